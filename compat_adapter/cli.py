@@ -1,0 +1,116 @@
+"""The `compat-adapter` command line.
+
+Every error is one line, `CODE: message` then what to do, with exit status 2 for usage and input
+errors; nothing prints a traceback for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+
+from compat_adapter.errors import CompatError
+
+__all__ = ("main",)
+
+_COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
+
+
+def _command(name: str) -> Callable[[Callable[[argparse.Namespace], int]], Callable[[argparse.Namespace], int]]:
+    def register(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+        _COMMANDS[name] = fn
+        return fn
+    return register
+
+
+def _surface_for(host: str):
+    from compat_adapter.host.surfaces import SURFACES
+
+    try:
+        return SURFACES[host]
+    except KeyError:
+        raise CompatError(f"unknown host {host!r} (known: {', '.join(SURFACES)})") from None
+
+
+@_command("matrix")
+def _matrix(args: argparse.Namespace) -> int:
+    from compat_adapter.matrix import build_matrix, to_json, to_markdown
+
+    matrix = build_matrix(_surface_for(args.host), vendor=args.vendor)
+    sys.stdout.write(to_json(matrix) + "\n" if args.format == "json" else to_markdown(matrix))
+    return 0
+
+
+@_command("surface")
+def _surface(args: argparse.Namespace) -> int:
+    from compat_adapter.surface_check import check_surface
+
+    surface = _surface_for(args.host)
+    missing = check_surface(surface)
+    if args.json:
+        print(json.dumps({"surface": surface.model_dump(mode="json"), "missing": list(missing)},
+                         indent=2))
+    else:
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(title=f"{surface.host} {surface.version}")
+        table.add_column("seam or service")
+        table.add_column("mode")
+        for seam, mode in sorted(surface.seams.items()):
+            table.add_row(seam, str(mode))
+        for service in sorted(surface.services):
+            table.add_row(service, "service")
+        for package in sorted(surface.bridge_packages):
+            table.add_row(package, "bridge package")
+        console = Console()
+        console.print(table)
+        if missing:
+            for item in missing:
+                console.print(f"missing: {item}")
+        else:
+            console.print("nothing missing: every vendor row can be graded on this surface")
+    return 1 if missing else 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="compat-adapter", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    m = sub.add_parser("matrix", help="print the support matrix")
+    m.add_argument("--format", choices=("md", "json"), default="md")
+    m.add_argument("--vendor", default=None)
+    m.add_argument("--host", default="embedded", help="grade on this host's surface (embedded, dsh)")
+
+    s = sub.add_parser("surface", help="show a host surface and what the vendor rows miss on it")
+    s.add_argument("--host", default="embedded")
+    s.add_argument("--json", action="store_true")
+
+    for extend in _EXTENSIONS:
+        extend(sub)
+    return parser
+
+
+#: Sub-command builders added by other modules of the CLI (kept small: one builder per command).
+_EXTENSIONS: list[Callable[[argparse._SubParsersAction], None]] = []
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse already printed its one-line usage error
+        return int(exc.code or 0) and 2
+    try:
+        return _COMMANDS[args.command](args)
+    except CompatError as exc:
+        print(f"{exc.code}: {exc.message}" + (f" — {exc.hint}" if exc.hint else ""), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,526 @@
+"""The Claude Code dialect (v2.1.2xx), as `vendor-protocols.md` §1 describes it.
+
+Payload: snake_case, ``session_id``, ``transcript_path``, ``cwd``, ``permission_mode``,
+``hook_event_name`` and the event's own fields; host tools become Claude tools (``write`` {path}
+→ ``Write`` {file_path}). Stdin ends with a newline.
+
+Output: on exit 0, stdout is JSON only when it starts with ``{`` (after leading whitespace) and
+parses; anything else is plain text, which is context on UserPromptSubmit, UserPromptExpansion and
+SessionStart and ignored elsewhere. A parsed object that breaks the schema (wrong types, unknown
+decision values, a ``hookSpecificOutput`` without the right ``hookEventName``) is a non-blocking
+hook error. Exit 2 blocks on the events that can block (deny on PreToolUse, block elsewhere), with
+the JSON's blocking reason if any, else stderr; it is ignored on PermissionRequest and Notification
+and only shown to the user on the rest. Any other exit is a non-blocking error ("Failed with
+non-blocking status code: <first stderr line>") unless stdout is a schema-valid object, which then
+decides. A run with no exit code (timeout, signal, spawn failure) renders no decision. WorktreeCreate
+fails on any non-zero exit.
+
+Matchers: absent, ``""`` or ``"*"`` match everything; a matcher made only of letters, digits,
+``_``, ``-``, spaces, ``,`` and ``|`` is a list of exact names split on ``|`` and ``,`` (FileChanged
+and StopFailure use the narrower ``[A-Za-z0-9_|]`` set); anything else is an unanchored regular
+expression (Python ``re.search`` standing in for ``RegExp.test``). Events without matcher support
+ignore the matcher.
+
+Merge: deny > ask > allow > none (block ranks with deny); contexts in config order; the last
+rewrite given wins (Claude's own "last to finish" is not deterministic).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from compat_adapter.dialects.base import HookAnswer, Moment
+from compat_adapter.dialects.common import (
+    AnswerDraft,
+    cause_text,
+    compile_pattern,
+    encode_json,
+    first_line,
+    merge_answers,
+    plain,
+    vendor_call,
+)
+from compat_adapter.dialects.facts import OMIT, flatten, take
+
+if TYPE_CHECKING:
+    from compat_adapter.runtime.process import ProcessOutcome
+
+__all__ = ("ClaudeDialect",)
+
+TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
+                         "PermissionDenied"})
+
+#: The payload key each matcher-capable event tests its matcher against.
+SUBJECT_KEY: Mapping[str, str] = {
+    **{event: "tool_name" for event in TOOL_EVENTS},
+    "SessionStart": "source",
+    "Setup": "trigger",
+    "InstructionsLoaded": "load_reason",
+    "UserPromptExpansion": "command_name",
+    "Notification": "notification_type",
+    "SubagentStart": "agent_type",
+    "SubagentStop": "agent_type",
+    "StopFailure": "error",
+    "ConfigChange": "source",
+    "DirectoryAdded": "source",
+    "FileChanged": "file_path",
+    "PreCompact": "trigger",
+    "PostCompact": "trigger",
+    "Elicitation": "mcp_server_name",
+    "ElicitationResult": "mcp_server_name",
+    "SessionEnd": "reason",
+}
+
+#: Events whose top-level ``decision: "block"`` blocks.
+TOP_LEVEL_BLOCK = frozenset({"UserPromptSubmit", "UserPromptExpansion", "PostToolUse",
+                             "PostToolUseFailure", "PostToolBatch", "Stop", "SubagentStop",
+                             "ConfigChange", "PreCompact", "TaskCreated"})
+#: Events where exit 2 blocks (decision "block").
+EXIT2_BLOCK = frozenset({"UserPromptSubmit", "UserPromptExpansion", "PostToolUse",
+                         "PostToolUseFailure", "PostToolBatch", "Stop", "SubagentStop", "TaskCreated",
+                         "TaskCompleted", "TeammateIdle", "ConfigChange", "PreCompact",
+                         "WorktreeCreate"})
+#: Events where exit 2 denies.
+EXIT2_DENY = frozenset({"PreToolUse", "Elicitation", "ElicitationResult"})
+#: Events where exit 2 means nothing at all.
+EXIT2_IGNORED = frozenset({"PermissionRequest", "Notification"})
+#: Events where plain stdout on exit 0 becomes context.
+PLAIN_CONTEXT = frozenset({"UserPromptSubmit", "UserPromptExpansion", "SessionStart"})
+
+_WIDE_EXACT = re.compile(r"[A-Za-z0-9_\- ,|]+")
+_NARROW_EXACT = re.compile(r"[A-Za-z0-9_|]+")
+_NARROW_EVENTS = frozenset({"FileChanged", "StopFailure"})
+
+_UNIVERSAL = frozenset({"continue", "stopReason", "suppressOutput", "systemMessage", "decision",
+                        "reason", "hookSpecificOutput", "terminalSequence"})
+
+#: Per event: (payload key, host keys to try, default). OMIT leaves the key out when unknown.
+_STOP = (("stop_hook_active", ("stop_hook_active",), False),
+         ("last_assistant_message", ("last_assistant_message",), None),
+         ("background_tasks", ("background_tasks",), ()),
+         ("session_crons", ("session_crons",), ()))
+_TASK = (("task_id", ("task_id",), ""), ("task_subject", ("task_subject",), ""),
+         ("task_description", ("task_description",), ""), ("teammate_name", ("teammate_name",), OMIT),
+         ("team_name", ("team_name",), OMIT))
+EVENT_FIELDS: Mapping[str, tuple[tuple[str, tuple[str, ...], Any], ...]] = {
+    "UserPromptSubmit": (("prompt", ("prompt",), ""),),
+    "UserPromptExpansion": (("expansion_type", ("expansion_type",), "slash_command"),
+                            ("command_name", ("command_name",), ""),
+                            ("command_args", ("command_args",), ""),
+                            ("command_source", ("command_source",), ""),
+                            ("prompt", ("prompt",), "")),
+    "Stop": _STOP,
+    "SubagentStop": (*_STOP, ("agent_id", ("agent_id",), ""), ("agent_type", ("agent_type",), ""),
+                     ("agent_transcript_path", ("agent_transcript_path",), OMIT)),
+    "SubagentStart": (("agent_id", ("agent_id",), ""), ("agent_type", ("agent_type",), "")),
+    "SessionStart": (("source", ("source",), "startup"), ("model", ("model",), OMIT),
+                     ("agent_type", ("agent_type",), OMIT), ("session_title", ("session_title",), OMIT)),
+    "SessionEnd": (("reason", ("reason", "stop_reason"), "other"),),
+    "Setup": (("trigger", ("trigger",), "init"),),
+    "Notification": (("message", ("message",), ""), ("title", ("title",), OMIT),
+                     ("notification_type", ("notification_type",), "")),
+    "PreCompact": (("trigger", ("trigger",), "auto"),
+                   ("custom_instructions", ("custom_instructions",), "")),
+    "PostCompact": (("trigger", ("trigger",), "auto"), ("compact_summary", ("compact_summary",), "")),
+    "ConfigChange": (("source", ("source",), ""), ("file_path", ("file_path",), OMIT)),
+    "CwdChanged": (("old_cwd", ("old_cwd",), ""), ("new_cwd", ("new_cwd",), "")),
+    "DirectoryAdded": (("source", ("source",), ""), ("path", ("path",), OMIT)),
+    "FileChanged": (("file_path", ("file_path",), ""), ("event", ("event", "change_type"), "change")),
+    "WorktreeCreate": (("name", ("name",), ""),),
+    "WorktreeRemove": (("worktree_path", ("worktree_path",), ""),),
+    "InstructionsLoaded": (("file_path", ("file_path",), ""), ("memory_type", ("memory_type",), ""),
+                           ("load_reason", ("load_reason",), "session_start"),
+                           ("globs", ("globs",), OMIT),
+                           ("trigger_file_path", ("trigger_file_path",), OMIT),
+                           ("parent_file_path", ("parent_file_path",), OMIT)),
+    "TaskCreated": _TASK,
+    "TaskCompleted": _TASK,
+    "TeammateIdle": (("teammate_name", ("teammate_name",), ""), ("team_name", ("team_name",), "")),
+    "StopFailure": (("error", ("error_type", "error_message"), ""),
+                    ("error_details", ("error_details",), OMIT),
+                    ("last_assistant_message", ("last_assistant_message",), None)),
+    "Elicitation": (("mcp_server_name", ("mcp_server_name",), ""), ("message", ("message",), ""),
+                    ("mode", ("mode",), "form"), ("url", ("url",), OMIT),
+                    ("elicitation_id", ("elicitation_id",), ""),
+                    ("requested_schema", ("requested_schema",), OMIT)),
+    "ElicitationResult": (("mcp_server_name", ("mcp_server_name",), ""),
+                          ("elicitation_id", ("elicitation_id",), ""),
+                          ("mode", ("mode",), "form"), ("action", ("action",), OMIT),
+                          ("content", ("content",), OMIT)),
+    "MessageDisplay": (("turn_id", ("turn_id",), OMIT), ("message_id", ("message_id",), ""),
+                       ("index", ("index",), 0), ("final", ("final",), True),
+                       ("delta", ("delta",), "")),
+}
+
+
+class ClaudeDialect:
+    """Claude Code's hook protocol. Stateless; one shared instance serves every hook."""
+
+    vendor: str = "claude"
+    trailing_newline: bool = True
+    #: Whether PreToolUse/PostToolUse payloads carry ``tool_use_id``.
+    sends_tool_use_id: ClassVar[bool] = True
+
+    # ── matchers ────────────────────────────────────────────────────────────────────────────
+
+    def _exact(self, event: str, matcher: str) -> tuple[str, ...] | None:
+        """The exact names a literal matcher lists, or None when it is a regular expression."""
+        if event in _NARROW_EVENTS:
+            if _NARROW_EXACT.fullmatch(matcher):
+                return tuple(matcher.split("|"))
+            return None
+        if _WIDE_EXACT.fullmatch(matcher):
+            return tuple(t.strip() for t in re.split(r"[|,]", matcher) if t.strip())
+        return None
+
+    def validate_matcher(self, event: str, matcher: str | None) -> str | None:
+        if event not in SUBJECT_KEY or matcher in (None, "", "*"):
+            return None
+        assert matcher is not None
+        if self._exact(event, matcher) is not None:
+            return None
+        compiled = compile_pattern(matcher)
+        return compiled if isinstance(compiled, str) else None
+
+    def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
+        if event not in SUBJECT_KEY or matcher in (None, "", "*"):
+            return True
+        assert matcher is not None
+        value = subject or ""
+        names = self._exact(event, matcher)
+        if names is not None:
+            return value in names
+        compiled = compile_pattern(matcher)
+        return not isinstance(compiled, str) and compiled.search(value) is not None
+
+    def subject(self, moment: Moment) -> str | None:
+        key = SUBJECT_KEY.get(moment.event)
+        if key is None:
+            return None
+        value = self.payload(moment).get(key)
+        if moment.event == "FileChanged" and isinstance(value, str):
+            # FileChanged matchers name files, not paths.
+            return os.path.basename(value)
+        return value if isinstance(value, str) else None
+
+    # ── payload ─────────────────────────────────────────────────────────────────────────────
+
+    def _tool(self, facts: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+        host_name = str(facts.get("tool_name") or "")
+        args = facts.get("tool_input")
+        return vendor_call(self.vendor, host_name, args if isinstance(args, Mapping) else {})
+
+    def _tool_response(self, name: str, args: Mapping[str, Any], facts: Mapping[str, Any]) -> Any:
+        raw = facts.get("tool_response")
+        if isinstance(raw, Mapping):
+            return plain(raw)
+        text = "" if raw is None else str(raw)
+        if name == "Bash":
+            # Claude's Bash result is structured; hooks commonly read .tool_response.stdout.
+            stream = "stderr" if facts.get("is_error") else "stdout"
+            return {"stdout": "", "stderr": "", stream: text, "interrupted": False, "isImage": False}
+        return text
+
+    def _tool_fields(self, event: str, facts: Mapping[str, Any]) -> dict[str, Any]:
+        name, args = self._tool(facts)
+        out: dict[str, Any] = {"tool_name": name, "tool_input": args}
+        tool_use_id = facts.get("tool_use_id")
+        if event == "PermissionRequest":
+            out["permission_suggestions"] = plain(facts.get("permission_suggestions") or [])
+            return out
+        if self.sends_tool_use_id:
+            out["tool_use_id"] = tool_use_id or ""
+        if event == "PostToolUse":
+            out["tool_response"] = self._tool_response(name, args, facts)
+        elif event == "PostToolUseFailure":
+            out["error"] = str(take(facts, "error_message", "", "tool_response"))
+            out["is_interrupt"] = bool(facts.get("is_interrupt", False))
+        elif event == "PermissionDenied":
+            out["reason"] = str(facts.get("reason") or "")
+        if event in ("PostToolUse", "PostToolUseFailure") and facts.get("duration_ms") is not None:
+            out["duration_ms"] = facts["duration_ms"]
+        return out
+
+    def _batch(self, facts: Mapping[str, Any]) -> list[dict[str, Any]]:
+        calls = []
+        for call in facts.get("tool_calls") or ():
+            if not isinstance(call, Mapping):
+                continue
+            name, args = self._tool(call)
+            raw = call.get("tool_response")
+            calls.append({"tool_name": name, "tool_input": args,
+                          "tool_use_id": call.get("tool_use_id") or "",
+                          # In a batch, Claude sends the serialized result the model saw.
+                          "tool_response": raw if isinstance(raw, str) else plain(raw)})
+        return calls
+
+    def _common(self, moment: Moment, facts: Mapping[str, Any]) -> dict[str, Any]:
+        return {
+            "session_id": moment.session_id,
+            "transcript_path": moment.transcript_path or "",
+            "cwd": moment.cwd,
+            "permission_mode": str(facts.get("permission_mode") or "default"),
+            "hook_event_name": moment.event,
+        }
+
+    def payload(self, moment: Moment) -> dict[str, Any]:
+        event = moment.event
+        facts = flatten(moment.fields)
+        out = self._common(moment, facts)
+        if event in TOOL_EVENTS:
+            out.update(self._tool_fields(event, facts))
+        elif event == "PostToolBatch":
+            out["tool_calls"] = self._batch(facts)
+        for key, sources, default in EVENT_FIELDS.get(event, ()):
+            value = take(facts, *sources[:1], default, *sources[1:])
+            if value is not OMIT:
+                out[key] = plain(value)
+        # Inside a subagent every event names the agent.
+        for key in ("agent_id", "agent_type"):
+            if key not in out and facts.get(key):
+                out[key] = facts[key]
+        return out
+
+    def encode(self, payload: Mapping[str, Any]) -> bytes:
+        return encode_json(payload, newline=self.trailing_newline)
+
+    # ── decoding ────────────────────────────────────────────────────────────────────────────
+
+    def parse_stdout(self, text: str) -> dict[str, Any] | None:
+        """The JSON object on stdout, or None when stdout is plain text by Claude's rule."""
+        if not text.lstrip().startswith("{"):
+            return None
+        try:
+            value = json.loads(text)
+        except ValueError:
+            return None
+        return value if isinstance(value, dict) else None
+
+    def read_json(self, event: str, obj: Mapping[str, Any]) -> AnswerDraft:
+        """Everything the object says for `event`; schema breaks go to ``problems``."""
+        d = AnswerDraft()
+        for key in obj:
+            if key not in _UNIVERSAL:
+                d.ignored.append(key if key != "permissionDecision" else "permissionDecision (top level)")
+        self._read_continue(event, obj, d)
+        message = obj.get("systemMessage")
+        if isinstance(message, str):
+            d.system_message = message
+        elif message is not None:
+            d.problems.append("systemMessage must be a string")
+        if "suppressOutput" in obj:
+            if not isinstance(obj["suppressOutput"], bool):
+                d.problems.append("suppressOutput must be a boolean")
+            d.ignored.append("suppressOutput")
+        if "terminalSequence" in obj:
+            d.ignored.append("terminalSequence")
+        self._read_decision(event, obj, d)
+        specific = obj.get("hookSpecificOutput")
+        if specific is not None:
+            if not isinstance(specific, Mapping):
+                d.problems.append("hookSpecificOutput must be an object")
+            else:
+                named = specific.get("hookEventName")
+                if named == event:
+                    self._read_specific(event, specific, d)
+                else:
+                    self._wrong_event(event, named, specific, d)
+        return d
+
+    def _wrong_event(self, event: str, named: Any, specific: Mapping[str, Any], d: AnswerDraft) -> None:
+        # Claude validates hookSpecificOutput against the event: a missing or foreign
+        # hookEventName makes the whole output invalid (a non-blocking hook error).
+        d.problems.append(f"hookSpecificOutput.hookEventName is {named!r}, expected {event!r}")
+
+    def _read_continue(self, event: str, obj: Mapping[str, Any], d: AnswerDraft) -> None:
+        keep_going = obj.get("continue", True)
+        reason = obj.get("stopReason")
+        if reason is not None and not isinstance(reason, str):
+            d.problems.append("stopReason must be a string")
+            reason = None
+        if not isinstance(keep_going, bool):
+            d.problems.append("continue must be a boolean")
+        elif keep_going is False:
+            d.stop = True
+            d.stop_reason = reason
+
+    def _read_decision(self, event: str, obj: Mapping[str, Any], d: AnswerDraft) -> None:
+        decision = obj.get("decision")
+        reason = obj.get("reason")
+        if reason is not None and not isinstance(reason, str):
+            d.problems.append("reason must be a string")
+            reason = None
+        if decision is None:
+            return
+        if event == "PreToolUse":
+            # Deprecated spelling of allow / deny.
+            mapped = {"approve": "allow", "block": "deny"}.get(decision) if isinstance(decision, str) else None
+            if mapped is None:
+                d.problems.append(f"decision {decision!r} is not approve or block")
+                return
+            d.decision = mapped  # type: ignore[assignment]
+            d.reason = reason
+        elif event in TOP_LEVEL_BLOCK:
+            if decision == "block":
+                d.decision = "block"
+                d.reason = reason
+            elif decision == "approve":
+                d.ignored.append("decision:approve")
+            else:
+                d.problems.append(f"decision {decision!r} is not block")
+        else:
+            d.ignored.append("decision")
+
+    def _read_specific(self, event: str, hso: Mapping[str, Any], d: AnswerDraft) -> None:
+        used = {"hookEventName", "additionalContext"}
+        if event == "PreToolUse":
+            used |= {"permissionDecision", "permissionDecisionReason", "updatedInput"}
+            self._pre_tool(hso, d)
+        elif event == "PermissionRequest":
+            used.add("decision")
+            self._permission(hso.get("decision"), d)
+        elif event == "PostToolUse":
+            used |= {"updatedToolOutput", "updatedMCPToolOutput"}
+            for key in ("updatedMCPToolOutput", "updatedToolOutput"):
+                if key in hso:
+                    d.updated_output = plain(hso[key])
+        elif event in ("Elicitation", "ElicitationResult"):
+            used |= {"action", "content"}
+            action = hso.get("action")
+            if action is not None:
+                if action not in ("accept", "decline", "cancel"):
+                    d.problems.append(f"action {action!r} is not accept, decline or cancel")
+                else:
+                    d.answers = {"action": action, "content": plain(hso.get("content"))}
+                    d.decision = "allow" if action == "accept" else "deny"
+        elif event == "MessageDisplay" and "displayContent" in hso:
+            used.add("displayContent")
+            d.updated_output = hso["displayContent"]
+        elif event == "WorktreeCreate" and "worktreePath" in hso:
+            used.add("worktreePath")
+            d.updated_output = hso["worktreePath"]
+        d.context(hso.get("additionalContext"), "additionalContext")
+        if event in ("Stop", "SubagentStop") and d.additional_context and d.decision == "none":
+            # Stop feedback continues the turn like a block, labelled as feedback.
+            d.decision = "block"
+        d.ignored.extend(f"hookSpecificOutput.{k}" for k in hso if k not in used)
+
+    def _pre_tool(self, hso: Mapping[str, Any], d: AnswerDraft) -> None:
+        if "permissionDecision" in hso:
+            choice = hso["permissionDecision"]
+            if choice not in ("allow", "deny", "ask", "defer"):
+                d.problems.append(f"permissionDecision {choice!r} is not allow, deny, ask or defer")
+            elif choice == "defer":
+                # defer only works under -p with one tool call; here it is no decision.
+                d.decision, d.reason = "none", None
+                d.ignored.append("permissionDecision:defer")
+            else:
+                # hookSpecificOutput wins over a top-level decision.
+                d.decision = choice
+                reason = hso.get("permissionDecisionReason")
+                d.reason = reason if isinstance(reason, str) else None
+        self._rewrite(hso, d)
+
+    def _rewrite(self, hso: Mapping[str, Any], d: AnswerDraft) -> None:
+        if "updatedInput" in hso:
+            new = hso["updatedInput"]
+            if isinstance(new, Mapping):
+                d.updated_input = plain(new)
+            else:
+                d.problems.append("updatedInput must be an object")
+
+    def _permission(self, decision: Any, d: AnswerDraft) -> None:
+        if decision is None:
+            return
+        if not isinstance(decision, Mapping):
+            d.problems.append("decision must be an object")
+            return
+        behavior = decision.get("behavior")
+        if behavior not in ("allow", "deny"):
+            d.problems.append(f"decision.behavior {behavior!r} is not allow or deny")
+            return
+        d.decision = behavior
+        message = decision.get("message")
+        d.reason = message if isinstance(message, str) else None
+        if isinstance(decision.get("updatedInput"), Mapping):
+            d.updated_input = plain(decision["updatedInput"])
+        if "updatedPermissions" in decision:
+            d.ignored.append("decision.updatedPermissions")
+        if behavior == "deny" and decision.get("interrupt") is True:
+            d.stop = True
+
+    def _invalid(self, event: str, d: AnswerDraft) -> HookAnswer:
+        return HookAnswer(failed=f"{event} hook error: invalid output: {'; '.join(d.problems)}")
+
+    def _plain(self, event: str, text: str) -> HookAnswer:
+        if not text.strip():
+            return HookAnswer()
+        if event in PLAIN_CONTEXT:
+            return HookAnswer(additional_context=(text.strip(),))
+        if event == "WorktreeCreate":
+            lines = [line.strip() for line in text.splitlines() if line.strip()]
+            return HookAnswer(updated_output=lines[-1])
+        return HookAnswer(ignored=("plain stdout",))
+
+    def exit2_message(self, outcome: ProcessOutcome, obj: Mapping[str, Any] | None,
+                      d: AnswerDraft | None) -> str | None:
+        """The block message of an exit-2 run: the JSON's blocking reason, else stderr."""
+        if d is not None and d.decision in ("deny", "block") and d.reason:
+            return d.reason
+        return outcome.stderr.strip() or None
+
+    def _exit2(self, event: str, outcome: ProcessOutcome, obj: Mapping[str, Any] | None) -> HookAnswer:
+        if event in EXIT2_IGNORED:
+            return HookAnswer(ignored=("exit code 2",))
+        d = self.read_json(event, obj) if obj is not None else None
+        if d is not None and d.problems:
+            d = None  # schema-invalid JSON still blocks, with stderr as the reason
+        message = self.exit2_message(outcome, obj, d)
+        if event in EXIT2_DENY or event in EXIT2_BLOCK:
+            if d is None or event in ("Elicitation", "ElicitationResult"):
+                d = AnswerDraft()
+            d.decision = "deny" if event in EXIT2_DENY else "block"
+            d.reason = message
+            if event in ("Elicitation", "ElicitationResult"):
+                d.answers = {"action": "decline"}
+            return d.freeze()
+        # Events that cannot block: stderr is only shown to the user.
+        return HookAnswer(system_message=outcome.stderr.strip() or None)
+
+    def decode(self, event: str, outcome: ProcessOutcome) -> HookAnswer:
+        if outcome.exit_code is None:
+            why = cause_text(outcome)
+            if event == "WorktreeCreate":
+                return HookAnswer(decision="block", reason=why, failed=why)
+            return HookAnswer(failed=why)
+        obj = self.parse_stdout(outcome.stdout)
+        code = outcome.exit_code
+        if code == 0:
+            if obj is None:
+                return self._plain(event, outcome.stdout)
+            d = self.read_json(event, obj)
+            return self._invalid(event, d) if d.problems else d.freeze()
+        if code == 2:
+            return self._exit2(event, outcome, obj)
+        return self._other_exit(event, outcome, obj)
+
+    def _other_exit(self, event: str, outcome: ProcessOutcome, obj: Mapping[str, Any] | None) -> HookAnswer:
+        if event == "WorktreeCreate":
+            why = first_line(outcome.stderr) or f"exit code {outcome.exit_code}"
+            return HookAnswer(decision="block", reason=why, failed=f"WorktreeCreate hook failed: {why}")
+        if obj is not None:
+            # A schema-valid object decides whatever the exit code.
+            d = self.read_json(event, obj)
+            if not d.problems:
+                return d.freeze()
+        line = first_line(outcome.stderr) or f"exit code {outcome.exit_code}"
+        return HookAnswer(failed=f"Failed with non-blocking status code: {line}")
+
+    # ── merging ─────────────────────────────────────────────────────────────────────────────
+
+    def merge(self, event: str, answers: Sequence[HookAnswer]) -> HookAnswer:
+        return merge_answers(answers)

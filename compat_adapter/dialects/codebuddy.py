@@ -1,0 +1,161 @@
+"""The CodeBuddy Code / WorkBuddy dialect (vendor id ``workbuddy``): Claude-compatible, with the
+differences `vendor-protocols.md` §3 lists.
+
+What differs from :mod:`compat_adapter.dialects.claude`:
+
+- Payload: Claude's shape without ``tool_use_id`` on tool events; host tools get the CLI names
+  (``Bash``, ``Write`` …).
+- Matchers are ALWAYS an unanchored, case-sensitive regular expression (``Write`` matches
+  ``NotebookWrite``; write ``^Write$`` for exact), tested against the tool name and its CLI/IDE alias
+  (``Bash``/``execute_command``, ``Write``/``write_to_file``, ``Edit``/``replace_in_file``,
+  ``Read``/``read_file``, ``Glob``/``list_dir``, ``Grep``/``search_content``).
+- Exit 2 takes its message from stdout first (JSON ``reason`` or ``stopReason``, else the plain
+  text) and from stderr only when stdout is empty. Any other exit code is a non-blocking error; the
+  JSON on such a run is not read.
+- ``reason`` is an alias of ``stopReason``. ``continue: false`` on an event that can block means
+  "block it and tell the agent why" (on Stop / SubagentStop: keep working, the opposite of Claude);
+  on PreToolUse that is a deny (our reading: the docs only say the tool must not go on). On events
+  that cannot block it halts the run as in Claude.
+- PreToolUse rewrites with ``modifiedInput``, a PARTIAL override recorded as is; apply it with
+  :func:`overlay_input`. ``updatedInput`` is not CodeBuddy's and is ignored. ``decision: "block"``
+  on PostToolUse is deprecated and has no effect.
+- ``hookSpecificOutput`` without ``hookEventName`` is read (the docs never require it); one naming
+  another event is dropped and recorded as ignored, without failing the run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from compat_adapter.dialects.base import HookAnswer
+from compat_adapter.dialects.claude import EXIT2_BLOCK, EXIT2_DENY, SUBJECT_KEY, ClaudeDialect
+from compat_adapter.dialects.common import (
+    AnswerDraft,
+    compile_pattern,
+    first_line,
+    merge_answers,
+    overlay,
+    plain,
+)
+
+if TYPE_CHECKING:
+    from compat_adapter.runtime.process import ProcessOutcome
+
+__all__ = ("IDE_ALIASES", "WorkBuddyDialect", "overlay_input")
+
+_PAIRS = (("Bash", "execute_command"), ("Write", "write_to_file"), ("Edit", "replace_in_file"),
+          ("Read", "read_file"), ("Glob", "list_dir"), ("Grep", "search_content"))
+#: CLI tool name ↔ IDE tool name, both ways.
+IDE_ALIASES: Mapping[str, str] = {**dict(_PAIRS), **{ide: cli for cli, ide in _PAIRS}}
+
+
+def overlay_input(original: Mapping[str, Any] | None, modified: Mapping[str, Any]) -> dict[str, Any]:
+    """The tool input CodeBuddy runs after ``modifiedInput``: its keys written over the original."""
+    return overlay(original, modified)
+
+
+class WorkBuddyDialect(ClaudeDialect):
+    """CodeBuddy Code's hook protocol (WorkBuddy uses the same engine)."""
+
+    vendor: str = "workbuddy"
+    trailing_newline: bool = True
+    sends_tool_use_id: ClassVar[bool] = False
+
+    # ── matchers ────────────────────────────────────────────────────────────────────────────
+
+    def validate_matcher(self, event: str, matcher: str | None) -> str | None:
+        if event not in SUBJECT_KEY or matcher in (None, "", "*"):
+            return None
+        assert matcher is not None
+        compiled = compile_pattern(matcher)
+        return compiled if isinstance(compiled, str) else None
+
+    def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
+        if event not in SUBJECT_KEY or matcher in (None, "", "*"):
+            return True
+        assert matcher is not None
+        compiled = compile_pattern(matcher)
+        if isinstance(compiled, str):
+            return False
+        value = subject or ""
+        candidates = (value, IDE_ALIASES[value]) if value in IDE_ALIASES else (value,)
+        return any(compiled.search(c) is not None for c in candidates)
+
+    # ── decoding ────────────────────────────────────────────────────────────────────────────
+
+    def read_json(self, event: str, obj: Mapping[str, Any]) -> AnswerDraft:
+        d = super().read_json(event, obj)
+        if d.stop and (event in EXIT2_DENY or event in EXIT2_BLOCK):
+            # continue:false blocks the action and the reason goes to the agent.
+            d.decision = "deny" if event in EXIT2_DENY else "block"
+            d.reason = d.stop_reason
+            d.stop, d.stop_reason = False, None
+        return d
+
+    def _read_continue(self, event: str, obj: Mapping[str, Any], d: AnswerDraft) -> None:
+        super()._read_continue(event, obj, d)
+        alias = obj.get("reason")
+        if d.stop and d.stop_reason is None and isinstance(alias, str):
+            d.stop_reason = alias
+
+    def _read_decision(self, event: str, obj: Mapping[str, Any], d: AnswerDraft) -> None:
+        if event == "PostToolUse" and "decision" in obj:
+            d.ignored.append("decision (deprecated on PostToolUse, no effect)")
+            return
+        super()._read_decision(event, obj, d)
+
+    def _wrong_event(self, event: str, named: Any, specific: Mapping[str, Any], d: AnswerDraft) -> None:
+        if named is None:
+            self._read_specific(event, specific, d)
+        else:
+            d.ignored.append(f"hookSpecificOutput (hookEventName {named!r})")
+
+    def _pre_tool(self, hso: Mapping[str, Any], d: AnswerDraft) -> None:
+        if "permissionDecision" in hso:
+            choice = hso["permissionDecision"]
+            if choice not in ("allow", "deny", "ask"):
+                d.problems.append(f"permissionDecision {choice!r} is not allow, deny or ask")
+            else:
+                d.decision = choice
+                reason = hso.get("permissionDecisionReason")
+                d.reason = reason if isinstance(reason, str) else None
+        self._rewrite(hso, d)
+
+    def _rewrite(self, hso: Mapping[str, Any], d: AnswerDraft) -> None:
+        if "modifiedInput" in hso:
+            new = hso["modifiedInput"]
+            if isinstance(new, Mapping):
+                d.updated_input = plain(new)
+            else:
+                d.problems.append("modifiedInput must be an object")
+        if "updatedInput" in hso:
+            d.ignored.append("hookSpecificOutput.updatedInput")
+
+    def _read_specific(self, event: str, hso: Mapping[str, Any], d: AnswerDraft) -> None:
+        super()._read_specific(event, hso, d)
+        # modifiedInput is CodeBuddy's field, not an unknown one.
+        d.ignored[:] = [i for i in d.ignored if i != "hookSpecificOutput.modifiedInput"]
+
+    def exit2_message(self, outcome: ProcessOutcome, obj: Mapping[str, Any] | None,
+                      d: AnswerDraft | None) -> str | None:
+        text = outcome.stdout.strip()
+        if text:
+            if obj is not None:
+                for key in ("reason", "stopReason"):
+                    if isinstance(obj.get(key), str) and obj[key].strip():
+                        return str(obj[key]).strip()
+            return text
+        return outcome.stderr.strip() or None
+
+    def _other_exit(self, event: str, outcome: ProcessOutcome, obj: Mapping[str, Any] | None) -> HookAnswer:
+        if event == "WorktreeCreate":
+            return super()._other_exit(event, outcome, obj)
+        line = first_line(outcome.stderr) or f"exit code {outcome.exit_code}"
+        return HookAnswer(failed=f"non-blocking error (exit code {outcome.exit_code}): {line}")
+
+    # ── merging ─────────────────────────────────────────────────────────────────────────────
+
+    def merge(self, event: str, answers: Sequence[HookAnswer]) -> HookAnswer:
+        # Partial modifiedInput overrides compose: each one's keys land on the previous result.
+        return merge_answers(answers, overlay_inputs=True)

@@ -1,0 +1,137 @@
+"""One error tree. Every error carries a stable string code that callers and the CLI can rely on.
+
+Poor portability is never an error: it is a grade. Errors are for declarations that cannot be
+processed, inputs that cannot be read, and an adapter used after dispose.
+"""
+
+from __future__ import annotations
+
+__all__ = (
+    "AdapterDisposed",
+    "CompatError",
+    "ConfigParseError",
+    "HostSurfaceMismatch",
+    "InvalidDeclaration",
+    "InvalidHandler",
+    "InvalidMatcher",
+    "MountFailed",
+    "PresetError",
+    "ProtocolError",
+    "RulesSourceMissing",
+    "RulesTooLarge",
+    "RulesUnreadable",
+    "ScriptError",
+    "UnknownEvent",
+    "UnknownVendor",
+    "ERROR_CODES",
+)
+
+
+class CompatError(Exception):
+    """Root of every error this package raises on purpose."""
+
+    code: str = "COMPAT_ERROR"
+    #: What a user should do about it; the CLI prints it after the message.
+    hint: str = ""
+
+    def __init__(self, message: str, **context: object) -> None:
+        super().__init__(message)
+        self.message = message
+        #: Structured details (vendor, event, path …) for logs and JSON output.
+        self.context = context
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+    def to_json(self) -> dict[str, object]:
+        return {"code": self.code, "message": self.message, "hint": self.hint,
+                **{k: str(v) for k, v in self.context.items()}}
+
+
+class UnknownVendor(CompatError):
+    code = "UNKNOWN_VENDOR"
+    hint = "use one of claude, codex, workbuddy, opencode, copilot (or a documented alias)"
+
+
+class UnknownEvent(CompatError):
+    code = "UNKNOWN_EVENT"
+    hint = "spell the event exactly as the vendor does; `compat-adapter matrix --vendor V` lists them"
+
+
+class InvalidMatcher(CompatError):
+    code = "INVALID_MATCHER"
+    hint = "a matcher is a string in the vendor's matcher syntax, or absent"
+
+
+class InvalidHandler(CompatError):
+    code = "INVALID_HANDLER"
+    hint = "only command hooks run here: a command string or {type: 'command', command, timeout}"
+
+
+class InvalidDeclaration(CompatError):
+    code = "INVALID_DECLARATION"
+    hint = "check the declaration's fields against INTEGRATION.md"
+
+
+class AdapterDisposed(CompatError):
+    code = "ADAPTER_DISPOSED"
+    hint = "create a new CompatAdapter; a disposed one accepts nothing"
+
+
+class RulesSourceMissing(CompatError):
+    code = "RULES_SOURCE_MISSING"
+    hint = "give an existing absolute path, a path relative to an absolute base_dir, or a glob that matches"
+
+
+class RulesUnreadable(CompatError):
+    code = "RULES_UNREADABLE"
+    hint = "check the file's permissions and that it is a regular file"
+
+
+class RulesTooLarge(CompatError):
+    code = "RULES_TOO_LARGE"
+    hint = "split the file or raise max_rule_bytes; rules are never truncated"
+
+
+class HostSurfaceMismatch(CompatError):
+    code = "HOST_SURFACE_MISMATCH"
+    hint = "the host does not offer what this needs; run `compat-adapter surface` to see what is missing"
+
+
+class MountFailed(CompatError):
+    code = "MOUNT_FAILED"
+    hint = "the host refused to mount a bridge or listener; earlier hooks keep running"
+
+
+class ConfigParseError(CompatError):
+    code = "CONFIG_PARSE_ERROR"
+    hint = "fix the file at the place named; nothing from it was registered"
+
+
+class PresetError(CompatError):
+    code = "PRESET_ERROR"
+    hint = "a preset is a module, file or object with apply(adapter)"
+
+
+class ScriptError(CompatError):
+    code = "SCRIPT_ERROR"
+    hint = "a session script is a JSON list of steps; see INTEGRATION.md"
+
+
+class ProtocolError(CompatError):
+    code = "PROTOCOL_ERROR"
+    hint = "send one JSON object per line with an id and a method"
+
+
+def _codes() -> dict[str, type[CompatError]]:
+    found: dict[str, type[CompatError]] = {CompatError.code: CompatError}
+    pending = list(CompatError.__subclasses__())
+    while pending:
+        cls = pending.pop()
+        found[cls.code] = cls
+        pending.extend(cls.__subclasses__())
+    return found
+
+
+#: Every stable code and its class; INTEGRATION.md documents each one (a test checks that).
+ERROR_CODES: dict[str, type[CompatError]] = _codes()

@@ -1,0 +1,228 @@
+"""The support matrix: every vendor row graded on one host surface, as data, Markdown and JSON.
+
+The README block and `compat-adapter matrix` are both rendered from :func:`build_matrix`, so the
+documentation cannot claim more than the code grades.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from compat_adapter.catalog import resolve_vendor, vendors
+from compat_adapter.grading import SAMPLE_HANDLER, grade, grade_rules, grade_runtime
+from compat_adapter.host.protocol import Surface
+from compat_adapter.host.surfaces import EMBEDDED_SURFACE
+from compat_adapter.model import (
+    Capability,
+    CapabilityResult,
+    DegradationCode,
+    Frozen,
+    HookDeclaration,
+    Route,
+)
+
+__all__ = ("Matrix", "NativePoint", "VendorCounts", "build_matrix", "to_json", "to_markdown")
+
+ROUTES = (Route.OFFICIAL_BRIDGE, Route.NATIVE_TRANSLATE, Route.NATIVE_SEAM, Route.BUILTIN_BRIDGE)
+
+#: What a hook answer becomes at each point where the answer can reach the host.
+_PRODUCES = {
+    "tools/pre-execute": "PreToolDecision",
+    "tools/post-execute": "PostToolDecision",
+    "agent/pre-step": "PreStepDecision",
+    "agent/pre-step/transform": "PreStepDecision",
+    "approval/request": "ApprovalOutcome",
+    "user-questions/request": "AskUserQuestionAnswer",
+    "agent/turn-stopping": "steer (another step)",
+    "agent/created": "inject (context)",
+    "subagent/start": "inject into the child",
+    "shell/env": "DSH_* variables",
+}
+
+#: How a service-driven point wakes up when it has no seam.
+_SERVICE_MODE = {"fs.watch": "watcher", "worktrees": "poll", "lsp": "query", "shellEnv": "registry"}
+
+
+class VendorCounts(Frozen):
+    vendor: str
+    events: int
+    routes: dict[str, int]
+    adapted: int
+    direct: int
+    unsupported: int
+    approximate: int
+    rules: str
+    runtime: str
+
+
+class NativePoint(Frozen):
+    point: str
+    seams: tuple[str, ...]
+    mode: str
+    produces: str
+    used_by: tuple[str, ...]
+
+
+class Matrix(Frozen):
+    host: str
+    version: str
+    hooks: tuple[CapabilityResult, ...]
+    rules: tuple[CapabilityResult, ...]
+    runtimes: tuple[CapabilityResult, ...]
+    native_points: tuple[NativePoint, ...]
+    observation_points: tuple[NativePoint, ...]
+    counts: tuple[VendorCounts, ...]
+    totals: VendorCounts
+
+
+def _approximate(result: CapabilityResult) -> bool:
+    return any(d.code is DegradationCode.APPROXIMATE for d in result.degradations)
+
+
+def _count(vendor: str, hooks: list[CapabilityResult], rules: CapabilityResult,
+           runtime: CapabilityResult) -> VendorCounts:
+    routes = Counter(str(h.route) for h in hooks)
+    caps = Counter(h.capability for h in hooks)
+    return VendorCounts(
+        vendor=vendor,
+        events=len(hooks),
+        routes={str(r): routes.get(str(r), 0) for r in ROUTES},
+        adapted=caps[Capability.ADAPTED],
+        direct=caps[Capability.DIRECT],
+        unsupported=caps[Capability.UNSUPPORTED],
+        approximate=sum(_approximate(h) for h in hooks),
+        rules=str(rules.capability),
+        runtime=str(runtime.capability),
+    )
+
+
+def _points(hooks: tuple[CapabilityResult, ...], route: Route, surface: Surface) -> tuple[NativePoint, ...]:
+    seen: dict[str, list[CapabilityResult]] = {}
+    for h in hooks:
+        if h.route is route and h.point:
+            seen.setdefault(h.point, []).append(h)
+    points = []
+    for point, users in seen.items():
+        first = users[0]
+        if first.seams:
+            mode = str(surface.seams.get(first.seams[0], "missing"))
+        else:
+            mode = ", ".join(_SERVICE_MODE.get(s, "service") for s in first.services) or "service"
+        points.append(NativePoint(
+            point=point, seams=first.seams or first.services, mode=mode,
+            produces=_PRODUCES.get(point, "none (observe)") if route is not Route.NATIVE_SEAM else "none",
+            used_by=tuple(f"{u.vendor} {u.event}" for u in users),
+        ))
+    return tuple(sorted(points, key=lambda p: p.point))
+
+
+def build_matrix(surface: Surface = EMBEDDED_SURFACE, vendor: str | None = None) -> Matrix:
+    """Grade every row of every vendor (or one) on ``surface`` with a plain command handler."""
+    specs = (resolve_vendor(vendor),) if vendor else vendors()
+    hooks: list[CapabilityResult] = []
+    rules: list[CapabilityResult] = []
+    runtimes: list[CapabilityResult] = []
+    counts: list[VendorCounts] = []
+    for spec in specs:
+        mine = [
+            grade(HookDeclaration(vendor=spec.id, event=row.event, handler=SAMPLE_HANDLER), row,
+                  surface, id=f"{spec.id}:{row.event}")
+            for row in spec.events
+        ]
+        rule = grade_rules(spec.id, surface)
+        runtime = grade_runtime(spec.id)
+        hooks += mine
+        rules.append(rule)
+        runtimes.append(runtime)
+        counts.append(_count(spec.id, mine, rule, runtime))
+    all_hooks = tuple(hooks)
+    totals = VendorCounts(
+        vendor="total",
+        events=sum(c.events for c in counts),
+        routes={str(r): sum(c.routes[str(r)] for c in counts) for r in ROUTES},
+        adapted=sum(c.adapted for c in counts),
+        direct=sum(c.direct for c in counts),
+        unsupported=sum(c.unsupported for c in counts),
+        approximate=sum(c.approximate for c in counts),
+        rules=f"{sum(r.capability is Capability.CARRY for r in rules)} CARRY",
+        runtime=f"{sum(r.capability is Capability.UNSUPPORTED for r in runtimes)} UNSUPPORTED",
+    )
+    return Matrix(
+        host=surface.host,
+        version=surface.version,
+        hooks=all_hooks,
+        rules=tuple(rules),
+        runtimes=tuple(runtimes),
+        native_points=_points(all_hooks, Route.NATIVE_TRANSLATE, surface),
+        observation_points=_points(all_hooks, Route.NATIVE_SEAM, surface),
+        counts=tuple(counts),
+        totals=totals,
+    )
+
+
+def to_json(matrix: Matrix) -> str:
+    return json.dumps(matrix.model_dump(mode="json"), indent=2, ensure_ascii=False)
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _route_label(h: CapabilityResult) -> str:
+    if h.route is Route.UNSUPPORTED:
+        return "—"
+    return f"{h.route} ({h.point})" if h.point else str(h.route)
+
+
+def to_markdown(matrix: Matrix) -> str:
+    """The README block: summary per vendor, then every row with its losses."""
+    rules_by_vendor = {r.vendor: r for r in matrix.rules}
+    out = [
+        f"Graded on host `{matrix.host}` {matrix.version}. Generated by `scripts/write_matrix.py`; "
+        "do not edit by hand.",
+        "",
+        "| vendor | aliases | events | official-bridge | native-translate | native-seam | "
+        "builtin-bridge | approximate | DIRECT | UNSUPPORTED | rules |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for c in (*matrix.counts, matrix.totals):
+        aliases = ", ".join(resolve_vendor(c.vendor).aliases) if c.vendor != "total" else ""
+        r = c.routes
+        name = f"**{c.vendor}**" if c.vendor == "total" else c.vendor
+        out.append(
+            f"| {name} | {aliases} | {c.events} | {r['official-bridge']} | {r['native-translate']} | "
+            f"{r['native-seam']} | {r['builtin-bridge']} | {c.approximate} | {c.direct} | "
+            f"{c.unsupported} | {c.rules} |"
+        )
+    out += ["", "### Hooks", "",
+            "| vendor | event | capability | route (point) | seams / services | losses or reason |",
+            "|---|---|---|---|---|---|"]
+    for h in matrix.hooks:
+        losses = h.reason or "; ".join(f"`{d.code}` {d.text}" for d in h.degradations)
+        where = ", ".join((*h.seams, *h.services)) or "—"
+        out.append(f"| {h.vendor} | `{h.event}` | {h.capability} | {_route_label(h)} | {where} | "
+                   f"{_cell(losses)} |")
+    out += ["", "### Rules: carried byte for byte, never executed", "",
+            "| vendor | capability | formats | default sources | what carrying means |",
+            "|---|---|---|---|---|"]
+    for spec_rules in matrix.rules:
+        spec = resolve_vendor(spec_rules.vendor)
+        out.append(f"| {spec.id} | {rules_by_vendor[spec.id].capability} | "
+                   f"{', '.join(spec.rules.formats)} | "
+                   f"{', '.join(f'`{s}`' for s in spec.rules.default_sources)} | "
+                   f"{_cell(spec.rules.note)} |")
+    out += ["", "### Vendor plugin runtimes: out of scope", "", "| vendor | capability | reason |",
+            "|---|---|---|"]
+    for r in matrix.runtimes:
+        out.append(f"| {r.vendor} | {r.capability} | {_cell(r.reason or '')} |")
+    out += ["", "### Native translation points", "",
+            "| point | seams / services | mode | answer becomes | used by |", "|---|---|---|---|---|"]
+    for p in matrix.native_points:
+        out.append(f"| `{p.point}` | {', '.join(p.seams)} | {p.mode} | {p.produces} | "
+                   f"{len(p.used_by)} |")
+    out += ["", "### Observation points (observe-only)", "",
+            "| point | seams | used by |", "|---|---|---|"]
+    for p in matrix.observation_points:
+        out.append(f"| `{p.point}` | {', '.join(p.seams)} | {', '.join(p.used_by)} |")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,295 @@
+"""Frozen data the whole project speaks: capabilities, routes, degradations, vendor rows, results.
+
+Nothing here does I/O. Vendor tables (``vendors/*.py``) are built only from these types, and
+every registration returns a :class:`CapabilityResult` built through :func:`capability_result`,
+the one place that enforces the grading invariants.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+__all__ = (
+    "Capability",
+    "CapabilityResult",
+    "CommandHandler",
+    "Degradation",
+    "DegradationCode",
+    "EventRow",
+    "Frozen",
+    "HookDeclaration",
+    "RulesDeclaration",
+    "RulesFile",
+    "RulesSpec",
+    "Route",
+    "Service",
+    "ToolName",
+    "VendorSpec",
+    "capability_result",
+    "degrade",
+)
+
+
+class Frozen(BaseModel):
+    """Base for every value object: immutable, no unknown keys, field docstrings become schema."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+
+class Capability(StrEnum):
+    DIRECT = "DIRECT"
+    ADAPTED = "ADAPTED"
+    CARRY = "CARRY"
+    UNSUPPORTED = "UNSUPPORTED"
+
+
+class Route(StrEnum):
+    OFFICIAL_BRIDGE = "official-bridge"
+    NATIVE_TRANSLATE = "native-translate"
+    NATIVE_SEAM = "native-seam"
+    BUILTIN_BRIDGE = "builtin-bridge"
+    CARRY = "carry"
+    UNSUPPORTED = "unsupported"
+
+
+class DegradationCode(StrEnum):
+    """The closed vocabulary of losses. Counts in the matrix come from these codes, never from text."""
+
+    OBSERVE_ONLY = "observe-only"
+    """The hook runs, but nothing it answers can change what the host does."""
+    APPROXIMATE = "approximate"
+    """The host moment only approximates the vendor's event; it may fire at other times."""
+    INPUT_REWRITE_IGNORED = "input-rewrite-ignored"
+    """Tool-input rewrites (updatedInput, modifiedArgs, modifiedInput) are not applied."""
+    OUTPUT_REWRITE_IGNORED = "output-rewrite-ignored"
+    """Tool-output or response rewrites are not applied."""
+    PAYLOAD_FIELD_MISSING = "payload-field-missing"
+    """The stdin payload lacks or flattens fields the vendor sends."""
+    TIMING_DIFFERS = "timing-differs"
+    """The hook runs at a different moment (or frequency) than in the vendor."""
+    MATCHER_NARROWED = "matcher-narrowed"
+    """A matcher selects differently here, or cannot narrow at all."""
+    DECISION_NARROWED = "decision-narrowed"
+    """Some of the vendor's decisions (ask, allow, block, always-allow …) have no effect here."""
+    OUTPUT_FIELD_IGNORED = "output-field-ignored"
+    """Some output fields (plain-stdout context, systemMessage, sessionTitle …) are not consumed."""
+    NO_LOOP_GUARD = "no-loop-guard"
+    """No consecutive-block cap: an unconditional blocking hook keeps forcing steps."""
+    ENV_DIFFERS = "env-differs"
+    """The hook's environment differs from the vendor's (variables missing or renamed)."""
+    TIMEOUT_DIFFERS = "timeout-differs"
+    """The default timeout differs from the vendor's."""
+    EXIT_CODE_DIFFERS = "exit-code-differs"
+    """An exit-code convention of the vendor is treated differently here."""
+    REAUTHORED = "reauthored"
+    """The vendor's in-process callback body cannot be carried; the hook must be a command."""
+    NO_PUBLIC_API = "no-public-api"
+    """The vendor product has no public hook API; another engine's dialect is assumed."""
+    MESSAGE_PROVENANCE = "message-provenance"
+    """Injected or steered messages carry a different source than in the vendor."""
+    OWN_TRANSLATION = "own-translation"
+    """No bridge exists for this vendor; this project re-implements the dialect."""
+    POLLED = "polled"
+    """The moment is detected by polling, bounded by the poll interval."""
+    SCOPE_DIFFERS = "scope-differs"
+    """Only part of what the vendor covers is visible here (in-process children, DSH_* env …)."""
+
+
+class Degradation(Frozen):
+    code: DegradationCode
+    """Stable machine code from the closed vocabulary."""
+    text: str = Field(min_length=1)
+    """One sentence, in our words, saying exactly what is lost."""
+
+
+def degrade(code: str | DegradationCode, text: str) -> Degradation:
+    """Shorthand the vendor tables use to list one loss."""
+    return Degradation(code=DegradationCode(code), text=text)
+
+
+class Service(StrEnum):
+    """Host services a row may need besides its seams."""
+
+    SHELL = "shell"
+    """A shell executor: without it no command hook can run."""
+    SHELL_ENV = "shellEnv"
+    FS_WATCH = "fs.watch"
+    LSP = "lsp"
+    WORKTREES = "worktrees"
+    AGENTS = "agents"
+    APPROVAL = "approval"
+    USER_QUESTIONS = "userQuestions"
+    SUBAGENTS = "subagents"
+    SETTINGS = "settings"
+
+
+class EventRow(Frozen):
+    """One vendor event and how this project routes it onto a host."""
+
+    event: str
+    """The vendor's own event name, spelled as the vendor spells it."""
+    route: Route
+    seams: tuple[str, ...]
+    """Host seams the route listens on (event names); may be empty when a service drives it."""
+    point: str
+    """The translation or observation point: bridge event, native point such as `git/worktrees`."""
+    services: tuple[Service, ...] = ()
+    """Host services needed besides the shell (which every command hook needs)."""
+    degradations: tuple[Degradation, ...]
+    blocking: Literal["verdict", "context", "continue", "observe"] = "observe"
+    """What a hook answer can do here: decide a verdict, add context, force a step, or nothing."""
+    matcher_subject: str | None = None
+    """What the vendor matcher is tested against (tool name, source, agent type …); None: no matcher."""
+    bridge_event: str | None = None
+    """For official-bridge rows: the event name in the generated bridge config."""
+    timeout_s: float | None = None
+    """The vendor's default timeout for this event when it differs from the vendor-wide one."""
+
+    @model_validator(mode="after")
+    def _route_shape(self) -> EventRow:
+        if self.route in (Route.CARRY, Route.UNSUPPORTED):
+            raise ValueError("a hook row routes to a seam; carry and unsupported are results, not rows")
+        if self.route is Route.OFFICIAL_BRIDGE and not self.bridge_event:
+            raise ValueError(f"{self.event}: an official-bridge row names its bridge event")
+        if not self.degradations:
+            raise ValueError(f"{self.event}: every row lists what it loses (there is no DIRECT row)")
+        return self
+
+
+class ToolName(Frozen):
+    """One entry of a vendor's tool vocabulary: the vendor's name and the host's name for it."""
+
+    vendor: str
+    host: str
+    arguments: tuple[tuple[str, str], ...] = ()
+    """Vendor argument name → host argument name, where they differ."""
+
+
+class RulesSpec(Frozen):
+    formats: tuple[str, ...]
+    default_sources: tuple[str, ...]
+    """Glob patterns relative to a project root, in the vendor's own order."""
+    note: str
+    """What carrying these rules means for this vendor, in one or two sentences."""
+
+
+class VendorSpec(Frozen):
+    id: str
+    aliases: tuple[str, ...] = ()
+    bridge_package: str | None = None
+    """The host package of the official bridge this vendor's bridged rows need."""
+    bridge_dialect: str | None = None
+    """The bridge config dialect (`claude-code` or `codex`)."""
+    default_timeout_s: float
+    """The vendor's own default per-hook timeout."""
+    concurrent: bool
+    """Whether the vendor runs the matching hooks of one event concurrently."""
+    events: tuple[EventRow, ...]
+    rules: RulesSpec
+    plugin_runtime: str
+    """Why the vendor's plugin runtime is out of scope (always UNSUPPORTED)."""
+    tools: tuple[ToolName, ...] = ()
+
+    @model_validator(mode="after")
+    def _unique_events(self) -> VendorSpec:
+        names = [row.event for row in self.events]
+        if len(names) != len(set(names)):
+            raise ValueError(f"{self.id}: duplicate event rows")
+        if any(row.route is Route.OFFICIAL_BRIDGE for row in self.events) and not self.bridge_package:
+            raise ValueError(f"{self.id}: bridged rows need a bridge package")
+        return self
+
+    def row(self, event: str) -> EventRow | None:
+        for row in self.events:
+            if row.event == event:
+                return row
+        return None
+
+
+class CommandHandler(Frozen):
+    """A command hook, normalised from any vendor's handler shape."""
+
+    command: str = Field(min_length=1)
+    timeout_s: float | None = None
+    """None: the vendor's default applies."""
+    cwd: str | None = None
+    env: tuple[tuple[str, str], ...] = ()
+
+
+class HookDeclaration(Frozen):
+    """What a preset or importer declares: vendor and event named explicitly, never guessed."""
+
+    vendor: str
+    event: str
+    matcher: str | None = None
+    handler: CommandHandler | None = None
+    """None when the handler can never run here (a callable); the grader says why."""
+    handler_kind: Literal["command", "callable"] = "command"
+    id: str | None = None
+    origin: str | None = None
+    """Where the declaration came from (file and place), for messages."""
+
+
+class RulesDeclaration(Frozen):
+    vendor: str
+    sources: tuple[str, ...]
+    base_dir: str | None = None
+    id: str | None = None
+
+
+class RulesFile(Frozen):
+    path: str
+    bytes: int
+    sha256: str
+
+
+class CapabilityResult(Frozen):
+    """The frozen answer to one registration. Build it with :func:`capability_result`."""
+
+    id: str
+    vendor: str
+    event: str
+    """The vendor event, `rules` for rules, `plugin-runtime` for the runtime row."""
+    capability: Capability
+    route: Route
+    seams: tuple[str, ...] = ()
+    services: tuple[str, ...] = ()
+    point: str | None = None
+    degradations: tuple[Degradation, ...] = ()
+    reason: str | None = None
+    matcher: str | None = None
+    files: tuple[RulesFile, ...] = ()
+
+    @model_validator(mode="after")
+    def _invariants(self) -> CapabilityResult:
+        cap = self.capability
+        if cap is Capability.ADAPTED and not self.degradations:
+            raise ValueError("ADAPTED needs at least one degradation")
+        if cap is Capability.DIRECT and self.degradations:
+            raise ValueError("DIRECT carries no degradation")
+        if cap is Capability.UNSUPPORTED:
+            if not self.reason:
+                raise ValueError("UNSUPPORTED needs a reason")
+            if self.route is not Route.UNSUPPORTED:
+                raise ValueError("UNSUPPORTED is never routed")
+        elif self.route is Route.UNSUPPORTED:
+            raise ValueError("only UNSUPPORTED takes the unsupported route")
+        if cap is Capability.CARRY:
+            if self.route is not Route.CARRY or self.seams != ("agent/created",):
+                raise ValueError("CARRY is for rules and lands on agent/created")
+        elif self.route is Route.CARRY:
+            raise ValueError("the carry route is only for CARRY")
+        return self
+
+    @property
+    def mounted(self) -> bool:
+        """Whether this result may ever be mounted on a host."""
+        return self.capability is not Capability.UNSUPPORTED
+
+
+def capability_result(**fields: Any) -> CapabilityResult:
+    """The one constructor for results; raises ``ValueError`` when an invariant is broken."""
+    return CapabilityResult.model_validate(fields)

@@ -1,0 +1,195 @@
+"""Run the hooks of one vendor event for one host moment: select, run, decode, merge, audit.
+
+This is the shared core of the three routes this project owns (native-translate, native-seam and
+the built-in Copilot bridge). It never raises into the host: every hook failure is an outcome the
+dialect decodes by the vendor's rules, and every run is recorded in the adapter's audit.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from compat_adapter.dialects import dialect_for
+from compat_adapter.dialects.base import Dialect, HookAnswer, Moment
+from compat_adapter.host.protocol import SessionHandle
+from compat_adapter.model import EventRow, HookDeclaration, VendorSpec
+from compat_adapter.runtime.process import ProcessOutcome, hook_environment, run_command
+
+__all__ = ("AuditRecord", "GroupResult", "HookEntry", "run_group", "turn_of")
+
+#: Output kept per stream of a hook run; larger output is drained, dropped and flagged.
+MAX_HOOK_OUTPUT = 1_048_576
+
+
+@dataclass(frozen=True, slots=True)
+class HookEntry:
+    """One mounted hook: its declaration, row and the settings resolved at registration."""
+
+    id: str
+    spec: VendorSpec
+    row: EventRow
+    decl: HookDeclaration
+    timeout_s: float
+    dialect: Dialect = field(repr=False, compare=False)
+
+    @property
+    def matcher(self) -> str | None:
+        return self.decl.matcher
+
+
+@dataclass(frozen=True, slots=True)
+class AuditRecord:
+    """What one hook run did and whether its answer reached the host."""
+
+    hook_id: str
+    vendor: str
+    event: str
+    point: str
+    decision: str
+    honoured: bool
+    note: str
+    exit_code: int | None
+    cause: str | None
+    duration_ms: float
+    truncated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GroupResult:
+    merged: HookAnswer
+    ran: tuple[HookEntry, ...]
+    answers: tuple[HookAnswer, ...]
+    outcomes: tuple[ProcessOutcome, ...]
+
+    @property
+    def empty(self) -> bool:
+        return not self.ran
+
+
+def turn_of(session: SessionHandle) -> int | None:
+    """The open turn of a session: the last `turn/start` not yet followed by its `turn/end`."""
+    for event in reversed(session.events):
+        if event.type == "turn/end":
+            return None
+        if event.type == "turn/start":
+            return int(event.data.get("turn", 0))
+    return None
+
+
+def _env_for(entry: HookEntry, cwd: str) -> dict[str, str]:
+    add: dict[str, str] = {}
+    vendor = entry.spec.id
+    # Each vendor's documented project variable, so scripts written for it find their files.
+    if vendor == "claude":
+        add["CLAUDE_PROJECT_DIR"] = cwd
+    elif vendor == "workbuddy":
+        add["CODEBUDDY_PROJECT_DIR"] = cwd
+        add["CLAUDE_PROJECT_DIR"] = cwd
+    add.update(dict(entry.decl.handler.env if entry.decl.handler else ()))
+    return hook_environment(os.environ, add=add)
+
+
+def _cwd_for(entry: HookEntry, cwd: str) -> Path:
+    handler = entry.decl.handler
+    if handler and handler.cwd:
+        # Copilot's `cwd` is relative to the repository root; an absolute one stands as given.
+        return Path(cwd) / handler.cwd
+    return Path(cwd)
+
+
+async def _run_one(entry: HookEntry, moment: Moment) -> tuple[HookAnswer, ProcessOutcome]:
+    dialect = entry.dialect
+    payload = dialect.payload(moment)
+    outcome = await run_command(
+        entry.decl.handler.command,  # type: ignore[union-attr]
+        stdin=dialect.encode(payload),
+        cwd=_cwd_for(entry, moment.cwd),
+        env=_env_for(entry, moment.cwd),
+        timeout_s=entry.timeout_s,
+        max_output_bytes=MAX_HOOK_OUTPUT,
+    )
+    return dialect.decode(moment.event, outcome), outcome
+
+
+def select(entries: Sequence[HookEntry], moment: Moment) -> list[HookEntry]:
+    """The entries whose matcher selects this moment, in registration (config) order."""
+    if not entries:
+        return []
+    chosen = []
+    subjects: dict[str, str | None] = {}
+    for entry in entries:
+        if entry.row.matcher_subject is None or not entry.matcher:
+            chosen.append(entry)
+            continue
+        vendor = entry.spec.id
+        if vendor not in subjects:
+            subjects[vendor] = entry.dialect.subject(moment)
+        if entry.dialect.matches(moment.event, entry.matcher, subjects[vendor]):
+            chosen.append(entry)
+    return chosen
+
+
+async def run_group(entries: Sequence[HookEntry], moment: Moment) -> GroupResult:
+    """Run the selected hooks of one vendor event, concurrently when the vendor does, then merge.
+
+    Answers are merged in config order whatever order the processes finished in.
+    """
+    chosen = select(entries, moment)
+    if not chosen:
+        return GroupResult(HookAnswer(), (), (), ())
+    spec = chosen[0].spec
+    results: list[tuple[HookAnswer, ProcessOutcome] | None] = [None] * len(chosen)
+    if spec.concurrent and len(chosen) > 1:
+        async def one(i: int) -> None:
+            results[i] = await _run_one(chosen[i], moment)
+
+        async with anyio.create_task_group() as tg:
+            for i in range(len(chosen)):
+                tg.start_soon(one, i)
+    else:
+        for i, entry in enumerate(chosen):
+            results[i] = await _run_one(entry, moment)
+    done = [r for r in results if r is not None]
+    answers = tuple(a for a, _ in done)
+    merged = chosen[0].dialect.merge(moment.event, answers)
+    return GroupResult(merged, tuple(chosen), answers, tuple(o for _, o in done))
+
+
+def make_entry(id: str, spec: VendorSpec, row: EventRow, decl: HookDeclaration) -> HookEntry:
+    timeout = (decl.handler.timeout_s if decl.handler and decl.handler.timeout_s else None) \
+        or row.timeout_s or spec.default_timeout_s
+    if row.timeout_s is not None:
+        # Vendors that clamp an event's timeout (Codex SessionEnd/Interrupt: 3 s) clamp hooks too.
+        timeout = min(timeout, row.timeout_s) if spec.id == "codex" else timeout
+    return HookEntry(id=id, spec=spec, row=row, decl=decl, timeout_s=float(timeout),
+                     dialect=dialect_for(spec.id))
+
+
+def audit_records(group: GroupResult, point: str, honoured: bool, note: str
+                  ) -> list[AuditRecord]:
+    return [
+        AuditRecord(
+            hook_id=entry.id, vendor=entry.spec.id, event=entry.row.event, point=point,
+            decision=answer.decision, honoured=honoured, note=note, exit_code=outcome.exit_code,
+            cause=outcome.cause, duration_ms=outcome.duration_ms, truncated=outcome.truncated,
+        )
+        for entry, answer, outcome in zip(group.ran, group.answers, group.outcomes, strict=True)
+    ]
+
+
+def moment_for(event: str, session: SessionHandle | None, cwd: Path, fields: Mapping[str, Any],
+               turn: int | None = None) -> Moment:
+    return Moment(
+        event=event,
+        session_id=session.id if session is not None else "",
+        cwd=str(session.cwd if session is not None else cwd),
+        transcript_path=str(session.transcript_path) if session is not None and session.transcript_path else None,
+        turn=turn,
+        fields=dict(fields),
+    )

@@ -1,0 +1,165 @@
+"""The official-bridge route: generate the host bridge's config and mount it, transactionally.
+
+A host bridge reads one whole config file, so adding a hook means mounting the bridge again on a
+new config. The order is chosen so that a failure never leaves the hooks that were already running
+unmounted, and so that there is no moment with no bridge at all (a gap would silently let through
+what a deny hook exists to stop):
+
+1. write the new config under a fresh name (never reuse a path: the old bridge may still read it);
+2. mount the bridge on it — if that fails, delete the new file; the old mount was never touched;
+3. only then unmount the old bridge and delete its config.
+
+Vendor tool names in matchers are translated to the host's tool names in the generated config, so a
+Claude `Bash` matcher selects the host's `bash` tool. Names with no host counterpart are dropped
+from a literal matcher; a hook left with none is not written (it could never fire) and its status
+says so.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+import tempfile
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from compat_adapter.catalog import host_tool
+from compat_adapter.errors import MountFailed
+from compat_adapter.host.protocol import BridgeMount, Host
+from compat_adapter.routing.dispatch import HookEntry
+
+__all__ = ("BridgeSet", "MountReport", "bridge_config", "config_dir", "prune_orphans",
+           "translate_matcher")
+
+_LITERAL = re.compile(r"^[A-Za-z0-9_|]+$")
+#: Generated configs older than this were left by a process that died; nothing reads them.
+ORPHAN_AGE_S = 24 * 3600
+_counter = itertools.count(1)
+
+
+def config_dir(base: Path | None = None) -> Path:
+    """Where generated bridge configs live: ``base`` or a per-user folder in the temp dir."""
+    root = base or Path(tempfile.gettempdir()) / f"compat-adapter-{os.getuid()}" / "bridges"
+    root.mkdir(parents=True, exist_ok=True)
+    return root
+
+
+def prune_orphans(directory: Path, *, now: float | None = None) -> list[Path]:
+    """Delete generated configs older than a day; a day is far beyond any live mount's write."""
+    now = time.time() if now is None else now
+    removed = []
+    for path in directory.glob("*.json"):
+        try:
+            if now - path.stat().st_mtime > ORPHAN_AGE_S:
+                path.unlink()
+                removed.append(path)
+        except FileNotFoundError:
+            continue
+    return removed
+
+
+def translate_matcher(vendor: str, dialect: str, matcher: str | None) -> tuple[str | None, bool]:
+    """The matcher in host tool names; returns (matcher, can_fire)."""
+    if not matcher or matcher == "*":
+        return matcher, True
+    if _LITERAL.match(matcher):
+        names = [host_tool(vendor, n) for n in matcher.split("|") if n]
+        kept = list(dict.fromkeys(n for n in names if n))
+        if not kept:
+            return None, False
+        joined = "|".join(kept)
+        # The Codex bridge treats every matcher as an unanchored regex, but Codex itself matches a
+        # plain name exactly; anchoring keeps Codex's meaning.
+        return (f"^(?:{joined})$" if dialect == "codex" else joined), True
+
+    def swap(m: re.Match[str]) -> str:
+        return host_tool(vendor, m.group(0)) or m.group(0)
+    return re.sub(r"[A-Za-z_][A-Za-z0-9_]*", swap, matcher), True
+
+
+def bridge_config(entries: Sequence[HookEntry], dialect: str) -> tuple[dict[str, object], frozenset[str]]:
+    """The bridge config for these hooks and the ids that can never fire (left out)."""
+    hooks: dict[str, list[dict[str, object]]] = {}
+    silent = set()
+    for entry in entries:
+        matcher, can_fire = translate_matcher(entry.spec.id, dialect, entry.matcher)
+        if not can_fire:
+            silent.add(entry.id)
+            continue
+        handler: dict[str, object] = {"type": "command", "command": entry.decl.handler.command,  # type: ignore[union-attr]
+                                      "timeout": entry.timeout_s}
+        group: dict[str, object] = {"hooks": [handler]}
+        if matcher:
+            group["matcher"] = matcher
+        hooks.setdefault(entry.row.bridge_event or entry.row.event, []).append(group)
+    return {"hooks": hooks}, frozenset(silent)
+
+
+@dataclass(frozen=True, slots=True)
+class MountReport:
+    path: Path
+    hooks: int
+    silent: frozenset[str]
+
+
+class BridgeSet:
+    """The hooks one adapter runs through one bridge package, and the bridge currently mounted."""
+
+    def __init__(self, host: Host, package: str, dialect: str, directory: Path, owner: str) -> None:
+        self._host = host
+        self.package = package
+        self.dialect = dialect
+        self._dir = directory
+        self._owner = owner
+        self.entries: list[HookEntry] = []
+        self.mount: BridgeMount | None = None
+        self.path: Path | None = None
+        self.silent: frozenset[str] = frozenset()
+        #: Ids that the mounted bridge really runs.
+        self.live: frozenset[str] = frozenset()
+
+    def _write(self, entries: Sequence[HookEntry]) -> tuple[Path, frozenset[str]]:
+        config, silent = bridge_config(entries, self.dialect)
+        slug = self.package.rsplit("/", 1)[-1]
+        path = self._dir / f"{slug}-{self._owner}-{next(_counter)}-{uuid.uuid4().hex[:8]}.json"
+        try:
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(config, indent=2), encoding="utf-8")
+            tmp.replace(path)
+        except OSError as exc:
+            raise MountFailed(f"could not write the {self.package} config: {exc}; the hooks already "
+                              "running keep running", package=self.package) from exc
+        return path, silent
+
+    async def apply(self, entries: Sequence[HookEntry]) -> MountReport:
+        """Mount ``entries`` as the new whole set, or raise MountFailed leaving the old set live."""
+        path, silent = self._write(entries)
+        try:
+            new = await self._host.mount_bridge(self.package, path)
+        except Exception as exc:
+            path.unlink(missing_ok=True)
+            still = "the earlier hooks were never unmounted and keep running" if self.mount \
+                else "no earlier hooks were mounted through this bridge"
+            raise MountFailed(f"mounting {self.package} failed: {exc}; {still}",
+                              package=self.package) from exc
+        old, old_path = self.mount, self.path
+        self.mount, self.path, self.entries = new, path, list(entries)
+        self.silent = silent
+        self.live = frozenset(e.id for e in entries) - silent
+        if old is not None:
+            await old.unmount()
+        if old_path is not None:
+            old_path.unlink(missing_ok=True)
+        return MountReport(path, len(entries) - len(silent), silent)
+
+    async def close(self) -> None:
+        if self.mount is not None:
+            await self.mount.unmount()
+        if self.path is not None:
+            self.path.unlink(missing_ok=True)
+        self.mount, self.path, self.entries, self.live = None, None, [], frozenset()

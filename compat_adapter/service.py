@@ -1,0 +1,298 @@
+"""CompatAdapter: what a preset author or a host author calls.
+
+One adapter is bound to one host. It grades every registration, mounts what can run on the route
+its row names, carries rules onto every agent start, and reports what is running now. Two adapters
+on one host share nothing: each has its own listeners, its own bridge configs and its own audit.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from compat_adapter.catalog import resolve_event, resolve_vendor
+from compat_adapter.errors import AdapterDisposed, HostSurfaceMismatch, InvalidDeclaration, MountFailed
+from compat_adapter.grading import declare_hook, grade, grade_rules
+from compat_adapter.host.protocol import AgentCreated, Host, new_message
+from compat_adapter.matrix import Matrix, build_matrix
+from compat_adapter.model import (
+    Capability,
+    CapabilityResult,
+    Frozen,
+    RulesFile,
+    Route,
+)
+from compat_adapter.routing.dispatch import AuditRecord, HookEntry, make_entry
+from compat_adapter.routing.native import NativeRouter
+from compat_adapter.routing.official import BridgeSet, config_dir, prune_orphans
+from compat_adapter.rules import RULES_SOURCE_KIND, CarriedRules, read_rules
+
+__all__ = ("AdapterConfig", "CompatAdapter", "HookStatus", "RulesStatus", "Status")
+
+_log = logging.getLogger("compat_adapter")
+_instances = itertools.count(1)
+
+
+class AdapterConfig(Frozen):
+    """Defaults follow the reference plugin."""
+
+    log_registrations: bool = True
+    """Log one structured line per graded registration."""
+    fail_closed: bool = True
+    """Refuse (raise HOST_SURFACE_MISMATCH) when the host is not the targeted version; off: warn."""
+    target_host_version: str = "0.2.0-rc.2"
+    max_rule_bytes: int = 524_288
+    """Largest rules file carried; a larger one is refused, never truncated."""
+    state_dir: str | None = None
+    """Where generated bridge configs are written; default: a per-user folder in the temp dir."""
+
+
+class HookStatus(Frozen):
+    id: str
+    vendor: str
+    event: str
+    capability: Capability
+    route: Route
+    seams: tuple[str, ...]
+    matcher: str | None
+    running: bool
+    """True when a listener or a mounted bridge really runs this hook now."""
+    bridge: str | None = None
+    note: str | None = None
+
+
+class RulesStatus(Frozen):
+    id: str
+    vendor: str
+    capability: Capability
+    files: tuple[RulesFile, ...]
+
+
+class Status(Frozen):
+    host: str
+    version: str
+    disposed: bool
+    hooks: tuple[HookStatus, ...]
+    rules: tuple[RulesStatus, ...]
+    services: dict[str, bool]
+    bridges: dict[str, str | None]
+    """Bridge package → the config file its mounted bridge reads (None: not mounted)."""
+
+
+class CompatAdapter:
+    """Register vendor hooks and rules on a host; grade, route, carry, report."""
+
+    def __init__(self, host: Host, config: AdapterConfig | None = None, **options: Any) -> None:
+        self.host = host
+        self.config = config or AdapterConfig(**options)
+        self.id = f"a{next(_instances)}"
+        self._router = NativeRouter(host, self.id)
+        self._bridges: dict[str, BridgeSet] = {}
+        self._hooks: dict[str, tuple[CapabilityResult, HookEntry | None]] = {}
+        self._rules: dict[str, tuple[CapabilityResult, CarriedRules]] = {}
+        self._counters: dict[str, int] = {}
+        self._rules_unsubscribe: Any = None
+        self._batch_depth = 0
+        self._dirty: set[str] = set()
+        self._disposed = False
+        self._started = False
+        self._dir = config_dir(Path(self.config.state_dir) if self.config.state_dir else None)
+
+    # ── lifecycle ───────────────────────────────────────────────────────────────────────────────
+    async def __aenter__(self) -> CompatAdapter:
+        self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.dispose()
+
+    def start(self) -> None:
+        """Check the host version and prune configs orphaned by dead processes. Idempotent."""
+        if self._started:
+            return
+        surface = self.host.surface
+        if surface.version != self.config.target_host_version:
+            message = (f"host {surface.host} is version {surface.version}, this adapter targets "
+                       f"{self.config.target_host_version}")
+            if self.config.fail_closed:
+                raise HostSurfaceMismatch(message, host=surface.host)
+            self.host.log("warning", message + "; grading follows the host's own surface")
+        prune_orphans(self._dir)
+        self._started = True
+
+    def _check(self) -> None:
+        if self._disposed:
+            raise AdapterDisposed("this adapter was disposed; it registers nothing more")
+        self.start()
+
+    async def dispose(self) -> None:
+        """Unmount bridges and listeners, stop watchers and pollers. Later registrations raise."""
+        if self._disposed:
+            return
+        self._disposed = True
+        if self._rules_unsubscribe is not None:
+            self._rules_unsubscribe()
+        await self._router.close()
+        for bridge in self._bridges.values():
+            await bridge.close()
+
+    # ── hooks ───────────────────────────────────────────────────────────────────────────────────
+    def _next_id(self, vendor: str, event: str, given: str | None) -> str:
+        if given is not None:
+            if given in self._hooks or given in self._rules:
+                raise InvalidDeclaration(f"id {given!r} is already registered on this adapter", id=given)
+            return given
+        key = f"{vendor}:{event}"
+        while True:
+            n = self._counters[key] = self._counters.get(key, 0) + 1
+            candidate = f"{key}:{n}"
+            if candidate not in self._hooks:
+                return candidate
+
+    async def register_hook(self, vendor: object, event: object, matcher: object = None,
+                            handler: object = None, id: str | None = None, *,
+                            origin: str | None = None) -> CapabilityResult:
+        """Grade one hook and mount it on its route; returns the frozen result.
+
+        Raises for a declaration that cannot be processed; a hook that cannot run here is returned
+        UNSUPPORTED and never mounted. Raises MOUNT_FAILED when the host refuses to mount: hooks
+        registered before keep running.
+        """
+        self._check()
+        decl = declare_hook(vendor, event, matcher, handler, id=id, origin=origin)
+        spec = resolve_vendor(decl.vendor)
+        row = resolve_event(spec, decl.event)
+        hid = self._next_id(spec.id, row.event, id)
+        result = grade(decl, row, self.host.surface, id=hid)
+        self._log_registration(result)
+        if result.capability is Capability.UNSUPPORTED:
+            self._hooks[hid] = (result, None)
+            return result
+        entry = make_entry(hid, spec, row, decl)
+        if row.route is Route.OFFICIAL_BRIDGE:
+            bridge = self._bridge_for(spec.bridge_package or "", spec.bridge_dialect or "claude-code")
+            if self._batch_depth:
+                bridge.entries.append(entry)
+                self._dirty.add(bridge.package)
+            else:
+                await bridge.apply([*bridge.entries, entry])
+        else:
+            await self._router.mount(entry)
+        self._hooks[hid] = (result, entry)
+        return result
+
+    def _bridge_for(self, package: str, dialect: str) -> BridgeSet:
+        if package not in self._bridges:
+            self._bridges[package] = BridgeSet(self.host, package, dialect, self._dir, self.id)
+        return self._bridges[package]
+
+    @asynccontextmanager
+    async def batch(self) -> AsyncIterator[CompatAdapter]:
+        """Register many hooks and mount each bridge once at the end (presets and importers).
+
+        If the final mount fails, MOUNT_FAILED is raised, the bridge keeps the set it ran before
+        the batch, and the hooks that did not make it are dropped from this adapter.
+        """
+        self._batch_depth += 1
+        try:
+            yield self
+        finally:
+            self._batch_depth -= 1
+            if not self._batch_depth:
+                await self._flush()
+
+    async def _flush(self) -> None:
+        dirty, self._dirty = self._dirty, set()
+        for package in dirty:
+            bridge = self._bridges[package]
+            wanted = list(bridge.entries)
+            try:
+                await bridge.apply(wanted)
+            except MountFailed:
+                live = bridge.live
+                for entry in wanted:
+                    if entry.id not in live:
+                        self._hooks.pop(entry.id, None)
+                bridge.entries = [e for e in wanted if e.id in live]
+                raise
+
+    def _log_registration(self, result: CapabilityResult) -> None:
+        if not self.config.log_registrations:
+            return
+        self.host.log("info", "compat-adapter registration", id=result.id, vendor=result.vendor,
+                      event=result.event, capability=str(result.capability), route=str(result.route),
+                      seams=list(result.seams), reason=result.reason,
+                      degradations=[str(d.code) for d in result.degradations])
+
+    # ── rules ───────────────────────────────────────────────────────────────────────────────────
+    async def register_rules(self, vendor: object, source: str | Sequence[str],
+                             base_dir: str | Path | None = None, id: str | None = None
+                             ) -> CapabilityResult:
+        """Read rules files now and inject them as sourced context on every agent start."""
+        self._check()
+        spec = resolve_vendor(vendor)
+        if id is not None and (id in self._rules or id in self._hooks):
+            raise InvalidDeclaration(f"id {id!r} is already registered on this adapter", id=id)
+        rid = id or self._next_id(spec.id, "rules", None)
+        carried = read_rules(spec, rid, source, base_dir, self.config.max_rule_bytes)
+        result = grade_rules(spec.id, self.host.surface, id=rid,
+                             files=tuple(f.summary() for f in carried.files))
+        self._log_registration(result)
+        if result.capability is Capability.CARRY:
+            if self._rules_unsubscribe is None:
+                self._rules_unsubscribe = self.host.on("agent/created", self._inject_rules)
+            self._rules[rid] = (result, carried)
+        return result
+
+    async def _inject_rules(self, event: AgentCreated) -> None:
+        for _, carried in self._rules.values():
+            event.agent.inject(new_message(carried.text, RULES_SOURCE_KIND, carried.id))
+
+    # ── reports ─────────────────────────────────────────────────────────────────────────────────
+    @staticmethod
+    def matrix(surface: Any = None) -> Matrix:
+        """What this version can ever do (graded on the given surface, default the embedded one)."""
+        return build_matrix(surface) if surface is not None else build_matrix()
+
+    @property
+    def audit(self) -> tuple[AuditRecord, ...]:
+        """Every hook run by this adapter's own routes, in order."""
+        return tuple(self._router.audit)
+
+    def status(self) -> Status:
+        """What is running now, told truthfully."""
+        hooks = []
+        for hid, (result, entry) in self._hooks.items():
+            running, bridge, note = False, None, None
+            if entry is not None:
+                if result.route is Route.OFFICIAL_BRIDGE:
+                    bs = self._bridges.get(entry.spec.bridge_package or "")
+                    bridge = bs.package if bs else None
+                    running = bool(bs and hid in bs.live and not self._disposed)
+                    if bs and hid in bs.silent:
+                        note = "its matcher names no host tool, so it can never fire"
+                    elif not running and not self._disposed:
+                        note = "waiting for the batch to mount"
+                else:
+                    running = self._router.mounted(entry) and not self._disposed
+            else:
+                note = result.reason
+            hooks.append(HookStatus(id=hid, vendor=result.vendor, event=result.event,
+                                    capability=result.capability, route=result.route,
+                                    seams=result.seams, matcher=result.matcher, running=running,
+                                    bridge=bridge, note=note))
+        surface = self.host.surface
+        services = {name: name in surface.services for name in
+                    ("shell", "shellEnv", "fs.watch", "lsp", "worktrees", "agents", "approval",
+                     "userQuestions", "subagents", "settings")}
+        return Status(
+            host=surface.host, version=surface.version, disposed=self._disposed, hooks=tuple(hooks),
+            rules=tuple(RulesStatus(id=rid, vendor=r.vendor, capability=r.capability, files=r.files)
+                        for rid, (r, _) in self._rules.items()),
+            services=services,
+            bridges={p: (str(b.path) if b.path else None) for p, b in self._bridges.items()},
+        )

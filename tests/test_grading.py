@@ -1,0 +1,132 @@
+"""Grading is pure and host-aware: the same declaration grades differently on different surfaces."""
+
+from __future__ import annotations
+
+import pytest
+
+from compat_adapter.errors import InvalidDeclaration, InvalidHandler, InvalidMatcher, UnknownEvent, UnknownVendor
+from compat_adapter.grading import declare_hook, grade_declaration, grade_rules, grade_runtime
+from compat_adapter.host.surfaces import CLAUDE_BRIDGE, EMBEDDED_SURFACE
+from compat_adapter.model import Capability, DegradationCode, Route
+
+FULL = EMBEDDED_SURFACE
+NO_SHELL = EMBEDDED_SURFACE.without(services=["shell"])
+NO_BRIDGE = EMBEDDED_SURFACE.without(bridges=[CLAUDE_BRIDGE])
+NO_QUESTIONS = EMBEDDED_SURFACE.without(seams=["user-questions/request"])
+
+
+def hook(vendor: str, event: str, matcher: str | None = None, handler: object = "true"):
+    return declare_hook(vendor, event, matcher, handler)
+
+
+def test_full_surface_adapts_with_the_rows_losses() -> None:
+    r = grade_declaration(hook("claude", "PreToolUse", "Bash"), FULL)
+    assert r.capability is Capability.ADAPTED
+    assert r.route is Route.OFFICIAL_BRIDGE
+    assert r.seams == ("tools/pre-execute",)
+    assert any(d.code is DegradationCode.INPUT_REWRITE_IGNORED for d in r.degradations)
+
+
+def test_no_shell_refuses_command_hooks_but_rules_still_carry() -> None:
+    r = grade_declaration(hook("copilot", "preToolUse"), NO_SHELL)
+    assert r.capability is Capability.UNSUPPORTED
+    assert "no shell executor" in (r.reason or "")
+    assert not r.mounted
+    assert grade_rules("copilot", NO_SHELL).capability is Capability.CARRY
+
+
+def test_missing_bridge_package_is_named_never_replaced() -> None:
+    r = grade_declaration(hook("claude", "Stop"), NO_BRIDGE)
+    assert r.capability is Capability.UNSUPPORTED
+    assert CLAUDE_BRIDGE in (r.reason or "")
+    # A natively translated row of the same vendor does not need the bridge.
+    assert grade_declaration(hook("claude", "Notification"), NO_BRIDGE).capability is Capability.ADAPTED
+    # Codex's bridge is still there.
+    assert grade_declaration(hook("codex", "Stop"), NO_BRIDGE).capability is Capability.ADAPTED
+
+
+def test_missing_seam_is_named() -> None:
+    r = grade_declaration(hook("claude", "Elicitation"), NO_QUESTIONS)
+    assert r.capability is Capability.UNSUPPORTED
+    assert "user-questions/request" in (r.reason or "")
+
+
+def test_missing_service_is_named() -> None:
+    r = grade_declaration(hook("claude", "FileChanged"), FULL.without(services=["fs.watch"]))
+    assert r.capability is Capability.UNSUPPORTED and "fs.watch" in (r.reason or "")
+
+
+def test_callable_handler_is_unsupported_not_an_error() -> None:
+    r = grade_declaration(hook("opencode", "tool.execute.before", handler=lambda *a: None), FULL)
+    assert r.capability is Capability.UNSUPPORTED
+    assert "foreign code" in (r.reason or "")
+
+
+@pytest.mark.parametrize("kind", ["http", "mcp_tool", "prompt", "agent"])
+def test_non_command_handlers_raise(kind: str) -> None:
+    with pytest.raises(InvalidHandler) as err:
+        hook("claude", "PreToolUse", handler={"type": kind, "url": "x"})
+    assert err.value.code == "INVALID_HANDLER"
+
+
+@pytest.mark.parametrize("handler", ["", "   ", {"type": "command"}, {"type": "command", "command": 3},
+                                     {"type": "command", "command": "x", "timeout": -1}, 42, None,
+                                     {"type": "carrier-pigeon", "command": "x"}])
+def test_bad_handlers_raise(handler: object) -> None:
+    with pytest.raises(InvalidHandler):
+        hook("claude", "PreToolUse", handler=handler)
+
+
+def test_handler_shapes() -> None:
+    d = hook("claude", "PreToolUse", handler={"type": "command", "command": "echo hi", "timeout": 5})
+    assert d.handler and d.handler.command == "echo hi" and d.handler.timeout_s == 5
+    c = hook("copilot", "preToolUse", handler={"bash": "./guard.sh", "cwd": "scripts",
+                                                 "env": {"A": "1"}, "timeoutSec": 9})
+    assert c.handler and c.handler.command == "./guard.sh" and c.handler.cwd == "scripts"
+    assert c.handler.env == (("A", "1"),) and c.handler.timeout_s == 9
+    with pytest.raises(InvalidHandler, match="powershell"):
+        hook("copilot", "preToolUse", handler={"powershell": "guard.ps1"})
+
+
+@pytest.mark.parametrize("matcher", [3, ["Bash"], {"tool": "Bash"}, True])
+def test_non_string_matcher_raises(matcher: object) -> None:
+    with pytest.raises(InvalidMatcher):
+        hook("claude", "PreToolUse", matcher=matcher)
+
+
+def test_uncompilable_matcher_raises_where_it_would_break_a_bridge_config() -> None:
+    with pytest.raises(InvalidMatcher):
+        hook("claude", "PreToolUse", matcher="Bash(")
+    with pytest.raises(InvalidMatcher):
+        hook("codex", "PreToolUse", matcher="[")
+    # Copilot itself skips such a hook; the built-in bridge reproduces that instead of raising.
+    assert hook("copilot", "preToolUse", matcher="[").matcher == "["
+
+
+def test_unknown_vendor_and_event_raise() -> None:
+    with pytest.raises(UnknownVendor):
+        hook("cursor", "PreToolUse")
+    with pytest.raises(UnknownEvent):
+        hook("claude", "BeforeEverything")
+
+
+def test_bad_id_raises() -> None:
+    with pytest.raises(InvalidDeclaration):
+        declare_hook("claude", "Stop", None, "true", id="  ")
+
+
+def test_matcher_naming_a_tool_without_host_counterpart_is_a_listed_loss() -> None:
+    r = grade_declaration(hook("claude", "PreToolUse", "Bash|WebFetch"), FULL)
+    narrowed = [d for d in r.degradations if d.code is DegradationCode.MATCHER_NARROWED]
+    assert any("WebFetch" in d.text for d in narrowed)
+
+
+def test_plugin_runtimes_are_unsupported_with_a_reason() -> None:
+    for vendor in ("claude", "codex", "workbuddy", "opencode", "copilot"):
+        r = grade_runtime(vendor)
+        assert r.capability is Capability.UNSUPPORTED and r.reason
+
+
+def test_grading_is_deterministic_and_pure() -> None:
+    d = hook("codex", "PreToolUse", "Bash")
+    assert grade_declaration(d, FULL) == grade_declaration(d, FULL)

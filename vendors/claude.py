@@ -1,0 +1,668 @@
+"""Anthropic Claude Code: 33 hook events, `settings.json` hooks, CLAUDE.md and `.claude/rules`.
+
+Data only. Seven events go through the host's official Claude Code bridge, two are observed on
+seams that cannot intercept, and the other twenty-four are translated by this project.
+"""
+
+from compat_adapter.model import (
+    EventRow,
+    Route,
+    RulesSpec,
+    Service,
+    ToolName,
+    VendorSpec,
+    degrade,
+)
+
+BRIDGE = "@deepseek-ai/dsh-hooks-claude-code"
+
+# Losses every bridged row shares: the bridge owns these runs, we only write its config.
+_SERIAL = degrade(
+    "timing-differs",
+    "The bridge runs the matching hooks one after another in config order, where Claude Code starts "
+    "them all at once, so their run times add up.",
+)
+_JSON_ON_EXIT_0 = degrade(
+    "exit-code-differs",
+    "The bridge reads stdout JSON only after exit 0, so an answer printed with another exit code "
+    "(exit 1 with a deny object, say) is dropped, where Claude Code lets valid JSON decide on any "
+    "exit but 2.",
+)
+_TOOL_MATCHERS = degrade(
+    "matcher-narrowed",
+    "Tool names in matchers are rewritten to the host's (Bash→bash, Edit→edit, Write→write, "
+    "Read→read …), but tools the host lacks, such as WebFetch, WebSearch or any mcp__ tool, never match.",
+)
+_HOST_TOOL_PAYLOAD = degrade(
+    "payload-field-missing",
+    "tool_name and tool_input come from the host as they are (bash, edit, a path argument instead of "
+    "file_path), and permission_mode and prompt_id are absent.",
+)
+_CONSTANT_AGENT_TYPE = degrade(
+    "matcher-narrowed",
+    "The bridge reports agent_type as the constant \"general-purpose\", so a matcher naming any other "
+    "agent type never fires.",
+)
+
+# Losses shared by rows this project translates itself.
+_HOST_ONLY_TOOLS = degrade(
+    "matcher-narrowed",
+    "Host tools with no Claude name reach the hook under their host name, and Claude-only tools "
+    "(WebFetch, WebSearch, mcp__ tools) never occur, so matchers naming them never fire.",
+)
+_AT_SESSION_CREATION = degrade(
+    "timing-differs",
+    "The host fixes one working directory when a session is created and never changes or adds one, "
+    "so this fires once, at session creation, instead of on a change.",
+)
+_POLLED_WORKTREES = degrade(
+    "polled",
+    "Worktrees are found by polling git worktree list --porcelain, so the hook fires up to one poll "
+    "interval late and a worktree made and removed between two polls is never seen.",
+)
+_GIT_ONLY = degrade(
+    "scope-differs",
+    "Only a session inside a git repository is polled, and any worktree change counts, including "
+    "ones made outside the agent.",
+)
+_TODO_ONLY = degrade(
+    "scope-differs",
+    "Only items of the host's todo list are visible; there are no team tasks, so task_description, "
+    "teammate_name and team_name are absent.",
+)
+
+EVENTS = (
+    EventRow(
+        event="SessionStart",
+        route=Route.OFFICIAL_BRIDGE,
+        bridge_event="SessionStart",
+        seams=("agent/created",),
+        point="SessionStart",
+        services=(Service.AGENTS,),
+        blocking="context",
+        matcher_subject="source",
+        degradations=(
+            degrade("output-field-ignored",
+                    "Only hookSpecificOutput.additionalContext is used: plain stdout, initialUserMessage, "
+                    "sessionTitle, watchPaths and reloadSkills are dropped."),
+            degrade("payload-field-missing",
+                    "The payload carries source but not model, agent_type or session_title, and "
+                    "transcript_path is an empty string."),
+            degrade("env-differs",
+                    "The bridge adds only CLAUDE_PROJECT_DIR to the environment; there is no "
+                    "CLAUDE_ENV_FILE to persist variables into."),
+            degrade("matcher-narrowed",
+                    "The host never reports a \"fork\" source (a forked session starts as \"startup\"), "
+                    "so a fork matcher never fires."),
+            degrade("message-provenance",
+                    "The context is queued as a user message sourced from the bridge, not as Claude's "
+                    "system reminder."),
+            _JSON_ON_EXIT_0,
+            _SERIAL,
+        ),
+    ),
+    EventRow(
+        event="UserPromptSubmit",
+        route=Route.OFFICIAL_BRIDGE,
+        bridge_event="UserPromptSubmit",
+        seams=("agent/pre-step",),
+        point="UserPromptSubmit",
+        blocking="verdict",
+        timeout_s=30.0,
+        degradations=(
+            degrade("output-field-ignored",
+                    "Plain stdout is not turned into context, and the reason of a block reaches neither "
+                    "the user nor the model because the host's reject carries none."),
+            degrade("timing-differs",
+                    "It runs on every step that claims new inbox messages, so a steered continuation "
+                    "can trigger it as well as a typed prompt."),
+            degrade("payload-field-missing",
+                    "prompt is the claimed messages' text joined together; prompt_id and permission_mode "
+                    "are absent."),
+            _JSON_ON_EXIT_0,
+            _SERIAL,
+        ),
+    ),
+    EventRow(
+        event="PreToolUse",
+        route=Route.OFFICIAL_BRIDGE,
+        bridge_event="PreToolUse",
+        seams=("tools/pre-execute",),
+        point="PreToolUse",
+        blocking="verdict",
+        matcher_subject="tool_name",
+        degradations=(
+            degrade("decision-narrowed",
+                    "deny blocks and ask goes to the host's approval, but allow does not skip "
+                    "approval and defer is not supported."),
+            degrade("input-rewrite-ignored",
+                    "updatedInput is parsed and logged with a warning, never applied to the call."),
+            degrade("output-field-ignored",
+                    "additionalContext and systemMessage from PreToolUse are dropped, and continue:false "
+                    "is recorded without halting anything."),
+            _HOST_TOOL_PAYLOAD,
+            _TOOL_MATCHERS,
+            _JSON_ON_EXIT_0,
+            _SERIAL,
+        ),
+    ),
+    EventRow(
+        event="PostToolUse",
+        route=Route.OFFICIAL_BRIDGE,
+        bridge_event="PostToolUse",
+        seams=("tools/post-execute",),
+        point="PostToolUse",
+        blocking="verdict",
+        matcher_subject="tool_name",
+        degradations=(
+            degrade("output-rewrite-ignored",
+                    "A block and additionalContext take effect, but updatedToolOutput and "
+                    "updatedMCPToolOutput never replace the result."),
+            degrade("payload-field-missing",
+                    "tool_response is the result's text flattened into one string, and duration_ms is absent."),
+            _HOST_TOOL_PAYLOAD,
+            _TOOL_MATCHERS,
+            _JSON_ON_EXIT_0,
+            _SERIAL,
+        ),
+    ),
+    EventRow(
+        event="Stop",
+        route=Route.OFFICIAL_BRIDGE,
+        bridge_event="Stop",
+        seams=("agent/turn-stopping",),
+        point="Stop",
+        services=(Service.AGENTS,),
+        blocking="continue",
+        degradations=(
+            degrade("payload-field-missing",
+                    "stop_hook_active is always false, and last_assistant_message, background_tasks and "
+                    "session_crons are absent."),
+            degrade("no-loop-guard",
+                    "The bridge does not stop after eight consecutive blocks as Claude Code does, so a "
+                    "hook that always blocks keeps the turn going forever."),
+            degrade("output-field-ignored",
+                    "Only a block continues the turn: hookSpecificOutput.additionalContext does not, and "
+                    "continue:false does not end the session."),
+            degrade("message-provenance",
+                    "The continuation is a steered message sourced from the bridge, not Claude's "
+                    "feedback to the model."),
+            _JSON_ON_EXIT_0,
+            _SERIAL,
+        ),
+    ),
+    EventRow(
+        event="SubagentStart",
+        route=Route.OFFICIAL_BRIDGE,
+        bridge_event="SubagentStart",
+        seams=("subagent/start",),
+        point="SubagentStart",
+        services=(Service.SUBAGENTS, Service.AGENTS),
+        blocking="context",
+        matcher_subject="agent_type",
+        degradations=(
+            _CONSTANT_AGENT_TYPE,
+            degrade("scope-differs",
+                    "additionalContext is injected only into a child that runs in-process and is still "
+                    "live when the start is announced."),
+            degrade("timing-differs",
+                    "The bridge runs this hook detached from the child's start, so its context can "
+                    "arrive after the child's first request."),
+            degrade("payload-field-missing",
+                    "session_id and cwd describe the child's session, and transcript_path is an empty string."),
+            _JSON_ON_EXIT_0,
+            _SERIAL,
+        ),
+    ),
+    EventRow(
+        event="SubagentStop",
+        route=Route.OFFICIAL_BRIDGE,
+        bridge_event="SubagentStop",
+        seams=("subagent/end",),
+        point="SubagentStop",
+        services=(Service.SUBAGENTS,),
+        matcher_subject="agent_type",
+        degradations=(
+            degrade("observe-only",
+                    "The child has already finished: a block cannot keep it running and no context "
+                    "reaches it."),
+            degrade("payload-field-missing",
+                    "stop_hook_active is always false, and agent_transcript_path, last_assistant_message, "
+                    "background_tasks and session_crons are absent."),
+            _CONSTANT_AGENT_TYPE,
+            _SERIAL,
+        ),
+    ),
+    EventRow(
+        event="PreCompact",
+        route=Route.NATIVE_SEAM,
+        seams=("session/event",),
+        point="compaction/start",
+        matcher_subject="trigger",
+        degradations=(
+            degrade("observe-only",
+                    "Compaction is a host service call that cannot be cancelled, so a block is recorded "
+                    "in the audit and compaction goes ahead."),
+            degrade("timing-differs",
+                    "The hook runs on the durable compaction/start record, once compaction has already begun."),
+            degrade("payload-field-missing", "custom_instructions is not available."),
+        ),
+    ),
+    EventRow(
+        event="SessionEnd",
+        route=Route.NATIVE_SEAM,
+        seams=("agent/disposed",),
+        point="agent/disposed",
+        matcher_subject="reason",
+        timeout_s=1.5,
+        degradations=(
+            degrade("timing-differs",
+                    "agent/disposed fires whenever an agent leaves the live registry, on reload and "
+                    "teardown too, which is broader than the end of a Claude session."),
+            degrade("payload-field-missing",
+                    "The host gives no end reason, so reason is missing and a matcher cannot tell clear "
+                    "from logout or exit."),
+        ),
+    ),
+    EventRow(
+        event="PostCompact",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("session/event",),
+        point="compaction/end",
+        matcher_subject="trigger",
+        degradations=(
+            degrade("matcher-narrowed",
+                    "The host does not tell a manual compaction from an automatic one at this point, so "
+                    "trigger is always \"auto\" and a \"manual\" matcher never fires."),
+            degrade("payload-field-missing",
+                    "compact_summary is the text of the durable summary record, and a failed compaction "
+                    "shows up only as an error field."),
+        ),
+    ),
+    EventRow(
+        event="Setup",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("session/created",),
+        point="session/created",
+        matcher_subject="trigger",
+        degradations=(
+            degrade("timing-differs",
+                    "It fires when a session is created, with the host already running, not during an "
+                    "init or maintenance run before the session starts."),
+            degrade("matcher-narrowed",
+                    "The host has no maintenance run, so trigger is never \"maintenance\" and such a "
+                    "matcher never fires."),
+        ),
+    ),
+    EventRow(
+        event="InstructionsLoaded",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("session/created",),
+        point="agent/instructions-loaded",
+        matcher_subject="load_reason",
+        degradations=(
+            degrade("timing-differs",
+                    "It fires once per created session with every instruction file found, not once per "
+                    "file as each is loaded."),
+            degrade("scope-differs",
+                    "Only files discovered at session creation are reported; lazily loaded nested or "
+                    "path-scoped files and files added later are not, so load_reason is always "
+                    "session_start."),
+        ),
+    ),
+    EventRow(
+        event="UserPromptExpansion",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("agent/pre-step",),
+        point="agent/pre-step",
+        matcher_subject="command_name",
+        degradations=(
+            degrade("observe-only",
+                    "The step's messages are already assembled when the hook runs, so it can neither "
+                    "block nor rewrite an expansion."),
+            degrade("timing-differs",
+                    "It fires for each step that brings new messages, not once per expanded slash "
+                    "command or skill."),
+            degrade("matcher-narrowed",
+                    "The host knows no command name at this point, so a command_name matcher cannot narrow."),
+        ),
+    ),
+    EventRow(
+        event="MessageDisplay",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("session/event",),
+        point="message/display",
+        timeout_s=10.0,
+        degradations=(
+            degrade("approximate",
+                    "The host has no display step, so this reports each durable assistant message as it "
+                    "is logged, which is what a front end would show."),
+            degrade("output-rewrite-ignored",
+                    "displayContent cannot alter, delay or hide what is shown."),
+            degrade("payload-field-missing",
+                    "It fires once per committed message, so there are no streaming deltas."),
+        ),
+    ),
+    EventRow(
+        event="PermissionRequest",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("approval/request",),
+        point="approval/request",
+        services=(Service.APPROVAL,),
+        blocking="verdict",
+        matcher_subject="tool_name",
+        degradations=(
+            degrade("decision-narrowed",
+                    "allow becomes allowed-once and deny becomes rejected; the host has no lasting "
+                    "grant, so updatedPermissions and interrupt have no effect."),
+            degrade("input-rewrite-ignored", "updatedInput in an allow does not change the call."),
+            degrade("timing-differs",
+                    "The hook runs only when the host actually asks for approval; a tool that is "
+                    "already permitted never reaches it."),
+            degrade("payload-field-missing",
+                    "The host's approval request names the tool and a reason only, so tool_input and "
+                    "permission_suggestions are absent."),
+            _HOST_ONLY_TOOLS,
+        ),
+    ),
+    EventRow(
+        event="PermissionDenied",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("session/event",),
+        point="approval/decided",
+        matcher_subject="tool_name",
+        degradations=(
+            degrade("observe-only",
+                    "The rejection is already recorded when the hook runs, so retry:true is ignored."),
+            degrade("scope-differs",
+                    "Only approvals the host's approval service rejects fire it; a deny from a hook "
+                    "or a guard never passes through approval."),
+            degrade("payload-field-missing", "tool_input is absent; only the tool name and the reason are known."),
+        ),
+    ),
+    EventRow(
+        event="PostToolUseFailure",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("tools/post-execute",),
+        point="tools/post-execute",
+        blocking="context",
+        matcher_subject="tool_name",
+        degradations=(
+            degrade("own-translation",
+                    "The Claude Code bridge does not implement this event, so this project mounts its "
+                    "own listener on the post-execute seam."),
+            degrade("payload-field-missing",
+                    "error is the host's own failure message, so text a hook parses, such as the "
+                    "\"Exit code N\" prefix of a failed Bash call, may differ."),
+            _HOST_ONLY_TOOLS,
+        ),
+    ),
+    EventRow(
+        event="PostToolBatch",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("session/event",),
+        point="step/end",
+        degradations=(
+            degrade("observe-only",
+                    "step/end is a record of a finished step, so a block cannot stop the loop before "
+                    "the next model call."),
+            degrade("payload-field-missing",
+                    "tool_calls names the step's tools but carries no tool results."),
+        ),
+    ),
+    EventRow(
+        event="Notification",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("agent/status",),
+        point="agent/status",
+        matcher_subject="notification_type",
+        degradations=(
+            degrade("timing-differs",
+                    "The host publishes agent status changes, not Claude's notifications, so this fires "
+                    "when an agent's status flips rather than on a permission prompt or idle reminder."),
+            degrade("matcher-narrowed",
+                    "The host carries no notification type, so a matcher naming one (permission_prompt, "
+                    "auth_success …) cannot narrow."),
+        ),
+    ),
+    EventRow(
+        event="TaskCreated",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("session/event",),
+        point="todo/write",
+        degradations=(
+            degrade("observe-only",
+                    "New tasks are found by comparing whole todo-list snapshots after they are written, "
+                    "so a block cannot roll one back."),
+            _TODO_ONLY,
+        ),
+    ),
+    EventRow(
+        event="TaskCompleted",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("session/event",),
+        point="todo/write",
+        degradations=(
+            degrade("observe-only",
+                    "Completion is read from a snapshot in which an item became completed, so a block "
+                    "cannot undo it."),
+            degrade("scope-differs",
+                    "A task dropped from the list without being completed never fires it."),
+            _TODO_ONLY,
+        ),
+    ),
+    EventRow(
+        event="StopFailure",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("agent/error",),
+        point="agent/error",
+        matcher_subject="error",
+        degradations=(
+            degrade("approximate",
+                    "It fires on any step or turn error the host reports, not only when an API error "
+                    "ends the turn."),
+            degrade("payload-field-missing",
+                    "error and error_details are derived from the host's failure and not mapped onto "
+                    "Claude's error types, so an error-type matcher may not select it."),
+            degrade("output-field-ignored", "terminalSequence is not written to any terminal."),
+        ),
+    ),
+    EventRow(
+        event="TeammateIdle",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("agent/status",),
+        point="agent/status",
+        degradations=(
+            degrade("observe-only",
+                    "The status change has already happened, so a block cannot keep the agent working."),
+            degrade("scope-differs",
+                    "It fires for any agent that turns idle, since the host has no teams; teammate_name "
+                    "and team_name are absent."),
+        ),
+    ),
+    EventRow(
+        event="ConfigChange",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("settings/document-updated",),
+        point="settings/document-updated",
+        services=(Service.SETTINGS,),
+        matcher_subject="source",
+        degradations=(
+            degrade("observe-only",
+                    "The new settings revision is already committed, so a block cannot refuse it."),
+            degrade("payload-field-missing",
+                    "The host names a settings namespace, not a configuration file, so file_path is null."),
+            degrade("matcher-narrowed",
+                    "source is not one of Claude's settings scopes (user_settings, project_settings …), "
+                    "so a matcher on it cannot narrow."),
+        ),
+    ),
+    EventRow(
+        event="CwdChanged",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("session/created",),
+        point="session/created",
+        degradations=(
+            _AT_SESSION_CREATION,
+            degrade("payload-field-missing", "There is no earlier directory, so old_cwd cannot name one."),
+        ),
+    ),
+    EventRow(
+        event="DirectoryAdded",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("session/created",),
+        point="session/created",
+        matcher_subject="source",
+        degradations=(
+            _AT_SESSION_CREATION,
+            degrade("matcher-narrowed",
+                    "Nothing tells how the directory was added, so a matcher on slash_command or "
+                    "register_repo_root cannot narrow."),
+        ),
+    ),
+    EventRow(
+        event="FileChanged",
+        route=Route.NATIVE_TRANSLATE,
+        seams=(),
+        point="fs/watch",
+        services=(Service.FS_WATCH,),
+        matcher_subject="file_path",
+        degradations=(
+            degrade("timing-differs",
+                    "Changes are coalesced with a 250 ms debounce, so a burst of edits reports as one change."),
+            degrade("payload-field-missing",
+                    "The watcher reports changed paths without saying whether a file was added, changed "
+                    "or removed."),
+            degrade("scope-differs",
+                    "Only the session's working directory is watched, so a file named in a matcher that "
+                    "lives elsewhere never fires."),
+        ),
+    ),
+    EventRow(
+        event="WorktreeCreate",
+        route=Route.NATIVE_TRANSLATE,
+        seams=(),
+        point="git/worktrees",
+        services=(Service.WORKTREES,),
+        degradations=(
+            degrade("observe-only",
+                    "Claude lets this hook create the worktree (its stdout names the path, a failure "
+                    "aborts it); here the worktree already exists, so neither the output nor the exit "
+                    "code changes anything."),
+            _POLLED_WORKTREES,
+            _GIT_ONLY,
+        ),
+    ),
+    EventRow(
+        event="WorktreeRemove",
+        route=Route.NATIVE_TRANSLATE,
+        seams=(),
+        point="git/worktrees",
+        services=(Service.WORKTREES,),
+        degradations=(
+            _POLLED_WORKTREES,
+            _GIT_ONLY,
+        ),
+    ),
+    EventRow(
+        event="PreModelSwitch",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("session/event",),
+        point="request/header",
+        degradations=(
+            degrade("timing-differs",
+                    "The switch is seen when the next request header carries the new model, so the hook "
+                    "runs as the switch takes effect, not before it."),
+            degrade("observe-only", "The new model is already chosen, so the hook cannot veto the switch."),
+        ),
+    ),
+    EventRow(
+        event="PostModelSwitch",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("session/event",),
+        point="request/header",
+        degradations=(
+            degrade("timing-differs",
+                    "It shares one detection with PreModelSwitch, so both fire for the same transition, "
+                    "just before the first request that uses the new model."),
+        ),
+    ),
+    EventRow(
+        event="Elicitation",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("user-questions/request",),
+        point="user-questions/request",
+        services=(Service.USER_QUESTIONS,),
+        blocking="verdict",
+        matcher_subject="mcp_server_name",
+        degradations=(
+            degrade("scope-differs",
+                    "The host asks the user structured questions rather than relaying an MCP server's "
+                    "request, so the payload carries the questions, not mode, url or requested_schema."),
+            degrade("matcher-narrowed",
+                    "No MCP server is involved, so a matcher naming one cannot narrow."),
+            degrade("decision-narrowed",
+                    "Only an accept answers the questions; decline and cancel have no counterpart in the "
+                    "host's answer, and answers to questions that were not asked are dropped."),
+        ),
+    ),
+    EventRow(
+        event="ElicitationResult",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("user-questions/request",),
+        point="user-questions/request",
+        services=(Service.USER_QUESTIONS,),
+        matcher_subject="mcp_server_name",
+        degradations=(
+            degrade("observe-only",
+                    "The answer is already chosen when the hook runs, so it cannot change it or turn it "
+                    "into a decline."),
+            degrade("timing-differs",
+                    "It fires once per answered set of questions, not once per MCP elicitation round trip."),
+            degrade("payload-field-missing",
+                    "action and content are rebuilt from the host's answer (selected options and free "
+                    "text), not taken from an MCP response."),
+        ),
+    ),
+)
+
+TOOLS = (
+    ToolName(vendor="Bash", host="bash"),
+    ToolName(vendor="Read", host="read", arguments=(("file_path", "path"),)),
+    ToolName(vendor="Write", host="write", arguments=(("file_path", "path"),)),
+    ToolName(vendor="Edit", host="edit", arguments=(("file_path", "path"),)),
+    ToolName(vendor="Glob", host="glob"),
+    ToolName(vendor="Grep", host="grep"),
+    ToolName(vendor="Agent", host="subagent"),
+    ToolName(vendor="Task", host="subagent"),
+    ToolName(vendor="AskUserQuestion", host="ask_user_question"),
+    ToolName(vendor="TodoWrite", host="todo"),
+    ToolName(vendor="Skill", host="skill"),
+    ToolName(vendor="ExitPlanMode", host="exit_plan_mode"),
+)
+
+RULES = RulesSpec(
+    formats=("markdown", "claude-rules-frontmatter"),
+    default_sources=("CLAUDE.md", ".claude/CLAUDE.md", ".claude/rules/**/*.md"),
+    note=(
+        "Read byte for byte and injected as a sourced user message at every agent start, the way "
+        "Claude treats memory: context for the model, never tool policy. A rule with paths frontmatter "
+        "is injected at start rather than when a matching file is read, and @path imports stay text."
+    ),
+)
+
+CLAUDE = VendorSpec(
+    id="claude",
+    aliases=("claude-code", "cc"),
+    bridge_package=BRIDGE,
+    bridge_dialect="claude-code",
+    default_timeout_s=600.0,
+    concurrent=True,
+    events=EVENTS,
+    rules=RULES,
+    plugin_runtime=(
+        "Claude Code plugins can bundle MCP servers, agents, skills and http, mcp_tool, prompt or agent "
+        "handlers; only their command hooks and rules files are adapted, never the runtime itself."
+    ),
+    tools=TOOLS,
+)

@@ -1,0 +1,246 @@
+"""OpenAI Codex CLI: 12 hook events, `hooks.json` / `config.toml` hooks, AGENTS.md and Starlark rules.
+
+Data only. Five events go through the host's official Codex bridge; the rest are ours.
+"""
+
+from compat_adapter.model import (
+    EventRow,
+    Route,
+    RulesSpec,
+    Service,
+    ToolName,
+    VendorSpec,
+    degrade,
+)
+
+BRIDGE = "@deepseek-ai/dsh-hooks-codex"
+
+_NOT_BRIDGED = degrade(
+    "own-translation",
+    "The Codex bridge does not implement this event, so this project mounts its own listener.",
+)
+_DISPOSED_BROADER = degrade(
+    "timing-differs",
+    "agent/disposed fires whenever an agent leaves the registry (reload and teardown too), "
+    "which is broader than the end of a Codex session.",
+)
+
+EVENTS = (
+    EventRow(
+        event="SessionStart",
+        route=Route.OFFICIAL_BRIDGE,
+        bridge_event="SessionStart",
+        seams=("agent/created",),
+        point="SessionStart",
+        services=(Service.AGENTS,),
+        blocking="context",
+        matcher_subject="source",
+        degradations=(
+            degrade("payload-field-missing",
+                    "transcript_path is always null and no hook environment (CODEX_ENV_FILE) is given."),
+            degrade("timing-differs",
+                    "The bridge runs the hook while the agent is being created; its context is injected "
+                    "for the next step rather than before Codex's first request."),
+        ),
+    ),
+    EventRow(
+        event="UserPromptSubmit",
+        route=Route.OFFICIAL_BRIDGE,
+        bridge_event="UserPromptSubmit",
+        seams=("agent/pre-step",),
+        point="UserPromptSubmit",
+        blocking="verdict",
+        degradations=(
+            degrade("output-field-ignored",
+                    "A block rejects the step, but its reason never reaches the model or the user."),
+            degrade("payload-field-missing",
+                    "The payload lacks prompt ids and reports permission_mode as the constant default."),
+        ),
+    ),
+    EventRow(
+        event="PreToolUse",
+        route=Route.OFFICIAL_BRIDGE,
+        bridge_event="PreToolUse",
+        seams=("tools/pre-execute",),
+        point="PreToolUse",
+        blocking="verdict",
+        matcher_subject="tool_name",
+        degradations=(
+            degrade("decision-narrowed",
+                    "Only deny blocks; permissionDecision \"ask\" is not surfaced as an approval and the "
+                    "call proceeds, where Codex fails the hook run."),
+            degrade("input-rewrite-ignored", "updatedInput with allow does not rewrite the call."),
+            degrade("payload-field-missing",
+                    "tool_input is flattened to {command} (empty for non-shell tools) and tool_name is the "
+                    "host's name (bash, edit, write), not Bash or apply_patch."),
+            degrade("matcher-narrowed",
+                    "Matchers are translated to host tool names (Bash→bash, apply_patch/Edit/Write→edit, "
+                    "write); MCP tool names have no host counterpart and never match."),
+            degrade("output-field-ignored", "additionalContext and systemMessage from PreToolUse are not shown."),
+        ),
+    ),
+    EventRow(
+        event="PostToolUse",
+        route=Route.OFFICIAL_BRIDGE,
+        bridge_event="PostToolUse",
+        seams=("tools/post-execute",),
+        point="PostToolUse",
+        blocking="verdict",
+        matcher_subject="tool_name",
+        degradations=(
+            degrade("output-rewrite-ignored",
+                    "Blocking feedback and additionalContext work; continue:false and output rewriting do not."),
+            degrade("payload-field-missing", "tool_response is flattened to text."),
+            degrade("matcher-narrowed",
+                    "Matchers are translated to host tool names; MCP tools never match."),
+        ),
+    ),
+    EventRow(
+        event="Stop",
+        route=Route.OFFICIAL_BRIDGE,
+        bridge_event="Stop",
+        seams=("agent/turn-stopping",),
+        point="Stop",
+        blocking="continue",
+        degradations=(
+            degrade("payload-field-missing",
+                    "stop_hook_active is always false and last_assistant_message is null."),
+            degrade("no-loop-guard",
+                    "The bridge has no consecutive-block cap: an unconditional block keeps forcing steps."),
+            degrade("message-provenance",
+                    "The continuation is a steered message from the bridge, not a new user prompt."),
+        ),
+    ),
+    EventRow(
+        event="PermissionRequest",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("approval/request",),
+        point="approval/request",
+        services=(Service.APPROVAL,),
+        blocking="verdict",
+        matcher_subject="tool_name",
+        degradations=(
+            _NOT_BRIDGED,
+            degrade("decision-narrowed",
+                    "allow maps to allowed-once and deny to rejected; there is no broader grant, and "
+                    "updatedInput / updatedPermissions are refused as Codex refuses them."),
+            degrade("timing-differs",
+                    "The hook runs only when the host actually asks for approval; pre-approved tools "
+                    "never reach it."),
+            degrade("payload-field-missing", "tool_input carries only the host's approval reason."),
+        ),
+    ),
+    EventRow(
+        event="PreCompact",
+        route=Route.NATIVE_SEAM,
+        seams=("session/event",),
+        point="compaction/start",
+        degradations=(
+            degrade("observe-only",
+                    "Compaction is a service call here, not a cancellable step: continue:false and a block "
+                    "are audited and ignored."),
+            degrade("timing-differs", "Fires on the durable compaction/start record, after compaction began."),
+        ),
+    ),
+    EventRow(
+        event="PostCompact",
+        route=Route.NATIVE_SEAM,
+        seams=("session/event",),
+        point="compaction/end",
+        degradations=(
+            degrade("observe-only", "The compaction has already finished; nothing the hook answers changes it."),
+            degrade("payload-field-missing",
+                    "trigger is always \"auto\"; a failed compaction is reported in an error field."),
+        ),
+    ),
+    EventRow(
+        event="SessionEnd",
+        route=Route.NATIVE_SEAM,
+        seams=("agent/disposed",),
+        point="agent/disposed",
+        timeout_s=3.0,
+        degradations=(
+            _DISPOSED_BROADER,
+            degrade("observe-only", "Codex SessionEnd has no decision; neither has this seam."),
+            degrade("payload-field-missing", "The payload has no reason."),
+        ),
+    ),
+    EventRow(
+        event="SubagentStart",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("subagent/start",),
+        point="subagent/start",
+        services=(Service.SUBAGENTS,),
+        blocking="context",
+        matcher_subject="agent_type",
+        degradations=(
+            _NOT_BRIDGED,
+            degrade("scope-differs",
+                    "additionalContext reaches only an in-process child that is live during the start "
+                    "notification."),
+            degrade("matcher-narrowed",
+                    "The host carries no agent type, so agent_type is \"default\" and a matcher naming "
+                    "another type never fires."),
+        ),
+    ),
+    EventRow(
+        event="SubagentStop",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("subagent/end",),
+        point="subagent/end",
+        services=(Service.SUBAGENTS,),
+        matcher_subject="agent_type",
+        degradations=(
+            _NOT_BRIDGED,
+            degrade("observe-only",
+                    "The child has already settled: a block cannot continue it."),
+            degrade("payload-field-missing", "agent_transcript_path is absent."),
+        ),
+    ),
+    EventRow(
+        event="Interrupt",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("agent/status",),
+        point="agent/status",
+        timeout_s=3.0,
+        degradations=(
+            degrade("approximate",
+                    "The host publishes status flips, not interrupts: this fires when an agent returns to "
+                    "idle, which an interrupt causes but does not identify."),
+            degrade("observe-only", "The hook cannot cancel or delay anything."),
+        ),
+    ),
+)
+
+TOOLS = (
+    ToolName(vendor="Bash", host="bash"),
+    ToolName(vendor="apply_patch", host="edit"),
+    ToolName(vendor="Edit", host="edit"),
+    ToolName(vendor="Write", host="write"),
+)
+
+RULES = RulesSpec(
+    formats=("markdown", "starlark"),
+    default_sources=("AGENTS.override.md", "AGENTS.md", ".codex/rules/*.rules"),
+    note=(
+        "Carried byte for byte and injected as a sourced user message at every agent start. Codex "
+        "Starlark rules are a command-execution policy; no rule engine here enforces them, so the "
+        "text is documentation for the model, never a security boundary."
+    ),
+)
+
+CODEX = VendorSpec(
+    id="codex",
+    aliases=("openai-codex",),
+    bridge_package=BRIDGE,
+    bridge_dialect="codex",
+    default_timeout_s=600.0,
+    concurrent=True,
+    events=EVENTS,
+    rules=RULES,
+    plugin_runtime=(
+        "Codex plugins are hook and MCP bundles; only their command hooks.json and rules files are "
+        "adapted, never an MCP server or a prompt/agent handler."
+    ),
+    tools=TOOLS,
+)

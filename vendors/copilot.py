@@ -1,0 +1,307 @@
+"""GitHub Copilot (CLI): 14 hook events from `.github/hooks/*.json`, instruction files and AGENTS.md.
+
+Data only. The host has no official Copilot bridge, so ten events go through this project's own
+Copilot bridge (camelCase payloads, top-level decisions, anchored matchers) and four are translated
+natively onto host seams.
+"""
+
+from compat_adapter.model import (
+    EventRow,
+    Route,
+    RulesSpec,
+    Service,
+    ToolName,
+    VendorSpec,
+    degrade,
+)
+
+_OWN = degrade(
+    "own-translation",
+    "No official Copilot bridge exists on the host, so this project speaks the Copilot dialect "
+    "itself: payload, matcher, exit codes and output fields are our re-implementation.",
+)
+_UNMAPPED_TOOLS = degrade(
+    "matcher-narrowed",
+    "Matchers are anchored as in Copilot and tool names are translated to the host's, but tools "
+    "the host does not have (web_fetch, web_search, MCP tools) never match.",
+)
+
+EVENTS = (
+    EventRow(
+        event="preToolUse",
+        route=Route.BUILTIN_BRIDGE,
+        seams=("tools/pre-execute",),
+        point="tools/pre-execute",
+        blocking="verdict",
+        matcher_subject="toolName",
+        degradations=(
+            _OWN,
+            degrade("input-rewrite-ignored",
+                    "modifiedArgs (or updatedInput) is recorded in the audit but the call runs with "
+                    "its original arguments."),
+            degrade("decision-narrowed",
+                    "allow does not pre-approve the call: it only hands it to the next listener, so "
+                    "a later policy may still ask for approval."),
+            degrade("decision-narrowed",
+                    "ask is sent to the host's approval, whose outcome is only allowed or rejected, "
+                    "so no typed user feedback comes back to the model with a refusal as it does in "
+                    "Copilot."),
+            _UNMAPPED_TOOLS,
+        ),
+    ),
+    EventRow(
+        event="postToolUse",
+        route=Route.BUILTIN_BRIDGE,
+        seams=("tools/post-execute",),
+        point="tools/post-execute",
+        blocking="context",
+        matcher_subject="toolName",
+        degradations=(
+            _OWN,
+            degrade("output-rewrite-ignored",
+                    "modifiedResult is recorded but the model still sees the tool's own result."),
+            _UNMAPPED_TOOLS,
+        ),
+    ),
+    EventRow(
+        event="postToolUseFailure",
+        route=Route.BUILTIN_BRIDGE,
+        seams=("tools/post-execute",),
+        point="tools/post-execute",
+        blocking="context",
+        degradations=(
+            _OWN,
+            degrade("scope-differs",
+                    "The host reports successes and failures on one post-execute seam, so this runs "
+                    "only for results the host flags as errors."),
+            degrade("message-provenance",
+                    "additionalContext (including stdout after exit 2) arrives as a sourced message "
+                    "before the next step instead of being appended to the failure the model reads."),
+        ),
+    ),
+    EventRow(
+        event="sessionStart",
+        route=Route.BUILTIN_BRIDGE,
+        seams=("agent/created",),
+        point="agent/created",
+        services=(Service.AGENTS,),
+        blocking="context",
+        degradations=(
+            _OWN,
+            degrade("timing-differs",
+                    "The hook runs while the host creates the agent, so a slow hook delays the first "
+                    "turn, and its context lands as a sourced message for the agent's next step."),
+            degrade("payload-field-missing",
+                    "initialPrompt is absent because the agent exists before any prompt does."),
+        ),
+    ),
+    EventRow(
+        event="sessionEnd",
+        route=Route.BUILTIN_BRIDGE,
+        seams=("agent/disposed",),
+        point="agent/disposed",
+        degradations=(
+            _OWN,
+            degrade("timing-differs",
+                    "agent/disposed fires whenever an agent leaves the host's registry, reloads and "
+                    "teardown included, which is broader than the end of a Copilot session."),
+            degrade("payload-field-missing",
+                    "The host's dispose notice has no cause, so reason cannot tell complete, error, "
+                    "abort, timeout and user_exit apart."),
+        ),
+    ),
+    EventRow(
+        event="userPromptSubmitted",
+        route=Route.BUILTIN_BRIDGE,
+        seams=("agent/pre-step",),
+        point="agent/pre-step",
+        degradations=(
+            _OWN,
+            degrade("timing-differs",
+                    "The hook runs at the pre-step that claims new messages, so prompts queued "
+                    "together before one step reach it as a single run."),
+        ),
+    ),
+    EventRow(
+        event="agentStop",
+        route=Route.BUILTIN_BRIDGE,
+        seams=("agent/turn-stopping",),
+        point="agent/turn-stopping",
+        services=(Service.AGENTS,),
+        blocking="continue",
+        degradations=(
+            _OWN,
+            degrade("message-provenance",
+                    "A block's reason is steered into another step of the same turn as a message "
+                    "sourced to the hook, where Copilot sends it as the prompt of a new turn."),
+        ),
+    ),
+    EventRow(
+        event="subagentStart",
+        route=Route.BUILTIN_BRIDGE,
+        seams=("subagent/start",),
+        point="subagent/start",
+        services=(Service.SUBAGENTS,),
+        blocking="context",
+        matcher_subject="agentName",
+        degradations=(
+            _OWN,
+            degrade("scope-differs",
+                    "additionalContext reaches the child only when it runs in-process and is live at "
+                    "the start notice, and it is injected as a message rather than prepended to the "
+                    "subagent's prompt."),
+            degrade("matcher-narrowed",
+                    "The host gives no agent name, so agentName is absent and a matcher cannot tell "
+                    "one kind of subagent from another."),
+            degrade("payload-field-missing",
+                    "agentName, agentDisplayName and agentDescription are absent; only the child's "
+                    "id is known."),
+        ),
+    ),
+    EventRow(
+        event="subagentStop",
+        route=Route.BUILTIN_BRIDGE,
+        seams=("subagent/end",),
+        point="subagent/end",
+        services=(Service.SUBAGENTS,),
+        degradations=(
+            _OWN,
+            degrade("observe-only",
+                    "The child has already settled when the host reports its end, so decision "
+                    "\"block\" cannot make it continue."),
+            degrade("output-rewrite-ignored",
+                    "modifiedResponse is recorded but the parent receives the child's own answer."),
+            degrade("payload-field-missing",
+                    "agentName, agentDisplayName and agentDescription are absent from the payload."),
+        ),
+    ),
+    EventRow(
+        event="errorOccurred",
+        route=Route.BUILTIN_BRIDGE,
+        seams=("agent/error",),
+        point="agent/error",
+        degradations=(
+            _OWN,
+            degrade("scope-differs",
+                    "Only errors the host raises inside an agent's turn or step are seen; failures "
+                    "outside an agent turn never reach the hook."),
+            degrade("payload-field-missing",
+                    "The host reports an error as a message only, so error.name and error.stack are "
+                    "empty and errorContext and recoverable are not classified by the host."),
+        ),
+    ),
+    EventRow(
+        event="preCompact",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("session/event",),
+        point="compaction/start",
+        matcher_subject="trigger",
+        degradations=(
+            _OWN,
+            degrade("timing-differs",
+                    "Fires on the durable compaction/start record, after compaction has begun rather "
+                    "than just before it."),
+            degrade("payload-field-missing",
+                    "customInstructions is absent: the host's compaction record carries none."),
+        ),
+    ),
+    EventRow(
+        event="userPromptTransformed",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("agent/pre-step",),
+        point="agent/pre-step/transform",
+        blocking="verdict",
+        degradations=(
+            _OWN,
+            degrade("scope-differs",
+                    "The replacement text is what the model receives for this step, while the "
+                    "session log keeps the original prompt that Copilot would have overwritten."),
+            degrade("payload-field-missing",
+                    "The host does no prompt expansion of its own, so transformedPrompt is the "
+                    "submitted text itself."),
+        ),
+    ),
+    EventRow(
+        event="notification",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("agent/status",),
+        point="agent/status",
+        matcher_subject="notification_type",
+        degradations=(
+            _OWN,
+            degrade("timing-differs",
+                    "The host publishes only idle/running status flips, so this fires on a status "
+                    "change instead of on Copilot's typed notifications."),
+            degrade("matcher-narrowed",
+                    "The host has no notification kinds, so a matcher on notification_type cannot "
+                    "pick one kind out."),
+            degrade("observe-only",
+                    "additionalContext from this hook is recorded but not injected into the agent."),
+        ),
+    ),
+    EventRow(
+        event="permissionRequest",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("approval/request",),
+        point="approval/request",
+        services=(Service.APPROVAL,),
+        blocking="verdict",
+        matcher_subject="toolName",
+        degradations=(
+            _OWN,
+            degrade("decision-narrowed",
+                    "allow becomes allowed-once and deny becomes rejected; interrupt does not stop "
+                    "the agent."),
+            degrade("output-field-ignored",
+                    "The host's approval outcome has no text, so a deny's message is not shown."),
+            degrade("timing-differs",
+                    "The hook runs only when the host actually asks for approval; calls the host "
+                    "already permits never reach it."),
+            degrade("payload-field-missing",
+                    "The host's approval request names the tool and a reason but not the call's "
+                    "arguments, so toolArgs cannot carry them."),
+            _UNMAPPED_TOOLS,
+        ),
+    ),
+)
+
+TOOLS = (
+    ToolName(vendor="bash", host="bash"),
+    ToolName(vendor="powershell", host="pwsh"),
+    ToolName(vendor="edit", host="edit"),
+    ToolName(vendor="create", host="write"),
+    ToolName(vendor="view", host="read"),
+    ToolName(vendor="grep", host="grep"),
+    ToolName(vendor="glob", host="glob"),
+    ToolName(vendor="task", host="subagent"),
+    ToolName(vendor="ask_user", host="ask_user_question"),
+)
+
+RULES = RulesSpec(
+    formats=("markdown", "copilot-instructions-frontmatter"),
+    default_sources=(
+        ".github/copilot-instructions.md",
+        ".github/instructions/**/*.instructions.md",
+        "AGENTS.md",
+    ),
+    note=(
+        "Carried byte for byte and injected as a sourced user message at every agent start, as "
+        "guidance for the model and never as tool policy. The applyTo frontmatter travels as text; "
+        "it does not limit a file to the paths it names."
+    ),
+)
+
+COPILOT = VendorSpec(
+    id="copilot",
+    aliases=("github-copilot",),
+    default_timeout_s=30.0,
+    concurrent=False,
+    events=EVENTS,
+    rules=RULES,
+    plugin_runtime=(
+        "Copilot SDK hooks are callbacks inside a client session in the SDK's own language; they "
+        "cannot run in the host, so only Copilot's JSON command hooks and instruction files are "
+        "adapted."
+    ),
+    tools=TOOLS,
+)

@@ -1,0 +1,539 @@
+"""Tencent WorkBuddy / CodeBuddy Code: 24 hook events, Claude-shaped `settings.json` hooks, CODEBUDDY.md.
+
+Data only. WorkBuddy desktop has no public hook API, so every declaration is read as a hook config
+for the CodeBuddy engine, which Tencent documents as Claude-compatible. Five events go through the
+host's official Claude Code bridge; the other nineteen are translated by this project.
+"""
+
+from compat_adapter.model import (
+    EventRow,
+    Route,
+    RulesSpec,
+    Service,
+    ToolName,
+    VendorSpec,
+    degrade,
+)
+
+BRIDGE = "@deepseek-ai/dsh-hooks-claude-code"
+
+# On every row: the dialect is assumed, not published.
+_NO_PUBLIC_API = degrade(
+    "no-public-api",
+    "WorkBuddy desktop publishes no hook API, so this declaration is read as a hook config for the "
+    "CodeBuddy engine, which Tencent documents as Claude-compatible.",
+)
+
+# Losses every bridged row shares: the Claude bridge runs these hooks with Claude's rules.
+_PROJECT_DIR = degrade(
+    "env-differs",
+    "The bridge exports only CLAUDE_PROJECT_DIR; CODEBUDDY_PROJECT_DIR and CODEBUDDY_PLUGIN_ROOT are "
+    "not set, so a hook reading them sees nothing.",
+)
+_MODIFIED_INPUT = degrade(
+    "input-rewrite-ignored",
+    "The Claude bridge never reads CodeBuddy's modifiedInput (and only logs Claude's updatedInput), so "
+    "no answer rewrites a tool call.",
+)
+_SERIAL = degrade(
+    "timing-differs",
+    "The bridge runs matching hooks one at a time in config order and repeats an identical command, "
+    "where CodeBuddy runs them in parallel and coalesces identical commands.",
+)
+_EXIT_2_REASON = degrade(
+    "exit-code-differs",
+    "On exit 2 the bridge takes the reason from stderr and ignores stdout, where CodeBuddy reads it "
+    "from stdout first (a JSON reason or plain text) and falls back to stderr.",
+)
+_BRIDGE_PAYLOAD = degrade(
+    "payload-field-missing",
+    "transcript_path is an empty string and permission_mode is absent.",
+)
+_HOST_TOOL_PAYLOAD = degrade(
+    "payload-field-missing",
+    "tool_name and tool_input come from the host as they are (bash, edit, a path argument instead of "
+    "file_path), not in CodeBuddy's vocabulary.",
+)
+_TOOL_MATCHERS = degrade(
+    "matcher-narrowed",
+    "Tool names in matchers are rewritten to the host's (Bash and execute_command→bash, Write→write, "
+    "Edit→edit …), but tools the host lacks, such as WebFetch, web_search or any mcp__ tool, never match.",
+)
+_REGEX_MATCHERS = degrade(
+    "matcher-narrowed",
+    "CodeBuddy treats a matcher as a case-sensitive unanchored regex, but the Claude bridge takes a "
+    "plain name list as exact names, so Write selects only that tool here and no longer NotebookWrite.",
+)
+
+# Losses shared by rows this project translates itself.
+_NOT_BRIDGED = degrade(
+    "own-translation",
+    "The Claude Code bridge does not implement this event, so this project mounts its own listener "
+    "with CodeBuddy's rules.",
+)
+_HOST_ONLY_TOOLS = degrade(
+    "matcher-narrowed",
+    "Host tools with no CodeBuddy name reach the hook under their host name, and CodeBuddy-only tools "
+    "(WebFetch, web_search, mcp__ tools) never occur, so matchers naming them never fire.",
+)
+_AT_SESSION_CREATION = degrade(
+    "timing-differs",
+    "The host fixes one working directory when a session is created and never changes it, so this "
+    "fires once, at session creation, instead of on a change.",
+)
+_POLLED_WORKTREES = degrade(
+    "polled",
+    "Worktrees are found by polling git worktree list --porcelain, so the hook fires up to one poll "
+    "interval late and a worktree made and removed between two polls is never seen.",
+)
+_GIT_ONLY = degrade(
+    "scope-differs",
+    "Only a session inside a git repository is polled, and any worktree change counts, including "
+    "ones made outside the agent.",
+)
+_TODO_ONLY = degrade(
+    "scope-differs",
+    "Only items of the host's todo list are visible; there are no team tasks behind them.",
+)
+
+EVENTS = (
+    EventRow(
+        event="SessionStart",
+        route=Route.OFFICIAL_BRIDGE,
+        bridge_event="SessionStart",
+        seams=("agent/created",),
+        point="SessionStart",
+        services=(Service.AGENTS,),
+        blocking="context",
+        matcher_subject="source",
+        degradations=(
+            _NO_PUBLIC_API,
+            degrade("output-field-ignored",
+                    "Plain stdout, which CodeBuddy appends to the context, is dropped; only "
+                    "hookSpecificOutput.additionalContext is injected."),
+            degrade("message-provenance",
+                    "The context is queued as a user message sourced from the Claude bridge."),
+            _BRIDGE_PAYLOAD,
+            _PROJECT_DIR,
+            _MODIFIED_INPUT,
+            _SERIAL,
+        ),
+    ),
+    EventRow(
+        event="UserPromptSubmit",
+        route=Route.OFFICIAL_BRIDGE,
+        bridge_event="UserPromptSubmit",
+        seams=("agent/pre-step",),
+        point="UserPromptSubmit",
+        blocking="verdict",
+        degradations=(
+            _NO_PUBLIC_API,
+            degrade("decision-narrowed",
+                    "CodeBuddy's documented block, {\"continue\": false, \"reason\": …}, does not reject "
+                    "the prompt here; only exit 2 or the deprecated decision \"block\" does."),
+            degrade("output-field-ignored",
+                    "Plain stdout is not added to the context, and a block's reason never reaches the "
+                    "user because the host's reject carries none."),
+            _BRIDGE_PAYLOAD,
+            _EXIT_2_REASON,
+            _PROJECT_DIR,
+            _MODIFIED_INPUT,
+            _SERIAL,
+        ),
+    ),
+    EventRow(
+        event="PreToolUse",
+        route=Route.OFFICIAL_BRIDGE,
+        bridge_event="PreToolUse",
+        seams=("tools/pre-execute",),
+        point="PreToolUse",
+        blocking="verdict",
+        matcher_subject="tool_name",
+        degradations=(
+            _NO_PUBLIC_API,
+            degrade("decision-narrowed",
+                    "deny blocks and ask goes to the host's approval, but allow does not bypass the "
+                    "permission check as it does in CodeBuddy."),
+            degrade("output-field-ignored",
+                    "systemMessage is dropped, and continue:false is recorded without stopping the agent."),
+            _REGEX_MATCHERS,
+            _TOOL_MATCHERS,
+            _HOST_TOOL_PAYLOAD,
+            _EXIT_2_REASON,
+            _PROJECT_DIR,
+            _MODIFIED_INPUT,
+            _SERIAL,
+        ),
+    ),
+    EventRow(
+        event="PostToolUse",
+        route=Route.OFFICIAL_BRIDGE,
+        bridge_event="PostToolUse",
+        seams=("tools/post-execute",),
+        point="PostToolUse",
+        blocking="verdict",
+        matcher_subject="tool_name",
+        degradations=(
+            _NO_PUBLIC_API,
+            degrade("output-rewrite-ignored",
+                    "additionalContext is appended, but updatedToolOutput never replaces the result, "
+                    "for built-in and MCP tools alike."),
+            degrade("payload-field-missing", "tool_response is the result's text flattened into one string."),
+            _REGEX_MATCHERS,
+            _TOOL_MATCHERS,
+            _HOST_TOOL_PAYLOAD,
+            _EXIT_2_REASON,
+            _PROJECT_DIR,
+            _MODIFIED_INPUT,
+            _SERIAL,
+        ),
+    ),
+    EventRow(
+        event="Stop",
+        route=Route.OFFICIAL_BRIDGE,
+        bridge_event="Stop",
+        seams=("agent/turn-stopping",),
+        point="Stop",
+        services=(Service.AGENTS,),
+        blocking="continue",
+        degradations=(
+            _NO_PUBLIC_API,
+            degrade("decision-narrowed",
+                    "CodeBuddy's way to keep working, {\"continue\": false, \"reason\": …}, does not "
+                    "continue the turn here; only exit 2 or the deprecated decision \"block\" does."),
+            degrade("no-loop-guard",
+                    "The bridge has no consecutive-block cap, so a hook that always blocks keeps "
+                    "forcing steps."),
+            degrade("payload-field-missing", "stop_hook_active is always false."),
+            degrade("message-provenance",
+                    "The continuation is a steered message sourced from the Claude bridge."),
+            _EXIT_2_REASON,
+            _PROJECT_DIR,
+            _MODIFIED_INPUT,
+            _SERIAL,
+        ),
+    ),
+    EventRow(
+        event="SessionEnd",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("agent/disposed",),
+        point="agent/disposed",
+        matcher_subject="reason",
+        degradations=(
+            _NO_PUBLIC_API,
+            _NOT_BRIDGED,
+            degrade("timing-differs",
+                    "agent/disposed fires whenever an agent leaves the live registry, on reload and "
+                    "teardown too, which is broader than the end of a session."),
+            degrade("payload-field-missing",
+                    "The host gives no end reason, so reason is missing and a matcher cannot tell clear "
+                    "from logout."),
+        ),
+    ),
+    EventRow(
+        event="PreCompact",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("session/event",),
+        point="compaction/start",
+        matcher_subject="trigger",
+        degradations=(
+            _NO_PUBLIC_API,
+            _NOT_BRIDGED,
+            degrade("observe-only",
+                    "Compaction is a host service call that cannot be cancelled, so a block (exit 2 in "
+                    "CodeBuddy) is recorded and compaction goes ahead."),
+            degrade("timing-differs",
+                    "The hook runs on the durable compaction/start record, once compaction has already begun."),
+        ),
+    ),
+    EventRow(
+        event="PostToolUseFailure",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("tools/post-execute",),
+        point="tools/post-execute",
+        blocking="context",
+        matcher_subject="tool_name",
+        degradations=(
+            _NO_PUBLIC_API,
+            _NOT_BRIDGED,
+            degrade("payload-field-missing",
+                    "error is the host's own failure message, which may not read like CodeBuddy's."),
+            _HOST_ONLY_TOOLS,
+        ),
+    ),
+    EventRow(
+        event="SubagentStart",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("subagent/start",),
+        point="subagent/start",
+        services=(Service.SUBAGENTS,),
+        blocking="context",
+        matcher_subject="agent_type",
+        degradations=(
+            _NO_PUBLIC_API,
+            _NOT_BRIDGED,
+            degrade("scope-differs",
+                    "additionalContext reaches only a child that runs in-process and is still live "
+                    "when the start is announced."),
+            degrade("matcher-narrowed",
+                    "The host carries no agent type, so a matcher naming one cannot narrow."),
+        ),
+    ),
+    EventRow(
+        event="SubagentStop",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("subagent/end",),
+        point="subagent/end",
+        services=(Service.SUBAGENTS,),
+        degradations=(
+            _NO_PUBLIC_API,
+            _NOT_BRIDGED,
+            degrade("observe-only",
+                    "The child has already finished, so a block or continue:false cannot keep it working."),
+        ),
+    ),
+    EventRow(
+        event="StopFailure",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("agent/error",),
+        point="agent/error",
+        matcher_subject="error",
+        degradations=(
+            _NO_PUBLIC_API,
+            degrade("scope-differs",
+                    "It fires on any step or turn error the host reports, not only on a failure that "
+                    "ends the turn."),
+            degrade("observe-only", "The host's error path takes no answer, so the hook cannot retry or alter it."),
+        ),
+    ),
+    EventRow(
+        event="PermissionDenied",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("session/event",),
+        point="approval/decided",
+        matcher_subject="tool_name",
+        degradations=(
+            _NO_PUBLIC_API,
+            degrade("observe-only",
+                    "The rejection is already recorded when the hook runs, so no answer changes it."),
+            degrade("scope-differs",
+                    "Only approvals the host's approval service rejects fire it; a deny from a hook "
+                    "or a guard never passes through approval."),
+        ),
+    ),
+    EventRow(
+        event="TaskCreated",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("session/event",),
+        point="todo/write",
+        degradations=(
+            _NO_PUBLIC_API,
+            degrade("observe-only",
+                    "New tasks are found by comparing whole todo-list snapshots after they are written, "
+                    "so a block cannot roll one back."),
+            _TODO_ONLY,
+        ),
+    ),
+    EventRow(
+        event="TaskCompleted",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("session/event",),
+        point="todo/write",
+        degradations=(
+            _NO_PUBLIC_API,
+            degrade("observe-only",
+                    "Completion is read from a snapshot in which an item became completed, so a block "
+                    "cannot undo it."),
+            degrade("scope-differs",
+                    "A task dropped from the list without being completed never fires it."),
+        ),
+    ),
+    EventRow(
+        event="TeammateIdle",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("agent/status",),
+        point="agent/status",
+        degradations=(
+            _NO_PUBLIC_API,
+            degrade("observe-only",
+                    "The status change has already happened, so no answer keeps the agent working."),
+            degrade("scope-differs",
+                    "It fires for any agent that turns idle, since the host has no teams."),
+        ),
+    ),
+    EventRow(
+        event="FileChanged",
+        route=Route.NATIVE_TRANSLATE,
+        seams=(),
+        point="fs/watch",
+        services=(Service.FS_WATCH,),
+        matcher_subject="file_path",
+        degradations=(
+            _NO_PUBLIC_API,
+            degrade("timing-differs",
+                    "Changes are coalesced with a 250 ms debounce, so a burst of edits reports as one change."),
+            degrade("payload-field-missing",
+                    "The watcher reports changed paths without saying whether a file was added, changed "
+                    "or removed."),
+            degrade("scope-differs", "Only the session's working directory is watched."),
+        ),
+    ),
+    EventRow(
+        event="CwdChanged",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("session/created",),
+        point="session/created",
+        degradations=(
+            _NO_PUBLIC_API,
+            _AT_SESSION_CREATION,
+        ),
+    ),
+    EventRow(
+        event="WorktreeCreate",
+        route=Route.NATIVE_TRANSLATE,
+        seams=(),
+        point="git/worktrees",
+        services=(Service.WORKTREES,),
+        degradations=(
+            _NO_PUBLIC_API,
+            degrade("observe-only",
+                    "The worktree already exists when the hook runs, so neither its output nor its exit "
+                    "code changes how it was created."),
+            _POLLED_WORKTREES,
+            _GIT_ONLY,
+        ),
+    ),
+    EventRow(
+        event="WorktreeRemove",
+        route=Route.NATIVE_TRANSLATE,
+        seams=(),
+        point="git/worktrees",
+        services=(Service.WORKTREES,),
+        degradations=(
+            _NO_PUBLIC_API,
+            _POLLED_WORKTREES,
+            _GIT_ONLY,
+        ),
+    ),
+    EventRow(
+        event="Setup",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("session/created",),
+        point="session/created",
+        matcher_subject="trigger",
+        degradations=(
+            _NO_PUBLIC_API,
+            degrade("timing-differs",
+                    "It fires when a session is created, with the host already running, not during a "
+                    "setup run before the session starts."),
+        ),
+    ),
+    EventRow(
+        event="InstructionsLoaded",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("session/created",),
+        point="agent/instructions-loaded",
+        matcher_subject="load_reason",
+        degradations=(
+            _NO_PUBLIC_API,
+            degrade("timing-differs",
+                    "It fires once per created session with every instruction file found, not once per "
+                    "file as each is loaded."),
+            degrade("scope-differs",
+                    "The list is what the host discovered at session creation, which need not match "
+                    "CodeBuddy's CODEBUDDY.md and rules lookup, and later files are not reported."),
+        ),
+    ),
+    EventRow(
+        event="ConfigChange",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("settings/document-updated",),
+        point="settings/document-updated",
+        services=(Service.SETTINGS,),
+        matcher_subject="source",
+        degradations=(
+            _NO_PUBLIC_API,
+            degrade("observe-only",
+                    "The new settings revision is already committed, so a block cannot refuse it."),
+            degrade("matcher-narrowed",
+                    "The host names a settings namespace, not a configuration file, so file_path is null "
+                    "and a matcher on the source cannot narrow."),
+        ),
+    ),
+    EventRow(
+        event="Elicitation",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("agent/status",),
+        point="agent/status",
+        matcher_subject="mcp_server_name",
+        degradations=(
+            _NO_PUBLIC_API,
+            degrade("approximate",
+                    "The host has no MCP elicitation seam, so this fires on agent status changes rather "
+                    "than on an elicitation request."),
+            degrade("observe-only", "The hook cannot answer, decline or cancel anything."),
+            degrade("matcher-narrowed",
+                    "No MCP server is named, so a matcher on the server cannot narrow."),
+        ),
+    ),
+    EventRow(
+        event="ElicitationResult",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("agent/status",),
+        point="agent/status",
+        matcher_subject="mcp_server_name",
+        degradations=(
+            _NO_PUBLIC_API,
+            degrade("approximate",
+                    "No host event carries an elicitation result, so this fires on the agent status "
+                    "change that follows."),
+            degrade("observe-only", "The hook cannot change the result or turn it into a decline."),
+        ),
+    ),
+)
+
+# The CodeBuddy engine (CLI) uses Claude's tool names; the IDE names come after, so the payload
+# speaks the engine's vocabulary (the first vendor name listed for a host tool wins).
+TOOLS = (
+    ToolName(vendor="Bash", host="bash"),
+    ToolName(vendor="Read", host="read", arguments=(("file_path", "path"),)),
+    ToolName(vendor="Write", host="write", arguments=(("file_path", "path"),)),
+    ToolName(vendor="Edit", host="edit", arguments=(("file_path", "path"),)),
+    ToolName(vendor="Glob", host="glob"),
+    ToolName(vendor="Grep", host="grep"),
+    ToolName(vendor="Task", host="subagent"),
+    ToolName(vendor="AskUserQuestion", host="ask_user_question"),
+    ToolName(vendor="TodoWrite", host="todo"),
+    ToolName(vendor="execute_command", host="bash"),
+    ToolName(vendor="read_file", host="read"),
+    ToolName(vendor="write_to_file", host="write"),
+    ToolName(vendor="replace_in_file", host="edit"),
+    ToolName(vendor="search_content", host="grep"),
+    ToolName(vendor="task", host="subagent"),
+)
+
+RULES = RulesSpec(
+    formats=("markdown",),
+    default_sources=("CODEBUDDY.md", ".codebuddy/CODEBUDDY.md", ".codebuddy/rules/**/*.md"),
+    note=(
+        "Read byte for byte from disk and injected as a sourced user message at every agent start; "
+        "frontmatter (enabled, alwaysApply, paths) travels as text and is not evaluated. Project "
+        "instructions typed into the WorkBuddy desktop app live in the cloud and cannot be carried."
+    ),
+)
+
+WORKBUDDY = VendorSpec(
+    id="workbuddy",
+    aliases=("codebuddy",),
+    bridge_package=BRIDGE,
+    bridge_dialect="claude-code",
+    default_timeout_s=60.0,
+    concurrent=True,
+    events=EVENTS,
+    rules=RULES,
+    plugin_runtime=(
+        "WorkBuddy and CodeBuddy plugin runtimes (IDE extensions, MCP servers, workflow scripts) are "
+        "out of scope; only JSON command hooks and rules text are adapted."
+    ),
+    tools=TOOLS,
+)
