@@ -62,9 +62,12 @@ async def test_a_burst_arrives_as_one_callback(tmp_path: Path) -> None:
     burst = [tmp_path / f"f{i}.txt" for i in range(5)]
     sentinel = tmp_path / "sentinel.txt"
     async with FsWatchService() as fs:
-        await fs.watch(tmp_path, recorder, debounce_ms=400)
+        await fs.watch(tmp_path, recorder, debounce_ms=1000)
         for path in burst:
             path.write_text("x")
+            # Far apart for watchfiles (it would report each write on its own), well inside
+            # our debounce, which is what has to merge them.
+            await anyio.sleep(0.1)
         await recorder.wait_for(burst[0])
         # Callbacks are delivered in order, so once a later write is reported every piece of
         # the burst has been reported too: if the burst had been split, a second callback

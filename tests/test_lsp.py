@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import anyio
@@ -22,14 +21,20 @@ greet("again")
 '''
 
 
-def gone(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    # Still in the table: only acceptable as a zombie nobody has reaped yet.
-    stat = Path(f"/proc/{pid}/stat").read_text()
-    return stat.rsplit(")", 1)[1].split()[0] == "Z"
+def live_group_members(pgid: int) -> list[int]:
+    """Processes in the group that are not zombies (the server and anything it spawned)."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # exited while we looked
+        state, pgrp = fields[0], int(fields[2])
+        if pgrp == pgid and state != "Z":
+            members.append(int(entry.name))
+    return members
 
 
 async def test_hover_definition_references_then_clean_shutdown(tmp_path: Path) -> None:
@@ -40,13 +45,17 @@ async def test_hover_definition_references_then_clean_shutdown(tmp_path: Path) -
         with anyio.fail_after(60):  # a hang guard; the service bounds each query itself
             hover = await lsp.query("hover", source, line=5, character=1)
             pid = lsp.pid
+            nothing = await lsp.query("hover", source, line=3, character=0)  # a blank line
             definition = await lsp.query("goToDefinition", Path("greet.py"), line=5, character=1)
             references = await lsp.query("findReferences", source, line=0, character=5)
-        assert pid is not None and not gone(pid)
-    assert gone(pid)
+        assert pid is not None and pid in live_group_members(pid)
+    assert live_group_members(pid) == []
+    assert lsp.pid is None
+    assert lsp.exit_code == 0  # it left on shutdown + exit, not by the kill fallback
 
     assert hover.kind == "hover"
     assert "greet" in hover.data and "Say hello to NAME politely." in hover.data
+    assert nothing.kind == "hover" and nothing.data is None
 
     assert definition.kind == "locations"
     assert [(loc["uri"], loc["range"]["start"]["line"]) for loc in definition.data] == [
@@ -73,15 +82,6 @@ async def test_diagnostics_follow_the_file_on_disk(tmp_path: Path) -> None:
     assert "SyntaxError" in problem["message"] or "invalid syntax" in problem["message"]
     assert fixed.data == ()
     assert again.data == ()
-
-
-async def test_hover_on_nothing_is_none(tmp_path: Path) -> None:
-    source = tmp_path / "blank.py"
-    source.write_text("\n\n\n")
-    async with LspService(tmp_path) as lsp:
-        with anyio.fail_after(60):
-            hover = await lsp.query("hover", source, line=1, character=0)
-    assert hover.kind == "hover" and hover.data is None
 
 
 async def test_unknown_operation_is_refused_before_the_server_starts(tmp_path: Path) -> None:

@@ -164,6 +164,8 @@ class ClaudeDialect:
     trailing_newline: bool = True
     #: Whether PreToolUse/PostToolUse payloads carry ``tool_use_id``.
     sends_tool_use_id: ClassVar[bool] = True
+    #: Matcher-capable events and the payload key each tests.
+    subject_keys: ClassVar[Mapping[str, str]] = SUBJECT_KEY
 
     # ── matchers ────────────────────────────────────────────────────────────────────────────
 
@@ -178,7 +180,7 @@ class ClaudeDialect:
         return None
 
     def validate_matcher(self, event: str, matcher: str | None) -> str | None:
-        if event not in SUBJECT_KEY or matcher in (None, "", "*"):
+        if event not in self.subject_keys or matcher in (None, "", "*"):
             return None
         assert matcher is not None
         if self._exact(event, matcher) is not None:
@@ -187,7 +189,7 @@ class ClaudeDialect:
         return compiled if isinstance(compiled, str) else None
 
     def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
-        if event not in SUBJECT_KEY or matcher in (None, "", "*"):
+        if event not in self.subject_keys or matcher in (None, "", "*"):
             return True
         assert matcher is not None
         value = subject or ""
@@ -198,7 +200,7 @@ class ClaudeDialect:
         return not isinstance(compiled, str) and compiled.search(value) is not None
 
     def subject(self, moment: Moment) -> str | None:
-        key = SUBJECT_KEY.get(moment.event)
+        key = self.subject_keys.get(moment.event)
         if key is None:
             return None
         value = self.payload(moment).get(key)

@@ -61,18 +61,21 @@ class WorkBuddyDialect(ClaudeDialect):
     vendor: str = "workbuddy"
     trailing_newline: bool = True
     sends_tool_use_id: ClassVar[bool] = False
+    # The reference lists no matcher for SubagentStop (nor for Stop and UserPromptSubmit).
+    subject_keys: ClassVar[Mapping[str, str]] = {
+        event: key for event, key in SUBJECT_KEY.items() if event != "SubagentStop"}
 
     # ── matchers ────────────────────────────────────────────────────────────────────────────
 
     def validate_matcher(self, event: str, matcher: str | None) -> str | None:
-        if event not in SUBJECT_KEY or matcher in (None, "", "*"):
+        if event not in self.subject_keys or matcher in (None, "", "*"):
             return None
         assert matcher is not None
         compiled = compile_pattern(matcher)
         return compiled if isinstance(compiled, str) else None
 
     def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
-        if event not in SUBJECT_KEY or matcher in (None, "", "*"):
+        if event not in self.subject_keys or matcher in (None, "", "*"):
             return True
         assert matcher is not None
         compiled = compile_pattern(matcher)

@@ -22,7 +22,13 @@ from typing import TYPE_CHECKING, Literal
 
 import anyio
 
-from compat_adapter.host.protocol import AgentCreated, AgentStatus, InboxInserted, UserMessage, new_message
+from compat_adapter.host.protocol import (
+    AgentCreated,
+    AgentStatus,
+    InboxInserted,
+    UserMessage,
+    new_message,
+)
 from compat_adapter.host.script import Script, ScriptItem, normalize_script
 from compat_adapter.host.session import MemorySession
 
@@ -59,7 +65,9 @@ class TurnResult:
 def model_config(model: str) -> Mapping[str, str]:
     """``provider/model`` → ``{provider, model}`` (a bare name is a ``scripted`` model)."""
     provider, _, name = model.partition("/")
-    return {"provider": provider, "model": name} if name else {"provider": "scripted", "model": provider}
+    if not name:
+        return {"provider": "scripted", "model": provider}
+    return {"provider": provider, "model": name}
 
 
 class MemoryAgent:
@@ -172,7 +180,7 @@ class MemoryAgent:
     def _insert(self, part: InboxPart, message: UserMessage) -> None:
         if self.disposed:
             self._host.log("warning", "message for a disposed agent dropped", agent=self._id,
-                           message=message.id)
+                           message_id=message.id)
             return
         self._inbox.append((part, message))
         self._host.emit("agent/inbox/inserted", InboxInserted(self, message))

@@ -86,8 +86,9 @@ class Seams:
         offered = self.modes.get(seam)
         if offered is None:
             raise HostSurfaceMismatch(f"seam {seam!r} is not offered by this host", seam=seam)
-        if offered is not mode:
-            raise HostSurfaceMismatch(f"seam {seam!r} dispatches as {offered}, not {mode}", seam=seam)
+        if offered != mode:
+            raise HostSurfaceMismatch(f"seam {seam!r} dispatches as {offered}, not {mode}",
+                                      seam=seam)
         return tuple(self._lists.get(seam, ()))
 
     async def waterfall(self, seam: str, event: Any, default: Default) -> Any:
@@ -160,7 +161,16 @@ class Seams:
                          listener=_name(entry.listener), error=repr(exc))
                 continue
             if inspect.isawaitable(result):
-                started.append(self.spawn(_contained(result, self.log, seam, _name(entry.listener))))
+                try:
+                    started.append(self.spawn(_contained(result, self.log, seam,
+                                                         _name(entry.listener))))
+                except RuntimeError as exc:
+                    # The host is shutting down: the listener's work is dropped, closed so it
+                    # does not linger as a never-awaited coroutine.
+                    if inspect.iscoroutine(result):
+                        result.close()
+                    self.log("warning", f"{seam} listener dropped: {exc}", seam=seam,
+                             listener=_name(entry.listener))
         return started
 
 

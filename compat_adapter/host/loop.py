@@ -43,30 +43,27 @@ from compat_adapter.host.protocol import (
     UserMessage,
     new_message,
 )
+# The script vocabulary is re-exported: ``from compat_adapter.host.loop import Reply, call``.
 from compat_adapter.host.script import (
     EXHAUSTED_TEXT,
     Compact,
     Error,
     Reply,
     RunCommand,
+    Script,
+    ScriptItem,
     Subagent,
     SwitchModel,
     ToolCall,
-)
-from compat_adapter.host.tools import ChangeTracker, execute_tool
-
-if TYPE_CHECKING:
-    from compat_adapter.host.memory import MemoryHost
-
-# The script vocabulary is part of this module's public face (``from …loop import Reply``).
-from compat_adapter.host.script import (  # noqa: E402,F401 - re-exported
-    Script,
-    ScriptItem,
     call,
     normalize_script,
     script_from_json,
     script_to_json,
 )
+from compat_adapter.host.tools import ChangeTracker, execute_tool
+
+if TYPE_CHECKING:
+    from compat_adapter.host.memory import MemoryHost
 
 __all__ = (
     "EXHAUSTED_TEXT",
@@ -161,8 +158,8 @@ def _close_turn(agent: MemoryAgent, turn: int, tracker: ChangeTracker, state: _T
     agent._set_status("idle")
 
 
-async def _steps(agent: MemoryAgent, host: MemoryHost, turn: int,
-                 claimed: tuple[UserMessage, ...], tracker: ChangeTracker, state: _TurnState) -> None:
+async def _steps(agent: MemoryAgent, host: MemoryHost, turn: int, claimed: tuple[UserMessage, ...],
+                 tracker: ChangeTracker, state: _TurnState) -> None:
     session = agent.session
     step = 0
     while True:
@@ -209,7 +206,8 @@ async def _steps(agent: MemoryAgent, host: MemoryHost, turn: int,
         if calls:
             contexts: list[UserMessage] = []
             for call_id, tool_call in calls:
-                contexts.extend(await _run_call(agent, host, turn, step, call_id, tool_call, tracker))
+                contexts.extend(
+                    await _run_call(agent, host, turn, step, call_id, tool_call, tracker))
             # DSH queues post-tool context after the whole batch's results.
             for message in contexts:
                 agent._insert("next-step", message)
@@ -278,9 +276,11 @@ async def _run_call(agent: MemoryAgent, host: MemoryHost, turn: int, step: int, 
     # Listeners get their own copy; the tool body gets another, so nothing a listener does to
     # the arguments changes what runs (DSH has no input-rewrite arm).
     execution = ToolExecution(call_id, name, tool_call.plain_arguments(), agent)
-    decision = await host.waterfall("tools/pre-execute", execution, lambda: PreToolDecision("allow"))
+    decision = await host.waterfall("tools/pre-execute", execution,
+                                    lambda: PreToolDecision("allow"))
     if not isinstance(decision, PreToolDecision):
-        host.log("error", "tools/pre-execute returned a non-decision; allowing", verdict=repr(decision))
+        host.log("error", "tools/pre-execute returned a non-decision; allowing",
+                 verdict=repr(decision))
         decision = PreToolDecision("allow")
     if decision.kind == "ask":
         decision = await _approve(agent, host, execution, decision.reason)
@@ -293,7 +293,8 @@ async def _run_call(agent: MemoryAgent, host: MemoryHost, turn: int, step: int, 
         post = await host.waterfall("tools/post-execute", ToolPostEvent(execution, result),
                                     lambda: PostToolDecision("accept"))
         if not isinstance(post, PostToolDecision):
-            host.log("error", "tools/post-execute returned a non-decision; accepting", verdict=repr(post))
+            host.log("error", "tools/post-execute returned a non-decision; accepting",
+                     verdict=repr(post))
             post = PostToolDecision("accept")
         if post.kind == "block":
             result = ToolResult(True, post.feedback if post.feedback is not None else
@@ -355,7 +356,7 @@ async def compact(agent: MemoryAgent, summary: str, *, turn: int | None,
 
 
 async def run_command(agent: MemoryAgent, name: str, args: str | None, *, turn: int | None) -> None:
-    """``command/run`` … ``command/done``; ``compact`` compacts and ``clear`` restarts as ``clear``."""
+    """``command/run`` … ``command/done``; ``compact`` compacts, ``clear`` restarts as ``clear``."""
     host = agent.host
     session = agent.session
     command_id = host.next_id("command")

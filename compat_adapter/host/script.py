@@ -239,7 +239,10 @@ def script_to_json(items: Sequence[ScriptItem]) -> list[Any]:
         elif isinstance(item, Compact):
             out.append({"compact": item.summary})
         elif isinstance(item, RunCommand):
-            out.append({"command": item.name, **({"args": item.args} if item.args is not None else {})})
+            entry = {"command": item.name}
+            if item.args is not None:
+                entry["args"] = item.args
+            out.append(entry)
         else:
             raise ScriptError(f"not a script item: {item!r}")
     return out

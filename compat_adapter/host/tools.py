@@ -97,7 +97,8 @@ class ChangeTracker:
             return str(path)
 
 
-Tool = Callable[["MemoryAgent", ToolExecution, dict[str, Any], ChangeTracker], Awaitable[ToolResult]]
+Tool = Callable[["MemoryAgent", ToolExecution, dict[str, Any], ChangeTracker],
+                Awaitable[ToolResult]]
 
 
 async def execute_tool(agent: MemoryAgent, execution: ToolExecution, arguments: dict[str, Any],
@@ -249,7 +250,7 @@ async def _ask_user_question(agent: MemoryAgent, execution: ToolExecution,
     request = UserQuestionsRequest(_questions(arguments), agent)
 
     def no_provider() -> Any:
-        raise HostSurfaceMismatch(NO_PROVIDER_TEXT, code="NO_PROVIDER")
+        raise HostSurfaceMismatch(NO_PROVIDER_TEXT, reason="NO_PROVIDER")
 
     try:
         answer = await host.waterfall("user-questions/request", request, no_provider)
@@ -279,7 +280,8 @@ async def _subagent(agent: MemoryAgent, execution: ToolExecution, arguments: dic
     run_id = host.next_id("run")
     started = host.emit("subagent/start", SubagentStart(run_id, child.id, agent))
     # DSH runs subagent/start listeners detached; here the child's first step waits (bounded)
-    # for them, so context a listener injects is in the child's first pre-step every time.
+    # for the background work they started, so context a listener injects into the live child
+    # is in the child's first pre-step every time.
     with anyio.move_on_after(host.subagent_start_wait_s):
         for done in started:
             await done.wait()

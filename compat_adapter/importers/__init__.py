@@ -1,0 +1,112 @@
+"""Importers: read vendor-native config files into hook and rules declarations.
+
+The caller names the vendor; nothing is guessed from a file's name except its format within that
+vendor (a Codex ``.toml`` is config.toml, a ``.json`` is hooks.json; a Claude ``.md`` is a rules
+file …). An import reads files and nothing else: it never runs, fetches or registers. What would
+never run here comes back as :class:`Refused` with a code and a reason; a file that cannot be read
+raises, naming the file and the place.
+
+Files are taken in the order given, lowest precedence first (``import_project`` gives them in the
+vendor's order). A file-level switch (Claude or Copilot ``disableAllHooks``, Codex
+``[features] hooks``) is decided by the last file that sets it and applies to every hook of the
+import, the way merged settings apply.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from compat_adapter.catalog import resolve_vendor
+from compat_adapter.errors import ConfigParseError
+from compat_adapter.importers.common import (
+    REFUSAL_CODES,
+    FileImport,
+    ImportedHook,
+    ImportedRules,
+    ImportResult,
+    Refused,
+)
+
+if TYPE_CHECKING:
+    from compat_adapter.model import CapabilityResult
+
+__all__ = (
+    "REFUSAL_CODES",
+    "ImportResult",
+    "ImportedHook",
+    "ImportedRules",
+    "Refused",
+    "import_files",
+    "import_project",
+    "register_import",
+)
+
+#: Vendor id → the module that reads its files.
+_MODULES = {"claude": "claude", "codex": "codex", "workbuddy": "codebuddy", "opencode": "opencode",
+            "copilot": "copilot"}
+
+
+def _module(vendor_id: str):
+    return importlib.import_module(f"compat_adapter.importers.{_MODULES[vendor_id]}")
+
+
+def import_files(vendor: str, paths: Sequence[str | Path]) -> ImportResult:
+    """Read the named files as the named vendor's config, hooks, plugin or rules files."""
+    spec = resolve_vendor(vendor)
+    module = _module(spec.id)
+    if isinstance(paths, str | Path):
+        paths = [paths]  # one path given bare; a str is a Sequence too, so never iterate it
+    parts: list[FileImport] = []
+    for given in paths:
+        path = Path(given)
+        if not path.exists():
+            raise ConfigParseError(f"{given}: no such file", path=str(given))
+        parts.append(module.import_file(spec, path, str(given)))
+    return _fold(spec.id, parts)
+
+
+def import_project(vendor: str, root: str | Path) -> ImportResult:
+    """Read the vendor's default project files under ``root`` (only those that exist)."""
+    spec = resolve_vendor(vendor)
+    base = Path(root)
+    if not base.is_dir():
+        raise ConfigParseError(f"{root}: no such project folder", path=str(root))
+    return import_files(spec.id, _module(spec.id).project_files(base))
+
+
+def _fold(vendor_id: str, parts: Sequence[FileImport]) -> ImportResult:
+    hooks = [h for p in parts for h in p.hooks]
+    refused = [r for p in parts for r in p.refused]
+    switches = [p.hooks_switch for p in parts if p.hooks_switch is not None]
+    if switches and switches[-1][0]:
+        where = switches[-1][1]
+        refused += [Refused(vendor=vendor_id, what=f"{h.event} hook {_command(h)}",
+                            reason=f"hooks are switched off by {where}", origin=h.origin,
+                            code="SKIPPED_BY_VENDOR") for h in hooks]
+        hooks = []
+    return ImportResult(hooks=tuple(hooks), rules=tuple(r for p in parts for r in p.rules),
+                        refused=tuple(refused))
+
+
+def _command(hook: ImportedHook) -> str:
+    h = hook.handler
+    text = h if isinstance(h, str) else str(h.get("command") or h.get("bash") or "")
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+async def register_import(adapter, result: ImportResult) -> tuple[CapabilityResult, ...]:
+    """Register every imported hook, then every rules entry, in one batch; results in order.
+
+    Refused items are not registered: they are already the answer for those parts of the files.
+    """
+    out: list[CapabilityResult] = []
+    async with adapter.batch():
+        for h in result.hooks:
+            out.append(await adapter.register_hook(h.vendor, h.event, h.matcher, h.handler,
+                                                   origin=h.origin))
+        for r in result.rules:
+            out.append(await adapter.register_rules(r.vendor, r.sources, base_dir=r.base_dir))
+    return tuple(out)

@@ -115,11 +115,18 @@ class LspService:
         self._publication = anyio.Event()
         self._stderr: collections.deque[bytes] = collections.deque()
         self._stderr_size = 0
+        self._exit_code: int | None = None
 
     @property
     def pid(self) -> int | None:
         """The server's process id (also its process group id) while one runs."""
         return self._process.pid if self._process is not None else None
+
+    @property
+    def exit_code(self) -> int | None:
+        """How the last stopped server ended: 0 after a clean ``shutdown`` + ``exit``, negative
+        for a signal (``-9`` when it had to be killed), ``None`` if none has stopped yet."""
+        return self._exit_code
 
     @property
     def stderr_tail(self) -> str:
@@ -233,7 +240,10 @@ class LspService:
         return client
 
     async def _stop(self) -> None:
+        from lsprotocol import types
+
         client, process = self._client, self._process
+        open_uris = tuple(self._documents)
         self._client = self._process = None
         self._documents.clear()
         self._published.clear()
@@ -242,16 +252,24 @@ class LspService:
         with anyio.move_on_after(_SHUTDOWN_GRACE_S):
             if process.returncode is None:
                 with suppress(Exception):
+                    # Closing the documents first makes jedi-language-server drop its pending
+                    # (debounced) diagnostics runs, which would otherwise delay its exit by
+                    # seconds while it spawns an inference subprocess.
+                    for uri in open_uris:
+                        client.text_document_did_close(types.DidCloseTextDocumentParams(
+                            text_document=types.TextDocumentIdentifier(uri=uri)))
                     await client.shutdown_async(None)
                     client.exit(None)
             await client.stop()  # waits for the process to exit, then for pygls' reader tasks
+        # Right away, whether the leader left politely or not: a server ignoring `exit` (or hung)
+        # dies here, and so do helpers it leaves behind (jedi's inference subprocess). Done at
+        # once, so the group id cannot have been recycled in between.
+        with suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
         if process.returncode is None:
-            # A healthy server ignoring `exit`, or a hung one: kill the group while the leader is
-            # still unreaped, so its pgid cannot have been recycled.
-            with suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
             with anyio.move_on_after(_SHUTDOWN_GRACE_S):
                 await client.stop()
+        self._exit_code = process.returncode
 
     async def _drain(self, stream: asyncio.StreamReader) -> None:
         while chunk := await stream.read(65536):

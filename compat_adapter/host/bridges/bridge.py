@@ -371,11 +371,15 @@ class MountedBridge:
         if merged is not None and merged.decision == "deny":
             event.agent.steer(self._message((merged.reason or _FALLBACK["Stop"],)))
 
+    # The child is looked up when the seam fires: by the time a detached run starts, a finished
+    # child may already be gone.
     def _on_subagent_start(self, event: SubagentStart) -> None:
-        self._host.start_soon(self._detached.run, self._subagent_start, event)
+        child, site = self._child_site(event.child_id)
+        self._host.start_soon(self._detached.run, self._subagent_start, event, child, site)
 
     def _on_subagent_end(self, event: SubagentEnd) -> None:
-        self._host.start_soon(self._detached.run, self._subagent_stop, event)
+        _, site = self._child_site(event.child_id)
+        self._host.start_soon(self._detached.run, self._subagent_stop, event, site)
 
     def _child_site(self, child_id: str) -> tuple[AgentHandle | None, Site]:
         child = self._host.get_agent(child_id)
@@ -384,8 +388,8 @@ class MountedBridge:
         session = child.session
         return child, Site(session=session, cwd=Path(session.cwd), turn=None)
 
-    async def _subagent_start(self, event: SubagentStart) -> None:
-        child, site = self._child_site(event.child_id)
+    async def _subagent_start(self, event: SubagentStart, child: AgentHandle | None,
+                              site: Site) -> None:
         merged = await self._guarded("SubagentStart", SUBAGENT_TYPE, site,
                                      {"agent_id": event.child_id, "agent_type": SUBAGENT_TYPE},
                                      records=False)
@@ -393,8 +397,7 @@ class MountedBridge:
         if merged is not None and merged.additional_context and child is not None:
             child.inject(self._message(merged.additional_context))
 
-    async def _subagent_stop(self, event: SubagentEnd) -> None:
-        _, site = self._child_site(event.child_id)
+    async def _subagent_stop(self, event: SubagentEnd, site: Site) -> None:
         await self._guarded("SubagentStop", SUBAGENT_TYPE, site,
                             {"agent_id": event.child_id, "agent_type": SUBAGENT_TYPE,
                              "stop_hook_active": False}, records=False)

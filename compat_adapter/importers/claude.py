@@ -1,0 +1,101 @@
+"""Claude Code: ``.claude/settings.json`` (and ``settings.local.json``, plugin ``hooks/hooks.json``)
+hook tables, and ``CLAUDE.md`` / ``.claude/rules/*.md`` rules files.
+
+A settings file is read for its ``hooks`` and ``disableAllHooks`` keys; every other key
+(``permissions``, ``env``, ``model`` …) is ignored. ``$CLAUDE_PROJECT_DIR`` in a command stays as
+written: the runtime exports the variable. Handler fields that change when or how Claude runs a
+command and that this project does not honour (``if``, ``args``, ``async``, ``asyncRewake``) make
+the handler refused rather than run more often or differently than Claude would.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from compat_adapter.errors import ConfigParseError
+from compat_adapter.grading import REFUSED_HANDLER_TYPES
+from compat_adapter.importers import rules as project_rules
+from compat_adapter.importers.common import (
+    FileImport,
+    ImportedHook,
+    Refused,
+    Slot,
+    accept,
+    event_row,
+    grouped_slots,
+    handler_type,
+    hook_table,
+    load_json,
+    refuse,
+    rules_file,
+    shape_error,
+)
+from compat_adapter.model import VendorSpec
+
+__all__ = ("classify", "import_file", "project_files", "settings_file")
+
+#: Project settings files in Claude's precedence order, lowest first (§1.1).
+SETTINGS = (".claude/settings.json", ".claude/settings.local.json")
+
+
+def project_files(root: Path) -> list[Path]:
+    return [root / name for name in SETTINGS if (root / name).is_file()] + \
+        project_rules.project_rules("claude", root)
+
+
+def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
+    suffix = path.suffix.lower()
+    if suffix == ".md":
+        return rules_file(spec, path, shown)
+    if suffix == ".json":
+        return settings_file(spec, path, shown, classify)
+    raise ConfigParseError(f"{shown}: not a {spec.id} file this importer reads (a settings "
+                           ".json or a rules .md)", path=shown)
+
+
+def settings_file(spec: VendorSpec, path: Path, shown: str, decide) -> FileImport:
+    """A Claude-shaped settings file; ``decide(spec, slot, shown)`` judges each handler."""
+    data = load_json(path, shown)
+    out = FileImport()
+    switch = data.get("disableAllHooks")
+    if switch is not None:
+        if not isinstance(switch, bool):
+            raise shape_error(shown, "disableAllHooks", "true or false", switch)
+        out.hooks_switch = (switch, f"{shown}:disableAllHooks")
+    if "hooks" not in data:
+        return out
+    for event, groups, place in hook_table(data["hooks"], shown, "hooks"):
+        row = event_row(spec, event, shown, place)
+        for slot in grouped_slots(spec, event, row, groups, shown, place):
+            found = decide(spec, slot, shown)
+            (out.hooks if isinstance(found, ImportedHook) else out.refused).append(found)
+    return out
+
+
+def classify(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook | Refused:
+    kind = handler_type(slot, shown)
+    if kind in REFUSED_HANDLER_TYPES:
+        return refuse(spec, slot, shown, "INVALID_HANDLER",
+                      f"{kind!r} handlers are not run here: only command hooks are adapted")
+    h = slot.handler
+    if "if" in h:
+        if slot.row.matcher_subject != "tool_name":
+            return refuse(spec, slot, shown, "SKIPPED_BY_VENDOR",
+                          f"Claude checks `if` only on tool events and never runs a handler that "
+                          f"has one on {slot.event}")
+        return refuse(spec, slot, shown, "UNSUPPORTED_FIELD",
+                      f"the `if` rule {h['if']!r} narrows which calls Claude runs this handler on; "
+                      "it is not evaluated here, so the handler would run on calls Claude never "
+                      "sends it")
+    if "args" in h:
+        return refuse(spec, slot, shown, "UNSUPPORTED_FIELD",
+                      "exec form (`args`) runs without a shell; every command here runs through "
+                      "/bin/sh -c, so the argument list would be lost")
+    if h.get("async") is True or h.get("asyncRewake") is True:
+        return refuse(spec, slot, shown, "UNSUPPORTED_FIELD",
+                      "Claude runs an async handler in the background, where it cannot block; "
+                      "here every handler runs in line and its answer would count")
+    if h.get("shell") == "powershell":
+        return refuse(spec, slot, shown, "INVALID_HANDLER",
+                      "this host runs POSIX shell commands; the handler asks for PowerShell")
+    return accept(spec, slot, shown)

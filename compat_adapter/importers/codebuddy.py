@@ -1,0 +1,56 @@
+"""CodeBuddy Code / WorkBuddy (vendor ``workbuddy``): ``.codebuddy/settings.json`` hook tables in
+Claude's shape, and ``CODEBUDDY.md`` / ``.codebuddy/rules/**/*.md`` (or ``.mdc``) rules files.
+
+Settings hold ``command`` and ``prompt`` handlers (frontmatter also ``agent`` and ``http``); only
+``command`` runs here. CodeBuddy documents no ``if``, ``args`` or ``async`` handler fields, so
+unknown handler keys are ignored, as CodeBuddy ignores them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from compat_adapter.errors import ConfigParseError
+from compat_adapter.grading import REFUSED_HANDLER_TYPES
+from compat_adapter.importers import rules as project_rules
+from compat_adapter.importers.claude import settings_file
+from compat_adapter.importers.common import (
+    FileImport,
+    ImportedHook,
+    Refused,
+    Slot,
+    accept,
+    handler_type,
+    refuse,
+    rules_file,
+)
+from compat_adapter.model import VendorSpec
+
+__all__ = ("classify", "import_file", "project_files")
+
+#: Project settings files, lowest precedence first (§3.1). WorkBuddy's own `.workbuddy/` folder is
+#: a documentation gap (§3.1), so it is not searched; import such a file by name.
+SETTINGS = (".codebuddy/settings.json", ".codebuddy/settings.local.json")
+
+
+def project_files(root: Path) -> list[Path]:
+    return [root / name for name in SETTINGS if (root / name).is_file()] + \
+        project_rules.project_rules("workbuddy", root)
+
+
+def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
+    suffix = path.suffix.lower()
+    if suffix in (".md", ".mdc"):
+        return rules_file(spec, path, shown)
+    if suffix == ".json":
+        return settings_file(spec, path, shown, classify)
+    raise ConfigParseError(f"{shown}: not a {spec.id} file this importer reads (a settings "
+                           ".json or a rules .md/.mdc)", path=shown)
+
+
+def classify(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook | Refused:
+    kind = handler_type(slot, shown)
+    if kind in REFUSED_HANDLER_TYPES:
+        return refuse(spec, slot, shown, "INVALID_HANDLER",
+                      f"{kind!r} handlers are not run here: only command hooks are adapted")
+    return accept(spec, slot, shown)

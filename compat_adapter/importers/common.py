@@ -1,0 +1,352 @@
+"""What every importer shares: the result types, file reading with located errors, and the walk
+over Claude-shaped ``{"hooks": {Event: [{matcher, hooks: [handler, ...]}]}}`` tables.
+
+Importers only read files. They never run, fetch or register anything; ``register_import`` in the
+package does the registering. Every problem names the file and the place in it (a JSON path such
+as ``hooks.PreToolUse[0].hooks[1]``, or a line and column when the text does not parse).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from compat_adapter.catalog import resolve_event
+from compat_adapter.errors import ConfigParseError, InvalidHandler, InvalidMatcher, UnknownEvent
+from compat_adapter.grading import REFUSED_HANDLER_TYPES, declare_hook
+from compat_adapter.model import EventRow, VendorSpec
+
+__all__ = (
+    "REFUSAL_CODES",
+    "FileImport",
+    "ImportResult",
+    "ImportedHook",
+    "ImportedRules",
+    "Refused",
+    "absolute",
+    "freeze",
+    "load_json",
+    "load_jsonc",
+    "load_toml",
+    "rules_file",
+)
+
+#: Every ``Refused.code`` an importer uses, and what it means.
+REFUSAL_CODES: Mapping[str, str] = MappingProxyType({
+    "INVALID_HANDLER": "a handler this project never runs: http, mcp_tool, prompt or agent, a "
+                       "PowerShell-only command, or an exec form without a shell command",
+    "SKIPPED_BY_VENDOR": "the vendor itself would not run it (Codex async/prompt/agent handlers, a "
+                         "Claude-only event in a Codex file, hooks switched off, an invalid Codex "
+                         "matcher)",
+    "UNSUPPORTED_FIELD": "a handler field that changes when or how the command runs and is not "
+                         "honoured here (Claude `if`, `args`, `async`, `asyncRewake`)",
+    "REMOTE_SOURCE": "a remote rules source; rules are never fetched",
+    "SOURCE_MISSING": "a local rules source that matches no file",
+    "PLUGIN_RUNTIME": "a plugin: code for the vendor's own runtime",
+    "UNSUPPORTED_CONFIG": "a vendor config feature with no row in the vendor table",
+})
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedHook:
+    """One handler of one matcher group, ready for ``CompatAdapter.register_hook``."""
+
+    vendor: str
+    event: str
+    matcher: str | None
+    handler: str | Mapping[str, Any]
+    """As written in the file (read-only); passed unchanged as ``register_hook(handler=...)``."""
+    origin: str
+    """``<file>:<place>``, the file path as it was given."""
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedRules:
+    """Rules sources for ``CompatAdapter.register_rules``."""
+
+    vendor: str
+    sources: tuple[str, ...]
+    base_dir: str
+    """Absolute folder that relative sources are resolved against."""
+    origin: str
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """Something in a file that will never run here, and why."""
+
+    vendor: str
+    what: str
+    reason: str
+    origin: str
+    code: str
+    """One of :data:`REFUSAL_CODES`."""
+
+
+@dataclass(frozen=True, slots=True)
+class ImportResult:
+    hooks: tuple[ImportedHook, ...] = ()
+    rules: tuple[ImportedRules, ...] = ()
+    refused: tuple[Refused, ...] = ()
+
+
+@dataclass(slots=True)
+class FileImport:
+    """What one file yields; the package folds these into one ImportResult."""
+
+    hooks: list[ImportedHook] = field(default_factory=list)
+    rules: list[ImportedRules] = field(default_factory=list)
+    refused: list[Refused] = field(default_factory=list)
+    #: A file-level switch that turns every hook of the import off (or back on): Claude and
+    #: Copilot ``disableAllHooks``, Codex ``[features] hooks``. (disabled, where it was set)
+    hooks_switch: tuple[bool, str] | None = None
+
+
+# ── reading ────────────────────────────────────────────────────────────────────────────────────
+
+def absolute(path: Path) -> Path:
+    """The absolute path without resolving symlinks (a symlinked rules file keeps its name)."""
+    return Path(os.path.abspath(path))
+
+
+def read_text(path: Path, shown: str) -> str:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError as exc:
+        raise ConfigParseError(f"{shown}: no such file", path=shown) from exc
+    except IsADirectoryError as exc:
+        raise ConfigParseError(f"{shown}: is a directory, not a config file", path=shown) from exc
+    except OSError as exc:
+        raise ConfigParseError(f"{shown}: cannot read: {exc.strerror or exc}", path=shown) from exc
+    try:
+        # utf-8-sig: editors on Windows save a byte-order mark that json would reject.
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ConfigParseError(f"{shown}: not UTF-8 text (byte {exc.start})", path=shown) from exc
+
+
+def _json_object(text: str, shown: str, kind: str) -> Mapping[str, Any]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigParseError(f"{shown}: invalid {kind} at line {exc.lineno} column {exc.colno}: "
+                               f"{exc.msg}", path=shown, line=exc.lineno, column=exc.colno) from exc
+    if not isinstance(data, dict):
+        raise ConfigParseError(f"{shown}: the top level must be an object, not "
+                               f"{_kind(data)}", path=shown)
+    return data
+
+
+def load_json(path: Path, shown: str) -> Mapping[str, Any]:
+    """A strict JSON object; errors carry the line and column."""
+    return _json_object(read_text(path, shown), shown, "JSON")
+
+
+def load_jsonc(path: Path, shown: str) -> Mapping[str, Any]:
+    """JSON with ``//`` and ``/* */`` comments and trailing commas (OpenCode's config dialect).
+
+    Comments and trailing commas are blanked with spaces, never removed, so a parse error still
+    points at the right line and column of the original text.
+    """
+    return _json_object(strip_jsonc(read_text(path, shown)), shown, "JSONC")
+
+
+def load_toml(path: Path, shown: str) -> Mapping[str, Any]:
+    """A TOML document; tomllib's message already names the line and column."""
+    try:
+        return tomllib.loads(read_text(path, shown))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigParseError(f"{shown}: invalid TOML: {exc}", path=shown) from exc
+
+
+def strip_jsonc(text: str) -> str:
+    """Blank out comments and trailing commas outside strings; everything else is kept in place."""
+    out = list(text)
+    i, n = 0, len(text)
+    in_string = False
+    last_comma: int | None = None  # index of a comma not yet followed by a significant character
+    while i < n:
+        c = text[i]
+        if in_string:
+            if c == "\\":
+                i += 2
+                continue
+            if c == '"':
+                in_string = False
+            i += 1
+            continue
+        if c == '"':
+            in_string, last_comma = True, None
+        elif text.startswith("//", i):
+            end = text.find("\n", i)
+            end = n if end == -1 else end
+            for j in range(i, end):
+                out[j] = " "
+            i = end
+            continue
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            end = n if end == -1 else end + 2  # an unclosed comment: json reports what follows
+            for j in range(i, end):
+                if out[j] not in "\r\n":
+                    out[j] = " "
+            i = end
+            continue
+        elif c in "}]":
+            if last_comma is not None:
+                out[last_comma] = " "
+            last_comma = None
+        elif c == ",":
+            last_comma = i
+        elif not c.isspace():
+            last_comma = None
+        i += 1
+    return "".join(out)
+
+
+# ── values ─────────────────────────────────────────────────────────────────────────────────────
+
+def freeze(value: Any) -> Any:
+    """A read-only copy: mappings become mapping proxies, lists become tuples."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: freeze(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean",
+            int: "a number", float: "a number"}.get(type(value), type(value).__name__)
+
+
+def shape_error(shown: str, place: str, expected: str, found: object) -> ConfigParseError:
+    return ConfigParseError(f"{shown}:{place}: expected {expected}, found {_kind(found)}",
+                            path=shown, place=place)
+
+
+def place_of(prefix: str, key: str) -> str:
+    return f"{prefix}.{key}" if prefix else key
+
+
+# ── the Claude-shaped hook table ───────────────────────────────────────────────────────────────
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One handler position in a hook table, before the vendor decides what it is."""
+
+    event: str
+    row: EventRow
+    matcher: str | None
+    handler: Any
+    place: str
+    group_place: str
+
+
+def event_row(spec: VendorSpec, event: str, shown: str, place: str, hint: str = "") -> EventRow:
+    try:
+        return resolve_event(spec, event)
+    except UnknownEvent as exc:
+        raise UnknownEvent(f"{shown}:{place}: {spec.id} has no hook event {event!r}{hint}",
+                           vendor=spec.id, event=event, path=shown, place=place) from exc
+
+
+def matcher_of(group: Mapping[str, Any], shown: str, place: str) -> str | None:
+    matcher = group.get("matcher")
+    if matcher is not None and not isinstance(matcher, str):
+        raise shape_error(shown, place_of(place, "matcher"), "a string", matcher)
+    return matcher
+
+
+def hook_table(table: object, shown: str, prefix: str) -> Iterator[tuple[str, list[Any], str]]:
+    """(event, its list, place) for each key of a ``hooks`` object."""
+    if not isinstance(table, Mapping):
+        raise shape_error(shown, prefix, "an object of event names", table)
+    for event, items in table.items():
+        place = place_of(prefix, event)
+        if not isinstance(items, list):
+            raise shape_error(shown, place, "a list of matcher groups", items)
+        yield event, items, place
+
+
+def grouped_slots(spec: VendorSpec, event: str, row: EventRow, groups: list[Any], shown: str,
+                  place: str) -> Iterator[Slot]:
+    """The handlers of ``[{matcher, hooks: [...]}]`` under one event."""
+    for gi, group in enumerate(groups):
+        gplace = f"{place}[{gi}]"
+        if not isinstance(group, Mapping):
+            raise shape_error(shown, gplace, "a matcher group object", group)
+        if "hooks" not in group:
+            raise ConfigParseError(f"{shown}:{gplace}: a matcher group needs a `hooks` list",
+                                   path=shown, place=gplace)
+        matcher = matcher_of(group, shown, gplace)
+        handlers = group["hooks"]
+        if not isinstance(handlers, list):
+            raise shape_error(shown, f"{gplace}.hooks", "a list of handlers", handlers)
+        for hi, handler in enumerate(handlers):
+            hplace = f"{gplace}.hooks[{hi}]"
+            if not isinstance(handler, Mapping):
+                raise shape_error(shown, hplace, "a handler object", handler)
+            yield Slot(event, row, matcher, handler, hplace, gplace)
+
+
+def handler_type(slot: Slot, shown: str) -> str:
+    kind = slot.handler.get("type", "command")
+    if not isinstance(kind, str):
+        raise shape_error(shown, f"{slot.place}.type", "a string", kind)
+    if kind != "command" and kind not in REFUSED_HANDLER_TYPES:
+        raise ConfigParseError(f"{shown}:{slot.place}: unknown handler type {kind!r}",
+                               path=shown, place=slot.place)
+    return kind
+
+
+def refuse(spec: VendorSpec, slot: Slot, shown: str, code: str, reason: str,
+           what: str | None = None) -> Refused:
+    return Refused(vendor=spec.id, what=what or describe(slot), reason=reason,
+                   origin=f"{shown}:{slot.place}", code=code)
+
+
+def describe(slot: Slot) -> str:
+    """A short human name for a handler: event, matcher and what it would run."""
+    h = slot.handler
+    kind = h.get("type", "command") if isinstance(h, Mapping) else "command"
+    body = (h.get("command") or h.get("bash") or h.get("url") or h.get("tool") or h.get("prompt")
+            or h.get("powershell") or "") if isinstance(h, Mapping) else h
+    text = str(body)
+    text = text if len(text) <= 60 else text[:57] + "..."
+    on = f"{slot.event}[{slot.matcher}]" if slot.matcher else slot.event
+    return f"{kind} handler on {on}" + (f": {text}" if text else "")
+
+
+def accept(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook:
+    """Check the handler and matcher the way registration will, so that an import that succeeds
+    also registers; a problem names the file and the place instead of surfacing later."""
+    origin = f"{shown}:{slot.place}"
+    handler = freeze(slot.handler)
+    try:
+        declare_hook(spec.id, slot.event, slot.matcher, handler, origin=origin)
+    except InvalidHandler as exc:
+        raise ConfigParseError(f"{shown}:{slot.place}: {exc.message}", path=shown,
+                               place=slot.place) from exc
+    except InvalidMatcher as exc:
+        raise InvalidMatcher(f"{shown}:{slot.group_place}.matcher: {exc.message}", vendor=spec.id,
+                             event=slot.event, path=shown, place=f"{slot.group_place}.matcher"
+                             ) from exc
+    return ImportedHook(vendor=spec.id, event=slot.event, matcher=slot.matcher, handler=handler,
+                        origin=origin)
+
+
+def rules_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
+    """A rules file named directly: carried as it is, by its absolute path."""
+    read_text(path, shown)  # exists, is a file, is UTF-8 text: fail here with the file's name
+    full = absolute(path)
+    return FileImport(rules=[ImportedRules(vendor=spec.id, sources=(str(full),),
+                                           base_dir=str(full.parent), origin=shown)])
