@@ -88,13 +88,10 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--host", default="embedded")
     s.add_argument("--json", action="store_true")
 
-    for extend in _EXTENSIONS:
-        extend(sub)
+    from compat_adapter.cli_session import add_commands
+
+    _COMMANDS.update(add_commands(sub))
     return parser
-
-
-#: Sub-command builders added by other modules of the CLI (kept small: one builder per command).
-_EXTENSIONS: list[Callable[[argparse._SubParsersAction], None]] = []
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -110,6 +107,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BaseExceptionGroup as group:
+        # A task group wraps errors; the first stable one is what the user needs to see.
+        for exc in _leaves(group):
+            if isinstance(exc, CompatError):
+                print(f"{exc.code}: {exc.message}" + (f" — {exc.hint}" if exc.hint else ""),
+                      file=sys.stderr)
+                return 2
+        raise
+
+
+def _leaves(group: BaseExceptionGroup) -> list[BaseException]:
+    out: list[BaseException] = []
+    for exc in group.exceptions:
+        out.extend(_leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc])
+    return out
 
 
 if __name__ == "__main__":

@@ -64,7 +64,8 @@ _MODES: Mapping[str, str] = {
     "plain": "out 'plain stdout context'",
     "ctx-json": "out '" + _hso("PostToolUse", '"additionalContext":"post-ctx"') + "'",
     "stop-block": """out '{"decision":"block","reason":"keep going"}'""",
-    "updated": "out '" + _hso("PreToolUse", '"permissionDecision":"allow","updatedInput":{"command":"touch rewritten.marker"}').replace('}}}', '}},"systemMessage":"look at me"}') + "'",
+    "updated": "out '" + _hso("PreToolUse", '"permissionDecision":"allow","updatedInput":'
+                               '{"command":"touch rewritten.marker"}')[:-1] + ',"systemMessage":"look at me"}' + "'",
     "noop": "exit 0",
     "exit2-empty": "exit 2",
     "exit2-json": "out '" + _hso("PreToolUse", '"permissionDecision":"allow"') + "'; echo exit2-beats-stdout >&2; exit 2",
@@ -90,7 +91,7 @@ _MODES: Mapping[str, str] = {
     "subagent-ctx": "out '" + _hso("SubagentStart", '"additionalContext":"subagent-ctx"') + "'",
     "stop-once": 'if [ ! -f "$d/stop.once" ]; then : > "$d/stop.once"; echo one-more-step >&2; exit 2; fi',
     "big-stderr": """printf '%0600d' 0 | tr 0 e >&2; exit 1""",
-    "hang": 'sleep 30 & echo $! > "$d/child.pid"; echo $$ > "$d/shell.pid"; wait',
+    "hang": 'sleep 30 & echo $! > "$d/child.pid"; echo $$ > "$d/shell.pid"; : > "$d/hang.ready"; wait',
 }
 
 _SCRIPT = """#!/bin/sh
@@ -242,8 +243,9 @@ async def pre_tool_verdict(ws: Workspace, package: str, groups: Sequence[dict[st
     (result,) = run.tool_results()
     asked = run.of("approval/asked")
     if asked:
-        assert not ws.marker() and result["isError"]
-        assert result["text"] == f"Error: {UNAVAILABLE}"
+        if run.of("approval/decided")[0]["outcome"] == "unavailable":
+            assert not ws.marker() and result["isError"]
+            assert result["text"] == f"Error: {UNAVAILABLE}"
         return ASK(asked[0]["reason"]), run
     if ws.marker():
         assert not result["isError"]
@@ -353,7 +355,7 @@ async def test_claude_ask_goes_to_approval_and_runs_when_allowed(ws: Workspace) 
         return "allowed-once"
 
     verdict, run = await pre_tool_verdict(ws, CLAUDE, [ws.group("ask-json")], approver=approver)
-    assert verdict == ALLOW and ws.marker()
+    assert verdict == ASK("json-ask") and ws.marker()
     assert seen == [("bash", "json-ask")]
     assert [d["outcome"] for d in run.of("approval/decided")] == ["allowed-once"]
 
@@ -409,6 +411,14 @@ async def test_updated_input_is_not_applied(ws: Workspace, package: str) -> None
     assert any("systemMessage" in w for w in warnings)
     # Only the Claude bridge says a word about updatedInput (Codex ignores it silently).
     assert any("updatedInput" in w for w in warnings) == (package == CLAUDE)
+
+
+@BOTH
+async def test_a_hook_that_never_reads_stdin_is_fine(ws: Workspace, package: str) -> None:
+    verdict, run = await pre_tool_verdict(ws, package, [{"hooks": [{"command": "true"}]}])
+    assert verdict == ALLOW
+    (result,) = run.of("hook/result")
+    assert result["decision"] == "pass" and result["exitCode"] == 0
 
 
 # ── matchers ────────────────────────────────────────────────────────────────────────────────────
@@ -606,7 +616,10 @@ async def test_unknown_package_raises_mount_failed(ws: Workspace) -> None:
 async def test_claude_project_dir_option_substitutes_and_exports(ws: Workspace) -> None:
     project = ws.root / "project"
     project.mkdir()
-    (project / "hook.sh").symlink_to(ws.script)
+    # A forwarder: the real script keeps its traces next to itself.
+    forwarder = project / "hook.sh"
+    forwarder.write_text(f'#!/bin/sh\nexec {shlex.quote(str(ws.script))} "$@"\n')
+    forwarder.chmod(0o755)
     events = {"PreToolUse": [{"hooks": [{"command": "${CLAUDE_PROJECT_DIR}/hook.sh deny-json"}]}]}
     await run_turn(ws, CLAUDE, events, script=[call("bash", command="touch ran.marker")],
                    project_dir=project)
@@ -1006,12 +1019,15 @@ async def test_hook_records_are_paired_inside_the_turn(ws: Workspace, package: s
         assert data["handlerId"].startswith(f"{dialect}:{data['point']}:")
         assert result["durationMs"] >= 0
     points = [d["point"] for _, d in invoked]
-    assert points == ["UserPromptSubmit", "PreToolUse", "PreToolUse", "PostToolUse", "Stop"]
+    # The post-tool context is a message of step 2's batch, so UserPromptSubmit fires again there
+    # (the bridges skip only steps without messages).
+    assert points == ["UserPromptSubmit", "PreToolUse", "PreToolUse", "PostToolUse",
+                      "UserPromptSubmit", "Stop"]
     by_point = {d["point"]: d for _, d in invoked}
     assert by_point["PreToolUse"]["matcher"] == "bash"
     assert "matcher" not in by_point["Stop"] and "matcher" not in by_point["UserPromptSubmit"]
     results = [d for _, t, d in hooks if t == "hook/result"]
-    assert [r["decision"] for r in results] == ["pass", "allow", "pass", "pass", "stop"]
+    assert [r["decision"] for r in results] == ["pass", "allow", "pass", "pass", "pass", "stop"]
     big = results[2]
     assert big["exitCode"] == 1 and big["stderrSummary"] == "e" * 500 + "…"
     # Placement: UserPromptSubmit before step/start, tool points between tool/call and
@@ -1019,8 +1035,9 @@ async def test_hook_records_are_paired_inside_the_turn(ws: Workspace, package: s
     first_step = types.index("step/start")
     assert invoked[0][0] < first_step
     assert types.index("tool/call") < invoked[1][0] < invoked[3][0] < types.index("tool/result")
+    assert invoked[4][0] < types.index("step/start", invoked[3][0])
     last_step_end = len(types) - 1 - types[::-1].index("step/end")
-    assert last_step_end < invoked[4][0]
+    assert last_step_end < invoked[5][0]
     # SessionStart ran (its context is there) but wrote nothing.
     assert "SessionStart" not in points and run.hook_messages(package, step=1)
 
@@ -1069,7 +1086,7 @@ async def test_unmount_kills_an_in_flight_session_start_hook(ws: Workspace, pack
         async with anyio.create_task_group() as tg:
             tg.start_soon(create)
             with anyio.fail_after(20):
-                while not (ws.root / "child.pid").exists():
+                while not (ws.root / "hang.ready").exists():
                     await anyio.sleep(0.02)
             pids = [int((ws.root / name).read_text()) for name in ("shell.pid", "child.pid")]
             await mounted.unmount()

@@ -243,7 +243,8 @@ def test_claude_plain_stdout() -> None:
     assert CLAUDE.decode("UserPromptSubmit", run(0, "[1, 2]\n")).additional_context == ("[1, 2]",)
     assert CLAUDE.decode("SessionStart", run(0, "{not json")).additional_context == ("{not json",)
     ignored = CLAUDE.decode("PreToolUse", run(0, "deny\n"))
-    assert ignored.decision == "none" and ignored.additional_context == () and "plain stdout" in ignored.ignored
+    assert ignored.decision == "none" and ignored.additional_context == ()
+    assert "plain stdout" in ignored.ignored
 
 
 def test_claude_exit_two() -> None:
@@ -268,7 +269,8 @@ def test_claude_other_exit_codes() -> None:
     assert failed.failed == "Failed with non-blocking status code: jq: not found"
     assert CLAUDE.decode("PreToolUse", run(127, "", "sh: x: not found")).decision == "none"
     # A schema-valid object decides whatever the exit code.
-    assert CLAUDE.decode("PreToolUse", run(1, hso("PreToolUse", permissionDecision="deny"))).decision == "deny"
+    valid = CLAUDE.decode("PreToolUse", run(1, hso("PreToolUse", permissionDecision="deny")))
+    assert valid.decision == "deny"
     timeout = CLAUDE.decode("PreToolUse", run(None, timed_out=True))
     assert timeout.decision == "none" and timeout.failed == "hook timed out"
     assert CLAUDE.decode("WorktreeCreate", run(1, "", "disk full")).decision == "block"
@@ -286,7 +288,8 @@ def test_claude_event_specific_outputs() -> None:
     assert feedback.decision == "block" and feedback.additional_context == ("run tests",)
     elicit = CLAUDE.decode("Elicitation", run(0, hso("Elicitation", action="accept", content={"a": 1})))
     assert elicit.decision == "allow" and elicit.answers == {"action": "accept", "content": {"a": 1}}
-    title = CLAUDE.decode("SessionStart", run(0, hso("SessionStart", sessionTitle="t", additionalContext="c")))
+    title = CLAUDE.decode("SessionStart", run(0, hso("SessionStart", sessionTitle="t",
+                                                     additionalContext="c")))
     assert title.additional_context == ("c",) and "hookSpecificOutput.sessionTitle" in title.ignored
 
 
@@ -321,7 +324,8 @@ def test_codex_payloads() -> None:
     edit = CODEX.payload(moment("PostToolUse", tool_name="edit",
                                 tool_input={"path": "a.py", "old": "x = 1", "new": "x = 2"},
                                 tool_response="ok"))
-    assert edit["tool_input"]["command"] == patch_text("edit", {"path": "a.py", "old": "x = 1", "new": "x = 2"})
+    edit_args = {"path": "a.py", "old": "x = 1", "new": "x = 2"}
+    assert edit["tool_input"]["command"] == patch_text("edit", edit_args)
     assert "*** Update File: a.py" in edit["tool_input"]["command"] and edit["tool_response"] == "ok"
     start = CODEX.payload(Moment(event="SessionStart", session_id="s", cwd="/w", fields={"source": "resume"}))
     assert start["transcript_path"] is None and "turn_id" not in start and start["source"] == "resume"
@@ -427,7 +431,7 @@ def test_codex_plain_stdout() -> None:
 def test_codex_merge() -> None:
     allow = HookAnswer(decision="allow")
     deny = HookAnswer(decision="deny", reason="policy")
-    assert CODEX.merge("PermissionRequest", [allow, deny]) .decision == "deny"
+    assert CODEX.merge("PermissionRequest", [allow, deny]).decision == "deny"
     stopped = CODEX.merge("Stop", [HookAnswer(decision="block", reason="more"), HookAnswer(stop=True)])
     assert stopped.decision == "none" and stopped.stop
 
@@ -491,7 +495,8 @@ def test_workbuddy_output_fields() -> None:
     assert "hookSpecificOutput.updatedInput" in partial.ignored
     assert overlay_input({"command": "npm i", "requires_approval": False}, partial.updated_input) == {
         "command": "npm ci", "requires_approval": False}
-    lenient = WORKBUDDY.decode("PreToolUse", run(0, js({"hookSpecificOutput": {"permissionDecision": "deny"}})))
+    unnamed = js({"hookSpecificOutput": {"permissionDecision": "deny"}})
+    lenient = WORKBUDDY.decode("PreToolUse", run(0, unnamed))
     assert lenient.decision == "deny" and lenient.failed is None
     foreign = WORKBUDDY.decode("PreToolUse", run(0, hso("PostToolUse", permissionDecision="deny")))
     assert foreign.decision == "none" and foreign.failed is None and foreign.ignored
@@ -620,7 +625,8 @@ def test_copilot_other_events() -> None:
     assert dropped.updated_output is None
     prompt = COPILOT.decode("userPromptTransformed", run(0, js({"modifiedTransformedPrompt": "new"})))
     assert prompt.replacement_prompt == "new"
-    assert COPILOT.decode("userPromptTransformed", run(0, js({"modifiedTransformedPrompt": ""}))).replacement_prompt is None
+    empty = COPILOT.decode("userPromptTransformed", run(0, js({"modifiedTransformedPrompt": ""})))
+    assert empty.replacement_prompt is None
     submitted = COPILOT.decode("userPromptSubmitted", run(0, js({"additionalContext": "x"})))
     assert submitted.additional_context == () and submitted.ignored == ("additionalContext",)
     assert COPILOT.decode("sessionStart", run(0, js({"additionalContext": None}))) == HookAnswer()
@@ -686,7 +692,8 @@ def test_opencode_decoding() -> None:
     assert (deny.decision, deny.reason) == ("deny", "r")
     args = OPENCODE.decode("tool.execute.before", run(0, js({"args": {"command": "ls -a"}})))
     assert args.updated_input == {"command": "ls -a"}
-    out = OPENCODE.decode("tool.execute.after", run(0, js({"output": "short", "additionalContext": ["a", "b"]})))
+    out = OPENCODE.decode("tool.execute.after",
+                          run(0, js({"output": "short", "additionalContext": ["a", "b"]})))
     assert out.updated_output == "short" and out.additional_context == ("a", "b")
     env = OPENCODE.decode("shell.env", run(0, js({"env": {"A": "1", "B": 2}})))
     assert env.env == {"A": "1"} and "env.B" in env.ignored
@@ -708,3 +715,9 @@ def test_opencode_merge() -> None:
     assert merged.updated_input == {"a": 1, "b": 2}
     env = OPENCODE.merge("shell.env", [HookAnswer(env={"A": "1", "B": "1"}), HookAnswer(env={"B": "2"})])
     assert env.env == {"A": "1", "B": "2"}
+
+
+def test_workbuddy_stop_context_does_not_continue() -> None:
+    stop = WORKBUDDY.decode("Stop", run(0, hso("Stop", additionalContext="note")))
+    assert stop.decision == "none" and stop.additional_context == ("note",)
+    assert CLAUDE.decode("Stop", run(0, hso("Stop", additionalContext="note"))).decision == "block"

@@ -275,6 +275,20 @@ async def test_emit_runs_async_listeners_in_the_background_and_settle_waits(tmp_
     assert seen == ["sync 1", "emit returned", "bg 1", "settled"]
 
 
+async def test_settle_from_background_work_is_refused(tmp_path: Path) -> None:
+    failures: list[str] = []
+    async with MemoryHost(tmp_path) as host:
+        async def impatient() -> None:
+            try:
+                await host.settle()
+            except RuntimeError as exc:
+                failures.append(str(exc))
+
+        host.start_soon(impatient)
+        await host.settle()
+    assert failures and "wait for itself" in failures[0]
+
+
 async def test_unsubscribe_removes_only_that_registration(tmp_path: Path) -> None:
     seen: list[str] = []
     async with MemoryHost(tmp_path) as host:

@@ -20,7 +20,9 @@ returns a vendor-neutral :class:`HookAnswer`. Several answers for one event fold
   ``timestamp`` (epoch seconds);
 - everything else by the vendor's own snake_case name (``trigger``, ``custom_instructions``,
   ``summary``, ``notification`` / ``notification_type`` / ``message`` / ``title``, ``file_path``,
-  ``files``, ``worktree`` ``{path, head, branch}``, ``questions`` …).
+  ``files``, ``worktree`` ``{path, head, branch}``, ``previous_model``, ``questions`` …);
+- OpenCode bus events copy every field into ``properties`` with camelCase keys; its permission
+  hooks read ``approval_id``, ``patterns`` and ``always``.
 """
 
 from __future__ import annotations

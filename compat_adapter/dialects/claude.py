@@ -151,6 +151,9 @@ EVENT_FIELDS: Mapping[str, tuple[tuple[str, tuple[str, ...], Any], ...]] = {
                           ("elicitation_id", ("elicitation_id",), ""),
                           ("mode", ("mode",), "form"), ("action", ("action",), OMIT),
                           ("content", ("content",), OMIT)),
+    # Not in the reference's event list; our reading of the model-switch events the table carries.
+    "PreModelSwitch": (("previous_model", ("previous_model",), ""), ("model", ("model",), "")),
+    "PostModelSwitch": (("previous_model", ("previous_model",), ""), ("model", ("model",), "")),
     "MessageDisplay": (("turn_id", ("turn_id",), OMIT), ("message_id", ("message_id",), ""),
                        ("index", ("index",), 0), ("final", ("final",), True),
                        ("delta", ("delta",), "")),
@@ -166,6 +169,8 @@ class ClaudeDialect:
     sends_tool_use_id: ClassVar[bool] = True
     #: Matcher-capable events and the payload key each tests.
     subject_keys: ClassVar[Mapping[str, str]] = SUBJECT_KEY
+    #: Whether Stop/SubagentStop ``additionalContext`` keeps the agent working (Claude: yes).
+    stop_context_continues: ClassVar[bool] = True
 
     # ── matchers ────────────────────────────────────────────────────────────────────────────
 
@@ -216,7 +221,7 @@ class ClaudeDialect:
         args = facts.get("tool_input")
         return vendor_call(self.vendor, host_name, args if isinstance(args, Mapping) else {})
 
-    def _tool_response(self, name: str, args: Mapping[str, Any], facts: Mapping[str, Any]) -> Any:
+    def _tool_response(self, name: str, facts: Mapping[str, Any]) -> Any:
         raw = facts.get("tool_response")
         if isinstance(raw, Mapping):
             return plain(raw)
@@ -237,7 +242,7 @@ class ClaudeDialect:
         if self.sends_tool_use_id:
             out["tool_use_id"] = tool_use_id or ""
         if event == "PostToolUse":
-            out["tool_response"] = self._tool_response(name, args, facts)
+            out["tool_response"] = self._tool_response(name, facts)
         elif event == "PostToolUseFailure":
             out["error"] = str(take(facts, "error_message", "", "tool_response"))
             out["is_interrupt"] = bool(facts.get("is_interrupt", False))
@@ -360,7 +365,8 @@ class ClaudeDialect:
             return
         if event == "PreToolUse":
             # Deprecated spelling of allow / deny.
-            mapped = {"approve": "allow", "block": "deny"}.get(decision) if isinstance(decision, str) else None
+            legacy = {"approve": "allow", "block": "deny"}
+            mapped = legacy.get(decision) if isinstance(decision, str) else None
             if mapped is None:
                 d.problems.append(f"decision {decision!r} is not approve or block")
                 return
@@ -406,7 +412,8 @@ class ClaudeDialect:
             used.add("worktreePath")
             d.updated_output = hso["worktreePath"]
         d.context(hso.get("additionalContext"), "additionalContext")
-        if event in ("Stop", "SubagentStop") and d.additional_context and d.decision == "none":
+        if (self.stop_context_continues and event in ("Stop", "SubagentStop")
+                and d.additional_context and d.decision == "none"):
             # Stop feedback continues the turn like a block, labelled as feedback.
             d.decision = "block"
         d.ignored.extend(f"hookSpecificOutput.{k}" for k in hso if k not in used)

@@ -21,6 +21,9 @@ What differs from :mod:`compat_adapter.dialects.claude`:
   on PostToolUse is deprecated and has no effect.
 - ``hookSpecificOutput`` without ``hookEventName`` is read (the docs never require it); one naming
   another event is dropped and recorded as ignored, without failing the run.
+- Stop / SubagentStop ``additionalContext`` is plain context, not a continuation; SubagentStop,
+  Stop and UserPromptSubmit take no matcher.
+- Merge: as Claude, except that partial ``modifiedInput`` overrides compose in config order.
 """
 
 from __future__ import annotations
@@ -61,6 +64,8 @@ class WorkBuddyDialect(ClaudeDialect):
     vendor: str = "workbuddy"
     trailing_newline: bool = True
     sends_tool_use_id: ClassVar[bool] = False
+    # CodeBuddy continues a stop only through continue:false (or the deprecated block).
+    stop_context_continues: ClassVar[bool] = False
     # The reference lists no matcher for SubagentStop (nor for Stop and UserPromptSubmit).
     subject_keys: ClassVar[Mapping[str, str]] = {
         event: key for event, key in SUBJECT_KEY.items() if event != "SubagentStop"}

@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from compat_adapter.dialects.base import Decision, HookAnswer
@@ -158,7 +159,7 @@ class AnswerDraft:
             updated_output=self.updated_output,
             replacement_prompt=self.replacement_prompt,
             answers=self.answers,
-            env=dict(self.env),
+            env=MappingProxyType(dict(self.env)),
             failed=self.failed,
             ignored=tuple(self.ignored),
         )
@@ -231,7 +232,7 @@ def merge_answers(
         updated_output=updated_output,
         replacement_prompt=replacement,
         answers=answered,
-        env=env,
+        env=MappingProxyType(env),
         failed=_joined((a.failed for a in answers), "; "),
         ignored=tuple(i for a in answers for i in a.ignored),
     )

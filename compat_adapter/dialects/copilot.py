@@ -313,9 +313,8 @@ class CopilotDialect:
         if code == 0:
             return self._read(event, obj) if obj is not None else HookAnswer()
         if code == 2 and event in _PERMISSION:
-            d = self._draft(event, obj) if obj is not None else AnswerDraft()
-            d.decision, d.ignored = "deny", [*d.ignored, "stderr"]
-            return d.freeze()
+            # {"behavior": "deny"} merged with whatever stdout says; stderr is not read.
+            return self._read(event, {**(obj or {}), "behavior": "deny"})
         if code == 2 and event in _POST_FAILURE:
             text = outcome.stdout.strip()
             return HookAnswer(additional_context=(text,) if text else ())

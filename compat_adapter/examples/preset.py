@@ -33,7 +33,7 @@ class ExamplePreset:
         # an approval hook, and a watcher on outside edits.
         await adapter.register_hook("claude", "PreToolUse", "Write|Edit", hook("deny-path", "prod/"))
         await adapter.register_hook("claude", "PostToolUse", "Bash", hook("context", "the preset checked this output"))
-        await adapter.register_hook("claude", "PermissionRequest", "Bash", hook("approve", "git status"))
+        await adapter.register_hook("claude", "PermissionRequest", "Bash", hook("approve", "Bash"))
         await adapter.register_hook("claude", "FileChanged", None, hook("observe"))
         # Codex: a stop that is blocked once, through the official Codex bridge.
         await adapter.register_hook("codex", "Stop", None, hook("block-once", str(root / ".stop-blocked")))

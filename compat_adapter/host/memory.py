@@ -19,6 +19,7 @@ background work, unmounts bridges, stops services and finally cancels what is le
 
 from __future__ import annotations
 
+import contextvars
 import inspect
 import logging
 import re
@@ -60,6 +61,9 @@ _logger = logging.getLogger("compat_adapter.host")
 _LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING,
            "error": logging.ERROR, "critical": logging.CRITICAL}
 _SOURCES = frozenset({"startup", "resume", "clear", "compact"})
+# Set inside the host's background tasks: settle() there would wait for itself.
+_IN_BACKGROUND: contextvars.ContextVar[bool] = contextvars.ContextVar("in_background",
+                                                                     default=False)
 
 #: Keys a shell-env contributor may set (DSH: ``DSH_`` + ``[A-Z][A-Z0-9_]*``).
 DSH_ENV_KEY = re.compile(r"DSH_[A-Z][A-Z0-9_]*")
@@ -237,7 +241,10 @@ class MemoryHost(Host):
 
     async def settle(self) -> None:
         """Wait until no background work is left (emit listeners, drivers, bridge runs …),
-        including work that the awaited work started."""
+        including work that the awaited work started. Not callable from that work itself."""
+        if _IN_BACKGROUND.get():
+            raise RuntimeError("settle() called from the host's own background work would wait "
+                               "for itself")
         while True:
             if self._pending == 0:
                 # One more scheduling round: work that was about to start gets to register.
@@ -462,6 +469,38 @@ class MemoryHost(Host):
 
         return await list_worktrees(Path(cwd))
 
+    async def watch_worktrees(self, cwd: Path,
+                              changed: Callable[[tuple[Worktree, ...], tuple[Worktree, ...]],
+                                                Awaitable[None]],
+                              *, interval_s: float = 0.5) -> Callable[[], Awaitable[None]]:
+        if not self._worktrees:
+            raise NotImplementedError("worktrees are switched off on this host")
+        from compat_adapter.runtime.worktrees import WorktreePoller
+
+        tg = self._require_running()
+        stop, closed = anyio.Event(), anyio.Event()
+
+        async def hold(*, task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
+            # Entered and left in this one task, like the other services; not background work,
+            # so settle() does not wait for a poller that never ends by itself.
+            try:
+                async with WorktreePoller(Path(cwd), changed, interval_s=interval_s):
+                    task_status.started()
+                    await stop.wait()
+            finally:
+                closed.set()
+
+        await tg.start(hold)
+        self._service_stops[f"worktrees:{id(stop)}"] = (stop, closed)
+
+        async def close() -> None:
+            stop.set()
+            with anyio.move_on_after(self.close_grace_s):
+                await closed.wait()
+            self._service_stops.pop(f"worktrees:{id(stop)}", None)
+
+        return close
+
     # ── background work ──
     def _require_running(self) -> TaskGroup:
         if self._tg is None or self._closing:
@@ -480,6 +519,7 @@ class MemoryHost(Host):
         return done
 
     async def _background(self, factory: Callable[[], Awaitable[Any]], done: anyio.Event) -> None:
+        _IN_BACKGROUND.set(True)
         try:
             await factory()
         except Exception as exc:  # noqa: BLE001 - background failures never take the host down

@@ -426,9 +426,18 @@ class Host(abc.ABC):
         """The git worktrees of the repository at ``cwd`` (empty outside a repository)."""
         raise NotImplementedError
 
-    def register_shell_env(self, name: str, resolve: Callable[[ToolExecution], Mapping[str, str]]
+    async def watch_worktrees(self, cwd: Path,
+                              changed: Callable[[tuple[Worktree, ...], tuple[Worktree, ...]],
+                                                Awaitable[None]],
+                              *, interval_s: float = 0.5) -> Callable[[], Awaitable[None]]:
+        """Poll the git worktrees at ``cwd``; the first poll is the baseline, later ones call
+        ``changed(added, removed)``. Returns an async close."""
+        raise NotImplementedError
+
+    def register_shell_env(self, name: str,
+                           resolve: Callable[[ToolExecution], Mapping[str, str] | Awaitable[Mapping[str, str]]]
                            ) -> Unsubscribe:
-        """Contribute `DSH_*` variables to the model's shell tool runs."""
+        """Contribute `DSH_*` variables to the model's shell tool runs (``resolve`` may be async)."""
         raise NotImplementedError
 
 
@@ -438,6 +447,7 @@ OPTIONAL_PARTS: Mapping[str, str] = {
     "watch": "fs.watch",
     "lsp_query": "lsp",
     "list_worktrees": "worktrees",
+    "watch_worktrees": "worktrees",
     "register_shell_env": "shellEnv",
 }
 

@@ -32,6 +32,7 @@ from compat_adapter.importers.common import (
 
 if TYPE_CHECKING:
     from compat_adapter.model import CapabilityResult
+    from compat_adapter.service import CompatAdapter
 
 __all__ = (
     "REFUSAL_CODES",
@@ -97,7 +98,7 @@ def _command(hook: ImportedHook) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-async def register_import(adapter, result: ImportResult) -> tuple[CapabilityResult, ...]:
+async def register_import(adapter: CompatAdapter, result: ImportResult) -> tuple[CapabilityResult, ...]:
     """Register every imported hook, then every rules entry, in one batch; results in order.
 
     Refused items are not registered: they are already the answer for those parts of the files.

@@ -166,11 +166,16 @@ def load_toml(path: Path, shown: str) -> Mapping[str, Any]:
 
 
 def strip_jsonc(text: str) -> str:
-    """Blank out comments and trailing commas outside strings; everything else is kept in place."""
+    """Blank out comments and trailing commas outside strings; everything else is kept in place.
+
+    Only a comma that follows a value and precedes ``]`` or ``}`` is trailing; ``[,]`` and ``{,}``
+    are left for json to report, as OpenCode's parser reports them.
+    """
     out = list(text)
     i, n = 0, len(text)
     in_string = False
-    last_comma: int | None = None  # index of a comma not yet followed by a significant character
+    last_comma: int | None = None  # a comma after a value, not yet followed by another token
+    previous = ""  # the last significant character outside strings and comments
     while i < n:
         c = text[i]
         if in_string:
@@ -178,19 +183,17 @@ def strip_jsonc(text: str) -> str:
                 i += 2
                 continue
             if c == '"':
-                in_string = False
+                in_string, previous = False, '"'
             i += 1
             continue
-        if c == '"':
-            in_string, last_comma = True, None
-        elif text.startswith("//", i):
+        if text.startswith("//", i):
             end = text.find("\n", i)
             end = n if end == -1 else end
             for j in range(i, end):
                 out[j] = " "
             i = end
             continue
-        elif text.startswith("/*", i):
+        if text.startswith("/*", i):
             end = text.find("*/", i + 2)
             end = n if end == -1 else end + 2  # an unclosed comment: json reports what follows
             for j in range(i, end):
@@ -198,14 +201,13 @@ def strip_jsonc(text: str) -> str:
                     out[j] = " "
             i = end
             continue
-        elif c in "}]":
-            if last_comma is not None:
+        if not c.isspace():
+            if c in "}]" and last_comma is not None:
                 out[last_comma] = " "
-            last_comma = None
-        elif c == ",":
-            last_comma = i
-        elif not c.isspace():
-            last_comma = None
+            last_comma = i if c == "," and previous not in ("", "[", "{", ",") else None
+            if c == '"':
+                in_string = True
+            previous = c
         i += 1
     return "".join(out)
 

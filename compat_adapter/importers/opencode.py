@@ -108,7 +108,8 @@ def _instructions(spec: VendorSpec, entries: Any, base: Path, shown: str, out: F
             out.refused.append(Refused(
                 vendor=spec.id, what=f"instructions entry {entry}", origin=origin,
                 code="SOURCE_MISSING",
-                reason=f"matches no file under {base}; OpenCode would load nothing from it"))
+                reason=("matches no file" + ("" if Path(source).is_absolute() else f" under {base}")
+                        + "; OpenCode would load nothing from it")))
             continue
         except CompatError as exc:
             raise ConfigParseError(f"{shown}:{place}: {exc.message}", path=shown,

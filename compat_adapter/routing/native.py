@@ -578,36 +578,14 @@ class NativeRouter:
                 self._observe(group, "fs/watch")
 
     async def _start_worktree_poll(self) -> None:
-        host = self._host
-        baseline = {w.path: w for w in await host.list_worktrees(host.cwd)}
-        state = {"known": baseline}
-        stop = anyio.Event()
-
-        async def poll() -> None:
-            while not stop.is_set():
-                with anyio.move_on_after(WORKTREE_POLL_S):
-                    await stop.wait()
-                if stop.is_set():
-                    return
-                await self.poll_worktrees(state)
-
-        self._worktree_state = state
-        host.start_soon(poll)
-
-        async def close() -> None:
-            stop.set()
+        close = await self._host.watch_worktrees(self._host.cwd, self._on_worktrees,
+                                                 interval_s=WORKTREE_POLL_S)
         self._closers.append(close)
 
-    async def poll_worktrees(self, state: dict[str, dict[str, Worktree]] | None = None) -> None:
-        """One poll: fire WorktreeCreate / WorktreeRemove hooks for the net change since the last."""
-        state = state or getattr(self, "_worktree_state", None)
-        if state is None or self._closed:
+    async def _on_worktrees(self, added: tuple[Worktree, ...], removed: tuple[Worktree, ...]) -> None:
+        """Fire WorktreeCreate / WorktreeRemove hooks for the net change since the last poll."""
+        if self._closed:
             return
-        now = {w.path: w for w in await self._host.list_worktrees(self._host.cwd)}
-        before = state["known"]
-        state["known"] = now
-        added = [w for p, w in now.items() if p not in before]
-        removed = [w for p, w in before.items() if p not in now]
         for kind, items in (("Create", added), ("Remove", removed)):
             for tree in items:
                 fields = {"worktree": {"path": tree.path, "head": tree.head, "branch": tree.branch},

@@ -41,13 +41,17 @@ __all__ = ("FsWatchService",)
 
 _log = logging.getLogger(__name__)
 
-Changed = Callable[[tuple[str, ...]], Awaitable[None]]
+_Changed = Callable[[tuple[str, ...]], Awaitable[None]]
 
 #: How often (ms) the Rust side checks the stop event; it bounds how long closing takes.
 _STEP_MS = 50
-#: Until the first change the Rust side returns after this long (ms) with nothing, which is our
-#: readiness handshake: watchfiles gives no "armed" signal, but its first yield (empty or not)
-#: proves the OS watch exists. It also bounds a stop that lands while no change is pending.
+#: The Rust side hands over a batch after one quiet step or this long (ms); it only needs to be
+#: short, since the debounce that callers see is ours (see `_deliver`).
+_RUST_BATCH_MS = 200
+#: With no change, the Rust side returns empty-handed after this long (ms). That is our readiness
+#: handshake: watchfiles gives no "armed" signal, but its first yield (empty or not) proves the OS
+#: watch exists, so `watch` returns after about this long. The price is an idle watcher waking
+#: its worker thread this often.
 _RUST_TIMEOUT_MS = 100
 #: A constant stream of changes still gets delivered at least every this many debounce windows.
 _MAX_WINDOWS = 8
@@ -84,7 +88,10 @@ class FsWatchService:
             # Shielded: even when we leave because of a cancellation, every watcher thread must
             # be told to stop, or the task group would wait out the Rust timeout for each.
             with anyio.CancelScope(shield=True):
-                for watch in list(self._watches):
+                watches = list(self._watches)
+                for watch in watches:
+                    self._signal_stop(watch)  # all at once: their threads wind down together
+                for watch in watches:
                     await self._close(watch)
         finally:
             # Our own tasks are done or expendable by now. The body's exception is not handed to
@@ -93,7 +100,7 @@ class FsWatchService:
             await task_group.__aexit__(None, None, None)
         return None
 
-    async def watch(self, path: Path, changed: Changed, *,
+    async def watch(self, path: Path, changed: _Changed, *,
                     debounce_ms: int = 250) -> Callable[[], Awaitable[None]]:
         """Arm a recursive watcher on the directory ``path``.
 
@@ -121,22 +128,25 @@ class FsWatchService:
 
         return close
 
-    async def _close(self, watch: _Watch) -> None:
+    @staticmethod
+    def _signal_stop(watch: _Watch) -> None:
         # The stop event ends the Rust wait within one step; cancelling the scope stops the
         # callback side at once. Without the event, cancellation would wait for the worker thread.
         watch.stop.set()
         watch.scope.cancel()
+
+    async def _close(self, watch: _Watch) -> None:
+        self._signal_stop(watch)
         with anyio.move_on_after(_CLOSE_GRACE_S):
             await watch.done.wait()
 
-    async def _run(self, watch: _Watch, changed: Changed, debounce_s: float, *,
+    async def _run(self, watch: _Watch, changed: _Changed, debounce_s: float, *,
                    task_status: TaskStatus[None]) -> None:
         from watchfiles import DefaultFilter, awatch
 
         self._watches.add(watch)
         changes = awatch(watch.path, watch_filter=DefaultFilter(), step=_STEP_MS,
-                         # the Rust-side window only needs to outlast one step: we coalesce
-                         debounce=max(_STEP_MS * 4, 200), stop_event=watch.stop,
+                         debounce=_RUST_BATCH_MS, stop_event=watch.stop,
                          rust_timeout=_RUST_TIMEOUT_MS, yield_on_timeout=True)
         ready = False
         try:
@@ -173,7 +183,7 @@ class FsWatchService:
             task_status.started()  # closed while arming: `watch` still returns a (no-op) close
 
     @staticmethod
-    async def _deliver(receive: MemoryObjectReceiveStream[frozenset[str]], changed: Changed,
+    async def _deliver(receive: MemoryObjectReceiveStream[frozenset[str]], changed: _Changed,
                        debounce_s: float) -> None:
         async for first in receive:
             pending = set(first)

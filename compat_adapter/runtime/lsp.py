@@ -2,8 +2,9 @@
 
 ``async with LspService(root) as lsp:`` — the server (jedi-language-server by default) starts on
 the first :meth:`LspService.query`, is initialized with ``root`` as its only workspace folder, and
-is shut down (``shutdown`` + ``exit``, then a kill of its process group within a bound) when the
-service is left.
+is shut down when the service is left: ``didClose`` for open documents, ``shutdown`` + ``exit``,
+then (within a bound, or at once if it already left) SIGKILL to its process group, which also
+takes helpers it spawned. :attr:`LspService.exit_code` tells a clean exit (0) from a kill.
 
 Each query syncs the file first: ``didOpen`` with its current text the first time, then
 ``didChange`` (whole text) + ``didSave`` whenever the text on disk differs from what the server
@@ -56,7 +57,7 @@ if TYPE_CHECKING:
     from anyio.abc import TaskGroup
     from pygls.lsp.client import LanguageClient
 
-__all__ = ("LSP_OPERATIONS", "LspService")
+__all__ = ("LSP_OPERATIONS", "LspService", "resolve_command")
 
 #: The operations :meth:`LspService.query` answers (Claude Code's LSP tool spells them so).
 LSP_OPERATIONS: tuple[str, ...] = ("hover", "goToDefinition", "findReferences", "diagnostics")

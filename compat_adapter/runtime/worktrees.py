@@ -31,7 +31,7 @@ _log = logging.getLogger(__name__)
 #: branch name. A worktree can only have a local branch checked out, so stripping is lossless.
 _HEADS = "refs/heads/"
 
-WorktreeChange = tuple[tuple[Worktree, ...], tuple[Worktree, ...]]
+_WorktreeChange = tuple[tuple[Worktree, ...], tuple[Worktree, ...]]
 
 
 def parse_worktrees(porcelain: str, *, nul: bool = True) -> tuple[Worktree, ...]:
@@ -144,7 +144,7 @@ class WorktreePoller:
         await task_group.__aexit__(None, None, None)
         return None
 
-    async def poll_now(self) -> WorktreeChange:
+    async def poll_now(self) -> _WorktreeChange:
         """Poll once; return ``(added, removed)`` and, when either is non-empty, await
         ``on_change`` with them. The first poll only records the baseline and returns ``((), ())``.
         """
@@ -155,7 +155,7 @@ class WorktreePoller:
             await self._on_change(*change)
         return change
 
-    def _diff(self, current: Sequence[Worktree]) -> WorktreeChange:
+    def _diff(self, current: Sequence[Worktree]) -> _WorktreeChange:
         now = {tree.path: tree for tree in current}
         previous, self._known = self._known, now
         if previous is None:

@@ -53,8 +53,8 @@ def main() -> int:
             print(json.dumps({"permissionDecision": "ask",
                               "permissionDecisionReason": "git commands need a human"}))
         return 0
-    if mode == "approve":  # Claude-dialect PermissionRequest: allow what mentions ARG
-        if arg in tool_text(payload) or arg in json.dumps(payload):
+    if mode == "approve":  # Claude-dialect PermissionRequest: allow the tool named ARG
+        if payload.get("tool_name") == arg:
             print(json.dumps({"hookSpecificOutput": {"hookEventName": event,
                                                      "decision": {"behavior": "allow"}}}))
         return 0

@@ -76,7 +76,8 @@ async def mount(host: Host, package: str, config_path: str | PathLike[str], *,
     try:
         config = await load_config(dialect, path, options)
     except (OSError, ValueError, ConfigParseError) as exc:
-        reason = exc.message if isinstance(exc, ConfigParseError) else f"{type(exc).__name__}: {exc}"
+        reason = (exc.message if isinstance(exc, ConfigParseError)
+                  else f"{type(exc).__name__}: {exc}")
         host.log("warning", f'{dialect.label}: could not load hook config "{path}": {reason} '
                  "— no hooks registered", package=package, config_path=str(path))
         config = None

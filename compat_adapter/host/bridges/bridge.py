@@ -26,6 +26,7 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from compat_adapter.host.bridges.protocol import (
@@ -67,14 +68,14 @@ from compat_adapter.host.protocol import (
 )
 from compat_adapter.runtime.process import hook_environment
 
-__all__ = ("BridgeOptions", "Dialect", "MountedBridge", "Site")
+__all__ = ("EXECUTOR_ENV", "SUBAGENT_TYPE", "BridgeOptions", "Dialect", "MountedBridge", "Site")
 
 #: The only agent type DSH reports for subagents.
 SUBAGENT_TYPE = "general-purpose"
 
 #: What DSH's shell executor sets for every command it runs, hooks included.
-EXECUTOR_ENV: Mapping[str, str] = {"NO_COLOR": "1", "TERM": "dumb", "PAGER": "cat",
-                                   "GIT_PAGER": "cat"}
+EXECUTOR_ENV: Mapping[str, str] = MappingProxyType({"NO_COLOR": "1", "TERM": "dumb",
+                                                   "PAGER": "cat", "GIT_PAGER": "cat"})
 
 _FALLBACK = {
     "PreToolUse": "blocked by PreToolUse hook",
@@ -111,6 +112,7 @@ class Site:
         return self.session.id if self.session is not None else ""
 
 
+_Matched = tuple[MatcherGroup, CommandHook]
 PayloadBuilder = Callable[[str, Site, Mapping[str, Any], BridgeOptions], dict[str, Any]]
 EnvBuilder = Callable[[Site, BridgeOptions], Mapping[str, str]]
 
@@ -237,7 +239,7 @@ class MountedBridge:
         return Site(session=session, cwd=Path(session.cwd),
                     turn=turn if turn is not None else _last_turn(session))
 
-    def _matched(self, point: str, subject: str | None) -> tuple[tuple[MatcherGroup, CommandHook], ...]:
+    def _matched(self, point: str, subject: str | None) -> tuple[_Matched, ...]:
         assert self._config is not None
         return tuple(
             (group, hook)
@@ -293,6 +295,9 @@ class MountedBridge:
 
     async def _guarded(self, point: str, subject: str | None, site: Site,
                        fields: Mapping[str, Any], *, records: bool) -> MergedOutcome | None:
+        # A dispatch that took its listener snapshot before unmount still reaches us: run nothing.
+        if not self._mounted:
+            return None
         # A bridge fault must never take the host's seam down: it fails open, like a failed hook.
         try:
             return await self._run_point(point, subject, site, fields, records=records)
@@ -302,7 +307,8 @@ class MountedBridge:
             return None
 
     def _message(self, texts: tuple[str, ...]) -> UserMessage:
-        return new_message("\n\n".join((UNTRUSTED_HOOK_CONTEXT_NOTICE, *texts)), self._dialect.label)
+        text = "\n\n".join((UNTRUSTED_HOOK_CONTEXT_NOTICE, *texts))
+        return new_message(text, self._dialect.label)
 
     # ── listeners ──
     async def _on_agent_created(self, event: AgentCreated) -> None:

@@ -63,7 +63,8 @@ CLAUDE_CODE = Dialect(
     events=EVENTS,
     trailing_newline=True,
     honours_ask=True,
-    # Only hookSpecificOutput.additionalContext counts; plain stdout is ignored (unlike Claude Code).
+    # Only hookSpecificOutput.additionalContext counts; plain stdout is ignored (Claude Code
+    # itself would use it).
     plain_stdout_context=frozenset(),
     warns_updated_input=True,
     payload=_payload,

@@ -31,6 +31,7 @@ from compat_adapter.runtime.process import ProcessOutcome, run_command
 __all__ = (
     "DEFAULT_HOOK_TIMEOUT_S",
     "DEFAULT_STDERR_SUMMARY_MAX_CHARS",
+    "KILL_GRACE_S",
     "MAX_HOOK_TIMEOUT_S",
     "OUTPUT_CAP_BYTES",
     "SUBJECTLESS_EVENTS",
@@ -192,7 +193,8 @@ def _runnable_hooks(event: str, raw_hooks: object, options: ParseOptions,
                             f"{event} ({options.runs_only})")
             continue
         if options.skip_async and raw.get("async") is True:
-            warnings.append(f"{options.label}: skipping async hook on {event} ({options.runs_only})")
+            warnings.append(f"{options.label}: skipping async hook on {event} "
+                            f"({options.runs_only})")
             continue
         command = raw.get("command")
         if not isinstance(command, str) or not command.strip():
