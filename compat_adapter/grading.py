@@ -69,9 +69,10 @@ def parse_handler(vendor: VendorSpec, handler: object) -> tuple[CommandHandler |
     if kind != "command":
         raise InvalidHandler(f"unknown handler type {kind!r}", vendor=vendor.id, type=kind)
     command = handler.get("command")
-    if command is None and vendor.id == "copilot":
-        # Copilot's own shape: {bash, powershell, cwd, env, timeoutSec}. This host runs POSIX sh.
-        command = handler.get("bash")
+    if vendor.id == "copilot":
+        # Copilot's own shape: {bash, powershell, cwd, env, timeoutSec}. On a POSIX host Copilot
+        # runs `bash` and falls back to `command`; this host runs POSIX sh.
+        command = handler.get("bash") or command
         if command is None and handler.get("powershell") is not None:
             raise InvalidHandler("this host runs POSIX shell commands; the handler has only a "
                                  "powershell command", vendor=vendor.id)

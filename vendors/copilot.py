@@ -268,8 +268,8 @@ EVENTS = (
 TOOLS = (
     ToolName(vendor="bash", host="bash"),
     ToolName(vendor="powershell", host="pwsh"),
-    ToolName(vendor="edit", host="edit"),
-    ToolName(vendor="create", host="write"),
+    ToolName(vendor="edit", host="edit", arguments=(("old_str", "old"), ("new_str", "new"))),
+    ToolName(vendor="create", host="write", arguments=(("file_text", "content"),)),
     ToolName(vendor="view", host="read"),
     ToolName(vendor="grep", host="grep"),
     ToolName(vendor="glob", host="glob"),

@@ -417,9 +417,10 @@ EVENTS = (
 
 TOOLS = (
     ToolName(vendor="bash", host="bash"),
-    ToolName(vendor="read", host="read"),
-    ToolName(vendor="write", host="write"),
-    ToolName(vendor="edit", host="edit"),
+    ToolName(vendor="read", host="read", arguments=(("filePath", "path"),)),
+    ToolName(vendor="write", host="write", arguments=(("filePath", "path"),)),
+    ToolName(vendor="edit", host="edit",
+             arguments=(("filePath", "path"), ("oldString", "old"), ("newString", "new"))),
     ToolName(vendor="apply_patch", host="edit"),
     ToolName(vendor="glob", host="glob"),
     ToolName(vendor="grep", host="grep"),

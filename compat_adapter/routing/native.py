@@ -342,7 +342,7 @@ class NativeRouter:
             group = await self._run(entries, fields, session=session, turn=turn, log_pair=True)
             if group.empty:
                 continue
-            given = group.merged.answers or {}
+            given = _question_answers(group.merged.answers)
             asked = {q.id for q in request.questions}
             items = tuple(QuestionAnswer(id=qid, selected=_selected(value), custom=_custom(value))
                           for qid, value in given.items() if qid in asked)
@@ -355,8 +355,12 @@ class NativeRouter:
             answer = await next()
         results = [e for e in self._groups("user-questions/request") if e[0].row.event == "ElicitationResult"]
         for entries in results:
-            result_fields = {**fields, "answers": {a.id: {"selected": list(a.selected), "custom": a.custom}
-                                                    for a in answer.answers}}
+            result_fields = {**fields,
+                             "answers": {a.id: {"selected": list(a.selected), "custom": a.custom}
+                                         for a in answer.answers},
+                             # Claude's ElicitationResult reads an MCP-style action and content.
+                             "action": "accept",
+                             "content": {a.id: _content_value(a) for a in answer.answers}}
             group = await self._run(entries, result_fields, session=session, turn=turn, log_pair=True)
             self._observe(group, "user-questions/request")
         return answer
@@ -402,7 +406,8 @@ class NativeRouter:
     # ── emit points (observe) ───────────────────────────────────────────────────────────────────
     def on_disposed(self, event: Any) -> Awaitable[None] | None:
         agent: AgentHandle = event.agent
-        return self._emit("agent/disposed", {"agent_id": agent.id, "reason": "disposed"}, agent.session)
+        # The host's notice has no cause: no reason is invented, each dialect sends its default.
+        return self._emit("agent/disposed", {"agent_id": agent.id}, agent.session)
 
     def on_error(self, event: AgentError) -> Awaitable[None] | None:
         return self._emit("agent/error", {"error": event.error, "agent_id": event.agent.id},
@@ -456,8 +461,14 @@ class NativeRouter:
 
     def on_session_created(self, event: SessionCreated) -> Awaitable[None] | None:
         s = event.session
-        fields = {"cwd": str(s.cwd), "source": "startup", "trigger": "init", "files": _instruction_files(s.cwd)}
-        jobs = [self._emit(p, fields, s) for p in ("session/created", "agent/instructions-loaded")]
+        cwd = str(s.cwd)
+        files = _instruction_files(s.cwd)
+        # The session's one directory is both the "new" cwd and the "added" directory.
+        created = {"cwd": cwd, "source": "startup", "trigger": "init", "new_cwd": cwd, "path": cwd}
+        loaded = {"cwd": cwd, "files": files, "load_reason": "session_start", "memory_type": "Project",
+                  **({"file_path": str(Path(cwd) / files[0])} if files else {})}
+        jobs = [self._emit("session/created", created, s),
+                self._emit("agent/instructions-loaded", loaded, s)]
         live = [j for j in jobs if j is not None]
         return _gather(live) if live else None
 
@@ -479,8 +490,11 @@ class NativeRouter:
         elif kind == "todo/write":
             jobs.append(self._todo_changes(session, data))
         elif kind == "step/end":
-            jobs.append(self._emit("step/end", {"turn": data.get("turn"), "step": data.get("step"),
-                                                "tool_names": _step_tools(session, data)}, session))
+            calls = _step_calls(session, data)
+            if calls:  # a batch is the tool calls of one step; a step without any has none
+                jobs.append(self._emit("step/end", {"turn": data.get("turn"), "step": data.get("step"),
+                                                    "tool_names": [c["tool_name"] for c in calls],
+                                                    "tool_calls": calls}, session))
         elif kind == "request/header":
             jobs.append(self._model_switch(session, data))
         elif kind == "command/run":
@@ -493,12 +507,18 @@ class NativeRouter:
             jobs.append(self._lsp_after_turn(session, files))
         elif kind == "approval/decided":
             outcome = data.get("outcome")
-            fields = {"outcome": outcome, "id": data.get("id"), "tool_name": _asked_tool(session, data)}
+            fields = {"outcome": outcome, "id": data.get("id"), "tool_name": _asked_tool(session, data),
+                      "reason": _DENIALS.get(str(outcome), f"approval {outcome}")}
             jobs.append(self._emit("approval/decided", fields, session,
                                    keep=lambda e: e.spec.id == "opencode" or outcome == "rejected"))
-        elif kind in ("user/message", "assistant/message"):
-            text = data.get("text") or data.get("message", {}).get("text") if isinstance(data, Mapping) else None
-            jobs.append(self._emit("message/display", {"role": kind.split("/")[0], "text": text}, session))
+        elif kind == "assistant/message" and isinstance(data.get("text"), str) and data["text"]:
+            # What a front end would display: each committed assistant text, whole (no deltas).
+            text = data["text"]
+            turn = data.get("turn")
+            jobs.append(self._emit("message/display", {
+                "role": "assistant", "text": text, "delta": text, "final": True, "index": 0,
+                "message_id": f"{session.id}:{record.seq}",
+                "turn_id": str(turn) if turn is not None else None}, session))
         live = [j for j in jobs if j is not None]
         return _gather(live) if live else None
 
@@ -626,6 +646,29 @@ def _none():
     return HookAnswer()
 
 
+def _question_answers(answers: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """Question id → answer from a merged hook answer.
+
+    Claude's Elicitation answers in the MCP shape ``{action, content}``: only ``accept`` answers,
+    with ``content`` mapping question ids to values; decline and cancel answer nothing (the host
+    has no counterpart, so the question goes on to the next answerer).
+    """
+    if not answers:
+        return {}
+    if "action" in answers:
+        content = answers.get("content")
+        if answers.get("action") == "accept" and isinstance(content, Mapping):
+            return content
+        return {}
+    return answers
+
+
+def _content_value(answer: QuestionAnswer) -> Any:
+    if answer.custom is not None:
+        return answer.custom
+    return answer.selected[0] if len(answer.selected) == 1 else list(answer.selected)
+
+
 def _selected(value: Any) -> tuple[str, ...]:
     if isinstance(value, Mapping):
         value = value.get("selected", ())
@@ -659,10 +702,31 @@ def _summary_before(session: SessionHandle, end: LogEvent) -> str | None:
     return None
 
 
-def _step_tools(session: SessionHandle, data: Mapping[str, Any]) -> list[str]:
+def _step_calls(session: SessionHandle, data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The tool calls one step made, in host vocabulary (no results: the record has none)."""
+    import json
+
     turn, step = data.get("turn"), data.get("step")
-    return [str(e.data.get("name")) for e in session.events
-            if e.type == "tool/call" and e.data.get("turn") == turn and e.data.get("step") == step]
+    calls = []
+    for e in session.events:
+        if e.type != "tool/call" or e.data.get("turn") != turn or e.data.get("step") != step:
+            continue
+        raw = e.data.get("arguments")
+        try:
+            arguments = json.loads(raw) if isinstance(raw, str) else _plain(raw or {})
+        except ValueError:
+            arguments = {}
+        calls.append({"tool_name": str(e.data.get("name")), "tool_input": arguments,
+                      "tool_use_id": e.data.get("callId")})
+    return calls
+
+
+#: What a refused approval means, as the reason PermissionDenied hooks read.
+_DENIALS = {
+    "rejected": "the user rejected the tool call",
+    "cancelled": "the approval request was cancelled",
+    "unavailable": "no approval channel was available",
+}
 
 
 def _asked_tool(session: SessionHandle, data: Mapping[str, Any]) -> str | None:
