@@ -129,6 +129,11 @@ def _matcher_problem(spec: VendorSpec, row: EventRow, matcher: str) -> str | Non
 
 def _matcher_losses(spec: VendorSpec, row: EventRow, matcher: str | None) -> tuple[Degradation, ...]:
     """Losses that depend on this declaration's matcher rather than on the row."""
+    if matcher and matcher != "*" and row.matcher_subject is None:
+        # The vendor itself ignores a matcher here; so do we, and the author should know.
+        return (degrade("matcher-narrowed",
+                        f"{spec.id} {row.event} takes no matcher, so {matcher!r} is ignored and the "
+                        "hook runs every time the event fires."),)
     if not matcher or row.matcher_subject != "tool_name" or not _LITERAL.match(matcher):
         return ()
     known = {t.vendor for t in spec.tools}

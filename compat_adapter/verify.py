@@ -52,11 +52,22 @@ from compat_adapter.service import CompatAdapter
 
 __all__ = (
     "CONCURRENCY",
+    "CONTEXT",
+    "CONTINUE",
+    "REASON",
     "HookProbe",
     "RowCheck",
     "Session",
     "all_rows",
+    "ask_policy",
+    "bash_reply",
+    "check_payload",
+    "log_records",
+    "make_repo",
     "open_session",
+    "specific",
+    "tool_results",
+    "user_messages",
     "verify_all",
     "verify_row",
 )
@@ -292,19 +303,19 @@ class open_session:  # noqa: N801 - used like a function: `async with open_sessi
 
 # ── log helpers ─────────────────────────────────────────────────────────────────────────────────
 
-def _records(session: Any, kind: str) -> list[Mapping[str, Any]]:
+def log_records(session: Any, kind: str) -> list[Mapping[str, Any]]:
     return [e.data for e in session.events if e.type == kind]
 
 
-def _messages(session: Any) -> list[Mapping[str, Any]]:
-    return _records(session, "user/message")
+def user_messages(session: Any) -> list[Mapping[str, Any]]:
+    return log_records(session, "user/message")
 
 
-def _tool_results(session: Any) -> list[Mapping[str, Any]]:
-    return _records(session, "tool/result")
+def tool_results(session: Any) -> list[Mapping[str, Any]]:
+    return log_records(session, "tool/result")
 
 
-def _bash(command: str) -> Reply:
+def bash_reply(command: str) -> Reply:
     return Reply(calls=(call("bash", command=command),))
 
 
@@ -314,7 +325,7 @@ def _child_sessions(s: Session, parent: Any) -> list[Any]:
 
 # ── answers in each vendor's dialect ────────────────────────────────────────────────────────────
 
-def _specific(event: str, **fields: Any) -> dict[str, Any]:
+def specific(event: str, **fields: Any) -> dict[str, Any]:
     return {"hookSpecificOutput": {"hookEventName": event, **fields}}
 
 
@@ -324,7 +335,7 @@ def deny_answer(vendor: str, event: str) -> dict[str, Any]:
         return {"permissionDecision": "deny", "permissionDecisionReason": REASON}
     if vendor == "opencode":
         return {"decision": "deny", "reason": REASON}
-    return _specific(event, permissionDecision="deny", permissionDecisionReason=REASON)
+    return specific(event, permissionDecision="deny", permissionDecisionReason=REASON)
 
 
 def ask_answer(vendor: str, event: str) -> dict[str, Any]:
@@ -332,13 +343,13 @@ def ask_answer(vendor: str, event: str) -> dict[str, Any]:
         return {"permissionDecision": "ask", "permissionDecisionReason": REASON}
     if vendor == "opencode":
         return {"decision": "ask", "reason": REASON}
-    return _specific(event, permissionDecision="ask", permissionDecisionReason=REASON)
+    return specific(event, permissionDecision="ask", permissionDecisionReason=REASON)
 
 
 def context_answer(vendor: str, event: str) -> dict[str, Any]:
     if vendor in ("copilot", "opencode"):
         return {"additionalContext": CONTEXT}
-    return _specific(event, additionalContext=CONTEXT)
+    return specific(event, additionalContext=CONTEXT)
 
 
 def block_answer(vendor: str, event: str, reason: str = REASON) -> dict[str, Any]:
@@ -351,7 +362,7 @@ def allow_permission_answer(vendor: str, event: str) -> dict[str, Any]:
         return {"behavior": "allow"}
     if vendor == "opencode":
         return {"status": "allow"}
-    return _specific(event, decision={"behavior": "allow"})
+    return specific(event, decision={"behavior": "allow"})
 
 
 def observe_answer(vendor: str, event: str) -> dict[str, Any]:
@@ -482,13 +493,13 @@ async def _pre_tool(s: Session) -> None:
     """Deny blocks the call; then (fresh session) ask reaches approval and fails closed."""
     s.probe.answer(deny_answer(s.vendor, s.event))
     await s.register()
-    agent = await s.host.create_agent(script=[_bash("touch denied.txt"), "done"])
+    agent = await s.host.create_agent(script=[bash_reply("touch denied.txt"), "done"])
     result = await agent.run_turn("create the file")
     await s.host.settle()
     check_payload(s)
     s.expect(not (s.root / "denied.txt").exists(), "deny did not block: the command ran",
              "deny blocked the side effect")
-    results = _tool_results(agent.session)
+    results = tool_results(agent.session)
     s.expect(results and results[0]["isError"] and REASON in results[0]["text"],
              f"the model does not see the deny reason: {results}", "reason in the tool result")
     s.expect(result.reason == "completed", f"turn ended {result.reason}")
@@ -504,11 +515,11 @@ async def _pre_tool_ask(s: Session) -> None:
         return await next_()
 
     s.host.on("approval/request", watch)
-    agent = await s.host.create_agent(script=[_bash("touch asked.txt"), "done"])
+    agent = await s.host.create_agent(script=[bash_reply("touch asked.txt"), "done"])
     await agent.run_turn("create the file")
     await s.host.settle()
     check_payload(s)
-    decided = _records(agent.session, "approval/decided")
+    decided = log_records(agent.session, "approval/decided")
     s.expect(asked and decided and decided[0]["outcome"] == "unavailable",
              f"ask did not reach the host's approval: asked={asked} decided={decided}",
              "ask reached approval/request")
@@ -539,15 +550,15 @@ async def _post_tool(s: Session) -> None:
         s.expect(payload.get("toolResult", {}).get("resultType") == "success",
                  f"toolResult is not {{resultType, textResultForLlm}}: {payload.get('toolResult')}")
     s.expect((s.root / "ran.txt").exists(), "the tool did not run before its post hook")
-    results = _tool_results(agent.session)
+    results = tool_results(agent.session)
     if s.row.blocking == "verdict":
         s.expect(results and results[0]["isError"] and REASON in results[0]["text"],
                  f"a post-tool block did not replace the result: {results[:1]}",
                  "block replaced the tool result with the reason")
     else:
-        seen = [m for m in _messages(agent.session) if CONTEXT in m["text"]]
+        seen = [m for m in user_messages(agent.session) if CONTEXT in m["text"]]
         s.expect(seen and seen[0]["turn"] == 1 and seen[0]["step"] == 2,
-                 f"context did not reach the next step as a user message: {_messages(agent.session)}",
+                 f"context did not reach the next step as a user message: {user_messages(agent.session)}",
                  f"context logged as user/message ({seen[0]['source']['kind'] if seen else ''})")
     s.expect(result.reason == "completed" and result.steps == 2,
              f"turn ended {result.reason} after {result.steps} steps")
@@ -563,14 +574,14 @@ async def _pre_step(s: Session) -> None:
     else:
         s.probe.answer(observe_answer(s.vendor, s.event))
     await s.register()
-    agent = await s.host.create_agent(script=[_bash("touch stepped.txt"), "done"])
+    agent = await s.host.create_agent(script=[bash_reply("touch stepped.txt"), "done"])
     result = await agent.run_turn("please touch the file")
     await s.host.settle()
     payload = check_payload(s, tool=None)
     if payload is not None and s.vendor in ("claude", "codex", "workbuddy"):
         s.expect(payload.get("prompt") == "please touch the file", f"prompt not in payload: {payload}")
     if point == "agent/pre-step/transform":
-        first = [m for m in _messages(agent.session) if m["step"] == 1]
+        first = [m for m in user_messages(agent.session) if m["step"] == 1]
         s.expect(first and first[0]["text"] == REPLACED,
                  f"the model did not receive the replacement prompt: {first}",
                  "the step entered the replacement prompt")
@@ -592,14 +603,21 @@ async def _stop(s: Session) -> None:
     result = await agent.run_turn("fix the tests")
     await s.host.settle()
     check_payload(s, tool=None, at_least=2)
-    steered = [m for m in _messages(agent.session) if CONTINUE in m["text"]]
+    steered = [m for m in user_messages(agent.session) if CONTINUE in m["text"]]
     s.expect(result.steps == 2 and result.reason == "completed",
              f"a stop block did not force exactly one more step: {result}",
              "block forced one more step")
     s.expect(steered and steered[0]["turn"] == 1 and steered[0]["step"] == 2,
-             f"the continuation message is not in step 2 of the same turn: {_messages(agent.session)}",
+             f"the continuation message is not in step 2 of the same turn: {user_messages(agent.session)}",
              "continuation message in the same turn")
-    s.expect(len(_records(agent.session, "turn/start")) == 1, "the continuation started a new turn")
+    s.expect(len(log_records(agent.session, "turn/start")) == 1, "the continuation started a new turn")
+    payloads = s.probe.payloads()
+    if not s.official and len(payloads) >= 2:
+        # Our routes tell the second run that it runs because of a block.
+        s.expect(payloads[0].get("stop_hook_active") is False
+                 and payloads[1].get("stop_hook_active") is True,
+                 f"stop_hook_active is not false then true: {[p.get('stop_hook_active') for p in payloads]}",
+                 "stop_hook_active false then true")
 
 
 async def _agent_created(s: Session) -> None:
@@ -611,9 +629,9 @@ async def _agent_created(s: Session) -> None:
     payload = check_payload(s, tool=None)
     if payload is not None and s.vendor != "opencode":
         s.expect(payload.get("source") == "startup", f"source is not startup: {payload}")
-    seen = [m for m in _messages(agent.session) if CONTEXT in m["text"]]
+    seen = [m for m in user_messages(agent.session) if CONTEXT in m["text"]]
     s.expect(seen and seen[0]["turn"] == 1 and seen[0]["step"] == 1,
-             f"session-start context not in the first step: {_messages(agent.session)}",
+             f"session-start context not in the first step: {user_messages(agent.session)}",
              f"context logged as user/message ({seen[0]['source']['kind'] if seen else ''})")
 
 
@@ -626,10 +644,10 @@ async def _subagent_start(s: Session) -> None:
     await s.host.settle()
     check_payload(s, tool=None)
     children = _child_sessions(s, agent.session)
-    seen = [m for c in children for m in _messages(c) if CONTEXT in m["text"]]
-    s.expect(seen, f"the child's log has no context message: {[_messages(c) for c in children]}",
+    seen = [m for c in children for m in user_messages(c) if CONTEXT in m["text"]]
+    s.expect(seen, f"the child's log has no context message: {[user_messages(c) for c in children]}",
              "context in the child's log")
-    s.expect(not [m for m in _messages(agent.session) if CONTEXT in m["text"]],
+    s.expect(not [m for m in user_messages(agent.session) if CONTEXT in m["text"]],
              "subagent context leaked into the parent's log")
     s.expect(result.reason == "completed", f"turn ended {result.reason}")
 
@@ -643,7 +661,7 @@ async def _subagent_end(s: Session) -> None:
     result = await agent.run_turn("delegate")
     await s.host.settle()
     check_payload(s, tool=None)
-    results = _tool_results(agent.session)
+    results = tool_results(agent.session)
     s.expect(result.reason == "completed" and result.steps == 2 and results
              and not results[0]["isError"] and results[0]["text"] == "child answer",
              f"a subagent-stop answer changed the run: {result} {results}",
@@ -675,8 +693,8 @@ async def _compaction(s: Session) -> None:
         await agent.compact("verify summary")
 
     agent, payload = await _observe_turn(s, ["hi"], compact)
-    ends = _records(agent.session, "compaction/end")
-    s.expect(ends and _records(agent.session, "compaction/summary"),
+    ends = log_records(agent.session, "compaction/end")
+    s.expect(ends and log_records(agent.session, "compaction/summary"),
              "compaction did not finish", "compaction finished")
     if payload is not None and s.event == "PostCompact" and s.vendor == "claude":
         s.expect(payload.get("compact_summary") == "verify summary",
@@ -699,7 +717,7 @@ async def _error(s: Session) -> None:
 
 
 async def _status(s: Session) -> None:
-    await _observe_turn(s, [_bash("touch status.txt"), "done"])
+    await _observe_turn(s, [bash_reply("touch status.txt"), "done"])
     s.expect((s.root / "status.txt").exists(), "the turn's command did not run")
 
 
@@ -712,16 +730,33 @@ async def _inbox(s: Session) -> None:
 
 async def _session_created(s: Session) -> None:
     (s.root / "CLAUDE.md").write_text("# rules\n", encoding="utf-8")
-    await _observe_turn(s, ["ok"])
+    _, payload = await _observe_turn(s, ["ok"])
     s.expect(len(s.host.sessions) == 1, "more than one session")
+    s.expect(len(s.probe.raw()) == 1, f"the hook ran {len(s.probe.raw())} times for one session")
+    if payload is None or s.vendor not in ("claude", "workbuddy"):
+        return
+    want = {"InstructionsLoaded": ("file_path", str(s.root / "CLAUDE.md")),
+            "CwdChanged": ("new_cwd", str(s.root)), "DirectoryAdded": ("path", str(s.root)),
+            "Setup": ("trigger", "init")}.get(s.event)
+    if want is not None:
+        key, value = want
+        s.expect(payload.get(key) == value, f"{key} is {payload.get(key)!r}, expected {value!r}",
+                 f"{key} in payload")
 
 
 async def _session_event(s: Session) -> None:
-    await _observe_turn(s, [_bash("echo hi"), "done"], at_least=3)
+    await _observe_turn(s, [bash_reply("echo hi"), "done"], at_least=3)
 
 
 async def _step_end(s: Session) -> None:
-    _, payload = await _observe_turn(s, [_bash("echo batch"), "done"], at_least=2)
+    _, payload = await _observe_turn(s, [bash_reply("echo batch"), "done"])
+    # Only the step that made tool calls is a batch; the closing text step is not.
+    s.expect(len(s.probe.raw()) == 1, f"the batch hook ran {len(s.probe.raw())} times for one batch")
+    if payload is not None:
+        calls = payload.get("tool_calls") or []
+        s.expect(len(calls) == 1 and calls[0].get("tool_name") == "Bash"
+                 and calls[0].get("tool_input") == {"command": "echo batch"},
+                 f"tool_calls does not name the step's call: {calls}", "tool_calls in payload")
 
 
 async def _todo(s: Session) -> None:
@@ -735,7 +770,7 @@ async def _todo(s: Session) -> None:
 
 
 async def _model_switch(s: Session) -> None:
-    script = [_bash("echo one"), SwitchModel("other/model-b"), "done"]
+    script = [bash_reply("echo one"), SwitchModel("other/model-b"), "done"]
     agent, payload = await _observe_turn(s, script)
     s.expect(len(s.probe.raw()) == 1, f"the model-switch hook ran {len(s.probe.raw())} times")
     if payload is not None:
@@ -748,7 +783,7 @@ async def _command(s: Session) -> None:
         await agent.run_command("review", "now")
 
     agent, payload = await _observe_turn(s, ["ok"], run)
-    s.expect(_records(agent.session, "command/done"), "the command did not finish")
+    s.expect(log_records(agent.session, "command/done"), "the command did not finish")
     if payload is not None:
         s.expect("review" in json.dumps(payload), f"the command name is not in the payload: {payload}")
 
@@ -762,7 +797,11 @@ async def _workspace(s: Session) -> None:
 
 
 async def _message_display(s: Session) -> None:
-    await _observe_turn(s, ["shown text"], at_least=2)
+    _, payload = await _observe_turn(s, ["shown text"])
+    s.expect(len(s.probe.raw()) == 1, f"the display hook ran {len(s.probe.raw())} times for one message")
+    if payload is not None:
+        s.expect(payload.get("delta") == "shown text" and payload.get("final") is True,
+                 f"the displayed text is not the message: {payload}", "message text as the final delta")
 
 
 async def _settings(s: Session) -> None:
@@ -777,7 +816,7 @@ async def _settings(s: Session) -> None:
     check_observed(s, answer)
 
 
-async def _ask_policy(request: ToolExecution, next_: Callable[[], Awaitable[Any]]) -> PreToolDecision:
+async def ask_policy(request: ToolExecution, next_: Callable[[], Awaitable[Any]]) -> PreToolDecision:
     # The host's own permission policy: every tool call needs approval.
     return PreToolDecision("ask", "the host's policy asks for every tool call")
 
@@ -785,30 +824,51 @@ async def _ask_policy(request: ToolExecution, next_: Callable[[], Awaitable[Any]
 async def _approval(s: Session) -> None:
     s.probe.answer(allow_permission_answer(s.vendor, s.event))
     await s.register()
-    s.host.on("tools/pre-execute", _ask_policy)
-    agent = await s.host.create_agent(script=[_bash("touch approved.txt"), "done"])
+    s.host.on("tools/pre-execute", ask_policy)
+    agent = await s.host.create_agent(script=[bash_reply("touch approved.txt"), "done"])
     await agent.run_turn("create the file")
     await s.host.settle()
     check_payload(s)
-    decided = _records(agent.session, "approval/decided")
+    decided = log_records(agent.session, "approval/decided")
     s.expect(decided and decided[0]["outcome"] == "allowed-once",
              f"the approval was not allowed once: {decided}", "approval → allowed-once")
     s.expect((s.root / "approved.txt").exists(), "the approved command did not run",
              "approved command ran")
 
 
+async def _approval_deny(s: Session) -> None:
+    if s.vendor == "copilot":
+        answer: dict[str, Any] = {"behavior": "deny", "message": REASON}
+    elif s.vendor == "opencode":
+        answer = {"status": "deny", "reason": REASON}
+    else:
+        answer = specific(s.event, decision={"behavior": "deny", "message": REASON})
+    s.probe.answer(answer)
+    await s.register()
+    s.host.on("tools/pre-execute", ask_policy)
+    agent = await s.host.create_agent(script=[bash_reply("touch refused.txt"), "done"])
+    await agent.run_turn("create the file")
+    await s.host.settle()
+    decided = log_records(agent.session, "approval/decided")
+    s.expect(decided and decided[0]["outcome"] == "rejected" and not (s.root / "refused.txt").exists(),
+             f"a permission deny did not reject the approval: {decided}", "deny → rejected")
+
+
 async def _approval_decided(s: Session) -> None:
     answer = observe_answer(s.vendor, s.event)
     s.probe.answer(answer)
     await s.register()
-    s.host.on("tools/pre-execute", _ask_policy)
-    agent = await s.host.create_agent(script=[_bash("touch rejected.txt"), "done"])
+    s.host.on("tools/pre-execute", ask_policy)
+    agent = await s.host.create_agent(script=[bash_reply("touch rejected.txt"), "done"])
     await agent.run_turn("create the file")
     await s.host.settle()
     check_payload(s, tool="bash" if s.vendor != "opencode" else None)
-    decided = _records(agent.session, "approval/decided")
+    decided = log_records(agent.session, "approval/decided")
     s.expect(decided and decided[0]["outcome"] == "rejected" and not (s.root / "rejected.txt").exists(),
              f"the host's rejection did not stand: {decided}", "rejection stood")
+    payload = (s.probe.payloads() or [None])[0]
+    if payload is not None and s.vendor != "opencode":
+        s.expect(payload.get("reason"), f"the denial has no reason: {payload}", "denial reason in payload")
     check_observed(s, answer)
 
 
@@ -816,13 +876,13 @@ async def _questions(s: Session) -> None:
     questions = [{"id": "q1", "question": "Which database?", "options": ["postgres", "sqlite"]}]
     ask = Reply(calls=(call("ask_user_question", questions=questions),))
     if s.row.blocking == "verdict":
-        s.probe.answer(_specific(s.event, action="accept", content={"q1": "sqlite"}))
+        s.probe.answer(specific(s.event, action="accept", content={"q1": "sqlite"}))
         await s.register()
         agent = await s.host.create_agent(script=[ask, "done"])
         await agent.run_turn("ask me")
         await s.host.settle()
         check_payload(s, tool=None)
-        results = _tool_results(agent.session)
+        results = tool_results(agent.session)
         value = _loads(results[0]["text"]) if results else None
         s.expect(results and not results[0]["isError"] and value == {"answers": [
             {"id": "q1", "selected": ["sqlite"], "custom": None}]},
@@ -841,7 +901,7 @@ async def _questions(s: Session) -> None:
     await agent.run_turn("ask me")
     await s.host.settle()
     payload = check_payload(s, tool=None)
-    results = _tool_results(agent.session)
+    results = tool_results(agent.session)
     s.expect(results and not results[0]["isError"] and "postgres" in results[0]["text"],
              f"the user's answer did not stand: {results}", "the user's answer stood")
     if payload is not None:
@@ -893,11 +953,11 @@ async def _shell_env(s: Session) -> None:
     s.probe.answer({"env": {ENV_NAME: ENV_VALUE, "NOT_DSH": "dropped"}})
     await s.register()
     command = f'echo "token=${ENV_NAME} other=${{NOT_DSH:-unset}}"'
-    agent = await s.host.create_agent(script=[_bash(command), "done"])
+    agent = await s.host.create_agent(script=[bash_reply(command), "done"])
     await agent.run_turn("print the variable")
     await s.host.settle()
     check_payload(s, tool=None)
-    results = _tool_results(agent.session)
+    results = tool_results(agent.session)
     text = results[0]["text"] if results else ""
     s.expect(f"token={ENV_VALUE}" in text, f"the DSH_* variable did not reach the shell: {text!r}",
              f"{ENV_NAME} reached the bash tool")
@@ -974,6 +1034,8 @@ def _scenarios(spec: VendorSpec, row: EventRow) -> list[tuple[str, Driver, dict[
     out: list[tuple[str, Driver, dict[str, Any]]] = [(row.point, driver, {})]
     if driver is _pre_tool and spec.id in _ASK_HONOURED:
         out.append(("ask", _pre_tool_ask, {}))
+    if driver is _approval:
+        out.append(("deny", _approval_deny, {}))
     if driver is _approval_decided:
         out[0] = (row.point, driver, {"approver": lambda request: ApprovalOutcome.REJECTED})
     return out

@@ -130,3 +130,10 @@ def test_plugin_runtimes_are_unsupported_with_a_reason() -> None:
 def test_grading_is_deterministic_and_pure() -> None:
     d = hook("codex", "PreToolUse", "Bash")
     assert grade_declaration(d, FULL) == grade_declaration(d, FULL)
+
+
+def test_a_matcher_on_an_event_without_matchers_is_a_listed_loss() -> None:
+    r = grade_declaration(hook("opencode", "tool.execute.before", "read"), FULL)
+    assert any(d.code is DegradationCode.MATCHER_NARROWED and "is ignored" in d.text for d in r.degradations)
+    plain = grade_declaration(hook("opencode", "tool.execute.before"), FULL)
+    assert not any("is ignored" in d.text for d in plain.degradations)

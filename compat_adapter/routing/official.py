@@ -87,7 +87,10 @@ def bridge_config(entries: Sequence[HookEntry], dialect: str) -> tuple[dict[str,
     hooks: dict[str, list[dict[str, object]]] = {}
     silent = set()
     for entry in entries:
-        matcher, can_fire = translate_matcher(entry.spec.id, dialect, entry.matcher)
+        if entry.row.matcher_subject == "tool_name":
+            matcher, can_fire = translate_matcher(entry.spec.id, dialect, entry.matcher)
+        else:  # a source, agent type … is not a tool name: nothing to translate
+            matcher, can_fire = entry.matcher, True
         if not can_fire:
             silent.add(entry.id)
             continue
@@ -147,6 +150,12 @@ class BridgeSet:
                 else "no earlier hooks were mounted through this bridge"
             raise MountFailed(f"mounting {self.package} failed: {exc}; {still}",
                               package=self.package) from exc
+        if getattr(new, "loaded", True) is False:
+            # A bridge that mounted but could not load its config runs nothing: that is a failure.
+            await new.unmount()
+            path.unlink(missing_ok=True)
+            raise MountFailed(f"{self.package} could not load the generated config; the earlier "
+                              "hooks were never unmounted and keep running", package=self.package)
         old, old_path = self.mount, self.path
         self.mount, self.path, self.entries = new, path, list(entries)
         self.silent = silent
