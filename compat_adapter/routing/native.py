@@ -197,7 +197,7 @@ class NativeRouter:
             return
         blocked = group.merged.decision in ("deny", "block", "ask") or group.merged.stop
         note = ("observe-only: the blocking answer was ignored" if blocked else "observed")
-        self._record(group, point, honoured=True, note=note)
+        self._record(group, point, honoured=False if blocked else True, note=note)
 
     def _observe_only(self, entry: HookEntry) -> bool:
         return entry.row.route is Route.NATIVE_SEAM or entry.row.blocking == "observe"
@@ -226,7 +226,7 @@ class NativeRouter:
             label = f"{group.ran[0].spec.id} {group.ran[0].row.event}"
             if answer.decision == "deny" or answer.decision == "block":
                 self._record(group, "tools/pre-execute", True, "deny")
-                return await next()
+                return PreToolDecision("deny", answer.reason or f"blocked by {label} hook")
             if answer.decision == "ask":
                 self._record(group, "tools/pre-execute", True, "ask → host approval")
                 return PreToolDecision("ask", answer.reason)
@@ -399,7 +399,7 @@ class NativeRouter:
                 return
             self._stop_blocks[key] = forced + 1
             reason = answer.reason or "continue: blocked by the stop hook"
-            pass
+            event.agent.steer(self._message(group, reason))
             self._record(group, "agent/turn-stopping", True, f"block {forced + 1}: another step")
             return
 
@@ -441,7 +441,7 @@ class NativeRouter:
                 messages = self._contexts(group)
                 if messages and child is not None:
                     for message in messages:
-                        pass
+                        child.inject(message)
                     self._record(group, "subagent/start", True, "context injected into the child")
                 else:
                     self._record(group, "subagent/start", child is not None or not messages,

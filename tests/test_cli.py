@@ -1,0 +1,170 @@
+"""The command line as a person meets it: real processes, one-line errors, the README's commands."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures" / "importers"
+CLAUDE_SETTINGS = FIXTURES / "claude" / "webapp" / ".claude" / "settings.json"
+
+
+def cli(*args: str, cwd: Path = ROOT, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "compat_adapter.cli", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def test_demo_prints_the_timeline_and_exits_0() -> None:
+    done = cli("demo")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "seam → hook → vendor answer → host verdict" in out
+    assert "git/worktrees" in out and "fs/watch" in out and "status(): hooks" in out
+    assert "turns: completed" in out
+    assert "Traceback" not in done.stderr
+
+
+def test_demo_json_is_data() -> None:
+    done = cli("demo", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    answers = {(r["seam"], r["answer"]) for r in report["timeline"]}
+    assert ("Stop", "block") in answers and ("preToolUse", "deny") in answers
+    verdicts = [r["verdict"] for r in report["timeline"]]
+    assert "Error: writes under prod/ are blocked by the team preset" in verdicts  # official bridge
+    assert "Error: 'rm -rf' is not allowed here" in verdicts  # built-in Copilot bridge
+    assert "approval allowed-once" in verdicts  # Claude PermissionRequest answers Copilot's ask
+    assert len(report["status"]["rules"]) == 5
+    assert all(h["running"] for h in report["status"]["hooks"])
+    assert report["hook_runs"] > 5
+
+
+def test_grade_a_real_world_claude_settings_file() -> None:
+    done = cli("grade", "--vendor", "claude", str(CLAUDE_SETTINGS), "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    rows = data["rows"]
+    assert len(rows) >= 12
+    assert {r["capability"] for r in rows} <= {"ADAPTED", "UNSUPPORTED"}
+    assert all(r["losses"] for r in rows if r["capability"] == "ADAPTED")
+    assert all(r["reason"] for r in rows if r["capability"] == "UNSUPPORTED")
+    table = cli("grade", "--vendor", "cc", str(CLAUDE_SETTINGS))
+    assert table.returncode == 0 and "graded" in table.stdout and "official-bridge" in table.stdout
+    strict = cli("grade", "--vendor", "claude", str(CLAUDE_SETTINGS), "--strict")
+    assert strict.returncode == (1 if data["unsupported"] else 0)
+
+
+@pytest.mark.parametrize("args,code", [
+    (("grade", "--vendor", "cursor", "x.json"), "UNKNOWN_VENDOR"),
+    (("grade", "--vendor", "claude", "/nonexistent/settings.json"), "CONFIG_PARSE_ERROR"),
+    (("matrix", "--vendor", "nope"), "UNKNOWN_VENDOR"),
+    (("run", "--preset", "no-such-preset", "--script", "s.json"), "SCRIPT_ERROR"),
+])
+def test_bad_input_is_one_line_with_a_code(args: tuple[str, ...], code: str) -> None:
+    done = cli(*args)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"{code}: "), done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_invalid_json_and_unknown_event_in_a_file(tmp_path: Path) -> None:
+    broken = tmp_path / "settings.json"
+    broken.write_text('{"hooks": {"PreToolUse": [ {"matcher": "Bash",, } ]}}')
+    done = cli("grade", "--vendor", "claude", str(broken))
+    assert done.returncode == 2 and done.stderr.startswith("CONFIG_PARSE_ERROR: ")
+    assert "line 1" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    unknown = tmp_path / "unknown.json"
+    unknown.write_text(json.dumps({"hooks": {"BeforeEverything": [
+        {"hooks": [{"type": "command", "command": "true"}]}]}}))
+    done = cli("grade", "--vendor", "claude", str(unknown))
+    assert done.returncode == 2 and done.stderr.startswith("UNKNOWN_EVENT: ")
+    assert "unknown.json" in done.stderr and "BeforeEverything" in done.stderr
+
+
+def test_usage_errors_exit_2() -> None:
+    done = cli("grade")
+    assert done.returncode == 2
+    assert cli("no-such-command").returncode == 2
+
+
+def test_run_a_users_preset_and_script(tmp_path: Path) -> None:
+    preset = tmp_path / "team_preset.py"
+    preset.write_text(
+        "class P:\n"
+        "    async def apply(self, adapter):\n"
+        "        await adapter.register_hook('copilot', 'preToolUse', 'bash', "
+        "\"cat >/dev/null; echo '{\\\"permissionDecision\\\": \\\"deny\\\", \\\"permissionDecisionReason\\\": \\\"team says no\\\"}'\")\n"
+        "PRESET = P()\n")
+    script = tmp_path / "session.json"
+    script.write_text(json.dumps({"prompts": ["clean up"], "script": [
+        {"text": "cleaning", "tools": [{"name": "bash", "arguments": {"command": "touch should-not-exist"}}]},
+        "done"]}))
+    done = cli("run", "--preset", str(preset), "--script", str(script), "--cwd", str(tmp_path), "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["turns"] == ["completed"]
+    assert any(r["verdict"] == "Error: team says no" for r in data["timeline"])
+    assert not (tmp_path / "should-not-exist").exists()
+    missing = cli("run", "--preset", "no-such-preset", "--script", str(script), "--cwd", str(tmp_path))
+    assert missing.returncode == 2 and missing.stderr.startswith("PRESET_ERROR: ")
+    bad = tmp_path / "bad.json"
+    bad.write_text("[{\"frobnicate\": 1}]")
+    done = cli("run", "--preset", str(preset), "--script", str(bad), "--cwd", str(tmp_path))
+    assert done.returncode == 2 and done.stderr.startswith("SCRIPT_ERROR: ")
+
+
+def test_matrix_and_surface_commands() -> None:
+    done = cli("matrix", "--host", "dsh", "--format", "json")
+    assert done.returncode == 0 and json.loads(done.stdout)["host"] == "dsh"
+    surface = cli("surface", "--json")
+    assert surface.returncode == 0 and json.loads(surface.stdout)["missing"] == []
+    check = subprocess.run([sys.executable, str(ROOT / "scripts" / "check_surface.py")],
+                           capture_output=True, text=True, cwd=ROOT)
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+def _readme_commands() -> list[str]:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```sh\n(.*?)```", readme, flags=re.S)
+    return [line.strip() for block in blocks for line in block.splitlines() if line.strip()]
+
+
+def test_readme_set_up_is_two_commands_and_ci_runs_the_second() -> None:
+    commands = _readme_commands()
+    setup = commands[:2]
+    assert setup[0].endswith("compat-adapter demo") and "pip install" in setup[0]
+    assert setup[1] == ".venv/bin/python -m pytest -q"
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert setup[1] in ci.splitlines()
+
+
+def test_every_readme_compat_adapter_command_runs(tmp_path: Path) -> None:
+    """The quick-start commands run against a project laid out like the README says."""
+    project = tmp_path / "project"
+    shutil.copytree(FIXTURES / "claude" / "webapp", project)
+    shutil.copytree(FIXTURES / "codex" / "tooling" / ".codex", project / ".codex")
+    shutil.copytree(FIXTURES / "copilot" / "api" / ".github", project / ".github")
+    ran = 0
+    for command in _readme_commands():
+        if "compat-adapter" not in command or "pip install" in command:
+            continue
+        words = shlex.split(command)
+        assert words[0] == ".venv/bin/compat-adapter"
+        expanded: list[str] = []
+        for word in words[1:]:
+            matches = sorted(project.glob(word)) if "*" in word else []
+            expanded += [str(m) for m in matches] or [word]
+        done = cli(*expanded, cwd=project)
+        assert done.returncode in (0, 1), (command, done.stderr)  # 1: --strict found UNSUPPORTED
+        assert done.stdout.strip(), command
+        ran += 1
+    assert ran >= 3
