@@ -10,6 +10,7 @@ then an outside file edit (FileChanged) and a new git worktree (WorktreeCreate).
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import tempfile
@@ -36,14 +37,10 @@ class DemoReport(Frozen):
 
 
 def _git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True,
-                   env={"GIT_CONFIG_NOSYSTEM": "1", "HOME": str(repo.parent), "PATH": _path()})
-
-
-def _path() -> str:
-    import os
-
-    return os.environ.get("PATH", "/usr/bin:/bin")
+    # The user's own git configuration stays out of the demo repository.
+    env = {"GIT_CONFIG_NOSYSTEM": "1", "HOME": str(repo.parent),
+           "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, env=env)
 
 
 def prepare_repository(root: Path) -> Path:
@@ -100,8 +97,7 @@ async def run_demo(workdir: Path | None = None, progress: Callable[[str], None] 
     try:
         repo = prepare_repository(root)
         trace = root / "hook-trace.jsonl"
-        import os
-
+        # The example hooks append to this file, proving they ran as processes.
         os.environ["COMPAT_DEMO_TRACE"] = str(trace)
         async with MemoryHost(repo, log_dir=root / "sessions") as host:
             async with CompatAdapter(host, state_dir=str(root / "bridges")) as adapter:

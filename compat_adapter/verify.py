@@ -45,7 +45,7 @@ from compat_adapter.host.protocol import (
     ToolExecution,
     UserQuestionsRequest,
 )
-from compat_adapter.host.script import Compact, Error, Reply, Subagent, SwitchModel, call
+from compat_adapter.host.script import Error, Reply, Subagent, SwitchModel, call
 from compat_adapter.model import Capability, EventRow, Route, VendorSpec
 from compat_adapter.runtime.process import ProcessOutcome
 from compat_adapter.service import CompatAdapter
@@ -366,12 +366,15 @@ def allow_permission_answer(vendor: str, event: str) -> dict[str, Any]:
 
 
 def observe_answer(vendor: str, event: str) -> dict[str, Any]:
-    """The most blocking answer the vendor can give on an event: observe-only rows must ignore it."""
+    """The most blocking answer the vendor can give on an event, with context: an observe-only
+    row must neither block on it nor put the context in front of the model."""
     if vendor == "opencode":
-        return {"decision": "deny", "reason": REASON}
+        return {"decision": "deny", "reason": REASON, "additionalContext": CONTEXT}
     if vendor == "copilot":
-        return {"decision": "block", "reason": REASON, "permissionDecision": "deny"}
-    return {"decision": "block", "reason": REASON, "continue": False, "stopReason": REASON}
+        return {"decision": "block", "reason": REASON, "permissionDecision": "deny",
+                "additionalContext": CONTEXT}
+    return {"decision": "block", "reason": REASON, "continue": False, "stopReason": REASON,
+            **specific(event, additionalContext=CONTEXT)}
 
 
 def decodes_blocking(s: Session, out: Mapping[str, Any], code: int = 0, err: str = "") -> bool:
@@ -420,7 +423,7 @@ def check_payload(s: Session, *, tool: str | None = "bash", at_least: int = 1) -
         if e in _TOOL_EVENTS and tool is not None:
             want = tool if s.official else {"bash": "Bash"}.get(tool, tool)
             s.expect(payload.get("tool_name") == want and isinstance(payload.get("tool_input"), dict),
-                     f"tool_name {payload.get('tool_name')!r}, expected {want!r} with a tool_input object",
+                     f"tool_name {payload.get('tool_name')!r}, expected {want!r} and an input object",
                      f"tool_name={want}")
     elif v == "copilot":
         s.expect(isinstance(payload.get("sessionId"), str) and isinstance(payload.get("timestamp"), int)
@@ -428,13 +431,15 @@ def check_payload(s: Session, *, tool: str | None = "bash", at_least: int = 1) -
                  f"payload is not camelCase (sessionId, timestamp ms, cwd): {sorted(payload)}",
                  "camelCase payload")
         if e in _TOOL_EVENTS and tool is not None:
-            s.expect(payload.get("toolName") == tool, f"toolName {payload.get('toolName')!r}, expected {tool!r}")
+            s.expect(payload.get("toolName") == tool,
+                     f"toolName {payload.get('toolName')!r}, expected {tool!r}")
             if e == "permissionRequest":
                 s.expect(isinstance(payload.get("toolInput"), dict),
                          f"toolInput is not an object: {payload.get('toolInput')!r}")
             else:
                 args = payload.get("toolArgs")
-                ok = isinstance(args, str) and isinstance(_loads(args), dict)
+                decoded = _loads(args) if isinstance(args, str) else None
+                ok = isinstance(decoded, dict) and (tool != "bash" or "command" in decoded)
                 s.expect(ok, f"toolArgs is not a JSON string of an object: {args!r}",
                          "toolArgs as a JSON string")
     elif v == "opencode":
@@ -467,9 +472,14 @@ def _loads(text: str) -> Any:
 
 
 def check_observed(s: Session, answer: Mapping[str, Any], code: int = 0, err: str = "") -> None:
-    """An observe-only run: audited, and a blocking answer marked as not honoured."""
+    """An observe-only run: audited, a blocking answer marked as not honoured, no context shown."""
+    shown = [m for session in s.host.sessions for m in user_messages(session) if CONTEXT in m["text"]]
+    s.expect(not shown, f"an observe-only hook put its context in front of the model: {shown[:1]}",
+             "context not injected")
     if s.official:
-        return  # the host's bridge owns these runs; the adapter's audit never sees them
+        # The host's bridge owns these runs; the adapter's audit never sees them.
+        s.proved.append("run owned by the host's bridge (not in the adapter audit)")
+        return
     records = s.audit()
     if not s.expect(records, "no audit record for the hook"):
         return
@@ -528,7 +538,6 @@ async def _pre_tool_ask(s: Session) -> None:
 
 
 async def _post_tool(s: Session) -> None:
-    failure = s.event in ("PostToolUseFailure", "postToolUseFailure")
     if s.row.blocking == "verdict":
         s.probe.answer(block_answer(s.vendor, s.event))
     else:
@@ -558,11 +567,10 @@ async def _post_tool(s: Session) -> None:
     else:
         seen = [m for m in user_messages(agent.session) if CONTEXT in m["text"]]
         s.expect(seen and seen[0]["turn"] == 1 and seen[0]["step"] == 2,
-                 f"context did not reach the next step as a user message: {user_messages(agent.session)}",
+                 f"context did not reach the next step: {user_messages(agent.session)}",
                  f"context logged as user/message ({seen[0]['source']['kind'] if seen else ''})")
     s.expect(result.reason == "completed" and result.steps == 2,
              f"turn ended {result.reason} after {result.steps} steps")
-    del failure
 
 
 async def _pre_step(s: Session) -> None:
@@ -608,7 +616,7 @@ async def _stop(s: Session) -> None:
              f"a stop block did not force exactly one more step: {result}",
              "block forced one more step")
     s.expect(steered and steered[0]["turn"] == 1 and steered[0]["step"] == 2,
-             f"the continuation message is not in step 2 of the same turn: {user_messages(agent.session)}",
+             f"no continuation message in step 2 of turn 1: {user_messages(agent.session)}",
              "continuation message in the same turn")
     s.expect(len(log_records(agent.session, "turn/start")) == 1, "the continuation started a new turn")
     payloads = s.probe.payloads()
@@ -616,7 +624,7 @@ async def _stop(s: Session) -> None:
         # Our routes tell the second run that it runs because of a block.
         s.expect(payloads[0].get("stop_hook_active") is False
                  and payloads[1].get("stop_hook_active") is True,
-                 f"stop_hook_active is not false then true: {[p.get('stop_hook_active') for p in payloads]}",
+                 f"stop_hook_active is not false then true: {payloads[:2]}",
                  "stop_hook_active false then true")
 
 
@@ -710,10 +718,10 @@ async def _disposed(s: Session) -> None:
 
 
 async def _error(s: Session) -> None:
-    agent, payload = await _observe_turn(s, [Error("model overloaded")], wants="error")
+    _, payload = await _observe_turn(s, [Error("model overloaded")], wants="error")
     if payload is not None:
-        s.expect("model overloaded" in json.dumps(payload), f"the error text is not in the payload: {payload}",
-                 "error text in payload")
+        s.expect("model overloaded" in json.dumps(payload),
+                 f"the error text is not in the payload: {payload}", "error text in payload")
 
 
 async def _status(s: Session) -> None:
@@ -724,8 +732,8 @@ async def _status(s: Session) -> None:
 async def _inbox(s: Session) -> None:
     _, payload = await _observe_turn(s, ["ok"])
     if payload is not None:
-        s.expect("do the work" in json.dumps(payload), f"the inserted message is not in the payload: {payload}",
-                 "inbox message in payload")
+        s.expect("do the work" in json.dumps(payload),
+                 f"the inserted message is not in the payload: {payload}", "inbox message in payload")
 
 
 async def _session_created(s: Session) -> None:
@@ -764,18 +772,18 @@ async def _todo(s: Session) -> None:
     done = call("todo", todos=[{"content": "write the tests", "status": "completed"}])
     _, payload = await _observe_turn(s, [Reply(calls=(pending,)), Reply(calls=(done,)), "done"])
     if payload is not None:
-        s.expect(payload.get("task_subject") == "write the tests", f"task_subject missing: {payload}",
-                 "task_subject in payload")
+        s.expect(payload.get("task_subject") == "write the tests",
+                 f"task_subject missing: {payload}", "task_subject in payload")
     s.expect(len(s.probe.raw()) == 1, f"the task hook ran {len(s.probe.raw())} times, expected once")
 
 
 async def _model_switch(s: Session) -> None:
     script = [bash_reply("echo one"), SwitchModel("other/model-b"), "done"]
-    agent, payload = await _observe_turn(s, script)
+    _, payload = await _observe_turn(s, script)
     s.expect(len(s.probe.raw()) == 1, f"the model-switch hook ran {len(s.probe.raw())} times")
     if payload is not None:
-        s.expect("model-b" in json.dumps(payload), f"the new model is not in the payload: {payload}",
-                 "new model in payload")
+        s.expect("model-b" in json.dumps(payload),
+                 f"the new model is not in the payload: {payload}", "new model in payload")
 
 
 async def _command(s: Session) -> None:
@@ -785,23 +793,26 @@ async def _command(s: Session) -> None:
     agent, payload = await _observe_turn(s, ["ok"], run)
     s.expect(log_records(agent.session, "command/done"), "the command did not finish")
     if payload is not None:
-        s.expect("review" in json.dumps(payload), f"the command name is not in the payload: {payload}")
+        s.expect("review" in json.dumps(payload),
+                 f"the command name is not in the payload: {payload}", "command name in payload")
 
 
 async def _workspace(s: Session) -> None:
     write = call("write", path="notes.txt", content="one\ntwo\n")
     _, payload = await _observe_turn(s, [Reply(calls=(write,)), "done"])
     if payload is not None:
-        s.expect("notes.txt" in json.dumps(payload), f"the changed file is not in the payload: {payload}",
-                 "changed file in payload")
+        s.expect("notes.txt" in json.dumps(payload),
+                 f"the changed file is not in the payload: {payload}", "changed file in payload")
 
 
 async def _message_display(s: Session) -> None:
     _, payload = await _observe_turn(s, ["shown text"])
-    s.expect(len(s.probe.raw()) == 1, f"the display hook ran {len(s.probe.raw())} times for one message")
+    runs = len(s.probe.raw())
+    s.expect(runs == 1, f"the display hook ran {runs} times for one assistant message")
     if payload is not None:
         s.expect(payload.get("delta") == "shown text" and payload.get("final") is True,
-                 f"the displayed text is not the message: {payload}", "message text as the final delta")
+                 f"the displayed text is not the message: {payload}",
+                 "message text as the final delta")
 
 
 async def _settings(s: Session) -> None:
@@ -816,8 +827,9 @@ async def _settings(s: Session) -> None:
     check_observed(s, answer)
 
 
-async def ask_policy(request: ToolExecution, next_: Callable[[], Awaitable[Any]]) -> PreToolDecision:
-    # The host's own permission policy: every tool call needs approval.
+async def ask_policy(execution: ToolExecution, next_: Callable[[], Awaitable[Any]]
+                     ) -> PreToolDecision:
+    """A plain host listener standing for the host's own permission policy: always ask."""
     return PreToolDecision("ask", "the host's policy asks for every tool call")
 
 
@@ -850,7 +862,8 @@ async def _approval_deny(s: Session) -> None:
     await agent.run_turn("create the file")
     await s.host.settle()
     decided = log_records(agent.session, "approval/decided")
-    s.expect(decided and decided[0]["outcome"] == "rejected" and not (s.root / "refused.txt").exists(),
+    refused = decided and decided[0]["outcome"] == "rejected"
+    s.expect(refused and not (s.root / "refused.txt").exists(),
              f"a permission deny did not reject the approval: {decided}", "deny → rejected")
 
 
@@ -864,11 +877,13 @@ async def _approval_decided(s: Session) -> None:
     await s.host.settle()
     check_payload(s, tool="bash" if s.vendor != "opencode" else None)
     decided = log_records(agent.session, "approval/decided")
-    s.expect(decided and decided[0]["outcome"] == "rejected" and not (s.root / "rejected.txt").exists(),
+    rejected = decided and decided[0]["outcome"] == "rejected"
+    s.expect(rejected and not (s.root / "rejected.txt").exists(),
              f"the host's rejection did not stand: {decided}", "rejection stood")
     payload = (s.probe.payloads() or [None])[0]
     if payload is not None and s.vendor != "opencode":
-        s.expect(payload.get("reason"), f"the denial has no reason: {payload}", "denial reason in payload")
+        s.expect(payload.get("reason"), f"the denial has no reason: {payload}",
+                 "denial reason in payload")
     check_observed(s, answer)
 
 
@@ -894,7 +909,9 @@ async def _questions(s: Session) -> None:
     await s.register()
 
     async def user(request: UserQuestionsRequest, next_: Callable[[], Awaitable[Any]]) -> Any:
-        return AskUserQuestionAnswer(tuple(QuestionAnswer(q.id, ("postgres",)) for q in request.questions))
+        # The user, answering after the hook's listener: the hook only watches.
+        return AskUserQuestionAnswer(tuple(QuestionAnswer(q.id, ("postgres",))
+                                           for q in request.questions))
 
     s.host.on("user-questions/request", user)
     agent = await s.host.create_agent(script=[ask, "done"])
@@ -905,8 +922,10 @@ async def _questions(s: Session) -> None:
     s.expect(results and not results[0]["isError"] and "postgres" in results[0]["text"],
              f"the user's answer did not stand: {results}", "the user's answer stood")
     if payload is not None:
-        s.expect(payload.get("action") == "accept" and "postgres" in json.dumps(payload.get("content")),
-                 f"ElicitationResult payload lacks action/content: {payload}", "action/content in payload")
+        content = json.dumps(payload.get("content"))
+        s.expect(payload.get("action") == "accept" and "postgres" in content,
+                 f"ElicitationResult payload lacks action/content: {payload}",
+                 "action/content in payload")
     check_observed(s, answer)
 
 
@@ -966,7 +985,8 @@ async def _shell_env(s: Session) -> None:
 
 
 async def _lsp(s: Session) -> None:
-    write = call("write", path="mod.py", content="import os\n\n\ndef f(x):\n    return undefined_name\n")
+    source = "import os\n\n\ndef f(x):\n    return os.path.join(x, 'y'\n"  # an unclosed call
+    write = call("write", path="mod.py", content=source)
     answer = observe_answer(s.vendor, s.event)
     s.probe.answer(answer)
     await s.register()
@@ -978,8 +998,10 @@ async def _lsp(s: Session) -> None:
     payload = check_payload(s, tool=None)
     if payload is not None:
         props = payload.get("input", {}).get("event", {}).get("properties", {})
-        s.expect(props.get("path") == "mod.py" and "diagnostics" in props,
-                 f"the LSP result is not in the payload: {props}", "diagnostics of mod.py in payload")
+        found = json.dumps(props.get("diagnostics"))
+        s.expect(props.get("path") == "mod.py" and "SyntaxError" in found,
+                 f"the language server's diagnostics are not in the payload: {props}",
+                 "real diagnostics of mod.py in payload")
     check_observed(s, answer)
 
 
@@ -1047,17 +1069,28 @@ async def verify_row(vendor: str, event: str) -> RowCheck:
     row = resolve_event(spec, event)
     failures: list[str] = []
     proved: list[str] = []
+    current: Session | None = None
+
+    def collect(label: str) -> None:
+        if current is not None:
+            failures.extend(f"[{label}] {f}" if label != row.point else f for f in current.failures)
+            proved.extend(current.proved)
+
+    label = row.point
     try:
         with anyio.fail_after(ROW_TIMEOUT_S):
             for label, driver, options in _scenarios(spec, row):
-                async with open_session(spec.id, row.event, **options) as s:
-                    await driver(s)
-                failures += [f"[{label}] {f}" if label != row.point else f for f in s.failures]
-                proved += s.proved
+                current = None
+                async with open_session(spec.id, row.event, **options) as current:
+                    await driver(current)
+                collect(label)
+                current = None
     except TimeoutError:
-        failures.append(f"timed out after {ROW_TIMEOUT_S:g} s")
+        collect(label)
+        failures.append(f"[{label}] timed out after {ROW_TIMEOUT_S:g} s")
     except Exception as exc:  # noqa: BLE001 - a crash is a failed row, reported with its cause
-        failures.append(f"raised {type(exc).__name__}: {exc}")
+        collect(label)
+        failures.append(f"[{label}] raised {type(exc).__name__}: {exc}")
     if failures:
         detail = "; ".join(failures)
     else:

@@ -48,6 +48,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--vendor", help="verify one vendor's rows only")
     args = parser.parse_args(argv)
+    if args.vendor is not None:
+        from compat_adapter.catalog import resolve_vendor
+        from compat_adapter.errors import CompatError
+
+        try:
+            args.vendor = resolve_vendor(args.vendor).id
+        except CompatError as exc:
+            parser.error(exc.message)
 
     def progress(check: RowCheck) -> None:
         if not args.json:

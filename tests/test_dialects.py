@@ -512,7 +512,7 @@ def test_workbuddy_output_fields() -> None:
 def test_copilot_camel_case_payloads() -> None:
     pre = COPILOT.payload(moment("preToolUse", **WRITE))
     assert pre == {"sessionId": "sess-1", "timestamp": 1_755_700_000_000, "cwd": "/w",
-                   "toolName": "create", "toolArgs": json.dumps({"path": "/w/a.txt", "content": "one\ntwo"})}
+                   "toolName": "create", "toolArgs": json.dumps({"path": "/w/a.txt", "file_text": "one\ntwo"})}
     assert isinstance(pre["toolArgs"], str) and json.loads(pre["toolArgs"])["path"] == "/w/a.txt"
     post = COPILOT.payload(moment("postToolUse", tool_name="read", tool_input={"path": "R"},
                                   tool_response="# Readme"))
@@ -652,7 +652,7 @@ def test_opencode_payloads() -> None:
                                      tool_use_id="call_7"))
     assert before == {"hook": "tool.execute.before",
                       "input": {"tool": "read", "sessionID": "sess-1", "callID": "call_7"},
-                      "output": {"args": {"path": ".env"}}}
+                      "output": {"args": {"filePath": ".env"}}}
     after = OPENCODE.payload(moment("tool.execute.after", tool_name="bash", tool_input={"command": "ls"},
                                     tool_use_id="c", tool_response="a\n"))
     assert after["input"]["args"] == {"command": "ls"} and after["output"]["output"] == "a\n"

@@ -214,8 +214,8 @@ EVENTS = (
         degradations=(
             _OWN,
             degrade("scope-differs",
-                    "The replacement text is what the model receives for this step, while the "
-                    "session log keeps the original prompt that Copilot would have overwritten."),
+                    "Only the prompt's text is replaced, as the step enters it; listeners on the "
+                    "inbox (agent/inbox/inserted) have already seen the original text."),
             degrade("payload-field-missing",
                     "The host does no prompt expansion of its own, so transformedPrompt is the "
                     "submitted text itself."),

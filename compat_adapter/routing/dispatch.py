@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -114,7 +114,28 @@ async def _run_one(entry: HookEntry, moment: Moment) -> tuple[HookAnswer, Proces
         timeout_s=entry.timeout_s,
         max_output_bytes=MAX_HOOK_OUTPUT,
     )
-    return dialect.decode(moment.event, outcome), outcome
+    return _decode(dialect, moment.event, outcome), outcome
+
+
+def _decode(dialect: Dialect, event: str, outcome: ProcessOutcome) -> HookAnswer:
+    """The dialect's reading of a run; output the dialect cannot even parse counts as no output.
+
+    A decoder that raises (JSON nested deeper than the parser allows raises RecursionError, not a
+    parse error) must not make the listener raise: the host would treat that as "no verdict" and
+    let a fail-closed vendor's call through. Read again without stdout, the exit code still
+    decides by the vendor's rules (Copilot preToolUse exit 1 still denies).
+    """
+    try:
+        return dialect.decode(event, outcome)
+    except Exception as exc:  # noqa: BLE001 - see the docstring
+        blank = replace(outcome, stdout="")
+        try:
+            answer = dialect.decode(event, blank)
+        except Exception:  # noqa: BLE001 - the decoder fails on the exit code alone: no answer
+            answer = HookAnswer()
+        problem = f"hook output could not be read ({type(exc).__name__}); read as no output"
+        failed = f"{answer.failed}; {problem}" if answer.failed else problem
+        return replace(answer, failed=failed)
 
 
 def select(entries: Sequence[HookEntry], moment: Moment) -> list[HookEntry]:

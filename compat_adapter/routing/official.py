@@ -63,6 +63,15 @@ def prune_orphans(directory: Path, *, now: float | None = None) -> list[Path]:
     return removed
 
 
+def _discard(path: Path) -> None:
+    """Delete a generated config that is no longer read; a file already gone (or a state folder
+    replaced under us) is not an error: nothing reads it any more either way."""
+    try:
+        path.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
 def translate_matcher(vendor: str, dialect: str, matcher: str | None) -> tuple[str | None, bool]:
     """The matcher in host tool names; returns (matcher, can_fire)."""
     if not matcher or matcher == "*":
@@ -145,7 +154,7 @@ class BridgeSet:
         try:
             new = await self._host.mount_bridge(self.package, path)
         except Exception as exc:
-            path.unlink(missing_ok=True)
+            _discard(path)
             still = "the earlier hooks were never unmounted and keep running" if self.mount \
                 else "no earlier hooks were mounted through this bridge"
             raise MountFailed(f"mounting {self.package} failed: {exc}; {still}",
@@ -153,7 +162,7 @@ class BridgeSet:
         if getattr(new, "loaded", True) is False:
             # A bridge that mounted but could not load its config runs nothing: that is a failure.
             await new.unmount()
-            path.unlink(missing_ok=True)
+            _discard(path)
             raise MountFailed(f"{self.package} could not load the generated config; the earlier "
                               "hooks were never unmounted and keep running", package=self.package)
         old, old_path = self.mount, self.path
@@ -163,12 +172,15 @@ class BridgeSet:
         if old is not None:
             await old.unmount()
         if old_path is not None:
-            old_path.unlink(missing_ok=True)
+            _discard(old_path)
         return MountReport(path, len(entries) - len(silent), silent)
 
     async def close(self) -> None:
-        if self.mount is not None:
-            await self.mount.unmount()
-        if self.path is not None:
-            self.path.unlink(missing_ok=True)
+        mount, path = self.mount, self.path
         self.mount, self.path, self.entries, self.live = None, None, [], frozenset()
+        try:
+            if mount is not None:
+                await mount.unmount()
+        finally:
+            if path is not None:
+                _discard(path)
