@@ -202,8 +202,9 @@ async def _register_bridge(root: Path, n: int, state: Path) -> float:
     return elapsed
 
 
-async def bench_register(root: Path, reps: int = 3) -> dict[str, float]:
+async def bench_register(root: Path, reps: int = 7) -> dict[str, float]:
     one, two, bridge = [], [], []
+    await _register_native(root, 1000)  # warm up: lazy imports, caches, allocator
     for _ in range(reps):
         one.append(await _register_native(root, 1000))
         two.append(await _register_native(root, 2000))
