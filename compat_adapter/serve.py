@@ -23,6 +23,7 @@ reading; end of input (a dead peer) ends the service cleanly.
 from __future__ import annotations
 
 import json
+from contextlib import nullcontext
 import math
 import os
 import sys
@@ -122,7 +123,7 @@ class Channel:
         pending = self._pending[rid] = _Pending(anyio.Event())
         self._put({"id": rid, "method": method, "params": dict(params or {})})
         try:
-            with anyio.fail_after(timeout_s) if timeout_s else _nullcontext():
+            with anyio.fail_after(timeout_s) if timeout_s else nullcontext():
                 await pending.done.wait()
         except TimeoutError:
             raise ProtocolError(f"{self.name} did not answer {method} within {timeout_s} s",
@@ -264,14 +265,6 @@ class Channel:
             self.finish(f"{method} requested")
 
 
-class _nullcontext:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
 def _error_json(exc: CompatError) -> dict[str, Any]:
     return exc.to_json()
 
@@ -286,19 +279,37 @@ def stdio_lines() -> tuple[Callable[[], Awaitable[bytes]], Callable[[bytes], Awa
     Lines are read by a daemon thread: a read blocked on a silent peer must never keep the process
     alive once the service is done.
     """
-    stdin = sys.stdin.buffer
+    in_fd = sys.stdin.fileno()
     out_fd = sys.stdout.fileno()
     send, receive = anyio.create_memory_object_stream[bytes](16)
     started = False
 
     def pump(token: Any) -> None:
+        # Raw reads on the descriptor: a buffered stdin object would hold its lock while blocked,
+        # and interpreter shutdown aborts on a daemon thread holding that lock.
+        pending = b""
         while True:
-            line = stdin.readline(MAX_LINE + 1)
             try:
-                anyio.from_thread.run(send.send, line, token=token)
+                chunk = os.read(in_fd, 65536)
+            except OSError:
+                chunk = b""
+            pending += chunk
+            lines = pending.split(b"\n")
+            pending = lines.pop()
+            out = [line + b"\n" for line in lines]
+            if len(pending) > MAX_LINE:
+                out.append(pending)  # too long: handed on without its newline, refused there
+                pending = b""
+            if not chunk:
+                out.append(pending + b"\n" if pending else b"")
+                if out[-1]:
+                    out.append(b"")
+            try:
+                for line in out:
+                    anyio.from_thread.run(send.send, line, token=token)
             except Exception:  # noqa: BLE001 - the loop is gone: nobody reads any more
                 return
-            if not line:
+            if not chunk:
                 return
 
     async def read_line() -> bytes:
@@ -325,14 +336,106 @@ def stdio_lines() -> tuple[Callable[[], Awaitable[bytes]], Callable[[bytes], Awa
     return read_line, write
 
 
-async def serve_stdio(*, state_dir: str | None = None, answer_timeout_s: float | None = None) -> int:
-    """Run the service on stdin/stdout until the peer is gone or asks to dispose; returns 0."""
-    from compat_adapter.host.dsh import ServiceSession
+class ServiceSession:
+    """The service side of one connection: a :class:`~compat_adapter.host.dsh.DshHost` over the
+    channel, and one :class:`~compat_adapter.service.CompatAdapter` on it once the host said hello.
+    """
 
+    def __init__(self, channel: Channel, *, state_dir: str | None = None,
+                 cwd: str | None = None) -> None:
+        self.channel = channel
+        self._state_dir = state_dir
+        self._cwd = cwd or os.getcwd()
+        self.adapter: Any = None
+        self.host: Any = None
+
+    async def run(self) -> None:
+        from pathlib import Path
+
+        from compat_adapter.host.dsh import DshHost
+
+        async with anyio.create_task_group() as tg:
+            self.host = DshHost(self.channel, cwd=Path(self._cwd), tg=tg)
+            self.host.attach()
+            c = self.channel
+            c.on_request("hello", self._hello)
+            c.on_request("register_hook", self._register_hook)
+            c.on_request("register_rules", self._register_rules)
+            c.on_request("status", self._status)
+            c.on_request("dispose", self._dispose, last=True)
+            try:
+                await c.run()
+            finally:
+                with anyio.CancelScope(shield=True):
+                    if self.adapter is not None:
+                        with anyio.move_on_after(10):
+                            await self.adapter.dispose()
+                tg.cancel_scope.cancel()
+
+    def _require(self) -> Any:
+        if self.adapter is None:
+            raise ProtocolError("say hello first: the service grades against the host's surface")
+        return self.adapter
+
+    async def _hello(self, params: dict[str, Any]) -> dict[str, Any]:
+        from compat_adapter.host.dsh import _version
+        from compat_adapter.service import CompatAdapter
+
+        if self.adapter is not None:
+            raise ProtocolError("hello was already said on this connection")
+        protocol = params.get("protocol", PROTOCOL_VERSION)
+        if protocol != PROTOCOL_VERSION:
+            raise ProtocolError(f"this service speaks protocol {PROTOCOL_VERSION}, not {protocol!r}")
+        surface = self.host.welcome(params)
+        options = dict(params.get("adapter") or {})
+        # Grading follows the host's own surface: the service is there to adapt to whoever calls.
+        options.setdefault("target_host_version", surface.version)
+        if self._state_dir is not None:
+            options.setdefault("state_dir", self._state_dir)
+        try:
+            self.adapter = CompatAdapter(self.host, **options)
+            self.adapter.start()
+        except ValueError as exc:
+            raise ProtocolError(f"invalid adapter options: {exc}") from exc
+        return {"protocol": PROTOCOL_VERSION, "service": "compat-adapter", "version": _version(),
+                "surface": surface.model_dump(mode="json")}
+
+    async def _register_hook(self, params: dict[str, Any]) -> Any:
+        adapter = self._require()
+        result = await adapter.register_hook(params.get("vendor"), params.get("event"),
+                                             params.get("matcher"), params.get("handler"),
+                                             params.get("id"), origin=params.get("origin"))
+        return result.model_dump(mode="json")
+
+    async def _register_rules(self, params: dict[str, Any]) -> Any:
+        adapter = self._require()
+        result = await adapter.register_rules(params.get("vendor"), params.get("source"),
+                                              params.get("base_dir"), params.get("id"))
+        return result.model_dump(mode="json")
+
+    async def _status(self, params: dict[str, Any]) -> Any:
+        adapter = self._require()
+        report = adapter.status().model_dump(mode="json")
+        report["audit"] = [_audit_json(r) for r in adapter.audit]
+        return report
+
+    async def _dispose(self, params: dict[str, Any]) -> Any:
+        if self.adapter is not None:
+            await self.adapter.dispose()
+        return {"disposed": True}
+
+
+def _audit_json(record: Any) -> dict[str, Any]:
+    from dataclasses import asdict
+
+    return asdict(record)
+
+
+async def serve_stdio(*, state_dir: str | None = None) -> int:
+    """Run the service on stdin/stdout until the peer is gone or asks to dispose; returns 0."""
     read_line, write = stdio_lines()
     channel = Channel(read_line, write, name="host")
-    session = ServiceSession(channel, state_dir=state_dir, answer_timeout_s=answer_timeout_s)
-    await session.run()
+    await ServiceSession(channel, state_dir=state_dir).run()
     return 0
 
 

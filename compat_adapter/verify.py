@@ -418,6 +418,10 @@ def check_payload(s: Session, *, tool: str | None = "bash", at_least: int = 1) -
                  f"payload hook_event_name={e}")
         if v == "codex" and e not in ("SessionStart", "SessionEnd"):
             s.expect(isinstance(payload.get("turn_id"), str), f"codex payload lacks turn_id: {payload}")
+        if v == "codex" and e in ("SubagentStart", "SubagentStop"):
+            # The child runs inside the parent's first turn.
+            s.expect(payload.get("turn_id") == "1", f"turn_id is not the parent's turn: {payload}",
+                     "turn_id of the parent's turn")
         if v == "workbuddy" and not s.official and e in _TOOL_EVENTS:
             s.expect("tool_use_id" not in payload, "a CodeBuddy payload carries tool_use_id")
         if e in _TOOL_EVENTS and tool is not None:

@@ -310,8 +310,8 @@ async def bench_fswatch(root: Path, reps: int = 5) -> dict[str, float]:
     marker = markers / "fired"
     latencies = []
     async with MemoryHost(watched) as host, CompatAdapter(host, log_registrations=False) as adapter:
-        await adapter.register_hook("claude", "FileChanged", None,
-                                    {"type": "command", "command": f"cat >/dev/null; touch {marker}"})
+        hook = {"type": "command", "command": f"cat >/dev/null; touch {marker}"}
+        await adapter.register_hook("claude", "FileChanged", None, hook)
         for i in range(reps + 1):
             marker.unlink(missing_ok=True)
             t0 = time.perf_counter()

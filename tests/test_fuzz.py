@@ -1,4 +1,4 @@
-"""Property tests: whatever a hook prints and whatever a declaration holds, nothing unplanned raises.
+"""Property tests: whatever a hook prints and a declaration holds, nothing unplanned raises.
 
 * every dialect decodes any stdout/stderr text with any exit code (or none, with any cause) into a
   HookAnswer — the host must never see a parser's exception for a hook's output;
@@ -157,7 +157,8 @@ VENDOR_NAMES = [n for spec in vendors() for n in (spec.id, *spec.aliases)]
 HANDLER_KEYS = ("type", "command", "timeout", "timeoutSec", "bash", "powershell", "cwd", "env",
                 "url", "statusMessage", "async", "once")
 junk = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=20), st.binary(max_size=8),
+    st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=20),
+    st.binary(max_size=8),
     st.lists(st.text(max_size=5), max_size=3), st.tuples(st.integers()),
     st.dictionaries(st.text(max_size=6), json_values, max_size=3),
     st.just(object()), st.just(float("nan")), st.just(float("inf")),
@@ -194,7 +195,8 @@ def _check_declared(decl: Any) -> None:
 matchers = st.one_of(
     st.none(), junk, st.text(max_size=30),
     st.text(alphabet=string.ascii_letters + "|*+?()[]{}^$.\\-_:,0123456789 ", max_size=25),
-    st.sampled_from(["*", "**", "", "Bash", "Edit|Write", "mcp__.*", "[", "(", "a{2,1}", "(?P<x", "\\"]),
+    st.sampled_from(["*", "**", "", "Bash", "Edit|Write", "mcp__.*", "[", "(", "a{2,1}",
+                     "(?P<x", "\\"]),
 )
 
 
@@ -243,7 +245,8 @@ regexish = st.text(alphabet=string.ascii_letters + "|*+?()[]{}^$.\\-_:,012345678
 @given(st.sampled_from(EVENTS + [(v, "NoSuchEvent") for v in VENDORS]),
        st.one_of(st.none(), st.text(max_size=30), regexish,
                  st.sampled_from(["*", "**", "", "Bash", "Edit|Write", "mcp__.*", "[", "a{2,1}"])),
-       st.one_of(st.none(), st.text(max_size=16), st.sampled_from(["Bash", "bash", "Edit", "view"])))
+       st.one_of(st.none(), st.text(max_size=16),
+                 st.sampled_from(["Bash", "bash", "Edit", "view"])))
 def test_matchers_never_raise(vendor_event: tuple[str, str], matcher: str | None,
                               subject: str | None) -> None:
     vendor, event = vendor_event

@@ -359,3 +359,25 @@ async def test_a_failing_copilot_pre_tool_hook_with_unparsable_deep_json_still_d
         assert result["isError"] is True
         assert result["text"].startswith("Error: Denied by preToolUse hook")
         assert [r.decision for r in adapter.audit] == ["deny"]
+
+
+async def test_a_bridge_hook_with_unparsable_deep_json_does_not_cancel_a_sibling_deny(
+        tmp_path: Path) -> None:
+    # Two Claude PreToolUse hooks on the official bridge: the first prints JSON nested deeper than
+    # Python's parser allows (Claude reads unparsable stdout as plain text: no decision), the
+    # second blocks with exit 2. The block must stand.
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"a":' * 100_000 + "1" + "}" * 100_000 + "\n")
+    noisy = write_script(tmp_path / "noisy.sh", f"cat >/dev/null\ncat {deep}\n")
+    blocker = write_script(tmp_path / "blocker.sh",
+                           "cat >/dev/null\necho 'blocker says no' >&2\nexit 2\n")
+    work = tmp_path / "work"
+    work.mkdir()
+    async with MemoryHost(work) as host, \
+            CompatAdapter(host, state_dir=str(tmp_path / "state")) as adapter:
+        async with adapter.batch():
+            await adapter.register_hook("claude", "PreToolUse", "Bash", str(noisy))
+            await adapter.register_hook("claude", "PreToolUse", "Bash", str(blocker))
+        result = await _bash_result(host, "touch made.txt")
+        assert not (work / "made.txt").exists()
+        assert result["isError"] is True and "blocker says no" in result["text"]

@@ -435,7 +435,9 @@ class NativeRouter:
 
         async def run() -> None:
             for entries in self._groups("subagent/start"):
-                group = await self._run(entries, fields, session=event.parent.session)
+                # The child runs inside the parent's tool call, so inside the parent's turn.
+                group = await self._run(entries, fields, session=event.parent.session,
+                                        turn=turn_of(event.parent.session))
                 if group.empty:
                     continue
                 messages = self._contexts(group)
@@ -452,7 +454,7 @@ class NativeRouter:
         return self._emit("subagent/end", {"agent_id": event.child_id, "agent_type": "default",
                                            "stop_reason": event.stop_reason,
                                            "last_assistant_message": event.last_assistant_message},
-                          event.parent.session)
+                          event.parent.session, turn=turn_of(event.parent.session))
 
     def on_settings(self, event: SettingsUpdated) -> Awaitable[None] | None:
         return self._emit("settings/document-updated", {"namespace": event.namespace,
