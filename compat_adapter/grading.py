@@ -47,6 +47,8 @@ __all__ = (
 REFUSED_HANDLER_TYPES = frozenset({"http", "mcp_tool", "prompt", "agent"})
 
 _LITERAL = re.compile(r"^[A-Za-z0-9_|]+$")
+#: The longest per-hook timeout accepted (a day); longer is a typo, not a hook.
+MAX_TIMEOUT_S = 86_400
 
 
 def parse_handler(vendor: VendorSpec, handler: object) -> tuple[CommandHandler | None, str]:
@@ -63,6 +65,8 @@ def parse_handler(vendor: VendorSpec, handler: object) -> tuple[CommandHandler |
         raise InvalidHandler(f"a handler is a command string or a mapping, not {type(handler).__name__}",
                              vendor=vendor.id)
     kind = handler.get("type", "command")
+    if not isinstance(kind, str):
+        raise InvalidHandler(f"a handler type is a string, not {type(kind).__name__}", vendor=vendor.id)
     if kind in REFUSED_HANDLER_TYPES:
         raise InvalidHandler(f"{kind!r} handlers are not run here: only command hooks are adapted",
                              vendor=vendor.id, type=kind)
@@ -80,9 +84,10 @@ def parse_handler(vendor: VendorSpec, handler: object) -> tuple[CommandHandler |
         raise InvalidHandler("a command handler needs a non-empty command string", vendor=vendor.id)
     timeout = handler.get("timeout", handler.get("timeoutSec"))
     if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int | float)
-                                or timeout <= 0):
-        raise InvalidHandler(f"timeout must be a positive number of seconds, not {timeout!r}",
-                             vendor=vendor.id)
+                                or not 0 < timeout <= MAX_TIMEOUT_S):
+        # NaN and infinity fail the range test too; JSON files may carry both.
+        raise InvalidHandler(f"timeout must be a number of seconds in (0, {MAX_TIMEOUT_S}], "
+                             f"not {timeout!r}", vendor=vendor.id)
     env = handler.get("env") or {}
     if not isinstance(env, Mapping) or not all(isinstance(k, str) and isinstance(v, str)
                                                for k, v in env.items()):

@@ -260,8 +260,8 @@ EVENTS = (
                     "agent/disposed fires whenever an agent leaves the live registry, on reload and "
                     "teardown too, which is broader than the end of a Claude session."),
             degrade("payload-field-missing",
-                    "The host gives no end reason, so reason is missing and a matcher cannot tell clear "
-                    "from logout or exit."),
+                    "The host gives no end reason, so reason is always \"other\" and a matcher cannot "
+                    "tell clear from logout or exit."),
         ),
     ),
     EventRow(
@@ -302,8 +302,8 @@ EVENTS = (
         matcher_subject="load_reason",
         degradations=(
             degrade("timing-differs",
-                    "It fires once per created session with every instruction file found, not once per "
-                    "file as each is loaded."),
+                    "It fires once per instruction file found when the session is created, all at "
+                    "that moment, rather than as each file is loaded."),
             degrade("scope-differs",
                     "Only files discovered at session creation are reported; lazily loaded nested or "
                     "path-scoped files and files added later are not, so load_reason is always "

@@ -162,7 +162,8 @@ EVENTS = (
         degradations=(
             _DISPOSED_BROADER,
             degrade("observe-only", "Codex SessionEnd has no decision; neither has this seam."),
-            degrade("payload-field-missing", "The payload has no reason."),
+            degrade("payload-field-missing",
+                    "The host gives no end reason, so reason is always \"other\"."),
         ),
     ),
     EventRow(

@@ -437,8 +437,8 @@ EVENTS = (
         degradations=(
             _NO_PUBLIC_API,
             degrade("timing-differs",
-                    "It fires once per created session with every instruction file found, not once per "
-                    "file as each is loaded."),
+                    "It fires once per instruction file found when the session is created, all at "
+                    "that moment, rather than as each file is loaded."),
             degrade("scope-differs",
                     "The list is what the host discovered at session creation, which need not match "
                     "CodeBuddy's CODEBUDDY.md and rules lookup, and later files are not reported."),

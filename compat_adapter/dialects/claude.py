@@ -303,7 +303,7 @@ class ClaudeDialect:
             return None
         try:
             value = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # too deeply nested is unparsable too
             return None
         return value if isinstance(value, dict) else None
 

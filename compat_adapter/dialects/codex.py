@@ -230,7 +230,7 @@ class CodexDialect:
         if text[0] in "{[":
             try:
                 value = json.loads(text)
-            except ValueError as exc:
+            except (ValueError, RecursionError) as exc:  # too deeply nested is unparsable too
                 return HookAnswer(failed=f"{event} hook returned invalid JSON output: {exc}")
             if not isinstance(value, dict):
                 return HookAnswer(failed=f"{event} hook returned JSON that is not an object")

@@ -286,7 +286,7 @@ class CopilotDialect:
         for line in text.splitlines():
             try:
                 value = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):  # too deeply nested is unparsable too
                 value = None
             if isinstance(value, dict) and value.get("type") == "progress":
                 continue
@@ -296,7 +296,7 @@ class CopilotDialect:
             return None
         try:
             value = json.loads(body)
-        except ValueError:
+        except (ValueError, RecursionError):  # too deeply nested is unparsable too
             return None
         return value if isinstance(value, dict) else None
 

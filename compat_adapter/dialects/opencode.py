@@ -212,7 +212,7 @@ class OpenCodeDialect:
             return HookAnswer(ignored=("plain stdout",))
         try:
             obj = json.loads(text)
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:  # too deeply nested is unparsable too
             return HookAnswer(failed=f"{event} hook printed invalid JSON: {exc}")
         if not isinstance(obj, dict):
             return HookAnswer(failed=f"{event} hook printed JSON that is not an object")

@@ -25,6 +25,7 @@ __all__ = ("AuditRecord", "GroupResult", "HookEntry", "run_group", "turn_of")
 
 #: Output kept per stream of a hook run; larger output is drained, dropped and flagged.
 MAX_HOOK_OUTPUT = 1_048_576
+_VERDICT_CACHE = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +38,8 @@ class HookEntry:
     decl: HookDeclaration
     timeout_s: float
     dialect: Dialect = field(repr=False, compare=False)
+    #: Matcher verdicts by subject: subjects repeat (tool names), matching need not.
+    verdicts: dict[str | None, bool] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def matcher(self) -> str | None:
@@ -151,7 +154,13 @@ def select(entries: Sequence[HookEntry], moment: Moment) -> list[HookEntry]:
         vendor = entry.spec.id
         if vendor not in subjects:
             subjects[vendor] = entry.dialect.subject(moment)
-        if entry.dialect.matches(moment.event, entry.matcher, subjects[vendor]):
+        subject = subjects[vendor]
+        hit = entry.verdicts.get(subject)
+        if hit is None:
+            hit = entry.dialect.matches(moment.event, entry.matcher, subject)
+            if len(entry.verdicts) < _VERDICT_CACHE:  # file paths would grow it without end
+                entry.verdicts[subject] = hit
+        if hit:
             chosen.append(entry)
     return chosen
 

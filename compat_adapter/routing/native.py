@@ -92,6 +92,7 @@ class NativeRouter:
         self._host = host
         self._adapter_id = adapter_id
         self._points: dict[str, list[HookEntry]] = {}
+        self._group_cache: dict[str, list[list[HookEntry]]] = {}
         self._unsubscribe: dict[str, Callable[[], None]] = {}
         self._closers: list[Callable[[], Awaitable[None]]] = []
         self._armed: set[str] = set()
@@ -106,18 +107,21 @@ class NativeRouter:
     async def mount(self, entry: HookEntry) -> None:
         row = entry.row
         self._points.setdefault(row.point, []).append(entry)
+        self._group_cache.pop(row.point, None)
         try:
             for seam in row.seams:
                 self._subscribe(seam)
             await self._arm_service(row.point)
         except BaseException:
             self._points[row.point].remove(entry)
+            self._group_cache.pop(row.point, None)
             raise
 
     def unmount(self, entry: HookEntry) -> None:
         entries = self._points.get(entry.row.point, [])
         if entry in entries:
             entries.remove(entry)
+            self._group_cache.pop(entry.row.point, None)
 
     def mounted(self, entry: HookEntry) -> bool:
         return entry in self._points.get(entry.row.point, ())
@@ -151,14 +155,21 @@ class NativeRouter:
             await close()
         self._closers.clear()
         self._points.clear()
+        self._group_cache.clear()
 
     # ── running ─────────────────────────────────────────────────────────────────────────────────
     def _groups(self, point: str) -> list[list[HookEntry]]:
-        """The point's entries grouped by vendor event, groups in first-registration order."""
-        groups: dict[tuple[str, str], list[HookEntry]] = {}
-        for entry in self._points.get(point, ()):
-            groups.setdefault((entry.spec.id, entry.row.event), []).append(entry)
-        return list(groups.values())
+        """The point's entries grouped by vendor event, groups in first-registration order.
+
+        Cached until the next mount or unmount: this runs on every dispatch.
+        """
+        cached = self._group_cache.get(point)
+        if cached is None:
+            groups: dict[tuple[str, str], list[HookEntry]] = {}
+            for entry in self._points.get(point, ()):
+                groups.setdefault((entry.spec.id, entry.row.event), []).append(entry)
+            cached = self._group_cache[point] = list(groups.values())
+        return cached
 
     async def _run(self, entries: list[HookEntry], fields: Mapping[str, Any], *,
                    session: SessionHandle | None, turn: int | None = None, log_pair: bool = False
@@ -467,10 +478,12 @@ class NativeRouter:
         files = _instruction_files(s.cwd)
         # The session's one directory is both the "new" cwd and the "added" directory.
         created = {"cwd": cwd, "source": "startup", "trigger": "init", "new_cwd": cwd, "path": cwd}
-        loaded = {"cwd": cwd, "files": files, "load_reason": "session_start", "memory_type": "Project",
-                  **({"file_path": str(Path(cwd) / files[0])} if files else {})}
-        jobs = [self._emit("session/created", created, s),
-                self._emit("agent/instructions-loaded", loaded, s)]
+        jobs = [self._emit("session/created", created, s)]
+        # One InstructionsLoaded per file, as the vendors report them, in discovery order.
+        jobs += [self._emit("agent/instructions-loaded",
+                            {"cwd": cwd, "files": files, "file_path": str(Path(cwd) / name),
+                             "load_reason": "session_start", "memory_type": "Project"}, s)
+                 for name in files]
         live = [j for j in jobs if j is not None]
         return _gather(live) if live else None
 

@@ -75,7 +75,7 @@ async def mount(host: Host, package: str, config_path: str | PathLike[str], *,
     config: HookConfig | None
     try:
         config = await load_config(dialect, path, options)
-    except (OSError, ValueError, ConfigParseError) as exc:
+    except (OSError, ValueError, RecursionError, ConfigParseError) as exc:
         reason = (exc.message if isinstance(exc, ConfigParseError)
                   else f"{type(exc).__name__}: {exc}")
         host.log("warning", f'{dialect.label}: could not load hook config "{path}": {reason} '

@@ -288,7 +288,7 @@ def parse_hook_output(exit_code: int | None, stdout: str, stderr: str,
         return plain
     try:
         data = json.loads(out)
-    except ValueError:
+    except (ValueError, RecursionError):  # too deeply nested is unparsable too
         return plain
     if not isinstance(data, dict):
         return plain

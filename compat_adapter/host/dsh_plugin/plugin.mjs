@@ -1,0 +1,292 @@
+// The compat-adapter Cordis plugin: transport and seam glue between a DSH composition and the
+// compat-adapter service. It decides nothing: it reports the composition (services, package
+// versions, bridge packages), forwards the seams the service subscribes to, hands back what the
+// service answers, runs the real official bridges on the configs the service writes, and fails
+// closed (with the reason in the log) when the service does not answer in time.
+//
+// Config: { modules: <node_modules folder of the composition>, channel?: <an open Channel>,
+//           command?: [argv of `compat-adapter serve --stdio`], answerTimeoutMs?: number,
+//           cwd?: string, hooks?: [...register_hook params], rules?: [...register_rules params] }
+import { spawn } from 'node:child_process'
+import { readdirSync, readFileSync, existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { Channel } from './channel.mjs'
+
+export const name = 'compat-adapter'
+export const PROTOCOL = 1
+// Long enough for the slowest vendor default hook timeout (Claude: 600 s) plus its kill grace.
+export const DEFAULT_ANSWER_TIMEOUT_MS = 660_000
+
+const WATERFALL = new Set(['tools/pre-execute', 'tools/post-execute', 'agent/pre-step', 'approval/request'])
+const SERIAL = new Set(['agent/turn-stopping'])
+const BRIDGES = ['@deepseek-ai/dsh-hooks-claude-code', '@deepseek-ai/dsh-hooks-codex']
+const CODEX_BRIDGE = '@deepseek-ai/dsh-hooks-codex'
+
+export function importer(modules) {
+  const require = createRequire(join(modules, 'compat-adapter-resolver.js'))
+  return (spec) => import(pathToFileURL(require.resolve(spec)).href)
+}
+
+export async function apply(ctx, config) {
+  const load = importer(config.modules)
+  const { createUserMessage } = await load('@deepseek-ai/dsh-llm')
+  const logger = ctx.logger('compat-adapter')
+  const timeoutMs = config.answerTimeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS
+  const channel = config.channel ?? spawnService(config.command, config.cwd)
+  const subscriptions = new Map()
+  const dispatches = new Map()
+  const mounts = new Map()
+  const inflight = new Set()
+  let dispatchIds = 0
+  let mountIds = 0
+  let bashAlias
+
+  // ── wire shapes (host vocabulary) ──
+  const textOf = (blocks) => (blocks ?? []).filter((b) => b?.type === 'text').map((b) => b.text).join('')
+  const sourceJson = (s) => s?.kind === 'plugin' ? { kind: s.plugin, name: s.name ?? null } : { kind: s?.kind ?? 'user', name: null }
+  const messageJson = (m, known) => { known?.set(m.id, m); return { id: m.id, text: textOf(m.content), source: sourceJson(m.source) } }
+  const sessionJson = (session) => ({ id: session.header?.id ?? session.id, cwd: session.header?.cwd ?? null, transcript_path: null })
+  const agentJson = (agent) => agent ? { id: agent.id, session: sessionJson(agent.session), parent_id: agent.session?.header?.parentSession ?? null } : null
+  const executionJson = (exec) => ({ call_id: exec.callId, name: exec.name, arguments: exec.arguments, agent: agentJson(exec.agent) })
+  const dshSource = (s) => s?.kind === 'user' ? { kind: 'user' } : { kind: 'plugin', plugin: s?.kind ?? 'compat-adapter', ...(s?.name ? { name: s.name } : {}) }
+  const dshMessage = (m, known) => known?.get(m.id) ?? createUserMessage({ content: [{ type: 'text', text: m.text }], source: dshSource(m.source) })
+
+  const encoders = {
+    'tools/pre-execute': (exec) => executionJson(exec),
+    'tools/post-execute': (exec, result) => ({ execution: executionJson(exec), result: { is_error: !!result.isError, text: textOf(result.content) } }),
+    'agent/pre-step': (p, known) => ({ agent: agentJson(p.agent), messages: p.messages.map((m) => messageJson(m, known)), turn: p.turn, step: p.step }),
+    'agent/turn-stopping': (p) => ({ agent: agentJson(p.agent), turn: p.turn }),
+    // rc.8's agent/created carries no start source.
+    'agent/created': (p) => ({ agent: agentJson(p.agent), source: 'startup' }),
+    'agent/session-start': (p) => ({ agent: agentJson(p.agent), source: p.source }),
+    'agent/status': (p) => ({ agent: agentJson(p.agent), status: p.status }),
+    'agent/error': (p) => ({ agent: agentJson(p.agent), turn: p.turn, step: p.step, error: String(p.error?.message ?? p.error) }),
+    'agent/disposed': (p) => ({ agent: agentJson(p.agent) }),
+    'agent/inbox/inserted': (p, known) => ({ agent: agentJson(p.agent), message: messageJson(p.message, known) }),
+    'approval/request': (r) => ({ agent: agentJson(r.agent), tool_name: r.toolName, call_id: r.callId ?? null, reason: r.reason ?? null }),
+    'session/created': (s) => ({ session: sessionJson(s) }),
+    'settings/document-updated': (ns, revision) => ({ namespace: String(ns), revision }),
+    'subagent/start': (info) => ({ run_id: info.runId, child_id: info.id, provider: info.provider, local: info.local,
+      parent: agentJson(ctx.get('agents')?.currentInitiator?.()), child: agentJson(ctx.get('agents')?.get(info.id)) }),
+    'subagent/end': (info) => ({ run_id: info.runId, child_id: info.id, provider: info.provider, local: info.local,
+      stop_reason: String(info.stopReason ?? ''), last_assistant_message: info.lastAssistantMessage ?? null,
+      parent: agentJson(ctx.get('agents')?.currentInitiator?.()) }),
+  }
+
+  const failClosed = (seam, reason) => {
+    logger.warn(`compat-adapter: failing closed on ${seam}: ${reason}`)
+    if (seam === 'tools/pre-execute') return { kind: 'deny', reason: `compat-adapter: ${reason}` }
+    if (seam === 'tools/post-execute') return { kind: 'block', feedback: [{ type: 'text', text: `compat-adapter: ${reason}` }] }
+    if (seam === 'agent/pre-step') return { kind: 'reject' }
+    if (seam === 'approval/request') return 'unavailable'
+    return undefined
+  }
+
+  const toVerdict = (seam, v, state) => {
+    if (seam === 'tools/pre-execute') {
+      if (v?.kind === 'deny') return { kind: 'deny', reason: v.reason ?? 'denied by compat-adapter' }
+      if (v?.kind === 'ask') return v.reason ? { kind: 'ask', reason: v.reason } : { kind: 'ask' }
+      if (v?.kind === 'allow') return { kind: 'allow' }
+    } else if (seam === 'tools/post-execute') {
+      const down = state.downstream?.kind === v?.kind ? state.downstream : { kind: v?.kind }
+      const contexts = (v?.additional_contexts ?? []).map((m) => dshMessage(m, state.known))
+      if (v?.kind === 'block') {
+        const same = down === state.downstream && textOf(down.feedback) === v.feedback
+        return { ...down, feedback: same ? down.feedback : [{ type: 'text', text: v.feedback ?? '' }], ...(contexts.length ? { additionalContexts: contexts } : {}) }
+      }
+      if (v?.kind === 'accept') {
+        const { additionalContexts, ...rest } = down
+        return { ...rest, kind: 'accept', ...(contexts.length ? { additionalContexts: contexts } : {}) }
+      }
+    } else if (seam === 'agent/pre-step') {
+      if (v?.kind === 'reject') return { kind: 'reject' }
+      if (v?.kind === 'enter') return { kind: 'enter', messages: v.messages.map((m) => dshMessage(m, state.known)) }
+    } else if (seam === 'approval/request') {
+      if (['allowed-once', 'rejected', 'cancelled', 'unavailable'].includes(v)) return v
+    }
+    return failClosed(seam, `the service answered ${JSON.stringify(v)}, which is no ${seam} verdict`)
+  }
+
+  const applyEffects = (effects) => {
+    for (const e of effects ?? []) {
+      const agent = ctx.get('agents')?.get(e.agent)
+      if (!agent) { logger.warn(`compat-adapter: ${e.op} for agent ${e.agent}, which is gone`); continue }
+      agent[e.op === 'steer' ? 'steer' : 'inject'](dshMessage(e.message))
+    }
+  }
+
+  // One forwarded event. `state` carries the waterfall's `next`, the messages this side sent (so
+  // the ones that come back keep their identity) and what `next` returned. The answer timer runs
+  // only while the service holds the dispatch: it is paused while `next` runs on this side.
+  const forward = (seam, event, state) => new Promise((resolve) => {
+    const id = `${seam}#${++dispatchIds}`
+    Object.assign(state, { settled: false, timer: undefined, nextCall: undefined })
+    const settle = (outcome) => {
+      if (state.settled) return
+      state.settled = true
+      clearTimeout(state.timer)
+      dispatches.delete(id)
+      resolve(outcome)
+    }
+    state.arm = () => {
+      clearTimeout(state.timer)
+      state.timer = setTimeout(() => settle({ failed: `the service did not answer ${seam} within ${timeoutMs} ms` }), timeoutMs)
+    }
+    state.pause = () => clearTimeout(state.timer)
+    state.seam = seam
+    dispatches.set(id, state)
+    state.arm()
+    channel.request('dispatch', { seam, dispatch: id, event }).then(
+      (reply) => settle({ reply }),
+      (error) => settle({ failed: `the service failed ${seam}: ${error.message}` }),
+    )
+  })
+
+  const makeListener = (seam) => {
+    const encode = encoders[seam]
+    if (WATERFALL.has(seam)) {
+      return async (...args) => {
+        const next = args.pop()
+        const state = { known: new Map(), next, downstream: undefined }
+        const outcome = await forward(seam, encode(...args, state.known), state)
+        if (outcome.failed) return failClosed(seam, outcome.failed)
+        applyEffects(outcome.reply.effects)
+        if (outcome.reply.verdict === null || outcome.reply.verdict === undefined) {
+          return failClosed(seam, 'the service returned no verdict')
+        }
+        return toVerdict(seam, outcome.reply.verdict, state)
+      }
+    }
+    if (SERIAL.has(seam)) {
+      return async (...args) => {
+        const outcome = await forward(seam, encode(...args, new Map()), {})
+        if (outcome.failed) return void failClosed(seam, outcome.failed)
+        applyEffects(outcome.reply.effects)
+      }
+    }
+    return (...args) => {
+      const done = forward(seam, encode(...args, new Map()), {}).then((outcome) => {
+        if (outcome.failed) logger.warn(`compat-adapter: ${seam}: ${outcome.failed}`)
+        else applyEffects(outcome.reply.effects)
+      })
+      inflight.add(done)
+      done.finally(() => inflight.delete(done))
+    }
+  }
+
+  channel.onRequest('next', async ({ dispatch }) => {
+    const state = dispatches.get(dispatch)
+    if (!state || state.settled || !state.next) throw Object.assign(new Error(`no open waterfall ${dispatch}`), { code: 'PROTOCOL_ERROR' })
+    if (!state.nextCall) {
+      state.pause()
+      state.nextCall = Promise.resolve(state.next()).finally(() => { if (!state.settled) state.arm() })
+    }
+    const verdict = await state.nextCall
+    state.downstream = verdict
+    const seam = state.seam
+    const known = state.known
+    if (seam === 'tools/post-execute') {
+      return { kind: verdict.kind, feedback: verdict.feedback ? textOf(verdict.feedback) : null,
+        additional_contexts: (verdict.additionalContexts ?? []).map((m) => messageJson(m, known)) }
+    }
+    if (seam === 'agent/pre-step') return { kind: verdict.kind, messages: (verdict.messages ?? []).map((m) => messageJson(m, known)) }
+    return verdict
+  })
+
+  channel.onNotification('subscribe', ({ seam }) => {
+    if (subscriptions.has(seam)) return
+    if (!encoders[seam]) { logger.warn(`compat-adapter: the service subscribed to ${seam}, which this plugin cannot forward`); return }
+    subscriptions.set(seam, ctx.on(seam, makeListener(seam)))
+  })
+  channel.onNotification('unsubscribe', ({ seam }) => {
+    subscriptions.get(seam)?.()
+    subscriptions.delete(seam)
+  })
+  channel.onNotification('agent/inject', (e) => applyEffects([{ ...e, op: 'inject' }]))
+  channel.onNotification('agent/steer', (e) => applyEffects([{ ...e, op: 'steer' }]))
+  channel.onNotification('session/append', ({ session, type, data }) => {
+    const s = ctx.get('sessions')?.get(session)
+    if (!s) { logger.warn(`compat-adapter: ${type} for session ${session}, which is gone`); return }
+    try { s.append(type, data) } catch (error) { logger.warn(`compat-adapter: could not append ${type}: ${error.message}`) }
+  })
+  channel.onNotification('log', ({ level, message, fields }) => {
+    const method = level === 'error' || level === 'critical' ? 'error' : level === 'warning' ? 'warn' : level === 'debug' ? 'debug' : 'info'
+    logger[method](`compat-adapter service: ${message}${fields && Object.keys(fields).length ? ' ' + JSON.stringify(fields) : ''}`)
+  })
+
+  // The real official bridges, on the config the service wrote.
+  const captured = []
+  ctx.effect(() => ctx.logger.exporter({ export: (message) => captured.push(message) }))
+  channel.onRequest('mount_bridge', async ({ package: pkg, config_path: configPath }) => {
+    if (!BRIDGES.includes(pkg)) throw new Error(`${pkg} is not an official bridge package`)
+    const module = await load(pkg)
+    if (pkg === CODEX_BRIDGE && !ctx.get('bash') && ctx.get('shell') && !bashAlias) {
+      // rc.1 of the Codex bridge injects `bash`, which rc.8 calls `shell` (same contract).
+      bashAlias = ctx.reflect.provide('bash', ctx.get('shell'))
+    }
+    const from = captured.length
+    const fiber = ctx.plugin(module, { configPath, ...(config.projectDir ? { projectDir: config.projectDir } : {}) })
+    await Promise.race([fiber, new Promise((_, reject) => setTimeout(() => reject(new Error(`${pkg} did not start within 10 s (missing service?)`)), 10_000))])
+    const warnings = captured.slice(from).map((m) => m.args.map(String).join(' ')).filter((t) => t.includes(configPath))
+    const id = `mount-${++mountIds}`
+    mounts.set(id, fiber)
+    return { mount: id, loaded: !warnings.some((w) => w.includes('could not load hook config')), warnings }
+  })
+  channel.onRequest('unmount_bridge', async ({ mount }) => {
+    const fiber = mounts.get(mount)
+    mounts.delete(mount)
+    if (fiber) await fiber.dispose()
+    return {}
+  })
+
+  // Always on: the service keeps a mirror of every session log, and forgets agents that are gone.
+  ctx.on('session/event', (session, event) => channel.notify('session/event', { session: sessionJson(session), event }))
+  ctx.on('agent/disposed', ({ agent }) => channel.notify('agent/gone', { id: agent.id }))
+
+  channel.onClose.push((reason) => logger.warn(`compat-adapter: the service channel closed (${reason}); forwarded seams fail closed`))
+  ctx.effect(() => () => {
+    for (const off of subscriptions.values()) off()
+    subscriptions.clear()
+    if (!config.channel) channel.close('plugin disposed')
+  })
+
+  // Publish the composition, then register what the profile config declares.
+  const composition = describe(ctx, config.modules)
+  const hello = await channel.request('hello', { protocol: PROTOCOL, cwd: config.cwd ?? process.cwd(), composition })
+  for (const hook of config.hooks ?? []) {
+    const result = await channel.request('register_hook', hook)
+    logger.info(`compat-adapter: ${result.id} ${result.capability} ${result.route}${result.reason ? ' — ' + result.reason : ''}`)
+  }
+  for (const rules of config.rules ?? []) {
+    const result = await channel.request('register_rules', rules)
+    logger.info(`compat-adapter: ${result.id} ${result.capability}${result.reason ? ' — ' + result.reason : ''}`)
+  }
+  const api = { channel, hello, settle: async () => { while (inflight.size) await Promise.all([...inflight]) } }
+  config.ready?.(api)
+  return api
+}
+
+// What the composition has: provided Cordis services, installed package versions, loadable bridges.
+export function describe(ctx, modules) {
+  const store = ctx.reflect.store
+  const services = [...new Set(Reflect.ownKeys(store).map((k) => store[k]?.name).filter((n) => typeof n === 'string'))]
+  const versions = {}
+  const scope = join(modules, '@deepseek-ai')
+  for (const dir of existsSync(scope) ? readdirSync(scope) : []) {
+    try { versions[`@deepseek-ai/${dir}`] = JSON.parse(readFileSync(join(scope, dir, 'package.json'), 'utf8')).version } catch {}
+  }
+  const bridges = BRIDGES.filter((b) => versions[b] !== undefined)
+  return { services, versions, bridges }
+}
+
+function spawnService(command, cwd) {
+  if (!Array.isArray(command) || !command.length) throw new Error('compat-adapter: give `command` (argv of `compat-adapter serve --stdio`) or a channel')
+  const child = spawn(command[0], command.slice(1), { cwd, stdio: ['pipe', 'pipe', 'inherit'] })
+  const channel = new Channel(child.stdout, child.stdin, 'compat-adapter service')
+  child.on('exit', (code, signal) => channel.close(`the service exited (${signal ?? code})`))
+  child.stdin.on('error', () => channel.close('the service stopped reading'))
+  channel.onClose.push(() => { if (child.exitCode === null) child.stdin.end() })
+  return channel
+}
