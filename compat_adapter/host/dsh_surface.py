@@ -24,7 +24,9 @@ from compat_adapter.host.protocol import SeamMode, Surface
 from compat_adapter.host.surfaces import CLAUDE_BRIDGE, CODEX_BRIDGE
 
 __all__ = (
+    "DSH_RC8_LANE_COMPOSITION",
     "DSH_RC8_SEAMS",
+    "DSH_RC8_SURFACE",
     "DSH_RC8_VERSION",
     "NOT_OFFERED",
     "SERVICE_NAMES",
@@ -117,3 +119,17 @@ def surface_from_composition(composition: Mapping[str, Any]) -> Surface:
                   or DSH_RC8_VERSION)
     return Surface(host="dsh", version=version, seams=seams, services=offered,
                    bridge_packages=frozenset(b for b in bridges if b in _BRIDGES))
+
+
+#: What the lane's composition (``scripts/dsh_lane.sh`` + ``dsh_plugin/runner.mjs``) reports: the
+#: published rc.8 packages of a real agent loop, without ``dsh-subagent``. A test boots it and
+#: checks the live report against this, so ``matrix --host dsh`` grades on what really runs.
+DSH_RC8_LANE_COMPOSITION: Mapping[str, Any] = MappingProxyType({
+    "services": ["settings", "llm", "sessions", "systemPrompt", "approval", "tools", "agents",
+                 "subprocess", "shell", "shellEnv", "agentLoop"],
+    "versions": {"@deepseek-ai/dsh-agent": DSH_RC8_VERSION},
+    "bridges": [CLAUDE_BRIDGE, CODEX_BRIDGE],
+})
+
+#: The surface the lane's composition publishes (see :data:`DSH_RC8_LANE_COMPOSITION`).
+DSH_RC8_SURFACE: Surface = surface_from_composition(DSH_RC8_LANE_COMPOSITION)

@@ -16,12 +16,13 @@ reach the host at all (native-seam rows never can).
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-import anyio
-
+from compat_adapter.dialects.base import HookAnswer
 from compat_adapter.host.protocol import (
     AgentCreated,
     AgentError,
@@ -60,6 +61,7 @@ from compat_adapter.routing.dispatch import (
     audit_records,
     moment_for,
     run_group,
+    select,
     turn_of,
 )
 
@@ -176,11 +178,9 @@ class NativeRouter:
                    ) -> GroupResult:
         first = entries[0]
         moment = moment_for(first.row.event, session, self._host.cwd, fields, turn)
-        from compat_adapter.routing.dispatch import select
-
         chosen = select(entries, moment)
         if not chosen:
-            return GroupResult(_none(), (), (), ())
+            return GroupResult(HookAnswer(), (), (), ())
         if log_pair and session is not None and turn is not None:
             for entry in chosen:
                 session.append("hook/invoked", {"turn": turn, "point": entry.row.event,
@@ -641,7 +641,7 @@ class NativeRouter:
             if group.empty:
                 continue
             given = dict(group.merged.env)
-            kept = {k: v for k, v in given.items() if _DSH_KEY(k)}
+            kept = {k: v for k, v in given.items() if _DSH_KEY.fullmatch(k)}
             env.update(kept)
             dropped = sorted(set(given) - set(kept))
             self._record(group, "shell/env", True,
@@ -649,16 +649,8 @@ class NativeRouter:
         return env
 
 
-def _DSH_KEY(name: str) -> bool:
-    import re
-
-    return re.fullmatch(r"DSH_[A-Z][A-Z0-9_]*", name) is not None
-
-
-def _none():
-    from compat_adapter.dialects.base import HookAnswer
-
-    return HookAnswer()
+#: The only variable names a host shell-env contributor may set.
+_DSH_KEY = re.compile(r"DSH_[A-Z][A-Z0-9_]*")
 
 
 def _question_answers(answers: Mapping[str, Any] | None) -> Mapping[str, Any]:
@@ -719,8 +711,6 @@ def _summary_before(session: SessionHandle, end: LogEvent) -> str | None:
 
 def _step_calls(session: SessionHandle, data: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The tool calls one step made, in host vocabulary (no results: the record has none)."""
-    import json
-
     turn, step = data.get("turn"), data.get("step")
     calls = []
     for e in session.events:

@@ -264,8 +264,8 @@ export async function apply(ctx, config) {
     logger.info(`compat-adapter: ${result.id} ${result.capability}${result.reason ? ' — ' + result.reason : ''}`)
   }
   const api = { channel, hello, settle: async () => { while (inflight.size) await Promise.all([...inflight]) } }
+  // Not returned: Cordis takes what apply returns as a disposer.
   config.ready?.(api)
-  return api
 }
 
 // What the composition has: provided Cordis services, installed package versions, loadable bridges.
