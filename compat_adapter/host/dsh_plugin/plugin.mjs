@@ -218,7 +218,7 @@ export async function apply(ctx, config) {
 
   // The real official bridges, on the config the service wrote.
   const captured = []
-  ctx.effect(() => ctx.logger.exporter({ export: (message) => captured.push(message) }))
+  ctx.effect(() => ctx.logger.exporter({ levels: { default: 2 }, export: (message) => captured.push(message) }))
   channel.onRequest('mount_bridge', async ({ package: pkg, config_path: configPath }) => {
     if (!BRIDGES.includes(pkg)) throw new Error(`${pkg} is not an official bridge package`)
     const module = await load(pkg)

@@ -39,7 +39,7 @@ const ScriptedModel = scriptedAdapter(llm.LlmAdapter)
 
 const ctx = new cordis.Context()
 const records = []
-ctx.logger.exporter({ export: (m) => records.push({ name: m.name, type: m.type, text: m.args.map(String).join(' ') }) })
+ctx.logger.exporter({ levels: { default: 2 }, export: (m) => records.push({ name: m.name, type: m.type, text: m.args.map(String).join(' ') }) })
 await ctx.plugin(MemorySettings)
 await ctx.plugin(llm.default)
 await ctx.plugin(session.default)
