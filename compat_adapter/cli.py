@@ -82,15 +82,18 @@ def _parser() -> argparse.ArgumentParser:
     m = sub.add_parser("matrix", help="print the support matrix")
     m.add_argument("--format", choices=("md", "json"), default="md")
     m.add_argument("--vendor", default=None)
-    m.add_argument("--host", default="embedded", help="grade on this host's surface (embedded, dsh)")
+    m.add_argument("--host", default="embedded",
+                   help="grade on this host's surface (embedded, dsh = published 0.1.0-rc.8, dsh-0.2)")
 
     s = sub.add_parser("surface", help="show a host surface and what the vendor rows miss on it")
     s.add_argument("--host", default="embedded")
     s.add_argument("--json", action="store_true")
 
+    from compat_adapter.cli_serve import add_commands as add_serve_commands
     from compat_adapter.cli_session import add_commands
 
     _COMMANDS.update(add_commands(sub))
+    _COMMANDS.update(add_serve_commands(sub))
     return parser
 
 

@@ -17,18 +17,19 @@ The host side (a DSH composition through the thin Cordis plugin, or any other cl
 service calls back ``subscribe``/``unsubscribe`` (notifications), ``next`` (the rest of a waterfall),
 ``mount_bridge``/``unmount_bridge`` and sends ``agent/inject``, ``agent/steer``, ``session/append``
 and ``log`` notifications. A malformed line gets a ``PROTOCOL_ERROR`` reply and the service keeps
-reading; end of input (a dead peer) ends the service cleanly.
+reading (a line over :data:`MAX_LINE` cannot be resynchronised: it is answered, then the service
+ends); end of input (a dead peer) ends the service cleanly.
 """
 
 from __future__ import annotations
 
 import json
-from contextlib import nullcontext
 import math
 import os
 import sys
 import threading
 from collections.abc import Awaitable, Callable, Mapping
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,7 +40,7 @@ from anyio.abc import TaskGroup
 
 from compat_adapter.errors import CompatError, ProtocolError
 
-__all__ = ("PROTOCOL_VERSION", "Channel", "RemoteError", "serve_stdio", "stdio_lines")
+__all__ = ("PROTOCOL_VERSION", "Channel", "ServiceSession", "serve_stdio", "stdio_lines")
 
 #: Bumped when a message shape changes incompatibly.
 PROTOCOL_VERSION = 1
@@ -48,14 +49,6 @@ MAX_LINE = 16 * 1024 * 1024
 
 RequestHandler = Callable[[dict[str, Any]], Awaitable[Any]]
 NotificationHandler = Callable[[dict[str, Any]], None]
-
-
-class RemoteError(ProtocolError):
-    """The peer answered a request with an error; ``remote_code`` is its code."""
-
-    def __init__(self, message: str, remote_code: str, **context: object) -> None:
-        super().__init__(message, remote_code=remote_code, **context)
-        self.remote_code = remote_code
 
 
 @dataclass(slots=True)
@@ -113,8 +106,8 @@ class Channel:
                       timeout_s: float | None = None) -> Any:
         """Send a request and wait for its reply.
 
-        :raises RemoteError: the peer replied with an error.
-        :raises ProtocolError: the channel closed first, or ``timeout_s`` passed.
+        :raises ProtocolError: the peer replied with an error (its code is ``context["remote_code"]``),
+            the channel closed first, or ``timeout_s`` passed.
         """
         if self.closed.is_set():
             raise ProtocolError(f"the channel to {self.name} is closed ({self.end_reason})")
@@ -136,8 +129,9 @@ class Channel:
                                 f"({self.end_reason})", method=method)
         if "error" in reply:
             error = reply["error"] if isinstance(reply["error"], Mapping) else {}
-            raise RemoteError(str(error.get("message", "error")), str(error.get("code", "UNKNOWN")),
-                              method=method)
+            # The peer's own code is kept as context; the error raised here is ours.
+            raise ProtocolError(str(error.get("message", "error")), method=method,
+                                remote_code=str(error.get("code", "UNKNOWN")))
         return reply.get("result")
 
     # ── running ──

@@ -14,6 +14,8 @@ fail with that instruction rather than skip.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack
 from pathlib import Path
@@ -28,8 +30,19 @@ from compat_adapter.service import CompatAdapter
 from conftest import write_script
 
 REPO = Path(__file__).resolve().parents[1]
-LANE_DIR = REPO / ".cache" / "dsh"
+LANE_DIR = Path(os.environ.get("COMPAT_ADAPTER_DSH_DIR") or REPO / ".cache" / "dsh")
 HOSTS = ("embedded", "dsh")
+
+
+@pytest.fixture(scope="session")
+def dsh_lane() -> Path:
+    """The DSH lane, installed by the project's own script: a no-op check when it is there
+    (``.ci/run`` installs it first), an npm install from a fresh clone. Never a skip."""
+    done = subprocess.run(["bash", str(REPO / "scripts" / "dsh_lane.sh")], capture_output=True,
+                          text=True, env={**os.environ, "COMPAT_ADAPTER_DSH_DIR": str(LANE_DIR)},
+                          timeout=900)
+    assert done.returncode == 0, f"scripts/dsh_lane.sh failed:\n{done.stdout}\n{done.stderr}"
+    return LANE_DIR
 
 
 class Lane:
@@ -133,6 +146,8 @@ class DshLane(Lane):
 async def lane(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Lane]:
     workspace = tmp_path / "ws"
     workspace.mkdir()
+    if request.param == "dsh":
+        request.getfixturevalue("dsh_lane")
     chosen: Lane = EmbeddedLane() if request.param == "embedded" else DshLane()
     async with AsyncExitStack() as stack:
         await chosen.start(stack, workspace)
@@ -336,3 +351,67 @@ async def test_a_rejected_claude_prompt_ends_the_turn_without_a_step(lane: Lane,
     assert (reason, steps) == ("blocked", 0)
     assert not [e for e in log if e["type"] == "assistant/message"]
     assert json.loads((tmp_path / "ups.stdin").read_text())["prompt"] == "here is my password"
+
+
+async def test_an_ask_goes_to_the_host_approval_and_a_permissionrequest_hook_answers_it(
+        lane: Lane, tmp_path: Path) -> None:
+    ws = lane.host.cwd
+    allow = {"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+                                    "decision": {"behavior": "allow"}}}
+    async with lane.adapter(tmp_path) as adapter:
+        await adapter.register_hook("copilot", "preToolUse", "bash",
+                                    printing(tmp_path, "ask", {"permissionDecision": "ask",
+                                                               "permissionDecisionReason": "sure?"}))
+        perm = await adapter.register_hook("claude", "PermissionRequest", "Bash",
+                                           printing(tmp_path, "perm", allow))
+        assert perm.route is Route.NATIVE_TRANSLATE
+        agent = await lane.agent([Reply(None, (bash(f"echo approved > {ws}/ran"),)), "done"])
+        await lane.run(agent, "go")
+        log = await lane.log(agent)
+    assert (ws / "ran").read_text() == "approved\n"
+    decided = [e["data"]["outcome"] for e in log if e["type"] == "approval/decided"]
+    assert decided == ["allowed-once"]
+    assert json.loads((tmp_path / "perm.stdin").read_text())["tool_name"] == "Bash"
+
+
+async def test_a_denied_approval_blocks_the_tool(lane: Lane, tmp_path: Path) -> None:
+    ws = lane.host.cwd
+    deny = {"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+                                   "decision": {"behavior": "deny", "message": "not today"}}}
+    async with lane.adapter(tmp_path) as adapter:
+        await adapter.register_hook("copilot", "preToolUse", "bash",
+                                    printing(tmp_path, "ask", {"permissionDecision": "ask"}))
+        await adapter.register_hook("claude", "PermissionRequest", None, printing(tmp_path, "perm", deny))
+        agent = await lane.agent([Reply(None, (bash(f"touch {ws}/ran"),)), "done"])
+        await lane.run(agent, "go")
+        log = await lane.log(agent)
+    assert not (ws / "ran").exists()
+    assert [e["data"]["outcome"] for e in log if e["type"] == "approval/decided"] == ["rejected"]
+    [(is_error, _)] = lane.tool_results(log)
+    assert is_error
+
+
+async def test_copilot_posttooluse_context_is_added_after_the_downstream_verdict(
+        lane: Lane, tmp_path: Path) -> None:
+    async with lane.adapter(tmp_path) as adapter:
+        await adapter.register_hook("copilot", "postToolUse", "bash",
+                                    printing(tmp_path, "post", {"additionalContext": "check the exit code"}))
+        agent = await lane.agent([Reply(None, (bash("echo out"),)), "done"])
+        await lane.run(agent, "go")
+        log = await lane.log(agent)
+    [(is_error, text)] = lane.tool_results(log)
+    assert not is_error and "out" in text
+    added = [m for m in lane.messages(log) if "check the exit code" in m[0]]
+    assert [m[1] for m in added] == ["compat-adapter-hook"]
+    assert json.loads((tmp_path / "post.stdin").read_text())["toolResult"]["textResultForLlm"].startswith("out")
+
+
+async def test_a_transformed_prompt_replaces_what_the_model_is_sent(lane: Lane, tmp_path: Path) -> None:
+    async with lane.adapter(tmp_path) as adapter:
+        await adapter.register_hook("copilot", "userPromptTransformed", None,
+                                    printing(tmp_path, "tr", {"modifiedTransformedPrompt": "expanded: deploy"}))
+        agent = await lane.agent(["ok"])
+        await lane.run(agent, "dp")
+        log = await lane.log(agent)
+    users = [m for m in lane.messages(log) if m[1] == "user"]
+    assert [m[0] for m in users] == ["expanded: deploy"]

@@ -25,9 +25,15 @@ from compat_adapter.matrix import build_matrix
 from compat_adapter.model import Capability
 from compat_adapter.service import CompatAdapter
 from conftest import write_script
-from test_contract import LANE_DIR, Lane, bash, claude_deny, printing
+from test_contract import LANE_DIR, Lane, bash, claude_deny, dsh_lane, printing
 
 REPO = Path(__file__).resolve().parents[1]
+__all__ = ("dsh_lane",)  # the session fixture, shared with the contract suite
+
+
+@pytest.fixture(autouse=True)
+def _installed(dsh_lane: Path) -> None:
+    """Every test here runs on the lane."""
 
 
 @pytest.fixture
@@ -95,7 +101,8 @@ def test_every_row_that_grades_differently_on_dsh_says_why() -> None:
     for key in differ:
         result = dsh[key]
         assert result.capability is Capability.UNSUPPORTED and result.reason, key
-        assert "0.1.0-rc.8" in result.reason and re.search(r" has no \S+ (seam|service)$", result.reason), key
+        assert "0.1.0-rc.8" in result.reason, key
+        assert re.search(r" has (no \S+ (seam|service)$|\S+ only as an? \w+ seam)", result.reason), key
     reasons = {dsh[k].reason for k in differ}
     assert any("user-questions/request" in r for r in reasons)
 
@@ -183,6 +190,13 @@ async def test_the_plugin_spawns_the_service_itself_in_a_real_composition(tmp_pa
     # The pre-step batch carries the injected rules before the prompt; the route hands the hook
     # the whole batch as the prompt (the embedded host does the same).
     assert json.loads((tmp_path / "up.stdin").read_text())["prompt"].endswith("do it")
+
+
+def test_the_bridge_package_names_agree_with_the_embedded_surfaces() -> None:
+    from compat_adapter.host import dsh_surface, surfaces
+
+    assert (dsh_surface.CLAUDE_BRIDGE, dsh_surface.CODEX_BRIDGE) == (surfaces.CLAUDE_BRIDGE, surfaces.CODEX_BRIDGE)
+    assert DSH_RC8_SURFACE.bridge_packages == EMBEDDED_SURFACE.bridge_packages
 
 
 def test_a_dsh_host_needs_hello_before_it_has_a_surface() -> None:

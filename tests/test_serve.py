@@ -32,23 +32,27 @@ SURFACE = {
 
 
 def serve_command() -> list[str]:
-    """The wired CLI sub-command when the lead has added it, else the module itself."""
+    """``compat-adapter serve --stdio`` through the CLI once it is wired there, else the module."""
     from compat_adapter import cli
 
-    wired = "serve" in getattr(cli, "_COMMANDS", {}) or _cli_has_serve()
-    module = "compat_adapter.cli" if wired else "compat_adapter.serve"
-    return [sys.executable, "-m", module, "serve", "--stdio"] if wired else \
-        [sys.executable, "-m", module, "--stdio"]
+    cli._parser()
+    if "serve" in cli._COMMANDS:
+        return [sys.executable, "-m", "compat_adapter.cli", "serve", "--stdio"]
+    return [sys.executable, "-m", "compat_adapter.serve", "--stdio"]
 
 
-def _cli_has_serve() -> bool:
-    from compat_adapter import cli
+def test_the_serve_subcommand_parses_and_refuses_without_stdio() -> None:
+    import argparse
 
-    try:
-        parser = cli._parser()
-    except Exception:  # noqa: BLE001
-        return False
-    return "serve" in parser.format_help()
+    from compat_adapter.cli_serve import add_commands
+    from compat_adapter.errors import CompatError
+
+    parser = argparse.ArgumentParser()
+    handlers = add_commands(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["serve", "--state-dir", "/nowhere"])
+    assert set(handlers) == {"serve"} and args.state_dir == "/nowhere" and not args.stdio
+    with pytest.raises(CompatError, match="--stdio"):
+        handlers["serve"](args)
 
 
 class MiniClient:

@@ -24,11 +24,8 @@ from __future__ import annotations
 
 import contextvars
 import inspect
-import json
 import logging
 import os
-import shutil
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -753,6 +750,3 @@ def _version() -> str:
     except Exception:  # noqa: BLE001 - a source checkout without metadata
         return "0.0.0"
 
-
-def node_available() -> bool:
-    return shutil.which("node") is not None or sys.platform.startswith("linux")

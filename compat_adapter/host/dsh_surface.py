@@ -21,7 +21,6 @@ from typing import Any
 
 from compat_adapter.errors import ProtocolError
 from compat_adapter.host.protocol import SeamMode, Surface
-from compat_adapter.host.surfaces import CLAUDE_BRIDGE, CODEX_BRIDGE
 
 __all__ = (
     "DSH_RC8_LANE_COMPOSITION",
@@ -96,6 +95,10 @@ NOT_OFFERED: Mapping[str, str] = MappingProxyType({
     "worktrees": "DSH has no git worktree service",
 })
 
+#: The official bridge packages (the same names as ``host.surfaces``; spelled out here so that
+#: ``surfaces`` may import this module without a cycle — a test checks they agree).
+CLAUDE_BRIDGE = "@deepseek-ai/dsh-hooks-claude-code"
+CODEX_BRIDGE = "@deepseek-ai/dsh-hooks-codex"
 _BRIDGES = frozenset({CLAUDE_BRIDGE, CODEX_BRIDGE})
 
 

@@ -6,6 +6,7 @@ of DeepSeek Harness 0.2.0-rc.2 that the reference plugin targeted.
 
 from __future__ import annotations
 
+from compat_adapter.host.dsh_surface import DSH_RC8_SURFACE
 from compat_adapter.host.protocol import SeamMode, Surface
 
 __all__ = ("CLAUDE_BRIDGE", "CODEX_BRIDGE", "DSH_0_2_SURFACE", "EMBEDDED_SURFACE", "SURFACES")
@@ -47,5 +48,7 @@ DSH_0_2_SURFACE = Surface(
 #: The embedded host publishes the DSH 0.2.0-rc.2 surface under its own name.
 EMBEDDED_SURFACE = DSH_0_2_SURFACE.model_copy(update={"host": "embedded"})
 
-#: Surfaces by the name the CLI accepts (`--host`).
-SURFACES = {"embedded": EMBEDDED_SURFACE, "dsh": DSH_0_2_SURFACE}
+#: Surfaces by the name the CLI accepts (`--host`): `dsh` is the published DSH 0.1.0-rc.8
+#: composition the second host really runs (host/dsh_surface.py); `dsh-0.2` is the 0.2.0-rc.2
+#: surface the embedded host models.
+SURFACES = {"embedded": EMBEDDED_SURFACE, "dsh": DSH_RC8_SURFACE, "dsh-0.2": DSH_0_2_SURFACE}

@@ -283,10 +283,13 @@ class NativeRouter:
 
     async def on_pre_step(self, event: PreStepEvent, next: Callable[[], Awaitable[Any]]
                           ) -> PreStepDecision:
-        if not event.messages:  # a tool-continuation step carries no prompt
+        # Only what the user typed is a prompt: steering, injected context (rules, hook context)
+        # and tool continuations ride in the same batch but are not the vendor's prompt.
+        prompts = tuple(m for m in event.messages if m.source.kind == "user")
+        if not prompts:
             return await next()
         session = event.agent.session
-        prompt = _flatten(event.messages)
+        prompt = _flatten(prompts)
         fields = {"prompt": prompt, "agent_id": event.agent.id}
         contexts: list[UserMessage] = []
         replacement: str | None = None
@@ -314,10 +317,10 @@ class NativeRouter:
             return downstream
         messages = downstream.messages
         if replacement is not None:
-            claimed = {m.id for m in event.messages}
-            kept = tuple(m for m in messages if m.id not in claimed)
-            first = event.messages[0]
-            messages = (UserMessage(id=first.id, text=replacement, source=first.source), *kept)
+            # The batch's prompts become one replaced prompt; everything else stays as it was.
+            first, rest = prompts[0].id, {m.id for m in prompts[1:]}
+            messages = tuple(UserMessage(id=m.id, text=replacement, source=m.source) if m.id == first else m
+                             for m in messages if m.id not in rest)
         return PreStepDecision("enter", tuple(messages) + tuple(contexts))
 
     async def on_approval(self, request: ApprovalRequest, next: Callable[[], Awaitable[Any]]

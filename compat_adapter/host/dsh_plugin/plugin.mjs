@@ -51,7 +51,13 @@ export async function apply(ctx, config) {
   const agentJson = (agent) => agent ? { id: agent.id, session: sessionJson(agent.session), parent_id: agent.session?.header?.parentSession ?? null } : null
   const executionJson = (exec) => ({ call_id: exec.callId, name: exec.name, arguments: exec.arguments, agent: agentJson(exec.agent) })
   const dshSource = (s) => s?.kind === 'user' ? { kind: 'user' } : { kind: 'plugin', plugin: s?.kind ?? 'compat-adapter', ...(s?.name ? { name: s.name } : {}) }
-  const dshMessage = (m, known) => known?.get(m.id) ?? createUserMessage({ content: [{ type: 'text', text: m.text }], source: dshSource(m.source) })
+  // A message this side sent comes back as the same object unless its text was replaced (a
+  // transformed prompt): then it is a new message with the original's source.
+  const dshMessage = (m, known) => {
+    const original = known?.get(m.id)
+    if (original && textOf(original.content) === m.text) return original
+    return createUserMessage({ content: [{ type: 'text', text: m.text }], source: original?.source ?? dshSource(m.source) })
+  }
 
   const encoders = {
     'tools/pre-execute': (exec) => executionJson(exec),
