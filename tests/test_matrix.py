@@ -65,10 +65,27 @@ def test_readme_block_has_not_drifted() -> None:
     assert to_markdown(build_matrix()) in readme
 
 
+def test_the_per_host_block_names_every_difference_and_why() -> None:
+    from compat_adapter.host.surfaces import SURFACES
+    from compat_adapter.matrix import host_differences
+
+    embedded, dsh = build_matrix(SURFACES["embedded"]), build_matrix(SURFACES["dsh"])
+    block = host_differences(embedded, dsh)
+    differing = [h for h, o in zip(embedded.hooks, dsh.hooks, strict=True) if h.capability != o.capability]
+    assert differing
+    for h in differing:
+        assert f"| {h.vendor} | `{h.event}` |" in block
+    for o in dsh.hooks:
+        if o.capability is Capability.UNSUPPORTED:
+            assert o.reason and o.reason in block
+    assert block in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
 def test_numbers_in_readme_prose_match_the_code() -> None:
     """Every figure the README states outside the generated block is checked here."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    prose = " ".join(re.sub(r"<!-- matrix:begin -->.*<!-- matrix:end -->", "", readme, flags=re.S).split())
+    generated = r"<!-- (matrix|hosts):begin -->.*?<!-- \1:end -->"
+    prose = " ".join(re.sub(generated, "", readme, flags=re.S).split())
     m = build_matrix()
     t = m.totals
     claims = {
