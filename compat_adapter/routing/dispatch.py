@@ -26,6 +26,7 @@ __all__ = ("AuditRecord", "GroupResult", "HookEntry", "run_group", "turn_of")
 #: Output kept per stream of a hook run; larger output is drained, dropped and flagged.
 MAX_HOOK_OUTPUT = 1_048_576
 _VERDICT_CACHE = 256
+_UNSET = object()
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,24 +143,31 @@ def _decode(dialect: Dialect, event: str, outcome: ProcessOutcome) -> HookAnswer
 
 
 def select(entries: Sequence[HookEntry], moment: Moment) -> list[HookEntry]:
-    """The entries whose matcher selects this moment, in registration (config) order."""
+    """The entries of one vendor event whose matcher selects this moment, in config order.
+
+    This runs on every dispatch, so the subject is computed once per call and each entry
+    remembers its verdict per subject.
+    """
     if not entries:
         return []
+    first = entries[0]
+    if first.row.matcher_subject is None:  # the vendor has no matcher for this event
+        return list(entries)
+    subject = _UNSET
     chosen = []
-    subjects: dict[str, str | None] = {}
     for entry in entries:
-        if entry.row.matcher_subject is None or not entry.matcher:
+        matcher = entry.decl.matcher
+        if not matcher:
             chosen.append(entry)
             continue
-        vendor = entry.spec.id
-        if vendor not in subjects:
-            subjects[vendor] = entry.dialect.subject(moment)
-        subject = subjects[vendor]
-        hit = entry.verdicts.get(subject)
+        if subject is _UNSET:
+            subject = first.dialect.subject(moment)
+        verdicts = entry.verdicts
+        hit = verdicts.get(subject)  # type: ignore[arg-type]
         if hit is None:
-            hit = entry.dialect.matches(moment.event, entry.matcher, subject)
-            if len(entry.verdicts) < _VERDICT_CACHE:  # file paths would grow it without end
-                entry.verdicts[subject] = hit
+            hit = entry.dialect.matches(moment.event, matcher, subject)  # type: ignore[arg-type]
+            if len(verdicts) < _VERDICT_CACHE:  # file paths would grow it without end
+                verdicts[subject] = hit  # type: ignore[index]
         if hit:
             chosen.append(entry)
     return chosen
