@@ -219,3 +219,14 @@ async def test_imported_real_world_configs_run_as_graded(vendor: str, folder: st
                       and (h.matcher in (None, "", "*") or "Bash" in h.matcher or "bash" in h.matcher)]
         ran = [e for e in agent.session.events if e.type == "hook/invoked"]
         assert len(ran) >= len(tool_hooks)
+
+
+async def test_copilot_hooks_run_with_bash_as_copilot_does(tmp_path: Path) -> None:
+    """Copilot's handler field is `bash`: bash-only syntax must work there."""
+    script = "cat >/dev/null; arr=(deny); echo \"{\\\"permissionDecision\\\": \\\"${arr[0]}\\\"}\""
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("copilot", "preToolUse", "bash", {"bash": script})
+        agent = await host.create_agent(script=[Reply(calls=(call("bash", command="touch x"),)), "ok"])
+        await agent.run_turn("go")
+        assert not (tmp_path / "x").exists()
+        assert adapter.audit[0].decision == "deny" and adapter.audit[0].exit_code == 0

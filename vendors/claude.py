@@ -22,6 +22,11 @@ _SERIAL = degrade(
     "The bridge runs the matching hooks one after another in config order, where Claude Code starts "
     "them all at once, so their run times add up.",
 )
+_BASH_C = degrade(
+    "env-differs",
+    "The bridge runs the command with bash -c, as the host's shell executor does, where Claude Code "
+    "runs sh -c; portable scripts behave the same, shell-specific syntax may not.",
+)
 _JSON_ON_EXIT_0 = degrade(
     "exit-code-differs",
     "The bridge reads stdout JSON only after exit 0, so an answer printed with another exit code "
@@ -99,6 +104,7 @@ EVENTS = (
                     "system reminder."),
             _JSON_ON_EXIT_0,
             _SERIAL,
+            _BASH_C,
         ),
     ),
     EventRow(
@@ -121,6 +127,7 @@ EVENTS = (
                     "are absent."),
             _JSON_ON_EXIT_0,
             _SERIAL,
+            _BASH_C,
         ),
     ),
     EventRow(
@@ -144,6 +151,7 @@ EVENTS = (
             _TOOL_MATCHERS,
             _JSON_ON_EXIT_0,
             _SERIAL,
+            _BASH_C,
         ),
     ),
     EventRow(
@@ -164,6 +172,7 @@ EVENTS = (
             _TOOL_MATCHERS,
             _JSON_ON_EXIT_0,
             _SERIAL,
+            _BASH_C,
         ),
     ),
     EventRow(
@@ -189,6 +198,7 @@ EVENTS = (
                     "feedback to the model."),
             _JSON_ON_EXIT_0,
             _SERIAL,
+            _BASH_C,
         ),
     ),
     EventRow(
@@ -212,6 +222,7 @@ EVENTS = (
                     "session_id and cwd describe the child's session, and transcript_path is an empty string."),
             _JSON_ON_EXIT_0,
             _SERIAL,
+            _BASH_C,
         ),
     ),
     EventRow(
@@ -231,6 +242,7 @@ EVENTS = (
                     "background_tasks and session_crons are absent."),
             _CONSTANT_AGENT_TYPE,
             _SERIAL,
+            _BASH_C,
         ),
     ),
     EventRow(

@@ -40,6 +40,11 @@ _SERIAL = degrade(
     "The bridge runs matching hooks one at a time in config order and repeats an identical command, "
     "where CodeBuddy runs them in parallel and coalesces identical commands.",
 )
+_BASH_C = degrade(
+    "env-differs",
+    "The bridge runs the command with bash -c, as the host's shell executor does, where CodeBuddy "
+    "uses the user's $SHELL (else /bin/sh); portable scripts behave the same, shell-specific syntax may not.",
+)
 _EXIT_2_REASON = degrade(
     "exit-code-differs",
     "On exit 2 the bridge takes the reason from stderr and ignores stdout, where CodeBuddy reads it "
@@ -117,6 +122,7 @@ EVENTS = (
             _PROJECT_DIR,
             _MODIFIED_INPUT,
             _SERIAL,
+            _BASH_C,
         ),
     ),
     EventRow(
@@ -139,6 +145,7 @@ EVENTS = (
             _PROJECT_DIR,
             _MODIFIED_INPUT,
             _SERIAL,
+            _BASH_C,
         ),
     ),
     EventRow(
@@ -163,6 +170,7 @@ EVENTS = (
             _PROJECT_DIR,
             _MODIFIED_INPUT,
             _SERIAL,
+            _BASH_C,
         ),
     ),
     EventRow(
@@ -186,6 +194,7 @@ EVENTS = (
             _PROJECT_DIR,
             _MODIFIED_INPUT,
             _SERIAL,
+            _BASH_C,
         ),
     ),
     EventRow(
@@ -211,6 +220,7 @@ EVENTS = (
             _PROJECT_DIR,
             _MODIFIED_INPUT,
             _SERIAL,
+            _BASH_C,
         ),
     ),
     EventRow(

@@ -137,7 +137,7 @@ def _read_or_none(path: Path) -> str | None:
 
 async def _bash(agent: MemoryAgent, execution: ToolExecution, arguments: dict[str, Any],
                 tracker: ChangeTracker) -> ToolResult:
-    from compat_adapter.runtime.process import hook_environment, run_command
+    from compat_adapter.runtime.process import BASH, hook_environment, run_command
 
     host = agent.host
     if not host.shell:
@@ -151,7 +151,8 @@ async def _bash(agent: MemoryAgent, execution: ToolExecution, arguments: dict[st
     env = hook_environment(os.environ, add={"PAGER": "cat", "GIT_PAGER": "cat", **dsh_env})
     outcome = await run_command(command, stdin=None, cwd=agent.session.cwd, env=env,
                                 timeout_s=min(float(timeout), _BASH_MAX_TIMEOUT_S),
-                                max_output_bytes=_BASH_MAX_OUTPUT, grace_s=_BASH_GRACE_S)
+                                max_output_bytes=_BASH_MAX_OUTPUT,
+                                grace_s=_BASH_GRACE_S, shell=BASH)  # bash, as in DSH
     parts = []
     if outcome.stdout:
         parts.append(outcome.stdout.rstrip("\n"))

@@ -7,6 +7,7 @@ dialect decodes by the vendor's rules, and every run is recorded in the adapter'
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -19,7 +20,7 @@ from compat_adapter.dialects import dialect_for
 from compat_adapter.dialects.base import Dialect, HookAnswer, Moment
 from compat_adapter.host.protocol import SessionHandle
 from compat_adapter.model import EventRow, HookDeclaration, VendorSpec
-from compat_adapter.runtime.process import ProcessOutcome, hook_environment, run_command
+from compat_adapter.runtime.process import BASH, ProcessOutcome, hook_environment, run_command
 
 __all__ = ("AuditRecord", "GroupResult", "HookEntry", "run_group", "turn_of")
 
@@ -99,6 +100,16 @@ def _env_for(entry: HookEntry, cwd: str) -> dict[str, str]:
     return hook_environment(os.environ, add=add)
 
 
+@functools.cache
+def _shell_for(vendor: str) -> str:
+    """The shell each vendor runs a command hook with on a POSIX host."""
+    if vendor == "copilot":  # the handler's field is literally `bash`
+        return BASH
+    if vendor == "workbuddy":  # CodeBuddy uses the user's $SHELL, falling back to /bin/sh
+        return os.environ.get("SHELL") or "/bin/sh"
+    return "/bin/sh"  # Claude Code runs `sh -c`; Codex and our OpenCode contract do the same
+
+
 def _cwd_for(entry: HookEntry, cwd: str) -> Path:
     handler = entry.decl.handler
     if handler and handler.cwd:
@@ -117,6 +128,7 @@ async def _run_one(entry: HookEntry, moment: Moment) -> tuple[HookAnswer, Proces
         env=_env_for(entry, moment.cwd),
         timeout_s=entry.timeout_s,
         max_output_bytes=MAX_HOOK_OUTPUT,
+        shell=_shell_for(entry.spec.id),
     )
     return _decode(dialect, moment.event, outcome), outcome
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import signal
 import time
 from collections.abc import Mapping
@@ -45,7 +46,7 @@ from types import MappingProxyType
 import anyio
 from anyio.abc import ByteReceiveStream, ByteSendStream, Process
 
-__all__ = ("SCRUB_PATTERN", "ProcessOutcome", "hook_environment", "run_command")
+__all__ = ("BASH", "SCRUB_PATTERN", "ProcessOutcome", "hook_environment", "run_command")
 
 #: Names of parent variables that never reach a hook (searched anywhere in the name).
 SCRUB_PATTERN: re.Pattern[str] = re.compile(r"KEY|PASSWORD|SECRET|TOKEN|CREDENTIAL", re.IGNORECASE)
@@ -53,6 +54,8 @@ SCRUB_PATTERN: re.Pattern[str] = re.compile(r"KEY|PASSWORD|SECRET|TOKEN|CREDENTI
 _HOST_PREFIX = "DSH_"
 _NO_VARS: Mapping[str, str] = MappingProxyType({})
 _SHELL = "/bin/sh"
+#: bash where the machine has it: DSH's shell executor and Copilot's `bash` handlers run with it.
+BASH = shutil.which("bash") or _SHELL
 # Reaping a SIGKILLed group is quick; the bound only guards against a process stuck in the kernel.
 _REAP_LIMIT_S = 10.0
 
@@ -160,8 +163,10 @@ async def run_command(
     timeout_s: float,
     max_output_bytes: int = 1_048_576,
     grace_s: float = 2.0,
+    shell: str = _SHELL,
 ) -> ProcessOutcome:
-    """Run `command` through ``/bin/sh -c`` in its own process group; see the module docstring."""
+    """Run `command` through ``<shell> -c`` (default ``/bin/sh``) in its own process group; see the
+    module docstring."""
     started = time.perf_counter()
     cwd = Path(cwd)
     problem = _cwd_problem(cwd)
@@ -172,7 +177,7 @@ async def run_command(
         # It is delivered at the next checkpoint instead, inside the try/finally below.
         with anyio.CancelScope(shield=True):
             proc: Process = await anyio.open_process(
-                [_SHELL, "-c", command],
+                [shell, "-c", command],
                 stdin=PIPE if stdin is not None else DEVNULL,
                 stdout=PIPE,
                 stderr=PIPE,

@@ -26,9 +26,13 @@ from typing import Any, Final, Literal
 import anyio
 
 from compat_adapter.errors import ConfigParseError
-from compat_adapter.runtime.process import ProcessOutcome, run_command
+from compat_adapter.runtime.process import BASH, ProcessOutcome, run_command
+
+#: DSH's shell executor (dsh-bash-local) runs hook commands as `bash -c` (observed).
+HOOK_SHELL = BASH
 
 __all__ = (
+    "HOOK_SHELL",
     "DEFAULT_HOOK_TIMEOUT_S",
     "DEFAULT_STDERR_SUMMARY_MAX_CHARS",
     "KILL_GRACE_S",
@@ -392,7 +396,7 @@ async def run_hook(hook: CommandHook, *, point: str, stdin: bytes, cwd: Path,
     try:
         outcome = await run_command(hook.command, stdin=stdin, cwd=cwd, env=env,
                                     timeout_s=timeout_s, max_output_bytes=OUTPUT_CAP_BYTES,
-                                    grace_s=KILL_GRACE_S)
+                                    grace_s=KILL_GRACE_S, shell=HOOK_SHELL)
     except anyio.get_cancelled_exc_class():
         raise
     except Exception as exc:  # the runner promises not to raise; a hook must still fail open
