@@ -17,7 +17,8 @@ from typing import Any
 
 from compat_adapter.catalog import resolve_event, resolve_vendor
 from compat_adapter.errors import InvalidDeclaration, InvalidHandler, InvalidMatcher
-from compat_adapter.host.protocol import Surface
+from compat_adapter.host.protocol import SeamMode, Surface
+from compat_adapter.host.surfaces import DSH_0_2_SURFACE
 from compat_adapter.model import (
     Capability,
     CapabilityResult,
@@ -34,6 +35,7 @@ from compat_adapter.model import (
 __all__ = (
     "REFUSED_HANDLER_TYPES",
     "SAMPLE_HANDLER",
+    "TABLE_SURFACE",
     "declare_hook",
     "grade",
     "grade_declaration",
@@ -162,10 +164,32 @@ def _refusal(decl: HookDeclaration, row: EventRow, spec: VendorSpec, surface: Su
     for seam in row.seams:
         if seam not in surface.seams:
             return f"host {surface.host} {surface.version} has no {seam} seam"
+        if (row.blocking == "verdict" and TABLE_SURFACE.seams.get(seam) is SeamMode.WATERFALL
+                and surface.seams[seam] is not SeamMode.WATERFALL):
+            return (f"host {surface.host} {surface.version} has {seam} only as an "
+                    f"{surface.seams[seam]} seam, so no answer can reach it")
     for service in row.services:
         if service not in surface.services:
             return f"host {surface.host} {surface.version} has no {service} service"
     return None
+
+
+#: The surface the vendor tables were written against; a host whose seam modes differ from it
+#: changes what a row can do, and grading says so.
+TABLE_SURFACE = DSH_0_2_SURFACE
+
+
+def _mode_losses(seams: tuple[str, ...], blocking: str, surface: Surface) -> tuple[Degradation, ...]:
+    """Losses from seams this host dispatches in another mode than the tables assume."""
+    out = []
+    for seam in seams:
+        wanted, have = TABLE_SURFACE.seams.get(seam), surface.seams.get(seam)
+        if wanted is SeamMode.SERIAL and have is SeamMode.EMIT and blocking != "observe":
+            out.append(degrade(
+                "timing-differs",
+                f"On {surface.host} {surface.version} {seam} is an emit seam, not serial: the host "
+                "does not wait for this listener, so what it injects can miss the agent's first request."))
+    return tuple(out)
 
 
 def grade(decl: HookDeclaration, row: EventRow, surface: Surface, *, id: str | None = None
@@ -185,7 +209,8 @@ def grade(decl: HookDeclaration, row: EventRow, surface: Surface, *, id: str | N
         seams=row.seams,
         services=tuple(str(s) for s in row.services),
         point=row.point,
-        degradations=row.degradations + _matcher_losses(spec, row, decl.matcher),
+        degradations=(row.degradations + _matcher_losses(spec, row, decl.matcher)
+                      + _mode_losses(row.seams, row.blocking, surface)),
     )
 
 
@@ -206,7 +231,8 @@ def grade_rules(vendor: object, surface: Surface, *, id: str | None = None, file
                                  reason=f"host {surface.host} {surface.version} has no agent/created seam")
     return capability_result(id=rid, vendor=spec.id, event="rules", capability=Capability.CARRY,
                              route=Route.CARRY, seams=("agent/created",), point="agent/created",
-                             files=tuple(files))
+                             files=tuple(files),
+                             degradations=_mode_losses(("agent/created",), "context", surface))
 
 
 def grade_runtime(vendor: object) -> CapabilityResult:

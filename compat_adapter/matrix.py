@@ -239,11 +239,22 @@ def host_differences(first: Matrix, second: Matrix) -> str:
         f"| vendor | event | {first.host} | {second.host} | why |",
         "|---|---|---|---|---|",
     ]
+    differ = 0
     for h in first.hooks:
         o = other[(h.vendor, h.event)]
-        if (h.capability, h.route) != (o.capability, o.route):
-            why = o.reason or h.reason or "route differs"
-            out.append(f"| {h.vendor} | `{h.event}` | {h.capability} | {o.capability} | {_cell(why)} |")
-    same = len(first.hooks) - (len(out) - 4)
-    out += ["", f"The other {same} rows grade the same on both hosts."]
+        added = [d for d in o.degradations if d not in h.degradations]
+        if (h.capability, h.route) == (o.capability, o.route) and not added:
+            continue
+        differ += 1
+        shown = str(o.capability) + (f" (+{len(added)} loss)" if added else "")
+        why = o.reason or "; ".join(f"`{d.code}` {d.text}" for d in added) or "route differs"
+        out.append(f"| {h.vendor} | `{h.event}` | {h.capability} | {shown} | {_cell(why)} |")
+    for r, o in zip(first.rules, second.rules, strict=True):
+        added = [d for d in o.degradations if d not in r.degradations]
+        if r.capability != o.capability or added:
+            differ += 1
+            why = o.reason or "; ".join(f"`{d.code}` {d.text}" for d in added)
+            out.append(f"| {r.vendor} | rules | {r.capability} | {o.capability} | {_cell(why)} |")
+    same = len(first.hooks) + len(first.rules) - differ
+    out += ["", f"The other {same} rows (hooks and rules) grade the same on both hosts."]
     return "\n".join(out) + "\n"

@@ -137,3 +137,20 @@ def test_a_matcher_on_an_event_without_matchers_is_a_listed_loss() -> None:
     assert any(d.code is DegradationCode.MATCHER_NARROWED and "is ignored" in d.text for d in r.degradations)
     plain = grade_declaration(hook("opencode", "tool.execute.before"), FULL)
     assert not any("is ignored" in d.text for d in plain.degradations)
+
+
+def test_a_host_with_other_seam_modes_grades_with_that_loss() -> None:
+    from compat_adapter.host.protocol import SeamMode
+
+    emit_created = FULL.model_copy(update={"seams": {**FULL.seams, "agent/created": SeamMode.EMIT}})
+    r = grade_declaration(hook("copilot", "sessionStart"), emit_created)
+    assert r.capability is Capability.ADAPTED
+    assert any("emit seam, not serial" in d.text for d in r.degradations)
+    assert not any("emit seam" in d.text for d in grade_declaration(hook("copilot", "sessionStart"), FULL).degradations)
+    rules = grade_rules("claude", emit_created)
+    assert rules.capability is Capability.CARRY and rules.degradations
+    emit_pre = FULL.model_copy(update={"seams": {**FULL.seams, "tools/pre-execute": SeamMode.EMIT}})
+    refused = grade_declaration(hook("copilot", "preToolUse"), emit_pre)
+    assert refused.capability is Capability.UNSUPPORTED and "no answer can reach it" in (refused.reason or "")
+    observed = grade_declaration(hook("copilot", "sessionEnd"), emit_created)
+    assert not any("emit seam" in d.text for d in observed.degradations)
