@@ -57,7 +57,7 @@ from compat_adapter.host.protocol import (  # noqa: E402
     PreToolDecision,
     ToolExecution,
 )
-from compat_adapter.runtime.process import hook_environment, run_command  # noqa: E402
+from compat_adapter.runtime.process import BASH, hook_environment, run_command  # noqa: E402
 
 #: Figure → (goal, comparison). Goals are reported, never enforced.
 GOALS: dict[str, tuple[float, str]] = {
@@ -134,7 +134,9 @@ async def bench_spawn_ratio(root: Path, reps: int = 40) -> dict[str, float]:
 
         async def bare() -> float:
             t0 = time.perf_counter()
-            outcome = await run_command(command, stdin=stdin, cwd=root, env=env, timeout_s=30.0)
+            # Same machinery, same shell: Copilot hooks run with bash, as Copilot runs them.
+            outcome = await run_command(command, stdin=stdin, cwd=root, env=env, timeout_s=30.0,
+                                        shell=BASH)
             assert outcome.exit_code == 0, outcome
             return (time.perf_counter() - t0) * 1000
 
