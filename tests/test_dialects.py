@@ -721,3 +721,10 @@ def test_workbuddy_stop_context_does_not_continue() -> None:
     stop = WORKBUDDY.decode("Stop", run(0, hso("Stop", additionalContext="note")))
     assert stop.decision == "none" and stop.additional_context == ("note",)
     assert CLAUDE.decode("Stop", run(0, hso("Stop", additionalContext="note"))).decision == "block"
+
+
+def test_workbuddy_payloads_carry_no_claude_only_fields() -> None:
+    stop = WORKBUDDY.payload(moment("SubagentStop", last_assistant_message="done"))
+    assert "background_tasks" not in stop and "session_crons" not in stop
+    claude_stop = CLAUDE.payload(moment("SubagentStop", last_assistant_message="done"))
+    assert "background_tasks" in claude_stop

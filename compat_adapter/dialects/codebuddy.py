@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from compat_adapter.dialects.base import HookAnswer
+from compat_adapter.dialects.base import HookAnswer, Moment
 from compat_adapter.dialects.claude import EXIT2_BLOCK, EXIT2_DENY, SUBJECT_KEY, ClaudeDialect
 from compat_adapter.dialects.common import (
     AnswerDraft,
@@ -69,6 +69,15 @@ class WorkBuddyDialect(ClaudeDialect):
     # The reference lists no matcher for SubagentStop (nor for Stop and UserPromptSubmit).
     subject_keys: ClassVar[Mapping[str, str]] = {
         event: key for event, key in SUBJECT_KEY.items() if event != "SubagentStop"}
+
+    #: Claude Code fields CodeBuddy does not send.
+    claude_only_fields: ClassVar[frozenset[str]] = frozenset({"background_tasks", "session_crons"})
+
+    def payload(self, moment: Moment) -> dict[str, Any]:
+        out = super().payload(moment)
+        for key in self.claude_only_fields:
+            out.pop(key, None)
+        return out
 
     # ── matchers ────────────────────────────────────────────────────────────────────────────
 
