@@ -29,10 +29,9 @@ from compat_adapter.model import (
     Route,
     capability_result,
 )
-from compat_adapter.service import AdapterConfig, CompatAdapter, Status
-
 if TYPE_CHECKING:
     from compat_adapter.host.memory import MemoryHost
+    from compat_adapter.service import AdapterConfig, CompatAdapter, Status
 
 __all__ = (
     "AdapterConfig",
@@ -68,10 +67,18 @@ __all__ = (
 )
 
 
-def __getattr__(name: str) -> Any:
-    # The embedded host is imported on first use so that `import compat_adapter` stays cheap.
-    if name == "MemoryHost":
-        from compat_adapter.host.memory import MemoryHost
+#: Imported on first use, so that `import compat_adapter` stays cheap (the service pulls in the
+#: routes, dialects and anyio; the embedded host its services).
+_LAZY = {"AdapterConfig": "compat_adapter.service", "CompatAdapter": "compat_adapter.service",
+         "Status": "compat_adapter.service", "MemoryHost": "compat_adapter.host.memory"}
 
-        return MemoryHost
-    raise AttributeError(f"module 'compat_adapter' has no attribute {name!r}")
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'compat_adapter' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
