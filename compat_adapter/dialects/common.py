@@ -13,6 +13,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from compat_adapter.dialects.base import Decision, HookAnswer
+# One conversion for all host data, shared with the session log and the routes.
+from compat_adapter.jsondata import jsonable as plain
 
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
@@ -33,15 +35,6 @@ __all__ = (
 
 #: The usual precedence across hooks: deny (or block) beats ask beats allow beats nothing.
 RANK: Mapping[str, int] = {"none": 0, "allow": 1, "ask": 2, "deny": 3, "block": 3}
-
-
-def plain(value: Any) -> Any:
-    """`value` with every mapping turned into a dict and every sequence into a list (JSON-ready)."""
-    if isinstance(value, Mapping):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    return value
 
 
 def encode_json(payload: Mapping[str, Any], *, newline: bool) -> bytes:

@@ -8,15 +8,14 @@ published on the ``session/event`` emit seam after it is committed, as in DSH.
 
 from __future__ import annotations
 
-import enum
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import fields, is_dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import IO, TYPE_CHECKING, Any
 
 from compat_adapter.host.protocol import LogEvent, SessionEventNotice
+from compat_adapter.jsondata import jsonable, thaw
 
 if TYPE_CHECKING:
     from compat_adapter.host.agent import MemoryAgent
@@ -24,38 +23,11 @@ if TYPE_CHECKING:
 __all__ = ("MemorySession", "jsonable", "thaw")
 
 
-def jsonable(value: Any) -> Any:
-    """Plain JSON data for a log record: dataclasses and mappings become dicts, enums their value,
-    paths strings, other sequences lists; anything else is written as its ``str``."""
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, enum.Enum):
-        return jsonable(value.value)
-    if isinstance(value, Path):
-        return str(value)
-    if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: jsonable(getattr(value, f.name)) for f in fields(value)}
-    if isinstance(value, Mapping):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return [jsonable(v) for v in value]
-    return str(value)
-
-
 def _freeze(value: Any) -> Any:
     if isinstance(value, dict):
         return MappingProxyType({k: _freeze(v) for k, v in value.items()})
     if isinstance(value, list):
         return tuple(_freeze(v) for v in value)
-    return value
-
-
-def thaw(value: Any) -> Any:
-    """The mutable JSON form of frozen record data (what ``json.loads`` of the file gives)."""
-    if isinstance(value, Mapping):
-        return {k: thaw(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [thaw(v) for v in value]
     return value
 
 

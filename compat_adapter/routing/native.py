@@ -53,6 +53,7 @@ from compat_adapter.host.protocol import (
     Worktree,
     new_message,
 )
+from compat_adapter.jsondata import jsonable
 from compat_adapter.model import Route
 from compat_adapter.routing.dispatch import (
     AuditRecord,
@@ -493,7 +494,7 @@ class NativeRouter:
     def on_session_event(self, notice: SessionEventNotice) -> Awaitable[None] | None:
         record, session = notice.event, notice.session
         jobs: list[Awaitable[None] | None] = [
-            self._emit("session/event", {"type": record.type, "seq": record.seq, "data": _plain(record.data)},
+            self._emit("session/event", {"type": record.type, "seq": record.seq, "data": jsonable(record.data)},
                        session)
         ]
         kind = record.type
@@ -520,7 +521,7 @@ class NativeRouter:
                                                    "name": data.get("name")}, session))
         elif kind == "workspace/changes":
             files = tuple(data.get("files") or ())
-            jobs.append(self._emit("workspace/changes", {"turn": data.get("turn"), "files": _plain(files)},
+            jobs.append(self._emit("workspace/changes", {"turn": data.get("turn"), "files": jsonable(files)},
                                    session))
             jobs.append(self._lsp_after_turn(session, files))
         elif kind == "approval/decided":
@@ -598,7 +599,7 @@ class NativeRouter:
                 full = Path(session.cwd) / path
                 diagnostics = await self._host.lsp_query("diagnostics", full)
                 hover = await self._host.lsp_query("hover", full)
-                fields = {"path": path, "diagnostics": _plain(diagnostics.data), "hover": _plain(hover.data)}
+                fields = {"path": path, "diagnostics": jsonable(diagnostics.data), "hover": jsonable(hover.data)}
                 for entries in self._groups("lsp/query"):
                     group = await self._run(entries, fields, session=session)
                     self._observe(group, "lsp/query")
@@ -691,24 +692,11 @@ def _custom(value: Any) -> str | None:
     return str(value["custom"]) if isinstance(value, Mapping) and value.get("custom") else None
 
 
-def _plain(value: Any) -> Any:
-    """JSON-ready copy of host data (mappings, tuples, dataclasses become dicts and lists)."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    if hasattr(value, "__dataclass_fields__"):
-        return {k: _plain(getattr(value, k)) for k in value.__dataclass_fields__}
-    if value is None or isinstance(value, str | int | float | bool):
-        return value
-    return str(value)
-
-
 def _summary_before(session: SessionHandle, end: LogEvent) -> str | None:
     for event in reversed(session.events):
         if event.seq < end.seq and event.type == "compaction/summary":
             summary = event.data.get("summary")
-            return summary if isinstance(summary, str) else str(_plain(summary))
+            return summary if isinstance(summary, str) else str(jsonable(summary))
     return None
 
 
@@ -721,7 +709,7 @@ def _step_calls(session: SessionHandle, data: Mapping[str, Any]) -> list[dict[st
             continue
         raw = e.data.get("arguments")
         try:
-            arguments = json.loads(raw) if isinstance(raw, str) else _plain(raw or {})
+            arguments = json.loads(raw) if isinstance(raw, str) else jsonable(raw or {})
         except ValueError:
             arguments = {}
         calls.append({"tool_name": str(e.data.get("name")), "tool_input": arguments,
