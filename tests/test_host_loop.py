@@ -497,7 +497,13 @@ async def test_log_records_are_frozen(tmp_path: Path) -> None:
         event = agent.session.events[0]
         with pytest.raises(TypeError):
             event.data["turn"] = 9  # type: ignore[index]
-        assert isinstance(agent.session.events, tuple)
+        events = agent.session.events  # a read-only view: listeners cannot write the log
+        with pytest.raises(TypeError):
+            events[0] = event  # type: ignore[index]
+        assert not hasattr(events, "append")
+        before = len(events)
+        await agent.run_turn("again")
+        assert len(events) > before  # a view of the live log, not a stale copy
 
 
 async def test_session_event_notices_name_the_agent(tmp_path: Path) -> None:

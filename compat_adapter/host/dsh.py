@@ -67,6 +67,7 @@ from compat_adapter.host.protocol import (
     UserMessage,
     UserQuestionsRequest,
 )
+from compat_adapter.host.session import LogView
 
 __all__ = (
     "AgentGone",
@@ -121,7 +122,7 @@ class DshSession:
 
     @property
     def events(self) -> Sequence[LogEvent]:
-        return tuple(self._events)
+        return LogView(self._events)
 
     def append(self, type: str, data: Mapping[str, Any]) -> LogEvent:
         """Append to the real log. The returned record is provisional (``seq`` -1): the committed

@@ -20,7 +20,7 @@ from compat_adapter.jsondata import jsonable, thaw
 if TYPE_CHECKING:
     from compat_adapter.host.agent import MemoryAgent
 
-__all__ = ("MemorySession", "jsonable", "thaw")
+__all__ = ("LogView", "MemorySession", "jsonable", "thaw")
 
 
 def _freeze(value: Any) -> Any:
@@ -29,6 +29,27 @@ def _freeze(value: Any) -> Any:
     if isinstance(value, list):
         return tuple(_freeze(v) for v in value)
     return value
+
+
+class LogView(Sequence[LogEvent]):
+    """A read-only window on a growing log: listeners read it, only the session appends."""
+
+    __slots__ = ("_events",)
+
+    def __init__(self, events: list[LogEvent]) -> None:
+        self._events = events
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def, override]
+        return self._events[index]
+
+    def __iter__(self):  # type: ignore[no-untyped-def, override]
+        return iter(self._events)
+
+    def __reversed__(self):  # type: ignore[no-untyped-def, override]
+        return reversed(self._events)
 
 
 class MemorySession:
@@ -70,8 +91,8 @@ class MemorySession:
 
     @property
     def events(self) -> Sequence[LogEvent]:
-        # A tuple: listeners read the log, only append() writes it.
-        return tuple(self._events)
+        # A read-only view, not a copy: routes read the log on every dispatch.
+        return LogView(self._events)
 
     def of_type(self, *types: str) -> tuple[LogEvent, ...]:
         """The records of the given types, in log order."""
