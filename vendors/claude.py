@@ -76,6 +76,14 @@ _TODO_ONLY = degrade(
     "teammate_name and team_name are absent.",
 )
 
+# On every row: the one hook runner (and the bridges) scrub the environment.
+_SCRUBBED_ENV = degrade(
+    "env-differs",
+    "Parent variables whose names contain KEY, TOKEN, SECRET, PASSWORD or CREDENTIAL, and every "
+    "DSH_* variable, are removed from the hook's environment, where Claude Code passes them on, so "
+    "a hook that reads an API token finds nothing.",
+)
+
 EVENTS = (
     EventRow(
         event="SessionStart",
@@ -87,6 +95,7 @@ EVENTS = (
         blocking="context",
         matcher_subject="source",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("output-field-ignored",
                     "Only hookSpecificOutput.additionalContext is used: plain stdout, initialUserMessage, "
                     "sessionTitle, watchPaths and reloadSkills are dropped."),
@@ -94,14 +103,15 @@ EVENTS = (
                     "The payload carries source but not model, agent_type or session_title, and "
                     "transcript_path is an empty string."),
             degrade("env-differs",
-                    "The bridge adds only CLAUDE_PROJECT_DIR to the environment; there is no "
-                    "CLAUDE_ENV_FILE to persist variables into."),
+                    "Of Claude's variables the bridge sets only CLAUDE_PROJECT_DIR (besides its shell "
+                    "executor's NO_COLOR, TERM=dumb, PAGER and GIT_PAGER); there is no CLAUDE_ENV_FILE "
+                    "to persist variables into."),
             degrade("matcher-narrowed",
                     "The host never reports a \"fork\" source (a forked session starts as \"startup\"), "
                     "so a fork matcher never fires."),
             degrade("message-provenance",
-                    "The context is queued as a user message sourced from the bridge, not as Claude's "
-                    "system reminder."),
+                    "The context is queued as a user message sourced from the bridge and prefixed with "
+                    "a notice calling it untrusted, not given as Claude's system reminder."),
             _JSON_ON_EXIT_0,
             _SERIAL,
             _BASH_C,
@@ -116,6 +126,7 @@ EVENTS = (
         blocking="verdict",
         timeout_s=30.0,
         degradations=(
+            _SCRUBBED_ENV,
             degrade("output-field-ignored",
                     "Plain stdout is not turned into context, and the reason of a block reaches neither "
                     "the user nor the model because the host's reject carries none."),
@@ -123,8 +134,8 @@ EVENTS = (
                     "It runs on every step that claims new inbox messages, so a steered continuation "
                     "can trigger it as well as a typed prompt."),
             degrade("payload-field-missing",
-                    "prompt is the claimed messages' text joined together; prompt_id and permission_mode "
-                    "are absent."),
+                    "prompt is the text of every claimed message run together with no separator, so "
+                    "injected rules or hook context ride in it; prompt_id and permission_mode are absent."),
             _JSON_ON_EXIT_0,
             _SERIAL,
             _BASH_C,
@@ -139,6 +150,7 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("decision-narrowed",
                     "deny blocks and ask goes to the host's approval, but allow does not skip "
                     "approval and defer is not supported."),
@@ -163,6 +175,7 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("output-rewrite-ignored",
                     "A block and additionalContext take effect, but updatedToolOutput and "
                     "updatedMCPToolOutput never replace the result."),
@@ -184,6 +197,7 @@ EVENTS = (
         services=(Service.AGENTS,),
         blocking="continue",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("payload-field-missing",
                     "stop_hook_active is always false, and last_assistant_message, background_tasks and "
                     "session_crons are absent."),
@@ -211,6 +225,7 @@ EVENTS = (
         blocking="context",
         matcher_subject="agent_type",
         degradations=(
+            _SCRUBBED_ENV,
             _CONSTANT_AGENT_TYPE,
             degrade("scope-differs",
                     "additionalContext is injected only into a child that runs in-process and is still "
@@ -234,6 +249,7 @@ EVENTS = (
         services=(Service.SUBAGENTS,),
         matcher_subject="agent_type",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("observe-only",
                     "The child has already finished: a block cannot keep it running and no context "
                     "reaches it."),
@@ -252,12 +268,16 @@ EVENTS = (
         point="compaction/start",
         matcher_subject="trigger",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("observe-only",
                     "Compaction is a host service call that cannot be cancelled, so a block is recorded "
                     "in the audit and compaction goes ahead."),
             degrade("timing-differs",
                     "The hook runs on the durable compaction/start record, once compaction has already begun."),
-            degrade("payload-field-missing", "custom_instructions is not available."),
+            degrade("payload-field-missing", "custom_instructions is always an empty string."),
+            degrade("matcher-narrowed",
+                    "trigger is always \"auto\", even for a manual compaction, so a \"manual\" matcher "
+                    "never fires."),
         ),
     ),
     EventRow(
@@ -268,12 +288,16 @@ EVENTS = (
         matcher_subject="reason",
         timeout_s=1.5,
         degradations=(
+            _SCRUBBED_ENV,
             degrade("timing-differs",
                     "agent/disposed fires whenever an agent leaves the live registry, on reload and "
                     "teardown too, which is broader than the end of a Claude session."),
             degrade("payload-field-missing",
                     "The host gives no end reason, so reason is always \"other\" and a matcher cannot "
                     "tell clear from logout or exit."),
+            degrade("timeout-differs",
+                    "Each hook gets its own 1.5 s default or its own timeout, uncapped, where Claude gives "
+                    "all SessionEnd hooks one shared budget raised at most to 60 s."),
         ),
     ),
     EventRow(
@@ -283,12 +307,13 @@ EVENTS = (
         point="compaction/end",
         matcher_subject="trigger",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("matcher-narrowed",
                     "The host does not tell a manual compaction from an automatic one at this point, so "
                     "trigger is always \"auto\" and a \"manual\" matcher never fires."),
             degrade("payload-field-missing",
-                    "compact_summary is the text of the durable summary record, and a failed compaction "
-                    "shows up only as an error field."),
+                    "compact_summary is the text of the durable summary record, and nothing in the "
+                    "payload tells a failed compaction from a finished one."),
         ),
     ),
     EventRow(
@@ -298,6 +323,7 @@ EVENTS = (
         point="session/created",
         matcher_subject="trigger",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("timing-differs",
                     "It fires when a session is created, with the host already running, not during an "
                     "init or maintenance run before the session starts."),
@@ -313,6 +339,7 @@ EVENTS = (
         point="agent/instructions-loaded",
         matcher_subject="load_reason",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("timing-differs",
                     "It fires once per instruction file found when the session is created, all at "
                     "that moment, rather than as each file is loaded."),
@@ -329,6 +356,7 @@ EVENTS = (
         point="agent/pre-step",
         matcher_subject="command_name",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("observe-only",
                     "The step's messages are already assembled when the hook runs, so it can neither "
                     "block nor rewrite an expansion."),
@@ -346,6 +374,7 @@ EVENTS = (
         point="message/display",
         timeout_s=10.0,
         degradations=(
+            _SCRUBBED_ENV,
             degrade("approximate",
                     "The host has no display step, so this reports each durable assistant message as it "
                     "is logged, which is what a front end would show."),
@@ -364,6 +393,7 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("decision-narrowed",
                     "allow becomes allowed-once and deny becomes rejected; the host has no lasting "
                     "grant, so updatedPermissions and interrupt have no effect."),
@@ -372,8 +402,8 @@ EVENTS = (
                     "The hook runs only when the host actually asks for approval; a tool that is "
                     "already permitted never reaches it."),
             degrade("payload-field-missing",
-                    "The host's approval request names the tool and a reason only, so tool_input and "
-                    "permission_suggestions are absent."),
+                    "The host's approval request names the tool and a reason only, so tool_input holds "
+                    "just that reason, not the call's arguments, and permission_suggestions is empty."),
             _HOST_ONLY_TOOLS,
         ),
     ),
@@ -384,12 +414,14 @@ EVENTS = (
         point="approval/decided",
         matcher_subject="tool_name",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("observe-only",
                     "The rejection is already recorded when the hook runs, so retry:true is ignored."),
             degrade("scope-differs",
                     "Only approvals the host's approval service rejects fire it; a deny from a hook "
                     "or a guard never passes through approval."),
-            degrade("payload-field-missing", "tool_input is absent; only the tool name and the reason are known."),
+            degrade("payload-field-missing",
+                    "tool_input is an empty object; only the tool name and the reason are known."),
         ),
     ),
     EventRow(
@@ -400,6 +432,7 @@ EVENTS = (
         blocking="context",
         matcher_subject="tool_name",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("own-translation",
                     "The Claude Code bridge does not implement this event, so this project mounts its "
                     "own listener on the post-execute seam."),
@@ -415,6 +448,7 @@ EVENTS = (
         seams=("session/event",),
         point="step/end",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("observe-only",
                     "step/end is a record of a finished step, so a block cannot stop the loop before "
                     "the next model call."),
@@ -429,6 +463,7 @@ EVENTS = (
         point="agent/status",
         matcher_subject="notification_type",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("timing-differs",
                     "The host publishes agent status changes, not Claude's notifications, so this fires "
                     "when an agent's status flips rather than on a permission prompt or idle reminder."),
@@ -443,6 +478,7 @@ EVENTS = (
         seams=("session/event",),
         point="todo/write",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("observe-only",
                     "New tasks are found by comparing whole todo-list snapshots after they are written, "
                     "so a block cannot roll one back."),
@@ -455,6 +491,7 @@ EVENTS = (
         seams=("session/event",),
         point="todo/write",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("observe-only",
                     "Completion is read from a snapshot in which an item became completed, so a block "
                     "cannot undo it."),
@@ -470,6 +507,7 @@ EVENTS = (
         point="agent/error",
         matcher_subject="error",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("approximate",
                     "It fires on any step or turn error the host reports, not only when an API error "
                     "ends the turn."),
@@ -485,6 +523,7 @@ EVENTS = (
         seams=("agent/status",),
         point="agent/status",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("observe-only",
                     "The status change has already happened, so a block cannot keep the agent working."),
             degrade("scope-differs",
@@ -500,6 +539,7 @@ EVENTS = (
         services=(Service.SETTINGS,),
         matcher_subject="source",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("observe-only",
                     "The new settings revision is already committed, so a block cannot refuse it."),
             degrade("payload-field-missing",
@@ -515,6 +555,7 @@ EVENTS = (
         seams=("session/created",),
         point="session/created",
         degradations=(
+            _SCRUBBED_ENV,
             _AT_SESSION_CREATION,
             degrade("payload-field-missing", "There is no earlier directory, so old_cwd cannot name one."),
         ),
@@ -526,6 +567,7 @@ EVENTS = (
         point="session/created",
         matcher_subject="source",
         degradations=(
+            _SCRUBBED_ENV,
             _AT_SESSION_CREATION,
             degrade("matcher-narrowed",
                     "Nothing tells how the directory was added, so a matcher on slash_command or "
@@ -540,6 +582,7 @@ EVENTS = (
         services=(Service.FS_WATCH,),
         matcher_subject="file_path",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("timing-differs",
                     "Changes are coalesced with a 250 ms debounce, so a burst of edits reports as one change."),
             degrade("payload-field-missing",
@@ -557,6 +600,7 @@ EVENTS = (
         point="git/worktrees",
         services=(Service.WORKTREES,),
         degradations=(
+            _SCRUBBED_ENV,
             degrade("observe-only",
                     "Claude lets this hook create the worktree (its stdout names the path, a failure "
                     "aborts it); here the worktree already exists, so neither the output nor the exit "
@@ -572,6 +616,7 @@ EVENTS = (
         point="git/worktrees",
         services=(Service.WORKTREES,),
         degradations=(
+            _SCRUBBED_ENV,
             _POLLED_WORKTREES,
             _GIT_ONLY,
         ),
@@ -582,6 +627,7 @@ EVENTS = (
         seams=("session/event",),
         point="request/header",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("timing-differs",
                     "The switch is seen when the next request header carries the new model, so the hook "
                     "runs as the switch takes effect, not before it."),
@@ -594,6 +640,7 @@ EVENTS = (
         seams=("session/event",),
         point="request/header",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("timing-differs",
                     "It shares one detection with PreModelSwitch, so both fire for the same transition, "
                     "just before the first request that uses the new model."),
@@ -608,6 +655,7 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="mcp_server_name",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("scope-differs",
                     "The host asks the user structured questions rather than relaying an MCP server's "
                     "request, so the payload carries the questions, not mode, url or requested_schema."),
@@ -626,6 +674,7 @@ EVENTS = (
         services=(Service.USER_QUESTIONS,),
         matcher_subject="mcp_server_name",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("observe-only",
                     "The answer is already chosen when the hook runs, so it cannot change it or turn it "
                     "into a decline."),

@@ -19,10 +19,33 @@ _NOT_BRIDGED = degrade(
     "own-translation",
     "The Codex bridge does not implement this event, so this project mounts its own listener.",
 )
+_SERIAL = degrade(
+    "timing-differs",
+    "The bridge runs the matching hooks one after another in config order, where Codex launches "
+    "them all at once, so their run times add up.",
+)
+_EXIT_2_EMPTY = degrade(
+    "exit-code-differs",
+    "The bridge treats exit 2 as a block even with nothing on stderr, where Codex counts that run "
+    "as failed and lets the action go on.",
+)
+_BRIDGE_MESSAGE = degrade(
+    "message-provenance",
+    "Context is queued as a user message sourced from the bridge and prefixed with a notice calling "
+    "it untrusted, not given as Codex developer context.",
+)
 _DISPOSED_BROADER = degrade(
     "timing-differs",
     "agent/disposed fires whenever an agent leaves the registry (reload and teardown too), "
     "which is broader than the end of a Codex session.",
+)
+
+# On every row: the one hook runner (and the bridges) scrub the environment.
+_SCRUBBED_ENV = degrade(
+    "env-differs",
+    "Parent variables whose names contain KEY, TOKEN, SECRET, PASSWORD or CREDENTIAL, and every "
+    "DSH_* variable, are removed from the hook's environment, where Codex passes them on, so "
+    "a hook that reads an API token finds nothing.",
 )
 
 EVENTS = (
@@ -36,11 +59,11 @@ EVENTS = (
         blocking="context",
         matcher_subject="source",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("payload-field-missing",
                     "transcript_path is always null and no hook environment (CODEX_ENV_FILE) is given."),
-            degrade("timing-differs",
-                    "The bridge runs the hook while the agent is being created; its context is injected "
-                    "for the next step rather than before Codex's first request."),
+            _BRIDGE_MESSAGE,
+            _SERIAL,
         ),
     ),
     EventRow(
@@ -51,10 +74,19 @@ EVENTS = (
         point="UserPromptSubmit",
         blocking="verdict",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("output-field-ignored",
                     "A block rejects the step, but its reason never reaches the model or the user."),
             degrade("payload-field-missing",
-                    "The payload lacks prompt ids and reports permission_mode as the constant default."),
+                    "prompt is the text of every claimed message run together with no separator, so "
+                    "injected rules or hook context ride in it, and permission_mode is the constant "
+                    "default."),
+            degrade("timing-differs",
+                    "It runs on every step that claims new inbox messages, so a steered continuation "
+                    "can trigger it as well as a typed prompt."),
+            _BRIDGE_MESSAGE,
+            _EXIT_2_EMPTY,
+            _SERIAL,
         ),
     ),
     EventRow(
@@ -66,17 +98,24 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("decision-narrowed",
-                    "Only deny blocks; permissionDecision \"ask\" is not surfaced as an approval and the "
-                    "call proceeds, where Codex fails the hook run."),
+                    "Only deny blocks, as in Codex, but output Codex rejects as a failed run (ask, "
+                    "approve, continue:false) is not checked, so a deny written beside it still blocks."),
             degrade("input-rewrite-ignored", "updatedInput with allow does not rewrite the call."),
             degrade("payload-field-missing",
                     "tool_input is flattened to {command} (empty for non-shell tools) and tool_name is the "
                     "host's name (bash, edit, write), not Bash or apply_patch."),
             degrade("matcher-narrowed",
-                    "Matchers are translated to host tool names (Bash→bash, apply_patch/Edit/Write→edit, "
-                    "write); MCP tool names have no host counterpart and never match."),
+                    "Matchers are translated to host tool names (Bash→bash, apply_patch and Edit→edit, "
+                    "Write→write), so apply_patch no longer selects the host's write tool, and MCP tool "
+                    "names never match."),
+            degrade("scope-differs",
+                    "A hook without a matcher also runs for host tools Codex never hooks (read, glob, "
+                    "grep …), with tool_input {\"command\": \"\"}."),
             degrade("output-field-ignored", "additionalContext and systemMessage from PreToolUse are not shown."),
+            _EXIT_2_EMPTY,
+            _SERIAL,
         ),
     ),
     EventRow(
@@ -88,11 +127,18 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
-            degrade("output-rewrite-ignored",
-                    "Blocking feedback and additionalContext work; continue:false and output rewriting do not."),
-            degrade("payload-field-missing", "tool_response is flattened to text."),
+            _SCRUBBED_ENV,
+            degrade("output-field-ignored",
+                    "Blocking feedback and additionalContext work, but continue:false is recorded "
+                    "without stopping the processing of the result."),
+            degrade("payload-field-missing",
+                    "tool_response is flattened to text, tool_input to {command} (empty for non-shell "
+                    "tools), and tool_name is the host's name (bash, edit, write)."),
             degrade("matcher-narrowed",
-                    "Matchers are translated to host tool names; MCP tools never match."),
+                    "Matchers are translated to host tool names, so apply_patch no longer selects the "
+                    "host's write tool, and MCP tools never match."),
+            _EXIT_2_EMPTY,
+            _SERIAL,
         ),
     ),
     EventRow(
@@ -103,12 +149,17 @@ EVENTS = (
         point="Stop",
         blocking="continue",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("payload-field-missing",
                     "stop_hook_active is always false and last_assistant_message is null."),
             degrade("no-loop-guard",
                     "The bridge has no consecutive-block cap: an unconditional block keeps forcing steps."),
             degrade("message-provenance",
                     "The continuation is a steered message from the bridge, not a new user prompt."),
+            degrade("output-field-ignored",
+                    "continue:false does not override a block as it does in Codex, so the turn goes on."),
+            _EXIT_2_EMPTY,
+            _SERIAL,
         ),
     ),
     EventRow(
@@ -120,6 +171,7 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
+            _SCRUBBED_ENV,
             _NOT_BRIDGED,
             degrade("decision-narrowed",
                     "allow maps to allowed-once and deny to rejected; there is no broader grant, and "
@@ -127,7 +179,9 @@ EVENTS = (
             degrade("timing-differs",
                     "The hook runs only when the host actually asks for approval; pre-approved tools "
                     "never reach it."),
-            degrade("payload-field-missing", "tool_input carries only the host's approval reason."),
+            degrade("payload-field-missing",
+                    "tool_input carries none of the call's arguments (a Bash command is an empty "
+                    "string); description holds the host's approval reason."),
         ),
     ),
     EventRow(
@@ -136,10 +190,13 @@ EVENTS = (
         seams=("session/event",),
         point="compaction/start",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("observe-only",
                     "Compaction is a service call here, not a cancellable step: continue:false and a block "
                     "are audited and ignored."),
             degrade("timing-differs", "Fires on the durable compaction/start record, after compaction began."),
+            degrade("payload-field-missing",
+                    "trigger is always \"auto\", even for a manual compaction."),
         ),
     ),
     EventRow(
@@ -148,9 +205,10 @@ EVENTS = (
         seams=("session/event",),
         point="compaction/end",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("observe-only", "The compaction has already finished; nothing the hook answers changes it."),
             degrade("payload-field-missing",
-                    "trigger is always \"auto\"; a failed compaction is reported in an error field."),
+                    "trigger is always \"auto\", even for a manual compaction."),
         ),
     ),
     EventRow(
@@ -160,6 +218,7 @@ EVENTS = (
         point="agent/disposed",
         timeout_s=3.0,
         degradations=(
+            _SCRUBBED_ENV,
             _DISPOSED_BROADER,
             degrade("observe-only", "Codex SessionEnd has no decision; neither has this seam."),
             degrade("payload-field-missing",
@@ -175,6 +234,7 @@ EVENTS = (
         blocking="context",
         matcher_subject="agent_type",
         degradations=(
+            _SCRUBBED_ENV,
             _NOT_BRIDGED,
             degrade("scope-differs",
                     "additionalContext reaches only an in-process child that is live during the start "
@@ -192,10 +252,14 @@ EVENTS = (
         services=(Service.SUBAGENTS,),
         matcher_subject="agent_type",
         degradations=(
+            _SCRUBBED_ENV,
             _NOT_BRIDGED,
             degrade("observe-only",
                     "The child has already settled: a block cannot continue it."),
-            degrade("payload-field-missing", "agent_transcript_path is absent."),
+            degrade("payload-field-missing", "agent_transcript_path is always null."),
+            degrade("matcher-narrowed",
+                    "The host carries no agent type, so agent_type is \"default\" and a matcher naming "
+                    "another type never fires."),
         ),
     ),
     EventRow(
@@ -205,6 +269,7 @@ EVENTS = (
         point="agent/status",
         timeout_s=3.0,
         degradations=(
+            _SCRUBBED_ENV,
             degrade("approximate",
                     "The host publishes status flips, not interrupts: this fires when an agent returns to "
                     "idle, which an interrupt causes but does not identify."),

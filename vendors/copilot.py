@@ -26,6 +26,14 @@ _UNMAPPED_TOOLS = degrade(
     "the host does not have (web_fetch, web_search, MCP tools) never match.",
 )
 
+# On every row: the one hook runner (and the bridges) scrub the environment.
+_SCRUBBED_ENV = degrade(
+    "env-differs",
+    "Parent variables whose names contain KEY, TOKEN, SECRET, PASSWORD or CREDENTIAL, and every "
+    "DSH_* variable, are removed from the hook's environment, where Copilot passes them on, so "
+    "a hook that reads an API token finds nothing.",
+)
+
 EVENTS = (
     EventRow(
         event="preToolUse",
@@ -35,6 +43,7 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="toolName",
         degradations=(
+            _SCRUBBED_ENV,
             _OWN,
             degrade("input-rewrite-ignored",
                     "modifiedArgs (or updatedInput) is recorded in the audit but the call runs with "
@@ -57,6 +66,7 @@ EVENTS = (
         blocking="context",
         matcher_subject="toolName",
         degradations=(
+            _SCRUBBED_ENV,
             _OWN,
             degrade("output-rewrite-ignored",
                     "modifiedResult is recorded but the model still sees the tool's own result."),
@@ -70,6 +80,7 @@ EVENTS = (
         point="tools/post-execute",
         blocking="context",
         degradations=(
+            _SCRUBBED_ENV,
             _OWN,
             degrade("scope-differs",
                     "The host reports successes and failures on one post-execute seam, so this runs "
@@ -87,6 +98,7 @@ EVENTS = (
         services=(Service.AGENTS,),
         blocking="context",
         degradations=(
+            _SCRUBBED_ENV,
             _OWN,
             degrade("timing-differs",
                     "The hook runs while the host creates the agent, so a slow hook delays the first "
@@ -101,6 +113,7 @@ EVENTS = (
         seams=("agent/disposed",),
         point="agent/disposed",
         degradations=(
+            _SCRUBBED_ENV,
             _OWN,
             degrade("timing-differs",
                     "agent/disposed fires whenever an agent leaves the host's registry, reloads and "
@@ -116,6 +129,7 @@ EVENTS = (
         seams=("agent/pre-step",),
         point="agent/pre-step",
         degradations=(
+            _SCRUBBED_ENV,
             _OWN,
             degrade("timing-differs",
                     "The hook runs at the pre-step that claims new messages, so prompts queued "
@@ -130,6 +144,7 @@ EVENTS = (
         services=(Service.AGENTS,),
         blocking="continue",
         degradations=(
+            _SCRUBBED_ENV,
             _OWN,
             degrade("message-provenance",
                     "A block's reason is steered into another step of the same turn as a message "
@@ -145,6 +160,7 @@ EVENTS = (
         blocking="context",
         matcher_subject="agentName",
         degradations=(
+            _SCRUBBED_ENV,
             _OWN,
             degrade("scope-differs",
                     "additionalContext reaches the child only when it runs in-process and is live at "
@@ -165,6 +181,7 @@ EVENTS = (
         point="subagent/end",
         services=(Service.SUBAGENTS,),
         degradations=(
+            _SCRUBBED_ENV,
             _OWN,
             degrade("observe-only",
                     "The child has already settled when the host reports its end, so decision "
@@ -181,13 +198,14 @@ EVENTS = (
         seams=("agent/error",),
         point="agent/error",
         degradations=(
+            _SCRUBBED_ENV,
             _OWN,
             degrade("scope-differs",
                     "Only errors the host raises inside an agent's turn or step are seen; failures "
                     "outside an agent turn never reach the hook."),
             degrade("payload-field-missing",
-                    "The host reports an error as a message only, so error.name and error.stack are "
-                    "empty and errorContext and recoverable are not classified by the host."),
+                    "The host reports an error as a message only, so error.name is always \"Error\", "
+                    "error.stack is empty, errorContext is empty and recoverable is always false."),
         ),
     ),
     EventRow(
@@ -197,12 +215,13 @@ EVENTS = (
         point="compaction/start",
         matcher_subject="trigger",
         degradations=(
+            _SCRUBBED_ENV,
             _OWN,
             degrade("timing-differs",
                     "Fires on the durable compaction/start record, after compaction has begun rather "
                     "than just before it."),
             degrade("payload-field-missing",
-                    "customInstructions is absent: the host's compaction record carries none."),
+                    "customInstructions is always an empty string: the host's compaction record carries none."),
         ),
     ),
     EventRow(
@@ -212,6 +231,7 @@ EVENTS = (
         point="agent/pre-step/transform",
         blocking="verdict",
         degradations=(
+            _SCRUBBED_ENV,
             _OWN,
             degrade("scope-differs",
                     "Only the prompt's text is replaced, as the step enters it; listeners on the "
@@ -228,6 +248,7 @@ EVENTS = (
         point="agent/status",
         matcher_subject="notification_type",
         degradations=(
+            _SCRUBBED_ENV,
             _OWN,
             degrade("timing-differs",
                     "The host publishes only idle/running status flips, so this fires on a status "
@@ -248,6 +269,7 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="toolName",
         degradations=(
+            _SCRUBBED_ENV,
             _OWN,
             degrade("decision-narrowed",
                     "allow becomes allowed-once and deny becomes rejected; interrupt does not stop "

@@ -25,6 +25,14 @@ _APPROVAL_ONCE = degrade(
     "allow becomes allowed-once and deny becomes rejected; there is no lasting \"always\" grant.",
 )
 
+# On every row: the one hook runner (and the bridges) scrub the environment.
+_SCRUBBED_ENV = degrade(
+    "env-differs",
+    "Parent variables whose names contain KEY, TOKEN, SECRET, PASSWORD or CREDENTIAL, and every "
+    "DSH_* variable, are removed from the hook's environment, where OpenCode passes them on, so "
+    "a hook that reads an API token finds nothing.",
+)
+
 EVENTS = (
     EventRow(
         event="tool.execute.before",
@@ -33,6 +41,7 @@ EVENTS = (
         point="tools/pre-execute",
         blocking="verdict",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("reauthored",
                     "The callback that throws to deny must be rewritten as a command whose answer "
                     "denies the call instead."),
@@ -53,6 +62,7 @@ EVENTS = (
         point="tools/post-execute",
         blocking="context",
         degradations=(
+            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("output-rewrite-ignored",
                     "Changing output.output or output.title is recorded but the model sees the tool's "
@@ -65,6 +75,7 @@ EVENTS = (
         seams=("session/event",),
         point="session/event",
         degradations=(
+            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("scope-differs",
                     "Only records the host writes to the durable session log reach the hook, not "
@@ -79,6 +90,7 @@ EVENTS = (
         services=(Service.SHELL_ENV,),
         blocking="context",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("reauthored",
                     "The callback must be rewritten as a command whose stdout JSON object becomes the "
                     "variables."),
@@ -95,6 +107,7 @@ EVENTS = (
         services=(Service.APPROVAL,),
         blocking="verdict",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("reauthored",
                     "OpenCode states this as permission config or a permission.ask callback; here a "
                     "command must answer each approval the host asks for."),
@@ -110,6 +123,7 @@ EVENTS = (
         seams=("session/event",),
         point="command/run",
         degradations=(
+            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("timing-differs",
                     "Driven by the host's durable command/run record, written as the command's "
@@ -123,6 +137,7 @@ EVENTS = (
         point="fs/watch",
         services=(Service.FS_WATCH,),
         degradations=(
+            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("timing-differs",
                     "A real watcher on the session directory reports changes after a 250 ms debounce, "
@@ -139,6 +154,7 @@ EVENTS = (
         point="fs/watch",
         services=(Service.FS_WATCH,),
         degradations=(
+            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("timing-differs",
                     "Bursts of changes are coalesced by a 250 ms debounce into one run naming every "
@@ -155,6 +171,7 @@ EVENTS = (
         point="settings/document-updated",
         services=(Service.SETTINGS,),
         degradations=(
+            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("approximate",
                     "The host announces a settings document reaching a new revision, which stands in "
@@ -168,6 +185,7 @@ EVENTS = (
         point="lsp/query",
         services=(Service.LSP,),
         degradations=(
+            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("timing-differs",
                     "Diagnostics are pulled from the language server once a turn's changed files are "
@@ -183,6 +201,7 @@ EVENTS = (
         point="lsp/query",
         services=(Service.LSP,),
         degradations=(
+            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("timing-differs",
                     "Fires after the language server has been queried for a turn's changed files, "
@@ -197,6 +216,7 @@ EVENTS = (
         seams=("agent/inbox/inserted",),
         point="agent/inbox/inserted",
         degradations=(
+            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("timing-differs",
                     "The host reports no part removal, so this fires when a message enters an agent's "
@@ -211,6 +231,7 @@ EVENTS = (
         seams=("agent/inbox/inserted",),
         point="agent/inbox/inserted",
         degradations=(
+            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("timing-differs",
                     "Fires once when a whole message enters an agent's inbox, not on every part "
@@ -225,6 +246,7 @@ EVENTS = (
         seams=("agent/inbox/inserted",),
         point="agent/inbox/inserted",
         degradations=(
+            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("timing-differs",
                     "The host has no hook point for removing a message, so this fires when a message "
@@ -239,6 +261,7 @@ EVENTS = (
         seams=("agent/inbox/inserted",),
         point="agent/inbox/inserted",
         degradations=(
+            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("scope-differs",
                     "Only messages entering an agent's inbox are seen; assistant messages and edits "
@@ -253,13 +276,14 @@ EVENTS = (
         services=(Service.APPROVAL,),
         blocking="verdict",
         degradations=(
+            _SCRUBBED_ENV,
             degrade("reauthored",
                     "Instead of a callback that posts once, always or reject to OpenCode's reply "
                     "endpoint, a command answers the pending approval on stdout."),
             _APPROVAL_ONCE,
             degrade("payload-field-missing",
-                    "patterns, always and metadata are absent; the request names only the tool and "
-                    "the host's reason for asking."),
+                    "patterns and always are empty lists and metadata holds only the host's reason for "
+                    "asking; the call's arguments are not given."),
         ),
     ),
     EventRow(
@@ -268,6 +292,7 @@ EVENTS = (
         seams=("session/event",),
         point="approval/decided",
         degradations=(
+            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("payload-field-missing",
                     "The reply is the host's approval outcome (allowed-once, rejected, cancelled, "
@@ -280,6 +305,7 @@ EVENTS = (
         seams=("session/created",),
         point="session/created",
         degradations=(
+            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("approximate",
                     "The host has no client-server connection to announce, so this fires when a "
@@ -292,6 +318,7 @@ EVENTS = (
         seams=("session/created",),
         point="session/created",
         degradations=(
+            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("payload-field-missing",
                     "The payload gives the session id and directory, not OpenCode's session info "
@@ -304,6 +331,7 @@ EVENTS = (
         seams=("session/event",),
         point="compaction/end",
         degradations=(
+            _SCRUBBED_ENV,
             _CALLBACK,
         ),
     ),
@@ -313,6 +341,7 @@ EVENTS = (
         seams=("agent/disposed",),
         point="agent/disposed",
         degradations=(
+            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("approximate",
                     "Fires when an agent leaves the host's registry, reloads and teardown included, "
@@ -325,6 +354,7 @@ EVENTS = (
         seams=("session/event",),
         point="workspace/changes",
         degradations=(
+            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("timing-differs",
                     "Fires once per completed turn with that turn's summary of changed files, not as "
@@ -339,6 +369,7 @@ EVENTS = (
         seams=("agent/error",),
         point="agent/error",
         degradations=(
+            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("scope-differs",
                     "Only errors the host raises inside an agent's turn or step are seen."),
@@ -350,6 +381,7 @@ EVENTS = (
         seams=("agent/status",),
         point="agent/status",
         degradations=(
+            _SCRUBBED_ENV,
             _CALLBACK,
         ),
     ),
@@ -359,6 +391,7 @@ EVENTS = (
         seams=("agent/status",),
         point="agent/status",
         degradations=(
+            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("payload-field-missing",
                     "The host knows only idle and running, so OpenCode's retry status and its "
@@ -371,6 +404,7 @@ EVENTS = (
         seams=("session/event",),
         point="session/event",
         degradations=(
+            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("approximate",
                     "Fires on every durable record the session appends, which stands in for a change "
@@ -383,6 +417,7 @@ EVENTS = (
         seams=("agent/inbox/inserted",),
         point="agent/inbox/inserted",
         degradations=(
+            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("timing-differs",
                     "The host has no prompt box, so this fires when a message is submitted to an "
@@ -395,6 +430,7 @@ EVENTS = (
         seams=("session/event",),
         point="command/run",
         degradations=(
+            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("scope-differs",
                     "The host has no terminal UI, so every recorded command run fires it, whatever "
@@ -407,6 +443,7 @@ EVENTS = (
         seams=("agent/status",),
         point="agent/status",
         degradations=(
+            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("approximate",
                     "The host shows no toasts, so an agent's status change stands in for the notice "

@@ -27,8 +27,8 @@ _NO_PUBLIC_API = degrade(
 # Losses every bridged row shares: the Claude bridge runs these hooks with Claude's rules.
 _PROJECT_DIR = degrade(
     "env-differs",
-    "The bridge exports only CLAUDE_PROJECT_DIR; CODEBUDDY_PROJECT_DIR and CODEBUDDY_PLUGIN_ROOT are "
-    "not set, so a hook reading them sees nothing.",
+    "Of the project variables the bridge exports only CLAUDE_PROJECT_DIR; CODEBUDDY_PROJECT_DIR and "
+    "CODEBUDDY_PLUGIN_ROOT are not set, so a hook reading them sees nothing.",
 )
 _MODIFIED_INPUT = degrade(
     "input-rewrite-ignored",
@@ -101,6 +101,14 @@ _TODO_ONLY = degrade(
     "Only items of the host's todo list are visible; there are no team tasks behind them.",
 )
 
+# On every row: the one hook runner (and the bridges) scrub the environment.
+_SCRUBBED_ENV = degrade(
+    "env-differs",
+    "Parent variables whose names contain KEY, TOKEN, SECRET, PASSWORD or CREDENTIAL, and every "
+    "DSH_* variable, are removed from the hook's environment, where CodeBuddy passes them on, so "
+    "a hook that reads an API token finds nothing.",
+)
+
 EVENTS = (
     EventRow(
         event="SessionStart",
@@ -112,6 +120,7 @@ EVENTS = (
         blocking="context",
         matcher_subject="source",
         degradations=(
+            _SCRUBBED_ENV,
             _NO_PUBLIC_API,
             degrade("output-field-ignored",
                     "Plain stdout, which CodeBuddy appends to the context, is dropped; only "
@@ -133,6 +142,7 @@ EVENTS = (
         point="UserPromptSubmit",
         blocking="verdict",
         degradations=(
+            _SCRUBBED_ENV,
             _NO_PUBLIC_API,
             degrade("decision-narrowed",
                     "CodeBuddy's documented block, {\"continue\": false, \"reason\": …}, does not reject "
@@ -157,12 +167,14 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
+            _SCRUBBED_ENV,
             _NO_PUBLIC_API,
             degrade("decision-narrowed",
                     "deny blocks and ask goes to the host's approval, but allow does not bypass the "
                     "permission check as it does in CodeBuddy."),
             degrade("output-field-ignored",
-                    "systemMessage is dropped, and continue:false is recorded without stopping the agent."),
+                    "systemMessage is dropped, and continue:false, which stops the tool in CodeBuddy, is "
+                    "only recorded while the call goes ahead."),
             _REGEX_MATCHERS,
             _TOOL_MATCHERS,
             _HOST_TOOL_PAYLOAD,
@@ -182,6 +194,7 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
+            _SCRUBBED_ENV,
             _NO_PUBLIC_API,
             degrade("output-rewrite-ignored",
                     "additionalContext is appended, but updatedToolOutput never replaces the result, "
@@ -206,6 +219,7 @@ EVENTS = (
         services=(Service.AGENTS,),
         blocking="continue",
         degradations=(
+            _SCRUBBED_ENV,
             _NO_PUBLIC_API,
             degrade("decision-narrowed",
                     "CodeBuddy's way to keep working, {\"continue\": false, \"reason\": …}, does not "
@@ -230,14 +244,15 @@ EVENTS = (
         point="agent/disposed",
         matcher_subject="reason",
         degradations=(
+            _SCRUBBED_ENV,
             _NO_PUBLIC_API,
             _NOT_BRIDGED,
             degrade("timing-differs",
                     "agent/disposed fires whenever an agent leaves the live registry, on reload and "
                     "teardown too, which is broader than the end of a session."),
             degrade("payload-field-missing",
-                    "The host gives no end reason, so reason is missing and a matcher cannot tell clear "
-                    "from logout."),
+                    "The host gives no end reason, so reason is always \"other\" and a matcher cannot "
+                    "tell clear from logout."),
         ),
     ),
     EventRow(
@@ -247,6 +262,7 @@ EVENTS = (
         point="compaction/start",
         matcher_subject="trigger",
         degradations=(
+            _SCRUBBED_ENV,
             _NO_PUBLIC_API,
             _NOT_BRIDGED,
             degrade("observe-only",
@@ -264,6 +280,7 @@ EVENTS = (
         blocking="context",
         matcher_subject="tool_name",
         degradations=(
+            _SCRUBBED_ENV,
             _NO_PUBLIC_API,
             _NOT_BRIDGED,
             degrade("payload-field-missing",
@@ -280,6 +297,7 @@ EVENTS = (
         blocking="context",
         matcher_subject="agent_type",
         degradations=(
+            _SCRUBBED_ENV,
             _NO_PUBLIC_API,
             _NOT_BRIDGED,
             degrade("scope-differs",
@@ -296,6 +314,7 @@ EVENTS = (
         point="subagent/end",
         services=(Service.SUBAGENTS,),
         degradations=(
+            _SCRUBBED_ENV,
             _NO_PUBLIC_API,
             _NOT_BRIDGED,
             degrade("observe-only",
@@ -309,6 +328,7 @@ EVENTS = (
         point="agent/error",
         matcher_subject="error",
         degradations=(
+            _SCRUBBED_ENV,
             _NO_PUBLIC_API,
             degrade("scope-differs",
                     "It fires on any step or turn error the host reports, not only on a failure that "
@@ -323,6 +343,7 @@ EVENTS = (
         point="approval/decided",
         matcher_subject="tool_name",
         degradations=(
+            _SCRUBBED_ENV,
             _NO_PUBLIC_API,
             degrade("observe-only",
                     "The rejection is already recorded when the hook runs, so no answer changes it."),
@@ -337,6 +358,7 @@ EVENTS = (
         seams=("session/event",),
         point="todo/write",
         degradations=(
+            _SCRUBBED_ENV,
             _NO_PUBLIC_API,
             degrade("observe-only",
                     "New tasks are found by comparing whole todo-list snapshots after they are written, "
@@ -350,6 +372,7 @@ EVENTS = (
         seams=("session/event",),
         point="todo/write",
         degradations=(
+            _SCRUBBED_ENV,
             _NO_PUBLIC_API,
             degrade("observe-only",
                     "Completion is read from a snapshot in which an item became completed, so a block "
@@ -364,6 +387,7 @@ EVENTS = (
         seams=("agent/status",),
         point="agent/status",
         degradations=(
+            _SCRUBBED_ENV,
             _NO_PUBLIC_API,
             degrade("observe-only",
                     "The status change has already happened, so no answer keeps the agent working."),
@@ -379,6 +403,7 @@ EVENTS = (
         services=(Service.FS_WATCH,),
         matcher_subject="file_path",
         degradations=(
+            _SCRUBBED_ENV,
             _NO_PUBLIC_API,
             degrade("timing-differs",
                     "Changes are coalesced with a 250 ms debounce, so a burst of edits reports as one change."),
@@ -394,6 +419,7 @@ EVENTS = (
         seams=("session/created",),
         point="session/created",
         degradations=(
+            _SCRUBBED_ENV,
             _NO_PUBLIC_API,
             _AT_SESSION_CREATION,
         ),
@@ -405,6 +431,7 @@ EVENTS = (
         point="git/worktrees",
         services=(Service.WORKTREES,),
         degradations=(
+            _SCRUBBED_ENV,
             _NO_PUBLIC_API,
             degrade("observe-only",
                     "The worktree already exists when the hook runs, so neither its output nor its exit "
@@ -420,6 +447,7 @@ EVENTS = (
         point="git/worktrees",
         services=(Service.WORKTREES,),
         degradations=(
+            _SCRUBBED_ENV,
             _NO_PUBLIC_API,
             _POLLED_WORKTREES,
             _GIT_ONLY,
@@ -432,6 +460,7 @@ EVENTS = (
         point="session/created",
         matcher_subject="trigger",
         degradations=(
+            _SCRUBBED_ENV,
             _NO_PUBLIC_API,
             degrade("timing-differs",
                     "It fires when a session is created, with the host already running, not during a "
@@ -445,6 +474,7 @@ EVENTS = (
         point="agent/instructions-loaded",
         matcher_subject="load_reason",
         degradations=(
+            _SCRUBBED_ENV,
             _NO_PUBLIC_API,
             degrade("timing-differs",
                     "It fires once per instruction file found when the session is created, all at "
@@ -462,6 +492,7 @@ EVENTS = (
         services=(Service.SETTINGS,),
         matcher_subject="source",
         degradations=(
+            _SCRUBBED_ENV,
             _NO_PUBLIC_API,
             degrade("observe-only",
                     "The new settings revision is already committed, so a block cannot refuse it."),
@@ -477,10 +508,11 @@ EVENTS = (
         point="agent/status",
         matcher_subject="mcp_server_name",
         degradations=(
+            _SCRUBBED_ENV,
             _NO_PUBLIC_API,
             degrade("approximate",
-                    "The host has no MCP elicitation seam, so this fires on agent status changes rather "
-                    "than on an elicitation request."),
+                    "The host has no MCP elicitation seam, so this fires whenever an agent turns idle "
+                    "rather than on an elicitation request."),
             degrade("observe-only", "The hook cannot answer, decline or cancel anything."),
             degrade("matcher-narrowed",
                     "No MCP server is named, so a matcher on the server cannot narrow."),
@@ -493,10 +525,11 @@ EVENTS = (
         point="agent/status",
         matcher_subject="mcp_server_name",
         degradations=(
+            _SCRUBBED_ENV,
             _NO_PUBLIC_API,
             degrade("approximate",
-                    "No host event carries an elicitation result, so this fires on the agent status "
-                    "change that follows."),
+                    "No host event carries an elicitation result, so this fires whenever an agent turns "
+                    "idle."),
             degrade("observe-only", "The hook cannot change the result or turn it into a decline."),
         ),
     ),
