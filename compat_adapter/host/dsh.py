@@ -67,7 +67,7 @@ from compat_adapter.host.protocol import (
     UserMessage,
     UserQuestionsRequest,
 )
-from compat_adapter.host.session import LogView
+from compat_adapter.host.session import SessionLog
 
 __all__ = (
     "AgentGone",
@@ -96,7 +96,7 @@ _EFFECTS: contextvars.ContextVar[list[dict[str, Any]] | None] = contextvars.Cont
 
 # ── session and agent proxies ──────────────────────────────────────────────────────────────────
 
-class DshSession:
+class DshSession(SessionLog):
     """A mirror of one real DSH session log, fed by ``session/event`` notifications."""
 
     __slots__ = ("_host", "_id", "_cwd", "_path", "_events")
@@ -108,21 +108,6 @@ class DshSession:
         self._path = transcript_path
         self._events: list[LogEvent] = []
 
-    @property
-    def id(self) -> str:
-        return self._id
-
-    @property
-    def cwd(self) -> Path:
-        return self._cwd
-
-    @property
-    def transcript_path(self) -> Path | None:
-        return self._path
-
-    @property
-    def events(self) -> Sequence[LogEvent]:
-        return LogView(self._events)
 
     def append(self, type: str, data: Mapping[str, Any]) -> LogEvent:
         """Append to the real log. The returned record is provisional (``seq`` -1): the committed

@@ -20,7 +20,7 @@ from compat_adapter.jsondata import jsonable, thaw
 if TYPE_CHECKING:
     from compat_adapter.host.agent import MemoryAgent
 
-__all__ = ("LogView", "MemorySession", "jsonable", "thaw")
+__all__ = ("LogView", "MemorySession", "SessionLog", "jsonable", "thaw")
 
 
 def _freeze(value: Any) -> Any:
@@ -52,7 +52,37 @@ class LogView(Sequence[LogEvent]):
         return reversed(self._events)
 
 
-class MemorySession:
+class SessionLog:
+    """The read side every session handle shares: id, cwd, transcript path and the log itself.
+
+    Subclasses set ``_id``, ``_cwd``, ``_path`` and ``_events`` and decide how records are appended.
+    """
+
+    __slots__ = ()
+    _id: str
+    _cwd: Path
+    _path: Path | None
+    _events: list[LogEvent]
+
+    @property
+    def id(self) -> str:
+        return self._id
+
+    @property
+    def cwd(self) -> Path:
+        return self._cwd
+
+    @property
+    def transcript_path(self) -> Path | None:
+        return self._path
+
+    @property
+    def events(self) -> Sequence[LogEvent]:
+        # A read-only view, not a copy: routes read the log on every dispatch.
+        return LogView(self._events)
+
+
+class MemorySession(SessionLog):
     """A :class:`~compat_adapter.host.protocol.SessionHandle` with an append-only log.
 
     :param publish: called with each committed :class:`SessionEventNotice` (the host's emit).
@@ -76,23 +106,6 @@ class MemorySession:
         self.turns = 0
         #: The model config of the last ``request/header`` (``None`` before the first request).
         self.header_config: Mapping[str, str] | None = None
-
-    @property
-    def id(self) -> str:
-        return self._id
-
-    @property
-    def cwd(self) -> Path:
-        return self._cwd
-
-    @property
-    def transcript_path(self) -> Path | None:
-        return self._path
-
-    @property
-    def events(self) -> Sequence[LogEvent]:
-        # A read-only view, not a copy: routes read the log on every dispatch.
-        return LogView(self._events)
 
     def of_type(self, *types: str) -> tuple[LogEvent, ...]:
         """The records of the given types, in log order."""
