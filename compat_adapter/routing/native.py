@@ -493,22 +493,24 @@ class NativeRouter:
 
     def on_session_event(self, notice: SessionEventNotice) -> Awaitable[None] | None:
         record, session = notice.event, notice.session
-        jobs: list[Awaitable[None] | None] = [
-            self._emit("session/event", {"type": record.type, "seq": record.seq, "data": jsonable(record.data)},
-                       session)
-        ]
+        # Every durable record passes here: build a point's fields only when a hook listens on it.
+        has = self._points.get
+        jobs: list[Awaitable[None] | None] = []
+        if has("session/event"):
+            jobs.append(self._emit("session/event", {"type": record.type, "seq": record.seq,
+                                                     "data": jsonable(record.data)}, session))
         kind = record.type
         data = record.data
-        if kind == "compaction/start":
+        if kind == "compaction/start" and has("compaction/start"):
             jobs.append(self._emit("compaction/start", {"trigger": "auto", "custom_instructions": "",
                                                         "compaction_id": data.get("compactionId")}, session))
-        elif kind == "compaction/end":
+        elif kind == "compaction/end" and has("compaction/end"):
             summary = _summary_before(session, record)
             jobs.append(self._emit("compaction/end", {"trigger": "auto", "summary": summary,
                                                       "error": data.get("error")}, session))
         elif kind == "todo/write":
             jobs.append(self._todo_changes(session, data))
-        elif kind == "step/end":
+        elif kind == "step/end" and has("step/end"):
             calls = _step_calls(session, data)
             if calls:  # a batch is the tool calls of one step; a step without any has none
                 jobs.append(self._emit("step/end", {"turn": data.get("turn"), "step": data.get("step"),
@@ -516,7 +518,7 @@ class NativeRouter:
                                                     "tool_calls": calls}, session))
         elif kind == "request/header":
             jobs.append(self._model_switch(session, data))
-        elif kind == "command/run":
+        elif kind == "command/run" and has("command/run"):
             jobs.append(self._emit("command/run", {"command": data.get("name"), "args": data.get("args"),
                                                    "name": data.get("name")}, session))
         elif kind == "workspace/changes":
@@ -524,13 +526,14 @@ class NativeRouter:
             jobs.append(self._emit("workspace/changes", {"turn": data.get("turn"), "files": jsonable(files)},
                                    session))
             jobs.append(self._lsp_after_turn(session, files))
-        elif kind == "approval/decided":
+        elif kind == "approval/decided" and has("approval/decided"):
             outcome = data.get("outcome")
             fields = {"outcome": outcome, "id": data.get("id"), "tool_name": _asked_tool(session, data),
                       "reason": _DENIALS.get(str(outcome), f"approval {outcome}")}
             jobs.append(self._emit("approval/decided", fields, session,
                                    keep=lambda e: e.spec.id == "opencode" or outcome == "rejected"))
-        elif kind == "assistant/message" and isinstance(data.get("text"), str) and data["text"]:
+        elif (kind == "assistant/message" and has("message/display")
+              and isinstance(data.get("text"), str) and data["text"]):
             # What a front end would display: each committed assistant text, whole (no deltas).
             text = data["text"]
             turn = data.get("turn")
