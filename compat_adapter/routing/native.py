@@ -211,9 +211,6 @@ class NativeRouter:
         note = ("observe-only: the blocking answer was ignored" if blocked else "observed")
         self._record(group, point, honoured=False if blocked else True, note=note)
 
-    def _observe_only(self, entry: HookEntry) -> bool:
-        return entry.row.route is Route.NATIVE_SEAM or entry.row.blocking == "observe"
-
     def _message(self, group: GroupResult, text: str) -> UserMessage:
         first = group.ran[0]
         return new_message(text, HOOK_SOURCE, f"{first.spec.id}:{first.row.event}")
