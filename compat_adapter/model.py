@@ -147,6 +147,9 @@ class EventRow(Frozen):
     """For official-bridge rows: the event name in the generated bridge config."""
     timeout_s: float | None = None
     """The vendor's default timeout for this event when it differs from the vendor-wide one."""
+    fires_on: Literal["any", "success", "failure", "idle"] = "any"
+    """Which occurrences of the seam are this event: a host may publish one seam (tool results,
+    status flips) where the vendor has several events."""
 
     @model_validator(mode="after")
     def _route_shape(self) -> EventRow:
@@ -187,6 +190,10 @@ class VendorSpec(Frozen):
     """The vendor's own default per-hook timeout."""
     concurrent: bool
     """Whether the vendor runs the matching hooks of one event concurrently."""
+    shell: Literal["sh", "bash", "user"] = "sh"
+    """The shell the vendor runs a command hook with on POSIX: `sh -c`, `bash -c`, or `$SHELL -c`."""
+    project_dir_env: tuple[str, ...] = ()
+    """Variables the vendor sets to the project directory for its hooks."""
     events: tuple[EventRow, ...]
     rules: RulesSpec
     plugin_runtime: str

@@ -123,3 +123,17 @@ def test_rules_and_runtime_described_for_every_vendor() -> None:
     for spec in vendors.VENDORS:
         assert spec.rules.formats and spec.rules.default_sources and spec.rules.note
         assert spec.plugin_runtime
+
+
+def test_rows_that_fire_on_part_of_a_seam_say_which_part() -> None:
+    partial = {(spec.id, row.event): row.fires_on for spec in vendors.VENDORS for row in spec.events
+               if row.fires_on != "any"}
+    assert partial == {
+        ("claude", "PostToolUseFailure"): "failure", ("workbuddy", "PostToolUseFailure"): "failure",
+        ("copilot", "postToolUseFailure"): "failure", ("copilot", "postToolUse"): "success",
+        ("claude", "TeammateIdle"): "idle", ("workbuddy", "TeammateIdle"): "idle",
+        ("codex", "Interrupt"): "idle", ("opencode", "session.idle"): "idle",
+        ("workbuddy", "Elicitation"): "idle", ("workbuddy", "ElicitationResult"): "idle",
+    }
+    assert {s.id: s.shell for s in vendors.VENDORS} == {
+        "claude": "sh", "codex": "sh", "workbuddy": "user", "opencode": "sh", "copilot": "bash"}

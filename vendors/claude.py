@@ -429,6 +429,7 @@ EVENTS = (
         route=Route.NATIVE_TRANSLATE,
         seams=("tools/post-execute",),
         point="tools/post-execute",
+        fires_on="failure",
         blocking="context",
         matcher_subject="tool_name",
         degradations=(
@@ -522,6 +523,7 @@ EVENTS = (
         route=Route.NATIVE_TRANSLATE,
         seams=("agent/status",),
         point="agent/status",
+        fires_on="idle",
         degradations=(
             _SCRUBBED_ENV,
             degrade("observe-only",
@@ -720,6 +722,7 @@ CLAUDE = VendorSpec(
     bridge_dialect="claude-code",
     default_timeout_s=600.0,
     concurrent=True,
+    project_dir_env=("CLAUDE_PROJECT_DIR",),
     events=EVENTS,
     rules=RULES,
     plugin_runtime=(

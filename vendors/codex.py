@@ -267,6 +267,7 @@ EVENTS = (
         route=Route.NATIVE_TRANSLATE,
         seams=("agent/status",),
         point="agent/status",
+        fires_on="idle",
         timeout_s=3.0,
         degradations=(
             _SCRUBBED_ENV,

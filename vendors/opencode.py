@@ -380,6 +380,7 @@ EVENTS = (
         route=Route.NATIVE_TRANSLATE,
         seams=("agent/status",),
         point="agent/status",
+        fires_on="idle",
         degradations=(
             _SCRUBBED_ENV,
             _CALLBACK,

@@ -277,6 +277,7 @@ EVENTS = (
         route=Route.NATIVE_TRANSLATE,
         seams=("tools/post-execute",),
         point="tools/post-execute",
+        fires_on="failure",
         blocking="context",
         matcher_subject="tool_name",
         degradations=(
@@ -386,6 +387,7 @@ EVENTS = (
         route=Route.NATIVE_TRANSLATE,
         seams=("agent/status",),
         point="agent/status",
+        fires_on="idle",
         degradations=(
             _SCRUBBED_ENV,
             _NO_PUBLIC_API,
@@ -506,6 +508,7 @@ EVENTS = (
         route=Route.NATIVE_TRANSLATE,
         seams=("agent/status",),
         point="agent/status",
+        fires_on="idle",
         matcher_subject="mcp_server_name",
         degradations=(
             _SCRUBBED_ENV,
@@ -523,6 +526,7 @@ EVENTS = (
         route=Route.NATIVE_TRANSLATE,
         seams=("agent/status",),
         point="agent/status",
+        fires_on="idle",
         matcher_subject="mcp_server_name",
         degradations=(
             _SCRUBBED_ENV,
@@ -573,6 +577,8 @@ WORKBUDDY = VendorSpec(
     bridge_dialect="claude-code",
     default_timeout_s=60.0,
     concurrent=True,
+    shell="user",
+    project_dir_env=("CODEBUDDY_PROJECT_DIR", "CLAUDE_PROJECT_DIR"),
     events=EVENTS,
     rules=RULES,
     plugin_runtime=(

@@ -7,7 +7,6 @@ dialect decodes by the vendor's rules, and every run is recorded in the adapter'
 
 from __future__ import annotations
 
-import functools
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -88,26 +87,19 @@ def turn_of(session: SessionHandle) -> int | None:
 
 
 def _env_for(entry: HookEntry, cwd: str) -> dict[str, str]:
-    add: dict[str, str] = {}
-    vendor = entry.spec.id
-    # Each vendor's documented project variable, so scripts written for it find their files.
-    if vendor == "claude":
-        add["CLAUDE_PROJECT_DIR"] = cwd
-    elif vendor == "workbuddy":
-        add["CODEBUDDY_PROJECT_DIR"] = cwd
-        add["CLAUDE_PROJECT_DIR"] = cwd
+    # Each vendor's documented project variables, so scripts written for it find their files.
+    add = dict.fromkeys(entry.spec.project_dir_env, cwd)
     add.update(dict(entry.decl.handler.env if entry.decl.handler else ()))
     return hook_environment(os.environ, add=add)
 
 
-@functools.cache
-def _shell_for(vendor: str) -> str:
-    """The shell each vendor runs a command hook with on a POSIX host."""
-    if vendor == "copilot":  # the handler's field is literally `bash`
+def _shell_for(spec: VendorSpec) -> str:
+    """The shell the vendor runs a command hook with on a POSIX host."""
+    if spec.shell == "bash":
         return BASH
-    if vendor == "workbuddy":  # CodeBuddy uses the user's $SHELL, falling back to /bin/sh
+    if spec.shell == "user":
         return os.environ.get("SHELL") or "/bin/sh"
-    return "/bin/sh"  # Claude Code runs `sh -c`; Codex and our OpenCode contract do the same
+    return "/bin/sh"
 
 
 def _cwd_for(entry: HookEntry, cwd: str) -> Path:
@@ -128,7 +120,7 @@ async def _run_one(entry: HookEntry, moment: Moment) -> tuple[HookAnswer, Proces
         env=_env_for(entry, moment.cwd),
         timeout_s=entry.timeout_s,
         max_output_bytes=MAX_HOOK_OUTPUT,
-        shell=_shell_for(entry.spec.id),
+        shell=_shell_for(entry.spec),
     )
     return _decode(dialect, moment.event, outcome), outcome
 

@@ -54,7 +54,6 @@ from compat_adapter.host.protocol import (
     new_message,
 )
 from compat_adapter.jsondata import jsonable
-from compat_adapter.model import Route
 from compat_adapter.routing.dispatch import (
     AuditRecord,
     GroupResult,
@@ -77,11 +76,6 @@ LSP_FILES_PER_TURN = 3
 #: Poll interval of the git worktree points.
 WORKTREE_POLL_S = 0.5
 
-#: Points that only fire for one tool outcome (the host has one post-execute for both).
-_FAILURE_ONLY = frozenset({"PostToolUseFailure", "postToolUseFailure"})
-_SUCCESS_ONLY = frozenset({"postToolUse"})
-#: agent/status points that fire only when an agent goes idle.
-_IDLE_ONLY = frozenset({"Interrupt", "TeammateIdle", "session.idle", "Elicitation", "ElicitationResult"})
 
 
 def _flatten(messages: tuple[UserMessage, ...]) -> str:
@@ -256,8 +250,9 @@ class NativeRouter:
         contexts: list[UserMessage] = []
         for entries in self._groups("tools/post-execute"):
             event_name = entries[0].row.event
-            if (event_name in _FAILURE_ONLY and not result.is_error) or (
-                    event_name in _SUCCESS_ONLY and result.is_error):
+            fires_on = entries[0].row.fires_on
+            if (fires_on == "failure" and not result.is_error) or (
+                    fires_on == "success" and result.is_error):
                 continue
             group = await self._run(entries, fields, session=session, turn=turn, log_pair=True)
             if group.empty:
@@ -429,7 +424,7 @@ class NativeRouter:
         return self._emit("agent/status", {"status": event.status, "agent_id": event.agent.id,
                                            "notification": f"agent {event.status}"},
                           event.agent.session,
-                          keep=lambda e: e.row.event not in _IDLE_ONLY or event.status == "idle")
+                          keep=lambda e: e.row.fires_on != "idle" or event.status == "idle")
 
     def on_inbox(self, event: InboxInserted) -> Awaitable[None] | None:
         m = event.message
