@@ -29,6 +29,7 @@ from compat_adapter.model import (
     Route,
     capability_result,
 )
+
 if TYPE_CHECKING:
     from compat_adapter.host.memory import MemoryHost
     from compat_adapter.service import AdapterConfig, CompatAdapter, Status

@@ -126,10 +126,10 @@ def _run(args: argparse.Namespace) -> int:
 
 def _grade(args: argparse.Namespace) -> int:
     from compat_adapter.catalog import resolve_vendor
+    from compat_adapter.cli import _surface_for
     from compat_adapter.errors import InvalidHandler, InvalidMatcher
     from compat_adapter.grading import declare_hook, grade_declaration, grade_rules
     from compat_adapter.importers import import_files
-    from compat_adapter.cli import _surface_for
 
     spec = resolve_vendor(args.vendor)
     surface = _surface_for(args.host)

@@ -61,7 +61,8 @@ def _script() -> list[Any]:
     from compat_adapter.host.script import Reply, call
 
     return [
-        Reply(text="I will set up the config.", calls=(call("write", path="prod/config.yml", content="debug: true\n"),)),
+        Reply(text="I will set up the config.",
+              calls=(call("write", path="prod/config.yml", content="debug: true\n"),)),
         Reply(text="Checking the repository.", calls=(call("bash", command="git status --short"),)),
         Reply(calls=(call("bash", command="echo tests pass"),)),
         Reply(text="Cleaning up.", calls=(call("bash", command="rm -rf build"),)),

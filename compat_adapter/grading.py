@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from compat_adapter.catalog import resolve_event, resolve_vendor
 from compat_adapter.errors import InvalidDeclaration, InvalidHandler, InvalidMatcher
@@ -53,7 +53,8 @@ _LITERAL = re.compile(r"^[A-Za-z0-9_|]+$")
 MAX_TIMEOUT_S = 86_400
 
 
-def parse_handler(vendor: VendorSpec, handler: object) -> tuple[CommandHandler | None, str]:
+def parse_handler(vendor: VendorSpec, handler: object
+                  ) -> tuple[CommandHandler | None, Literal["command", "callable"]]:
     """Normalise any vendor's handler shape; returns (handler, kind) with kind command|callable."""
     if callable(handler):
         return None, "callable"

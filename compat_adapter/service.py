@@ -23,8 +23,8 @@ from compat_adapter.model import (
     Capability,
     CapabilityResult,
     Frozen,
-    RulesFile,
     Route,
+    RulesFile,
 )
 from compat_adapter.routing.dispatch import AuditRecord, HookEntry, make_entry
 from compat_adapter.routing.native import NativeRouter

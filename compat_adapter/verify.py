@@ -1084,7 +1084,6 @@ async def verify_row(vendor: str, event: str) -> RowCheck:
     try:
         with anyio.fail_after(ROW_TIMEOUT_S):
             for label, driver, options in _scenarios(spec, row):
-                current = None
                 async with open_session(spec.id, row.event, **options) as current:
                     await driver(current)
                 collect(label)

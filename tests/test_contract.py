@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import write_script
 
 from compat_adapter.host.protocol import Host
 from compat_adapter.host.script import Reply, call
 from compat_adapter.model import Capability, Route
 from compat_adapter.service import CompatAdapter
-from conftest import write_script
 
 REPO = Path(__file__).resolve().parents[1]
 LANE_DIR = Path(os.environ.get("COMPAT_ADAPTER_DSH_DIR") or REPO / ".cache" / "dsh")

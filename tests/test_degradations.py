@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from conftest import write_script
+
 from compat_adapter import CompatAdapter, MemoryHost
 from compat_adapter.catalog import resolve_vendor
 from compat_adapter.host.bridges.protocol import UNTRUSTED_HOOK_CONTEXT_NOTICE
@@ -14,8 +16,6 @@ from compat_adapter.host.loop import Reply, call
 from compat_adapter.host.protocol import ApprovalOutcome
 from compat_adapter.host.script import Error
 from compat_adapter.model import DegradationCode
-
-from conftest import write_script
 
 
 def capture(tmp: Path, name: str, answer: str = "") -> tuple[str, Path]:

@@ -15,8 +15,10 @@ from pathlib import Path
 
 import anyio
 import pytest
+from conftest import write_script
+from test_contract import LANE_DIR, Lane, bash, claude_deny, dsh_lane, printing
 
-from compat_adapter.host.dsh import DshHost, PLUGIN_DIR, launch, lane
+from compat_adapter.host.dsh import PLUGIN_DIR, DshHost, lane, launch
 from compat_adapter.host.dsh_surface import DSH_RC8_SEAMS, DSH_RC8_SURFACE, NOT_OFFERED
 from compat_adapter.host.protocol import SeamMode, validate_host
 from compat_adapter.host.script import Reply
@@ -24,8 +26,6 @@ from compat_adapter.host.surfaces import CLAUDE_BRIDGE, EMBEDDED_SURFACE
 from compat_adapter.matrix import build_matrix
 from compat_adapter.model import Capability
 from compat_adapter.service import CompatAdapter
-from conftest import write_script
-from test_contract import LANE_DIR, Lane, bash, claude_deny, dsh_lane, printing
 
 REPO = Path(__file__).resolve().parents[1]
 __all__ = ("dsh_lane",)  # the session fixture, shared with the contract suite
@@ -207,7 +207,7 @@ def test_a_dsh_host_needs_hello_before_it_has_a_surface() -> None:
 
     host = DshHost(Quiet(), cwd=Path("."), tg=None)  # type: ignore[arg-type]
     with pytest.raises(ProtocolError):
-        host.surface
+        _ = host.surface
     host.welcome({"composition": {"services": ["tools"], "versions": {}, "bridges": []}})
     assert set(host.surface.seams) == {"tools/pre-execute", "tools/post-execute", "tools/result"}
     assert host.surface.services == frozenset()

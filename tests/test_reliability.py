@@ -19,12 +19,12 @@ from typing import Any
 
 import anyio
 import pytest
+from conftest import write_script
 
 from compat_adapter import CompatAdapter, MemoryHost, MountFailed, RulesTooLarge
 from compat_adapter.host.loop import Reply, call
 from compat_adapter.host.protocol import BridgeMount
 from compat_adapter.rules import RULES_SOURCE_KIND
-from conftest import write_script
 
 
 def _results(agent: Any) -> list[dict[str, Any]]:

@@ -17,7 +17,6 @@ from typing import Any
 import anyio
 import pytest
 from anyio.streams.buffered import BufferedByteReceiveStream
-
 from conftest import write_script
 
 #: A surface a small host might publish: two waterfalls, a serial and an emit seam, a shell.

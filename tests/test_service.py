@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import write_script
 
 from compat_adapter import CompatAdapter, MemoryHost
 from compat_adapter.errors import AdapterDisposed, HostSurfaceMismatch, InvalidDeclaration
@@ -15,8 +16,6 @@ from compat_adapter.host.loop import Reply, call
 from compat_adapter.importers import import_project, register_import
 from compat_adapter.model import Capability, Route
 from compat_adapter.presets import apply_preset
-
-from conftest import write_script
 
 FIXTURES = Path(__file__).parent / "fixtures" / "importers"
 

@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from compat_adapter.dialects.base import Decision, HookAnswer
+
 # One conversion for all host data, shared with the session log and the routes.
 from compat_adapter.jsondata import jsonable as plain
 

@@ -463,7 +463,9 @@ def _last_assistant_text(session: DshSession) -> str | None:
 
 def decode_event(host: DshHost, seam: str, data: Mapping[str, Any]) -> Any:
     """The protocol payload for one seam event sent by the peer."""
-    agent = (lambda key="agent": host._agent(data[key]))
+    def agent(key: str = "agent") -> Any:
+        return host._agent(data[key])
+
     if seam == "tools/pre-execute":
         return _execution(host, data)
     if seam == "tools/post-execute":

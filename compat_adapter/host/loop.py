@@ -43,6 +43,7 @@ from compat_adapter.host.protocol import (
     UserMessage,
     new_message,
 )
+
 # The script vocabulary is re-exported: ``from compat_adapter.host.loop import Reply, call``.
 from compat_adapter.host.script import (
     EXHAUSTED_TEXT,
@@ -171,7 +172,7 @@ async def _steps(agent: MemoryAgent, host: MemoryHost, turn: int, claimed: tuple
         step += 1
         batch = claimed
         decision = await host.waterfall("agent/pre-step", PreStepEvent(agent, batch, turn, step),
-                                        lambda: PreStepDecision("enter", batch))
+                                        lambda batch=batch: PreStepDecision("enter", batch))
         if not isinstance(decision, PreStepDecision):
             host.log("error", "agent/pre-step returned a non-decision; entering the claimed batch",
                      verdict=repr(decision))
