@@ -34,7 +34,7 @@ __all__ = ("BASELINE", "SECRET_NAME", "SECRET_VALUE", "EnvPolicy", "hook_environ
 #: Names that look like they hold a credential (searched anywhere in the name, any case).
 SECRET_NAME: re.Pattern[str] = re.compile(
     r"KEY|PASSW(OR)?D|PASSPHRASE|SECRET|TOKEN|CREDENTIAL|JWT|COOKIE|PRIVATE|WEBHOOK"
-    r"|(^|_)PWD$"  # MYSQL_PWD (not PWD, OLDPWD)
+    r"|_PWD$"  # MYSQL_PWD (not PWD, OLDPWD)
     r"|(^|_)AUTH(_|$)"  # NPM_CONFIG__AUTH, SSH_AUTH_SOCK, DOCKER_AUTH_CONFIG (not GIT_AUTHOR_*)
     r"|(^|_)AGENT_(SOCK|INFO)$"  # GPG_AGENT_INFO: an agent socket signs for whoever can reach it
     r"|(^|_)DSN$|CONN(ECTION)?_?STR(ING)?"  # SENTRY_DSN, AZURE_STORAGE_CONNECTION_STRING
