@@ -31,6 +31,7 @@ from compat_adapter.model import (
     capability_result,
     degrade,
 )
+from compat_adapter.spawncheck import spawn_problem
 
 __all__ = (
     "REFUSED_HANDLER_TYPES",
@@ -113,6 +114,8 @@ def declare_hook(vendor: object, event: object, matcher: object = None, handler:
     if handler is None:
         raise InvalidHandler("a hook needs a handler", vendor=spec.id, event=row.event)
     command, kind = parse_handler(spec, handler)
+    if command is not None and (problem := spawn_problem(command.command, command.env, command.cwd)):
+        raise InvalidHandler(problem, vendor=spec.id, event=row.event)
     if matcher:
         problem = _matcher_problem(spec, row, matcher)
         if problem:
