@@ -50,6 +50,7 @@ __all__ = (
     "TrustStore",
     "Verdict",
     "command_view",
+    "file_digest",
     "project_root",
     "trust_all_enabled",
     "trusting_all",
@@ -193,7 +194,8 @@ def project_root(path: Path) -> Path:
     return full.parent
 
 
-def _digest(path: Path) -> str | None:
+def file_digest(path: Path) -> str | None:
+    """The sha256 of a file's bytes, or None when there is no such file."""
     try:
         with open(path, "rb") as f:
             return hashlib.file_digest(f, "sha256").hexdigest()
@@ -309,11 +311,11 @@ class TrustStore:
         record = self.get(path, root)
         if record is None:
             return Verdict("untrusted", untrusted_reason(shown, None))
-        if _digest(path) != record.sha256:
+        if file_digest(path) != record.sha256:
             return Verdict("changed", untrusted_reason(shown, record), record)
         base = Path(record.project)
         for name in sorted({f for v in views for f in v.files} | set(record.programs)):
-            if _digest(base / name) != record.programs.get(name):
+            if file_digest(base / name) != record.programs.get(name):
                 return Verdict("changed", untrusted_reason(shown, record, f"{name}, which its hooks run, "
                                                                           "changed"), record)
         return Verdict("trusted", "", record)
@@ -322,13 +324,13 @@ class TrustStore:
                root: Path | None = None) -> TrustRecord:
         """Trust ``path`` as it is now, and the project files its hooks run."""
         project, name = self._key(path, root)
-        sha = _digest(path)
+        sha = file_digest(path)
         if sha is None:
             raise FileNotFoundError(path)
         base = Path(project)
         entry = {"sha256": sha, "trusted_at": datetime.now(UTC).isoformat(timespec="seconds"),
                  "command": command, "hooks": [v.line() for v in views],
-                 "programs": {f: _digest(base / f) for v in views for f in v.files}}
+                 "programs": {f: file_digest(base / f) for v in views for f in v.files}}
         with self._locked() as file:
             projects = self._load(file)
             projects.setdefault(project, {})[name] = entry

@@ -64,10 +64,16 @@ def gate(spec: VendorSpec, path: Path, shown: str, part: FileImport, *,
         if part.hooks:
             warn_trust_all(shown, verdict)
         return part
-    part.refused.extend(Refused(vendor=h.vendor, what=v.line(), reason=verdict.why, origin=h.origin,
+    part.refused.extend(Refused(vendor=h.vendor, what=_what(v), reason=verdict.why, origin=h.origin,
                                 code=UNTRUSTED) for h, v in zip(part.hooks, views, strict=True))
     part.hooks = []
     return part
+
+
+def _what(view: HookView) -> str:
+    on = f"{view.event}[{view.matcher}]" if view.matcher else view.event
+    text = view.command if len(view.command) <= 60 else view.command[:57] + "..."
+    return f"command handler on {on}: {text}"
 
 
 @dataclass(frozen=True, slots=True)
