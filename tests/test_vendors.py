@@ -11,7 +11,8 @@ import pytest
 import vendors
 from compat_adapter.catalog import host_tool, resolve_event, resolve_vendor, vendor_tool
 from compat_adapter.errors import UnknownEvent, UnknownVendor
-from compat_adapter.model import DegradationCode, Route
+from compat_adapter.matrix import build_matrix
+from compat_adapter.model import DegradationCode, Route, VendorSpec
 
 VENDOR_DIR = Path(vendors.__file__).parent
 EXPECTED_EVENTS = {"claude": 33, "codex": 12, "workbuddy": 24, "opencode": 29, "copilot": 14}
@@ -21,7 +22,7 @@ APPROXIMATE = {
     ("opencode", "installation.updated"), ("opencode", "server.connected"),
     ("opencode", "session.deleted"), ("opencode", "session.updated"), ("opencode", "tui.toast.show"),
 }
-ALLOWED_CALLS = {"EventRow", "VendorSpec", "RulesSpec", "ToolName", "degrade"}
+ALLOWED_CALLS = {"BridgeSpec", "EventRow", "VendorSpec", "RulesSpec", "ToolName", "degrade"}
 
 
 @pytest.mark.parametrize("path", sorted(VENDOR_DIR.glob("*.py")), ids=lambda p: p.name)
@@ -54,28 +55,29 @@ def test_route_totals() -> None:
 
 def test_approximate_rows_are_exactly_the_ten() -> None:
     found = {(spec.id, row.event) for spec in vendors.VENDORS for row in spec.events
-             if any(d.code is DegradationCode.APPROXIMATE for d in row.degradations)}
+             if any(d.code is DegradationCode.APPROXIMATE for d in spec.losses_for(row))}
     assert found == APPROXIMATE
 
 
 def test_every_row_lists_losses_and_names_where_it_lands() -> None:
     for spec in vendors.VENDORS:
         for row in spec.events:
-            assert row.degradations, (spec.id, row.event)
+            assert spec.losses_for(row), (spec.id, row.event)
             assert row.seams or row.services, (spec.id, row.event)
-            assert all(d.text.strip() for d in row.degradations)
+            assert all(d.text.strip() for d in spec.losses_for(row))
 
 
 def test_workbuddy_rows_all_say_there_is_no_public_api() -> None:
     spec = resolve_vendor("workbuddy")
-    assert all(any(d.code is DegradationCode.NO_PUBLIC_API for d in r.degradations) for r in spec.events)
+    assert all(any(d.code is DegradationCode.NO_PUBLIC_API for d in spec.losses_for(r)) for r in spec.events)
 
 
 def test_copilot_and_opencode_own_translation_markers() -> None:
-    assert all(any(d.code is DegradationCode.OWN_TRANSLATION for d in r.degradations)
-               for r in resolve_vendor("copilot").events)
-    assert all(any(d.code is DegradationCode.REAUTHORED for d in r.degradations)
-               for r in resolve_vendor("opencode").events)
+    copilot, opencode = resolve_vendor("copilot"), resolve_vendor("opencode")
+    assert all(any(d.code is DegradationCode.OWN_TRANSLATION for d in copilot.losses_for(r))
+               for r in copilot.events)
+    assert all(any(d.code is DegradationCode.REAUTHORED for d in opencode.losses_for(r))
+               for r in opencode.events)
 
 
 @pytest.mark.parametrize(("alias", "vendor"), [
@@ -137,3 +139,61 @@ def test_rows_that_fire_on_part_of_a_seam_say_which_part() -> None:
     }
     assert {s.id: s.shell for s in vendors.VENDORS} == {
         "claude": "sh", "codex": "sh", "workbuddy": "user", "opencode": "sh", "copilot": "bash"}
+
+
+# ── each loss stated once, at its scope ─────────────────────────────────────────────────────────
+
+def test_a_loss_is_written_once_at_its_scope() -> None:
+    """No row repeats what its vendor or its bridge already states, and no loss is listed twice."""
+    for spec in vendors.VENDORS:
+        shared = set(spec.losses)
+        if spec.bridge:
+            b = spec.bridge
+            shared |= {*b.losses, *b.answer_losses, *b.block_losses, *b.tool_losses}
+        for row in spec.events:
+            assert not shared & set(row.degradations), (spec.id, row.event)
+            losses = spec.losses_for(row)
+            assert len(set(losses)) == len(losses), (spec.id, row.event)
+
+
+def test_results_list_the_vendor_the_row_and_the_bridge_losses() -> None:
+    """Grading composes the scopes: every result still lists every loss of its row."""
+    m = build_matrix()
+    for spec in vendors.VENDORS:
+        for row in spec.events:
+            [result] = [h for h in m.hooks if (h.vendor, h.event) == (spec.id, row.event)]
+            listed = set(result.degradations)
+            assert set(spec.losses) <= listed and set(row.degradations) <= listed, (spec.id, row.event)
+            bridged = row.route is Route.OFFICIAL_BRIDGE
+            assert spec.bridge is not None or not bridged
+            if spec.bridge is not None:
+                assert set(spec.bridge.losses) <= listed if bridged else not set(spec.bridge.losses) & listed
+
+
+def test_bridge_losses_reach_the_rows_they_are_true_of() -> None:
+    claude = resolve_vendor("claude").bridge
+    assert claude is not None
+    pre = resolve_event(resolve_vendor("claude"), "PreToolUse")
+    stop = resolve_event(resolve_vendor("claude"), "SubagentStop")
+    assert set(claude.tool_losses) <= set(claude.losses_for(pre))
+    assert set(claude.answer_losses) <= set(claude.losses_for(pre))
+    # SubagentStop only observes and takes no tool matcher: its answer is never read.
+    assert not set(claude.answer_losses + claude.tool_losses) & set(claude.losses_for(stop))
+    codex = resolve_vendor("codex")
+    assert codex.bridge is not None and codex.bridge.block_losses
+    start = resolve_event(codex, "SessionStart")
+    assert not set(codex.bridge.block_losses) & set(codex.losses_for(start))
+    assert set(codex.bridge.block_losses) <= set(codex.losses_for(resolve_event(codex, "Stop")))
+
+
+def test_a_vendor_table_refuses_a_repeated_loss() -> None:
+    spec = resolve_vendor("codex")
+    row = resolve_event(spec, "Stop")
+    repeated = row.model_copy(update={"degradations": row.degradations + spec.losses[:1]})
+    events = tuple(repeated if r.event == "Stop" else r for r in spec.events)
+    with pytest.raises(ValueError, match="listed twice"):
+        VendorSpec.model_validate({**dict(spec), "events": events})
+    empty = row.model_copy(update={"degradations": ()})
+    bare = spec.model_copy(update={"losses": (), "bridge": None})
+    with pytest.raises(ValueError, match="loses something|bridged rows need a bridge"):
+        VendorSpec.model_validate({**dict(bare), "events": (empty,)})

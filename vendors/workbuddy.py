@@ -6,6 +6,7 @@ host's official Claude Code bridge; the other nineteen are translated by this pr
 """
 
 from compat_adapter.model import (
+    BridgeSpec,
     EventRow,
     Route,
     RulesSpec,
@@ -15,16 +16,14 @@ from compat_adapter.model import (
     degrade,
 )
 
-BRIDGE = "@deepseek-ai/dsh-hooks-claude-code"
-
-# On every row: the dialect is assumed, not published.
+# True of every row: the dialect is assumed, not published.
 _NO_PUBLIC_API = degrade(
     "no-public-api",
     "WorkBuddy desktop publishes no hook API, so this declaration is read as a hook config for the "
     "CodeBuddy engine, which Tencent documents as Claude-compatible.",
 )
 
-# Losses every bridged row shares: the Claude bridge runs these hooks with Claude's rules.
+# The Claude Code bridge's losses for CodeBuddy hooks: it runs them with Claude's rules.
 _PROJECT_DIR = degrade(
     "env-differs",
     "Of the project variables the bridge exports only CLAUDE_PROJECT_DIR; CODEBUDDY_PROJECT_DIR and "
@@ -70,6 +69,16 @@ _REGEX_MATCHERS = degrade(
     "plain name list as exact names, so Write selects only that tool here and no longer NotebookWrite.",
 )
 
+
+#: Stated once for the rows each is true of; grading lists them on every such row.
+BRIDGE = BridgeSpec(
+    package="@deepseek-ai/dsh-hooks-claude-code",
+    dialect="claude-code",
+    losses=(_PROJECT_DIR, _MODIFIED_INPUT, _SERIAL, _BASH_C),
+    block_losses=(_EXIT_2_REASON,),
+    tool_losses=(_HOST_TOOL_PAYLOAD, _TOOL_MATCHERS, _REGEX_MATCHERS),
+)
+
 # Losses shared by rows this project translates itself.
 _NOT_BRIDGED = degrade(
     "own-translation",
@@ -101,7 +110,7 @@ _TODO_ONLY = degrade(
     "Only items of the host's todo list are visible; there are no team tasks behind them.",
 )
 
-# On every row: the one hook runner (and the bridges) scrub the environment.
+# True of every row: the one hook runner (and the bridges) scrub the environment.
 _SCRUBBED_ENV = degrade(
     "env-differs",
     "Parent variables whose names contain KEY, TOKEN, SECRET, PASSWORD or CREDENTIAL, and every "
@@ -120,18 +129,12 @@ EVENTS = (
         blocking="context",
         matcher_subject="source",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("output-field-ignored",
                     "Plain stdout, which CodeBuddy appends to the context, is dropped; only "
                     "hookSpecificOutput.additionalContext is injected."),
             degrade("message-provenance",
                     "The context is queued as a user message sourced from the Claude bridge."),
             _BRIDGE_PAYLOAD,
-            _PROJECT_DIR,
-            _MODIFIED_INPUT,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -142,8 +145,6 @@ EVENTS = (
         point="UserPromptSubmit",
         blocking="verdict",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("decision-narrowed",
                     "CodeBuddy's documented block, {\"continue\": false, \"reason\": …}, does not reject "
                     "the prompt here; only exit 2 or the deprecated decision \"block\" does."),
@@ -151,11 +152,6 @@ EVENTS = (
                     "Plain stdout is not added to the context, and a block's reason never reaches the "
                     "user because the host's reject carries none."),
             _BRIDGE_PAYLOAD,
-            _EXIT_2_REASON,
-            _PROJECT_DIR,
-            _MODIFIED_INPUT,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -167,22 +163,12 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("decision-narrowed",
                     "deny blocks and ask goes to the host's approval, but allow does not bypass the "
                     "permission check as it does in CodeBuddy."),
             degrade("output-field-ignored",
                     "systemMessage is dropped, and continue:false, which stops the tool in CodeBuddy, is "
                     "only recorded while the call goes ahead."),
-            _REGEX_MATCHERS,
-            _TOOL_MATCHERS,
-            _HOST_TOOL_PAYLOAD,
-            _EXIT_2_REASON,
-            _PROJECT_DIR,
-            _MODIFIED_INPUT,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -194,20 +180,10 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("output-rewrite-ignored",
                     "additionalContext is appended, but updatedToolOutput never replaces the result, "
                     "for built-in and MCP tools alike."),
             degrade("payload-field-missing", "tool_response is the result's text flattened into one string."),
-            _REGEX_MATCHERS,
-            _TOOL_MATCHERS,
-            _HOST_TOOL_PAYLOAD,
-            _EXIT_2_REASON,
-            _PROJECT_DIR,
-            _MODIFIED_INPUT,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -219,8 +195,6 @@ EVENTS = (
         services=(Service.AGENTS,),
         blocking="continue",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("decision-narrowed",
                     "CodeBuddy's way to keep working, {\"continue\": false, \"reason\": …}, does not "
                     "continue the turn here; only exit 2 or the deprecated decision \"block\" does."),
@@ -230,11 +204,6 @@ EVENTS = (
             degrade("payload-field-missing", "stop_hook_active is always false."),
             degrade("message-provenance",
                     "The continuation is a steered message sourced from the Claude bridge."),
-            _EXIT_2_REASON,
-            _PROJECT_DIR,
-            _MODIFIED_INPUT,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -244,8 +213,6 @@ EVENTS = (
         point="agent/disposed",
         matcher_subject="reason",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             _NOT_BRIDGED,
             degrade("timing-differs",
                     "agent/disposed fires whenever an agent leaves the live registry, on reload and "
@@ -262,8 +229,6 @@ EVENTS = (
         point="compaction/start",
         matcher_subject="trigger",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             _NOT_BRIDGED,
             degrade("observe-only",
                     "Compaction is a host service call that cannot be cancelled, so a block (exit 2 in "
@@ -281,8 +246,6 @@ EVENTS = (
         blocking="context",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             _NOT_BRIDGED,
             degrade("payload-field-missing",
                     "error is the host's own failure message, which may not read like CodeBuddy's."),
@@ -298,8 +261,6 @@ EVENTS = (
         blocking="context",
         matcher_subject="agent_type",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             _NOT_BRIDGED,
             degrade("scope-differs",
                     "additionalContext reaches only a child that runs in-process and is still live "
@@ -315,8 +276,6 @@ EVENTS = (
         point="subagent/end",
         services=(Service.SUBAGENTS,),
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             _NOT_BRIDGED,
             degrade("observe-only",
                     "The child has already finished, so a block or continue:false cannot keep it working."),
@@ -329,8 +288,6 @@ EVENTS = (
         point="agent/error",
         matcher_subject="error",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("scope-differs",
                     "It fires on any step or turn error the host reports, not only on a failure that "
                     "ends the turn."),
@@ -344,8 +301,6 @@ EVENTS = (
         point="approval/decided",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("observe-only",
                     "The rejection is already recorded when the hook runs, so no answer changes it."),
             degrade("scope-differs",
@@ -359,8 +314,6 @@ EVENTS = (
         seams=("session/event",),
         point="todo/write",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("observe-only",
                     "New tasks are found by comparing whole todo-list snapshots after they are written, "
                     "so a block cannot roll one back."),
@@ -373,8 +326,6 @@ EVENTS = (
         seams=("session/event",),
         point="todo/write",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("observe-only",
                     "Completion is read from a snapshot in which an item became completed, so a block "
                     "cannot undo it."),
@@ -389,8 +340,6 @@ EVENTS = (
         point="agent/status",
         fires_on="idle",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("observe-only",
                     "The status change has already happened, so no answer keeps the agent working."),
             degrade("scope-differs",
@@ -405,8 +354,6 @@ EVENTS = (
         services=(Service.FS_WATCH,),
         matcher_subject="file_path",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("timing-differs",
                     "Changes are coalesced with a 250 ms debounce, so a burst of edits reports as one change."),
             degrade("payload-field-missing",
@@ -421,8 +368,6 @@ EVENTS = (
         seams=("session/created",),
         point="session/created",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             _AT_SESSION_CREATION,
         ),
     ),
@@ -433,8 +378,6 @@ EVENTS = (
         point="git/worktrees",
         services=(Service.WORKTREES,),
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("observe-only",
                     "The worktree already exists when the hook runs, so neither its output nor its exit "
                     "code changes how it was created."),
@@ -449,8 +392,6 @@ EVENTS = (
         point="git/worktrees",
         services=(Service.WORKTREES,),
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             _POLLED_WORKTREES,
             _GIT_ONLY,
         ),
@@ -462,8 +403,6 @@ EVENTS = (
         point="session/created",
         matcher_subject="trigger",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("timing-differs",
                     "It fires when a session is created, with the host already running, not during a "
                     "setup run before the session starts."),
@@ -476,8 +415,6 @@ EVENTS = (
         point="agent/instructions-loaded",
         matcher_subject="load_reason",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("timing-differs",
                     "It fires once per instruction file found when the session is created, all at "
                     "that moment, rather than as each file is loaded."),
@@ -494,8 +431,6 @@ EVENTS = (
         services=(Service.SETTINGS,),
         matcher_subject="source",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("observe-only",
                     "The new settings revision is already committed, so a block cannot refuse it."),
             degrade("matcher-narrowed",
@@ -511,8 +446,6 @@ EVENTS = (
         fires_on="idle",
         matcher_subject="mcp_server_name",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("approximate",
                     "The host has no MCP elicitation seam, so this fires whenever an agent turns idle "
                     "rather than on an elicitation request."),
@@ -529,8 +462,6 @@ EVENTS = (
         fires_on="idle",
         matcher_subject="mcp_server_name",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("approximate",
                     "No host event carries an elicitation result, so this fires whenever an agent turns "
                     "idle."),
@@ -573,8 +504,8 @@ RULES = RulesSpec(
 WORKBUDDY = VendorSpec(
     id="workbuddy",
     aliases=("codebuddy",),
-    bridge_package=BRIDGE,
-    bridge_dialect="claude-code",
+    losses=(_NO_PUBLIC_API, _SCRUBBED_ENV),
+    bridge=BRIDGE,
     default_timeout_s=60.0,
     concurrent=True,
     shell="user",
