@@ -54,10 +54,19 @@ class Capability(StrEnum):
 
 
 class Route(StrEnum):
+    """Who runs a hook, and whether its answer can reach the host. An :class:`EventRow` validator
+    keeps the label and the row's behaviour in agreement."""
+
     OFFICIAL_BRIDGE = "official-bridge"
+    """The host's own bridge runs it from a config we write."""
     NATIVE_TRANSLATE = "native-translate"
+    """Our translation on a seam: the answer reaches the host as the vendor's would, or the vendor
+    itself only observes the event (``blocking="observe"`` without an observe-only loss)."""
     NATIVE_SEAM = "native-seam"
+    """Observe-only: the vendor could act on the answer, the seam cannot; the row says so with an
+    observe-only loss, and a blocking answer is audited and ignored."""
     BUILTIN_BRIDGE = "builtin-bridge"
+    """Our own Copilot bridge, for a vendor the host has no bridge for."""
     CARRY = "carry"
     UNSUPPORTED = "unsupported"
 
@@ -165,6 +174,16 @@ class EventRow(Frozen):
             raise ValueError("a hook row routes to a seam; carry and unsupported are results, not rows")
         if self.route is Route.OFFICIAL_BRIDGE and not self.bridge_event:
             raise ValueError(f"{self.event}: an official-bridge row names its bridge event")
+        # The route label says what the row does. A bridge route names who runs the hook, so an
+        # observe-only bridged row keeps its bridge label and says what it loses with the loss.
+        observe_only = any(d.code is DegradationCode.OBSERVE_ONLY for d in self.degradations)
+        if observe_only and self.blocking != "observe":
+            raise ValueError(f"{self.event}: an observe-only row's answer reaches nothing (blocking='observe')")
+        if self.route is Route.NATIVE_SEAM and not observe_only:
+            raise ValueError(f"{self.event}: a native-seam row only watches and says what that loses "
+                             "(an observe-only loss); an event the vendor only watches is native-translate")
+        if self.route is Route.NATIVE_TRANSLATE and observe_only:
+            raise ValueError(f"{self.event}: a row that only watches an event the vendor acts on is native-seam")
         return self
 
 
@@ -276,8 +295,8 @@ class VendorSpec(Frozen):
 
         Grading lists exactly these on the row's result; each is written once, at its scope.
         """
-        bridged = row.route is Route.OFFICIAL_BRIDGE and self.bridge is not None
-        return self.losses + row.degradations + (self.bridge.losses_for(row) if bridged else ())
+        bridge = self.bridge if row.route is Route.OFFICIAL_BRIDGE else None
+        return self.losses + row.degradations + (bridge.losses_for(row) if bridge else ())
 
 
 class CommandHandler(Frozen):

@@ -12,7 +12,7 @@ import vendors
 from compat_adapter.catalog import host_tool, resolve_event, resolve_vendor, vendor_tool
 from compat_adapter.errors import UnknownEvent, UnknownVendor
 from compat_adapter.matrix import build_matrix
-from compat_adapter.model import DegradationCode, Route, VendorSpec
+from compat_adapter.model import DegradationCode, EventRow, Route, VendorSpec, degrade
 
 VENDOR_DIR = Path(vendors.__file__).parent
 EXPECTED_EVENTS = {"claude": 33, "codex": 12, "workbuddy": 24, "opencode": 29, "copilot": 14}
@@ -48,9 +48,58 @@ def test_event_counts_match_the_reference() -> None:
 
 
 def test_route_totals() -> None:
+    # The seed's matrix labels 80 rows native-translate and 5 native-seam; 24 of its native-translate
+    # rows only watch an event the vendor acts on, and Claude's SessionEnd is an event Claude itself
+    # only watches, so the labels here say what each row does (see the next test).
     routes = Counter(row.route for spec in vendors.VENDORS for row in spec.events)
-    assert routes == {Route.OFFICIAL_BRIDGE: 17, Route.NATIVE_TRANSLATE: 80, Route.NATIVE_SEAM: 5,
+    assert routes == {Route.OFFICIAL_BRIDGE: 17, Route.NATIVE_TRANSLATE: 57, Route.NATIVE_SEAM: 28,
                       Route.BUILTIN_BRIDGE: 10}
+
+
+#: Events whose hook answer can block, deny or keep the agent going in the vendor itself, from
+#: each vendor's own event table (reference/vendor-protocols.md: Claude §1.2, Codex §2.2,
+#: CodeBuddy §3.2, OpenCode §4.2, Copilot §5.2).
+CAN_BLOCK = {
+    "claude": {"UserPromptSubmit", "UserPromptExpansion", "PreToolUse", "PermissionRequest",
+               "PostToolBatch", "SubagentStop", "TaskCreated", "TaskCompleted", "Stop", "TeammateIdle",
+               "ConfigChange", "WorktreeCreate", "PreCompact", "Elicitation", "ElicitationResult"},
+    "codex": {"PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact", "PostCompact",
+              "UserPromptSubmit", "SubagentStop", "Stop"},
+    "workbuddy": {"PreToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact"},
+    "opencode": {"tool.execute.before", "permission", "permission.asked"},
+    "copilot": {"preToolUse", "permissionRequest", "agentStop", "subagentStop"},
+}
+
+
+def test_route_labels_agree_with_what_each_row_does() -> None:
+    """native-seam ⇔ the row only watches and says what that loses; a row that only watches an
+    event the vendor can block says so with an observe-only loss and is labelled native-seam
+    (a bridged row keeps its bridge's label: the route names who runs it)."""
+    for spec in vendors.VENDORS:
+        assert CAN_BLOCK[spec.id] <= {row.event for row in spec.events}, spec.id
+        for row in spec.events:
+            observe_only = any(d.code is DegradationCode.OBSERVE_ONLY for d in spec.losses_for(row))
+            where = (spec.id, row.event)
+            if row.route is Route.NATIVE_SEAM:
+                assert row.blocking == "observe" and observe_only, where
+            if row.blocking == "observe" and row.event in CAN_BLOCK[spec.id]:
+                assert observe_only, where
+                assert row.route in (Route.NATIVE_SEAM, Route.OFFICIAL_BRIDGE, Route.BUILTIN_BRIDGE), where
+            if row.route is Route.NATIVE_TRANSLATE and row.blocking == "observe":
+                assert not observe_only and row.event not in CAN_BLOCK[spec.id], where
+            if observe_only:
+                assert row.blocking == "observe", where
+
+
+@pytest.mark.parametrize(("route", "blocking", "loss", "problem"), [
+    ("native-seam", "observe", "timing-differs", "observe-only loss"),
+    ("native-translate", "observe", "observe-only", "is native-seam"),
+    ("native-seam", "verdict", "observe-only", "reaches nothing"),
+])
+def test_a_row_whose_label_disagrees_is_refused(route: str, blocking: str, loss: str, problem: str) -> None:
+    with pytest.raises(ValueError, match=problem):
+        EventRow(event="X", route=route, seams=("session/event",), point="p", blocking=blocking,
+                 degradations=(degrade(loss, "what is lost"),))
 
 
 def test_approximate_rows_are_exactly_the_ten() -> None:

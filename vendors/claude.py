@@ -1,7 +1,9 @@
 """Anthropic Claude Code: 33 hook events, `settings.json` hooks, CLAUDE.md and `.claude/rules`.
 
-Data only. Seven events go through the host's official Claude Code bridge, two are observed on
-seams that cannot intercept, and the other twenty-four are translated by this project.
+Data only. Seven events go through the host's official Claude Code bridge. Of the twenty-six this
+project runs itself, eleven can only be observed here although Claude acts on their answer
+(native-seam), and fifteen are translated (Claude either acts on the answer the same way here, or
+only observes the event itself).
 """
 
 from compat_adapter.model import (
@@ -259,7 +261,7 @@ EVENTS = (
     ),
     EventRow(
         event="SessionEnd",
-        route=Route.NATIVE_SEAM,
+        route=Route.NATIVE_TRANSLATE,
         seams=("agent/disposed",),
         point="agent/disposed",
         matcher_subject="reason",
@@ -324,7 +326,7 @@ EVENTS = (
     ),
     EventRow(
         event="UserPromptExpansion",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("agent/pre-step",),
         point="agent/pre-step",
         matcher_subject="command_name",
@@ -379,7 +381,7 @@ EVENTS = (
     ),
     EventRow(
         event="PermissionDenied",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="approval/decided",
         matcher_subject="tool_name",
@@ -413,7 +415,7 @@ EVENTS = (
     ),
     EventRow(
         event="PostToolBatch",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="step/end",
         degradations=(
@@ -441,7 +443,7 @@ EVENTS = (
     ),
     EventRow(
         event="TaskCreated",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="todo/write",
         degradations=(
@@ -453,7 +455,7 @@ EVENTS = (
     ),
     EventRow(
         event="TaskCompleted",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="todo/write",
         degradations=(
@@ -483,7 +485,7 @@ EVENTS = (
     ),
     EventRow(
         event="TeammateIdle",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("agent/status",),
         point="agent/status",
         fires_on="idle",
@@ -497,7 +499,7 @@ EVENTS = (
     ),
     EventRow(
         event="ConfigChange",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("settings/document-updated",),
         point="settings/document-updated",
         services=(Service.SETTINGS,),
@@ -555,7 +557,7 @@ EVENTS = (
     ),
     EventRow(
         event="WorktreeCreate",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=(),
         point="git/worktrees",
         services=(Service.WORKTREES,),
@@ -581,7 +583,7 @@ EVENTS = (
     ),
     EventRow(
         event="PreModelSwitch",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="request/header",
         degradations=(
@@ -623,7 +625,7 @@ EVENTS = (
     ),
     EventRow(
         event="ElicitationResult",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("user-questions/request",),
         point="user-questions/request",
         services=(Service.USER_QUESTIONS,),

@@ -235,7 +235,7 @@ EVENTS = (
     ),
     EventRow(
         event="SubagentStop",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("subagent/end",),
         point="subagent/end",
         services=(Service.SUBAGENTS,),
@@ -252,7 +252,7 @@ EVENTS = (
     ),
     EventRow(
         event="Interrupt",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("agent/status",),
         point="agent/status",
         fires_on="idle",

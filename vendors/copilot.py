@@ -1,8 +1,8 @@
 """GitHub Copilot (CLI): 14 hook events from `.github/hooks/*.json`, instruction files and AGENTS.md.
 
 Data only. The host has no official Copilot bridge, so ten events go through this project's own
-Copilot bridge (camelCase payloads, top-level decisions, anchored matchers) and four are translated
-natively onto host seams.
+Copilot bridge (camelCase payloads, top-level decisions, anchored matchers), three are translated
+natively onto host seams and one is observed only.
 """
 
 from compat_adapter.model import (
@@ -221,7 +221,7 @@ EVENTS = (
     ),
     EventRow(
         event="notification",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("agent/status",),
         point="agent/status",
         matcher_subject="notification_type",

@@ -2,7 +2,8 @@
 
 Data only. WorkBuddy desktop has no public hook API, so every declaration is read as a hook config
 for the CodeBuddy engine, which Tencent documents as Claude-compatible. Five events go through the
-host's official Claude Code bridge; the other nineteen are translated by this project.
+host's official Claude Code bridge; of the other nineteen, eleven can only be observed here although
+CodeBuddy acts on their answer (native-seam), and eight are translated by this project.
 """
 
 from compat_adapter.model import (
@@ -224,7 +225,7 @@ EVENTS = (
     ),
     EventRow(
         event="PreCompact",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="compaction/start",
         matcher_subject="trigger",
@@ -271,7 +272,7 @@ EVENTS = (
     ),
     EventRow(
         event="SubagentStop",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("subagent/end",),
         point="subagent/end",
         services=(Service.SUBAGENTS,),
@@ -283,7 +284,7 @@ EVENTS = (
     ),
     EventRow(
         event="StopFailure",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("agent/error",),
         point="agent/error",
         matcher_subject="error",
@@ -296,7 +297,7 @@ EVENTS = (
     ),
     EventRow(
         event="PermissionDenied",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="approval/decided",
         matcher_subject="tool_name",
@@ -310,7 +311,7 @@ EVENTS = (
     ),
     EventRow(
         event="TaskCreated",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="todo/write",
         degradations=(
@@ -322,7 +323,7 @@ EVENTS = (
     ),
     EventRow(
         event="TaskCompleted",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="todo/write",
         degradations=(
@@ -335,7 +336,7 @@ EVENTS = (
     ),
     EventRow(
         event="TeammateIdle",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("agent/status",),
         point="agent/status",
         fires_on="idle",
@@ -373,7 +374,7 @@ EVENTS = (
     ),
     EventRow(
         event="WorktreeCreate",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=(),
         point="git/worktrees",
         services=(Service.WORKTREES,),
@@ -425,7 +426,7 @@ EVENTS = (
     ),
     EventRow(
         event="ConfigChange",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("settings/document-updated",),
         point="settings/document-updated",
         services=(Service.SETTINGS,),
@@ -440,7 +441,7 @@ EVENTS = (
     ),
     EventRow(
         event="Elicitation",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("agent/status",),
         point="agent/status",
         fires_on="idle",
@@ -456,7 +457,7 @@ EVENTS = (
     ),
     EventRow(
         event="ElicitationResult",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("agent/status",),
         point="agent/status",
         fires_on="idle",
