@@ -253,3 +253,24 @@ def test_the_review_names_the_programs_a_command_starts(tmp_path: Path) -> None:
     copilot = command_view(resolve_vendor("copilot"), "preToolUse", None, {"type": "command", "bash": "sh x.sh"},
                            tmp_path)
     assert copilot.command == "sh x.sh" and copilot.programs == ("sh",) and copilot.files == ()
+
+
+def test_on_a_terminal_trust_asks_and_no_records_nothing(clone: Path) -> None:
+    """A real pseudo-terminal on stdin: the review is shown, the answer decides."""
+    def on_terminal(answer: str) -> subprocess.CompletedProcess[str]:
+        controller, terminal = os.openpty()
+        try:
+            os.write(controller, answer.encode() + b"\n")
+            return subprocess.run([sys.executable, "-m", "compat_adapter.cli", "trust", str(clone)], cwd=ROOT,
+                                  stdin=terminal, capture_output=True, text=True, timeout=180)
+        finally:
+            os.close(controller)
+            os.close(terminal)
+
+    declined = on_terminal("n")
+    assert declined.returncode == 1 and "[y/N]" in declined.stdout and "PreToolUse [Bash]" in declined.stdout
+    assert "nothing was recorded" in declined.stderr
+    assert TrustStore().records() == ()
+    accepted = on_terminal("y")
+    assert accepted.returncode == 0 and "trusted 2 file(s)" in accepted.stdout
+    assert len(TrustStore().records()) == 2
