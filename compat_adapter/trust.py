@@ -258,10 +258,18 @@ class TrustStore:
 
     @property
     def folder(self) -> Path:
-        return private_dir("trust", self._home)
+        folder = private_dir("trust", self._home)
+        assert folder is not None  # created
+        return folder
+
+    def _read(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """The records as they are; no lock: writers replace the file atomically."""
+        folder = private_dir("trust", self._home, create=False)
+        return {} if folder is None else self._load(folder / "trust.json")
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[Path]:
+        """Writers take turns: a read-modify-write never loses another process's record."""
         folder = self.folder
         fd = os.open(folder / "trust.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
         try:
@@ -300,8 +308,7 @@ class TrustStore:
 
     def get(self, path: Path, root: Path | None = None) -> TrustRecord | None:
         project, name = self._key(path, root)
-        with self._locked() as file:
-            entry = self._load(file).get(project, {}).get(name)
+        entry = self._read().get(project, {}).get(name)
         return _record(project, name, entry) if isinstance(entry, dict) else None
 
     def check(self, path: Path, views: Sequence[HookView], root: Path | None = None,
@@ -357,8 +364,7 @@ class TrustStore:
         return removed
 
     def records(self) -> tuple[TrustRecord, ...]:
-        with self._locked() as file:
-            projects = self._load(file)
+        projects = self._read()
         return tuple(_record(p, n, e) for p, files in sorted(projects.items())
                      for n, e in sorted(files.items()) if isinstance(e, dict))
 

@@ -274,3 +274,23 @@ def test_on_a_terminal_trust_asks_and_no_records_nothing(clone: Path) -> None:
     accepted = on_terminal("y")
     assert accepted.returncode == 0 and "trusted 2 file(s)" in accepted.stdout
     assert len(TrustStore().records()) == 2
+
+
+def test_reading_creates_nothing_and_parallel_trusts_keep_every_record(tmp_path: Path, trust_home: Path) -> None:
+    files = []
+    for i in range(4):
+        project = tmp_path / f"p{i}"
+        (project / ".claude").mkdir(parents=True)
+        files.append(project / ".claude" / "settings.json")
+        files[-1].write_text(json.dumps({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}))
+    assert import_files("claude", files).hooks == ()
+    assert not (trust_home / "trust").exists()  # an import only reads
+    running = [subprocess.Popen([sys.executable, "-m", "compat_adapter.cli", "trust", str(f)], cwd=ROOT,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+               for f in files]
+    assert [p.wait(timeout=180) for p in running] == [0, 0, 0, 0]
+    for p in running:
+        p.stdout.close()  # type: ignore[union-attr]
+        p.stderr.close()  # type: ignore[union-attr]
+    assert len(TrustStore().records()) == 4
+    assert len(import_files("claude", files).hooks) == 4
