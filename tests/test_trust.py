@@ -250,6 +250,9 @@ def test_the_review_names_the_programs_a_command_starts(tmp_path: Path) -> None:
     assert view.programs == ("python3", "jq", "./tools/fmt.sh", "node")
     # Project files it runs (a missing one too: creating it later is a change).
     assert view.files == ("hooks/check.py", "tools/fmt.sh")
+    wrapped = command_view(resolve_vendor("claude"), "Stop", None,
+                           'uv run python "$CLAUDE_PROJECT_DIR"/hooks/check.py > out.log 2>&1 < in.txt', tmp_path)
+    assert wrapped.programs == ("uv", "python") and wrapped.files == ("hooks/check.py",)
     copilot = command_view(resolve_vendor("copilot"), "preToolUse", None, {"type": "command", "bash": "sh x.sh"},
                            tmp_path)
     assert copilot.command == "sh x.sh" and copilot.programs == ("sh",) and copilot.files == ()
