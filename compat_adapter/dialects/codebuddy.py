@@ -16,14 +16,16 @@ What differs from :mod:`compat_adapter.dialects.claude`:
   "block it and tell the agent why" (on Stop / SubagentStop: keep working, the opposite of Claude);
   on PreToolUse that is a deny (our reading: the docs only say the tool must not go on). On events
   that cannot block it halts the run as in Claude.
-- PreToolUse rewrites with ``modifiedInput``, a PARTIAL override recorded as is; apply it with
-  :func:`overlay_input`. ``updatedInput`` is not CodeBuddy's and is ignored. ``decision: "block"``
-  on PostToolUse is deprecated and has no effect.
+- PreToolUse rewrites with ``updatedInput``, a PARTIAL override recorded as is; apply it with
+  :func:`overlay_input` (keys the hook leaves out keep their original value). The documented
+  ``modifiedInput`` is ignored: measured on CodeBuddy Code 2.163.0, the original input ran
+  unchanged (conformance case codebuddy-005). ``decision: "block"`` on PostToolUse is deprecated
+  and has no effect.
 - ``hookSpecificOutput`` without ``hookEventName`` is read (the docs never require it); one naming
   another event is dropped and recorded as ignored, without failing the run.
 - Stop / SubagentStop ``additionalContext`` is plain context, not a continuation; SubagentStop,
   Stop and UserPromptSubmit take no matcher.
-- Merge: as Claude, except that partial ``modifiedInput`` overrides compose in config order.
+- Merge: as Claude, except that partial ``updatedInput`` overrides compose in config order.
 """
 
 from __future__ import annotations
@@ -39,7 +41,6 @@ from compat_adapter.dialects.common import (
     first_line,
     merge_answers,
     overlay,
-    plain,
 )
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ IDE_ALIASES: Mapping[str, str] = {**dict(_PAIRS), **{ide: cli for cli, ide in _P
 
 
 def overlay_input(original: Mapping[str, Any] | None, modified: Mapping[str, Any]) -> dict[str, Any]:
-    """The tool input CodeBuddy runs after ``modifiedInput``: its keys written over the original."""
+    """The tool input CodeBuddy runs after ``updatedInput``: its keys written over the original."""
     return overlay(original, modified)
 
 
@@ -140,19 +141,10 @@ class WorkBuddyDialect(ClaudeDialect):
         self._rewrite(hso, d)
 
     def _rewrite(self, hso: Mapping[str, Any], d: AnswerDraft) -> None:
+        # Claude's reading of updatedInput (an object, recorded as is); CodeBuddy overlays it.
+        super()._rewrite(hso, d)
         if "modifiedInput" in hso:
-            new = hso["modifiedInput"]
-            if isinstance(new, Mapping):
-                d.updated_input = plain(new)
-            else:
-                d.problems.append("modifiedInput must be an object")
-        if "updatedInput" in hso:
-            d.ignored.append("hookSpecificOutput.updatedInput")
-
-    def _read_specific(self, event: str, hso: Mapping[str, Any], d: AnswerDraft) -> None:
-        super()._read_specific(event, hso, d)
-        # modifiedInput is CodeBuddy's field, not an unknown one.
-        d.ignored[:] = [i for i in d.ignored if i != "hookSpecificOutput.modifiedInput"]
+            d.ignored.append("hookSpecificOutput.modifiedInput (not applied by CodeBuddy 2.163)")
 
     def exit2_message(self, outcome: ProcessOutcome, obj: Mapping[str, Any] | None,
                       d: AnswerDraft | None) -> str | None:
@@ -174,5 +166,5 @@ class WorkBuddyDialect(ClaudeDialect):
     # ── merging ─────────────────────────────────────────────────────────────────────────────
 
     def merge(self, event: str, answers: Sequence[HookAnswer]) -> HookAnswer:
-        # Partial modifiedInput overrides compose: each one's keys land on the previous result.
+        # Partial updatedInput overrides compose: each one's keys land on the previous result.
         return merge_answers(answers, overlay_inputs=True)

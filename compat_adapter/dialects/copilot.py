@@ -20,9 +20,12 @@ is trimmed and parsed with ONE ``JSON.parse``; empty or unparsable output is "no
 error) — two objects on stdout are therefore ignored. Fields are top-level; ``hookSpecificOutput``
 is not read. preToolUse is fail-CLOSED: exit 2 or any other non-zero exit (or a crash) denies, even
 when stdout says allow, with a reason naming the exit code; only a timeout fails open.
-permissionRequest: exit 2 is ``behavior: deny`` merged with stdout. postToolUseFailure: exit 2 turns
-stdout into additionalContext. Elsewhere exit 2 is a warning (stderr shown to the user) and any
-other non-zero exit is logged and fails open. Honoured fields: preToolUse ``permissionDecision``
+permissionRequest: exit 2 is ``behavior: deny`` merged with stdout. Elsewhere exit 2 is a warning
+(stderr shown to the user) and any other non-zero exit is logged and fails open — postToolUseFailure
+included: the docs say exit 2 appends stdout as context, but measured on Copilot CLI 1.0.102 the
+stdout of an exit-2 run was dropped (conformance case copilot-020). Read permission requests
+(``view`` measured; ``glob``, ``grep`` and ``rg`` are the other read tools) never reach a
+permissionRequest hook (copilot-017): ``matches`` says no for them. Honoured fields: preToolUse ``permissionDecision``
 (allow / deny / ask), ``permissionDecisionReason``, ``modifiedArgs`` (or ``updatedInput``, recorded
 as ``updated_input``), ``additionalContext``; permissionRequest ``behavior``, ``message``,
 ``interrupt``; postToolUse ``modifiedResult`` (``updated_output``) and ``additionalContext``;
@@ -70,7 +73,7 @@ from compat_adapter.dialects.facts import flatten
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
 
-__all__ = ("CLAUDE_NAMES", "CopilotDialect", "is_claude_format")
+__all__ = ("CLAUDE_NAMES", "READ_TOOLS", "CopilotDialect", "is_claude_format")
 
 #: Copilot runtime tool name → the Claude name PascalCase payloads and matchers use.
 CLAUDE_NAMES: Mapping[str, str] = {
@@ -93,6 +96,8 @@ SUBJECT_KEY: Mapping[str, str] = {
     "PostToolUse": "tool_name",
     "PreCompact": "trigger",
 }
+#: Tools whose permission requests are of the "read" kind, which never reaches permissionRequest hooks.
+READ_TOOLS = frozenset({"view", "glob", "grep", "rg"})
 _CLAUDE_RULES = frozenset({"PreToolUse", "PermissionRequest"})
 _LITERAL = re.compile(r"[A-Za-z0-9_|]+")
 
@@ -135,6 +140,8 @@ class CopilotDialect:
         return compiled if isinstance(compiled, str) else None
 
     def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
+        if event == "permissionRequest" and subject in READ_TOOLS:
+            return False  # the "read" permission kind never reaches hooks
         if event not in SUBJECT_KEY or not matcher:
             return True
         value = subject or ""
@@ -315,9 +322,6 @@ class CopilotDialect:
         if code == 2 and event in _PERMISSION:
             # {"behavior": "deny"} merged with whatever stdout says; stderr is not read.
             return self._read(event, {**(obj or {}), "behavior": "deny"})
-        if code == 2 and event in _POST_FAILURE:
-            text = outcome.stdout.strip()
-            return HookAnswer(additional_context=(text,) if text else ())
         stderr = outcome.stderr.strip() or None
         if code == 2:
             return HookAnswer(system_message=stderr, failed=f"{event} hook exited with code 2 (warning)")
