@@ -27,7 +27,6 @@ rewrite given wins (Claude's own "last to finish" is not deterministic).
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -35,6 +34,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from compat_adapter.dialects.base import HookAnswer, Moment
 from compat_adapter.dialects.common import (
+    OUTPUT_CAP,
     AnswerDraft,
     cause_text,
     compile_pattern,
@@ -45,6 +45,7 @@ from compat_adapter.dialects.common import (
     vendor_call,
 )
 from compat_adapter.dialects.facts import OMIT, flatten, take
+from compat_adapter.dialects.vendor_json import JsonTextError, js_lines, js_parse, js_trim
 
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
@@ -165,6 +166,7 @@ class ClaudeDialect:
 
     vendor: str = "claude"
     trailing_newline: bool = True
+    output_cap: int = OUTPUT_CAP
     #: Whether PreToolUse/PostToolUse payloads carry ``tool_use_id``.
     sends_tool_use_id: ClassVar[bool] = True
     #: Matcher-capable events and the payload key each tests.
@@ -298,12 +300,17 @@ class ClaudeDialect:
     # ── decoding ────────────────────────────────────────────────────────────────────────────
 
     def parse_stdout(self, text: str) -> dict[str, Any] | None:
-        """The JSON object on stdout, or None when stdout is plain text by Claude's rule."""
-        if not text.lstrip().startswith("{"):
+        """The JSON object on stdout, or None when stdout is plain text by Claude's rule.
+
+        Claude Code is JavaScript: stdout is ``trim``-med (a BOM or NBSP goes too) and, when it
+        starts with ``{``, read with ``JSON.parse`` (no digit limit, no depth limit).
+        """
+        body = js_trim(text)
+        if not body.startswith("{"):
             return None
         try:
-            value = json.loads(text)
-        except (ValueError, RecursionError):  # too deeply nested is unparsable too
+            value = js_parse(body)
+        except JsonTextError:
             return None
         return value if isinstance(value, dict) else None
 
@@ -466,12 +473,12 @@ class ClaudeDialect:
         return HookAnswer(failed=f"{event} hook error: invalid output: {'; '.join(d.problems)}")
 
     def _plain(self, event: str, text: str) -> HookAnswer:
-        if not text.strip():
+        if not js_trim(text):
             return HookAnswer()
         if event in PLAIN_CONTEXT:
-            return HookAnswer(additional_context=(text.strip(),))
+            return HookAnswer(additional_context=(js_trim(text),))
         if event == "WorktreeCreate":
-            lines = [line.strip() for line in text.splitlines() if line.strip()]
+            lines = [js_trim(line) for line in js_lines(text) if js_trim(line)]
             return HookAnswer(updated_output=lines[-1])
         return HookAnswer(ignored=("plain stdout",))
 
@@ -480,7 +487,7 @@ class ClaudeDialect:
         """The block message of an exit-2 run: the JSON's blocking reason, else stderr."""
         if d is not None and d.decision in ("deny", "block") and d.reason:
             return d.reason
-        return outcome.stderr.strip() or None
+        return js_trim(outcome.stderr) or None
 
     def _exit2(self, event: str, outcome: ProcessOutcome, obj: Mapping[str, Any] | None) -> HookAnswer:
         if event in EXIT2_IGNORED:
@@ -498,7 +505,7 @@ class ClaudeDialect:
                 d.answers = {"action": "decline"}
             return d.freeze()
         # Events that cannot block: stderr is only shown to the user.
-        return HookAnswer(system_message=outcome.stderr.strip() or None)
+        return HookAnswer(system_message=js_trim(outcome.stderr) or None)
 
     def decode(self, event: str, outcome: ProcessOutcome) -> HookAnswer:
         if outcome.exit_code is None:

@@ -42,6 +42,7 @@ from compat_adapter.dialects.common import (
     merge_answers,
     overlay,
 )
+from compat_adapter.dialects.vendor_json import js_trim
 
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
@@ -148,14 +149,14 @@ class WorkBuddyDialect(ClaudeDialect):
 
     def exit2_message(self, outcome: ProcessOutcome, obj: Mapping[str, Any] | None,
                       d: AnswerDraft | None) -> str | None:
-        text = outcome.stdout.strip()
+        text = js_trim(outcome.stdout)
         if text:
             if obj is not None:
                 for key in ("reason", "stopReason"):
-                    if isinstance(obj.get(key), str) and obj[key].strip():
-                        return str(obj[key]).strip()
+                    if isinstance(obj.get(key), str) and js_trim(obj[key]):
+                        return js_trim(obj[key])
             return text
-        return outcome.stderr.strip() or None
+        return js_trim(outcome.stderr) or None
 
     def _other_exit(self, event: str, outcome: ProcessOutcome, obj: Mapping[str, Any] | None) -> HookAnswer:
         if event == "WorktreeCreate":

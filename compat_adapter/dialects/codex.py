@@ -33,7 +33,6 @@ matchers.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -41,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from compat_adapter.dialects.base import HookAnswer, Moment
 from compat_adapter.dialects.common import (
+    OUTPUT_CAP,
     AnswerDraft,
     cause_text,
     compile_pattern,
@@ -50,6 +50,7 @@ from compat_adapter.dialects.common import (
     vendor_call,
 )
 from compat_adapter.dialects.facts import flatten
+from compat_adapter.dialects.vendor_json import JsonTextError, rust_parse, rust_trim
 
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
@@ -104,6 +105,7 @@ class CodexDialect:
 
     vendor: str = "codex"
     trailing_newline: bool = False
+    output_cap: int = OUTPUT_CAP
 
     # ── matchers ────────────────────────────────────────────────────────────────────────────
 
@@ -224,13 +226,14 @@ class CodexDialect:
             return self._exit2(event, outcome)
         if code != 0:
             return HookAnswer(failed=f"hook exited with code {code}")
-        text = outcome.stdout.strip()
+        # Codex is Rust: str::trim, then serde_json (64-bit integers, 128 levels deep at most).
+        text = rust_trim(outcome.stdout)
         if not text:
             return HookAnswer()
         if text[0] in "{[":
             try:
-                value = json.loads(text)
-            except (ValueError, RecursionError) as exc:  # too deeply nested is unparsable too
+                value = rust_parse(text)
+            except JsonTextError as exc:
                 return HookAnswer(failed=f"{event} hook returned invalid JSON output: {exc}")
             if not isinstance(value, dict):
                 return HookAnswer(failed=f"{event} hook returned JSON that is not an object")
@@ -242,7 +245,7 @@ class CodexDialect:
         return HookAnswer(ignored=("plain stdout",))
 
     def _exit2(self, event: str, outcome: ProcessOutcome) -> HookAnswer:
-        reason = outcome.stderr.strip()
+        reason = rust_trim(outcome.stderr)
         if not reason:
             return HookAnswer(failed=(f"{event} hook exited with code 2 but did not write a "
                                       "blocking reason to stderr"))

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
 
 __all__ = (
+    "OUTPUT_CAP",
     "AnswerDraft",
     "RANK",
     "cause_text",
@@ -33,6 +34,11 @@ __all__ = (
     "plain",
     "vendor_call",
 )
+
+#: Bytes of a hook's stdout (and stderr) a vendor reads. Copilot documents 10 MiB; the others
+#: document no cap (Node's ``spawn`` and Rust's ``read_to_end`` keep everything), so a deny of a
+#: few MiB counts there too and 10 MiB is where we stop keeping output (a listed difference).
+OUTPUT_CAP = 10 * 1024 * 1024
 
 #: The usual precedence across hooks: deny (or block) beats ask beats allow beats nothing.
 RANK: Mapping[str, int] = {"none": 0, "allow": 1, "ask": 2, "deny": 3, "block": 3}

@@ -60,6 +60,7 @@ from typing import TYPE_CHECKING, Any
 
 from compat_adapter.dialects.base import HookAnswer, Moment
 from compat_adapter.dialects.common import (
+    OUTPUT_CAP,
     AnswerDraft,
     cause_text,
     compile_pattern,
@@ -69,6 +70,7 @@ from compat_adapter.dialects.common import (
     vendor_call,
 )
 from compat_adapter.dialects.facts import flatten
+from compat_adapter.dialects.vendor_json import JsonTextError, js_lines, js_parse, js_trim
 
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
@@ -128,6 +130,8 @@ class CopilotDialect:
 
     vendor: str = "copilot"
     trailing_newline: bool = False
+    #: Copilot reads up to 10 MiB of a hook's stdout (hooks reference, "stdout parsing").
+    output_cap: int = OUTPUT_CAP
 
     # ── matchers ────────────────────────────────────────────────────────────────────────────
 
@@ -288,22 +292,29 @@ class CopilotDialect:
     # ── decoding ────────────────────────────────────────────────────────────────────────────
 
     def parse_stdout(self, text: str) -> dict[str, Any] | None:
-        """The one JSON object on stdout after progress lines are dropped, else None (no output)."""
+        """The one JSON object on stdout after progress lines are dropped, else None (no output).
+
+        Copilot is JavaScript: lines are split on ``\n`` only (a raw U+2028 or U+0085 inside a
+        string is no line break), a line that alone is a ``{"type": "progress"}`` object is
+        dropped, and the rest is ``trim``-med and read with one ``JSON.parse``.
+        """
         kept = []
-        for line in text.splitlines():
-            try:
-                value = json.loads(line)
-            except (ValueError, RecursionError):  # too deeply nested is unparsable too
-                value = None
-            if isinstance(value, dict) and value.get("type") == "progress":
-                continue
+        for line in js_lines(text):
+            alone = js_trim(line)
+            if alone.startswith("{") and alone.endswith("}"):
+                try:
+                    value = js_parse(alone)
+                except JsonTextError:
+                    value = None
+                if isinstance(value, dict) and value.get("type") == "progress":
+                    continue
             kept.append(line)
-        body = "\n".join(kept).strip()
+        body = js_trim("\n".join(kept))
         if not body:
             return None
         try:
-            value = json.loads(body)
-        except (ValueError, RecursionError):  # too deeply nested is unparsable too
+            value = js_parse(body)
+        except JsonTextError:
             return None
         return value if isinstance(value, dict) else None
 
@@ -322,7 +333,7 @@ class CopilotDialect:
         if code == 2 and event in _PERMISSION:
             # {"behavior": "deny"} merged with whatever stdout says; stderr is not read.
             return self._read(event, {**(obj or {}), "behavior": "deny"})
-        stderr = outcome.stderr.strip() or None
+        stderr = js_trim(outcome.stderr) or None
         if code == 2:
             return HookAnswer(system_message=stderr, failed=f"{event} hook exited with code 2 (warning)")
         return HookAnswer(failed=f"{event} hook exited with code {code}")
@@ -333,7 +344,7 @@ class CopilotDialect:
         d = self._draft(event, obj) if obj is not None else AnswerDraft()
         json_reason = d.reason if d.decision == "deny" else None
         if code == 2:
-            d.reason = json_reason or outcome.stderr.strip() or "Denied by preToolUse hook (exit code 2)"
+            d.reason = json_reason or js_trim(outcome.stderr) or "Denied by preToolUse hook (exit code 2)"
             d.failed = None
         else:
             what = f"exit code {code}" if code is not None else cause_text(outcome)

@@ -62,6 +62,7 @@ from typing import TYPE_CHECKING, Any
 
 from compat_adapter.dialects.base import HookAnswer, Moment
 from compat_adapter.dialects.common import (
+    OUTPUT_CAP,
     AnswerDraft,
     cause_text,
     compile_pattern,
@@ -72,6 +73,7 @@ from compat_adapter.dialects.common import (
     vendor_call,
 )
 from compat_adapter.dialects.facts import flatten
+from compat_adapter.dialects.vendor_json import JsonTextError, js_parse, js_trim
 
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
@@ -103,6 +105,7 @@ class OpenCodeDialect:
 
     vendor: str = "opencode"
     trailing_newline: bool = True
+    output_cap: int = OUTPUT_CAP
 
     # ── matchers ────────────────────────────────────────────────────────────────────────────
 
@@ -203,16 +206,17 @@ class OpenCodeDialect:
         if outcome.exit_code != 0:
             what = (f"exit code {outcome.exit_code}" if outcome.exit_code is not None
                     else cause_text(outcome))
-            message = outcome.stderr.strip() or f"hook threw ({what})"
+            message = js_trim(outcome.stderr) or f"hook threw ({what})"
             return self._thrown(event, message)
-        text = outcome.stdout.strip()
+        # A command standing in for a JavaScript callback: read the way Node would.
+        text = js_trim(outcome.stdout)
         if not text:
             return HookAnswer()
         if text[0] not in "{[":
             return HookAnswer(ignored=("plain stdout",))
         try:
-            obj = json.loads(text)
-        except (ValueError, RecursionError) as exc:  # too deeply nested is unparsable too
+            obj = js_parse(text)
+        except JsonTextError as exc:
             return HookAnswer(failed=f"{event} hook printed invalid JSON: {exc}")
         if not isinstance(obj, dict):
             return HookAnswer(failed=f"{event} hook printed JSON that is not an object")
