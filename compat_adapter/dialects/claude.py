@@ -37,7 +37,6 @@ from compat_adapter.dialects.common import (
     OUTPUT_CAP,
     AnswerDraft,
     cause_text,
-    compile_pattern,
     encode_json,
     first_line,
     merge_answers,
@@ -45,6 +44,7 @@ from compat_adapter.dialects.common import (
     vendor_call,
 )
 from compat_adapter.dialects.facts import OMIT, flatten, take
+from compat_adapter.dialects.patterns import compile_js
 from compat_adapter.dialects.vendor_json import JsonTextError, js_lines, js_parse, js_trim
 
 if TYPE_CHECKING:
@@ -192,7 +192,7 @@ class ClaudeDialect:
         assert matcher is not None
         if self._exact(event, matcher) is not None:
             return None
-        compiled = compile_pattern(matcher)
+        compiled = compile_js(matcher)
         return compiled if isinstance(compiled, str) else None
 
     def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
@@ -203,8 +203,8 @@ class ClaudeDialect:
         names = self._exact(event, matcher)
         if names is not None:
             return value in names
-        compiled = compile_pattern(matcher)
-        return not isinstance(compiled, str) and compiled.search(value) is not None
+        compiled = compile_js(matcher)
+        return not isinstance(compiled, str) and compiled.search(value)
 
     def subject(self, moment: Moment) -> str | None:
         key = self.subject_keys.get(moment.event)

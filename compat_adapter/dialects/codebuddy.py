@@ -37,11 +37,11 @@ from compat_adapter.dialects.base import HookAnswer, Moment
 from compat_adapter.dialects.claude import EXIT2_BLOCK, EXIT2_DENY, SUBJECT_KEY, ClaudeDialect
 from compat_adapter.dialects.common import (
     AnswerDraft,
-    compile_pattern,
     first_line,
     merge_answers,
     overlay,
 )
+from compat_adapter.dialects.patterns import compile_js
 from compat_adapter.dialects.vendor_json import js_trim
 
 if TYPE_CHECKING:
@@ -87,19 +87,19 @@ class WorkBuddyDialect(ClaudeDialect):
         if event not in self.subject_keys or matcher in (None, "", "*"):
             return None
         assert matcher is not None
-        compiled = compile_pattern(matcher)
+        compiled = compile_js(matcher)
         return compiled if isinstance(compiled, str) else None
 
     def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
         if event not in self.subject_keys or matcher in (None, "", "*"):
             return True
         assert matcher is not None
-        compiled = compile_pattern(matcher)
+        compiled = compile_js(matcher)
         if isinstance(compiled, str):
             return False
         value = subject or ""
         candidates = (value, IDE_ALIASES[value]) if value in IDE_ALIASES else (value,)
-        return any(compiled.search(c) is not None for c in candidates)
+        return any(compiled.search(c) for c in candidates)
 
     # ── decoding ────────────────────────────────────────────────────────────────────────────
 

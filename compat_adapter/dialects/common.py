@@ -5,10 +5,8 @@ and the usual merge (strongest decision wins, everything else kept in config ord
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +23,6 @@ __all__ = (
     "AnswerDraft",
     "RANK",
     "cause_text",
-    "compile_pattern",
     "encode_json",
     "first_line",
     "host_call",
@@ -84,15 +81,6 @@ def host_call(vendor_id: str, vendor_name: str,
 
 
 # ── matchers ────────────────────────────────────────────────────────────────────────────────────
-
-@cache
-def compile_pattern(pattern: str) -> re.Pattern[str] | str:
-    """The compiled pattern, or the compile error as one sentence. Cached: matchers repeat a lot."""
-    try:
-        return re.compile(pattern)
-    except re.error as exc:
-        return f"invalid regular expression {pattern!r}: {exc}"
-
 
 # ── outcomes ────────────────────────────────────────────────────────────────────────────────────
 

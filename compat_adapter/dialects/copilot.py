@@ -63,13 +63,13 @@ from compat_adapter.dialects.common import (
     OUTPUT_CAP,
     AnswerDraft,
     cause_text,
-    compile_pattern,
     encode_json,
     merge_answers,
     plain,
     vendor_call,
 )
 from compat_adapter.dialects.facts import flatten
+from compat_adapter.dialects.patterns import compile_js
 from compat_adapter.dialects.vendor_json import JsonTextError, js_lines, js_parse, js_trim
 
 if TYPE_CHECKING:
@@ -140,7 +140,7 @@ class CopilotDialect:
             return None
         if event in _CLAUDE_RULES and (matcher in ("*", "**") or _LITERAL.fullmatch(matcher)):
             return None
-        compiled = compile_pattern(f"^(?:{matcher})$")
+        compiled = compile_js(f"^(?:{matcher})$")
         return compiled if isinstance(compiled, str) else None
 
     def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
@@ -154,8 +154,8 @@ class CopilotDialect:
                 return True
             if _LITERAL.fullmatch(matcher):
                 return any(t == value or CLAUDE_NAMES.get(t) == value for t in matcher.split("|"))
-        compiled = compile_pattern(f"^(?:{matcher})$")
-        return not isinstance(compiled, str) and compiled.fullmatch(value) is not None
+        compiled = compile_js(f"^(?:{matcher})$")
+        return not isinstance(compiled, str) and compiled.search(value)
 
     def subject(self, moment: Moment) -> str | None:
         key = SUBJECT_KEY.get(moment.event)

@@ -65,7 +65,6 @@ from compat_adapter.dialects.common import (
     OUTPUT_CAP,
     AnswerDraft,
     cause_text,
-    compile_pattern,
     encode_json,
     first_line,
     merge_answers,
@@ -73,6 +72,7 @@ from compat_adapter.dialects.common import (
     vendor_call,
 )
 from compat_adapter.dialects.facts import flatten
+from compat_adapter.dialects.patterns import compile_js
 from compat_adapter.dialects.vendor_json import JsonTextError, js_parse, js_trim
 
 if TYPE_CHECKING:
@@ -112,14 +112,14 @@ class OpenCodeDialect:
     def validate_matcher(self, event: str, matcher: str | None) -> str | None:
         if matcher is None or event not in _TOOL_HOOKS:
             return None
-        compiled = compile_pattern(matcher)
+        compiled = compile_js(matcher)
         return compiled if isinstance(compiled, str) else None
 
     def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
         if matcher is None or event not in _TOOL_HOOKS:
             return True
-        compiled = compile_pattern(matcher)
-        return not isinstance(compiled, str) and compiled.search(subject or "") is not None
+        compiled = compile_js(matcher)
+        return not isinstance(compiled, str) and compiled.search(subject or "")
 
     def subject(self, moment: Moment) -> str | None:
         if moment.event not in _TOOL_HOOKS:
