@@ -5,7 +5,7 @@ What differs from :mod:`compat_adapter.dialects.claude`:
 
 - Payload: Claude's shape without ``tool_use_id`` on tool events; host tools get the CLI names
   (``Bash``, ``Write`` …).
-- Matchers are ALWAYS an unanchored, case-sensitive regular expression (``Write`` matches
+- Matchers are ALWAYS an unanchored, case-sensitive JavaScript regular expression (``Write`` matches
   ``NotebookWrite``; write ``^Write$`` for exact), tested against the tool name and its CLI/IDE alias
   (``Bash``/``execute_command``, ``Write``/``write_to_file``, ``Edit``/``replace_in_file``,
   ``Read``/``read_file``, ``Glob``/``list_dir``, ``Grep``/``search_content``).

@@ -34,7 +34,8 @@ agentStop / subagentStop ``decision: "block"`` + ``reason`` (the next prompt) an
 sessionStart, subagentStart and notification ``additionalContext``. userPromptSubmitted output is
 dropped, as Copilot drops command output there.
 
-Matchers (§5.5): on camelCase events the pattern is compiled as ``^(?:P)$`` and must match the
+Matchers (§5.5): JavaScript regular expressions (`patterns.compile_js`: linear time, JavaScript's
+meanings). On camelCase events the pattern is compiled as ``^(?:P)$`` and must match the
 whole value (``bas`` does not match ``bash``); an absent or empty matcher matches everything; a
 pattern that does not compile (``*`` included) makes the hook skipped, never match-all. Matchers
 apply to preToolUse, permissionRequest and postToolUse (``toolName``), notification

@@ -46,7 +46,7 @@ throwing) and is a non-blocking failed run elsewhere. A timeout fails open every
 itself has no timeout contract; a hung callback would stall the session).
 
 Matchers: OpenCode has none — a plugin tests ``input.tool`` in code. ``matches`` is True when no
-matcher is given; a given matcher is an unanchored regular expression (``re.search``) on the tool
+matcher is given; a given matcher is an unanchored JavaScript regular expression (``RegExp.test``) on the tool
 id for the tool hooks (an invalid one never matches) and is ignored on hooks without a tool.
 
 Merge: hooks run in sequence; a deny wins and its reason is kept, ``args`` overlays compose in
