@@ -27,10 +27,11 @@ import errno
 import os
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 from compat_adapter.errors import InputRefused, InputTooLarge
 
-__all__ = ("MAX_CONFIG_BYTES", "PSEUDO_FILESYSTEMS", "read_regular")
+__all__ = ("MAX_CONFIG_BYTES", "PSEUDO_FILESYSTEMS", "open_regular", "read_regular")
 
 #: The size limit for a vendor config file that is imported or graded.
 MAX_CONFIG_BYTES = 8 * 1024 * 1024
@@ -105,9 +106,8 @@ def _check_descriptor(fd: int, named: Path, resolved: Path) -> os.stat_result:
     return info
 
 
-def read_regular(path: str | Path, *, max_bytes: int, root: str | Path | None = None,
-                 allow_outside: bool = False) -> bytes:
-    """The bytes of a regular file inside the project; see the module docstring."""
+def _open_checked(path: str | Path, root: str | Path | None, allow_outside: bool
+                  ) -> tuple[int, Path, os.stat_result]:
     named = Path(os.path.abspath(path))
     resolved = Path(os.path.realpath(named))
     _check_path(named, resolved, Path(os.path.abspath(root)) if root is not None else None,
@@ -120,7 +120,25 @@ def read_regular(path: str | Path, *, max_bytes: int, root: str | Path | None = 
             raise _refuse(named, "changed into a symlink while it was opened") from exc
         raise
     try:
-        info = _check_descriptor(fd, named, resolved)
+        return fd, named, _check_descriptor(fd, named, resolved)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def open_regular(path: str | Path, *, root: str | Path | None = None, allow_outside: bool = False
+                 ) -> BinaryIO:
+    """The checks of `read_regular` without the size limit: an open binary file (for hashing a
+    file of any size in chunks). The caller closes it."""
+    fd, _, _ = _open_checked(path, root, allow_outside)
+    return os.fdopen(fd, "rb")
+
+
+def read_regular(path: str | Path, *, max_bytes: int, root: str | Path | None = None,
+                 allow_outside: bool = False) -> bytes:
+    """The bytes of a regular file inside the project; see the module docstring."""
+    fd, named, info = _open_checked(path, root, allow_outside)
+    try:
         if info.st_size > max_bytes:
             raise InputTooLarge(f"{named} is {info.st_size} bytes, over the {max_bytes}-byte limit",
                                 path=named, size=info.st_size, limit=max_bytes)
