@@ -18,7 +18,8 @@ from compat_adapter.errors import (
     UnknownEvent,
     UnknownVendor,
 )
-from compat_adapter.grading import declare_hook, grade, grade_rules, grade_runtime
+from compat_adapter.declare import Declared, declare_hook
+from compat_adapter.grading import grade, grade_rules, grade_runtime
 from compat_adapter.host.protocol import Host, Surface, validate_host
 from compat_adapter.matrix import build_matrix
 from compat_adapter.model import (
@@ -42,6 +43,7 @@ __all__ = (
     "CompatAdapter",
     "CompatError",
     "Degradation",
+    "Declared",
     "DegradationCode",
     "Host",
     "HostSurfaceMismatch",

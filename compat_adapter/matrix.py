@@ -10,6 +10,7 @@ import json
 from collections import Counter
 
 from compat_adapter.catalog import resolve_vendor, vendors
+from compat_adapter.declare import Declared
 from compat_adapter.grading import SAMPLE_HANDLER, grade, grade_rules, grade_runtime
 from compat_adapter.host.protocol import Surface
 from compat_adapter.host.surfaces import EMBEDDED_SURFACE
@@ -18,7 +19,6 @@ from compat_adapter.model import (
     CapabilityResult,
     DegradationCode,
     Frozen,
-    HookDeclaration,
     Route,
 )
 
@@ -127,7 +127,7 @@ def build_matrix(surface: Surface = EMBEDDED_SURFACE, vendor: str | None = None)
     counts: list[VendorCounts] = []
     for spec in specs:
         mine = [
-            grade(HookDeclaration(vendor=spec.id, event=row.event, handler=SAMPLE_HANDLER), row,
+            grade(Declared(spec=spec, row=row, handler=SAMPLE_HANDLER, handler_kind="command"),
                   surface, id=f"{spec.id}:{row.event}")
             for row in spec.events
         ]

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from compat_adapter.errors import ConfigParseError
-from compat_adapter.grading import REFUSED_HANDLER_TYPES
+from compat_adapter.declare import REFUSED_HANDLER_TYPES
 from compat_adapter.importers import rules as project_rules
 from compat_adapter.importers.common import (
     FileImport,

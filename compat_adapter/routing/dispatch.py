@@ -15,10 +15,11 @@ from typing import Any
 
 import anyio
 
-from compat_adapter.dialects import dialect_for
+from compat_adapter.dialects import DIALECTS
 from compat_adapter.dialects.base import Dialect, HookAnswer, Moment
 from compat_adapter.host.protocol import SessionHandle
-from compat_adapter.model import EventRow, HookDeclaration, VendorSpec
+from compat_adapter.declare import Declared
+from compat_adapter.model import CommandHandler, EventRow, VendorSpec
 from compat_adapter.runtime.process import BASH, ProcessOutcome, hook_environment, run_command
 
 __all__ = ("AuditRecord", "GroupResult", "HookEntry", "run_group", "turn_of")
@@ -29,22 +30,25 @@ _VERDICT_CACHE = 256
 _UNSET = object()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class HookEntry:
-    """One mounted hook: its declaration, row and the settings resolved at registration."""
+    """One mounted hook: its resolved declaration and the settings resolved at registration.
+
+    ``spec``, ``row``, ``handler`` and ``matcher`` are the declaration's own objects, kept as
+    fields because the dispatch loop reads them for every hook on every dispatch. Two entries are
+    equal only when they are the same mounted hook.
+    """
 
     id: str
+    declared: Declared
     spec: VendorSpec
     row: EventRow
-    decl: HookDeclaration
+    handler: CommandHandler | None
+    matcher: str | None
     timeout_s: float
     dialect: Dialect = field(repr=False, compare=False)
     #: Matcher verdicts by subject: subjects repeat (tool names), matching need not.
     verdicts: dict[str | None, bool] = field(default_factory=dict, repr=False, compare=False)
-
-    @property
-    def matcher(self) -> str | None:
-        return self.decl.matcher
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +93,7 @@ def turn_of(session: SessionHandle) -> int | None:
 def _env_for(entry: HookEntry, cwd: str) -> dict[str, str]:
     # Each vendor's documented project variables, so scripts written for it find their files.
     add = dict.fromkeys(entry.spec.project_dir_env, cwd)
-    add.update(dict(entry.decl.handler.env if entry.decl.handler else ()))
+    add.update(dict(entry.handler.env if entry.handler else ()))
     return hook_environment(os.environ, add=add)
 
 
@@ -103,7 +107,7 @@ def _shell_for(spec: VendorSpec) -> str:
 
 
 def _cwd_for(entry: HookEntry, cwd: str) -> Path:
-    handler = entry.decl.handler
+    handler = entry.handler
     if handler and handler.cwd:
         # Copilot's `cwd` is relative to the repository root; an absolute one stands as given.
         return Path(cwd) / handler.cwd
@@ -114,7 +118,7 @@ async def _run_one(entry: HookEntry, moment: Moment) -> tuple[HookAnswer, Proces
     dialect = entry.dialect
     payload = dialect.payload(moment)
     outcome = await run_command(
-        entry.decl.handler.command,  # type: ignore[union-attr]
+        entry.handler.command,  # type: ignore[union-attr]
         stdin=dialect.encode(payload),
         cwd=_cwd_for(entry, moment.cwd),
         env=_env_for(entry, moment.cwd),
@@ -160,7 +164,7 @@ def select(entries: Sequence[HookEntry], moment: Moment) -> list[HookEntry]:
     subject = _UNSET
     chosen = []
     for entry in entries:
-        matcher = entry.decl.matcher
+        matcher = entry.matcher
         if not matcher:
             chosen.append(entry)
             continue
@@ -203,14 +207,16 @@ async def run_group(entries: Sequence[HookEntry], moment: Moment) -> GroupResult
     return GroupResult(merged, tuple(chosen), answers, tuple(o for _, o in done))
 
 
-def make_entry(id: str, spec: VendorSpec, row: EventRow, decl: HookDeclaration) -> HookEntry:
-    timeout = (decl.handler.timeout_s if decl.handler and decl.handler.timeout_s else None) \
+def make_entry(id: str, declared: Declared) -> HookEntry:
+    """The mounted form of a graded declaration; the dialect is the vendor's, by its spec id."""
+    spec, row, handler = declared.spec, declared.row, declared.handler
+    timeout = (handler.timeout_s if handler and handler.timeout_s else None) \
         or row.timeout_s or spec.default_timeout_s
     if row.timeout_s is not None:
         # Vendors that clamp an event's timeout (Codex SessionEnd/Interrupt: 3 s) clamp hooks too.
         timeout = min(timeout, row.timeout_s) if spec.id == "codex" else timeout
-    return HookEntry(id=id, spec=spec, row=row, decl=decl, timeout_s=float(timeout),
-                     dialect=dialect_for(spec.id))
+    return HookEntry(id=id, declared=declared, spec=spec, row=row, handler=handler,
+                     matcher=declared.matcher, timeout_s=float(timeout), dialect=DIALECTS[spec.id])
 
 
 def audit_records(group: GroupResult, point: str, honoured: bool, note: str

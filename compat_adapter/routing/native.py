@@ -54,6 +54,7 @@ from compat_adapter.host.protocol import (
     new_message,
 )
 from compat_adapter.jsondata import jsonable
+from compat_adapter.routing.base import HookState
 from compat_adapter.routing.dispatch import (
     AuditRecord,
     GroupResult,
@@ -85,7 +86,7 @@ def _flatten(messages: tuple[UserMessage, ...]) -> str:
 class NativeRouter:
     """Mounts and dispatches the hooks whose route this project owns, for one adapter."""
 
-    def __init__(self, host: Host, adapter_id: str) -> None:
+    def __init__(self, host: Host, adapter_id: str, audit: list[AuditRecord]) -> None:
         self._host = host
         self._adapter_id = adapter_id
         self._points: dict[str, list[HookEntry]] = {}
@@ -97,8 +98,8 @@ class NativeRouter:
         self._todos: dict[str, dict[str, str]] = {}
         self._models: dict[str, str] = {}
         self._closed = False
-        #: Every hook run by this router, in order.
-        self.audit: list[AuditRecord] = []
+        #: The adapter's audit: every hook run, in order.
+        self.audit = audit
 
     # ── mounting ────────────────────────────────────────────────────────────────────────────────
     async def mount(self, entry: HookEntry) -> None:
@@ -120,8 +121,12 @@ class NativeRouter:
             entries.remove(entry)
             self._group_cache.pop(entry.row.point, None)
 
-    def mounted(self, entry: HookEntry) -> bool:
-        return entry in self._points.get(entry.row.point, ())
+    async def flush(self) -> None:
+        """Nothing to flush: a listener mounts at once."""
+
+    def state(self, entry: HookEntry) -> HookState:
+        held = entry in self._points.get(entry.row.point, ())
+        return HookState(held=held, running=held and not self._closed)
 
     def _subscribe(self, seam: str) -> None:
         if seam in self._unsubscribe:
