@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from compat_adapter.errors import InvalidDeclaration, InvalidHandler, InvalidMatcher, UnknownEvent, UnknownVendor
 from compat_adapter.declare import declare_hook
+from compat_adapter.errors import InvalidDeclaration, InvalidHandler, InvalidMatcher, UnknownEvent, UnknownVendor
 from compat_adapter.grading import grade, grade_rules, grade_runtime
 from compat_adapter.host.surfaces import CLAUDE_BRIDGE, EMBEDDED_SURFACE
 from compat_adapter.model import Capability, DegradationCode, Route

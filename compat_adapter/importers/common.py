@@ -18,8 +18,8 @@ from types import MappingProxyType
 from typing import Any
 
 from compat_adapter.catalog import resolve_event
-from compat_adapter.errors import ConfigParseError, InvalidHandler, InvalidMatcher, UnknownEvent
 from compat_adapter.declare import REFUSED_HANDLER_TYPES, Declared, declare_hook
+from compat_adapter.errors import ConfigParseError, InvalidHandler, InvalidMatcher, UnknownEvent
 from compat_adapter.model import EventRow, VendorSpec
 
 __all__ = (

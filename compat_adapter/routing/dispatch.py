@@ -15,10 +15,10 @@ from typing import Any
 
 import anyio
 
+from compat_adapter.declare import Declared
 from compat_adapter.dialects import DIALECTS
 from compat_adapter.dialects.base import Dialect, HookAnswer, Moment
 from compat_adapter.host.protocol import SessionHandle
-from compat_adapter.declare import Declared
 from compat_adapter.model import CommandHandler, EventRow, VendorSpec
 from compat_adapter.runtime.process import BASH, ProcessOutcome, hook_environment, run_command
 
