@@ -28,8 +28,10 @@ from compat_adapter.model import (
     RulesFile,
 )
 from compat_adapter.routing.base import Router
+from compat_adapter.routing.copilot import CopilotRouter
 from compat_adapter.routing.dispatch import AuditRecord, HookEntry, make_entry
-from compat_adapter.routing.native import NativeRouter
+from compat_adapter.routing.native import Listening, NativeRouter
+from compat_adapter.routing.observe import ObserveRouter
 from compat_adapter.routing.official import BridgeRouter, config_dir, prune_orphans
 from compat_adapter.rules import RULES_SOURCE_KIND, CarriedRules, read_rules
 
@@ -96,12 +98,14 @@ class CompatAdapter:
         #: Every hook run by this adapter's own routes, in order; the routes append to it.
         self._audit: list[AuditRecord] = []
         self._bridges = BridgeRouter(host, self._dir, self.id)
-        native = NativeRouter(host, self.id, self._audit)
+        # The three seam routes share one set of host listeners, so that the hooks of one seam
+        # run in registration order whichever route brought them.
+        listening = Listening(host, self.id, self._audit)
         self._routers: dict[Route, Router] = {
             Route.OFFICIAL_BRIDGE: self._bridges,
-            Route.NATIVE_TRANSLATE: native,
-            Route.NATIVE_SEAM: native,
-            Route.BUILTIN_BRIDGE: native,
+            Route.NATIVE_TRANSLATE: NativeRouter(listening),
+            Route.NATIVE_SEAM: ObserveRouter(listening),
+            Route.BUILTIN_BRIDGE: CopilotRouter(listening),
         }
         self._hooks: dict[str, tuple[CapabilityResult, HookEntry | None]] = {}
         self._rules: dict[str, tuple[CapabilityResult, CarriedRules]] = {}

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from compat_adapter.model import DegradationCode
-from compat_adapter.routing.native import STOP_BLOCK_LIMIT
+from compat_adapter.routing.copilot import STOP_BLOCK_LIMIT
 from compat_adapter.verify import (
     CONTINUE,
     REASON,
