@@ -21,25 +21,12 @@ from compat_adapter.model import (
     Frozen,
     Route,
 )
+from compat_adapter.routing.points import POINTS
 
 __all__ = ("Matrix", "NativePoint", "VendorCounts", "build_matrix", "host_differences", "to_json",
            "to_markdown")
 
 ROUTES = (Route.OFFICIAL_BRIDGE, Route.NATIVE_TRANSLATE, Route.NATIVE_SEAM, Route.BUILTIN_BRIDGE)
-
-#: What a hook answer becomes at each point where the answer can reach the host.
-_PRODUCES = {
-    "tools/pre-execute": "PreToolDecision",
-    "tools/post-execute": "PostToolDecision",
-    "agent/pre-step": "PreStepDecision",
-    "agent/pre-step/transform": "PreStepDecision",
-    "approval/request": "ApprovalOutcome",
-    "user-questions/request": "AskUserQuestionAnswer",
-    "agent/turn-stopping": "steer (another step)",
-    "agent/created": "inject (context)",
-    "subagent/start": "inject into the child",
-    "shell/env": "DSH_* variables",
-}
 
 #: How a service-driven point wakes up when it has no seam.
 _SERVICE_MODE = {"fs.watch": "watcher", "worktrees": "poll", "lsp": "query", "shellEnv": "registry"}
@@ -112,7 +99,7 @@ def _points(hooks: tuple[CapabilityResult, ...], route: Route, surface: Surface)
             mode = ", ".join(_SERVICE_MODE.get(s, "service") for s in first.services) or "service"
         points.append(NativePoint(
             point=point, seams=first.seams or first.services, mode=mode,
-            produces=_PRODUCES.get(point, "none (observe)") if route is not Route.NATIVE_SEAM else "none",
+            produces=POINTS[point].produces if route is not Route.NATIVE_SEAM else "none",
             used_by=tuple(f"{u.vendor} {u.event}" for u in users),
         ))
     return tuple(sorted(points, key=lambda p: p.point))

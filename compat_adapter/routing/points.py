@@ -87,6 +87,8 @@ class Point:
     log_pair: bool = False
     """Write ``hook/invoked`` / ``hook/result`` records to the session log (the vendors' own
     transcripts show these runs)."""
+    record: str | None = None
+    """For a point derived from ``session/event``: the kind of durable record it follows."""
 
 
 # ── rules ───────────────────────────────────────────────────────────────────────────────────────
@@ -441,16 +443,20 @@ INSTRUCTIONS_LOADED = Point("agent/instructions-loaded", "session/created", "emi
 
 # emit, derived from the durable records of session/event
 SESSION_EVENT = Point("session/event", _EVENT, "emit", _OBS, observe, _record)
-COMPACTION_START = Point("compaction/start", _EVENT, "emit", _OBS, observe, _compaction_start)
-COMPACTION_END = Point("compaction/end", _EVENT, "emit", _OBS, observe, _compaction_end)
-TODO = Point("todo/write", _EVENT, "emit", _OBS, observe, _todo)
-STEP_END = Point("step/end", _EVENT, "emit", _OBS, observe, _step_end)
-MODEL_SWITCH = Point("request/header", _EVENT, "emit", _OBS, observe, _model_switch)
-COMMAND = Point("command/run", _EVENT, "emit", _OBS, observe, _command)
-WORKSPACE = Point("workspace/changes", _EVENT, "emit", _OBS, observe, _workspace)
-APPROVAL_DECIDED = Point("approval/decided", _EVENT, "emit", _OBS, observe, _approval_decided)
-DISPLAY = Point("message/display", _EVENT, "emit", _OBS, observe, _display)
-LSP = Point("lsp/query", _EVENT, "emit", _OBS, observe, _lsp, service="lsp")
+COMPACTION_START = Point("compaction/start", _EVENT, "emit", _OBS, observe, _compaction_start,
+                         record="compaction/start")
+COMPACTION_END = Point("compaction/end", _EVENT, "emit", _OBS, observe, _compaction_end,
+                       record="compaction/end")
+TODO = Point("todo/write", _EVENT, "emit", _OBS, observe, _todo, record="todo/write")
+STEP_END = Point("step/end", _EVENT, "emit", _OBS, observe, _step_end, record="step/end")
+MODEL_SWITCH = Point("request/header", _EVENT, "emit", _OBS, observe, _model_switch, record="request/header")
+COMMAND = Point("command/run", _EVENT, "emit", _OBS, observe, _command, record="command/run")
+WORKSPACE = Point("workspace/changes", _EVENT, "emit", _OBS, observe, _workspace,
+                  record="workspace/changes")
+APPROVAL_DECIDED = Point("approval/decided", _EVENT, "emit", _OBS, observe, _approval_decided,
+                         record="approval/decided")
+DISPLAY = Point("message/display", _EVENT, "emit", _OBS, observe, _display, record="assistant/message")
+LSP = Point("lsp/query", _EVENT, "emit", _OBS, observe, _lsp, service="lsp", record="workspace/changes")
 
 # host services call back
 FS_WATCH = Point("fs/watch", None, "service", _OBS, observe, _file_changed, service="fs.watch")

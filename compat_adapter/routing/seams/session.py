@@ -6,7 +6,7 @@ changes and the language-server queries they start, approvals decided, displayed
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -40,44 +40,66 @@ def on_session_created(runner: Runner, event: SessionCreated) -> Awaitable[None]
 
 def on_session_event(runner: Runner, notice: SessionEventNotice) -> Awaitable[None] | None:
     record, session = notice.event, notice.session
-    # Every durable record passes here: build a point's fields only when a hook listens on it.
-    has = runner.has
     jobs: list[Awaitable[None] | None] = []
-    if has(points.SESSION_EVENT):
+    # Every durable record passes here: build a point's fields only when a hook listens on it.
+    if runner.has(points.SESSION_EVENT):
         jobs.append(runner.emit(points.SESSION_EVENT, points.SESSION_EVENT.fields(record), session))
-    kind, data = record.type, record.data
-    if kind == "compaction/start" and has(points.COMPACTION_START):
-        jobs.append(runner.emit(points.COMPACTION_START, points.COMPACTION_START.fields(data), session))
-    elif kind == "compaction/end" and has(points.COMPACTION_END):
-        fields = points.COMPACTION_END.fields(data, _summary_before(session, record))
-        jobs.append(runner.emit(points.COMPACTION_END, fields, session))
-    elif kind == "todo/write" and has(points.TODO):
-        jobs.append(_todo_changes(runner, session, data))
-    elif kind == "todo/write":
-        _remember_todos(runner, session, data)
-    elif kind == "step/end" and has(points.STEP_END):
-        calls = _step_calls(session, data)
-        if calls:  # a batch is the tool calls of one step; a step without any has none
-            jobs.append(runner.emit(points.STEP_END, points.STEP_END.fields(data, calls), session))
-    elif kind == "request/header":
-        jobs.append(_model_switch(runner, session, data))
-    elif kind == "command/run" and has(points.COMMAND):
-        jobs.append(runner.emit(points.COMMAND, points.COMMAND.fields(data), session))
-    elif kind == "workspace/changes":
-        files = tuple(data.get("files") or ())
-        if has(points.WORKSPACE):
-            jobs.append(runner.emit(points.WORKSPACE, points.WORKSPACE.fields(data, files), session))
-        jobs.append(_lsp_after_turn(runner, session, files))
-    elif kind == "approval/decided" and has(points.APPROVAL_DECIDED):
-        outcome = data.get("outcome")
-        fields = points.APPROVAL_DECIDED.fields(data, _asked_tool(session, data))
-        jobs.append(runner.emit(points.APPROVAL_DECIDED, fields, session,
-                                keep=lambda e: e.spec.id == "opencode" or outcome == "rejected"))
-    elif (kind == "assistant/message" and has(points.DISPLAY)
-          and isinstance(data.get("text"), str) and data["text"]):
-        fields = points.DISPLAY.fields(data["text"], f"{session.id}:{record.seq}", data.get("turn"))
-        jobs.append(runner.emit(points.DISPLAY, fields, session))
+    derive = _DERIVED.get(record.type)
+    if derive is not None:
+        jobs += derive(runner, session, record)
     return run_in_order(jobs)
+
+
+Jobs = list[Awaitable[None] | None]
+
+
+def _compaction_start(runner: Runner, session: SessionHandle, record: LogEvent) -> Jobs:
+    point = points.COMPACTION_START
+    return [runner.emit(point, point.fields(record.data), session)] if runner.has(point) else []
+
+
+def _compaction_end(runner: Runner, session: SessionHandle, record: LogEvent) -> Jobs:
+    point = points.COMPACTION_END
+    if not runner.has(point):
+        return []
+    return [runner.emit(point, point.fields(record.data, _summary_before(session, record)), session)]
+
+
+def _step_end(runner: Runner, session: SessionHandle, record: LogEvent) -> Jobs:
+    point = points.STEP_END
+    if not runner.has(point):
+        return []
+    calls = _step_calls(session, record.data)
+    # A batch is the tool calls of one step; a step without any has none.
+    return [runner.emit(point, point.fields(record.data, calls), session)] if calls else []
+
+
+def _command(runner: Runner, session: SessionHandle, record: LogEvent) -> Jobs:
+    point = points.COMMAND
+    return [runner.emit(point, point.fields(record.data), session)] if runner.has(point) else []
+
+
+def _workspace(runner: Runner, session: SessionHandle, record: LogEvent) -> Jobs:
+    files = tuple(record.data.get("files") or ())
+    point = points.WORKSPACE
+    jobs = [runner.emit(point, point.fields(record.data, files), session)] if runner.has(point) else []
+    return [*jobs, _lsp_after_turn(runner, session, files)]
+
+
+def _approval_decided(runner: Runner, session: SessionHandle, record: LogEvent) -> Jobs:
+    point = points.APPROVAL_DECIDED
+    if not runner.has(point):
+        return []
+    outcome = record.data.get("outcome")
+    fields = point.fields(record.data, _asked_tool(session, record.data))
+    return [runner.emit(point, fields, session, keep=lambda e: e.spec.id == "opencode" or outcome == "rejected")]
+
+
+def _display(runner: Runner, session: SessionHandle, record: LogEvent) -> Jobs:
+    point, text = points.DISPLAY, record.data.get("text")
+    if not runner.has(point) or not isinstance(text, str) or not text:
+        return []
+    return [runner.emit(point, point.fields(text, f"{session.id}:{record.seq}", record.data.get("turn")), session)]
 
 
 # ── derived points that compare with what came before ───────────────────────────────────────────
@@ -89,8 +111,10 @@ def _remember_todos(runner: Runner, session: SessionHandle, data: Mapping[str, A
     return before
 
 
-def _todo_changes(runner: Runner, session: SessionHandle, data: Mapping[str, Any]) -> Awaitable[None] | None:
-    before = _remember_todos(runner, session, data)
+def _todo_changes(runner: Runner, session: SessionHandle, record: LogEvent) -> Jobs:
+    before = _remember_todos(runner, session, record.data)
+    if not runner.has(points.TODO):
+        return []
     after = runner.memo["todos"][session.id]
     created = [c for c in after if c not in before]
     completed = [c for c, s in after.items() if s == "completed" and before.get(c) != "completed"]
@@ -99,7 +123,7 @@ def _todo_changes(runner: Runner, session: SessionHandle, data: Mapping[str, Any
             for c in created]
     jobs += [runner.emit(point, point.fields(c, "completed"), session, keep=_event_is("TaskCompleted"))
              for c in completed]
-    return run_in_order(jobs)
+    return jobs
 
 
 def _event_is(name: str):  # noqa: ANN202 - a small predicate factory
@@ -108,18 +132,18 @@ def _event_is(name: str):  # noqa: ANN202 - a small predicate factory
     return keep
 
 
-def _model_switch(runner: Runner, session: SessionHandle, data: Mapping[str, Any]) -> Awaitable[None] | None:
-    config = (data.get("header") or {}).get("config") or {}
+def _model_switch(runner: Runner, session: SessionHandle, record: LogEvent) -> Jobs:
+    config = (record.data.get("header") or {}).get("config") or {}
     current = f"{config.get('provider', '')}/{config.get('model', '')}"
     models = runner.memo.setdefault("models", {})
     previous = models.get(session.id)
     models[session.id] = current
     if previous is None or previous == current:
-        return None
+        return []
     point = points.MODEL_SWITCH
-    return run_in_order([runner.emit(point, point.fields(previous, current, phase), session,
-                                     keep=lambda e, p=phase: e.row.event.startswith(p))
-                         for phase in ("Pre", "Post")])
+    return [runner.emit(point, point.fields(previous, current, phase), session,
+                        keep=lambda e, p=phase: e.row.event.startswith(p))
+            for phase in ("Pre", "Post")]
 
 
 def _lsp_after_turn(runner: Runner, session: SessionHandle, files: tuple[Any, ...]) -> Awaitable[None] | None:
@@ -172,6 +196,21 @@ def _asked_tool(session: SessionHandle, data: Mapping[str, Any]) -> str | None:
         if event.type == "approval/asked" and event.data.get("id") == data.get("id"):
             return event.data.get("toolName")
     return None
+
+
+#: Record kind → what it derives (the table's record names; the LSP queries follow the file
+#: changes they are about).
+_DERIVED: Mapping[str, Callable[[Runner, SessionHandle, LogEvent], Jobs]] = {
+    points.COMPACTION_START.record: _compaction_start,
+    points.COMPACTION_END.record: _compaction_end,
+    points.TODO.record: _todo_changes,
+    points.STEP_END.record: _step_end,
+    points.MODEL_SWITCH.record: _model_switch,
+    points.COMMAND.record: _command,
+    points.WORKSPACE.record: _workspace,
+    points.APPROVAL_DECIDED.record: _approval_decided,
+    points.DISPLAY.record: _display,
+}
 
 
 def run_in_order(jobs: list[Awaitable[None] | None]) -> Awaitable[None] | None:
