@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import trust
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "importers"
@@ -48,6 +49,7 @@ def test_demo_json_is_data() -> None:
 
 
 def test_grade_a_real_world_claude_settings_file() -> None:
+    trust("claude", CLAUDE_SETTINGS)  # the user reviewed and trusted this file
     done = cli("grade", "--vendor", "claude", str(CLAUDE_SETTINGS), "--json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
