@@ -62,12 +62,12 @@ async def drive_pre_tool_ask(s: Session) -> None:
         asked.append(request)
         return await next_()
 
-    s.host.on("approval/request", watch)
+    s.host.on(points.APPROVAL.seam, watch)
     agent = await s.host.create_agent(script=[bash_reply("touch asked.txt"), "done"])
     await agent.run_turn("create the file")
     await s.host.settle()
     check_payload(s)
-    decided = log_records(agent.session, "approval/decided")
+    decided = log_records(agent.session, points.APPROVAL_DECIDED.record)
     s.expect(asked and decided and decided[0]["outcome"] == "unavailable",
              f"ask did not reach the host's approval: asked={asked} decided={decided}",
              "ask reached approval/request")
@@ -239,7 +239,7 @@ async def drive_compaction(s: Session) -> None:
         await agent.compact("verify summary")
 
     agent, payload = await observe_turn(s, ["hi"], compact)
-    ends = log_records(agent.session, "compaction/end")
+    ends = log_records(agent.session, points.COMPACTION_END.record)
     s.expect(ends and log_records(agent.session, "compaction/summary"),
              "compaction did not finish", "compaction finished")
     if payload is not None and s.event == "PostCompact" and s.vendor == "claude":

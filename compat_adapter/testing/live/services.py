@@ -15,6 +15,7 @@ from compat_adapter.host.protocol import (
     UserQuestionsRequest,
 )
 from compat_adapter.host.script import Reply, call
+from compat_adapter.routing import points
 from compat_adapter.testing.live.checks import (
     allow_permission_answer,
     check_observed,
@@ -44,12 +45,12 @@ async def ask_policy(execution: ToolExecution, next_: Callable[[], Awaitable[Any
 async def drive_approval(s: Session) -> None:
     s.probe.answer(allow_permission_answer(s.vendor, s.event))
     await s.register()
-    s.host.on("tools/pre-execute", ask_policy)
+    s.host.on(points.PRE_EXECUTE.seam, ask_policy)
     agent = await s.host.create_agent(script=[bash_reply("touch approved.txt"), "done"])
     await agent.run_turn("create the file")
     await s.host.settle()
     check_payload(s)
-    decided = log_records(agent.session, "approval/decided")
+    decided = log_records(agent.session, points.APPROVAL_DECIDED.record)
     s.expect(decided and decided[0]["outcome"] == "allowed-once",
              f"the approval was not allowed once: {decided}", "approval → allowed-once")
     s.expect((s.root / "approved.txt").exists(), "the approved command did not run",
@@ -65,11 +66,11 @@ async def drive_approval_deny(s: Session) -> None:
         answer = specific(s.event, decision={"behavior": "deny", "message": REASON})
     s.probe.answer(answer)
     await s.register()
-    s.host.on("tools/pre-execute", ask_policy)
+    s.host.on(points.PRE_EXECUTE.seam, ask_policy)
     agent = await s.host.create_agent(script=[bash_reply("touch refused.txt"), "done"])
     await agent.run_turn("create the file")
     await s.host.settle()
-    decided = log_records(agent.session, "approval/decided")
+    decided = log_records(agent.session, points.APPROVAL_DECIDED.record)
     refused = decided and decided[0]["outcome"] == "rejected"
     s.expect(refused and not (s.root / "refused.txt").exists(),
              f"a permission deny did not reject the approval: {decided}", "deny → rejected")
@@ -79,12 +80,12 @@ async def drive_approval_decided(s: Session) -> None:
     answer = observe_answer(s.vendor, s.event)
     s.probe.answer(answer)
     await s.register()
-    s.host.on("tools/pre-execute", ask_policy)
+    s.host.on(points.PRE_EXECUTE.seam, ask_policy)
     agent = await s.host.create_agent(script=[bash_reply("touch rejected.txt"), "done"])
     await agent.run_turn("create the file")
     await s.host.settle()
     check_payload(s, tool="bash" if s.vendor != "opencode" else None)
-    decided = log_records(agent.session, "approval/decided")
+    decided = log_records(agent.session, points.APPROVAL_DECIDED.record)
     rejected = decided and decided[0]["outcome"] == "rejected"
     s.expect(rejected and not (s.root / "rejected.txt").exists(),
              f"the host's rejection did not stand: {decided}", "rejection stood")
@@ -121,7 +122,7 @@ async def drive_questions(s: Session) -> None:
         return AskUserQuestionAnswer(tuple(QuestionAnswer(q.id, ("postgres",))
                                            for q in request.questions))
 
-    s.host.on("user-questions/request", user)
+    s.host.on(points.QUESTIONS.seam, user)
     agent = await s.host.create_agent(script=[ask, "done"])
     await agent.run_turn("ask me")
     await s.host.settle()
