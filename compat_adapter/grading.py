@@ -25,6 +25,7 @@ from compat_adapter.model import (
     Degradation,
     EventRow,
     Route,
+    RulesFile,
     VendorSpec,
     capability_result,
     degrade,
@@ -115,8 +116,8 @@ def grade(decl: Declared, surface: Surface, *, id: str | None = None) -> Capabil
     )
 
 
-def grade_rules(vendor: object, surface: Surface, *, id: str | None = None, files=()
-                ) -> CapabilityResult:
+def grade_rules(vendor: object, surface: Surface, *, id: str | None = None,
+                files: tuple[RulesFile, ...] = ()) -> CapabilityResult:
     """Rules are carried as text on agent/created, never turned into policy."""
     spec = resolve_vendor(vendor)
     rid = id or f"{spec.id}:rules"
