@@ -68,6 +68,8 @@ def _demo(args: argparse.Namespace) -> int:
     print_report(report.timeline, report.status,
                  "compat-adapter demo: seam → hook → vendor answer → host verdict")
     print(f"turns: {', '.join(report.turn_reasons)}; hook processes run: {report.hook_runs}")
+    print("trust: the example preset is code installed with compat-adapter, so its hooks run as they are;\n"
+          "a repository's own hook files run only after `compat-adapter trust` shows them and you agree.")
     return 0
 
 

@@ -30,6 +30,7 @@ def test_demo_prints_the_timeline_and_exits_0() -> None:
     assert "seam → hook → vendor answer → host verdict" in out
     assert "git/worktrees" in out and "fs/watch" in out and "status(): hooks" in out
     assert "turns: completed" in out
+    assert "only after `compat-adapter trust`" in out
     assert "Traceback" not in done.stderr
 
 
