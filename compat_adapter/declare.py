@@ -141,6 +141,6 @@ def _matcher_problem(spec: VendorSpec, row: EventRow, matcher: str) -> str | Non
         return None
     # Imported here: the dialects (and their regex engines) load on the first matcher checked,
     # so that `import compat_adapter` stays cheap.
-    from compat_adapter.dialects import dialect_for
+    from compat_adapter.dialects import DIALECTS
 
-    return dialect_for(spec.id).validate_matcher(row.event, matcher)
+    return DIALECTS[spec.id].validate_matcher(row.event, matcher)

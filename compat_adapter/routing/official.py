@@ -28,9 +28,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from compat_adapter.catalog import host_tool
 from compat_adapter.errors import MountFailed
 from compat_adapter.host.protocol import BridgeMount, Host
+from compat_adapter.model import VendorSpec
 from compat_adapter.routing.base import HookState
 from compat_adapter.routing.dispatch import HookEntry
 
@@ -73,12 +73,13 @@ def _discard(path: Path) -> None:
         pass
 
 
-def translate_matcher(vendor: str, dialect: str, matcher: str | None) -> tuple[str | None, bool]:
-    """The matcher in host tool names; returns (matcher, can_fire)."""
+def translate_matcher(spec: VendorSpec, dialect: str, matcher: str | None) -> tuple[str | None, bool]:
+    """The matcher in host tool names (from the vendor's own tool table); returns (matcher, can_fire)."""
+    to_host = {t.vendor: t.host for t in spec.tools}
     if not matcher or matcher == "*":
         return matcher, True
     if _LITERAL.match(matcher):
-        names = [host_tool(vendor, n) for n in matcher.split("|") if n]
+        names = [to_host.get(n) for n in matcher.split("|") if n]
         kept = list(dict.fromkeys(n for n in names if n))
         if not kept:
             return None, False
@@ -88,7 +89,7 @@ def translate_matcher(vendor: str, dialect: str, matcher: str | None) -> tuple[s
         return (f"^(?:{joined})$" if dialect == "codex" else joined), True
 
     def swap(m: re.Match[str]) -> str:
-        return host_tool(vendor, m.group(0)) or m.group(0)
+        return to_host.get(m.group(0)) or m.group(0)
     return re.sub(r"[A-Za-z_][A-Za-z0-9_]*", swap, matcher), True
 
 
@@ -98,7 +99,7 @@ def bridge_config(entries: Sequence[HookEntry], dialect: str) -> tuple[dict[str,
     silent = set()
     for entry in entries:
         if entry.row.matcher_subject == "tool_name":
-            matcher, can_fire = translate_matcher(entry.spec.id, dialect, entry.matcher)
+            matcher, can_fire = translate_matcher(entry.spec, dialect, entry.matcher)
         else:  # a source, agent type … is not a tool name: nothing to translate
             matcher, can_fire = entry.matcher, True
         if not can_fire:
