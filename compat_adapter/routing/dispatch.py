@@ -33,8 +33,6 @@ __all__ = ("HOOK_SOURCE", "AuditRecord", "GroupResult", "HookEntry", "Runner", "
 #: Source kind of every message this project injects or steers for a hook.
 HOOK_SOURCE = "compat-adapter-hook"
 
-#: Output kept per stream of a hook run; larger output is drained, dropped and flagged.
-MAX_HOOK_OUTPUT = 1_048_576
 _VERDICT_CACHE = 256
 _UNSET = object()
 
@@ -132,7 +130,7 @@ async def _run_one(entry: HookEntry, moment: Moment) -> tuple[HookAnswer, Proces
         cwd=_cwd_for(entry, moment.cwd),
         env=_env_for(entry, moment.cwd),
         timeout_s=entry.timeout_s,
-        max_output_bytes=MAX_HOOK_OUTPUT,
+        max_output_bytes=dialect.output_cap,  # what the vendor reads (Copilot: 10 MiB)
         shell=_shell_for(entry.spec),
     )
     return _decode(dialect, moment.event, outcome), outcome
