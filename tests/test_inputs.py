@@ -13,6 +13,7 @@ import pytest
 
 from compat_adapter import CompatAdapter
 from compat_adapter.catalog import resolve_vendor
+from compat_adapter.declare import declare_hook
 from compat_adapter.errors import (
     ConfigParseError,
     InputRefused,
@@ -21,7 +22,6 @@ from compat_adapter.errors import (
     NestingTooDeep,
     RulesTooLarge,
 )
-from compat_adapter.grading import declare_hook
 from compat_adapter.host.memory import MemoryHost
 from compat_adapter.importers import import_files
 from compat_adapter.jsonlimits import MAX_DEPTH, check_depth, loads_json, loads_toml
