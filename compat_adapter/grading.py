@@ -17,8 +17,6 @@ from typing import Any, Literal
 
 from compat_adapter.catalog import resolve_event, resolve_vendor
 from compat_adapter.errors import InvalidDeclaration, InvalidHandler, InvalidMatcher
-from compat_adapter.host.protocol import SeamMode, Surface
-from compat_adapter.host.surfaces import DSH_0_2_SURFACE
 from compat_adapter.model import (
     Capability,
     CapabilityResult,
@@ -27,10 +25,16 @@ from compat_adapter.model import (
     EventRow,
     HookDeclaration,
     Route,
+    SeamMode,
+    Surface,
     VendorSpec,
     capability_result,
     degrade,
 )
+
+# The surface the vendor tables were written against; a host whose seam modes differ from it
+# changes what a row can do, and grading says so.
+from vendors.surface import TABLE_SURFACE
 
 __all__ = (
     "REFUSED_HANDLER_TYPES",
@@ -173,11 +177,6 @@ def _refusal(decl: HookDeclaration, row: EventRow, spec: VendorSpec, surface: Su
         if service not in surface.services:
             return f"host {surface.host} {surface.version} has no {service} service"
     return None
-
-
-#: The surface the vendor tables were written against; a host whose seam modes differ from it
-#: changes what a row can do, and grading says so.
-TABLE_SURFACE = DSH_0_2_SURFACE
 
 
 def _mode_losses(seams: tuple[str, ...], blocking: str, surface: Surface) -> tuple[Degradation, ...]:
