@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 
 from compat_adapter.cli_serve import add_commands as add_serve_commands
 from compat_adapter.cli_session import add_commands as add_session_commands
+from compat_adapter.cli_trust import add_commands as add_trust_commands
 from compat_adapter.errors import CompatError
 from compat_adapter.host.surfaces import surface_named
 
@@ -88,6 +89,7 @@ def _parser() -> argparse.ArgumentParser:
 
     _COMMANDS.update(add_session_commands(sub))
     _COMMANDS.update(add_serve_commands(sub))
+    _COMMANDS.update(add_trust_commands(sub))
     return parser
 
 
