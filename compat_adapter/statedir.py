@@ -48,15 +48,21 @@ def _own(path: Path) -> None:
         os.chmod(path, 0o700)
 
 
-def private_dir(name: str, home: Path | None = None) -> Path:
-    """``<home>/<name>``, created if needed; both checked as the user's own, mode 0700."""
+def private_dir(name: str, home: Path | None = None, *, create: bool = True) -> Path | None:
+    """``<home>/<name>``, both checked as the user's own, mode 0700. Created if needed; with
+    ``create`` False a missing folder is None (a reader needs nothing made to learn it is empty)."""
     base = home if home is not None else state_home()
     folder = base / name
     for path in (base, folder):
+        if not create and not os.path.lexists(path):
+            return None
         try:
             os.makedirs(path, mode=0o700, exist_ok=True)
-        except FileExistsError:  # something that is not a directory has the name
+        except FileExistsError:  # something that is not a directory has the name: _own says so
             pass
+        except OSError as exc:
+            raise UnsafeStateDir(f"cannot create the state folder {path}: {exc.strerror or exc}",
+                                 path=str(path)) from exc
         _own(path)
     return folder
 

@@ -70,9 +70,11 @@ _STORE_VERSION = 1
 _VENDOR_FOLDERS = (".claude", ".codex", ".codebuddy", ".opencode", ".github")
 #: Programs whose first plain argument is the program they really run.
 _INTERPRETERS = re.compile(r"^(?:sh|bash|dash|zsh|ksh|fish|node|deno|bun|tsx|ts-node|ruby|perl|php|"
-                           r"pwsh|python(?:\d+(?:\.\d+)?)?|uv|uvx)$")
+                           r"pwsh|python(?:\d+(?:\.\d+)?)?)$")
 #: Words that run the next word as the program.
 _PREFIXES = frozenset({"exec", "command", "env", "nohup", "time", "nice", "sudo", "builtin"})
+#: Tools whose ``run`` sub-command runs the next word as the program (``uv run python x.py``).
+_LAUNCHERS = frozenset({"uv", "poetry", "pipenv", "pdm", "hatch"})
 
 _TRUST_ALL: ContextVar[bool] = ContextVar("compat_adapter_trust_all", default=False)
 
@@ -145,17 +147,28 @@ def command_view(vendor: VendorSpec | str, event: str, matcher: str | None, hand
     command = _command_text(handler)
     programs: list[str] = []
     files: list[str] = []
-    at_start, after_interpreter = True, False
+    at_start, after_interpreter, redirect, launcher = True, False, False, False
     for raw in _words(command):
         if raw and all(c in "();<>|&" for c in raw):
-            at_start, after_interpreter = True, False
+            if "<" in raw or ">" in raw:
+                redirect = True  # the next word is a file to read or write, not a program
+            else:
+                at_start, after_interpreter = True, False
             continue
+        if redirect:
+            redirect = False
+            continue
+        if launcher:
+            launcher, at_start = False, raw == "run"
+            if at_start:
+                continue
         word = _expand(raw, root, variables)
         if at_start:
             if re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", raw) or raw in _PREFIXES:
                 continue
             at_start = False
             programs.append(raw)
+            launcher = os.path.basename(word) in _LAUNCHERS
             after_interpreter = bool(_INTERPRETERS.match(os.path.basename(word)))
             inside = _project_file(word, root)
             if inside is not None:
@@ -258,10 +271,18 @@ class TrustStore:
 
     @property
     def folder(self) -> Path:
-        return private_dir("trust", self._home)
+        folder = private_dir("trust", self._home)
+        assert folder is not None  # created
+        return folder
+
+    def _read(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """The records as they are; no lock: writers replace the file atomically."""
+        folder = private_dir("trust", self._home, create=False)
+        return {} if folder is None else self._load(folder / "trust.json")
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[Path]:
+        """Writers take turns: a read-modify-write never loses another process's record."""
         folder = self.folder
         fd = os.open(folder / "trust.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
         try:
@@ -300,8 +321,7 @@ class TrustStore:
 
     def get(self, path: Path, root: Path | None = None) -> TrustRecord | None:
         project, name = self._key(path, root)
-        with self._locked() as file:
-            entry = self._load(file).get(project, {}).get(name)
+        entry = self._read().get(project, {}).get(name)
         return _record(project, name, entry) if isinstance(entry, dict) else None
 
     def check(self, path: Path, views: Sequence[HookView], root: Path | None = None,
@@ -357,8 +377,7 @@ class TrustStore:
         return removed
 
     def records(self) -> tuple[TrustRecord, ...]:
-        with self._locked() as file:
-            projects = self._load(file)
+        projects = self._read()
         return tuple(_record(p, n, e) for p, files in sorted(projects.items())
                      for n, e in sorted(files.items()) if isinstance(e, dict))
 

@@ -250,6 +250,9 @@ def test_the_review_names_the_programs_a_command_starts(tmp_path: Path) -> None:
     assert view.programs == ("python3", "jq", "./tools/fmt.sh", "node")
     # Project files it runs (a missing one too: creating it later is a change).
     assert view.files == ("hooks/check.py", "tools/fmt.sh")
+    wrapped = command_view(resolve_vendor("claude"), "Stop", None,
+                           'uv run python "$CLAUDE_PROJECT_DIR"/hooks/check.py > out.log 2>&1 < in.txt', tmp_path)
+    assert wrapped.programs == ("uv", "python") and wrapped.files == ("hooks/check.py",)
     copilot = command_view(resolve_vendor("copilot"), "preToolUse", None, {"type": "command", "bash": "sh x.sh"},
                            tmp_path)
     assert copilot.command == "sh x.sh" and copilot.programs == ("sh",) and copilot.files == ()
@@ -274,3 +277,23 @@ def test_on_a_terminal_trust_asks_and_no_records_nothing(clone: Path) -> None:
     accepted = on_terminal("y")
     assert accepted.returncode == 0 and "trusted 2 file(s)" in accepted.stdout
     assert len(TrustStore().records()) == 2
+
+
+def test_reading_creates_nothing_and_parallel_trusts_keep_every_record(tmp_path: Path, trust_home: Path) -> None:
+    files = []
+    for i in range(4):
+        project = tmp_path / f"p{i}"
+        (project / ".claude").mkdir(parents=True)
+        files.append(project / ".claude" / "settings.json")
+        files[-1].write_text(json.dumps({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}))
+    assert import_files("claude", files).hooks == ()
+    assert not (trust_home / "trust").exists()  # an import only reads
+    running = [subprocess.Popen([sys.executable, "-m", "compat_adapter.cli", "trust", str(f)], cwd=ROOT,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+               for f in files]
+    assert [p.wait(timeout=180) for p in running] == [0, 0, 0, 0]
+    for p in running:
+        p.stdout.close()  # type: ignore[union-attr]
+        p.stderr.close()  # type: ignore[union-attr]
+    assert len(TrustStore().records()) == 4
+    assert len(import_files("claude", files).hooks) == 4
