@@ -82,7 +82,7 @@ async def run_hook(tmp_path: Path, vendor: str, data: bytes, *, exit_code: int =
 
 @pytest.mark.parametrize("hole", sorted(HOLES))
 async def test_copilot_pretooluse_deny_hole_blocks_the_real_call(hole: str, tmp_path: Path) -> None:
-    from compat_adapter.host.memory import MemoryHost
+    from compat_adapter.host.embedded.memory import MemoryHost
 
     data, reason = HOLES[hole]
     ws = tmp_path / "ws"
