@@ -297,3 +297,14 @@ def test_reading_creates_nothing_and_parallel_trusts_keep_every_record(tmp_path:
         p.stderr.close()  # type: ignore[union-attr]
     assert len(TrustStore().records()) == 4
     assert len(import_files("claude", files).hooks) == 4
+
+
+def test_the_bytes_parsed_are_the_bytes_trusted(clone: Path) -> None:
+    """The gate digests the file before the importer reads it: a file swapped while it was read
+    (other bytes parsed than the ones now on disk) is not trusted."""
+    settings = clone / ".claude" / "settings.json"
+    trust("claude", settings)
+    store = TrustStore()
+    assert store.check_read(settings, store.get(settings).sha256, ()).trusted  # type: ignore[union-attr]
+    swapped = store.check_read(settings, "0" * 64, (), shown="s.json")
+    assert swapped.state == "changed" and "s.json changed while it was read" in swapped.why
