@@ -308,3 +308,23 @@ def test_the_bytes_parsed_are_the_bytes_trusted(clone: Path) -> None:
     assert store.check_read(settings, store.get(settings).sha256, ()).trusted  # type: ignore[union-attr]
     swapped = store.check_read(settings, "0" * 64, (), shown="s.json")
     assert swapped.state == "changed" and "s.json changed while it was read" in swapped.why
+
+
+@pytest.mark.parametrize("vendor,file,content", [
+    ("codex", ".codex/hooks.json", {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./stop.sh"}]}]}}),
+    ("copilot", ".github/hooks/guard.json",
+     {"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "sh scripts/guard.sh"}]}}),
+    ("workbuddy", ".codebuddy/settings.json",
+     {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"command": "bash hooks/g.sh"}]}]}}),
+])
+def test_every_vendor_is_gated_and_trust_finds_its_files(tmp_path: Path, vendor: str, file: str,
+                                                          content: dict[str, object]) -> None:
+    project = tmp_path / "project"
+    (project / file).parent.mkdir(parents=True)
+    (project / file).write_text(json.dumps(content))
+    git(project, "init", "-q")
+    held = import_project(vendor, project)
+    assert held.hooks == () and [r.code for r in held.refused] == ["UNTRUSTED"]
+    review = cli("trust", ".", cwd=project)
+    assert review.returncode == 0 and f"{file} ({vendor}): not trusted yet" in review.stdout, review.stdout
+    assert len(import_project(vendor, project).hooks) == 1

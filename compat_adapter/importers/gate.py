@@ -1,6 +1,6 @@
 """The importers' side of trust: every file read is checked against the user's trust store.
 
-``import_files`` hands each file's :class:`FileImport` to :func:`gate`. Hooks of a file the user has
+``import_files`` reads each file through :func:`gate`. Hooks of a file the user has
 not trusted (or that changed since, or whose hooks run a project file that changed) become
 ``Refused`` entries with code ``UNTRUSTED`` and the stable ``untrusted: …`` reason naming the command
 that trusts them; so they are never registered, mounted or started. Rules stay: they are context,
