@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from compat_adapter.declare import Declared, declare_hook
 from compat_adapter.errors import (
     AdapterDisposed,
     CompatError,
@@ -18,7 +19,7 @@ from compat_adapter.errors import (
     UnknownEvent,
     UnknownVendor,
 )
-from compat_adapter.grading import declare_hook, grade, grade_rules, grade_runtime
+from compat_adapter.grading import grade, grade_rules, grade_runtime
 from compat_adapter.host.protocol import Host, Surface, validate_host
 from compat_adapter.model import (
     Capability,
@@ -42,6 +43,7 @@ __all__ = (
     "CompatAdapter",
     "CompatError",
     "Degradation",
+    "Declared",
     "DegradationCode",
     "Host",
     "HostSurfaceMismatch",

@@ -135,7 +135,7 @@ def _grade(args: argparse.Namespace) -> int:
     from compat_adapter.catalog import resolve_vendor
     from compat_adapter.cli import _surface_for
     from compat_adapter.errors import InvalidHandler, InvalidMatcher
-    from compat_adapter.grading import declare_hook, grade_declaration, grade_rules
+    from compat_adapter.grading import grade, grade_rules
     from compat_adapter.importers import import_files
 
     spec = resolve_vendor(args.vendor)
@@ -144,8 +144,7 @@ def _grade(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
     for hook in imported.hooks:
         try:
-            result = grade_declaration(declare_hook(hook.vendor, hook.event, hook.matcher, hook.handler,
-                                                    origin=hook.origin), surface, id=hook.origin)
+            result = grade(hook.declared, surface, id=hook.origin)
             rows.append({"origin": hook.origin, "event": hook.event, "matcher": hook.matcher,
                          "capability": str(result.capability), "route": str(result.route),
                          "seams": list(result.seams) + list(result.services),

@@ -114,8 +114,7 @@ async def register_import(adapter: CompatAdapter, result: ImportResult) -> tuple
     out: list[CapabilityResult] = []
     async with adapter.batch():
         for h in result.hooks:
-            out.append(await adapter.register_hook(h.vendor, h.event, h.matcher, h.handler,
-                                                   origin=h.origin))
+            out.append(await adapter.register(h.declared))
         for r in result.rules:
             out.append(await adapter.register_rules(r.vendor, r.sources, base_dir=r.base_dir))
     return tuple(out)
