@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from compat_adapter import CompatAdapter
+from compat_adapter import CompatAdapter, MemoryHost
 from compat_adapter.catalog import resolve_vendor
 from compat_adapter.declare import declare_hook
 from compat_adapter.errors import (
@@ -22,7 +22,6 @@ from compat_adapter.errors import (
     NestingTooDeep,
     RulesTooLarge,
 )
-from compat_adapter.host.memory import MemoryHost
 from compat_adapter.importers import import_files
 from compat_adapter.jsonlimits import MAX_DEPTH, check_depth, loads_json, loads_toml
 from compat_adapter.rules import read_rules
@@ -86,8 +85,7 @@ def test_an_environ_symlink_never_carries_the_secret_through_registration(projec
     (project / "AGENTS.md").symlink_to("/proc/self/environ")
     code = (
         "import anyio, sys\n"
-        "from compat_adapter import CompatAdapter\n"
-        "from compat_adapter.host.memory import MemoryHost\n"
+        "from compat_adapter import CompatAdapter, MemoryHost\n"
         "async def main():\n"
         "    async with MemoryHost(sys.argv[1]) as host, CompatAdapter(host) as adapter:\n"
         "        try:\n"
