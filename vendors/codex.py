@@ -13,9 +13,7 @@ from compat_adapter.model import (
     VendorSpec,
     degrade,
 )
-from vendors.shared import (
-    EVERY_INBOX_STEP,
-)
+from vendors import shared
 
 _NOT_BRIDGED = degrade(
     "own-translation",
@@ -100,7 +98,7 @@ EVENTS = (
                     "prompt is the text of every claimed message run together with no separator, so "
                     "injected rules or hook context ride in it, and permission_mode is the constant "
                     "default."),
-            EVERY_INBOX_STEP,
+            shared.EVERY_INBOX_STEP,
             _BRIDGE_MESSAGE,
         ),
     ),
