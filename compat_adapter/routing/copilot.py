@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from compat_adapter.model import EventRow
 from compat_adapter.routing.native import NativeRouter
-from compat_adapter.routing.points import END_TURN, TURN_STOPPING, Applied, Point, Rule, Steer, stop_rule
+from compat_adapter.routing.points import TURN_STOPPING, Point
+from compat_adapter.routing.verdicts import END_TURN, Applied, Rule, Steer, stop_rule
 
 if TYPE_CHECKING:
     from compat_adapter.routing.dispatch import GroupResult

@@ -25,7 +25,8 @@ from compat_adapter.model import CommandHandler, EventRow, VendorSpec
 from compat_adapter.runtime.process import BASH, ProcessOutcome, hook_environment, run_command
 
 if TYPE_CHECKING:
-    from compat_adapter.routing.points import Applied, Point, Rule
+    from compat_adapter.routing.points import Point
+    from compat_adapter.routing.verdicts import Applied, Rule
 
 __all__ = ("HOOK_SOURCE", "AuditRecord", "GroupResult", "HookEntry", "Runner", "make_entry", "run_group",
            "turn_of")

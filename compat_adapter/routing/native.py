@@ -21,9 +21,10 @@ from compat_adapter.host.protocol import Host
 from compat_adapter.model import EventRow
 from compat_adapter.routing.base import HookState
 from compat_adapter.routing.dispatch import AuditRecord, HookEntry, Runner
-from compat_adapter.routing.points import Point, Rule, observe, point_named
+from compat_adapter.routing.points import Point, point_named
 from compat_adapter.routing.seams import LISTENERS
 from compat_adapter.routing.seams.services import arm
+from compat_adapter.routing.verdicts import Rule, observe
 
 __all__ = ("Listening", "NativeRouter", "PointRouter")
 

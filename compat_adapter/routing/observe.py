@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from compat_adapter.model import EventRow
 from compat_adapter.routing.native import PointRouter
-from compat_adapter.routing.points import Point, Rule, observe
+from compat_adapter.routing.points import Point
+from compat_adapter.routing.verdicts import Rule, observe
 
 __all__ = ("ObserveRouter",)
 

@@ -6,15 +6,15 @@ and this table is the only place a point name is spelled in the code. One dispat
 (``dispatch.Runner.run``) runs every point: select the hooks whose matcher picks the moment, run
 them, merge their answers by the vendor's rules, apply the point's *rule* and audit the result.
 
-A rule reads a merged answer and says what it does at this point (:class:`Applied`): a host verdict
-that ends the dispatch, context to hand on, a prompt replacement, variables, or nothing; and
-whether the answer was honoured. Rules are pure; the seam listeners (``routing/seams/``) only
-carry out what a rule decided (inject, steer, call ``next``).
+A rule (``verdicts.py``) reads a merged answer and says what it does at this point
+(:class:`~compat_adapter.routing.verdicts.Applied`): a host verdict that ends the dispatch, context
+to hand on, a prompt replacement, variables, or nothing; and whether the answer was honoured. Rules
+are pure; the seam listeners (``routing/seams/``) only carry out what a rule decided (inject,
+steer, call ``next``).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,53 +22,31 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
 from compat_adapter.host.protocol import (
-    ApprovalOutcome,
     AskUserQuestionAnswer,
-    PostToolDecision,
-    PreStepDecision,
-    PreToolDecision,
     QuestionAnswer,
 )
 from compat_adapter.jsondata import jsonable
+from compat_adapter.routing.verdicts import (
+    Rule,
+    approval,
+    child_context,
+    inject,
+    observe,
+    post_tool,
+    pre_step,
+    pre_tool,
+    questions,
+    shell_env,
+    stop_rule,
+    transform,
+)
 
 if TYPE_CHECKING:
-    from compat_adapter.model import EventRow
-    from compat_adapter.routing.dispatch import GroupResult
+    pass
 
-__all__ = ("END_TURN", "POINTS", "Applied", "Point", "Rule", "Steer", "observe", "point_named")
+__all__ = ("POINTS", "Point", "point_named", "question_result")
 
 Mode = Literal["waterfall", "serial", "emit", "service"]
-
-
-@dataclass(frozen=True, slots=True)
-class Steer:
-    """Turn-stopping verdict: the turn goes on with one more step, steered by ``text``."""
-
-    text: str
-
-
-#: Turn-stopping verdict: the turn ends although a hook asked to go on (a runaway guard).
-END_TURN = object()
-
-
-@dataclass(frozen=True, slots=True)
-class Applied:
-    """What one merged answer does at one point, and how the audit records it."""
-
-    honoured: bool
-    note: str
-    verdict: Any = None
-    """A host verdict: the seam answers with it and no later group runs."""
-    context: str | None = None
-    """Context text for the model (a sourced user message, or the child agent's inbox)."""
-    replacement: str | None = None
-    """A replacement for the user's prompt."""
-    env: Mapping[str, str] | None = None
-    """Variables for the host shell."""
-
-
-#: A verdict rule: (merged group, the group's row, what the listener knows) → what it does.
-Rule = Callable[["GroupResult", "EventRow", Mapping[str, Any]], Applied]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,155 +67,6 @@ class Point:
     transcripts show these runs)."""
     record: str | None = None
     """For a point derived from ``session/event``: the kind of durable record it follows."""
-
-
-# ── rules ───────────────────────────────────────────────────────────────────────────────────────
-
-_BLOCKS = frozenset({"deny", "block"})
-
-
-def _context(group: GroupResult) -> str | None:
-    texts = group.merged.additional_context
-    return "\n\n".join(texts) if texts else None
-
-
-def _label(group: GroupResult) -> str:
-    first = group.ran[0]
-    return f"{first.spec.id} {first.row.event}"
-
-
-def observe(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
-    """Observe only: the hook ran; a blocking answer is written down and ignored."""
-    merged = group.merged
-    if merged.decision in ("deny", "block", "ask") or merged.stop:
-        return Applied(False, "observe-only: the blocking answer was ignored")
-    return Applied(True, "observed")
-
-
-def _pre_tool(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
-    answer = group.merged
-    if answer.decision in _BLOCKS:
-        reason = answer.reason or f"blocked by {_label(group)} hook"
-        return Applied(True, "deny", verdict=PreToolDecision("deny", reason))
-    if answer.decision == "ask":
-        return Applied(True, "ask → host approval", verdict=PreToolDecision("ask", answer.reason))
-    note = "allow does not pre-approve" if answer.decision == "allow" else "no decision"
-    if answer.updated_input is not None:
-        note += "; input rewrite ignored"
-    return Applied(True, note)
-
-
-def _post_tool(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
-    answer = group.merged
-    if answer.decision in _BLOCKS and row.blocking == "verdict":
-        reason = answer.reason or f"blocked by {_label(group)} hook"
-        return Applied(True, "block", verdict=PostToolDecision("block", reason), context=_context(group))
-    note = "context" if answer.additional_context else "no decision"
-    if answer.updated_output is not None:
-        note += "; output rewrite ignored"
-    return Applied(True, note, context=_context(group))
-
-
-def _pre_step(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
-    answer = group.merged
-    if row.blocking == "verdict" and answer.decision in _BLOCKS:
-        return Applied(True, "reject", verdict=PreStepDecision("reject"))
-    if row.blocking == "context":
-        return Applied(True, "context", context=_context(group))
-    return observe(group, row, scene)
-
-
-def _transform(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
-    answer = group.merged
-    if answer.replacement_prompt is not None and not (row.blocking == "verdict" and answer.decision in _BLOCKS):
-        return Applied(True, "prompt replaced for the model", replacement=answer.replacement_prompt)
-    return _pre_step(group, row, scene)
-
-
-def _approval(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
-    decision = group.merged.decision
-    if decision in _BLOCKS:
-        return Applied(True, "rejected", verdict=ApprovalOutcome.REJECTED)
-    if decision == "allow":
-        return Applied(True, "allowed-once", verdict=ApprovalOutcome.ALLOWED_ONCE)
-    return Applied(True, "no decision")
-
-
-def _questions(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
-    given = question_answers(group.merged.answers)
-    asked = scene.get("asked", ())
-    items = tuple(QuestionAnswer(id=qid, selected=_selected(value), custom=_custom(value))
-                  for qid, value in given.items() if qid in asked)
-    if items:
-        return Applied(True, "answered", verdict=AskUserQuestionAnswer(items))
-    return Applied(True, "no answer")
-
-
-def _inject(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
-    context = _context(group)
-    return Applied(True, "context" if context else "no context", context=context)
-
-
-def _child_context(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
-    context = _context(group)
-    reachable = bool(scene.get("child"))
-    if context and reachable:
-        return Applied(True, "context injected into the child", context=context)
-    return Applied(reachable or not context,
-                   "no context" if not context else "child not reachable: context dropped")
-
-
-def stop_rule(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
-    """A block keeps the turn going with one more step; no cap (the vendor's own has none)."""
-    answer = group.merged
-    if answer.decision not in _BLOCKS:
-        return Applied(True, "stop allowed")
-    forced = int(scene.get("forced", 0))
-    return Applied(True, f"block {forced + 1}: another step",
-                   verdict=Steer(answer.reason or "continue: blocked by the stop hook"))
-
-
-#: The only variable names a host shell-env contributor may set.
-_DSH_KEY = re.compile(r"DSH_[A-Z][A-Z0-9_]*")
-
-
-def _shell_env(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
-    given = dict(group.merged.env)
-    kept = {k: v for k, v in given.items() if _DSH_KEY.fullmatch(k)}
-    dropped = sorted(set(given) - set(kept))
-    return Applied(True, "variables" + (f"; dropped non-DSH_* names {dropped}" if dropped else ""),
-                   env=kept)
-
-
-# ── answer readers ──────────────────────────────────────────────────────────────────────────────
-
-def question_answers(answers: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    """Question id → answer from a merged hook answer.
-
-    Claude's Elicitation answers in the MCP shape ``{action, content}``: only ``accept`` answers,
-    with ``content`` mapping question ids to values; decline and cancel answer nothing (the host
-    has no counterpart, so the question goes on to the next answerer).
-    """
-    if not answers:
-        return {}
-    if "action" in answers:
-        content = answers.get("content")
-        if answers.get("action") == "accept" and isinstance(content, Mapping):
-            return content
-        return {}
-    return answers
-
-
-def _selected(value: Any) -> tuple[str, ...]:
-    if isinstance(value, Mapping):
-        value = value.get("selected", ())
-    if isinstance(value, str):
-        return (value,)
-    return tuple(str(v) for v in value or ())
-
-
-def _custom(value: Any) -> str | None:
-    return str(value["custom"]) if isinstance(value, Mapping) and value.get("custom") else None
 
 
 # ── payload fields ──────────────────────────────────────────────────────────────────────────────
@@ -411,26 +240,26 @@ _OBS = "none (observe)"
 _EVENT = "session/event"
 
 # waterfalls: the answer can be the host's verdict
-PRE_EXECUTE = Point("tools/pre-execute", "tools/pre-execute", "waterfall", "PreToolDecision", _pre_tool,
+PRE_EXECUTE = Point("tools/pre-execute", "tools/pre-execute", "waterfall", "PreToolDecision", pre_tool,
                     _tool_call, log_pair=True)
-POST_EXECUTE = Point("tools/post-execute", "tools/post-execute", "waterfall", "PostToolDecision", _post_tool,
+POST_EXECUTE = Point("tools/post-execute", "tools/post-execute", "waterfall", "PostToolDecision", post_tool,
                      _tool_result, log_pair=True)
-PRE_STEP = Point("agent/pre-step", "agent/pre-step", "waterfall", "PreStepDecision", _pre_step, _prompt,
+PRE_STEP = Point("agent/pre-step", "agent/pre-step", "waterfall", "PreStepDecision", pre_step, _prompt,
                  log_pair=True)
-PRE_STEP_TRANSFORM = Point("agent/pre-step/transform", "agent/pre-step", "waterfall", "PreStepDecision", _transform,
+PRE_STEP_TRANSFORM = Point("agent/pre-step/transform", "agent/pre-step", "waterfall", "PreStepDecision", transform,
                            _prompt, log_pair=True)
-APPROVAL = Point("approval/request", "approval/request", "waterfall", "ApprovalOutcome", _approval,
+APPROVAL = Point("approval/request", "approval/request", "waterfall", "ApprovalOutcome", approval,
                  _approval_request, log_pair=True)
 QUESTIONS = Point("user-questions/request", "user-questions/request", "waterfall", "AskUserQuestionAnswer",
-                  _questions, _question_request, log_pair=True)
+                  questions, _question_request, log_pair=True)
 
 # serial: the host waits, so context or another step can land
-AGENT_CREATED = Point("agent/created", "agent/created", "serial", "inject (context)", _inject, _agent_created)
+AGENT_CREATED = Point("agent/created", "agent/created", "serial", "inject (context)", inject, _agent_created)
 TURN_STOPPING = Point("agent/turn-stopping", "agent/turn-stopping", "serial", "steer (another step)", stop_rule,
                       _turn_stopping, log_pair=True)
 
 # emit: observed (a child's context still reaches the child, which has not started yet)
-SUBAGENT_START = Point("subagent/start", "subagent/start", "emit", "inject into the child", _child_context,
+SUBAGENT_START = Point("subagent/start", "subagent/start", "emit", "inject into the child", child_context,
                        _subagent_start)
 SUBAGENT_END = Point("subagent/end", "subagent/end", "emit", _OBS, observe, _subagent_end)
 DISPOSED = Point("agent/disposed", "agent/disposed", "emit", _OBS, observe, _disposed)
@@ -461,7 +290,7 @@ LSP = Point("lsp/query", _EVENT, "emit", _OBS, observe, _lsp, service="lsp", rec
 # host services call back
 FS_WATCH = Point("fs/watch", None, "service", _OBS, observe, _file_changed, service="fs.watch")
 WORKTREES = Point("git/worktrees", None, "service", _OBS, observe, _worktree, service="worktrees")
-SHELL_ENV = Point("shell/env", None, "service", "DSH_* variables", _shell_env, _shell_call,
+SHELL_ENV = Point("shell/env", None, "service", "DSH_* variables", shell_env, _shell_call,
                   service="shellEnv")
 
 #: Every point by name.

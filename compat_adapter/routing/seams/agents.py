@@ -20,6 +20,7 @@ from compat_adapter.host.protocol import (
 )
 from compat_adapter.routing import points
 from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages, message, turn_of
+from compat_adapter.routing.verdicts import Steer
 
 __all__ = ("on_agent_created", "on_disposed", "on_error", "on_inbox", "on_status", "on_subagent_end",
            "on_subagent_start", "on_turn_stopping")
@@ -45,7 +46,7 @@ async def on_turn_stopping(runner: Runner, event: TurnStopping) -> None:
     done = await runner.run(point, point.fields(event, forced), session=event.agent.session,
                             turn=event.turn, scene={"forced": forced})
     for group, applied in done:
-        if isinstance(applied.verdict, points.Steer):
+        if isinstance(applied.verdict, Steer):
             blocks[key] = forced + 1
             event.agent.steer(message(group, applied.verdict.text))
         else:  # the stop goes through, or a guard ended the turn: the count starts again
