@@ -19,7 +19,7 @@ from conftest import write_script
 from compat_adapter import CompatAdapter, MemoryHost
 from compat_adapter.catalog import resolve_event, resolve_vendor
 from compat_adapter.declare import Declared, declare_hook
-from compat_adapter.host.loop import call
+from compat_adapter.host.script import call
 from compat_adapter.model import Route
 from compat_adapter.routing.base import Router
 from compat_adapter.routing.points import POINTS
