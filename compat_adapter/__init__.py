@@ -31,7 +31,7 @@ from compat_adapter.model import (
 )
 
 if TYPE_CHECKING:
-    from compat_adapter.host.memory import MemoryHost
+    from compat_adapter.host.embedded.memory import MemoryHost
     from compat_adapter.matrix import build_matrix
     from compat_adapter.service import AdapterConfig, CompatAdapter, Status
 
@@ -73,7 +73,7 @@ __all__ = (
 #: Imported on first use, so that `import compat_adapter` stays cheap (the service pulls in the
 #: routes, dialects and anyio; the embedded host its services).
 _LAZY = {"AdapterConfig": "compat_adapter.service", "CompatAdapter": "compat_adapter.service",
-         "Status": "compat_adapter.service", "MemoryHost": "compat_adapter.host.memory",
+         "Status": "compat_adapter.service", "MemoryHost": "compat_adapter.host.embedded.memory",
          "build_matrix": "compat_adapter.matrix"}
 
 

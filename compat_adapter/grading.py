@@ -16,8 +16,6 @@ from typing import Any
 
 from compat_adapter.catalog import resolve_vendor
 from compat_adapter.declare import Declared
-from compat_adapter.host.protocol import SeamMode, Surface
-from compat_adapter.host.surfaces import DSH_0_2_SURFACE
 from compat_adapter.model import (
     Capability,
     CapabilityResult,
@@ -26,10 +24,16 @@ from compat_adapter.model import (
     EventRow,
     Route,
     RulesFile,
+    SeamMode,
+    Surface,
     VendorSpec,
     capability_result,
     degrade,
 )
+
+# The surface the vendor tables were written against; a host whose seam modes differ from it
+# changes what a row can do, and grading says so.
+from vendors.surface import TABLE_SURFACE
 
 __all__ = ("SAMPLE_HANDLER", "TABLE_SURFACE", "grade", "grade_rules", "grade_runtime")
 
@@ -75,11 +79,6 @@ def _refusal(decl: Declared, surface: Surface) -> str | None:
         if service not in surface.services:
             return f"host {surface.host} {surface.version} has no {service} service"
     return None
-
-
-#: The surface the vendor tables were written against; a host whose seam modes differ from it
-#: changes what a row can do, and grading says so.
-TABLE_SURFACE = DSH_0_2_SURFACE
 
 
 def _mode_losses(seams: tuple[str, ...], blocking: str, surface: Surface) -> tuple[Degradation, ...]:

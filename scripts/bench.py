@@ -57,7 +57,7 @@ if str(REPO) not in sys.path:
 from compat_adapter import CompatAdapter  # noqa: E402
 from compat_adapter.dialects import dialect_for  # noqa: E402
 from compat_adapter.dialects.base import Moment  # noqa: E402
-from compat_adapter.host.memory import MemoryHost  # noqa: E402
+from compat_adapter.host.embedded.memory import MemoryHost  # noqa: E402
 from compat_adapter.host.protocol import (  # noqa: E402
     ApprovalOutcome,
     ApprovalRequest,
@@ -364,7 +364,7 @@ import gc, json, sys, tempfile
 from pathlib import Path
 import anyio
 from compat_adapter import CompatAdapter
-from compat_adapter.host.memory import MemoryHost
+from compat_adapter.host.embedded.memory import MemoryHost
 
 def rss_kb():
     for line in open("/proc/self/status"):

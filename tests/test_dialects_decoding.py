@@ -82,7 +82,7 @@ async def run_hook(tmp_path: Path, vendor: str, data: bytes, *, exit_code: int =
 
 @pytest.mark.parametrize("hole", sorted(HOLES))
 async def test_copilot_pretooluse_deny_hole_blocks_the_real_call(hole: str, tmp_path: Path) -> None:
-    from compat_adapter.host.memory import MemoryHost
+    from compat_adapter.host.embedded.memory import MemoryHost
 
     data, reason = HOLES[hole]
     ws = tmp_path / "ws"
@@ -105,7 +105,7 @@ async def test_copilot_pretooluse_deny_hole_blocks_the_real_call(hole: str, tmp_
 async def test_claude_pretooluse_deny_hole_blocks_the_real_call(hole: str, tmp_path: Path) -> None:
     """The same for Claude Code, on whatever route the adapter picks for it (the host's official
     bridge, modelled on DSH's own JavaScript ``trim`` + ``JSON.parse``, or the native one)."""
-    from compat_adapter.host.memory import MemoryHost
+    from compat_adapter.host.embedded.memory import MemoryHost
 
     data, _ = CLAUDE_HOLES[hole]
     ws = tmp_path / "ws"

@@ -62,8 +62,8 @@ def marker(clone: Path) -> Path:
 async def session(project: Path, **import_options: object) -> tuple[object, object, list[str]]:
     """Import the project's Claude files, register them, run one bash call; (import, status, rules)."""
     from compat_adapter import CompatAdapter
-    from compat_adapter.host.loop import call
-    from compat_adapter.host.memory import MemoryHost
+    from compat_adapter.host.embedded.memory import MemoryHost
+    from compat_adapter.host.script import call
 
     imported = import_project("claude", project, **import_options)  # type: ignore[arg-type]
     async with MemoryHost(project) as host:

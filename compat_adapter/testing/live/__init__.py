@@ -1,7 +1,7 @@
 """Live verification: every vendor row, end to end, on the embedded host with a real hook.
 
 For one row, :func:`verify_row` makes a fresh temporary git repository (one commit, identity set in
-the repository's own config), boots a :class:`~compat_adapter.host.memory.MemoryHost` on it, creates
+the repository's own config), boots a :class:`~compat_adapter.host.embedded.memory.MemoryHost` on it, creates
 a :class:`~compat_adapter.service.CompatAdapter` and registers ONE command hook: a small shell
 script that records every stdin payload it gets to a file and prints an answer written in the
 row's vendor dialect. It then drives the session until the row's seam fires and checks two things:

@@ -16,7 +16,7 @@ from typing import Any
 import anyio
 
 from compat_adapter.catalog import resolve_event, resolve_vendor
-from compat_adapter.host.memory import MemoryHost
+from compat_adapter.host.embedded.memory import MemoryHost
 from compat_adapter.host.script import Reply, call
 from compat_adapter.model import Capability, EventRow, Route, VendorSpec
 from compat_adapter.service import CompatAdapter

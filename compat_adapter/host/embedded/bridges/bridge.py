@@ -29,7 +29,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from compat_adapter.host.bridges.protocol import (
+from compat_adapter.host.embedded.bridges.protocol import (
     DEFAULT_HOOK_TIMEOUT_S,
     DEFAULT_STDERR_SUMMARY_MAX_CHARS,
     UNTRUSTED_HOOK_CONTEXT_NOTICE,
