@@ -25,7 +25,7 @@ from compat_adapter.routing.base import Router
 from compat_adapter.routing.points import POINTS
 from compat_adapter.routing.seams import LISTENERS
 from compat_adapter.testing.live import ask_policy
-from vendors import VENDORS
+from vendors.tables import VENDORS
 
 PACKAGE = Path(__file__).resolve().parent.parent / "compat_adapter"
 

@@ -17,6 +17,7 @@ from compat_adapter.model import (
     degrade,
 )
 from vendors import shared
+from vendors.surface import CLAUDE_BRIDGE
 
 # The Claude Code bridge's own losses: the bridge owns these runs, we only write its config.
 _SERIAL = degrade(
@@ -48,7 +49,7 @@ _HOST_TOOL_PAYLOAD = degrade(
 
 #: Stated once for the rows each is true of; grading lists them on every such row.
 BRIDGE = BridgeSpec(
-    package="@deepseek-ai/dsh-hooks-claude-code",
+    package=CLAUDE_BRIDGE,
     dialect="claude-code",
     losses=(_SERIAL, _BASH_C),
     answer_losses=(_JSON_ON_EXIT_0,),

@@ -14,6 +14,7 @@ from compat_adapter.model import (
     degrade,
 )
 from vendors import shared
+from vendors.surface import CODEX_BRIDGE
 
 _NOT_BRIDGED = degrade(
     "own-translation",
@@ -32,7 +33,7 @@ _EXIT_2_EMPTY = degrade(
 
 #: The Codex bridge's own losses, stated once for the rows each is true of.
 BRIDGE = BridgeSpec(
-    package="@deepseek-ai/dsh-hooks-codex",
+    package=CODEX_BRIDGE,
     dialect="codex",
     losses=(_SERIAL,),
     block_losses=(_EXIT_2_EMPTY,),

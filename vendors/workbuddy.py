@@ -17,6 +17,7 @@ from compat_adapter.model import (
     degrade,
 )
 from vendors import shared
+from vendors.surface import CLAUDE_BRIDGE
 
 # True of every row: the dialect is assumed, not published.
 _NO_PUBLIC_API = degrade(
@@ -74,7 +75,7 @@ _REGEX_MATCHERS = degrade(
 
 #: Stated once for the rows each is true of; grading lists them on every such row.
 BRIDGE = BridgeSpec(
-    package="@deepseek-ai/dsh-hooks-claude-code",
+    package=CLAUDE_BRIDGE,
     dialect="claude-code",
     losses=(_PROJECT_DIR, _MODIFIED_INPUT, _SERIAL, _BASH_C),
     block_losses=(_EXIT_2_REASON,),
