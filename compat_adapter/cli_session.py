@@ -1,4 +1,7 @@
-"""`compat-adapter demo`, `run` and `grade`: the commands that run hooks or read a team's files."""
+"""`compat-adapter demo`, `run` and `grade`: the commands that run hooks or read a team's files.
+
+As in ``cli.py``, each command imports what it runs only when it is chosen.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +14,9 @@ from typing import Any
 
 import anyio
 
-from compat_adapter.errors import CompatError, ScriptError
+from compat_adapter.errors import CompatError, InvalidHandler, InvalidMatcher, ScriptError
+from compat_adapter.host.script import script_from_json
+from compat_adapter.host.surfaces import surface_named
 
 __all__ = ("add_commands", "print_report", "read_session_script")
 
@@ -68,14 +73,14 @@ def _demo(args: argparse.Namespace) -> int:
     print_report(report.timeline, report.status,
                  "compat-adapter demo: seam → hook → vendor answer → host verdict")
     print(f"turns: {', '.join(report.turn_reasons)}; hook processes run: {report.hook_runs}")
+    print("trust: the example preset is code installed with compat-adapter, so its hooks run as they are;\n"
+          "a repository's own hook files run only after `compat-adapter trust` shows them and you agree.")
     return 0
 
 
 def read_session_script(path: Path) -> tuple[list[str], list[Any]]:
     """A session script file: a JSON list of script items (one turn), or
     ``{"prompts": [...], "script": [...]}`` (one turn per prompt)."""
-    from compat_adapter.host.script import script_from_json
-
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -96,7 +101,7 @@ def read_session_script(path: Path) -> tuple[list[str], list[Any]]:
 
 async def _run_session(preset: str, script_path: Path, cwd: Path, progress: Any) -> Any:
     from compat_adapter.demo import run_session
-    from compat_adapter.host.memory import MemoryHost
+    from compat_adapter.host.embedded.memory import MemoryHost
     from compat_adapter.presets import apply_preset
     from compat_adapter.service import CompatAdapter
     from compat_adapter.timeline import build_timeline
@@ -113,8 +118,13 @@ def _run(args: argparse.Namespace) -> int:
     cwd = Path(args.cwd or ".").resolve()
     if not cwd.is_dir():
         raise CompatError(f"--cwd {cwd} is not a directory")
-    reasons, timeline, status = anyio.run(_run_session, args.preset, Path(args.script), cwd,
-                                          _progress(not args.json))
+    from contextlib import nullcontext
+
+    from compat_adapter.trust import trusting_all
+
+    with trusting_all() if args.trust_all else nullcontext():
+        reasons, timeline, status = anyio.run(_run_session, args.preset, Path(args.script), cwd,
+                                              _progress(not args.json))
     if args.json:
         print(json.dumps({"turns": reasons, "timeline": [r.model_dump() for r in timeline],
                           "status": status.model_dump(mode="json")}, indent=2))
@@ -126,19 +136,16 @@ def _run(args: argparse.Namespace) -> int:
 
 def _grade(args: argparse.Namespace) -> int:
     from compat_adapter.catalog import resolve_vendor
-    from compat_adapter.cli import _surface_for
-    from compat_adapter.errors import InvalidHandler, InvalidMatcher
-    from compat_adapter.grading import declare_hook, grade_declaration, grade_rules
+    from compat_adapter.grading import grade, grade_rules
     from compat_adapter.importers import import_files
 
     spec = resolve_vendor(args.vendor)
-    surface = _surface_for(args.host)
-    imported = import_files(spec.id, args.files)
+    surface = surface_named(args.host)
+    imported = import_files(spec.id, args.files, trust_all=True if args.trust_all else None)
     rows: list[dict[str, Any]] = []
     for hook in imported.hooks:
         try:
-            result = grade_declaration(declare_hook(hook.vendor, hook.event, hook.matcher, hook.handler,
-                                                    origin=hook.origin), surface, id=hook.origin)
+            result = grade(hook.declared, surface, id=hook.origin)
             rows.append({"origin": hook.origin, "event": hook.event, "matcher": hook.matcher,
                          "capability": str(result.capability), "route": str(result.route),
                          "seams": list(result.seams) + list(result.services),
@@ -157,7 +164,7 @@ def _grade(args: argparse.Namespace) -> int:
         rows.append({"origin": rules.origin, "event": "rules", "matcher": None,
                      "capability": str(result.capability), "route": str(result.route),
                      "seams": list(result.seams), "losses": [], "reason": result.reason,
-                     "sources": list(rules.sources)})
+                     "sources": list(rules.sources), "trusted": rules.trusted})
     unsupported = sum(r["capability"] == "UNSUPPORTED" for r in rows)
     if args.json:
         print(json.dumps({"vendor": spec.id, "host": surface.host, "rows": rows,
@@ -169,13 +176,23 @@ def _grade(args: argparse.Namespace) -> int:
         for column in ("where", "event", "matcher", "grade", "route", "seams", "losses or reason"):
             table.add_column(column, overflow="fold")
         for r in rows:
-            losses = r["reason"] or "\n".join(r["losses"])
+            losses = r["reason"] or "\n".join(r["losses"]) or _trust_note(r)
             table.add_row(r["origin"], r["event"], r["matcher"] or "", r["capability"], r["route"],
                           ", ".join(r["seams"]), losses)
         console = _console()
         console.print(table)
         console.print(f"{len(rows)} graded, {unsupported} UNSUPPORTED")
     return 1 if args.strict and unsupported else 0
+
+
+def _trust_note(row: dict[str, Any]) -> str:
+    if row.get("trusted") is None:
+        return ""
+    return "file trusted" if row["trusted"] else "file not trusted (rules still carry: context, not code)"
+
+
+_TRUST_ALL_HELP = ("DANGEROUS: run hooks from files nobody trusted (`compat-adapter trust`); "
+                   "warns on every file")
 
 
 def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
@@ -187,10 +204,12 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
     r.add_argument("--script", required=True, help="session script (JSON)")
     r.add_argument("--cwd", default=None, help="session working directory (default: .)")
     r.add_argument("--json", action="store_true")
+    r.add_argument("--trust-all", action="store_true", help=_TRUST_ALL_HELP)
     g = sub.add_parser("grade", help="grade a vendor's own hook config and rules files")
     g.add_argument("--vendor", required=True)
     g.add_argument("files", nargs="+")
     g.add_argument("--host", default="embedded")
     g.add_argument("--json", action="store_true")
     g.add_argument("--strict", action="store_true", help="exit 1 when anything is UNSUPPORTED")
+    g.add_argument("--trust-all", action="store_true", help=_TRUST_ALL_HELP)
     return {"demo": _demo, "run": _run, "grade": _grade}

@@ -11,10 +11,13 @@ __all__ = (
     "CompatError",
     "ConfigParseError",
     "HostSurfaceMismatch",
+    "InputRefused",
+    "InputTooLarge",
     "InvalidDeclaration",
     "InvalidHandler",
     "InvalidMatcher",
     "MountFailed",
+    "NestingTooDeep",
     "PresetError",
     "ProtocolError",
     "RulesSourceMissing",
@@ -23,6 +26,7 @@ __all__ = (
     "ScriptError",
     "UnknownEvent",
     "UnknownVendor",
+    "UnsafeStateDir",
     "ERROR_CODES",
 )
 
@@ -93,6 +97,22 @@ class RulesTooLarge(CompatError):
     hint = "split the file or raise max_rule_bytes; rules are never truncated"
 
 
+class InputRefused(CompatError):
+    code = "INPUT_REFUSED"
+    hint = ("only regular files are read: not a FIFO, device, socket or /proc, /sys, /dev file, and "
+            "not through a symlink that leaves the project")
+
+
+class InputTooLarge(CompatError):
+    code = "INPUT_TOO_LARGE"
+    hint = "the file is over the size limit for its kind; nothing of it was read"
+
+
+class NestingTooDeep(CompatError):
+    code = "NESTING_TOO_DEEP"
+    hint = "JSON or TOML nested deeper than compat_adapter.jsonlimits.MAX_DEPTH levels is refused whole"
+
+
 class HostSurfaceMismatch(CompatError):
     code = "HOST_SURFACE_MISMATCH"
     hint = "the host does not offer what this needs; run `compat-adapter surface` to see what is missing"
@@ -121,6 +141,12 @@ class ScriptError(CompatError):
 class ProtocolError(CompatError):
     code = "PROTOCOL_ERROR"
     hint = "send one JSON object per line with an id and a method"
+
+
+class UnsafeStateDir(CompatError):
+    code = "UNSAFE_STATE_DIR"
+    hint = ("the state folder (trust store) must be a real directory of yours, mode 0700, with files "
+            "only you can write; fix it or point $COMPAT_ADAPTER_STATE_HOME elsewhere")
 
 
 def _codes() -> dict[str, type[CompatError]]:

@@ -11,10 +11,9 @@ from conftest import write_script
 
 from compat_adapter import CompatAdapter, MemoryHost
 from compat_adapter.catalog import resolve_vendor
-from compat_adapter.host.bridges.protocol import UNTRUSTED_HOOK_CONTEXT_NOTICE
-from compat_adapter.host.loop import Reply, call
+from compat_adapter.host.embedded.bridges.protocol import UNTRUSTED_HOOK_CONTEXT_NOTICE
 from compat_adapter.host.protocol import ApprovalOutcome
-from compat_adapter.host.script import Error
+from compat_adapter.host.script import Error, Reply, call
 from compat_adapter.model import DegradationCode
 
 
@@ -34,9 +33,10 @@ def payloads(path: Path) -> list[dict]:
 
 
 def sentence(vendor: str, event: str, code: DegradationCode) -> list[str]:
-    row = resolve_vendor(vendor).row(event)
+    spec = resolve_vendor(vendor)
+    row = spec.row(event)
     assert row is not None
-    return [d.text for d in row.degradations if d.code is code]
+    return [d.text for d in spec.losses_for(row) if d.code is code]
 
 
 def _ask(reason: str) -> str:

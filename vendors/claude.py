@@ -1,10 +1,13 @@
 """Anthropic Claude Code: 33 hook events, `settings.json` hooks, CLAUDE.md and `.claude/rules`.
 
-Data only. Seven events go through the host's official Claude Code bridge, two are observed on
-seams that cannot intercept, and the other twenty-four are translated by this project.
+Data only. Seven events go through the host's official Claude Code bridge. Of the twenty-six this
+project runs itself, eleven can only be observed here although Claude acts on their answer
+(native-seam), and fifteen are translated (Claude either acts on the answer the same way here, or
+only observes the event itself).
 """
 
 from compat_adapter.model import (
+    BridgeSpec,
     EventRow,
     Route,
     RulesSpec,
@@ -13,10 +16,10 @@ from compat_adapter.model import (
     VendorSpec,
     degrade,
 )
+from vendors import shared
+from vendors.surface import CLAUDE_BRIDGE
 
-BRIDGE = "@deepseek-ai/dsh-hooks-claude-code"
-
-# Losses every bridged row shares: the bridge owns these runs, we only write its config.
+# The Claude Code bridge's own losses: the bridge owns these runs, we only write its config.
 _SERIAL = degrade(
     "timing-differs",
     "The bridge runs the matching hooks one after another in config order, where Claude Code starts "
@@ -43,6 +46,16 @@ _HOST_TOOL_PAYLOAD = degrade(
     "tool_name and tool_input come from the host as they are (bash, edit, a path argument instead of "
     "file_path), and permission_mode and prompt_id are absent.",
 )
+
+#: Stated once for the rows each is true of; grading lists them on every such row.
+BRIDGE = BridgeSpec(
+    package=CLAUDE_BRIDGE,
+    dialect="claude-code",
+    losses=(_SERIAL, _BASH_C),
+    answer_losses=(_JSON_ON_EXIT_0,),
+    tool_losses=(_HOST_TOOL_PAYLOAD, _TOOL_MATCHERS),
+)
+
 _CONSTANT_AGENT_TYPE = degrade(
     "matcher-narrowed",
     "The bridge reports agent_type as the constant \"general-purpose\", so a matcher naming any other "
@@ -60,23 +73,13 @@ _AT_SESSION_CREATION = degrade(
     "The host fixes one working directory when a session is created and never changes or adds one, "
     "so this fires once, at session creation, instead of on a change.",
 )
-_POLLED_WORKTREES = degrade(
-    "polled",
-    "Worktrees are found by polling git worktree list --porcelain, so the hook fires up to one poll "
-    "interval late and a worktree made and removed between two polls is never seen.",
-)
-_GIT_ONLY = degrade(
-    "scope-differs",
-    "Only a session inside a git repository is polled, and any worktree change counts, including "
-    "ones made outside the agent.",
-)
 _TODO_ONLY = degrade(
     "scope-differs",
     "Only items of the host's todo list are visible; there are no team tasks, so task_description, "
     "teammate_name and team_name are absent.",
 )
 
-# On every row: the one hook runner (and the bridges) scrub the environment.
+# True of every row: the one hook runner (and the bridges) scrub the environment.
 _SCRUBBED_ENV = degrade(
     "env-differs",
     "Parent variables whose names contain KEY, TOKEN, SECRET, PASSWORD or CREDENTIAL, and every "
@@ -95,7 +98,6 @@ EVENTS = (
         blocking="context",
         matcher_subject="source",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("output-field-ignored",
                     "Only hookSpecificOutput.additionalContext is used: plain stdout, initialUserMessage, "
                     "sessionTitle, watchPaths and reloadSkills are dropped."),
@@ -112,9 +114,6 @@ EVENTS = (
             degrade("message-provenance",
                     "The context is queued as a user message sourced from the bridge and prefixed with "
                     "a notice calling it untrusted, not given as Claude's system reminder."),
-            _JSON_ON_EXIT_0,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -126,19 +125,13 @@ EVENTS = (
         blocking="verdict",
         timeout_s=30.0,
         degradations=(
-            _SCRUBBED_ENV,
             degrade("output-field-ignored",
                     "Plain stdout is not turned into context, and the reason of a block reaches neither "
                     "the user nor the model because the host's reject carries none."),
-            degrade("timing-differs",
-                    "It runs on every step that claims new inbox messages, so a steered continuation "
-                    "can trigger it as well as a typed prompt."),
+            shared.EVERY_INBOX_STEP,
             degrade("payload-field-missing",
                     "prompt is the text of every claimed message run together with no separator, so "
                     "injected rules or hook context ride in it; prompt_id and permission_mode are absent."),
-            _JSON_ON_EXIT_0,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -150,7 +143,6 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("decision-narrowed",
                     "deny blocks and ask goes to the host's approval, but allow does not skip "
                     "approval and defer is not supported."),
@@ -159,11 +151,6 @@ EVENTS = (
             degrade("output-field-ignored",
                     "additionalContext and systemMessage from PreToolUse are dropped, and continue:false "
                     "is recorded without halting anything."),
-            _HOST_TOOL_PAYLOAD,
-            _TOOL_MATCHERS,
-            _JSON_ON_EXIT_0,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -175,17 +162,11 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("output-rewrite-ignored",
                     "A block and additionalContext take effect, but updatedToolOutput and "
                     "updatedMCPToolOutput never replace the result."),
             degrade("payload-field-missing",
                     "tool_response is the result's text flattened into one string, and duration_ms is absent."),
-            _HOST_TOOL_PAYLOAD,
-            _TOOL_MATCHERS,
-            _JSON_ON_EXIT_0,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -197,7 +178,6 @@ EVENTS = (
         services=(Service.AGENTS,),
         blocking="continue",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("payload-field-missing",
                     "stop_hook_active is always false, and last_assistant_message, background_tasks and "
                     "session_crons are absent."),
@@ -210,9 +190,6 @@ EVENTS = (
             degrade("message-provenance",
                     "The continuation is a steered message sourced from the bridge, not Claude's "
                     "feedback to the model."),
-            _JSON_ON_EXIT_0,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -225,7 +202,6 @@ EVENTS = (
         blocking="context",
         matcher_subject="agent_type",
         degradations=(
-            _SCRUBBED_ENV,
             _CONSTANT_AGENT_TYPE,
             degrade("scope-differs",
                     "additionalContext is injected only into a child that runs in-process and is still "
@@ -235,9 +211,6 @@ EVENTS = (
                     "arrive after the child's first request."),
             degrade("payload-field-missing",
                     "session_id and cwd describe the child's session, and transcript_path is an empty string."),
-            _JSON_ON_EXIT_0,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -249,7 +222,6 @@ EVENTS = (
         services=(Service.SUBAGENTS,),
         matcher_subject="agent_type",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("observe-only",
                     "The child has already finished: a block cannot keep it running and no context "
                     "reaches it."),
@@ -257,8 +229,6 @@ EVENTS = (
                     "stop_hook_active is always false, and agent_transcript_path, last_assistant_message, "
                     "background_tasks and session_crons are absent."),
             _CONSTANT_AGENT_TYPE,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -268,12 +238,10 @@ EVENTS = (
         point="compaction/start",
         matcher_subject="trigger",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("observe-only",
                     "Compaction is a host service call that cannot be cancelled, so a block is recorded "
                     "in the audit and compaction goes ahead."),
-            degrade("timing-differs",
-                    "The hook runs on the durable compaction/start record, once compaction has already begun."),
+            shared.COMPACTION_STARTED,
             degrade("payload-field-missing", "custom_instructions is always an empty string."),
             degrade("matcher-narrowed",
                     "trigger is always \"auto\", even for a manual compaction, so a \"manual\" matcher "
@@ -282,13 +250,12 @@ EVENTS = (
     ),
     EventRow(
         event="SessionEnd",
-        route=Route.NATIVE_SEAM,
+        route=Route.NATIVE_TRANSLATE,
         seams=("agent/disposed",),
         point="agent/disposed",
         matcher_subject="reason",
         timeout_s=1.5,
         degradations=(
-            _SCRUBBED_ENV,
             degrade("timing-differs",
                     "agent/disposed fires whenever an agent leaves the live registry, on reload and "
                     "teardown too, which is broader than the end of a Claude session."),
@@ -307,7 +274,6 @@ EVENTS = (
         point="compaction/end",
         matcher_subject="trigger",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("matcher-narrowed",
                     "The host does not tell a manual compaction from an automatic one at this point, so "
                     "trigger is always \"auto\" and a \"manual\" matcher never fires."),
@@ -323,7 +289,6 @@ EVENTS = (
         point="session/created",
         matcher_subject="trigger",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("timing-differs",
                     "It fires when a session is created, with the host already running, not during an "
                     "init or maintenance run before the session starts."),
@@ -339,10 +304,7 @@ EVENTS = (
         point="agent/instructions-loaded",
         matcher_subject="load_reason",
         degradations=(
-            _SCRUBBED_ENV,
-            degrade("timing-differs",
-                    "It fires once per instruction file found when the session is created, all at "
-                    "that moment, rather than as each file is loaded."),
+            shared.INSTRUCTIONS_AT_CREATION,
             degrade("scope-differs",
                     "Only files discovered at session creation are reported; lazily loaded nested or "
                     "path-scoped files and files added later are not, so load_reason is always "
@@ -351,12 +313,11 @@ EVENTS = (
     ),
     EventRow(
         event="UserPromptExpansion",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("agent/pre-step",),
         point="agent/pre-step",
         matcher_subject="command_name",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("observe-only",
                     "The step's messages are already assembled when the hook runs, so it can neither "
                     "block nor rewrite an expansion."),
@@ -374,7 +335,6 @@ EVENTS = (
         point="message/display",
         timeout_s=10.0,
         degradations=(
-            _SCRUBBED_ENV,
             degrade("approximate",
                     "The host has no display step, so this reports each durable assistant message as it "
                     "is logged, which is what a front end would show."),
@@ -393,7 +353,6 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("decision-narrowed",
                     "allow becomes allowed-once and deny becomes rejected; the host has no lasting "
                     "grant, so updatedPermissions and interrupt have no effect."),
@@ -409,17 +368,14 @@ EVENTS = (
     ),
     EventRow(
         event="PermissionDenied",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="approval/decided",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("observe-only",
                     "The rejection is already recorded when the hook runs, so retry:true is ignored."),
-            degrade("scope-differs",
-                    "Only approvals the host's approval service rejects fire it; a deny from a hook "
-                    "or a guard never passes through approval."),
+            shared.ONLY_APPROVAL_REJECTIONS,
             degrade("payload-field-missing",
                     "tool_input is an empty object; only the tool name and the reason are known."),
         ),
@@ -433,7 +389,6 @@ EVENTS = (
         blocking="context",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("own-translation",
                     "The Claude Code bridge does not implement this event, so this project mounts its "
                     "own listener on the post-execute seam."),
@@ -445,11 +400,10 @@ EVENTS = (
     ),
     EventRow(
         event="PostToolBatch",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="step/end",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("observe-only",
                     "step/end is a record of a finished step, so a block cannot stop the loop before "
                     "the next model call."),
@@ -464,7 +418,6 @@ EVENTS = (
         point="agent/status",
         matcher_subject="notification_type",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("timing-differs",
                     "The host publishes agent status changes, not Claude's notifications, so this fires "
                     "when an agent's status flips rather than on a permission prompt or idle reminder."),
@@ -475,29 +428,22 @@ EVENTS = (
     ),
     EventRow(
         event="TaskCreated",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="todo/write",
         degradations=(
-            _SCRUBBED_ENV,
-            degrade("observe-only",
-                    "New tasks are found by comparing whole todo-list snapshots after they are written, "
-                    "so a block cannot roll one back."),
+            shared.TASKS_FROM_SNAPSHOTS,
             _TODO_ONLY,
         ),
     ),
     EventRow(
         event="TaskCompleted",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="todo/write",
         degradations=(
-            _SCRUBBED_ENV,
-            degrade("observe-only",
-                    "Completion is read from a snapshot in which an item became completed, so a block "
-                    "cannot undo it."),
-            degrade("scope-differs",
-                    "A task dropped from the list without being completed never fires it."),
+            shared.COMPLETION_FROM_SNAPSHOTS,
+            shared.DROPPED_TASKS_NEVER_FIRE,
             _TODO_ONLY,
         ),
     ),
@@ -508,7 +454,6 @@ EVENTS = (
         point="agent/error",
         matcher_subject="error",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("approximate",
                     "It fires on any step or turn error the host reports, not only when an API error "
                     "ends the turn."),
@@ -520,12 +465,11 @@ EVENTS = (
     ),
     EventRow(
         event="TeammateIdle",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("agent/status",),
         point="agent/status",
         fires_on="idle",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("observe-only",
                     "The status change has already happened, so a block cannot keep the agent working."),
             degrade("scope-differs",
@@ -535,15 +479,13 @@ EVENTS = (
     ),
     EventRow(
         event="ConfigChange",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("settings/document-updated",),
         point="settings/document-updated",
         services=(Service.SETTINGS,),
         matcher_subject="source",
         degradations=(
-            _SCRUBBED_ENV,
-            degrade("observe-only",
-                    "The new settings revision is already committed, so a block cannot refuse it."),
+            shared.SETTINGS_COMMITTED,
             degrade("payload-field-missing",
                     "The host names a settings namespace, not a configuration file, so file_path is null."),
             degrade("matcher-narrowed",
@@ -557,7 +499,6 @@ EVENTS = (
         seams=("session/created",),
         point="session/created",
         degradations=(
-            _SCRUBBED_ENV,
             _AT_SESSION_CREATION,
             degrade("payload-field-missing", "There is no earlier directory, so old_cwd cannot name one."),
         ),
@@ -569,7 +510,6 @@ EVENTS = (
         point="session/created",
         matcher_subject="source",
         degradations=(
-            _SCRUBBED_ENV,
             _AT_SESSION_CREATION,
             degrade("matcher-narrowed",
                     "Nothing tells how the directory was added, so a matcher on slash_command or "
@@ -584,12 +524,8 @@ EVENTS = (
         services=(Service.FS_WATCH,),
         matcher_subject="file_path",
         degradations=(
-            _SCRUBBED_ENV,
-            degrade("timing-differs",
-                    "Changes are coalesced with a 250 ms debounce, so a burst of edits reports as one change."),
-            degrade("payload-field-missing",
-                    "The watcher reports changed paths without saying whether a file was added, changed "
-                    "or removed."),
+            shared.DEBOUNCED_CHANGES,
+            shared.CHANGE_KIND_MISSING,
             degrade("scope-differs",
                     "Only the session's working directory is watched, so a file named in a matcher that "
                     "lives elsewhere never fires."),
@@ -597,18 +533,17 @@ EVENTS = (
     ),
     EventRow(
         event="WorktreeCreate",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=(),
         point="git/worktrees",
         services=(Service.WORKTREES,),
         degradations=(
-            _SCRUBBED_ENV,
             degrade("observe-only",
                     "Claude lets this hook create the worktree (its stdout names the path, a failure "
                     "aborts it); here the worktree already exists, so neither the output nor the exit "
                     "code changes anything."),
-            _POLLED_WORKTREES,
-            _GIT_ONLY,
+            shared.POLLED_WORKTREES,
+            shared.WORKTREES_GIT_ONLY,
         ),
     ),
     EventRow(
@@ -618,18 +553,16 @@ EVENTS = (
         point="git/worktrees",
         services=(Service.WORKTREES,),
         degradations=(
-            _SCRUBBED_ENV,
-            _POLLED_WORKTREES,
-            _GIT_ONLY,
+            shared.POLLED_WORKTREES,
+            shared.WORKTREES_GIT_ONLY,
         ),
     ),
     EventRow(
         event="PreModelSwitch",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="request/header",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("timing-differs",
                     "The switch is seen when the next request header carries the new model, so the hook "
                     "runs as the switch takes effect, not before it."),
@@ -642,7 +575,6 @@ EVENTS = (
         seams=("session/event",),
         point="request/header",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("timing-differs",
                     "It shares one detection with PreModelSwitch, so both fire for the same transition, "
                     "just before the first request that uses the new model."),
@@ -657,7 +589,6 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="mcp_server_name",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("scope-differs",
                     "The host asks the user structured questions rather than relaying an MCP server's "
                     "request, so the payload carries the questions, not mode, url or requested_schema."),
@@ -670,13 +601,12 @@ EVENTS = (
     ),
     EventRow(
         event="ElicitationResult",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("user-questions/request",),
         point="user-questions/request",
         services=(Service.USER_QUESTIONS,),
         matcher_subject="mcp_server_name",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("observe-only",
                     "The answer is already chosen when the hook runs, so it cannot change it or turn it "
                     "into a decline."),
@@ -718,8 +648,8 @@ RULES = RulesSpec(
 CLAUDE = VendorSpec(
     id="claude",
     aliases=("claude-code", "cc"),
-    bridge_package=BRIDGE,
-    bridge_dialect="claude-code",
+    losses=(_SCRUBBED_ENV,),
+    bridge=BRIDGE,
     default_timeout_s=600.0,
     concurrent=True,
     project_dir_env=("CLAUDE_PROJECT_DIR",),

@@ -4,6 +4,7 @@ Data only. Five events go through the host's official Codex bridge; the rest are
 """
 
 from compat_adapter.model import (
+    BridgeSpec,
     EventRow,
     Route,
     RulesSpec,
@@ -12,8 +13,8 @@ from compat_adapter.model import (
     VendorSpec,
     degrade,
 )
-
-BRIDGE = "@deepseek-ai/dsh-hooks-codex"
+from vendors import shared
+from vendors.surface import CODEX_BRIDGE
 
 _NOT_BRIDGED = degrade(
     "own-translation",
@@ -29,6 +30,15 @@ _EXIT_2_EMPTY = degrade(
     "The bridge treats exit 2 as a block even with nothing on stderr, where Codex counts that run "
     "as failed and lets the action go on.",
 )
+
+#: The Codex bridge's own losses, stated once for the rows each is true of.
+BRIDGE = BridgeSpec(
+    package=CODEX_BRIDGE,
+    dialect="codex",
+    losses=(_SERIAL,),
+    block_losses=(_EXIT_2_EMPTY,),
+)
+
 _BRIDGE_MESSAGE = degrade(
     "message-provenance",
     "Context is queued as a user message sourced from the bridge and prefixed with a notice calling "
@@ -40,12 +50,23 @@ _DISPOSED_BROADER = degrade(
     "which is broader than the end of a Codex session.",
 )
 
-# On every row: the one hook runner (and the bridges) scrub the environment.
+# True of every row: the one hook runner (and the bridges) scrub the environment.
 _SCRUBBED_ENV = degrade(
     "env-differs",
     "Parent variables whose names contain KEY, TOKEN, SECRET, PASSWORD or CREDENTIAL, and every "
     "DSH_* variable, are removed from the hook's environment, where Codex passes them on, so "
     "a hook that reads an API token finds nothing.",
+)
+
+# Shared by the two compaction rows and by the two subagent rows.
+_TRIGGER_AUTO = degrade(
+    "payload-field-missing",
+    "trigger is always \"auto\", even for a manual compaction.",
+)
+_NO_AGENT_TYPE = degrade(
+    "matcher-narrowed",
+    "The host carries no agent type, so agent_type is \"default\" and a matcher naming another type "
+    "never fires.",
 )
 
 EVENTS = (
@@ -59,11 +80,9 @@ EVENTS = (
         blocking="context",
         matcher_subject="source",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("payload-field-missing",
                     "transcript_path is always null and no hook environment (CODEX_ENV_FILE) is given."),
             _BRIDGE_MESSAGE,
-            _SERIAL,
         ),
     ),
     EventRow(
@@ -74,19 +93,14 @@ EVENTS = (
         point="UserPromptSubmit",
         blocking="verdict",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("output-field-ignored",
                     "A block rejects the step, but its reason never reaches the model or the user."),
             degrade("payload-field-missing",
                     "prompt is the text of every claimed message run together with no separator, so "
                     "injected rules or hook context ride in it, and permission_mode is the constant "
                     "default."),
-            degrade("timing-differs",
-                    "It runs on every step that claims new inbox messages, so a steered continuation "
-                    "can trigger it as well as a typed prompt."),
+            shared.EVERY_INBOX_STEP,
             _BRIDGE_MESSAGE,
-            _EXIT_2_EMPTY,
-            _SERIAL,
         ),
     ),
     EventRow(
@@ -98,7 +112,6 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("decision-narrowed",
                     "Only deny blocks, as in Codex, but output Codex rejects as a failed run (ask, "
                     "approve, continue:false) is not checked, so a deny written beside it still blocks."),
@@ -114,8 +127,6 @@ EVENTS = (
                     "A hook without a matcher also runs for host tools Codex never hooks (read, glob, "
                     "grep …), with tool_input {\"command\": \"\"}."),
             degrade("output-field-ignored", "additionalContext and systemMessage from PreToolUse are not shown."),
-            _EXIT_2_EMPTY,
-            _SERIAL,
         ),
     ),
     EventRow(
@@ -127,7 +138,6 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("output-field-ignored",
                     "Blocking feedback and additionalContext work, but continue:false is recorded "
                     "without stopping the processing of the result."),
@@ -137,8 +147,6 @@ EVENTS = (
             degrade("matcher-narrowed",
                     "Matchers are translated to host tool names, so apply_patch no longer selects the "
                     "host's write tool, and MCP tools never match."),
-            _EXIT_2_EMPTY,
-            _SERIAL,
         ),
     ),
     EventRow(
@@ -149,7 +157,6 @@ EVENTS = (
         point="Stop",
         blocking="continue",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("payload-field-missing",
                     "stop_hook_active is always false and last_assistant_message is null."),
             degrade("no-loop-guard",
@@ -158,8 +165,6 @@ EVENTS = (
                     "The continuation is a steered message from the bridge, not a new user prompt."),
             degrade("output-field-ignored",
                     "continue:false does not override a block as it does in Codex, so the turn goes on."),
-            _EXIT_2_EMPTY,
-            _SERIAL,
         ),
     ),
     EventRow(
@@ -171,7 +176,6 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
             _NOT_BRIDGED,
             degrade("decision-narrowed",
                     "allow maps to allowed-once and deny to rejected; there is no broader grant, and "
@@ -190,13 +194,11 @@ EVENTS = (
         seams=("session/event",),
         point="compaction/start",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("observe-only",
                     "Compaction is a service call here, not a cancellable step: continue:false and a block "
                     "are audited and ignored."),
             degrade("timing-differs", "Fires on the durable compaction/start record, after compaction began."),
-            degrade("payload-field-missing",
-                    "trigger is always \"auto\", even for a manual compaction."),
+            _TRIGGER_AUTO,
         ),
     ),
     EventRow(
@@ -205,10 +207,8 @@ EVENTS = (
         seams=("session/event",),
         point="compaction/end",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("observe-only", "The compaction has already finished; nothing the hook answers changes it."),
-            degrade("payload-field-missing",
-                    "trigger is always \"auto\", even for a manual compaction."),
+            _TRIGGER_AUTO,
         ),
     ),
     EventRow(
@@ -218,7 +218,6 @@ EVENTS = (
         point="agent/disposed",
         timeout_s=3.0,
         degradations=(
-            _SCRUBBED_ENV,
             _DISPOSED_BROADER,
             degrade("observe-only", "Codex SessionEnd has no decision; neither has this seam."),
             degrade("payload-field-missing",
@@ -234,43 +233,36 @@ EVENTS = (
         blocking="context",
         matcher_subject="agent_type",
         degradations=(
-            _SCRUBBED_ENV,
             _NOT_BRIDGED,
             degrade("scope-differs",
                     "additionalContext reaches only an in-process child that is live during the start "
                     "notification."),
-            degrade("matcher-narrowed",
-                    "The host carries no agent type, so agent_type is \"default\" and a matcher naming "
-                    "another type never fires."),
+            _NO_AGENT_TYPE,
         ),
     ),
     EventRow(
         event="SubagentStop",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("subagent/end",),
         point="subagent/end",
         services=(Service.SUBAGENTS,),
         matcher_subject="agent_type",
         degradations=(
-            _SCRUBBED_ENV,
             _NOT_BRIDGED,
             degrade("observe-only",
                     "The child has already settled: a block cannot continue it."),
             degrade("payload-field-missing", "agent_transcript_path is always null."),
-            degrade("matcher-narrowed",
-                    "The host carries no agent type, so agent_type is \"default\" and a matcher naming "
-                    "another type never fires."),
+            _NO_AGENT_TYPE,
         ),
     ),
     EventRow(
         event="Interrupt",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("agent/status",),
         point="agent/status",
         fires_on="idle",
         timeout_s=3.0,
         degradations=(
-            _SCRUBBED_ENV,
             degrade("approximate",
                     "The host publishes status flips, not interrupts: this fires when an agent returns to "
                     "idle, which an interrupt causes but does not identify."),
@@ -299,8 +291,8 @@ RULES = RulesSpec(
 CODEX = VendorSpec(
     id="codex",
     aliases=("openai-codex",),
-    bridge_package=BRIDGE,
-    bridge_dialect="codex",
+    losses=(_SCRUBBED_ENV,),
+    bridge=BRIDGE,
     default_timeout_s=600.0,
     concurrent=True,
     events=EVENTS,

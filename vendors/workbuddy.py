@@ -2,10 +2,12 @@
 
 Data only. WorkBuddy desktop has no public hook API, so every declaration is read as a hook config
 for the CodeBuddy engine, which Tencent documents as Claude-compatible. Five events go through the
-host's official Claude Code bridge; the other nineteen are translated by this project.
+host's official Claude Code bridge; of the other nineteen, eleven can only be observed here although
+CodeBuddy acts on their answer (native-seam), and eight are translated by this project.
 """
 
 from compat_adapter.model import (
+    BridgeSpec,
     EventRow,
     Route,
     RulesSpec,
@@ -14,17 +16,17 @@ from compat_adapter.model import (
     VendorSpec,
     degrade,
 )
+from vendors import shared
+from vendors.surface import CLAUDE_BRIDGE
 
-BRIDGE = "@deepseek-ai/dsh-hooks-claude-code"
-
-# On every row: the dialect is assumed, not published.
+# True of every row: the dialect is assumed, not published.
 _NO_PUBLIC_API = degrade(
     "no-public-api",
     "WorkBuddy desktop publishes no hook API, so this declaration is read as a hook config for the "
     "CodeBuddy engine, which Tencent documents as Claude-compatible.",
 )
 
-# Losses every bridged row shares: the Claude bridge runs these hooks with Claude's rules.
+# The Claude Code bridge's losses for CodeBuddy hooks: it runs them with Claude's rules.
 _PROJECT_DIR = degrade(
     "env-differs",
     "Of the project variables the bridge exports only CLAUDE_PROJECT_DIR; CODEBUDDY_PROJECT_DIR and "
@@ -70,6 +72,16 @@ _REGEX_MATCHERS = degrade(
     "plain name list as exact names, so Write selects only that tool here and no longer NotebookWrite.",
 )
 
+
+#: Stated once for the rows each is true of; grading lists them on every such row.
+BRIDGE = BridgeSpec(
+    package=CLAUDE_BRIDGE,
+    dialect="claude-code",
+    losses=(_PROJECT_DIR, _MODIFIED_INPUT, _SERIAL, _BASH_C),
+    block_losses=(_EXIT_2_REASON,),
+    tool_losses=(_HOST_TOOL_PAYLOAD, _TOOL_MATCHERS, _REGEX_MATCHERS),
+)
+
 # Losses shared by rows this project translates itself.
 _NOT_BRIDGED = degrade(
     "own-translation",
@@ -86,22 +98,12 @@ _AT_SESSION_CREATION = degrade(
     "The host fixes one working directory when a session is created and never changes it, so this "
     "fires once, at session creation, instead of on a change.",
 )
-_POLLED_WORKTREES = degrade(
-    "polled",
-    "Worktrees are found by polling git worktree list --porcelain, so the hook fires up to one poll "
-    "interval late and a worktree made and removed between two polls is never seen.",
-)
-_GIT_ONLY = degrade(
-    "scope-differs",
-    "Only a session inside a git repository is polled, and any worktree change counts, including "
-    "ones made outside the agent.",
-)
 _TODO_ONLY = degrade(
     "scope-differs",
     "Only items of the host's todo list are visible; there are no team tasks behind them.",
 )
 
-# On every row: the one hook runner (and the bridges) scrub the environment.
+# True of every row: the one hook runner (and the bridges) scrub the environment.
 _SCRUBBED_ENV = degrade(
     "env-differs",
     "Parent variables whose names contain KEY, TOKEN, SECRET, PASSWORD or CREDENTIAL, and every "
@@ -120,18 +122,12 @@ EVENTS = (
         blocking="context",
         matcher_subject="source",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("output-field-ignored",
                     "Plain stdout, which CodeBuddy appends to the context, is dropped; only "
                     "hookSpecificOutput.additionalContext is injected."),
             degrade("message-provenance",
                     "The context is queued as a user message sourced from the Claude bridge."),
             _BRIDGE_PAYLOAD,
-            _PROJECT_DIR,
-            _MODIFIED_INPUT,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -142,8 +138,6 @@ EVENTS = (
         point="UserPromptSubmit",
         blocking="verdict",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("decision-narrowed",
                     "CodeBuddy's documented block, {\"continue\": false, \"reason\": …}, does not reject "
                     "the prompt here; only exit 2 or the deprecated decision \"block\" does."),
@@ -151,11 +145,6 @@ EVENTS = (
                     "Plain stdout is not added to the context, and a block's reason never reaches the "
                     "user because the host's reject carries none."),
             _BRIDGE_PAYLOAD,
-            _EXIT_2_REASON,
-            _PROJECT_DIR,
-            _MODIFIED_INPUT,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -167,22 +156,12 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("decision-narrowed",
                     "deny blocks and ask goes to the host's approval, but allow does not bypass the "
                     "permission check as it does in CodeBuddy."),
             degrade("output-field-ignored",
                     "systemMessage is dropped, and continue:false, which stops the tool in CodeBuddy, is "
                     "only recorded while the call goes ahead."),
-            _REGEX_MATCHERS,
-            _TOOL_MATCHERS,
-            _HOST_TOOL_PAYLOAD,
-            _EXIT_2_REASON,
-            _PROJECT_DIR,
-            _MODIFIED_INPUT,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -194,20 +173,10 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("output-rewrite-ignored",
                     "additionalContext is appended, but updatedToolOutput never replaces the result, "
                     "for built-in and MCP tools alike."),
             degrade("payload-field-missing", "tool_response is the result's text flattened into one string."),
-            _REGEX_MATCHERS,
-            _TOOL_MATCHERS,
-            _HOST_TOOL_PAYLOAD,
-            _EXIT_2_REASON,
-            _PROJECT_DIR,
-            _MODIFIED_INPUT,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -219,8 +188,6 @@ EVENTS = (
         services=(Service.AGENTS,),
         blocking="continue",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("decision-narrowed",
                     "CodeBuddy's way to keep working, {\"continue\": false, \"reason\": …}, does not "
                     "continue the turn here; only exit 2 or the deprecated decision \"block\" does."),
@@ -230,11 +197,6 @@ EVENTS = (
             degrade("payload-field-missing", "stop_hook_active is always false."),
             degrade("message-provenance",
                     "The continuation is a steered message sourced from the Claude bridge."),
-            _EXIT_2_REASON,
-            _PROJECT_DIR,
-            _MODIFIED_INPUT,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -244,8 +206,6 @@ EVENTS = (
         point="agent/disposed",
         matcher_subject="reason",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             _NOT_BRIDGED,
             degrade("timing-differs",
                     "agent/disposed fires whenever an agent leaves the live registry, on reload and "
@@ -257,19 +217,16 @@ EVENTS = (
     ),
     EventRow(
         event="PreCompact",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="compaction/start",
         matcher_subject="trigger",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             _NOT_BRIDGED,
             degrade("observe-only",
                     "Compaction is a host service call that cannot be cancelled, so a block (exit 2 in "
                     "CodeBuddy) is recorded and compaction goes ahead."),
-            degrade("timing-differs",
-                    "The hook runs on the durable compaction/start record, once compaction has already begun."),
+            shared.COMPACTION_STARTED,
         ),
     ),
     EventRow(
@@ -281,8 +238,6 @@ EVENTS = (
         blocking="context",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             _NOT_BRIDGED,
             degrade("payload-field-missing",
                     "error is the host's own failure message, which may not read like CodeBuddy's."),
@@ -298,8 +253,6 @@ EVENTS = (
         blocking="context",
         matcher_subject="agent_type",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             _NOT_BRIDGED,
             degrade("scope-differs",
                     "additionalContext reaches only a child that runs in-process and is still live "
@@ -310,13 +263,11 @@ EVENTS = (
     ),
     EventRow(
         event="SubagentStop",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("subagent/end",),
         point="subagent/end",
         services=(Service.SUBAGENTS,),
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             _NOT_BRIDGED,
             degrade("observe-only",
                     "The child has already finished, so a block or continue:false cannot keep it working."),
@@ -324,13 +275,11 @@ EVENTS = (
     ),
     EventRow(
         event="StopFailure",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("agent/error",),
         point="agent/error",
         matcher_subject="error",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("scope-differs",
                     "It fires on any step or turn error the host reports, not only on a failure that "
                     "ends the turn."),
@@ -339,58 +288,43 @@ EVENTS = (
     ),
     EventRow(
         event="PermissionDenied",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="approval/decided",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("observe-only",
                     "The rejection is already recorded when the hook runs, so no answer changes it."),
-            degrade("scope-differs",
-                    "Only approvals the host's approval service rejects fire it; a deny from a hook "
-                    "or a guard never passes through approval."),
+            shared.ONLY_APPROVAL_REJECTIONS,
         ),
     ),
     EventRow(
         event="TaskCreated",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="todo/write",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
-            degrade("observe-only",
-                    "New tasks are found by comparing whole todo-list snapshots after they are written, "
-                    "so a block cannot roll one back."),
+            shared.TASKS_FROM_SNAPSHOTS,
             _TODO_ONLY,
         ),
     ),
     EventRow(
         event="TaskCompleted",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="todo/write",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
-            degrade("observe-only",
-                    "Completion is read from a snapshot in which an item became completed, so a block "
-                    "cannot undo it."),
-            degrade("scope-differs",
-                    "A task dropped from the list without being completed never fires it."),
+            shared.COMPLETION_FROM_SNAPSHOTS,
+            shared.DROPPED_TASKS_NEVER_FIRE,
         ),
     ),
     EventRow(
         event="TeammateIdle",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("agent/status",),
         point="agent/status",
         fires_on="idle",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("observe-only",
                     "The status change has already happened, so no answer keeps the agent working."),
             degrade("scope-differs",
@@ -405,13 +339,8 @@ EVENTS = (
         services=(Service.FS_WATCH,),
         matcher_subject="file_path",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
-            degrade("timing-differs",
-                    "Changes are coalesced with a 250 ms debounce, so a burst of edits reports as one change."),
-            degrade("payload-field-missing",
-                    "The watcher reports changed paths without saying whether a file was added, changed "
-                    "or removed."),
+            shared.DEBOUNCED_CHANGES,
+            shared.CHANGE_KIND_MISSING,
             degrade("scope-differs", "Only the session's working directory is watched."),
         ),
     ),
@@ -421,25 +350,21 @@ EVENTS = (
         seams=("session/created",),
         point="session/created",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             _AT_SESSION_CREATION,
         ),
     ),
     EventRow(
         event="WorktreeCreate",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=(),
         point="git/worktrees",
         services=(Service.WORKTREES,),
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("observe-only",
                     "The worktree already exists when the hook runs, so neither its output nor its exit "
                     "code changes how it was created."),
-            _POLLED_WORKTREES,
-            _GIT_ONLY,
+            shared.POLLED_WORKTREES,
+            shared.WORKTREES_GIT_ONLY,
         ),
     ),
     EventRow(
@@ -449,10 +374,8 @@ EVENTS = (
         point="git/worktrees",
         services=(Service.WORKTREES,),
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
-            _POLLED_WORKTREES,
-            _GIT_ONLY,
+            shared.POLLED_WORKTREES,
+            shared.WORKTREES_GIT_ONLY,
         ),
     ),
     EventRow(
@@ -462,8 +385,6 @@ EVENTS = (
         point="session/created",
         matcher_subject="trigger",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("timing-differs",
                     "It fires when a session is created, with the host already running, not during a "
                     "setup run before the session starts."),
@@ -476,11 +397,7 @@ EVENTS = (
         point="agent/instructions-loaded",
         matcher_subject="load_reason",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
-            degrade("timing-differs",
-                    "It fires once per instruction file found when the session is created, all at "
-                    "that moment, rather than as each file is loaded."),
+            shared.INSTRUCTIONS_AT_CREATION,
             degrade("scope-differs",
                     "The list is what the host discovered at session creation, which need not match "
                     "CodeBuddy's CODEBUDDY.md and rules lookup, and later files are not reported."),
@@ -488,16 +405,13 @@ EVENTS = (
     ),
     EventRow(
         event="ConfigChange",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("settings/document-updated",),
         point="settings/document-updated",
         services=(Service.SETTINGS,),
         matcher_subject="source",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
-            degrade("observe-only",
-                    "The new settings revision is already committed, so a block cannot refuse it."),
+            shared.SETTINGS_COMMITTED,
             degrade("matcher-narrowed",
                     "The host names a settings namespace, not a configuration file, so file_path is null "
                     "and a matcher on the source cannot narrow."),
@@ -505,14 +419,12 @@ EVENTS = (
     ),
     EventRow(
         event="Elicitation",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("agent/status",),
         point="agent/status",
         fires_on="idle",
         matcher_subject="mcp_server_name",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("approximate",
                     "The host has no MCP elicitation seam, so this fires whenever an agent turns idle "
                     "rather than on an elicitation request."),
@@ -523,14 +435,12 @@ EVENTS = (
     ),
     EventRow(
         event="ElicitationResult",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("agent/status",),
         point="agent/status",
         fires_on="idle",
         matcher_subject="mcp_server_name",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("approximate",
                     "No host event carries an elicitation result, so this fires whenever an agent turns "
                     "idle."),
@@ -573,8 +483,8 @@ RULES = RulesSpec(
 WORKBUDDY = VendorSpec(
     id="workbuddy",
     aliases=("codebuddy",),
-    bridge_package=BRIDGE,
-    bridge_dialect="claude-code",
+    losses=(_NO_PUBLIC_API, _SCRUBBED_ENV),
+    bridge=BRIDGE,
     default_timeout_s=60.0,
     concurrent=True,
     shell="user",

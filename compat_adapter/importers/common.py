@@ -18,9 +18,11 @@ from types import MappingProxyType
 from typing import Any
 
 from compat_adapter.catalog import resolve_event
+from compat_adapter.declare import REFUSED_HANDLER_TYPES, Declared, declare_hook
 from compat_adapter.errors import ConfigParseError, InvalidHandler, InvalidMatcher, UnknownEvent
-from compat_adapter.grading import REFUSED_HANDLER_TYPES, declare_hook
+from compat_adapter.jsonlimits import loads_json, loads_toml
 from compat_adapter.model import EventRow, VendorSpec
+from compat_adapter.safefile import MAX_CONFIG_BYTES, read_regular
 
 __all__ = (
     "REFUSAL_CODES",
@@ -50,20 +52,24 @@ REFUSAL_CODES: Mapping[str, str] = MappingProxyType({
     "SOURCE_MISSING": "a local rules source that matches no file",
     "PLUGIN_RUNTIME": "a plugin: code for the vendor's own runtime",
     "UNSUPPORTED_CONFIG": "a vendor config feature with no row in the vendor table",
+    "UNTRUSTED": "the file is not trusted, or changed since it was trusted: review it with "
+                 "`compat-adapter trust PATH` (compat_adapter.trust)",
 })
 
 
 @dataclass(frozen=True, slots=True)
 class ImportedHook:
-    """One handler of one matcher group, ready for ``CompatAdapter.register_hook``."""
+    """One handler of one matcher group, declared once and ready for ``CompatAdapter.register``."""
 
     vendor: str
     event: str
     matcher: str | None
     handler: str | Mapping[str, Any]
-    """As written in the file (read-only); passed unchanged as ``register_hook(handler=...)``."""
+    """As written in the file (read-only)."""
     origin: str
     """``<file>:<place>``, the file path as it was given."""
+    declared: Declared = field(compare=False, repr=False)
+    """The one declaration of this hook, made when the file was read."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +81,8 @@ class ImportedRules:
     base_dir: str
     """Absolute folder that relative sources are resolved against."""
     origin: str
+    trusted: bool | None = None
+    """Whether the file it came from is trusted (rules are carried either way: context, not code)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +125,8 @@ def absolute(path: Path) -> Path:
 
 def read_text(path: Path, shown: str) -> str:
     try:
-        data = path.read_bytes()
+        # Regular files only, size on the open descriptor, symlinks kept in the folder (safefile).
+        data = read_regular(path, max_bytes=MAX_CONFIG_BYTES)
     except FileNotFoundError as exc:
         raise ConfigParseError(f"{shown}: no such file", path=shown) from exc
     except IsADirectoryError as exc:
@@ -133,7 +142,7 @@ def read_text(path: Path, shown: str) -> str:
 
 def _json_object(text: str, shown: str, kind: str) -> Mapping[str, Any]:
     try:
-        data = json.loads(text)
+        data = loads_json(text, where=shown)  # one nesting limit everywhere (jsonlimits)
     except json.JSONDecodeError as exc:
         raise ConfigParseError(f"{shown}: invalid {kind} at line {exc.lineno} column {exc.colno}: "
                                f"{exc.msg}", path=shown, line=exc.lineno, column=exc.colno) from exc
@@ -160,7 +169,7 @@ def load_jsonc(path: Path, shown: str) -> Mapping[str, Any]:
 def load_toml(path: Path, shown: str) -> Mapping[str, Any]:
     """A TOML document; tomllib's message already names the line and column."""
     try:
-        return tomllib.loads(read_text(path, shown))
+        return loads_toml(read_text(path, shown), where=shown)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigParseError(f"{shown}: invalid TOML: {exc}", path=shown) from exc
 
@@ -334,7 +343,7 @@ def accept(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook:
     origin = f"{shown}:{slot.place}"
     handler = freeze(slot.handler)
     try:
-        declare_hook(spec.id, slot.event, slot.matcher, handler, origin=origin)
+        declared = declare_hook(spec, slot.row, slot.matcher, handler, origin=origin)
     except InvalidHandler as exc:
         raise ConfigParseError(f"{shown}:{slot.place}: {exc.message}", path=shown,
                                place=slot.place) from exc
@@ -343,7 +352,7 @@ def accept(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook:
                              event=slot.event, path=shown, place=f"{slot.group_place}.matcher"
                              ) from exc
     return ImportedHook(vendor=spec.id, event=slot.event, matcher=slot.matcher, handler=handler,
-                        origin=origin)
+                        origin=origin, declared=declared)
 
 
 def rules_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
