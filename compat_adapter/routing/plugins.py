@@ -47,6 +47,7 @@ from compat_adapter.plugin_host.grade import LoadReport
 from compat_adapter.plugin_host.host import PluginHost
 from compat_adapter.plugin_host.sidecar import CallResult
 from compat_adapter.plugin_host.sources import PluginSource
+from compat_adapter.routing import points
 from compat_adapter.routing.base import HookState
 from compat_adapter.routing.dispatch import AuditRecord, HookEntry
 
@@ -55,9 +56,15 @@ __all__ = ("PLUGIN_SOURCE", "PluginHostRouter")
 #: Source kind of every message a plugin adds to what the model reads.
 PLUGIN_SOURCE = "compat-adapter-plugin"
 _DSH_KEY = re.compile(r"DSH_[A-Z][A-Z0-9_]*")
-_EVENT_SEAMS = ("session/created", "agent/status", "agent/error", "agent/inbox/inserted")
+#: The host moments that stand for OpenCode bus events (see ``plugin_host.payloads.bus_events``).
+_EVENT_POINTS = (points.SESSION_CREATED, points.AGENT_STATUS, points.AGENT_ERROR, points.INBOX)
 
 Next = Callable[[], Awaitable[Any]]
+
+
+def _seam(point: points.Point) -> str:
+    assert point.seam is not None
+    return point.seam
 
 
 class PluginHostRouter:
@@ -112,20 +119,20 @@ class PluginHostRouter:
             return
         host = self._host
         if key == "tool.execute.before":
-            self._unsubscribe[key] = host.on("tools/pre-execute", self._pre_execute)
+            self._unsubscribe[key] = host.on(_seam(points.PRE_EXECUTE), self._pre_execute)
         elif key == "tool.execute.after":
-            self._unsubscribe[key] = host.on("tools/post-execute", self._post_execute)
+            self._unsubscribe[key] = host.on(_seam(points.POST_EXECUTE), self._post_execute)
         elif key == "shell.env":
             self._unsubscribe[key] = host.register_shell_env(f"compat-adapter-{self._adapter_id}-plugins",
                                                              self._shell_env)
         elif key == "chat.message":
-            self._unsubscribe[key] = host.on("agent/pre-step", self._pre_step)
+            self._unsubscribe[key] = host.on(_seam(points.PRE_STEP), self._pre_step)
         elif key == "permission.ask":
-            self._unsubscribe[key] = host.on("approval/request", self._approval)
+            self._unsubscribe[key] = host.on(_seam(points.APPROVAL), self._approval)
         elif key == "experimental.chat.system.transform":
-            self._unsubscribe[key] = host.on("agent/created", self._agent_created)
+            self._unsubscribe[key] = host.on(_seam(points.AGENT_CREATED), self._agent_created)
         elif key == "event":
-            offs = [host.on(seam, self._bus) for seam in _EVENT_SEAMS]
+            offs = [host.on(_seam(point), self._bus) for point in _EVENT_POINTS]
             self._unsubscribe[key] = lambda: [off() for off in offs]  # type: ignore[func-returns-value]
         # `dispose` needs no seam: the sidecar calls it when it is closed.
 
@@ -162,11 +169,11 @@ class PluginHostRouter:
         original = dict(output["args"])
         result, entries = await self._run("tool.execute.before", input, output)
         if result.error is not None:
-            self._record(entries, "tools/pre-execute", result, "deny", True, "denied by a throw")
+            self._record(entries, points.PRE_EXECUTE.name, result, "deny", True, "denied by a throw")
             return PreToolDecision("deny", result.error)
         args = result.output.get("args") if isinstance(result.output, dict) else None
         rewritten = isinstance(args, dict) and args != original
-        self._record(entries, "tools/pre-execute", result, "allow", not rewritten,
+        self._record(entries, points.PRE_EXECUTE.name, result, "allow", not rewritten,
                      "args mutated; input rewrite ignored" if rewritten else "no throw")
         return await next()
 
@@ -179,13 +186,13 @@ class PluginHostRouter:
         downstream: PostToolDecision = await next()
         text = result.output.get("output") if isinstance(result.output, dict) else None
         if result.error is not None or not isinstance(text, str) or text == original:
-            self._record(entries, "tools/post-execute", result, "none", True, "output kept")
+            self._record(entries, points.POST_EXECUTE.name, result, "none", True, "output kept")
             return downstream
         if downstream.kind == "block":
-            self._record(entries, "tools/post-execute", result, "rewrite", False,
+            self._record(entries, points.POST_EXECUTE.name, result, "rewrite", False,
                          "output rewrite lost to a block further down")
             return downstream
-        self._record(entries, "tools/post-execute", result, "rewrite", True, "output rewritten")
+        self._record(entries, points.POST_EXECUTE.name, result, "rewrite", True, "output rewritten")
         return PostToolDecision("block", text, downstream.additional_contexts)
 
     async def _shell_env(self, execution: ToolExecution) -> dict[str, str]:
@@ -198,7 +205,7 @@ class PluginHostRouter:
         # The host takes DSH_* names only (its registry would log every other one as an error).
         kept = {k: v for k, v in given.items() if _DSH_KEY.fullmatch(k)}
         dropped = sorted(set(given) - set(kept))
-        self._record(entries, "shell/env", result, "env", result.error is None,
+        self._record(entries, points.SHELL_ENV.name, result, "env", result.error is None,
                      "variables" + (f"; non-DSH_* names dropped: {dropped}" if dropped else ""))
         return {} if result.error is not None else kept
 
@@ -213,7 +220,7 @@ class PluginHostRouter:
         changed = {pid: text for pid, text in parts if pid in known and known[pid].text != text}
         added = [new_message(text, PLUGIN_SOURCE, f"opencode:{entries[0].row.event}")
                  for pid, text in parts if pid not in known]
-        self._record(entries, "agent/pre-step", result, "context" if changed or added else "none", True,
+        self._record(entries, points.PRE_STEP.name, result, "context" if changed or added else "none", True,
                      f"{len(changed)} part(s) changed, {len(added)} added")
         downstream: PreStepDecision = await next()
         if downstream.kind != "enter" or not (changed or added):
@@ -233,9 +240,9 @@ class PluginHostRouter:
         result, entries = await self._run("permission.ask", input, output)
         status = result.output.get("status") if isinstance(result.output, dict) else None
         if result.error is None and status in ("allow", "deny"):
-            self._record(entries, "approval/request", result, status, True, status)
+            self._record(entries, points.APPROVAL.name, result, status, True, status)
             return ApprovalOutcome.ALLOWED_ONCE if status == "allow" else ApprovalOutcome.REJECTED
-        self._record(entries, "approval/request", result, "ask", True, "left to the host")
+        self._record(entries, points.APPROVAL.name, result, "ask", True, "left to the host")
         return await next()
 
     async def _agent_created(self, event: AgentCreated) -> None:
@@ -246,7 +253,7 @@ class PluginHostRouter:
         if lines and result.error is None:
             event.agent.inject(new_message("\n".join(lines), PLUGIN_SOURCE,
                                            "opencode:experimental.chat.system.transform"))
-        self._record(entries, "agent/created", result, "context" if lines else "none", True,
+        self._record(entries, points.AGENT_CREATED.name, result, "context" if lines else "none", True,
                      f"{len(lines)} system line(s)")
 
     async def _bus(self, moment: Any) -> None:
