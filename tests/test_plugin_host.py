@@ -285,7 +285,10 @@ async def test_import_project_offers_the_plugins_of_trusted_files_only(project: 
     from conftest import trust_project
 
     from compat_adapter.importers import import_project, register_import
+    from compat_adapter.importers.gate import review
 
+    seen = review("opencode", project / ".opencode/plugin/guard.ts")
+    assert seen.plugins == (f"file {project / '.opencode/plugin/guard.ts'}",) and seen.verdict.state == "untrusted"
     untrusted = import_project("opencode", project)
     assert untrusted.plugins == ()
     assert [(r.code, r.what) for r in untrusted.refused] == [("UNTRUSTED", "plugin env-protection.js"),
