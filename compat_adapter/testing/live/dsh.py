@@ -18,6 +18,7 @@ from typing import Any
 from compat_adapter.host.dsh.host import DshAgent, DshHost
 from compat_adapter.host.dsh.lane import Runner
 from compat_adapter.host.protocol import LogEvent
+from compat_adapter.routing import points
 
 __all__ = ("LaneAgent", "LaneHost", "LaneSession", "TurnResult")
 
@@ -74,7 +75,7 @@ class LaneHost:
             async def answer(request: Any, next_: Callable[[], Awaitable[Any]]) -> Any:
                 return approver(request)
 
-            self.dsh.on("approval/request", answer)
+            self.dsh.on(points.APPROVAL.seam, answer)
 
     @property
     def cwd(self) -> Path:
