@@ -6,6 +6,7 @@ grading a plugin file needs it loaded, and it is loaded there, never in this pro
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -101,12 +102,12 @@ def _worktree(root: Path) -> Path:
 
 
 def _project_id(root: Path) -> str:
-    # OpenCode names a git project by its first commit; "global" outside git. The hash is not
-    # computed here (that needs git); the worktree path stands in, stably.
-    import hashlib
-
-    return hashlib.sha1(str(_worktree(root)).encode()).hexdigest() if (_worktree(root) / ".git").exists() \
-        else "global"
+    # OpenCode names a git project by its first commit; "global" outside git. The commit is not
+    # looked up here (that needs git); a digest of the worktree path stands in, stably.
+    worktree = _worktree(root)
+    if not (worktree / ".git").exists():
+        return "global"
+    return hashlib.sha1(str(worktree).encode(), usedforsecurity=False).hexdigest()
 
 
 async def grade_plugins(root: Path, surface: Surface, *, files: Sequence[Path] | None = None,
