@@ -329,3 +329,20 @@ async def test_npm_plugins_the_config_lists_load_from_installed_packages_only(tm
     assert "npm plugin opencode-not-installed is not installed" in (reports[1].error or "")
     assert "scripts/plugin_lane.sh --project" in (reports[1].error or "")
     assert result.error == "team says stop"  # the [name, options] pair's options reach the plugin
+
+
+def test_the_grade_command_loads_a_plugin_file_and_lists_one_row_per_key(project: Path) -> None:
+    import subprocess
+    import sys
+
+    from conftest import trust
+
+    plugin = project / ".opencode/plugin/guard.ts"
+    trust("opencode", plugin)
+    done = subprocess.run([sys.executable, "-m", "compat_adapter.cli", "grade", "--vendor", "opencode", "--json",
+                           str(plugin)], capture_output=True, text=True, cwd=project, timeout=120)
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)["rows"]
+    assert [(r["origin"], r["event"], r["capability"], r["route"]) for r in rows] == [
+        (f"{plugin}#Guard", key, "ADAPTED", "plugin-host")  # the file as given, then the plugin
+        for key in ("tool.execute.before", "shell.env", "event")]

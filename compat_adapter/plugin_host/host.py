@@ -111,11 +111,13 @@ def _project_id(root: Path) -> str:
 
 
 async def grade_plugins(root: Path, surface: Surface, *, files: Sequence[Path] | None = None,
+                        sources: Sequence[PluginSource] | None = None,
                         plugin_lane: PluginLane | None = None) -> tuple[GradedHook, ...]:
-    """Load a project's plugins (or only ``files``) in a sidecar of their own and grade every key."""
+    """Load a project's plugins (or only ``files``, or ``sources``) in a sidecar of their own, then
+    grade every key they return; the sidecar's process group is killed before this returns."""
     root = root.resolve()
-    sources = project_sources(root) if files is None else tuple(file_source(root, Path(f).resolve())
-                                                                  for f in files)
+    if sources is None:
+        sources = project_sources(root) if files is None else tuple(file_source(root, Path(f)) for f in files)
     chosen = plugin_lane or lane()
     if not chosen.installed:
         return runtime_missing(sources, f"the plugin host runtime is not installed in {chosen.root} "
