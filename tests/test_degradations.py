@@ -11,7 +11,6 @@ from conftest import write_script
 
 from compat_adapter import CompatAdapter, MemoryHost
 from compat_adapter.catalog import resolve_vendor
-from compat_adapter.host.embedded.bridges.protocol import UNTRUSTED_HOOK_CONTEXT_NOTICE
 from compat_adapter.host.protocol import ApprovalOutcome
 from compat_adapter.host.script import Error, Reply, call
 from compat_adapter.model import DegradationCode
@@ -190,7 +189,8 @@ async def test_codex_session_start_context_is_a_sourced_untrusted_message(tmp_pa
                    if "plain-start-context" in e.data["text"]]
     [record] = records
     assert record["source"]["kind"] == "hooks-codex"
-    assert record["text"].startswith(UNTRUSTED_HOOK_CONTEXT_NOTICE)
+    # The published bridge sends the context as it is: no notice in front of it.
+    assert record["text"] == "plain-start-context"
     # It rides with the first step of the first turn, not later.
     assert record["turn"] == 1 and record["step"] == 1
 

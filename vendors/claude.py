@@ -112,8 +112,8 @@ EVENTS = (
                     "The host never reports a \"fork\" source (a forked session starts as \"startup\"), "
                     "so a fork matcher never fires."),
             degrade("message-provenance",
-                    "The context is queued as a user message sourced from the bridge and prefixed with "
-                    "a notice calling it untrusted, not given as Claude's system reminder."),
+                    "The context is queued as a user message sourced from the bridge, not given as "
+                    "Claude's system reminder."),
         ),
     ),
     EventRow(

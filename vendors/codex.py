@@ -41,8 +41,8 @@ BRIDGE = BridgeSpec(
 
 _BRIDGE_MESSAGE = degrade(
     "message-provenance",
-    "Context is queued as a user message sourced from the bridge and prefixed with a notice calling "
-    "it untrusted, not given as Codex developer context.",
+    "Context is queued as a user message sourced from the bridge, not given as Codex developer "
+    "context.",
 )
 _DISPOSED_BROADER = degrade(
     "timing-differs",

@@ -97,6 +97,23 @@ class Runner:
         reply = await self._channel.request("session.events", {"agent": agent.id})
         return list(reply["events"])
 
+    async def run_command(self, agent: DshAgent, name: str, args: str | None = None) -> Any:
+        """Run a slash command through the real command registry (``command/run`` … ``command/done``)."""
+        reply = await self._channel.request("agent.command", {"agent": agent.id, "name": name,
+                                                              "args": args})
+        await self.host.settle()
+        return reply.get("result")
+
+    async def update_settings(self, namespace: str, patch: dict[str, Any]) -> tuple[int, Any]:
+        """Write a settings namespace through the real settings service; (revision, section)."""
+        reply = await self._channel.request("settings.update", {"namespace": namespace, "patch": patch})
+        await self.host.settle()
+        return reply.get("revision"), reply.get("section")
+
+    async def settings_document(self, namespace: str) -> tuple[int, Any]:
+        reply = await self._channel.request("settings.document", {"namespace": namespace})
+        return reply.get("revision"), reply.get("section")
+
     async def dispose_agent(self, agent: DshAgent) -> None:
         await self._channel.request("agent.dispose", {"agent": agent.id})
         await self.host.settle()

@@ -161,11 +161,12 @@ def surface_from_composition(composition: Mapping[str, Any]) -> Surface:
 #: checks the live report against this, so ``matrix --host dsh`` grades on what really runs.
 DSH_RC8_LANE_COMPOSITION: Mapping[str, Any] = MappingProxyType({
     "services": ["settings", "llm", "sessions", "systemPrompt", "approval", "tools", "agents",
-                 "subprocess", "shell", "shellEnv", "agentLoop"],
+                 "subprocess", "shell", "shellEnv", "commands", "agentLoop"],
     "versions": {"@deepseek-ai/dsh-agent": DSH_RC8_VERSION},
     "bridges": [CLAUDE_BRIDGE, CODEX_BRIDGE],
     # Tool names as registered (the live report also carries each argument schema).
     "tools": {"bash": None, "todo_write": None},
+    "settings_writable": True,
 })
 
 #: The surface the lane's composition publishes (see :data:`DSH_RC8_LANE_COMPOSITION`).

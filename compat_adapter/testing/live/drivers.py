@@ -3,6 +3,7 @@ seam fires and checks what the answer did."""
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -355,13 +356,18 @@ async def drive_message_display(s: Session) -> None:
                  "message text as the final delta")
 
 
+async def _now(value: Any) -> Any:
+    # The embedded host answers settings calls at once; the real lane asks DSH and awaits.
+    return await value if inspect.isawaitable(value) else value
+
+
 async def drive_settings(s: Session) -> None:
     answer = observe_answer(s.vendor, s.event)
     s.probe.answer(answer)
     await s.register()
-    revision = s.host.update_settings("editor", {"theme": "dark"})
+    revision = await _now(s.host.update_settings("editor", {"theme": "dark"}))
     await s.host.settle()
     check_payload(s, tool=None)
-    s.expect(s.host.settings_document("editor") == (revision, {"theme": "dark"}),
+    s.expect(await _now(s.host.settings_document("editor")) == (revision, {"theme": "dark"}),
              "the settings update did not stick", "settings updated regardless")
     check_observed(s, answer)

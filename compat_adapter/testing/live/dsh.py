@@ -58,6 +58,9 @@ class LaneAgent:
         outcome = await self._runner.run_turn(self.dsh, prompt)
         return TurnResult(outcome.reason, outcome.steps, outcome.turn)
 
+    async def run_command(self, name: str, args: str | None = None) -> Any:
+        return await self._runner.run_command(self.dsh, name, args)
+
     async def dispose(self) -> None:
         await self._runner.dispose_agent(self.dsh)
         self.disposed = True
@@ -93,6 +96,13 @@ class LaneHost:
 
     def on(self, seam: str, listener: Any, *, prepend: bool = False) -> Any:
         return self.dsh.on(seam, listener, prepend=prepend)
+
+    async def update_settings(self, namespace: str, patch: dict[str, Any]) -> int:
+        revision, _ = await self.runner.update_settings(namespace, patch)
+        return revision
+
+    async def settings_document(self, namespace: str) -> tuple[int, Any]:
+        return await self.runner.settings_document(namespace)
 
     async def settle(self) -> None:
         await self.dsh.settle()

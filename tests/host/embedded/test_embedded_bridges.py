@@ -26,7 +26,6 @@ import pytest
 from compat_adapter.errors import MountFailed
 from compat_adapter.host.embedded.bridges import PACKAGES, mount
 from compat_adapter.host.embedded.bridges.protocol import (
-    UNTRUSTED_HOOK_CONTEXT_NOTICE,
     HookOutput,
     matcher_diagnostic,
     merge_hook_outputs,
@@ -217,7 +216,8 @@ async def run_turn(ws: Workspace, package: str, events: Mapping[str, Any] | Path
 
 
 def context_text(*contexts: str) -> str:
-    return "\n\n".join((UNTRUSTED_HOOK_CONTEXT_NOTICE, *contexts))
+    # As the published bridges send it: the contexts alone, no notice in front.
+    return "\n\n".join(contexts)
 
 
 # ── tools/pre-execute → PreToolUse ──────────────────────────────────────────────────────────────

@@ -289,7 +289,8 @@ export function describe(ctx, modules) {
   try {
     for (const [n, d] of ctx.get('tools')?.view?.().visible ?? []) tools[n] = plainSchema(d?.parameters ?? d?.inputSchema ?? d?.input ?? null)
   } catch {}
-  return { services, versions, bridges, tools }
+  const settings = ctx.get('settings')
+  return { services, versions, bridges, tools, settings_writable: settings?.writable === true }
 }
 
 function plainSchema(schema) {

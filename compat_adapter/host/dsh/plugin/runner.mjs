@@ -22,17 +22,18 @@ const load = plugin.importer(opts.modules)
 const cwd = opts.cwd ?? process.cwd()
 
 const [cordis, settings, llm, session, systemPrompt, approval, tools, agents, subprocess, bashLocal,
-  shellEnv, toolBash, toolTodo, agentLoop] = await Promise.all([
+  shellEnv, toolBash, toolTodo, commands, agentLoop] = await Promise.all([
   '@deepseek-ai/cordis', '@deepseek-ai/dsh-settings', '@deepseek-ai/dsh-llm', '@deepseek-ai/dsh-session',
   '@deepseek-ai/dsh-system-prompt', '@deepseek-ai/dsh-user-approval', '@deepseek-ai/dsh-tools',
   '@deepseek-ai/dsh-agent', '@deepseek-ai/dsh-subprocess-local', '@deepseek-ai/dsh-bash-local',
   '@deepseek-ai/dsh-shell-env', '@deepseek-ai/dsh-tool-bash', '@deepseek-ai/dsh-tool-todo',
-  '@deepseek-ai/dsh-agent-loop',
+  '@deepseek-ai/dsh-commands', '@deepseek-ai/dsh-agent-loop',
 ].map(load))
 
-// The one stand-in besides the model: settings kept in memory (rc.8 ships only file providers).
+// The one stand-in besides the model: settings kept in memory (rc.8 ships only file providers),
+// writable, so an update runs the real service's write path and its settings/document-updated.
 class MemorySettings extends settings.SettingsProvider {
-  get writable() { return false }
+  get writable() { return true }
   async load() { return {} }
   async persist() {}
 }
@@ -53,6 +54,10 @@ await ctx.plugin(bashLocal.default, { cwd })
 await ctx.plugin(shellEnv)
 await ctx.plugin(toolBash)
 await ctx.plugin(toolTodo, { allowParallelInProgress: true })
+await ctx.plugin(commands.default ?? commands)
+// One user command, so a slash command runs the real registry's command/run … command/done.
+ctx.commands.register({ name: 'review', description: 'Review the work so far', input: { hint: 'what to review' },
+  handler: async () => ({ kind: 'success', text: 'reviewed' }) })
 await ctx.plugin(agentLoop.default, { agents: [] })
 
 const handles = new Map()
@@ -134,6 +139,22 @@ if (opts.service) {
     return {}
   })
   channel.onRequest('log.read', async () => ({ records }))
+  channel.onRequest('agent.command', async ({ agent, name, args }) => {
+    const line = `/${name}${args ? ' ' + args : ''}`
+    const done = await ctx.commands.execute(agentOf(agent), line, [], new AbortController().signal)
+    await (await pluginReady).settle()
+    return { result: done ? plain(done.result) : null }
+  })
+  const namespaces = new Map()
+  channel.onRequest('settings.update', async ({ namespace, patch }) => {
+    if (!namespaces.has(namespace)) namespaces.set(namespace, ctx.settings.register(namespace, (value) => value ?? {}))
+    await namespaces.get(namespace).update(patch)
+    await (await pluginReady).settle()
+    return settingsDocument(namespace)
+  })
+  channel.onRequest('settings.document', async ({ namespace }) => settingsDocument(namespace))
+  const settingsDocument = (namespace) => ({ revision: ctx.settings.registrations?.get(namespace)?.revision ?? null,
+    section: plain(ctx.settings.document?.[namespace] ?? null) })
   channel.onRequest('shutdown', async () => {
     for (const handle of handles.values()) await handle.dispose()
     handles.clear()
