@@ -97,6 +97,13 @@ class Runner:
         reply = await self._channel.request("session.events", {"agent": agent.id})
         return list(reply["events"])
 
+    async def compact(self, agent: DshAgent, summary: str) -> bool:
+        """Compact the agent's history now through rc.8's compaction engine; the scripted model
+        answers the summarization call with ``summary``. False when there was nothing to compact."""
+        reply = await self._channel.request("agent.compact", {"agent": agent.id, "summary": summary})
+        await self.host.settle()
+        return bool(reply.get("compacted"))
+
     async def run_command(self, agent: DshAgent, name: str, args: str | None = None) -> Any:
         """Run a slash command through the real command registry (``command/run`` … ``command/done``)."""
         reply = await self._channel.request("agent.command", {"agent": agent.id, "name": name,

@@ -3,7 +3,8 @@
 rc.8 writes messages as content blocks (``user/message {content, source}`` with no turn or step,
 ``assistant/message {turn, step, message: {content}}``, one ``tool/result`` per step holding
 ``tool-result`` blocks) where the host contract, and so every route that reads records, says
-``text``, ``turn``, ``step`` and one ``tool/result {text, isError}`` per call. :class:`RecordReader`
+``text``, ``turn``, ``step`` and one ``tool/result {text, isError}`` per call (and a compaction
+summary as text, where rc.8 keeps content blocks). :class:`RecordReader`
 adds those fields to each record (keeping DSH's own), so the session routes and the checks read
 one vocabulary on either host.
 """
@@ -57,6 +58,9 @@ class RecordReader:
         if event.type == "assistant/message" and "text" not in data:
             message = data.get("message") if isinstance(data.get("message"), Mapping) else {}
             return [self._with(event, {**data, **where, "text": text_of(message.get("content"))})]
+        if event.type == "compaction/summary" and isinstance(data.get("summary"), (list, tuple)):
+            return [self._with(event, {**data, "summary": text_of(data["summary"]),
+                                       "summaryBlocks": data["summary"]})]
         if event.type == "tool/result" and isinstance(data.get("message"), Mapping):
             out = []
             for block in data["message"].get("content") or ():

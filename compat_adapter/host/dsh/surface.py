@@ -161,7 +161,8 @@ def surface_from_composition(composition: Mapping[str, Any]) -> Surface:
 #: checks the live report against this, so ``matrix --host dsh`` grades on what really runs.
 DSH_RC8_LANE_COMPOSITION: Mapping[str, Any] = MappingProxyType({
     "services": ["settings", "llm", "sessions", "systemPrompt", "approval", "tools", "agents",
-                 "subprocess", "shell", "shellEnv", "commands", "agentLoop"],
+                 "subprocess", "shell", "shellEnv", "commands", "sessionProjections", "tokenMeter",
+                 "toolResultPruner", "compaction", "agentLoop"],
     "versions": {"@deepseek-ai/dsh-agent": DSH_RC8_VERSION},
     "bridges": [CLAUDE_BRIDGE, CODEX_BRIDGE],
     # Tool names as registered (the live report also carries each argument schema).

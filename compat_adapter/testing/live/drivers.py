@@ -239,7 +239,10 @@ async def drive_compaction(s: Session) -> None:
     async def compact(agent: Any) -> None:
         await agent.compact("verify summary")
 
-    agent, payload = await observe_turn(s, ["hi"], compact)
+    # An older step longer than the summary: a real engine (rc.8's) keeps the newest step and
+    # refuses a summary that does not shrink what it replaces.
+    first = Reply("a long answer, " * 60, (bash_call("echo working"),))
+    agent, payload = await observe_turn(s, [first, "done"], compact)
     ends = log_records(agent.session, points.COMPACTION_END.record)
     s.expect(ends and log_records(agent.session, "compaction/summary"),
              "compaction did not finish", "compaction finished")

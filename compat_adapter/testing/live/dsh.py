@@ -58,6 +58,9 @@ class LaneAgent:
         outcome = await self._runner.run_turn(self.dsh, prompt)
         return TurnResult(outcome.reason, outcome.steps, outcome.turn)
 
+    async def compact(self, summary: str) -> bool:
+        return await self._runner.compact(self.dsh, summary)
+
     async def run_command(self, name: str, args: str | None = None) -> Any:
         return await self._runner.run_command(self.dsh, name, args)
 

@@ -190,6 +190,13 @@ class Session:
     def audit(self) -> list[Any]:
         return [r for r in self.adapter.audit if r.hook_id == self.hook_id]
 
+    async def audited(self, timeout_s: float = SERVICE_WAIT_S) -> None:
+        """Wait for the hook's audit record: a service-driven run (file watch, worktree poll)
+        is audited by the service's own task once the process ends, after its payload is on disk."""
+        with anyio.move_on_after(timeout_s):
+            while not self.audit():
+                await anyio.sleep(0.05)
+
 
 async def git(cwd: Path, *args: str) -> str:
     env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0"}

@@ -145,6 +145,7 @@ async def drive_fs_watch(s: Session) -> None:
     (s.root / "watched.txt").write_text("changed from outside\n", encoding="utf-8")
     fired = await s.probe.wait()
     await s.host.settle()
+    await s.audited()
     s.expect(fired, "no hook run after a file was written")
     payload = check_payload(s, tool=None)
     if payload is not None:
@@ -167,6 +168,7 @@ async def drive_worktrees(s: Session) -> None:
         await git(s.root, "worktree", "add", "-q", str(tree), "-b", "verify-wt")
     fired = await s.probe.wait()
     await s.host.settle()
+    await s.audited()
     s.expect(fired, f"no hook run after git worktree {'remove' if remove else 'add'}")
     payload = check_payload(s, tool=None)
     if payload is not None:
@@ -203,6 +205,7 @@ async def drive_lsp(s: Session) -> None:
     await agent.run_turn("write a module")
     fired = await s.probe.wait()
     await s.host.settle()
+    await s.audited()
     s.expect(fired, "no hook run after a turn wrote a .py file")
     payload = check_payload(s, tool=None)
     if payload is not None:

@@ -22,12 +22,14 @@ const load = plugin.importer(opts.modules)
 const cwd = opts.cwd ?? process.cwd()
 
 const [cordis, settings, llm, session, systemPrompt, approval, tools, agents, subprocess, bashLocal,
-  shellEnv, toolBash, toolTodo, commands, agentLoop] = await Promise.all([
+  shellEnv, toolBash, toolTodo, commands, projections, tokenMeter, pruner, compaction, agentLoop] = await Promise.all([
   '@deepseek-ai/cordis', '@deepseek-ai/dsh-settings', '@deepseek-ai/dsh-llm', '@deepseek-ai/dsh-session',
   '@deepseek-ai/dsh-system-prompt', '@deepseek-ai/dsh-user-approval', '@deepseek-ai/dsh-tools',
   '@deepseek-ai/dsh-agent', '@deepseek-ai/dsh-subprocess-local', '@deepseek-ai/dsh-bash-local',
   '@deepseek-ai/dsh-shell-env', '@deepseek-ai/dsh-tool-bash', '@deepseek-ai/dsh-tool-todo',
-  '@deepseek-ai/dsh-commands', '@deepseek-ai/dsh-agent-loop',
+  '@deepseek-ai/dsh-commands', '@deepseek-ai/dsh-session-projection', '@deepseek-ai/dsh-token-meter',
+  '@deepseek-ai/dsh-compaction-tool-result-pruner', '@deepseek-ai/dsh-compaction-basic',
+  '@deepseek-ai/dsh-agent-loop',
 ].map(load))
 
 // The one stand-in besides the model: settings kept in memory (rc.8 ships only file providers),
@@ -55,12 +57,19 @@ await ctx.plugin(shellEnv)
 await ctx.plugin(toolBash)
 await ctx.plugin(toolTodo, { allowParallelInProgress: true })
 await ctx.plugin(commands.default ?? commands)
+// Compaction as rc.8 ships it (ctx.compaction from dsh-compaction-basic); manual only, so a run
+// compacts exactly when the driver asks, and the summary comes from the scripted model.
+await ctx.plugin(projections.default)
+await ctx.plugin(tokenMeter.default)
+await ctx.plugin(pruner.default)
+await ctx.plugin(compaction.default, { auto: false })
 // One user command, so a slash command runs the real registry's command/run … command/done.
 ctx.commands.register({ name: 'review', description: 'Review the work so far', input: { hint: 'what to review' },
   handler: async () => ({ kind: 'success', text: 'reviewed' }) })
 await ctx.plugin(agentLoop.default, { agents: [] })
 
 const handles = new Map()
+const models = new Map()
 let agentCount = 0
 let pluginApi
 let ready
@@ -69,10 +78,12 @@ const pluginReady = new Promise((resolve) => { ready = (api) => { pluginApi = ap
 async function createAgent(steps, agentCwd) {
   const n = ++agentCount
   const provider = `scripted-${n}`
-  ctx.llm.registerAdapter([provider], new ScriptedModel(steps ?? []))
+  const model = new ScriptedModel(steps ?? [])
+  ctx.llm.registerAdapter([provider], model)
   const id = session.SessionId(`agent-${n}-${Math.random().toString(36).slice(2, 8)}`)
   const handle = await ctx.agents.create({ sessionId: id, meta: { cwd: agentCwd ?? cwd }, agentOptions: { provider, model: 'scripted-1' } })
   handles.set(String(handle.agent.id), handle)
+  models.set(String(handle.agent.id), model)
   return handle.agent
 }
 
@@ -139,6 +150,13 @@ if (opts.service) {
     return {}
   })
   channel.onRequest('log.read', async () => ({ records }))
+  channel.onRequest('agent.compact', async ({ agent, summary }) => {
+    // The summarization call is a model call: the scripted model answers it with `summary`.
+    models.get(agent)?.steps.unshift({ text: summary })
+    const done = await ctx.compaction.compactNow(agentOf(agent), new AbortController().signal)
+    await (await pluginReady).settle()
+    return { compacted: done != null }
+  })
   channel.onRequest('agent.command', async ({ agent, name, args }) => {
     const line = `/${name}${args ? ' ' + args : ''}`
     const done = await ctx.commands.execute(agentOf(agent), line, [], new AbortController().signal)
