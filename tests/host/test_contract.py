@@ -445,3 +445,27 @@ async def test_an_opencode_plugin_runs_in_the_plugin_host_on_every_host(lane: La
     else:
         assert env.capability is Capability.UNSUPPORTED and "shellEnv" in (env.reason or "")
         assert "guard=unset" in env_text
+
+
+# One row of every vendor, checked end to end by the live harness on each host: the same driver,
+# the same checks, the records read back in one vocabulary (the full sweep is
+# tests/test_verify_live_dsh.py and scripts/verify_live.py).
+EVERY_VENDOR = (
+    ("claude", "PostToolUseFailure"),  # bash's exit code read from the result on rc.8
+    ("codex", "PreToolUse"),           # the official Codex bridge
+    ("workbuddy", "UserPromptSubmit"),
+    ("opencode", "tool.execute.before"),
+    ("copilot", "postToolUse"),        # fires for successes only, on both hosts
+)
+
+
+@pytest.mark.parametrize("host", HOSTS)
+@pytest.mark.parametrize(("vendor", "event"), EVERY_VENDOR)
+async def test_a_row_of_every_vendor_passes_the_live_check_on_every_host(
+        host: str, vendor: str, event: str, request: pytest.FixtureRequest) -> None:
+    from compat_adapter.testing.live import verify_row
+
+    if host == "dsh":
+        request.getfixturevalue("dsh_lane")
+    check = await verify_row(vendor, event, host=host)
+    assert check.passed, check.detail
