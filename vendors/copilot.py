@@ -287,6 +287,26 @@ RULES = RulesSpec(
     ),
 )
 
+_PASCAL = ("a PascalCase event selects Copilot's Claude-compatible format (snake_case payload with an ISO "
+           "timestamp, Claude tool names, Claude matcher rules, Copilot's own answers), which this "
+           "project's Copilot bridge does not speak yet; adapted instead: the camelCase event ")
+#: Copilot events with no route here, and why (vendor-protocols §5.2-5.3).
+UNSERVED = {
+    "preMcpToolCall": "an SDK and extension hook-provider event; no JSON hook file can declare it and "
+                      "the host has no MCP call seam",
+    "SessionStart": _PASCAL + "sessionStart",
+    "SessionEnd": _PASCAL + "sessionEnd",
+    "UserPromptSubmit": _PASCAL + "userPromptSubmitted",
+    "PreToolUse": _PASCAL + "preToolUse",
+    "PermissionRequest": _PASCAL + "permissionRequest",
+    "PostToolUse": _PASCAL + "postToolUse",
+    "PostToolUseFailure": _PASCAL + "postToolUseFailure",
+    "Stop": _PASCAL + "agentStop",
+    "SubagentStop": _PASCAL + "subagentStop",
+    "PreCompact": _PASCAL + "preCompact",
+    "ErrorOccurred": _PASCAL + "errorOccurred",
+}
+
 COPILOT = VendorSpec(
     id="copilot",
     aliases=("github-copilot",),
@@ -302,4 +322,5 @@ COPILOT = VendorSpec(
         "adapted."
     ),
     tools=TOOLS,
+    unserved=UNSERVED,
 )
