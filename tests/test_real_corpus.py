@@ -123,15 +123,17 @@ def test_a_vendor_event_the_host_cannot_serve_says_why() -> None:
     assert "no hook event" not in err.value.message
 
 
-def test_copilot_pascal_case_files_grade_per_hook() -> None:
-    result = import_files("copilot", [CORPUS / "copilot" / "dotnet-runtime.json"], trust_all=True)
-    [row] = result.refused
-    assert row.code == "UNSERVED_EVENT" and "Claude-compatible format" in row.reason
-    assert row.origin.endswith("hooks.PreToolUse[0].hooks[0]")
+def test_copilot_pascal_case_files_import() -> None:
+    for name, events in (("dotnet-runtime.json", [("PreToolUse", "Bash")]),
+                         ("1password-agent-hooks.json", [("PreToolUse", None)]),
+                         ("vscode-npm-i.json", [("SessionStart", None)])):
+        result = import_files("copilot", [CORPUS / "copilot" / name], trust_all=True)
+        assert [(h.event, h.matcher) for h in result.hooks] == events and not result.refused
     # The comment-bearing Azure file: read (its hooks are listed), each refused as Copilot CLI would.
     result = import_files("copilot", [CORPUS / "copilot" / "azure-rest-api-specs.json"], trust_all=True)
-    assert len(result.refused) == 2
-    assert all(r.code in ("UNSERVED_EVENT", "SKIPPED_BY_VENDOR") for r in result.refused)
+    assert [(r.code, r.origin.split(":", 1)[1]) for r in result.refused] == [
+        ("SKIPPED_BY_VENDOR", "hooks.PostToolUse[0]"), ("SKIPPED_BY_VENDOR", "hooks.SessionStart[0]")]
+    assert all("not strict JSON" in r.reason for r in result.refused)
 
 
 def test_unusable_input_still_fails_whole(tmp_path: Path) -> None:
@@ -238,3 +240,42 @@ def test_preflight_calls_out_a_guard_that_fails_open(tmp_path: Path) -> None:
     copilot = resolve_vendor("copilot")
     found = preflight(copilot, "preToolUse", None, {"bash": "jq ."}, root, blocking="verdict", env=env)
     assert "fails-closed" in {f.kind for f in found}
+
+
+# ── Copilot's Claude-compatible (PascalCase) format, end to end ────────────────────────────────
+
+async def test_copilot_pascal_case_hook_runs_with_its_own_payload_and_answer(git_repo: Path,
+                                                                           tmp_path: Path) -> None:
+    """The shape of dotnet/runtime's .github/hooks/hooks.json (a nested PascalCase `Bash` group),
+    with a hook that records its stdin and denies in Claude's hookSpecificOutput, as the vendor
+    lane's deny_json_pascal case did on Copilot CLI 1.0.102 (the call was denied)."""
+    from conftest import trust, write_script
+
+    from compat_adapter import CompatAdapter, MemoryHost
+    from compat_adapter.host.script import call
+    from compat_adapter.importers import register_import
+
+    seen = tmp_path / "stdin.json"
+    deny = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                              "permissionDecisionReason": "no rm here"}})
+    hook = write_script(tmp_path / "guard.sh", f"cat > '{seen}'\necho '{deny}'\n")
+    config = json.loads((CORPUS / "copilot" / "dotnet-runtime.json").read_text())
+    config["hooks"]["PreToolUse"][0]["hooks"][0]["command"] = str(hook)
+    path = git_repo / ".github" / "hooks" / "hooks.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(config))
+    trust("copilot", path)
+    imported = import_files("copilot", [path])
+    assert [(h.event, h.matcher) for h in imported.hooks] == [("PreToolUse", "Bash")]
+    async with MemoryHost(git_repo) as host, CompatAdapter(host, log_registrations=False) as adapter:
+        [result] = await register_import(adapter, imported)
+        assert str(result.capability) == "ADAPTED" and str(result.route) == "builtin-bridge"
+        agent = await host.create_agent(script=[call("bash", command="touch ran.txt"), "done"])
+        await agent.run_turn("go")
+        await host.settle()
+    assert not (git_repo / "ran.txt").exists()  # denied through hookSpecificOutput
+    payload = json.loads(seen.read_text())
+    assert payload["hook_event_name"] == "PreToolUse" and payload["tool_name"] == "Bash"
+    assert payload["tool_input"]["command"] == "touch ran.txt"
+    assert isinstance(payload["timestamp"], str) and payload["timestamp"].endswith("Z")
+    assert "toolName" not in payload and "toolArgs" not in payload and "sessionId" not in payload
