@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -51,12 +52,39 @@ def _rows(vendor: str, imported: Any, surface: Any, root: Path | None) -> list[d
         rows.append({"vendor": vendor, "origin": refused.origin, "event": refused.what, "matcher": None,
                      "capability": "UNSUPPORTED", "route": "unsupported", "seams": [], "losses": [],
                      "reason": f"{refused.code}: {refused.reason}", "preflight": []})
+    rows += _plugin_rows(vendor, getattr(imported, "plugins", ()), surface)
     for rules in imported.rules:
         result = grade_rules(rules.vendor, surface)
         rows.append({"vendor": vendor, "origin": rules.origin, "event": "rules", "matcher": None,
                      "capability": str(result.capability), "route": str(result.route),
                      "seams": list(result.seams), "losses": [], "reason": result.reason,
                      "sources": list(rules.sources), "trusted": rules.trusted, "preflight": []})
+    return rows
+
+
+def _plugin_rows(vendor: str, plugins: Any, surface: Any) -> list[dict[str, Any]]:
+    """OpenCode plugins of trusted files: loaded in a plugin-host sidecar (never this process), one
+    row per hook key each plugin returns."""
+    if not plugins:
+        return []
+    import anyio
+
+    from compat_adapter.importers import plugin_source
+    from compat_adapter.plugin_host.host import grade_plugins
+
+    by_root: dict[str, list[Any]] = {}
+    for plugin in plugins:
+        by_root.setdefault(plugin.root, []).append(plugin_source(plugin))
+    rows = []
+    for root, sources in by_root.items():
+        for g in anyio.run(partial(grade_plugins, Path(root), surface, sources=sources)):
+            result = g.result
+            rows.append({"vendor": vendor,
+                         "origin": f"{g.source.origin}#{g.plugin.rsplit('#', 1)[-1]}" if g.plugin else g.source.origin,
+                         "event": result.event, "matcher": None, "capability": str(result.capability),
+                         "route": str(result.route), "seams": list(result.seams) + list(result.services),
+                         "losses": [f"{d.code}: {d.text}" for d in result.degradations], "reason": result.reason,
+                         "preflight": []})
     return rows
 
 
