@@ -44,7 +44,7 @@ def test_no_corpus_file_fails_whole(vendor: str, path: Path) -> None:
     for refused in result.refused:
         assert refused.origin.startswith(str(path)), refused
         assert refused.reason
-    assert result.hooks or result.refused or result.rules or path.name == "settings.json"
+    assert result.hooks or result.refused or result.rules or result.plugins or path.name == "settings.json"
 
 
 def _refused(result, code: str) -> list:
