@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compat_adapter.declare import REFUSED_HANDLER_TYPES
 from compat_adapter.errors import ConfigParseError
 from compat_adapter.importers import rules as project_rules
 from compat_adapter.importers.claude import settings_file
@@ -50,7 +49,7 @@ def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
 
 def classify(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook | Refused:
     kind = handler_type(slot, shown)
-    if kind in REFUSED_HANDLER_TYPES:
+    if kind == "mcp_tool":
         return refuse(spec, slot, shown, "INVALID_HANDLER",
-                      f"{kind!r} handlers are not run here: only command hooks are adapted")
+                      "CodeBuddy has no mcp_tool handlers; only command, prompt, agent and http hooks are adapted")
     return accept(spec, slot, shown)
