@@ -109,9 +109,7 @@ def declare_hook(vendor: object, event: object, matcher: object = None, handler:
     if handler is None:
         raise InvalidHandler("a hook needs a handler", vendor=spec.id, event=row.event)
     command, kind = parse_handler(spec, handler)
-    if isinstance(command, CommandHandler) and (problem := spawn_problem(
-            "\0".join((command.command, *(command.args or ()))) if command.args else command.command,
-            command.env, command.cwd)):
+    if isinstance(command, CommandHandler) and (problem := _spawn_problem(command)):
         raise InvalidHandler(problem, vendor=spec.id, event=row.event)
     if matcher:
         problem = _matcher_problem(spec, row, matcher)
@@ -122,6 +120,13 @@ def declare_hook(vendor: object, event: object, matcher: object = None, handler:
         raise InvalidDeclaration("id must be a non-empty string", vendor=spec.id)
     return Declared(spec=spec, row=row, handler=command, handler_kind=kind, matcher=matcher, id=id,
                     origin=origin)
+
+
+def _spawn_problem(handler: CommandHandler) -> str | None:
+    problem = spawn_problem(handler.command, handler.env, handler.cwd)
+    if problem is None and any("\0" in a for a in handler.args or ()):
+        return "an argument contains a NUL byte; no process can be started with it"
+    return problem
 
 
 def _matcher_problem(spec: VendorSpec, row: EventRow, matcher: str) -> str | None:

@@ -73,12 +73,14 @@ def _flag(vendor: str, h: Mapping[str, Any], key: str) -> bool:
 
 
 def _ignored(vendor: str, kind: str, h: Mapping[str, Any]) -> tuple[str, ...]:
+    """The handler's keys that are not honoured here, in the file's order."""
     if vendor in CLAUDE_SHAPED:
         known = _COMMON | _CLAUDE_FIELDS[kind]
-        out = [k for k in h if k not in known or k in _NOT_HONOURED]
-        if h.get("onFailure") not in (None, "continue"):
-            out.append("onFailure")  # "block": a failing hook would block in Claude; not here
-        return tuple(out)
+        return tuple(k for k in h if k not in known or k in _NOT_HONOURED
+                     # The wake-up prefix means something only with asyncRewake.
+                     or (k == "rewakeMessage" and h.get("asyncRewake") is not True)
+                     # "block": a failing hook would block in Claude; it does not here.
+                     or (k == "onFailure" and h[k] != "continue"))
     fields = _OTHER_FIELDS.get(vendor)
     return tuple(k for k in h if k not in fields) if fields is not None else ()
 
