@@ -69,12 +69,18 @@ async def ask_endpoint(endpoint: ModelEndpoint, request: ModelRequest) -> str:
     """The model's text answer; raises httpx errors and ValueError for an answer without text."""
     key = os.environ.get(endpoint.api_key_env, "") if endpoint.api_key_env else ""
     base = endpoint.base_url.rstrip("/")
+    headers: dict[str, str] = {}
     if endpoint.api == "anthropic":
-        url, headers = f"{base}/v1/messages", {"x-api-key": key, "anthropic-version": "2023-06-01"}
+        url = f"{base}/v1/messages"
+        headers["anthropic-version"] = "2023-06-01"
+        if key:
+            headers["x-api-key"] = key
         body: dict[str, Any] = {"model": endpoint.model, "max_tokens": 1024, "system": request.system,
                                 "messages": [{"role": "user", "content": request.prompt}]}
     else:
-        url, headers = f"{base}/v1/chat/completions", {"authorization": f"Bearer {key}"}
+        url = f"{base}/v1/chat/completions"
+        if key:
+            headers["authorization"] = f"Bearer {key}"
         body = {"model": endpoint.model, "messages": [{"role": "system", "content": request.system},
                                                        {"role": "user", "content": request.prompt}]}
     async with httpx.AsyncClient(timeout=request.timeout_s, trust_env=False) as client:
