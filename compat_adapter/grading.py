@@ -78,6 +78,9 @@ def _refusal(decl: Declared, surface: Surface) -> str | None:
     for service in row.services:
         if service not in surface.services:
             return f"host {surface.host} {surface.version} has no {service} service"
+    unserved = surface.unserved.get(row.point)
+    if unserved is not None:
+        return unserved
     if decl.handler is not None:
         return handler_refusal(spec, row, decl.handler, surface)
     return None
