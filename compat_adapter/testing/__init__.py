@@ -1,0 +1,1 @@
+"""Test support shipped with the package: scripted model servers and the vendor lane."""
