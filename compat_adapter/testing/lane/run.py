@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from compat_adapter.testing.lane.scenarios import Case, hook_config
-from compat_adapter.testing.lane.vendors import cli_for, lane_dir, prepare
+from compat_adapter.testing.lane.vendors import cli_for, prepare
 
 __all__ = ("NETNS_PORT", "VendorRecord", "isolation", "prepare_project", "run_vendor", "turns_for")
 

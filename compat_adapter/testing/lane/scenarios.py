@@ -23,7 +23,7 @@ PROMPT = "run the lane step"
 
 #: Marker strings whose landing place in the model's requests is looked up.
 MARKERS = ("LANE-CTX-SESSION", "LANE-CTX-PROMPT", "LANE-CTX-PRE", "LANE-CTX-POST", "LANE-DENY", "LANE-BLOCK",
-           "LANE-STOP-REASON", "rewritten-by-hook")
+           "LANE-STOP-REASON")
 
 KINDS = ("observe", "deny_exit2", "deny_json", "allow", "ask", "rewrite", "pre_context", "post_context", "post_block",
          "prompt_block", "prompt_context", "stop_block_json", "stop_block_exit2", "session_context",
@@ -105,6 +105,7 @@ def _claude_like(vendor: str) -> dict[str, tuple[tuple[HookAnswer, ...], dict[st
                                      "and a non-interactive `codex exec` has no approver: PermissionRequest "
                                      "cannot fire")
     if vendor == "workbuddy":
+        out["notification"] = ((HookAnswer("Notification"),), {})
         out["permission_request"] = ("CodeBuddy never fires PermissionRequest in -p: a tool not allowed up front "
                                      "is denied as non-interactive before any hook runs")
     return out
@@ -113,7 +114,9 @@ def _claude_like(vendor: str) -> dict[str, tuple[tuple[HookAnswer, ...], dict[st
 def _observed(vendor: str) -> tuple[str, ...]:
     return {"claude": ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"),
             "codex": ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"),
-            "workbuddy": ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "Notification"),
+            # CodeBuddy also fires Notification (auth_success) in -p: it has a case of its own, because
+            # an event the importer does not know fails the whole file.
+            "workbuddy": ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"),
             "copilot": ("sessionStart", "userPromptSubmitted", "preToolUse", "permissionRequest", "postToolUse",
                         "agentStop", "sessionEnd")}[vendor]
 
@@ -121,6 +124,12 @@ def _observed(vendor: str) -> tuple[str, ...]:
 def _copilot() -> dict[str, tuple[tuple[HookAnswer, ...], dict[str, Any]] | str]:
     pre = "preToolUse"
     return {
+        # Copilot also reads Claude-style PascalCase configs and then sends Claude-like payloads.
+        "observe_pascal": (tuple(HookAnswer(e) for e in ("SessionStart", "UserPromptSubmit", "PreToolUse",
+                                                          "PostToolUse", "Stop")), {}),
+        "deny_json_pascal": ((HookAnswer("PreToolUse", _j({"permissionDecision": "deny",
+                                                           "permissionDecisionReason": "LANE-DENY-JSON reason"})),),
+                             {}),
         "observe": (tuple(HookAnswer(e) for e in _observed("copilot")), {}),
         "deny_exit2": ((HookAnswer(pre, stderr="LANE-DENY-EXIT2 reason", exit=2),), {}),
         "deny_json": ((HookAnswer(pre, _j({"permissionDecision": "deny",
@@ -129,9 +138,8 @@ def _copilot() -> dict[str, tuple[tuple[HookAnswer, ...], dict[str, Any]] | str]
                   {}),
         "ask": ((HookAnswer(pre, _j({"permissionDecision": "ask", "permissionDecisionReason": "LANE-DENY-ASK why"})),),
                 {}),
-        "rewrite": ((HookAnswer(pre, _j({"permissionDecision": "allow",
-                                         "modifiedArgs": {"command": REWRITTEN_COMMAND, "description": "lane step"}})),),
-                    {}),
+        "rewrite": ((HookAnswer(pre, _j({"permissionDecision": "allow", "modifiedArgs": {
+            "command": REWRITTEN_COMMAND, "description": "lane step"}})),), {}),
         "pre_context": ((HookAnswer(pre, _j({"additionalContext": "LANE-CTX-PRE"})),), {}),
         "post_context": ((HookAnswer("postToolUse", _j({"additionalContext": "LANE-CTX-POST"})),), {}),
         "post_block": "Copilot's postToolUse has no block answer (only modifiedResult and additionalContext)",
@@ -172,7 +180,7 @@ def cases_for(vendor: str) -> tuple[Case, ...]:
     table = {"claude": lambda: _claude_like("claude"), "codex": lambda: _claude_like("codex"),
              "workbuddy": lambda: _claude_like("workbuddy"), "copilot": _copilot, "opencode": _opencode}[vendor]()
     out = []
-    for kind in KINDS:
+    for kind in (*KINDS, *(k for k in table if k not in KINDS)):
         entry = table[kind]
         if isinstance(entry, str):
             out.append(Case(vendor, kind, not_drivable=entry))
@@ -201,7 +209,7 @@ def hook_config(case: Case, run: Path) -> dict[str, Any]:
     table: dict[str, list[Any]] = {}
     for answer in case.hooks:
         command = recorder_command(run, answer)
-        if case.vendor == "copilot":
+        if case.vendor == "copilot" and answer.event[0].islower():
             table.setdefault(answer.event, []).append({"type": "command", "bash": command})
             continue
         group: dict[str, Any] = {"hooks": [{"type": "command", "command": command}]}

@@ -60,8 +60,9 @@ CLIS: Mapping[str, VendorCli] = {
                          "chat", "bash", ".github/hooks/lane.json", extra_args={"description": "lane step"}),
     "opencode": VendorCli("opencode", "opencode", "1.18.33", "opencode/node_modules/opencode-linux-x64/bin/opencode",
                           "chat", "bash", ".opencode/plugin/lane_plugin.ts", extra_args={"description": "lane step"}),
-    "workbuddy": VendorCli("workbuddy", "codebuddy", "2.163.0", "codebuddy/wheel/codebuddy_agent_sdk/bin/codebuddy-headless",
-                           "chat", "Bash", ".codebuddy/settings.json", extra_args={"description": "lane step"}),
+    "workbuddy": VendorCli("workbuddy", "codebuddy", "2.163.0",
+                           "codebuddy/wheel/codebuddy_agent_sdk/bin/codebuddy-headless", "chat", "Bash",
+                           ".codebuddy/settings.json", extra_args={"description": "lane step"}),
 }
 
 
