@@ -46,7 +46,7 @@ class Item:
 @dataclass(frozen=True, slots=True)
 class Landing:
     """Where a marker first reached the model: ``tool_result``, ``prompt`` (inside the prompt's own
-    message), ``message:<role>`` (a message of its own), and the line that carries it."""
+    message), ``message:<role>`` (a message of its own), and the paragraph that carries it."""
 
     place: str
     line: str
@@ -168,8 +168,14 @@ def landings(requests: Sequence[Sequence[Item]], roots: Iterable[str]) -> dict[s
                 place = "prompt"
             else:
                 place = f"message:{hit.role}"
-            line = next(ln for ln in hit.text.splitlines() if marker in ln) if "\n" in hit.text else hit.text
-            out[marker] = Landing(place, normalize_text(line.strip(), roots))
+            # In a message, the paragraph that carries the marker: the hook's text with the vendor's
+            # own framing, without unrelated parts (a prompt's timestamp, a memory block). In a tool
+            # result, the line: the tool's own output runs up to the appended hook text.
+            if place == "tool_result":
+                text = next(ln for ln in hit.text.splitlines() if marker in ln)
+            else:
+                text = next(p for p in hit.text.split("\n\n") if marker in p)
+            out[marker] = Landing(place, normalize_text(text.strip(), roots))
             break
     return out
 

@@ -118,7 +118,8 @@ class ModelServer:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> ModelServer:
-        self._thread = threading.Thread(target=self._httpd.serve_forever, name=f"model-{self.api}", daemon=True)
+        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.05,), name=f"model-{self.api}",
+                                        daemon=True)
         self._thread.start()
         return self
 
