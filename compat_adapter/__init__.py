@@ -20,7 +20,6 @@ from compat_adapter.errors import (
 )
 from compat_adapter.grading import declare_hook, grade, grade_rules, grade_runtime
 from compat_adapter.host.protocol import Host, Surface, validate_host
-from compat_adapter.matrix import build_matrix
 from compat_adapter.model import (
     Capability,
     CapabilityResult,
@@ -32,6 +31,7 @@ from compat_adapter.model import (
 
 if TYPE_CHECKING:
     from compat_adapter.host.memory import MemoryHost
+    from compat_adapter.matrix import build_matrix
     from compat_adapter.service import AdapterConfig, CompatAdapter, Status
 
 __all__ = (
@@ -71,7 +71,8 @@ __all__ = (
 #: Imported on first use, so that `import compat_adapter` stays cheap (the service pulls in the
 #: routes, dialects and anyio; the embedded host its services).
 _LAZY = {"AdapterConfig": "compat_adapter.service", "CompatAdapter": "compat_adapter.service",
-         "Status": "compat_adapter.service", "MemoryHost": "compat_adapter.host.memory"}
+         "Status": "compat_adapter.service", "MemoryHost": "compat_adapter.host.memory",
+         "build_matrix": "compat_adapter.matrix"}
 
 
 def __getattr__(name: str) -> Any:

@@ -94,6 +94,9 @@ def _parser() -> argparse.ArgumentParser:
 
     _COMMANDS.update(add_commands(sub))
     _COMMANDS.update(add_serve_commands(sub))
+    from compat_adapter.cli_trust import add_commands as add_trust_commands
+
+    _COMMANDS.update(add_trust_commands(sub))
     return parser
 
 

@@ -68,6 +68,8 @@ def _demo(args: argparse.Namespace) -> int:
     print_report(report.timeline, report.status,
                  "compat-adapter demo: seam → hook → vendor answer → host verdict")
     print(f"turns: {', '.join(report.turn_reasons)}; hook processes run: {report.hook_runs}")
+    print("trust: the example preset is code installed with compat-adapter, so its hooks run as they are;\n"
+          "a repository's own hook files run only after `compat-adapter trust` shows them and you agree.")
     return 0
 
 
@@ -113,8 +115,13 @@ def _run(args: argparse.Namespace) -> int:
     cwd = Path(args.cwd or ".").resolve()
     if not cwd.is_dir():
         raise CompatError(f"--cwd {cwd} is not a directory")
-    reasons, timeline, status = anyio.run(_run_session, args.preset, Path(args.script), cwd,
-                                          _progress(not args.json))
+    from contextlib import nullcontext
+
+    from compat_adapter.trust import trusting_all
+
+    with trusting_all() if args.trust_all else nullcontext():
+        reasons, timeline, status = anyio.run(_run_session, args.preset, Path(args.script), cwd,
+                                              _progress(not args.json))
     if args.json:
         print(json.dumps({"turns": reasons, "timeline": [r.model_dump() for r in timeline],
                           "status": status.model_dump(mode="json")}, indent=2))
@@ -133,7 +140,7 @@ def _grade(args: argparse.Namespace) -> int:
 
     spec = resolve_vendor(args.vendor)
     surface = _surface_for(args.host)
-    imported = import_files(spec.id, args.files)
+    imported = import_files(spec.id, args.files, trust_all=True if args.trust_all else None)
     rows: list[dict[str, Any]] = []
     for hook in imported.hooks:
         try:
@@ -157,7 +164,7 @@ def _grade(args: argparse.Namespace) -> int:
         rows.append({"origin": rules.origin, "event": "rules", "matcher": None,
                      "capability": str(result.capability), "route": str(result.route),
                      "seams": list(result.seams), "losses": [], "reason": result.reason,
-                     "sources": list(rules.sources)})
+                     "sources": list(rules.sources), "trusted": rules.trusted})
     unsupported = sum(r["capability"] == "UNSUPPORTED" for r in rows)
     if args.json:
         print(json.dumps({"vendor": spec.id, "host": surface.host, "rows": rows,
@@ -169,13 +176,23 @@ def _grade(args: argparse.Namespace) -> int:
         for column in ("where", "event", "matcher", "grade", "route", "seams", "losses or reason"):
             table.add_column(column, overflow="fold")
         for r in rows:
-            losses = r["reason"] or "\n".join(r["losses"])
+            losses = r["reason"] or "\n".join(r["losses"]) or _trust_note(r)
             table.add_row(r["origin"], r["event"], r["matcher"] or "", r["capability"], r["route"],
                           ", ".join(r["seams"]), losses)
         console = _console()
         console.print(table)
         console.print(f"{len(rows)} graded, {unsupported} UNSUPPORTED")
     return 1 if args.strict and unsupported else 0
+
+
+def _trust_note(row: dict[str, Any]) -> str:
+    if row.get("trusted") is None:
+        return ""
+    return "file trusted" if row["trusted"] else "file not trusted (rules still carry: context, not code)"
+
+
+_TRUST_ALL_HELP = ("DANGEROUS: run hooks from files nobody trusted (`compat-adapter trust`); "
+                   "warns on every file")
 
 
 def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
@@ -187,10 +204,12 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
     r.add_argument("--script", required=True, help="session script (JSON)")
     r.add_argument("--cwd", default=None, help="session working directory (default: .)")
     r.add_argument("--json", action="store_true")
+    r.add_argument("--trust-all", action="store_true", help=_TRUST_ALL_HELP)
     g = sub.add_parser("grade", help="grade a vendor's own hook config and rules files")
     g.add_argument("--vendor", required=True)
     g.add_argument("files", nargs="+")
     g.add_argument("--host", default="embedded")
     g.add_argument("--json", action="store_true")
     g.add_argument("--strict", action="store_true", help="exit 1 when anything is UNSUPPORTED")
+    g.add_argument("--trust-all", action="store_true", help=_TRUST_ALL_HELP)
     return {"demo": _demo, "run": _run, "grade": _grade}

@@ -23,6 +23,7 @@ __all__ = (
     "ScriptError",
     "UnknownEvent",
     "UnknownVendor",
+    "UnsafeStateDir",
     "ERROR_CODES",
 )
 
@@ -121,6 +122,12 @@ class ScriptError(CompatError):
 class ProtocolError(CompatError):
     code = "PROTOCOL_ERROR"
     hint = "send one JSON object per line with an id and a method"
+
+
+class UnsafeStateDir(CompatError):
+    code = "UNSAFE_STATE_DIR"
+    hint = ("the state folder (trust store) must be a real directory of yours, mode 0700, with files "
+            "only you can write; fix it or point $COMPAT_ADAPTER_STATE_HOME elsewhere")
 
 
 def _codes() -> dict[str, type[CompatError]]:

@@ -210,7 +210,7 @@ def grade(decl: HookDeclaration, row: EventRow, surface: Surface, *, id: str | N
         seams=row.seams,
         services=tuple(str(s) for s in row.services),
         point=row.point,
-        degradations=(row.degradations + _matcher_losses(spec, row, decl.matcher)
+        degradations=(spec.losses_for(row) + _matcher_losses(spec, row, decl.matcher)
                       + _mode_losses(row.seams, row.blocking, surface)),
     )
 

@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 __all__ = (
+    "BridgeSpec",
     "Capability",
     "CapabilityResult",
     "CommandHandler",
@@ -34,9 +35,15 @@ __all__ = (
 
 
 class Frozen(BaseModel):
-    """Base for every value object: immutable, no unknown keys, field docstrings become schema."""
+    """Base for every value object: immutable, no unknown keys.
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    Field docstrings document the fields in the source, where readers and documentation tools
+    find them; they are not copied into the JSON schema (pydantic's ``use_attribute_docstrings``
+    re-reads every class's source at import, 12-25 ms of ``import compat_adapter``). Validators
+    are built on a model's first use, not at import (``defer_build``).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Capability(StrEnum):
@@ -47,10 +54,19 @@ class Capability(StrEnum):
 
 
 class Route(StrEnum):
+    """Who runs a hook, and whether its answer can reach the host. An :class:`EventRow` validator
+    keeps the label and the row's behaviour in agreement."""
+
     OFFICIAL_BRIDGE = "official-bridge"
+    """The host's own bridge runs it from a config we write."""
     NATIVE_TRANSLATE = "native-translate"
+    """Our translation on a seam: the answer reaches the host as the vendor's would, or the vendor
+    itself only observes the event (``blocking="observe"`` without an observe-only loss)."""
     NATIVE_SEAM = "native-seam"
+    """Observe-only: the vendor could act on the answer, the seam cannot; the row says so with an
+    observe-only loss, and a blocking answer is audited and ignored."""
     BUILTIN_BRIDGE = "builtin-bridge"
+    """Our own Copilot bridge, for a vendor the host has no bridge for."""
     CARRY = "carry"
     UNSUPPORTED = "unsupported"
 
@@ -138,7 +154,8 @@ class EventRow(Frozen):
     """The translation or observation point: bridge event, native point such as `git/worktrees`."""
     services: tuple[Service, ...] = ()
     """Host services needed besides the shell (which every command hook needs)."""
-    degradations: tuple[Degradation, ...]
+    degradations: tuple[Degradation, ...] = ()
+    """Losses of this row alone; what its vendor or its bridge loses on every row is stated there."""
     blocking: Literal["verdict", "context", "continue", "observe"] = "observe"
     """What a hook answer can do here: decide a verdict, add context, force a step, or nothing."""
     matcher_subject: str | None = None
@@ -157,8 +174,16 @@ class EventRow(Frozen):
             raise ValueError("a hook row routes to a seam; carry and unsupported are results, not rows")
         if self.route is Route.OFFICIAL_BRIDGE and not self.bridge_event:
             raise ValueError(f"{self.event}: an official-bridge row names its bridge event")
-        if not self.degradations:
-            raise ValueError(f"{self.event}: every row lists what it loses (there is no DIRECT row)")
+        # The route label says what the row does. A bridge route names who runs the hook, so an
+        # observe-only bridged row keeps its bridge label and says what it loses with the loss.
+        observe_only = any(d.code is DegradationCode.OBSERVE_ONLY for d in self.degradations)
+        if observe_only and self.blocking != "observe":
+            raise ValueError(f"{self.event}: an observe-only row's answer reaches nothing (blocking='observe')")
+        if self.route is Route.NATIVE_SEAM and not observe_only:
+            raise ValueError(f"{self.event}: a native-seam row only watches and says what that loses "
+                             "(an observe-only loss); an event the vendor only watches is native-translate")
+        if self.route is Route.NATIVE_TRANSLATE and observe_only:
+            raise ValueError(f"{self.event}: a row that only watches an event the vendor acts on is native-seam")
         return self
 
 
@@ -179,13 +204,46 @@ class RulesSpec(Frozen):
     """What carrying these rules means for this vendor, in one or two sentences."""
 
 
+class BridgeSpec(Frozen):
+    """The host's official bridge as one vendor's hooks meet it, and what its rows lose there.
+
+    A bridge loss is stated here once, for the rows it is true of, and never on a row: most
+    compare the bridge with the vendor ("where Claude Code starts them all at once"), so the same
+    bridge package carries different losses for different vendors.
+    """
+
+    package: str
+    """The host package that runs the bridge."""
+    dialect: Literal["claude-code", "codex"]
+    """The bridge config dialect."""
+    losses: tuple[Degradation, ...] = ()
+    """True of every row routed through the bridge."""
+    answer_losses: tuple[Degradation, ...] = ()
+    """True of every bridged row whose answer reaches the host (``blocking`` is not observe)."""
+    block_losses: tuple[Degradation, ...] = ()
+    """True of every bridged row whose answer can block (``blocking`` is verdict or continue)."""
+    tool_losses: tuple[Degradation, ...] = ()
+    """True of every bridged row matched on the tool name."""
+
+    def losses_for(self, row: EventRow) -> tuple[Degradation, ...]:
+        """This bridge's losses on one of the rows it runs."""
+        out = self.losses
+        if row.blocking != "observe":
+            out += self.answer_losses
+        if row.blocking in ("verdict", "continue"):
+            out += self.block_losses
+        if row.matcher_subject == "tool_name":
+            out += self.tool_losses
+        return out
+
+
 class VendorSpec(Frozen):
     id: str
     aliases: tuple[str, ...] = ()
-    bridge_package: str | None = None
-    """The host package of the official bridge this vendor's bridged rows need."""
-    bridge_dialect: str | None = None
-    """The bridge config dialect (`claude-code` or `codex`)."""
+    losses: tuple[Degradation, ...] = ()
+    """True of every row of this vendor, whatever its route (the environment scrub, no public API …)."""
+    bridge: BridgeSpec | None = None
+    """The official bridge this vendor's bridged rows go through."""
     default_timeout_s: float
     """The vendor's own default per-hook timeout."""
     concurrent: bool
@@ -205,15 +263,40 @@ class VendorSpec(Frozen):
         names = [row.event for row in self.events]
         if len(names) != len(set(names)):
             raise ValueError(f"{self.id}: duplicate event rows")
-        if any(row.route is Route.OFFICIAL_BRIDGE for row in self.events) and not self.bridge_package:
-            raise ValueError(f"{self.id}: bridged rows need a bridge package")
+        if any(row.route is Route.OFFICIAL_BRIDGE for row in self.events) and not self.bridge:
+            raise ValueError(f"{self.id}: bridged rows need a bridge")
+        for row in self.events:
+            losses = self.losses_for(row)
+            if not losses:
+                raise ValueError(f"{self.id} {row.event}: every row loses something (there is no DIRECT row)")
+            if len(set(losses)) != len(losses):
+                # A loss is stated once, at its scope: a row never repeats its vendor's or bridge's.
+                raise ValueError(f"{self.id} {row.event}: a loss is listed twice")
         return self
+
+    @property
+    def bridge_package(self) -> str | None:
+        """The host package of the official bridge this vendor's bridged rows need."""
+        return self.bridge.package if self.bridge else None
+
+    @property
+    def bridge_dialect(self) -> str | None:
+        """The bridge config dialect (`claude-code` or `codex`)."""
+        return self.bridge.dialect if self.bridge else None
 
     def row(self, event: str) -> EventRow | None:
         for row in self.events:
             if row.event == event:
                 return row
         return None
+
+    def losses_for(self, row: EventRow) -> tuple[Degradation, ...]:
+        """Every loss of one of this vendor's rows: the vendor's, the row's own, then its bridge's.
+
+        Grading lists exactly these on the row's result; each is written once, at its scope.
+        """
+        bridge = self.bridge if row.route is Route.OFFICIAL_BRIDGE else None
+        return self.losses + row.degradations + (bridge.losses_for(row) if bridge else ())
 
 
 class CommandHandler(Frozen):

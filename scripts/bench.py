@@ -250,8 +250,19 @@ def bench_cli(reps: int = 5) -> dict[str, float]:
     cli = _cli()
     settings = "tests/fixtures/importers/claude/webapp/.claude/settings.json"
     matrix = [_wall_ms([*cli, "matrix", "--format", "json"]) for _ in range(reps)]
-    # grade exits 0 here (no --strict), whatever it grades.
-    grade = [_wall_ms([*cli, "grade", "--vendor", "claude", settings]) for _ in range(reps)]
+    # grade exits 0 here (no --strict), whatever it grades. It grades what a user who trusted the
+    # file sees (every hook graded, not held back as untrusted), with a throw-away trust store.
+    before = os.environ.get("COMPAT_ADAPTER_STATE_HOME")
+    with tempfile.TemporaryDirectory() as home:
+        os.environ["COMPAT_ADAPTER_STATE_HOME"] = home
+        try:
+            _wall_ms([*cli, "trust", "--vendor", "claude", settings])
+            grade = [_wall_ms([*cli, "grade", "--vendor", "claude", settings]) for _ in range(reps)]
+        finally:
+            if before is None:
+                os.environ.pop("COMPAT_ADAPTER_STATE_HOME", None)
+            else:
+                os.environ["COMPAT_ADAPTER_STATE_HOME"] = before
     return {"matrix_cli_ms": _median(matrix), "grade_cli_ms": _median(grade)}
 
 

@@ -37,3 +37,28 @@ def git_repo(tmp_path: Path) -> Path:
     run("add", "README.md")
     run("commit", "-q", "-m", "init")
     return repo
+
+
+@pytest.fixture(autouse=True)
+def trust_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test has its own private state folder (the trust store): the user's own is never read
+    or written, and nothing trusted in one test is trusted in another."""
+    home = tmp_path_factory.mktemp("state-home")
+    monkeypatch.setenv("COMPAT_ADAPTER_STATE_HOME", str(home))
+    return home
+
+
+def trust(vendor: str, *paths: str | Path) -> None:
+    """Trust a test's own fixture files explicitly, through the real store, as a user would with
+    `compat-adapter trust`: the record names this helper as the command that did it."""
+    from compat_adapter.importers.gate import trust_files
+
+    trust_files(vendor, paths, command="tests/conftest.py: trust(fixtures written by the test)")
+
+
+def trust_project(vendor: str, root: Path) -> None:
+    """Trust every default file of ``vendor`` under a test's own project folder explicitly."""
+    from compat_adapter.catalog import resolve_vendor
+    from compat_adapter.importers.gate import importer_for
+
+    trust(vendor, *importer_for(resolve_vendor(vendor).id).project_files(Path(root)))

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import trust
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "importers"
@@ -29,6 +30,7 @@ def test_demo_prints_the_timeline_and_exits_0() -> None:
     assert "seam → hook → vendor answer → host verdict" in out
     assert "git/worktrees" in out and "fs/watch" in out and "status(): hooks" in out
     assert "turns: completed" in out
+    assert "only after `compat-adapter trust`" in out
     assert "Traceback" not in done.stderr
 
 
@@ -48,6 +50,7 @@ def test_demo_json_is_data() -> None:
 
 
 def test_grade_a_real_world_claude_settings_file() -> None:
+    trust("claude", CLAUDE_SETTINGS)  # the user reviewed and trusted this file
     done = cli("grade", "--vendor", "claude", str(CLAUDE_SETTINGS), "--json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)

@@ -1,6 +1,7 @@
 """The vendor conformance vectors, run for real through the dialects.
 
-Every case in ``shared/reference/conformance-dev/*.json`` is either CHECKED — a tiny shell hook
+Every case in ``tests/fixtures/conformance/*.json`` (a copy of the shared development set, see
+its ``PROVENANCE.md``) is either CHECKED — a tiny shell hook
 prints the case's exact stdout and stderr bytes (``cat`` of files) and exits with its code through
 ``runtime.process.run_command``, the dialect decodes and merges the runs, and the result is compared
 with ``expected`` — or listed in :data:`NOT_REPRODUCED` with the reason, and a test proves that
@@ -27,7 +28,7 @@ from compat_adapter.dialects.codebuddy import overlay_input
 from compat_adapter.errors import UnknownEvent
 from compat_adapter.runtime.process import ProcessOutcome, hook_environment, run_command
 
-CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "conformance-dev"
+CONFORMANCE = Path(__file__).resolve().parent / "fixtures" / "conformance"
 
 
 def _load() -> list[dict[str, Any]]:
@@ -171,8 +172,9 @@ def _compare(case: dict[str, Any], answer: HookAnswer, outcomes: list[ProcessOut
             assert answer.failed is not None and want in answer.failed, answer.failed
         elif key == "updated_input":
             got = answer.updated_input
-            if case["vendor"] == "codebuddy" and got is not None:
-                got = overlay_input(case["stdin_example"].get("tool_input"), got)
+            if case["vendor"] == "codebuddy":
+                # The input CodeBuddy runs: the partial rewrite (if any) over the original input.
+                got = overlay_input(case["stdin_example"].get("tool_input"), got or {})
             assert got == want
         elif key == "updated_output":
             assert answer.updated_output == want

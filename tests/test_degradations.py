@@ -34,9 +34,10 @@ def payloads(path: Path) -> list[dict]:
 
 
 def sentence(vendor: str, event: str, code: DegradationCode) -> list[str]:
-    row = resolve_vendor(vendor).row(event)
+    spec = resolve_vendor(vendor)
+    row = spec.row(event)
     assert row is not None
-    return [d.text for d in row.degradations if d.code is code]
+    return [d.text for d in spec.losses_for(row) if d.code is code]
 
 
 def _ask(reason: str) -> str:

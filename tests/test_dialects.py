@@ -488,11 +488,15 @@ def test_workbuddy_continue_false_blocks() -> None:
 
 
 def test_workbuddy_output_fields() -> None:
+    # Measured on CodeBuddy 2.163: updatedInput is applied over the original, modifiedInput is not.
     partial = WORKBUDDY.decode("PreToolUse", run(0, hso("PreToolUse", permissionDecision="allow",
-                                                      modifiedInput={"command": "npm ci"},
-                                                      updatedInput={"command": "x"})))
+                                                      modifiedInput={"command": "x"},
+                                                      updatedInput={"command": "npm ci"})))
     assert partial.updated_input == {"command": "npm ci"}
-    assert "hookSpecificOutput.updatedInput" in partial.ignored
+    assert any(i.startswith("hookSpecificOutput.modifiedInput") for i in partial.ignored)
+    only_modified = WORKBUDDY.decode("PreToolUse", run(0, hso("PreToolUse", permissionDecision="allow",
+                                                            modifiedInput={"command": "x"})))
+    assert only_modified.decision == "allow" and only_modified.updated_input is None
     assert overlay_input({"command": "npm i", "requires_approval": False}, partial.updated_input) == {
         "command": "npm ci", "requires_approval": False}
     unnamed = js({"hookSpecificOutput": {"permissionDecision": "deny"}})
@@ -615,7 +619,9 @@ def test_copilot_other_events() -> None:
     perm = COPILOT.decode("permissionRequest", run(2, js({"message": "why"}), "ignored"))
     assert (perm.decision, perm.reason) == ("deny", "why")
     assert COPILOT.decode("permissionRequest", run(0, js({"behavior": "allow"}))).decision == "allow"
-    assert COPILOT.decode("postToolUseFailure", run(2, "hint\n")).additional_context == ("hint",)
+    # Documented as "exit 2 appends stdout"; measured on Copilot 1.0.102: the stdout is dropped.
+    dropped = COPILOT.decode("postToolUseFailure", run(2, "hint\n"))
+    assert dropped.additional_context == () and dropped.decision == "none"
     stop = COPILOT.decode("agentStop", run(0, js({"decision": "block", "reason": "run tests"})))
     assert (stop.decision, stop.reason) == ("block", "run tests")
     response = COPILOT.decode("subagentStop", run(0, js({"modifiedResponse": "short"})))

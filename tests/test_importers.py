@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import trust, trust_project
 
 from compat_adapter.errors import (
     ConfigParseError,
@@ -56,11 +57,24 @@ def write_json(path: Path, data: Any) -> Path:
     return write(path, json.dumps(data, indent=2))
 
 
+def trusted_import(vendor: str, paths: list[Any]) -> ImportResult:
+    """``import_files`` of files the test first trusted explicitly (the real store, conftest.trust):
+    these tests read what the files declare, which is what a user who trusted them gets."""
+    trust(vendor, *paths)
+    return import_files(vendor, paths)
+
+
+def trusted_project(vendor: str, root: Path) -> ImportResult:
+    """``import_project`` of a folder whose default files the test first trusted explicitly."""
+    trust_project(vendor, root)
+    return import_project(vendor, root)
+
+
 # ── Claude ──────────────────────────────────────────────────────────────────────────────────────
 
 def test_claude_webapp_settings() -> None:
     path = FIX / "claude/webapp/.claude/settings.json"
-    result = import_files("claude", [path])
+    result = trusted_import("claude", [path])
     P = '"$CLAUDE_PROJECT_DIR"'
     assert hooks_of(result) == [
         ("PreToolUse", "Bash", f"{P}/.claude/hooks/block-dangerous.sh", "hooks.PreToolUse[0].hooks[0]"),
@@ -96,7 +110,7 @@ def test_claude_webapp_settings() -> None:
 
 def test_claude_pyservice_settings_refuses_fields_it_cannot_honour() -> None:
     path = FIX / "claude/pyservice/.claude/settings.json"
-    result = import_files("claude-code", [str(path)])  # an alias; a str path
+    result = trusted_import("claude-code", [str(path)])  # an alias; a str path
     assert {h.vendor for h in result.hooks} == {"claude"}
     assert hooks_of(result) == [
         ("PreToolUse", "Bash", '"$CLAUDE_PROJECT_DIR"/scripts/hooks/deny-rm-rf.py',
@@ -128,7 +142,7 @@ def test_claude_pyservice_settings_refuses_fields_it_cannot_honour() -> None:
 
 
 def test_claude_plugin_hooks_json_tolerates_unknown_keys_and_refuses_exec_form() -> None:
-    result = import_files("claude", [FIX / "claude/plugin/hooks/hooks.json"])
+    result = trusted_import("claude", [FIX / "claude/plugin/hooks/hooks.json"])
     assert hooks_of(result) == [
         ("PostToolUse", "Write|Edit", "${CLAUDE_PLUGIN_ROOT}/scripts/format.sh",
          "hooks.PostToolUse[0].hooks[0]"),
@@ -149,14 +163,18 @@ def test_claude_rules_files_are_carried_by_absolute_path(monkeypatch: pytest.Mon
     root = (FIX / "claude/webapp").resolve()
     assert result.rules == (
         ImportedRules(vendor="claude", sources=(str(root / "CLAUDE.md"),), base_dir=str(root),
-                      origin="CLAUDE.md"),
+                      origin="CLAUDE.md", trusted=False),
         ImportedRules(vendor="claude", sources=(str(root / ".claude/rules/testing.md"),),
-                      base_dir=str(root / ".claude/rules"), origin=".claude/rules/testing.md"),
+                      base_dir=str(root / ".claude/rules"), origin=".claude/rules/testing.md", trusted=False),
     )
+    # Rules are carried whether trusted or not; trusting the file is what the flag reports.
+    trust("claude", "CLAUDE.md")
+    assert [r.trusted for r in import_files("claude", ["CLAUDE.md", ".claude/rules/testing.md"]).rules] == [
+        True, False]
 
 
 def test_handlers_are_read_only() -> None:
-    result = import_files("claude", [FIX / "claude/webapp/.claude/settings.json"])
+    result = trusted_import("claude", [FIX / "claude/webapp/.claude/settings.json"])
     with pytest.raises(TypeError):
         result.hooks[0].handler["command"] = "rm -rf /"  # type: ignore[index]
 
@@ -164,7 +182,7 @@ def test_handlers_are_read_only() -> None:
 # ── Codex ───────────────────────────────────────────────────────────────────────────────────────
 
 def test_codex_hooks_json() -> None:
-    result = import_files("codex", [FIX / "codex/tooling/.codex/hooks.json"])
+    result = trusted_import("codex", [FIX / "codex/tooling/.codex/hooks.json"])
     top = '"$(git rev-parse --show-toplevel)"'
     assert hooks_of(result) == [
         ("SessionStart", "startup|resume",
@@ -197,7 +215,7 @@ def test_codex_hooks_json() -> None:
 
 def test_codex_config_toml_hook_tables() -> None:
     path = FIX / "codex/ci/.codex/config.toml"
-    result = import_files("openai-codex", [path])
+    result = trusted_import("openai-codex", [path])
     assert hooks_of(result) == [
         ("PreToolUse", "Bash", "python3 .codex/hooks/guard_bash.py", "hooks.PreToolUse[0].hooks[0]"),
         ("PreToolUse", "^mcp__docs__.*", ".codex/hooks/audit_mcp.sh", "hooks.PreToolUse[1].hooks[0]"),
@@ -217,7 +235,7 @@ def test_codex_features_hooks_false_switches_every_hook_of_the_import_off(tmp_pa
     shutil.copy(FIX / "codex/tooling/.codex/hooks.json", write(hooks, ""))
     config = write(tmp_path / ".codex/config.toml", "[features]\nhooks = false\n\n"
                    "[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ncommand = 'true'\n")
-    result = import_files("codex", [hooks, config])
+    result = trusted_import("codex", [hooks, config])
     assert result.hooks == ()
     switched = [r for r in result.refused if "switched off" in r.reason]
     assert len(switched) == 11 and {r.code for r in switched} == {"SKIPPED_BY_VENDOR"}
@@ -236,7 +254,7 @@ def test_codex_invalid_matcher_drops_its_group_as_codex_does(tmp_path: Path) -> 
         {"matcher": "Bash(", "hooks": [{"command": "a"}, {"command": "b"}]},
         {"matcher": "Bash", "hooks": [{"command": "c"}]},
     ]}})
-    result = import_files("codex", [path])
+    result = trusted_import("codex", [path])
     assert hooks_of(result) == [("PreToolUse", "Bash", "c", "hooks.PreToolUse[1].hooks[0]")]
     assert refused_of(result) == [("SKIPPED_BY_VENDOR", "hooks.PreToolUse[0]")]
 
@@ -252,7 +270,7 @@ def test_codex_both_windows_command_spellings_are_an_error(tmp_path: Path) -> No
 
 def test_copilot_security_hooks_file() -> None:
     path = FIX / "copilot/api/.github/hooks/security.json"
-    result = import_files("copilot", [path])
+    result = trusted_import("copilot", [path])
     assert hooks_of(result) == [
         ("sessionStart", None, "./scripts/hooks/session-banner.sh", "hooks.sessionStart[0]"),
         ("preToolUse", "bash", "./scripts/hooks/deny-dangerous.sh", "hooks.preToolUse[0]"),
@@ -274,7 +292,7 @@ def test_copilot_security_hooks_file() -> None:
 
 
 def test_copilot_nested_groups_and_command_fallback() -> None:
-    result = import_files("github-copilot", [FIX / "copilot/frontend/.github/hooks/quality.json"])
+    result = trusted_import("github-copilot", [FIX / "copilot/frontend/.github/hooks/quality.json"])
     jq = "\"$(jq -r '.toolArgs | fromjson | .path')\""
     assert hooks_of(result) == [
         ("postToolUse", "edit|create", f"npx prettier --write {jq}", "hooks.postToolUse[0].hooks[0]"),
@@ -295,7 +313,7 @@ def test_copilot_nested_groups_and_command_fallback() -> None:
 
 def test_copilot_inline_settings_hooks_and_instructions() -> None:
     api = FIX / "copilot/api/.github"
-    result = import_files("copilot", [api / "copilot/settings.json", api / "copilot-instructions.md"])
+    result = trusted_import("copilot", [api / "copilot/settings.json", api / "copilot-instructions.md"])
     assert hooks_of(result) == [("postToolUseFailure", None, "./scripts/hooks/explain-failure.sh",
                                  "hooks.postToolUseFailure[0]")]
     assert [r.sources for r in result.rules] == [(str((api / "copilot-instructions.md").resolve()),)]
@@ -310,7 +328,7 @@ def test_copilot_bad_version_rejects_the_file(tmp_path: Path) -> None:
 # ── CodeBuddy / WorkBuddy ───────────────────────────────────────────────────────────────────────
 
 def test_codebuddy_shop_settings() -> None:
-    result = import_files("codebuddy", [FIX / "codebuddy/shop/.codebuddy/settings.json"])
+    result = trusted_import("codebuddy", [FIX / "codebuddy/shop/.codebuddy/settings.json"])
     D = '"$CODEBUDDY_PROJECT_DIR"'
     assert {h.vendor for h in result.hooks} == {"workbuddy"}
     assert hooks_of(result) == [
@@ -333,7 +351,7 @@ def test_codebuddy_shop_settings() -> None:
 
 def test_codebuddy_infra_settings_and_local_settings() -> None:
     folder = FIX / "codebuddy/infra/.codebuddy"
-    result = import_files("workbuddy", [folder / "settings.json", folder / "settings.local.json"])
+    result = trusted_import("workbuddy", [folder / "settings.json", folder / "settings.local.json"])
     assert hooks_of(result) == [
         ("SubagentStart", "reviewer", "cat .codebuddy/review-guide.md", "hooks.SubagentStart[0].hooks[0]"),
         ("SubagentStop", None, ".codebuddy/hooks/subagent-done.sh", "hooks.SubagentStop[0].hooks[0]"),
@@ -360,9 +378,10 @@ def test_opencode_json_instructions_and_plugins() -> None:
     path = FIX / "opencode/app/opencode.json"
     result = import_files("opencode", [path])
     assert result.hooks == ()
+    # Rules are context, not code: carried from an untrusted file, which they say.
     assert result.rules == (ImportedRules(
         vendor="opencode", sources=("CONTRIBUTING.md", "docs/guidelines/*.md", "packages/*/AGENTS.md"),
-        base_dir=str((FIX / "opencode/app").resolve()), origin=f"{path}:instructions"),)
+        base_dir=str((FIX / "opencode/app").resolve()), origin=f"{path}:instructions", trusted=False),)
     assert refused_of(result) == [("REMOTE_SOURCE", "instructions[3]"),
                                   ("SOURCE_MISSING", "instructions[4]"),
                                   ("PLUGIN_RUNTIME", "plugin[0]"),
@@ -545,7 +564,7 @@ def test_disable_all_hooks_turns_the_import_off_and_the_last_file_decides(tmp_pa
     shared = tmp_path / ".claude/settings.json"
     shutil.copy(FIX / "claude/webapp/.claude/settings.json", write(shared, ""))
     off = write_json(tmp_path / ".claude/settings.local.json", {"disableAllHooks": True})
-    result = import_files("claude", [shared, off])
+    result = trusted_import("claude", [shared, off])
     assert result.hooks == ()
     skipped = [r for r in result.refused if r.code == "SKIPPED_BY_VENDOR"]
     assert len(skipped) == 11
@@ -553,7 +572,7 @@ def test_disable_all_hooks_turns_the_import_off_and_the_last_file_decides(tmp_pa
     assert f"{off}:disableAllHooks" in skipped[0].reason
     # The same switch set back to false by a later (higher-precedence) file.
     on = write_json(tmp_path / "managed.json", {"disableAllHooks": False})
-    assert len(import_files("claude", [shared, off, on]).hooks) == 11
+    assert len(trusted_import("claude", [shared, off, on]).hooks) == 11
 
 
 # ── import_project ──────────────────────────────────────────────────────────────────────────────
@@ -578,7 +597,7 @@ def test_import_project_claude(tmp_path: Path) -> None:
     write(tmp_path / ".claude/rules/notes.txt", "not a rule\n")
     write(tmp_path / "AGENTS.md", "Claude does not read this\n")
     write_json(tmp_path / ".github/hooks/x.json", {"version": 1, "hooks": {}})
-    result = import_project("claude", tmp_path)
+    result = trusted_project("claude", tmp_path)
     assert [h.origin for h in result.hooks] == [
         f"{tmp_path / '.claude/settings.json'}:hooks.Stop[0].hooks[0]",
         f"{tmp_path / '.claude/settings.local.json'}:hooks.Stop[0].hooks[0]"]
@@ -592,13 +611,13 @@ def test_import_project_codex(tmp_path: Path) -> None:
     write(tmp_path / "AGENTS.override.md", "")  # empty: Codex skips it
     write(tmp_path / "AGENTS.md", "agents\n")
     write(tmp_path / ".codex/rules/default.rules", "prefix_rule(pattern=['ls'], decision='allow')\n")
-    result = import_project("codex", tmp_path)
+    result = trusted_project("codex", tmp_path)
     assert [h.handler["command"] for h in result.hooks] == ["a", "b"]
     assert origins(result, tmp_path) == [".codex/hooks.json", ".codex/config.toml", "AGENTS.md",
                                          ".codex/rules/default.rules"]
     write(tmp_path / "AGENTS.override.md", "override\n")
-    assert "AGENTS.override.md" in origins(import_project("codex", tmp_path), tmp_path)
-    assert "AGENTS.md" not in origins(import_project("codex", tmp_path), tmp_path)
+    assert "AGENTS.override.md" in origins(trusted_project("codex", tmp_path), tmp_path)
+    assert "AGENTS.md" not in origins(trusted_project("codex", tmp_path), tmp_path)
 
 
 def test_import_project_copilot(tmp_path: Path) -> None:
@@ -612,7 +631,7 @@ def test_import_project_copilot(tmp_path: Path) -> None:
     write(tmp_path / "AGENTS.md", "agents\n")
     write(tmp_path / "CLAUDE.md", "only without AGENTS.md\n")
     write_json(tmp_path / ".claude/settings.json", {"hooks": {"Stop": []}})
-    result = import_project("copilot", tmp_path)
+    result = trusted_project("copilot", tmp_path)
     assert origins(result, tmp_path) == [".github/hooks/a.json", ".github/hooks/b.json",
                                          ".github/copilot-instructions.md",
                                          ".github/instructions/py/python.instructions.md",
@@ -625,11 +644,11 @@ def test_import_project_workbuddy_uses_agents_md_only_without_codebuddy_md(tmp_p
     write(tmp_path / "AGENTS.md", "agents\n")
     write(tmp_path / "CLAUDE.md", "CodeBuddy does not read this\n")
     write(tmp_path / ".codebuddy/rules/x.mdc", "x\n")
-    result = import_project("codebuddy", tmp_path)
+    result = trusted_project("codebuddy", tmp_path)
     assert origins(result, tmp_path) == [".codebuddy/settings.json", "AGENTS.md",
                                          ".codebuddy/rules/x.mdc"]
     write(tmp_path / ".codebuddy/CODEBUDDY.md", "memory\n")
-    assert origins(import_project("workbuddy", tmp_path), tmp_path) == [
+    assert origins(trusted_project("workbuddy", tmp_path), tmp_path) == [
         ".codebuddy/settings.json", ".codebuddy/CODEBUDDY.md", ".codebuddy/rules/x.mdc"]
 
 
@@ -647,9 +666,9 @@ def test_import_project_opencode(tmp_path: Path) -> None:
 
 
 def test_import_project_on_the_fixtures_finds_every_default_file() -> None:
-    result = import_project("claude", FIX / "claude/webapp")
+    result = trusted_project("claude", FIX / "claude/webapp")
     assert (len(result.hooks), len(result.rules), len(result.refused)) == (11, 2, 2)
-    result = import_project("opencode", FIX / "opencode/svc")
+    result = trusted_project("opencode", FIX / "opencode/svc")
     assert len(result.rules) == 2 and len(result.refused) == 7
 
 
@@ -686,7 +705,7 @@ async def test_register_import_runs_an_imported_deny_and_carries_rules(tmp_path:
             {"type": "command", "command": '"$CLAUDE_PROJECT_DIR"/.claude/hooks/deny.sh'},
             {"type": "http", "url": "https://example.invalid/hook"}]}]}})
     write(project / "CLAUDE.md", "Always answer in French.\n")
-    result = import_project("claude", project)
+    result = trusted_project("claude", project)
     assert [r.code for r in result.refused] == ["INVALID_HANDLER"]
 
     async with MemoryHost(project) as host:

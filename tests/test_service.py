@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import write_script
+from conftest import trust_project, write_script
 
 from compat_adapter import CompatAdapter, MemoryHost
 from compat_adapter.errors import AdapterDisposed, HostSurfaceMismatch, InvalidDeclaration
@@ -200,6 +200,7 @@ async def test_host_version_is_checked_fail_closed(tmp_path: Path) -> None:
     ("opencode", "opencode/svc"),
 ])
 async def test_imported_real_world_configs_run_as_graded(vendor: str, folder: str, tmp_path: Path) -> None:
+    trust_project(vendor, FIXTURES / folder)  # the user reviewed and trusted these files
     imported = import_project(vendor, FIXTURES / folder)
     assert imported.hooks or imported.rules
     async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:

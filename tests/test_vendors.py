@@ -11,7 +11,8 @@ import pytest
 import vendors
 from compat_adapter.catalog import host_tool, resolve_event, resolve_vendor, vendor_tool
 from compat_adapter.errors import UnknownEvent, UnknownVendor
-from compat_adapter.model import DegradationCode, Route
+from compat_adapter.matrix import build_matrix
+from compat_adapter.model import DegradationCode, EventRow, Route, VendorSpec, degrade
 
 VENDOR_DIR = Path(vendors.__file__).parent
 EXPECTED_EVENTS = {"claude": 33, "codex": 12, "workbuddy": 24, "opencode": 29, "copilot": 14}
@@ -21,7 +22,7 @@ APPROXIMATE = {
     ("opencode", "installation.updated"), ("opencode", "server.connected"),
     ("opencode", "session.deleted"), ("opencode", "session.updated"), ("opencode", "tui.toast.show"),
 }
-ALLOWED_CALLS = {"EventRow", "VendorSpec", "RulesSpec", "ToolName", "degrade"}
+ALLOWED_CALLS = {"BridgeSpec", "EventRow", "VendorSpec", "RulesSpec", "ToolName", "degrade"}
 
 
 @pytest.mark.parametrize("path", sorted(VENDOR_DIR.glob("*.py")), ids=lambda p: p.name)
@@ -47,35 +48,85 @@ def test_event_counts_match_the_reference() -> None:
 
 
 def test_route_totals() -> None:
+    # The seed's matrix labels 80 rows native-translate and 5 native-seam; 24 of its native-translate
+    # rows only watch an event the vendor acts on, and Claude's SessionEnd is an event Claude itself
+    # only watches, so the labels here say what each row does (see the next test).
     routes = Counter(row.route for spec in vendors.VENDORS for row in spec.events)
-    assert routes == {Route.OFFICIAL_BRIDGE: 17, Route.NATIVE_TRANSLATE: 80, Route.NATIVE_SEAM: 5,
+    assert routes == {Route.OFFICIAL_BRIDGE: 17, Route.NATIVE_TRANSLATE: 57, Route.NATIVE_SEAM: 28,
                       Route.BUILTIN_BRIDGE: 10}
+
+
+#: Events whose hook answer can block, deny or keep the agent going in the vendor itself, from
+#: each vendor's own event table (reference/vendor-protocols.md: Claude §1.2, Codex §2.2,
+#: CodeBuddy §3.2, OpenCode §4.2, Copilot §5.2).
+CAN_BLOCK = {
+    "claude": {"UserPromptSubmit", "UserPromptExpansion", "PreToolUse", "PermissionRequest",
+               "PostToolBatch", "SubagentStop", "TaskCreated", "TaskCompleted", "Stop", "TeammateIdle",
+               "ConfigChange", "WorktreeCreate", "PreCompact", "Elicitation", "ElicitationResult"},
+    "codex": {"PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact", "PostCompact",
+              "UserPromptSubmit", "SubagentStop", "Stop"},
+    "workbuddy": {"PreToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact"},
+    "opencode": {"tool.execute.before", "permission", "permission.asked"},
+    "copilot": {"preToolUse", "permissionRequest", "agentStop", "subagentStop"},
+}
+
+
+def test_route_labels_agree_with_what_each_row_does() -> None:
+    """native-seam ⇔ the row only watches and says what that loses; a row that only watches an
+    event the vendor can block says so with an observe-only loss and is labelled native-seam
+    (a bridged row keeps its bridge's label: the route names who runs it)."""
+    for spec in vendors.VENDORS:
+        assert CAN_BLOCK[spec.id] <= {row.event for row in spec.events}, spec.id
+        for row in spec.events:
+            observe_only = any(d.code is DegradationCode.OBSERVE_ONLY for d in spec.losses_for(row))
+            where = (spec.id, row.event)
+            if row.route is Route.NATIVE_SEAM:
+                assert row.blocking == "observe" and observe_only, where
+            if row.blocking == "observe" and row.event in CAN_BLOCK[spec.id]:
+                assert observe_only, where
+                assert row.route in (Route.NATIVE_SEAM, Route.OFFICIAL_BRIDGE, Route.BUILTIN_BRIDGE), where
+            if row.route is Route.NATIVE_TRANSLATE and row.blocking == "observe":
+                assert not observe_only and row.event not in CAN_BLOCK[spec.id], where
+            if observe_only:
+                assert row.blocking == "observe", where
+
+
+@pytest.mark.parametrize(("route", "blocking", "loss", "problem"), [
+    ("native-seam", "observe", "timing-differs", "observe-only loss"),
+    ("native-translate", "observe", "observe-only", "is native-seam"),
+    ("native-seam", "verdict", "observe-only", "reaches nothing"),
+])
+def test_a_row_whose_label_disagrees_is_refused(route: str, blocking: str, loss: str, problem: str) -> None:
+    with pytest.raises(ValueError, match=problem):
+        EventRow(event="X", route=route, seams=("session/event",), point="p", blocking=blocking,
+                 degradations=(degrade(loss, "what is lost"),))
 
 
 def test_approximate_rows_are_exactly_the_ten() -> None:
     found = {(spec.id, row.event) for spec in vendors.VENDORS for row in spec.events
-             if any(d.code is DegradationCode.APPROXIMATE for d in row.degradations)}
+             if any(d.code is DegradationCode.APPROXIMATE for d in spec.losses_for(row))}
     assert found == APPROXIMATE
 
 
 def test_every_row_lists_losses_and_names_where_it_lands() -> None:
     for spec in vendors.VENDORS:
         for row in spec.events:
-            assert row.degradations, (spec.id, row.event)
+            assert spec.losses_for(row), (spec.id, row.event)
             assert row.seams or row.services, (spec.id, row.event)
-            assert all(d.text.strip() for d in row.degradations)
+            assert all(d.text.strip() for d in spec.losses_for(row))
 
 
 def test_workbuddy_rows_all_say_there_is_no_public_api() -> None:
     spec = resolve_vendor("workbuddy")
-    assert all(any(d.code is DegradationCode.NO_PUBLIC_API for d in r.degradations) for r in spec.events)
+    assert all(any(d.code is DegradationCode.NO_PUBLIC_API for d in spec.losses_for(r)) for r in spec.events)
 
 
 def test_copilot_and_opencode_own_translation_markers() -> None:
-    assert all(any(d.code is DegradationCode.OWN_TRANSLATION for d in r.degradations)
-               for r in resolve_vendor("copilot").events)
-    assert all(any(d.code is DegradationCode.REAUTHORED for d in r.degradations)
-               for r in resolve_vendor("opencode").events)
+    copilot, opencode = resolve_vendor("copilot"), resolve_vendor("opencode")
+    assert all(any(d.code is DegradationCode.OWN_TRANSLATION for d in copilot.losses_for(r))
+               for r in copilot.events)
+    assert all(any(d.code is DegradationCode.REAUTHORED for d in opencode.losses_for(r))
+               for r in opencode.events)
 
 
 @pytest.mark.parametrize(("alias", "vendor"), [
@@ -137,3 +188,61 @@ def test_rows_that_fire_on_part_of_a_seam_say_which_part() -> None:
     }
     assert {s.id: s.shell for s in vendors.VENDORS} == {
         "claude": "sh", "codex": "sh", "workbuddy": "user", "opencode": "sh", "copilot": "bash"}
+
+
+# ── each loss stated once, at its scope ─────────────────────────────────────────────────────────
+
+def test_a_loss_is_written_once_at_its_scope() -> None:
+    """No row repeats what its vendor or its bridge already states, and no loss is listed twice."""
+    for spec in vendors.VENDORS:
+        shared = set(spec.losses)
+        if spec.bridge:
+            b = spec.bridge
+            shared |= {*b.losses, *b.answer_losses, *b.block_losses, *b.tool_losses}
+        for row in spec.events:
+            assert not shared & set(row.degradations), (spec.id, row.event)
+            losses = spec.losses_for(row)
+            assert len(set(losses)) == len(losses), (spec.id, row.event)
+
+
+def test_results_list_the_vendor_the_row_and_the_bridge_losses() -> None:
+    """Grading composes the scopes: every result still lists every loss of its row."""
+    m = build_matrix()
+    for spec in vendors.VENDORS:
+        for row in spec.events:
+            [result] = [h for h in m.hooks if (h.vendor, h.event) == (spec.id, row.event)]
+            listed = set(result.degradations)
+            assert set(spec.losses) <= listed and set(row.degradations) <= listed, (spec.id, row.event)
+            bridged = row.route is Route.OFFICIAL_BRIDGE
+            assert spec.bridge is not None or not bridged
+            if spec.bridge is not None:
+                assert set(spec.bridge.losses) <= listed if bridged else not set(spec.bridge.losses) & listed
+
+
+def test_bridge_losses_reach_the_rows_they_are_true_of() -> None:
+    claude = resolve_vendor("claude").bridge
+    assert claude is not None
+    pre = resolve_event(resolve_vendor("claude"), "PreToolUse")
+    stop = resolve_event(resolve_vendor("claude"), "SubagentStop")
+    assert set(claude.tool_losses) <= set(claude.losses_for(pre))
+    assert set(claude.answer_losses) <= set(claude.losses_for(pre))
+    # SubagentStop only observes and takes no tool matcher: its answer is never read.
+    assert not set(claude.answer_losses + claude.tool_losses) & set(claude.losses_for(stop))
+    codex = resolve_vendor("codex")
+    assert codex.bridge is not None and codex.bridge.block_losses
+    start = resolve_event(codex, "SessionStart")
+    assert not set(codex.bridge.block_losses) & set(codex.losses_for(start))
+    assert set(codex.bridge.block_losses) <= set(codex.losses_for(resolve_event(codex, "Stop")))
+
+
+def test_a_vendor_table_refuses_a_repeated_loss() -> None:
+    spec = resolve_vendor("codex")
+    row = resolve_event(spec, "Stop")
+    repeated = row.model_copy(update={"degradations": row.degradations + spec.losses[:1]})
+    events = tuple(repeated if r.event == "Stop" else r for r in spec.events)
+    with pytest.raises(ValueError, match="listed twice"):
+        VendorSpec.model_validate({**dict(spec), "events": events})
+    empty = row.model_copy(update={"degradations": ()})
+    bare = spec.model_copy(update={"losses": (), "bridge": None})
+    with pytest.raises(ValueError, match="loses something|bridged rows need a bridge"):
+        VendorSpec.model_validate({**dict(bare), "events": (empty,)})

@@ -1,10 +1,13 @@
 """Anthropic Claude Code: 33 hook events, `settings.json` hooks, CLAUDE.md and `.claude/rules`.
 
-Data only. Seven events go through the host's official Claude Code bridge, two are observed on
-seams that cannot intercept, and the other twenty-four are translated by this project.
+Data only. Seven events go through the host's official Claude Code bridge. Of the twenty-six this
+project runs itself, eleven can only be observed here although Claude acts on their answer
+(native-seam), and fifteen are translated (Claude either acts on the answer the same way here, or
+only observes the event itself).
 """
 
 from compat_adapter.model import (
+    BridgeSpec,
     EventRow,
     Route,
     RulesSpec,
@@ -14,9 +17,7 @@ from compat_adapter.model import (
     degrade,
 )
 
-BRIDGE = "@deepseek-ai/dsh-hooks-claude-code"
-
-# Losses every bridged row shares: the bridge owns these runs, we only write its config.
+# The Claude Code bridge's own losses: the bridge owns these runs, we only write its config.
 _SERIAL = degrade(
     "timing-differs",
     "The bridge runs the matching hooks one after another in config order, where Claude Code starts "
@@ -43,6 +44,16 @@ _HOST_TOOL_PAYLOAD = degrade(
     "tool_name and tool_input come from the host as they are (bash, edit, a path argument instead of "
     "file_path), and permission_mode and prompt_id are absent.",
 )
+
+#: Stated once for the rows each is true of; grading lists them on every such row.
+BRIDGE = BridgeSpec(
+    package="@deepseek-ai/dsh-hooks-claude-code",
+    dialect="claude-code",
+    losses=(_SERIAL, _BASH_C),
+    answer_losses=(_JSON_ON_EXIT_0,),
+    tool_losses=(_HOST_TOOL_PAYLOAD, _TOOL_MATCHERS),
+)
+
 _CONSTANT_AGENT_TYPE = degrade(
     "matcher-narrowed",
     "The bridge reports agent_type as the constant \"general-purpose\", so a matcher naming any other "
@@ -76,7 +87,7 @@ _TODO_ONLY = degrade(
     "teammate_name and team_name are absent.",
 )
 
-# On every row: the one hook runner (and the bridges) scrub the environment.
+# True of every row: the one hook runner (and the bridges) scrub the environment.
 _SCRUBBED_ENV = degrade(
     "env-differs",
     "Parent variables whose names contain KEY, TOKEN, SECRET, PASSWORD or CREDENTIAL, and every "
@@ -95,7 +106,6 @@ EVENTS = (
         blocking="context",
         matcher_subject="source",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("output-field-ignored",
                     "Only hookSpecificOutput.additionalContext is used: plain stdout, initialUserMessage, "
                     "sessionTitle, watchPaths and reloadSkills are dropped."),
@@ -112,9 +122,6 @@ EVENTS = (
             degrade("message-provenance",
                     "The context is queued as a user message sourced from the bridge and prefixed with "
                     "a notice calling it untrusted, not given as Claude's system reminder."),
-            _JSON_ON_EXIT_0,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -126,7 +133,6 @@ EVENTS = (
         blocking="verdict",
         timeout_s=30.0,
         degradations=(
-            _SCRUBBED_ENV,
             degrade("output-field-ignored",
                     "Plain stdout is not turned into context, and the reason of a block reaches neither "
                     "the user nor the model because the host's reject carries none."),
@@ -136,9 +142,6 @@ EVENTS = (
             degrade("payload-field-missing",
                     "prompt is the text of every claimed message run together with no separator, so "
                     "injected rules or hook context ride in it; prompt_id and permission_mode are absent."),
-            _JSON_ON_EXIT_0,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -150,7 +153,6 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("decision-narrowed",
                     "deny blocks and ask goes to the host's approval, but allow does not skip "
                     "approval and defer is not supported."),
@@ -159,11 +161,6 @@ EVENTS = (
             degrade("output-field-ignored",
                     "additionalContext and systemMessage from PreToolUse are dropped, and continue:false "
                     "is recorded without halting anything."),
-            _HOST_TOOL_PAYLOAD,
-            _TOOL_MATCHERS,
-            _JSON_ON_EXIT_0,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -175,17 +172,11 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("output-rewrite-ignored",
                     "A block and additionalContext take effect, but updatedToolOutput and "
                     "updatedMCPToolOutput never replace the result."),
             degrade("payload-field-missing",
                     "tool_response is the result's text flattened into one string, and duration_ms is absent."),
-            _HOST_TOOL_PAYLOAD,
-            _TOOL_MATCHERS,
-            _JSON_ON_EXIT_0,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -197,7 +188,6 @@ EVENTS = (
         services=(Service.AGENTS,),
         blocking="continue",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("payload-field-missing",
                     "stop_hook_active is always false, and last_assistant_message, background_tasks and "
                     "session_crons are absent."),
@@ -210,9 +200,6 @@ EVENTS = (
             degrade("message-provenance",
                     "The continuation is a steered message sourced from the bridge, not Claude's "
                     "feedback to the model."),
-            _JSON_ON_EXIT_0,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -225,7 +212,6 @@ EVENTS = (
         blocking="context",
         matcher_subject="agent_type",
         degradations=(
-            _SCRUBBED_ENV,
             _CONSTANT_AGENT_TYPE,
             degrade("scope-differs",
                     "additionalContext is injected only into a child that runs in-process and is still "
@@ -235,9 +221,6 @@ EVENTS = (
                     "arrive after the child's first request."),
             degrade("payload-field-missing",
                     "session_id and cwd describe the child's session, and transcript_path is an empty string."),
-            _JSON_ON_EXIT_0,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -249,7 +232,6 @@ EVENTS = (
         services=(Service.SUBAGENTS,),
         matcher_subject="agent_type",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("observe-only",
                     "The child has already finished: a block cannot keep it running and no context "
                     "reaches it."),
@@ -257,8 +239,6 @@ EVENTS = (
                     "stop_hook_active is always false, and agent_transcript_path, last_assistant_message, "
                     "background_tasks and session_crons are absent."),
             _CONSTANT_AGENT_TYPE,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -268,7 +248,6 @@ EVENTS = (
         point="compaction/start",
         matcher_subject="trigger",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("observe-only",
                     "Compaction is a host service call that cannot be cancelled, so a block is recorded "
                     "in the audit and compaction goes ahead."),
@@ -282,13 +261,12 @@ EVENTS = (
     ),
     EventRow(
         event="SessionEnd",
-        route=Route.NATIVE_SEAM,
+        route=Route.NATIVE_TRANSLATE,
         seams=("agent/disposed",),
         point="agent/disposed",
         matcher_subject="reason",
         timeout_s=1.5,
         degradations=(
-            _SCRUBBED_ENV,
             degrade("timing-differs",
                     "agent/disposed fires whenever an agent leaves the live registry, on reload and "
                     "teardown too, which is broader than the end of a Claude session."),
@@ -307,7 +285,6 @@ EVENTS = (
         point="compaction/end",
         matcher_subject="trigger",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("matcher-narrowed",
                     "The host does not tell a manual compaction from an automatic one at this point, so "
                     "trigger is always \"auto\" and a \"manual\" matcher never fires."),
@@ -323,7 +300,6 @@ EVENTS = (
         point="session/created",
         matcher_subject="trigger",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("timing-differs",
                     "It fires when a session is created, with the host already running, not during an "
                     "init or maintenance run before the session starts."),
@@ -339,7 +315,6 @@ EVENTS = (
         point="agent/instructions-loaded",
         matcher_subject="load_reason",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("timing-differs",
                     "It fires once per instruction file found when the session is created, all at "
                     "that moment, rather than as each file is loaded."),
@@ -351,12 +326,11 @@ EVENTS = (
     ),
     EventRow(
         event="UserPromptExpansion",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("agent/pre-step",),
         point="agent/pre-step",
         matcher_subject="command_name",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("observe-only",
                     "The step's messages are already assembled when the hook runs, so it can neither "
                     "block nor rewrite an expansion."),
@@ -374,7 +348,6 @@ EVENTS = (
         point="message/display",
         timeout_s=10.0,
         degradations=(
-            _SCRUBBED_ENV,
             degrade("approximate",
                     "The host has no display step, so this reports each durable assistant message as it "
                     "is logged, which is what a front end would show."),
@@ -393,7 +366,6 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("decision-narrowed",
                     "allow becomes allowed-once and deny becomes rejected; the host has no lasting "
                     "grant, so updatedPermissions and interrupt have no effect."),
@@ -409,12 +381,11 @@ EVENTS = (
     ),
     EventRow(
         event="PermissionDenied",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="approval/decided",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("observe-only",
                     "The rejection is already recorded when the hook runs, so retry:true is ignored."),
             degrade("scope-differs",
@@ -433,7 +404,6 @@ EVENTS = (
         blocking="context",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("own-translation",
                     "The Claude Code bridge does not implement this event, so this project mounts its "
                     "own listener on the post-execute seam."),
@@ -445,11 +415,10 @@ EVENTS = (
     ),
     EventRow(
         event="PostToolBatch",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="step/end",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("observe-only",
                     "step/end is a record of a finished step, so a block cannot stop the loop before "
                     "the next model call."),
@@ -464,7 +433,6 @@ EVENTS = (
         point="agent/status",
         matcher_subject="notification_type",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("timing-differs",
                     "The host publishes agent status changes, not Claude's notifications, so this fires "
                     "when an agent's status flips rather than on a permission prompt or idle reminder."),
@@ -475,11 +443,10 @@ EVENTS = (
     ),
     EventRow(
         event="TaskCreated",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="todo/write",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("observe-only",
                     "New tasks are found by comparing whole todo-list snapshots after they are written, "
                     "so a block cannot roll one back."),
@@ -488,11 +455,10 @@ EVENTS = (
     ),
     EventRow(
         event="TaskCompleted",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="todo/write",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("observe-only",
                     "Completion is read from a snapshot in which an item became completed, so a block "
                     "cannot undo it."),
@@ -508,7 +474,6 @@ EVENTS = (
         point="agent/error",
         matcher_subject="error",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("approximate",
                     "It fires on any step or turn error the host reports, not only when an API error "
                     "ends the turn."),
@@ -520,12 +485,11 @@ EVENTS = (
     ),
     EventRow(
         event="TeammateIdle",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("agent/status",),
         point="agent/status",
         fires_on="idle",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("observe-only",
                     "The status change has already happened, so a block cannot keep the agent working."),
             degrade("scope-differs",
@@ -535,13 +499,12 @@ EVENTS = (
     ),
     EventRow(
         event="ConfigChange",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("settings/document-updated",),
         point="settings/document-updated",
         services=(Service.SETTINGS,),
         matcher_subject="source",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("observe-only",
                     "The new settings revision is already committed, so a block cannot refuse it."),
             degrade("payload-field-missing",
@@ -557,7 +520,6 @@ EVENTS = (
         seams=("session/created",),
         point="session/created",
         degradations=(
-            _SCRUBBED_ENV,
             _AT_SESSION_CREATION,
             degrade("payload-field-missing", "There is no earlier directory, so old_cwd cannot name one."),
         ),
@@ -569,7 +531,6 @@ EVENTS = (
         point="session/created",
         matcher_subject="source",
         degradations=(
-            _SCRUBBED_ENV,
             _AT_SESSION_CREATION,
             degrade("matcher-narrowed",
                     "Nothing tells how the directory was added, so a matcher on slash_command or "
@@ -584,7 +545,6 @@ EVENTS = (
         services=(Service.FS_WATCH,),
         matcher_subject="file_path",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("timing-differs",
                     "Changes are coalesced with a 250 ms debounce, so a burst of edits reports as one change."),
             degrade("payload-field-missing",
@@ -597,12 +557,11 @@ EVENTS = (
     ),
     EventRow(
         event="WorktreeCreate",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=(),
         point="git/worktrees",
         services=(Service.WORKTREES,),
         degradations=(
-            _SCRUBBED_ENV,
             degrade("observe-only",
                     "Claude lets this hook create the worktree (its stdout names the path, a failure "
                     "aborts it); here the worktree already exists, so neither the output nor the exit "
@@ -618,18 +577,16 @@ EVENTS = (
         point="git/worktrees",
         services=(Service.WORKTREES,),
         degradations=(
-            _SCRUBBED_ENV,
             _POLLED_WORKTREES,
             _GIT_ONLY,
         ),
     ),
     EventRow(
         event="PreModelSwitch",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="request/header",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("timing-differs",
                     "The switch is seen when the next request header carries the new model, so the hook "
                     "runs as the switch takes effect, not before it."),
@@ -642,7 +599,6 @@ EVENTS = (
         seams=("session/event",),
         point="request/header",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("timing-differs",
                     "It shares one detection with PreModelSwitch, so both fire for the same transition, "
                     "just before the first request that uses the new model."),
@@ -657,7 +613,6 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="mcp_server_name",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("scope-differs",
                     "The host asks the user structured questions rather than relaying an MCP server's "
                     "request, so the payload carries the questions, not mode, url or requested_schema."),
@@ -670,13 +625,12 @@ EVENTS = (
     ),
     EventRow(
         event="ElicitationResult",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("user-questions/request",),
         point="user-questions/request",
         services=(Service.USER_QUESTIONS,),
         matcher_subject="mcp_server_name",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("observe-only",
                     "The answer is already chosen when the hook runs, so it cannot change it or turn it "
                     "into a decline."),
@@ -718,8 +672,8 @@ RULES = RulesSpec(
 CLAUDE = VendorSpec(
     id="claude",
     aliases=("claude-code", "cc"),
-    bridge_package=BRIDGE,
-    bridge_dialect="claude-code",
+    losses=(_SCRUBBED_ENV,),
+    bridge=BRIDGE,
     default_timeout_s=600.0,
     concurrent=True,
     project_dir_env=("CLAUDE_PROJECT_DIR",),

@@ -4,6 +4,7 @@ Data only. Five events go through the host's official Codex bridge; the rest are
 """
 
 from compat_adapter.model import (
+    BridgeSpec,
     EventRow,
     Route,
     RulesSpec,
@@ -12,8 +13,6 @@ from compat_adapter.model import (
     VendorSpec,
     degrade,
 )
-
-BRIDGE = "@deepseek-ai/dsh-hooks-codex"
 
 _NOT_BRIDGED = degrade(
     "own-translation",
@@ -29,6 +28,15 @@ _EXIT_2_EMPTY = degrade(
     "The bridge treats exit 2 as a block even with nothing on stderr, where Codex counts that run "
     "as failed and lets the action go on.",
 )
+
+#: The Codex bridge's own losses, stated once for the rows each is true of.
+BRIDGE = BridgeSpec(
+    package="@deepseek-ai/dsh-hooks-codex",
+    dialect="codex",
+    losses=(_SERIAL,),
+    block_losses=(_EXIT_2_EMPTY,),
+)
+
 _BRIDGE_MESSAGE = degrade(
     "message-provenance",
     "Context is queued as a user message sourced from the bridge and prefixed with a notice calling "
@@ -40,7 +48,7 @@ _DISPOSED_BROADER = degrade(
     "which is broader than the end of a Codex session.",
 )
 
-# On every row: the one hook runner (and the bridges) scrub the environment.
+# True of every row: the one hook runner (and the bridges) scrub the environment.
 _SCRUBBED_ENV = degrade(
     "env-differs",
     "Parent variables whose names contain KEY, TOKEN, SECRET, PASSWORD or CREDENTIAL, and every "
@@ -59,11 +67,9 @@ EVENTS = (
         blocking="context",
         matcher_subject="source",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("payload-field-missing",
                     "transcript_path is always null and no hook environment (CODEX_ENV_FILE) is given."),
             _BRIDGE_MESSAGE,
-            _SERIAL,
         ),
     ),
     EventRow(
@@ -74,7 +80,6 @@ EVENTS = (
         point="UserPromptSubmit",
         blocking="verdict",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("output-field-ignored",
                     "A block rejects the step, but its reason never reaches the model or the user."),
             degrade("payload-field-missing",
@@ -85,8 +90,6 @@ EVENTS = (
                     "It runs on every step that claims new inbox messages, so a steered continuation "
                     "can trigger it as well as a typed prompt."),
             _BRIDGE_MESSAGE,
-            _EXIT_2_EMPTY,
-            _SERIAL,
         ),
     ),
     EventRow(
@@ -98,7 +101,6 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("decision-narrowed",
                     "Only deny blocks, as in Codex, but output Codex rejects as a failed run (ask, "
                     "approve, continue:false) is not checked, so a deny written beside it still blocks."),
@@ -114,8 +116,6 @@ EVENTS = (
                     "A hook without a matcher also runs for host tools Codex never hooks (read, glob, "
                     "grep …), with tool_input {\"command\": \"\"}."),
             degrade("output-field-ignored", "additionalContext and systemMessage from PreToolUse are not shown."),
-            _EXIT_2_EMPTY,
-            _SERIAL,
         ),
     ),
     EventRow(
@@ -127,7 +127,6 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("output-field-ignored",
                     "Blocking feedback and additionalContext work, but continue:false is recorded "
                     "without stopping the processing of the result."),
@@ -137,8 +136,6 @@ EVENTS = (
             degrade("matcher-narrowed",
                     "Matchers are translated to host tool names, so apply_patch no longer selects the "
                     "host's write tool, and MCP tools never match."),
-            _EXIT_2_EMPTY,
-            _SERIAL,
         ),
     ),
     EventRow(
@@ -149,7 +146,6 @@ EVENTS = (
         point="Stop",
         blocking="continue",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("payload-field-missing",
                     "stop_hook_active is always false and last_assistant_message is null."),
             degrade("no-loop-guard",
@@ -158,8 +154,6 @@ EVENTS = (
                     "The continuation is a steered message from the bridge, not a new user prompt."),
             degrade("output-field-ignored",
                     "continue:false does not override a block as it does in Codex, so the turn goes on."),
-            _EXIT_2_EMPTY,
-            _SERIAL,
         ),
     ),
     EventRow(
@@ -171,7 +165,6 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
             _NOT_BRIDGED,
             degrade("decision-narrowed",
                     "allow maps to allowed-once and deny to rejected; there is no broader grant, and "
@@ -190,7 +183,6 @@ EVENTS = (
         seams=("session/event",),
         point="compaction/start",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("observe-only",
                     "Compaction is a service call here, not a cancellable step: continue:false and a block "
                     "are audited and ignored."),
@@ -205,7 +197,6 @@ EVENTS = (
         seams=("session/event",),
         point="compaction/end",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("observe-only", "The compaction has already finished; nothing the hook answers changes it."),
             degrade("payload-field-missing",
                     "trigger is always \"auto\", even for a manual compaction."),
@@ -218,7 +209,6 @@ EVENTS = (
         point="agent/disposed",
         timeout_s=3.0,
         degradations=(
-            _SCRUBBED_ENV,
             _DISPOSED_BROADER,
             degrade("observe-only", "Codex SessionEnd has no decision; neither has this seam."),
             degrade("payload-field-missing",
@@ -234,7 +224,6 @@ EVENTS = (
         blocking="context",
         matcher_subject="agent_type",
         degradations=(
-            _SCRUBBED_ENV,
             _NOT_BRIDGED,
             degrade("scope-differs",
                     "additionalContext reaches only an in-process child that is live during the start "
@@ -246,13 +235,12 @@ EVENTS = (
     ),
     EventRow(
         event="SubagentStop",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("subagent/end",),
         point="subagent/end",
         services=(Service.SUBAGENTS,),
         matcher_subject="agent_type",
         degradations=(
-            _SCRUBBED_ENV,
             _NOT_BRIDGED,
             degrade("observe-only",
                     "The child has already settled: a block cannot continue it."),
@@ -264,13 +252,12 @@ EVENTS = (
     ),
     EventRow(
         event="Interrupt",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("agent/status",),
         point="agent/status",
         fires_on="idle",
         timeout_s=3.0,
         degradations=(
-            _SCRUBBED_ENV,
             degrade("approximate",
                     "The host publishes status flips, not interrupts: this fires when an agent returns to "
                     "idle, which an interrupt causes but does not identify."),
@@ -299,8 +286,8 @@ RULES = RulesSpec(
 CODEX = VendorSpec(
     id="codex",
     aliases=("openai-codex",),
-    bridge_package=BRIDGE,
-    bridge_dialect="codex",
+    losses=(_SCRUBBED_ENV,),
+    bridge=BRIDGE,
     default_timeout_s=600.0,
     concurrent=True,
     events=EVENTS,

@@ -1,8 +1,8 @@
 """GitHub Copilot (CLI): 14 hook events from `.github/hooks/*.json`, instruction files and AGENTS.md.
 
 Data only. The host has no official Copilot bridge, so ten events go through this project's own
-Copilot bridge (camelCase payloads, top-level decisions, anchored matchers) and four are translated
-natively onto host seams.
+Copilot bridge (camelCase payloads, top-level decisions, anchored matchers), three are translated
+natively onto host seams and one is observed only.
 """
 
 from compat_adapter.model import (
@@ -26,7 +26,7 @@ _UNMAPPED_TOOLS = degrade(
     "the host does not have (web_fetch, web_search, MCP tools) never match.",
 )
 
-# On every row: the one hook runner (and the bridges) scrub the environment.
+# True of every row: the one hook runner (and the bridges) scrub the environment.
 _SCRUBBED_ENV = degrade(
     "env-differs",
     "Parent variables whose names contain KEY, TOKEN, SECRET, PASSWORD or CREDENTIAL, and every "
@@ -43,8 +43,6 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="toolName",
         degradations=(
-            _SCRUBBED_ENV,
-            _OWN,
             degrade("input-rewrite-ignored",
                     "modifiedArgs (or updatedInput) is recorded in the audit but the call runs with "
                     "its original arguments."),
@@ -67,8 +65,6 @@ EVENTS = (
         blocking="context",
         matcher_subject="toolName",
         degradations=(
-            _SCRUBBED_ENV,
-            _OWN,
             degrade("output-rewrite-ignored",
                     "modifiedResult is recorded but the model still sees the tool's own result."),
             _UNMAPPED_TOOLS,
@@ -82,8 +78,6 @@ EVENTS = (
         fires_on="failure",
         blocking="context",
         degradations=(
-            _SCRUBBED_ENV,
-            _OWN,
             degrade("scope-differs",
                     "The host reports successes and failures on one post-execute seam, so this runs "
                     "only for results the host flags as errors."),
@@ -100,8 +94,6 @@ EVENTS = (
         services=(Service.AGENTS,),
         blocking="context",
         degradations=(
-            _SCRUBBED_ENV,
-            _OWN,
             degrade("timing-differs",
                     "The hook runs while the host creates the agent, so a slow hook delays the first "
                     "turn, and its context lands as a sourced message for the agent's next step."),
@@ -115,8 +107,6 @@ EVENTS = (
         seams=("agent/disposed",),
         point="agent/disposed",
         degradations=(
-            _SCRUBBED_ENV,
-            _OWN,
             degrade("timing-differs",
                     "agent/disposed fires whenever an agent leaves the host's registry, reloads and "
                     "teardown included, which is broader than the end of a Copilot session."),
@@ -131,8 +121,6 @@ EVENTS = (
         seams=("agent/pre-step",),
         point="agent/pre-step",
         degradations=(
-            _SCRUBBED_ENV,
-            _OWN,
             degrade("timing-differs",
                     "The hook runs at the pre-step that claims new messages, so prompts queued "
                     "together before one step reach it as a single run."),
@@ -146,8 +134,6 @@ EVENTS = (
         services=(Service.AGENTS,),
         blocking="continue",
         degradations=(
-            _SCRUBBED_ENV,
-            _OWN,
             degrade("message-provenance",
                     "A block's reason is steered into another step of the same turn as a message "
                     "sourced to the hook, where Copilot sends it as the prompt of a new turn."),
@@ -162,8 +148,6 @@ EVENTS = (
         blocking="context",
         matcher_subject="agentName",
         degradations=(
-            _SCRUBBED_ENV,
-            _OWN,
             degrade("scope-differs",
                     "additionalContext reaches the child only when it runs in-process and is live at "
                     "the start notice, and it is injected as a message rather than prepended to the "
@@ -183,8 +167,6 @@ EVENTS = (
         point="subagent/end",
         services=(Service.SUBAGENTS,),
         degradations=(
-            _SCRUBBED_ENV,
-            _OWN,
             degrade("observe-only",
                     "The child has already settled when the host reports its end, so decision "
                     "\"block\" cannot make it continue."),
@@ -200,8 +182,6 @@ EVENTS = (
         seams=("agent/error",),
         point="agent/error",
         degradations=(
-            _SCRUBBED_ENV,
-            _OWN,
             degrade("scope-differs",
                     "Only errors the host raises inside an agent's turn or step are seen; failures "
                     "outside an agent turn never reach the hook."),
@@ -217,8 +197,6 @@ EVENTS = (
         point="compaction/start",
         matcher_subject="trigger",
         degradations=(
-            _SCRUBBED_ENV,
-            _OWN,
             degrade("timing-differs",
                     "Fires on the durable compaction/start record, after compaction has begun rather "
                     "than just before it."),
@@ -233,8 +211,6 @@ EVENTS = (
         point="agent/pre-step/transform",
         blocking="verdict",
         degradations=(
-            _SCRUBBED_ENV,
-            _OWN,
             degrade("scope-differs",
                     "Only the prompt's text is replaced, as the step enters it; listeners on the "
                     "inbox (agent/inbox/inserted) have already seen the original text."),
@@ -245,13 +221,11 @@ EVENTS = (
     ),
     EventRow(
         event="notification",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("agent/status",),
         point="agent/status",
         matcher_subject="notification_type",
         degradations=(
-            _SCRUBBED_ENV,
-            _OWN,
             degrade("timing-differs",
                     "The host publishes only idle/running status flips, so this fires on a status "
                     "change instead of on Copilot's typed notifications."),
@@ -271,8 +245,6 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="toolName",
         degradations=(
-            _SCRUBBED_ENV,
-            _OWN,
             degrade("decision-narrowed",
                     "allow becomes allowed-once and deny becomes rejected; interrupt does not stop "
                     "the agent."),
@@ -318,6 +290,7 @@ RULES = RulesSpec(
 COPILOT = VendorSpec(
     id="copilot",
     aliases=("github-copilot",),
+    losses=(_SCRUBBED_ENV, _OWN),
     default_timeout_s=30.0,
     concurrent=False,
     shell="bash",

@@ -25,7 +25,7 @@ _APPROVAL_ONCE = degrade(
     "allow becomes allowed-once and deny becomes rejected; there is no lasting \"always\" grant.",
 )
 
-# On every row: the one hook runner (and the bridges) scrub the environment.
+# True of every row: the one hook runner (and the bridges) scrub the environment.
 _SCRUBBED_ENV = degrade(
     "env-differs",
     "Parent variables whose names contain KEY, TOKEN, SECRET, PASSWORD or CREDENTIAL, and every "
@@ -41,7 +41,6 @@ EVENTS = (
         point="tools/pre-execute",
         blocking="verdict",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("reauthored",
                     "The callback that throws to deny must be rewritten as a command whose answer "
                     "denies the call instead."),
@@ -62,7 +61,6 @@ EVENTS = (
         point="tools/post-execute",
         blocking="context",
         degradations=(
-            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("output-rewrite-ignored",
                     "Changing output.output or output.title is recorded but the model sees the tool's "
@@ -75,7 +73,6 @@ EVENTS = (
         seams=("session/event",),
         point="session/event",
         degradations=(
-            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("scope-differs",
                     "Only records the host writes to the durable session log reach the hook, not "
@@ -90,7 +87,6 @@ EVENTS = (
         services=(Service.SHELL_ENV,),
         blocking="context",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("reauthored",
                     "The callback must be rewritten as a command whose stdout JSON object becomes the "
                     "variables."),
@@ -107,7 +103,6 @@ EVENTS = (
         services=(Service.APPROVAL,),
         blocking="verdict",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("reauthored",
                     "OpenCode states this as permission config or a permission.ask callback; here a "
                     "command must answer each approval the host asks for."),
@@ -123,7 +118,6 @@ EVENTS = (
         seams=("session/event",),
         point="command/run",
         degradations=(
-            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("timing-differs",
                     "Driven by the host's durable command/run record, written as the command's "
@@ -137,7 +131,6 @@ EVENTS = (
         point="fs/watch",
         services=(Service.FS_WATCH,),
         degradations=(
-            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("timing-differs",
                     "A real watcher on the session directory reports changes after a 250 ms debounce, "
@@ -154,7 +147,6 @@ EVENTS = (
         point="fs/watch",
         services=(Service.FS_WATCH,),
         degradations=(
-            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("timing-differs",
                     "Bursts of changes are coalesced by a 250 ms debounce into one run naming every "
@@ -171,7 +163,6 @@ EVENTS = (
         point="settings/document-updated",
         services=(Service.SETTINGS,),
         degradations=(
-            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("approximate",
                     "The host announces a settings document reaching a new revision, which stands in "
@@ -185,7 +176,6 @@ EVENTS = (
         point="lsp/query",
         services=(Service.LSP,),
         degradations=(
-            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("timing-differs",
                     "Diagnostics are pulled from the language server once a turn's changed files are "
@@ -201,7 +191,6 @@ EVENTS = (
         point="lsp/query",
         services=(Service.LSP,),
         degradations=(
-            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("timing-differs",
                     "Fires after the language server has been queried for a turn's changed files, "
@@ -216,7 +205,6 @@ EVENTS = (
         seams=("agent/inbox/inserted",),
         point="agent/inbox/inserted",
         degradations=(
-            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("timing-differs",
                     "The host reports no part removal, so this fires when a message enters an agent's "
@@ -231,7 +219,6 @@ EVENTS = (
         seams=("agent/inbox/inserted",),
         point="agent/inbox/inserted",
         degradations=(
-            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("timing-differs",
                     "Fires once when a whole message enters an agent's inbox, not on every part "
@@ -246,7 +233,6 @@ EVENTS = (
         seams=("agent/inbox/inserted",),
         point="agent/inbox/inserted",
         degradations=(
-            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("timing-differs",
                     "The host has no hook point for removing a message, so this fires when a message "
@@ -261,7 +247,6 @@ EVENTS = (
         seams=("agent/inbox/inserted",),
         point="agent/inbox/inserted",
         degradations=(
-            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("scope-differs",
                     "Only messages entering an agent's inbox are seen; assistant messages and edits "
@@ -276,7 +261,6 @@ EVENTS = (
         services=(Service.APPROVAL,),
         blocking="verdict",
         degradations=(
-            _SCRUBBED_ENV,
             degrade("reauthored",
                     "Instead of a callback that posts once, always or reject to OpenCode's reply "
                     "endpoint, a command answers the pending approval on stdout."),
@@ -292,7 +276,6 @@ EVENTS = (
         seams=("session/event",),
         point="approval/decided",
         degradations=(
-            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("payload-field-missing",
                     "The reply is the host's approval outcome (allowed-once, rejected, cancelled, "
@@ -305,7 +288,6 @@ EVENTS = (
         seams=("session/created",),
         point="session/created",
         degradations=(
-            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("approximate",
                     "The host has no client-server connection to announce, so this fires when a "
@@ -318,7 +300,6 @@ EVENTS = (
         seams=("session/created",),
         point="session/created",
         degradations=(
-            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("payload-field-missing",
                     "The payload gives the session id and directory, not OpenCode's session info "
@@ -331,7 +312,6 @@ EVENTS = (
         seams=("session/event",),
         point="compaction/end",
         degradations=(
-            _SCRUBBED_ENV,
             _CALLBACK,
         ),
     ),
@@ -341,7 +321,6 @@ EVENTS = (
         seams=("agent/disposed",),
         point="agent/disposed",
         degradations=(
-            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("approximate",
                     "Fires when an agent leaves the host's registry, reloads and teardown included, "
@@ -354,7 +333,6 @@ EVENTS = (
         seams=("session/event",),
         point="workspace/changes",
         degradations=(
-            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("timing-differs",
                     "Fires once per completed turn with that turn's summary of changed files, not as "
@@ -369,7 +347,6 @@ EVENTS = (
         seams=("agent/error",),
         point="agent/error",
         degradations=(
-            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("scope-differs",
                     "Only errors the host raises inside an agent's turn or step are seen."),
@@ -382,7 +359,6 @@ EVENTS = (
         point="agent/status",
         fires_on="idle",
         degradations=(
-            _SCRUBBED_ENV,
             _CALLBACK,
         ),
     ),
@@ -392,7 +368,6 @@ EVENTS = (
         seams=("agent/status",),
         point="agent/status",
         degradations=(
-            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("payload-field-missing",
                     "The host knows only idle and running, so OpenCode's retry status and its "
@@ -405,7 +380,6 @@ EVENTS = (
         seams=("session/event",),
         point="session/event",
         degradations=(
-            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("approximate",
                     "Fires on every durable record the session appends, which stands in for a change "
@@ -418,7 +392,6 @@ EVENTS = (
         seams=("agent/inbox/inserted",),
         point="agent/inbox/inserted",
         degradations=(
-            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("timing-differs",
                     "The host has no prompt box, so this fires when a message is submitted to an "
@@ -431,7 +404,6 @@ EVENTS = (
         seams=("session/event",),
         point="command/run",
         degradations=(
-            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("scope-differs",
                     "The host has no terminal UI, so every recorded command run fires it, whatever "
@@ -444,7 +416,6 @@ EVENTS = (
         seams=("agent/status",),
         point="agent/status",
         degradations=(
-            _SCRUBBED_ENV,
             _CALLBACK,
             degrade("approximate",
                     "The host shows no toasts, so an agent's status change stands in for the notice "
@@ -477,6 +448,7 @@ RULES = RulesSpec(
 
 OPENCODE = VendorSpec(
     id="opencode",
+    losses=(_SCRUBBED_ENV,),
     default_timeout_s=60.0,
     concurrent=False,
     events=EVENTS,

@@ -2,10 +2,12 @@
 
 Data only. WorkBuddy desktop has no public hook API, so every declaration is read as a hook config
 for the CodeBuddy engine, which Tencent documents as Claude-compatible. Five events go through the
-host's official Claude Code bridge; the other nineteen are translated by this project.
+host's official Claude Code bridge; of the other nineteen, eleven can only be observed here although
+CodeBuddy acts on their answer (native-seam), and eight are translated by this project.
 """
 
 from compat_adapter.model import (
+    BridgeSpec,
     EventRow,
     Route,
     RulesSpec,
@@ -15,16 +17,14 @@ from compat_adapter.model import (
     degrade,
 )
 
-BRIDGE = "@deepseek-ai/dsh-hooks-claude-code"
-
-# On every row: the dialect is assumed, not published.
+# True of every row: the dialect is assumed, not published.
 _NO_PUBLIC_API = degrade(
     "no-public-api",
     "WorkBuddy desktop publishes no hook API, so this declaration is read as a hook config for the "
     "CodeBuddy engine, which Tencent documents as Claude-compatible.",
 )
 
-# Losses every bridged row shares: the Claude bridge runs these hooks with Claude's rules.
+# The Claude Code bridge's losses for CodeBuddy hooks: it runs them with Claude's rules.
 _PROJECT_DIR = degrade(
     "env-differs",
     "Of the project variables the bridge exports only CLAUDE_PROJECT_DIR; CODEBUDDY_PROJECT_DIR and "
@@ -70,6 +70,16 @@ _REGEX_MATCHERS = degrade(
     "plain name list as exact names, so Write selects only that tool here and no longer NotebookWrite.",
 )
 
+
+#: Stated once for the rows each is true of; grading lists them on every such row.
+BRIDGE = BridgeSpec(
+    package="@deepseek-ai/dsh-hooks-claude-code",
+    dialect="claude-code",
+    losses=(_PROJECT_DIR, _MODIFIED_INPUT, _SERIAL, _BASH_C),
+    block_losses=(_EXIT_2_REASON,),
+    tool_losses=(_HOST_TOOL_PAYLOAD, _TOOL_MATCHERS, _REGEX_MATCHERS),
+)
+
 # Losses shared by rows this project translates itself.
 _NOT_BRIDGED = degrade(
     "own-translation",
@@ -101,7 +111,7 @@ _TODO_ONLY = degrade(
     "Only items of the host's todo list are visible; there are no team tasks behind them.",
 )
 
-# On every row: the one hook runner (and the bridges) scrub the environment.
+# True of every row: the one hook runner (and the bridges) scrub the environment.
 _SCRUBBED_ENV = degrade(
     "env-differs",
     "Parent variables whose names contain KEY, TOKEN, SECRET, PASSWORD or CREDENTIAL, and every "
@@ -120,18 +130,12 @@ EVENTS = (
         blocking="context",
         matcher_subject="source",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("output-field-ignored",
                     "Plain stdout, which CodeBuddy appends to the context, is dropped; only "
                     "hookSpecificOutput.additionalContext is injected."),
             degrade("message-provenance",
                     "The context is queued as a user message sourced from the Claude bridge."),
             _BRIDGE_PAYLOAD,
-            _PROJECT_DIR,
-            _MODIFIED_INPUT,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -142,8 +146,6 @@ EVENTS = (
         point="UserPromptSubmit",
         blocking="verdict",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("decision-narrowed",
                     "CodeBuddy's documented block, {\"continue\": false, \"reason\": …}, does not reject "
                     "the prompt here; only exit 2 or the deprecated decision \"block\" does."),
@@ -151,11 +153,6 @@ EVENTS = (
                     "Plain stdout is not added to the context, and a block's reason never reaches the "
                     "user because the host's reject carries none."),
             _BRIDGE_PAYLOAD,
-            _EXIT_2_REASON,
-            _PROJECT_DIR,
-            _MODIFIED_INPUT,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -167,22 +164,12 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("decision-narrowed",
                     "deny blocks and ask goes to the host's approval, but allow does not bypass the "
                     "permission check as it does in CodeBuddy."),
             degrade("output-field-ignored",
                     "systemMessage is dropped, and continue:false, which stops the tool in CodeBuddy, is "
                     "only recorded while the call goes ahead."),
-            _REGEX_MATCHERS,
-            _TOOL_MATCHERS,
-            _HOST_TOOL_PAYLOAD,
-            _EXIT_2_REASON,
-            _PROJECT_DIR,
-            _MODIFIED_INPUT,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -194,20 +181,10 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("output-rewrite-ignored",
                     "additionalContext is appended, but updatedToolOutput never replaces the result, "
                     "for built-in and MCP tools alike."),
             degrade("payload-field-missing", "tool_response is the result's text flattened into one string."),
-            _REGEX_MATCHERS,
-            _TOOL_MATCHERS,
-            _HOST_TOOL_PAYLOAD,
-            _EXIT_2_REASON,
-            _PROJECT_DIR,
-            _MODIFIED_INPUT,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -219,8 +196,6 @@ EVENTS = (
         services=(Service.AGENTS,),
         blocking="continue",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("decision-narrowed",
                     "CodeBuddy's way to keep working, {\"continue\": false, \"reason\": …}, does not "
                     "continue the turn here; only exit 2 or the deprecated decision \"block\" does."),
@@ -230,11 +205,6 @@ EVENTS = (
             degrade("payload-field-missing", "stop_hook_active is always false."),
             degrade("message-provenance",
                     "The continuation is a steered message sourced from the Claude bridge."),
-            _EXIT_2_REASON,
-            _PROJECT_DIR,
-            _MODIFIED_INPUT,
-            _SERIAL,
-            _BASH_C,
         ),
     ),
     EventRow(
@@ -244,8 +214,6 @@ EVENTS = (
         point="agent/disposed",
         matcher_subject="reason",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             _NOT_BRIDGED,
             degrade("timing-differs",
                     "agent/disposed fires whenever an agent leaves the live registry, on reload and "
@@ -257,13 +225,11 @@ EVENTS = (
     ),
     EventRow(
         event="PreCompact",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="compaction/start",
         matcher_subject="trigger",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             _NOT_BRIDGED,
             degrade("observe-only",
                     "Compaction is a host service call that cannot be cancelled, so a block (exit 2 in "
@@ -281,8 +247,6 @@ EVENTS = (
         blocking="context",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             _NOT_BRIDGED,
             degrade("payload-field-missing",
                     "error is the host's own failure message, which may not read like CodeBuddy's."),
@@ -298,8 +262,6 @@ EVENTS = (
         blocking="context",
         matcher_subject="agent_type",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             _NOT_BRIDGED,
             degrade("scope-differs",
                     "additionalContext reaches only a child that runs in-process and is still live "
@@ -310,13 +272,11 @@ EVENTS = (
     ),
     EventRow(
         event="SubagentStop",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("subagent/end",),
         point="subagent/end",
         services=(Service.SUBAGENTS,),
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             _NOT_BRIDGED,
             degrade("observe-only",
                     "The child has already finished, so a block or continue:false cannot keep it working."),
@@ -324,13 +284,11 @@ EVENTS = (
     ),
     EventRow(
         event="StopFailure",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("agent/error",),
         point="agent/error",
         matcher_subject="error",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("scope-differs",
                     "It fires on any step or turn error the host reports, not only on a failure that "
                     "ends the turn."),
@@ -339,13 +297,11 @@ EVENTS = (
     ),
     EventRow(
         event="PermissionDenied",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="approval/decided",
         matcher_subject="tool_name",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("observe-only",
                     "The rejection is already recorded when the hook runs, so no answer changes it."),
             degrade("scope-differs",
@@ -355,12 +311,10 @@ EVENTS = (
     ),
     EventRow(
         event="TaskCreated",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="todo/write",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("observe-only",
                     "New tasks are found by comparing whole todo-list snapshots after they are written, "
                     "so a block cannot roll one back."),
@@ -369,12 +323,10 @@ EVENTS = (
     ),
     EventRow(
         event="TaskCompleted",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="todo/write",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("observe-only",
                     "Completion is read from a snapshot in which an item became completed, so a block "
                     "cannot undo it."),
@@ -384,13 +336,11 @@ EVENTS = (
     ),
     EventRow(
         event="TeammateIdle",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("agent/status",),
         point="agent/status",
         fires_on="idle",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("observe-only",
                     "The status change has already happened, so no answer keeps the agent working."),
             degrade("scope-differs",
@@ -405,8 +355,6 @@ EVENTS = (
         services=(Service.FS_WATCH,),
         matcher_subject="file_path",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("timing-differs",
                     "Changes are coalesced with a 250 ms debounce, so a burst of edits reports as one change."),
             degrade("payload-field-missing",
@@ -421,20 +369,16 @@ EVENTS = (
         seams=("session/created",),
         point="session/created",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             _AT_SESSION_CREATION,
         ),
     ),
     EventRow(
         event="WorktreeCreate",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=(),
         point="git/worktrees",
         services=(Service.WORKTREES,),
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("observe-only",
                     "The worktree already exists when the hook runs, so neither its output nor its exit "
                     "code changes how it was created."),
@@ -449,8 +393,6 @@ EVENTS = (
         point="git/worktrees",
         services=(Service.WORKTREES,),
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             _POLLED_WORKTREES,
             _GIT_ONLY,
         ),
@@ -462,8 +404,6 @@ EVENTS = (
         point="session/created",
         matcher_subject="trigger",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("timing-differs",
                     "It fires when a session is created, with the host already running, not during a "
                     "setup run before the session starts."),
@@ -476,8 +416,6 @@ EVENTS = (
         point="agent/instructions-loaded",
         matcher_subject="load_reason",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("timing-differs",
                     "It fires once per instruction file found when the session is created, all at "
                     "that moment, rather than as each file is loaded."),
@@ -488,14 +426,12 @@ EVENTS = (
     ),
     EventRow(
         event="ConfigChange",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("settings/document-updated",),
         point="settings/document-updated",
         services=(Service.SETTINGS,),
         matcher_subject="source",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("observe-only",
                     "The new settings revision is already committed, so a block cannot refuse it."),
             degrade("matcher-narrowed",
@@ -505,14 +441,12 @@ EVENTS = (
     ),
     EventRow(
         event="Elicitation",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("agent/status",),
         point="agent/status",
         fires_on="idle",
         matcher_subject="mcp_server_name",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("approximate",
                     "The host has no MCP elicitation seam, so this fires whenever an agent turns idle "
                     "rather than on an elicitation request."),
@@ -523,14 +457,12 @@ EVENTS = (
     ),
     EventRow(
         event="ElicitationResult",
-        route=Route.NATIVE_TRANSLATE,
+        route=Route.NATIVE_SEAM,
         seams=("agent/status",),
         point="agent/status",
         fires_on="idle",
         matcher_subject="mcp_server_name",
         degradations=(
-            _SCRUBBED_ENV,
-            _NO_PUBLIC_API,
             degrade("approximate",
                     "No host event carries an elicitation result, so this fires whenever an agent turns "
                     "idle."),
@@ -573,8 +505,8 @@ RULES = RulesSpec(
 WORKBUDDY = VendorSpec(
     id="workbuddy",
     aliases=("codebuddy",),
-    bridge_package=BRIDGE,
-    bridge_dialect="claude-code",
+    losses=(_NO_PUBLIC_API, _SCRUBBED_ENV),
+    bridge=BRIDGE,
     default_timeout_s=60.0,
     concurrent=True,
     shell="user",

@@ -95,6 +95,8 @@ class Dialect(Protocol):
     vendor: str
     #: Whether the stdin payload ends with a newline.
     trailing_newline: bool
+    #: Bytes of each output stream the vendor reads; the runner keeps this much and drops the rest.
+    output_cap: int
 
     def validate_matcher(self, event: str, matcher: str | None) -> str | None:
         """None when the matcher is usable for `event`; else one sentence saying what is wrong."""

@@ -1,25 +1,25 @@
 """The Claude Code dialect (v2.1.2xx), as `vendor-protocols.md` §1 describes it.
 
-Payload: snake_case, ``session_id``, ``transcript_path``, ``cwd``, ``permission_mode``,
-``hook_event_name`` and the event's own fields; host tools become Claude tools (``write`` {path}
-→ ``Write`` {file_path}). Stdin ends with a newline.
+Payload: see :mod:`compat_adapter.dialects.claude_payload`. Stdin ends with a newline.
 
-Output: on exit 0, stdout is JSON only when it starts with ``{`` (after leading whitespace) and
-parses; anything else is plain text, which is context on UserPromptSubmit, UserPromptExpansion and
-SessionStart and ignored elsewhere. A parsed object that breaks the schema (wrong types, unknown
-decision values, a ``hookSpecificOutput`` without the right ``hookEventName``) is a non-blocking
-hook error. Exit 2 blocks on the events that can block (deny on PreToolUse, block elsewhere), with
-the JSON's blocking reason if any, else stderr; it is ignored on PermissionRequest and Notification
-and only shown to the user on the rest. Any other exit is a non-blocking error ("Failed with
-non-blocking status code: <first stderr line>") unless stdout is a schema-valid object, which then
-decides. A run with no exit code (timeout, signal, spawn failure) renders no decision. WorktreeCreate
-fails on any non-zero exit.
+Output: read the JavaScript way (`vendor_json`): on exit 0, stdout is ``trim``-med and is JSON only
+when it then starts with ``{`` and ``JSON.parse`` takes it (a BOM, a raw U+2028, a 5000-digit
+integer or deep nesting included); up to 10 MiB of it is read. Anything else is plain text, which
+is context on UserPromptSubmit, UserPromptExpansion and SessionStart and ignored elsewhere. A
+parsed object that breaks the schema (wrong types, unknown decision values, a
+``hookSpecificOutput`` without the right ``hookEventName``) is a non-blocking hook error. Exit 2
+blocks on the events that can block (deny on PreToolUse, block elsewhere), with the JSON's blocking
+reason if any, else stderr; it is ignored on PermissionRequest and Notification and only shown to
+the user on the rest. Any other exit is a non-blocking error ("Failed with non-blocking status
+code: <first stderr line>") unless stdout is a schema-valid object, which then decides. A run with
+no exit code (timeout, signal, spawn failure) renders no decision. WorktreeCreate fails on any
+non-zero exit.
 
 Matchers: absent, ``""`` or ``"*"`` match everything; a matcher made only of letters, digits,
 ``_``, ``-``, spaces, ``,`` and ``|`` is a list of exact names split on ``|`` and ``,`` (FileChanged
-and StopFailure use the narrower ``[A-Za-z0-9_|]`` set); anything else is an unanchored regular
-expression (Python ``re.search`` standing in for ``RegExp.test``). Events without matcher support
-ignore the matcher.
+and StopFailure use the narrower ``[A-Za-z0-9_|]`` set); anything else is an unanchored JavaScript
+regular expression (``RegExp.test``, run in linear time by `patterns.compile_js`). Events without
+matcher support ignore the matcher.
 
 Merge: deny > ask > allow > none (block ranks with deny); contexts in config order; the last
 rewrite given wins (Claude's own "last to finish" is not deterministic).
@@ -27,32 +27,28 @@ rewrite given wins (Claude's own "last to finish" is not deterministic).
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from compat_adapter.dialects.base import HookAnswer, Moment
+from compat_adapter.dialects.claude_payload import TOOL_EVENTS, ClaudePayload
 from compat_adapter.dialects.common import (
+    OUTPUT_CAP,
     AnswerDraft,
     cause_text,
-    compile_pattern,
-    encode_json,
     first_line,
     merge_answers,
     plain,
-    vendor_call,
 )
-from compat_adapter.dialects.facts import OMIT, flatten, take
+from compat_adapter.dialects.patterns import compile_js
+from compat_adapter.dialects.vendor_json import JsonTextError, js_lines, js_parse, js_trim
 
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
 
 __all__ = ("ClaudeDialect",)
-
-TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
-                         "PermissionDenied"})
 
 #: The payload key each matcher-capable event tests its matcher against.
 SUBJECT_KEY: Mapping[str, str] = {
@@ -98,75 +94,12 @@ _NARROW_EVENTS = frozenset({"FileChanged", "StopFailure"})
 _UNIVERSAL = frozenset({"continue", "stopReason", "suppressOutput", "systemMessage", "decision",
                         "reason", "hookSpecificOutput", "terminalSequence"})
 
-#: Per event: (payload key, host keys to try, default). OMIT leaves the key out when unknown.
-_STOP = (("stop_hook_active", ("stop_hook_active",), False),
-         ("last_assistant_message", ("last_assistant_message",), None),
-         ("background_tasks", ("background_tasks",), ()),
-         ("session_crons", ("session_crons",), ()))
-_TASK = (("task_id", ("task_id",), ""), ("task_subject", ("task_subject",), ""),
-         ("task_description", ("task_description",), ""), ("teammate_name", ("teammate_name",), OMIT),
-         ("team_name", ("team_name",), OMIT))
-EVENT_FIELDS: Mapping[str, tuple[tuple[str, tuple[str, ...], Any], ...]] = {
-    "UserPromptSubmit": (("prompt", ("prompt",), ""),),
-    "UserPromptExpansion": (("expansion_type", ("expansion_type",), "slash_command"),
-                            ("command_name", ("command_name",), ""),
-                            ("command_args", ("command_args",), ""),
-                            ("command_source", ("command_source",), ""),
-                            ("prompt", ("prompt",), "")),
-    "Stop": _STOP,
-    "SubagentStop": (*_STOP, ("agent_id", ("agent_id",), ""), ("agent_type", ("agent_type",), ""),
-                     ("agent_transcript_path", ("agent_transcript_path",), OMIT)),
-    "SubagentStart": (("agent_id", ("agent_id",), ""), ("agent_type", ("agent_type",), "")),
-    "SessionStart": (("source", ("source",), "startup"), ("model", ("model",), OMIT),
-                     ("agent_type", ("agent_type",), OMIT), ("session_title", ("session_title",), OMIT)),
-    "SessionEnd": (("reason", ("reason", "stop_reason"), "other"),),
-    "Setup": (("trigger", ("trigger",), "init"),),
-    "Notification": (("message", ("message",), ""), ("title", ("title",), OMIT),
-                     ("notification_type", ("notification_type",), "")),
-    "PreCompact": (("trigger", ("trigger",), "auto"),
-                   ("custom_instructions", ("custom_instructions",), "")),
-    "PostCompact": (("trigger", ("trigger",), "auto"), ("compact_summary", ("compact_summary",), "")),
-    "ConfigChange": (("source", ("source",), ""), ("file_path", ("file_path",), OMIT)),
-    "CwdChanged": (("old_cwd", ("old_cwd",), ""), ("new_cwd", ("new_cwd",), "")),
-    "DirectoryAdded": (("source", ("source",), ""), ("path", ("path",), OMIT)),
-    "FileChanged": (("file_path", ("file_path",), ""), ("event", ("event", "change_type"), "change")),
-    "WorktreeCreate": (("name", ("name",), ""),),
-    "WorktreeRemove": (("worktree_path", ("worktree_path",), ""),),
-    "InstructionsLoaded": (("file_path", ("file_path",), ""), ("memory_type", ("memory_type",), ""),
-                           ("load_reason", ("load_reason",), "session_start"),
-                           ("globs", ("globs",), OMIT),
-                           ("trigger_file_path", ("trigger_file_path",), OMIT),
-                           ("parent_file_path", ("parent_file_path",), OMIT)),
-    "TaskCreated": _TASK,
-    "TaskCompleted": _TASK,
-    "TeammateIdle": (("teammate_name", ("teammate_name",), ""), ("team_name", ("team_name",), "")),
-    "StopFailure": (("error", ("error_type", "error_message"), ""),
-                    ("error_details", ("error_details",), OMIT),
-                    ("last_assistant_message", ("last_assistant_message",), None)),
-    "Elicitation": (("mcp_server_name", ("mcp_server_name",), ""), ("message", ("message",), ""),
-                    ("mode", ("mode",), "form"), ("url", ("url",), OMIT),
-                    ("elicitation_id", ("elicitation_id",), ""),
-                    ("requested_schema", ("requested_schema",), OMIT)),
-    "ElicitationResult": (("mcp_server_name", ("mcp_server_name",), ""),
-                          ("elicitation_id", ("elicitation_id",), ""),
-                          ("mode", ("mode",), "form"), ("action", ("action",), OMIT),
-                          ("content", ("content",), OMIT)),
-    # Not in the reference's event list; our reading of the model-switch events the table carries.
-    "PreModelSwitch": (("previous_model", ("previous_model",), ""), ("model", ("model",), "")),
-    "PostModelSwitch": (("previous_model", ("previous_model",), ""), ("model", ("model",), "")),
-    "MessageDisplay": (("turn_id", ("turn_id",), OMIT), ("message_id", ("message_id",), ""),
-                       ("index", ("index",), 0), ("final", ("final",), True),
-                       ("delta", ("delta",), "")),
-}
-
-
-class ClaudeDialect:
+class ClaudeDialect(ClaudePayload):
     """Claude Code's hook protocol. Stateless; one shared instance serves every hook."""
 
     vendor: str = "claude"
     trailing_newline: bool = True
-    #: Whether PreToolUse/PostToolUse payloads carry ``tool_use_id``.
-    sends_tool_use_id: ClassVar[bool] = True
+    output_cap: int = OUTPUT_CAP
     #: Matcher-capable events and the payload key each tests.
     subject_keys: ClassVar[Mapping[str, str]] = SUBJECT_KEY
     #: Whether Stop/SubagentStop ``additionalContext`` keeps the agent working (Claude: yes).
@@ -190,7 +123,7 @@ class ClaudeDialect:
         assert matcher is not None
         if self._exact(event, matcher) is not None:
             return None
-        compiled = compile_pattern(matcher)
+        compiled = compile_js(matcher)
         return compiled if isinstance(compiled, str) else None
 
     def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
@@ -201,8 +134,8 @@ class ClaudeDialect:
         names = self._exact(event, matcher)
         if names is not None:
             return value in names
-        compiled = compile_pattern(matcher)
-        return not isinstance(compiled, str) and compiled.search(value) is not None
+        compiled = compile_js(matcher)
+        return not isinstance(compiled, str) and compiled.search(value)
 
     def subject(self, moment: Moment) -> str | None:
         key = self.subject_keys.get(moment.event)
@@ -214,96 +147,20 @@ class ClaudeDialect:
             return os.path.basename(value)
         return value if isinstance(value, str) else None
 
-    # ── payload ─────────────────────────────────────────────────────────────────────────────
-
-    def _tool(self, facts: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
-        host_name = str(facts.get("tool_name") or "")
-        args = facts.get("tool_input")
-        return vendor_call(self.vendor, host_name, args if isinstance(args, Mapping) else {})
-
-    def _tool_response(self, name: str, facts: Mapping[str, Any]) -> Any:
-        raw = facts.get("tool_response")
-        if isinstance(raw, Mapping):
-            return plain(raw)
-        text = "" if raw is None else str(raw)
-        if name == "Bash":
-            # Claude's Bash result is structured; hooks commonly read .tool_response.stdout.
-            stream = "stderr" if facts.get("is_error") else "stdout"
-            return {"stdout": "", "stderr": "", stream: text, "interrupted": False, "isImage": False}
-        return text
-
-    def _tool_fields(self, event: str, facts: Mapping[str, Any]) -> dict[str, Any]:
-        name, args = self._tool(facts)
-        out: dict[str, Any] = {"tool_name": name, "tool_input": args}
-        tool_use_id = facts.get("tool_use_id")
-        if event == "PermissionRequest":
-            out["permission_suggestions"] = plain(facts.get("permission_suggestions") or [])
-            return out
-        if self.sends_tool_use_id:
-            out["tool_use_id"] = tool_use_id or ""
-        if event == "PostToolUse":
-            out["tool_response"] = self._tool_response(name, facts)
-        elif event == "PostToolUseFailure":
-            out["error"] = str(take(facts, "error_message", "", "tool_response"))
-            out["is_interrupt"] = bool(facts.get("is_interrupt", False))
-        elif event == "PermissionDenied":
-            out["reason"] = str(facts.get("reason") or "")
-        if event in ("PostToolUse", "PostToolUseFailure") and facts.get("duration_ms") is not None:
-            out["duration_ms"] = facts["duration_ms"]
-        return out
-
-    def _batch(self, facts: Mapping[str, Any]) -> list[dict[str, Any]]:
-        calls = []
-        for call in facts.get("tool_calls") or ():
-            if not isinstance(call, Mapping):
-                continue
-            name, args = self._tool(call)
-            raw = call.get("tool_response")
-            calls.append({"tool_name": name, "tool_input": args,
-                          "tool_use_id": call.get("tool_use_id") or "",
-                          # In a batch, Claude sends the serialized result the model saw.
-                          "tool_response": raw if isinstance(raw, str) else plain(raw)})
-        return calls
-
-    def _common(self, moment: Moment, facts: Mapping[str, Any]) -> dict[str, Any]:
-        return {
-            "session_id": moment.session_id,
-            "transcript_path": moment.transcript_path or "",
-            "cwd": moment.cwd,
-            "permission_mode": str(facts.get("permission_mode") or "default"),
-            "hook_event_name": moment.event,
-        }
-
-    def payload(self, moment: Moment) -> dict[str, Any]:
-        event = moment.event
-        facts = flatten(moment.fields)
-        out = self._common(moment, facts)
-        if event in TOOL_EVENTS:
-            out.update(self._tool_fields(event, facts))
-        elif event == "PostToolBatch":
-            out["tool_calls"] = self._batch(facts)
-        for key, sources, default in EVENT_FIELDS.get(event, ()):
-            value = take(facts, *sources[:1], default, *sources[1:])
-            if value is not OMIT:
-                out[key] = plain(value)
-        # Inside a subagent every event names the agent.
-        for key in ("agent_id", "agent_type"):
-            if key not in out and facts.get(key):
-                out[key] = facts[key]
-        return out
-
-    def encode(self, payload: Mapping[str, Any]) -> bytes:
-        return encode_json(payload, newline=self.trailing_newline)
-
     # ── decoding ────────────────────────────────────────────────────────────────────────────
 
     def parse_stdout(self, text: str) -> dict[str, Any] | None:
-        """The JSON object on stdout, or None when stdout is plain text by Claude's rule."""
-        if not text.lstrip().startswith("{"):
+        """The JSON object on stdout, or None when stdout is plain text by Claude's rule.
+
+        Claude Code is JavaScript: stdout is ``trim``-med (a BOM or NBSP goes too) and, when it
+        starts with ``{``, read with ``JSON.parse`` (no digit limit, no depth limit).
+        """
+        body = js_trim(text)
+        if not body.startswith("{"):
             return None
         try:
-            value = json.loads(text)
-        except (ValueError, RecursionError):  # too deeply nested is unparsable too
+            value = js_parse(body)
+        except JsonTextError:
             return None
         return value if isinstance(value, dict) else None
 
@@ -466,12 +323,12 @@ class ClaudeDialect:
         return HookAnswer(failed=f"{event} hook error: invalid output: {'; '.join(d.problems)}")
 
     def _plain(self, event: str, text: str) -> HookAnswer:
-        if not text.strip():
+        if not js_trim(text):
             return HookAnswer()
         if event in PLAIN_CONTEXT:
-            return HookAnswer(additional_context=(text.strip(),))
+            return HookAnswer(additional_context=(js_trim(text),))
         if event == "WorktreeCreate":
-            lines = [line.strip() for line in text.splitlines() if line.strip()]
+            lines = [js_trim(line) for line in js_lines(text) if js_trim(line)]
             return HookAnswer(updated_output=lines[-1])
         return HookAnswer(ignored=("plain stdout",))
 
@@ -480,7 +337,7 @@ class ClaudeDialect:
         """The block message of an exit-2 run: the JSON's blocking reason, else stderr."""
         if d is not None and d.decision in ("deny", "block") and d.reason:
             return d.reason
-        return outcome.stderr.strip() or None
+        return js_trim(outcome.stderr) or None
 
     def _exit2(self, event: str, outcome: ProcessOutcome, obj: Mapping[str, Any] | None) -> HookAnswer:
         if event in EXIT2_IGNORED:
@@ -498,7 +355,7 @@ class ClaudeDialect:
                 d.answers = {"action": "decline"}
             return d.freeze()
         # Events that cannot block: stderr is only shown to the user.
-        return HookAnswer(system_message=outcome.stderr.strip() or None)
+        return HookAnswer(system_message=js_trim(outcome.stderr) or None)
 
     def decode(self, event: str, outcome: ProcessOutcome) -> HookAnswer:
         if outcome.exit_code is None:

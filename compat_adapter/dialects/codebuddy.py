@@ -5,7 +5,7 @@ What differs from :mod:`compat_adapter.dialects.claude`:
 
 - Payload: Claude's shape without ``tool_use_id`` on tool events; host tools get the CLI names
   (``Bash``, ``Write`` …).
-- Matchers are ALWAYS an unanchored, case-sensitive regular expression (``Write`` matches
+- Matchers are ALWAYS an unanchored, case-sensitive JavaScript regular expression (``Write`` matches
   ``NotebookWrite``; write ``^Write$`` for exact), tested against the tool name and its CLI/IDE alias
   (``Bash``/``execute_command``, ``Write``/``write_to_file``, ``Edit``/``replace_in_file``,
   ``Read``/``read_file``, ``Glob``/``list_dir``, ``Grep``/``search_content``).
@@ -16,14 +16,16 @@ What differs from :mod:`compat_adapter.dialects.claude`:
   "block it and tell the agent why" (on Stop / SubagentStop: keep working, the opposite of Claude);
   on PreToolUse that is a deny (our reading: the docs only say the tool must not go on). On events
   that cannot block it halts the run as in Claude.
-- PreToolUse rewrites with ``modifiedInput``, a PARTIAL override recorded as is; apply it with
-  :func:`overlay_input`. ``updatedInput`` is not CodeBuddy's and is ignored. ``decision: "block"``
-  on PostToolUse is deprecated and has no effect.
+- PreToolUse rewrites with ``updatedInput``, a PARTIAL override recorded as is; apply it with
+  :func:`overlay_input` (keys the hook leaves out keep their original value). The documented
+  ``modifiedInput`` is ignored: measured on CodeBuddy Code 2.163.0, the original input ran
+  unchanged (conformance case codebuddy-005). ``decision: "block"`` on PostToolUse is deprecated
+  and has no effect.
 - ``hookSpecificOutput`` without ``hookEventName`` is read (the docs never require it); one naming
   another event is dropped and recorded as ignored, without failing the run.
 - Stop / SubagentStop ``additionalContext`` is plain context, not a continuation; SubagentStop,
   Stop and UserPromptSubmit take no matcher.
-- Merge: as Claude, except that partial ``modifiedInput`` overrides compose in config order.
+- Merge: as Claude, except that partial ``updatedInput`` overrides compose in config order.
 """
 
 from __future__ import annotations
@@ -35,12 +37,12 @@ from compat_adapter.dialects.base import HookAnswer, Moment
 from compat_adapter.dialects.claude import EXIT2_BLOCK, EXIT2_DENY, SUBJECT_KEY, ClaudeDialect
 from compat_adapter.dialects.common import (
     AnswerDraft,
-    compile_pattern,
     first_line,
     merge_answers,
     overlay,
-    plain,
 )
+from compat_adapter.dialects.patterns import compile_js
+from compat_adapter.dialects.vendor_json import js_trim
 
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
@@ -54,7 +56,7 @@ IDE_ALIASES: Mapping[str, str] = {**dict(_PAIRS), **{ide: cli for cli, ide in _P
 
 
 def overlay_input(original: Mapping[str, Any] | None, modified: Mapping[str, Any]) -> dict[str, Any]:
-    """The tool input CodeBuddy runs after ``modifiedInput``: its keys written over the original."""
+    """The tool input CodeBuddy runs after ``updatedInput``: its keys written over the original."""
     return overlay(original, modified)
 
 
@@ -85,19 +87,19 @@ class WorkBuddyDialect(ClaudeDialect):
         if event not in self.subject_keys or matcher in (None, "", "*"):
             return None
         assert matcher is not None
-        compiled = compile_pattern(matcher)
+        compiled = compile_js(matcher)
         return compiled if isinstance(compiled, str) else None
 
     def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
         if event not in self.subject_keys or matcher in (None, "", "*"):
             return True
         assert matcher is not None
-        compiled = compile_pattern(matcher)
+        compiled = compile_js(matcher)
         if isinstance(compiled, str):
             return False
         value = subject or ""
         candidates = (value, IDE_ALIASES[value]) if value in IDE_ALIASES else (value,)
-        return any(compiled.search(c) is not None for c in candidates)
+        return any(compiled.search(c) for c in candidates)
 
     # ── decoding ────────────────────────────────────────────────────────────────────────────
 
@@ -140,30 +142,21 @@ class WorkBuddyDialect(ClaudeDialect):
         self._rewrite(hso, d)
 
     def _rewrite(self, hso: Mapping[str, Any], d: AnswerDraft) -> None:
+        # Claude's reading of updatedInput (an object, recorded as is); CodeBuddy overlays it.
+        super()._rewrite(hso, d)
         if "modifiedInput" in hso:
-            new = hso["modifiedInput"]
-            if isinstance(new, Mapping):
-                d.updated_input = plain(new)
-            else:
-                d.problems.append("modifiedInput must be an object")
-        if "updatedInput" in hso:
-            d.ignored.append("hookSpecificOutput.updatedInput")
-
-    def _read_specific(self, event: str, hso: Mapping[str, Any], d: AnswerDraft) -> None:
-        super()._read_specific(event, hso, d)
-        # modifiedInput is CodeBuddy's field, not an unknown one.
-        d.ignored[:] = [i for i in d.ignored if i != "hookSpecificOutput.modifiedInput"]
+            d.ignored.append("hookSpecificOutput.modifiedInput (not applied by CodeBuddy 2.163)")
 
     def exit2_message(self, outcome: ProcessOutcome, obj: Mapping[str, Any] | None,
                       d: AnswerDraft | None) -> str | None:
-        text = outcome.stdout.strip()
+        text = js_trim(outcome.stdout)
         if text:
             if obj is not None:
                 for key in ("reason", "stopReason"):
-                    if isinstance(obj.get(key), str) and obj[key].strip():
-                        return str(obj[key]).strip()
+                    if isinstance(obj.get(key), str) and js_trim(obj[key]):
+                        return js_trim(obj[key])
             return text
-        return outcome.stderr.strip() or None
+        return js_trim(outcome.stderr) or None
 
     def _other_exit(self, event: str, outcome: ProcessOutcome, obj: Mapping[str, Any] | None) -> HookAnswer:
         if event == "WorktreeCreate":
@@ -174,5 +167,5 @@ class WorkBuddyDialect(ClaudeDialect):
     # ── merging ─────────────────────────────────────────────────────────────────────────────
 
     def merge(self, event: str, answers: Sequence[HookAnswer]) -> HookAnswer:
-        # Partial modifiedInput overrides compose: each one's keys land on the previous result.
+        # Partial updatedInput overrides compose: each one's keys land on the previous result.
         return merge_answers(answers, overlay_inputs=True)

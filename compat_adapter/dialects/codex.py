@@ -24,8 +24,9 @@ continuation.
 
 Matchers (§2.5): absent, ``""`` or ``"*"`` match everything; a matcher made only of ASCII letters,
 digits, ``_`` and ``|`` is a list of exact names (a hyphen or a comma sends it to the regex path);
-anything else is an unanchored regular expression in the Rust ``regex`` dialect — look-arounds and
-back-references are rejected as invalid, like Rust does, and an invalid matcher never matches. The
+anything else is an unanchored regular expression in the Rust ``regex`` dialect, run by RE2 in
+linear time (`patterns.compile_rust`) — look-arounds and back-references are rejected as invalid,
+as Rust rejects them, and an invalid matcher never matches. The
 matcher is tested against the tool name and its aliases (``apply_patch`` also answers to ``Edit``
 and ``Write``). UserPromptSubmit, Stop, PreCompact, PostCompact, Interrupt and SessionEnd ignore
 matchers.
@@ -33,7 +34,6 @@ matchers.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -41,15 +41,17 @@ from typing import TYPE_CHECKING, Any
 
 from compat_adapter.dialects.base import HookAnswer, Moment
 from compat_adapter.dialects.common import (
+    OUTPUT_CAP,
     AnswerDraft,
     cause_text,
-    compile_pattern,
     encode_json,
     merge_answers,
     plain,
     vendor_call,
 )
 from compat_adapter.dialects.facts import flatten
+from compat_adapter.dialects.patterns import compile_rust
+from compat_adapter.dialects.vendor_json import JsonTextError, rust_parse, rust_trim
 
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
@@ -81,7 +83,6 @@ _CONTEXT_EVENTS = frozenset({"PreToolUse", "PostToolUse", "UserPromptSubmit", "S
 _OBSERVATIONAL = frozenset({"Interrupt", "SessionEnd"})
 
 _EXACT = re.compile(r"[A-Za-z0-9_|]+")
-_RUST_UNSUPPORTED = re.compile(r"\(\?<?[=!]|\\[1-9]")
 
 
 def patch_text(host_tool: str, args: Mapping[str, Any]) -> str:
@@ -104,6 +105,7 @@ class CodexDialect:
 
     vendor: str = "codex"
     trailing_newline: bool = False
+    output_cap: int = OUTPUT_CAP
 
     # ── matchers ────────────────────────────────────────────────────────────────────────────
 
@@ -113,12 +115,9 @@ class CodexDialect:
         assert matcher is not None
         if _EXACT.fullmatch(matcher):
             return None
-        if _RUST_UNSUPPORTED.search(matcher):
-            return (f"invalid matcher {matcher!r}: regex parse error: look-around and "
-                    "back-references are not supported")
-        compiled = compile_pattern(matcher)
+        compiled = compile_rust(matcher)
         if isinstance(compiled, str):
-            return f"invalid matcher {matcher!r}: regex parse error: {compiled}"
+            return f"invalid matcher {matcher!r}: {compiled}"
         return None
 
     def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
@@ -132,7 +131,7 @@ class CodexDialect:
             return any(c in names for c in candidates)
         if self.validate_matcher(event, matcher) is not None:
             return False
-        compiled = compile_pattern(matcher)
+        compiled = compile_rust(matcher)
         return not isinstance(compiled, str) and any(compiled.search(c) for c in candidates)
 
     def subject(self, moment: Moment) -> str | None:
@@ -224,13 +223,14 @@ class CodexDialect:
             return self._exit2(event, outcome)
         if code != 0:
             return HookAnswer(failed=f"hook exited with code {code}")
-        text = outcome.stdout.strip()
+        # Codex is Rust: str::trim, then serde_json (64-bit integers, 128 levels deep at most).
+        text = rust_trim(outcome.stdout)
         if not text:
             return HookAnswer()
         if text[0] in "{[":
             try:
-                value = json.loads(text)
-            except (ValueError, RecursionError) as exc:  # too deeply nested is unparsable too
+                value = rust_parse(text)
+            except JsonTextError as exc:
                 return HookAnswer(failed=f"{event} hook returned invalid JSON output: {exc}")
             if not isinstance(value, dict):
                 return HookAnswer(failed=f"{event} hook returned JSON that is not an object")
@@ -242,7 +242,7 @@ class CodexDialect:
         return HookAnswer(ignored=("plain stdout",))
 
     def _exit2(self, event: str, outcome: ProcessOutcome) -> HookAnswer:
-        reason = outcome.stderr.strip()
+        reason = rust_trim(outcome.stderr)
         if not reason:
             return HookAnswer(failed=(f"{event} hook exited with code 2 but did not write a "
                                       "blocking reason to stderr"))

@@ -5,10 +5,8 @@ and the usual merge (strongest decision wins, everything else kept in config ord
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -21,10 +19,10 @@ if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
 
 __all__ = (
+    "OUTPUT_CAP",
     "AnswerDraft",
     "RANK",
     "cause_text",
-    "compile_pattern",
     "encode_json",
     "first_line",
     "host_call",
@@ -33,6 +31,11 @@ __all__ = (
     "plain",
     "vendor_call",
 )
+
+#: Bytes of a hook's stdout (and stderr) a vendor reads. Copilot documents 10 MiB; the others
+#: document no cap (Node's ``spawn`` and Rust's ``read_to_end`` keep everything), so a deny of a
+#: few MiB counts there too and 10 MiB is where we stop keeping output (a listed difference).
+OUTPUT_CAP = 10 * 1024 * 1024
 
 #: The usual precedence across hooks: deny (or block) beats ask beats allow beats nothing.
 RANK: Mapping[str, int] = {"none": 0, "allow": 1, "ask": 2, "deny": 3, "block": 3}
@@ -78,15 +81,6 @@ def host_call(vendor_id: str, vendor_name: str,
 
 
 # ── matchers ────────────────────────────────────────────────────────────────────────────────────
-
-@cache
-def compile_pattern(pattern: str) -> re.Pattern[str] | str:
-    """The compiled pattern, or the compile error as one sentence. Cached: matchers repeat a lot."""
-    try:
-        return re.compile(pattern)
-    except re.error as exc:
-        return f"invalid regular expression {pattern!r}: {exc}"
-
 
 # ── outcomes ────────────────────────────────────────────────────────────────────────────────────
 

@@ -20,9 +20,12 @@ is trimmed and parsed with ONE ``JSON.parse``; empty or unparsable output is "no
 error) — two objects on stdout are therefore ignored. Fields are top-level; ``hookSpecificOutput``
 is not read. preToolUse is fail-CLOSED: exit 2 or any other non-zero exit (or a crash) denies, even
 when stdout says allow, with a reason naming the exit code; only a timeout fails open.
-permissionRequest: exit 2 is ``behavior: deny`` merged with stdout. postToolUseFailure: exit 2 turns
-stdout into additionalContext. Elsewhere exit 2 is a warning (stderr shown to the user) and any
-other non-zero exit is logged and fails open. Honoured fields: preToolUse ``permissionDecision``
+permissionRequest: exit 2 is ``behavior: deny`` merged with stdout. Elsewhere exit 2 is a warning
+(stderr shown to the user) and any other non-zero exit is logged and fails open — postToolUseFailure
+included: the docs say exit 2 appends stdout as context, but measured on Copilot CLI 1.0.102 the
+stdout of an exit-2 run was dropped (conformance case copilot-020). Read permission requests
+(``view`` measured; ``glob``, ``grep`` and ``rg`` are the other read tools) never reach a
+permissionRequest hook (copilot-017): ``matches`` says no for them. Honoured fields: preToolUse ``permissionDecision``
 (allow / deny / ask), ``permissionDecisionReason``, ``modifiedArgs`` (or ``updatedInput``, recorded
 as ``updated_input``), ``additionalContext``; permissionRequest ``behavior``, ``message``,
 ``interrupt``; postToolUse ``modifiedResult`` (``updated_output``) and ``additionalContext``;
@@ -31,7 +34,8 @@ agentStop / subagentStop ``decision: "block"`` + ``reason`` (the next prompt) an
 sessionStart, subagentStart and notification ``additionalContext``. userPromptSubmitted output is
 dropped, as Copilot drops command output there.
 
-Matchers (§5.5): on camelCase events the pattern is compiled as ``^(?:P)$`` and must match the
+Matchers (§5.5): JavaScript regular expressions (`patterns.compile_js`: linear time, JavaScript's
+meanings). On camelCase events the pattern is compiled as ``^(?:P)$`` and must match the
 whole value (``bas`` does not match ``bash``); an absent or empty matcher matches everything; a
 pattern that does not compile (``*`` included) makes the hook skipped, never match-all. Matchers
 apply to preToolUse, permissionRequest and postToolUse (``toolName``), notification
@@ -57,20 +61,22 @@ from typing import TYPE_CHECKING, Any
 
 from compat_adapter.dialects.base import HookAnswer, Moment
 from compat_adapter.dialects.common import (
+    OUTPUT_CAP,
     AnswerDraft,
     cause_text,
-    compile_pattern,
     encode_json,
     merge_answers,
     plain,
     vendor_call,
 )
 from compat_adapter.dialects.facts import flatten
+from compat_adapter.dialects.patterns import compile_js
+from compat_adapter.dialects.vendor_json import JsonTextError, js_lines, js_parse, js_trim
 
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
 
-__all__ = ("CLAUDE_NAMES", "CopilotDialect", "is_claude_format")
+__all__ = ("CLAUDE_NAMES", "READ_TOOLS", "CopilotDialect", "is_claude_format")
 
 #: Copilot runtime tool name → the Claude name PascalCase payloads and matchers use.
 CLAUDE_NAMES: Mapping[str, str] = {
@@ -93,6 +99,8 @@ SUBJECT_KEY: Mapping[str, str] = {
     "PostToolUse": "tool_name",
     "PreCompact": "trigger",
 }
+#: Tools whose permission requests are of the "read" kind, which never reaches permissionRequest hooks.
+READ_TOOLS = frozenset({"view", "glob", "grep", "rg"})
 _CLAUDE_RULES = frozenset({"PreToolUse", "PermissionRequest"})
 _LITERAL = re.compile(r"[A-Za-z0-9_|]+")
 
@@ -123,6 +131,8 @@ class CopilotDialect:
 
     vendor: str = "copilot"
     trailing_newline: bool = False
+    #: Copilot reads up to 10 MiB of a hook's stdout (hooks reference, "stdout parsing").
+    output_cap: int = OUTPUT_CAP
 
     # ── matchers ────────────────────────────────────────────────────────────────────────────
 
@@ -131,10 +141,12 @@ class CopilotDialect:
             return None
         if event in _CLAUDE_RULES and (matcher in ("*", "**") or _LITERAL.fullmatch(matcher)):
             return None
-        compiled = compile_pattern(f"^(?:{matcher})$")
+        compiled = compile_js(f"^(?:{matcher})$")
         return compiled if isinstance(compiled, str) else None
 
     def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
+        if event == "permissionRequest" and subject in READ_TOOLS:
+            return False  # the "read" permission kind never reaches hooks
         if event not in SUBJECT_KEY or not matcher:
             return True
         value = subject or ""
@@ -143,8 +155,8 @@ class CopilotDialect:
                 return True
             if _LITERAL.fullmatch(matcher):
                 return any(t == value or CLAUDE_NAMES.get(t) == value for t in matcher.split("|"))
-        compiled = compile_pattern(f"^(?:{matcher})$")
-        return not isinstance(compiled, str) and compiled.fullmatch(value) is not None
+        compiled = compile_js(f"^(?:{matcher})$")
+        return not isinstance(compiled, str) and compiled.search(value)
 
     def subject(self, moment: Moment) -> str | None:
         key = SUBJECT_KEY.get(moment.event)
@@ -281,22 +293,29 @@ class CopilotDialect:
     # ── decoding ────────────────────────────────────────────────────────────────────────────
 
     def parse_stdout(self, text: str) -> dict[str, Any] | None:
-        """The one JSON object on stdout after progress lines are dropped, else None (no output)."""
+        """The one JSON object on stdout after progress lines are dropped, else None (no output).
+
+        Copilot is JavaScript: lines are split on ``\n`` only (a raw U+2028 or U+0085 inside a
+        string is no line break), a line that alone is a ``{"type": "progress"}`` object is
+        dropped, and the rest is ``trim``-med and read with one ``JSON.parse``.
+        """
         kept = []
-        for line in text.splitlines():
-            try:
-                value = json.loads(line)
-            except (ValueError, RecursionError):  # too deeply nested is unparsable too
-                value = None
-            if isinstance(value, dict) and value.get("type") == "progress":
-                continue
+        for line in js_lines(text):
+            alone = js_trim(line)
+            if alone.startswith("{") and alone.endswith("}"):
+                try:
+                    value = js_parse(alone)
+                except JsonTextError:
+                    value = None
+                if isinstance(value, dict) and value.get("type") == "progress":
+                    continue
             kept.append(line)
-        body = "\n".join(kept).strip()
+        body = js_trim("\n".join(kept))
         if not body:
             return None
         try:
-            value = json.loads(body)
-        except (ValueError, RecursionError):  # too deeply nested is unparsable too
+            value = js_parse(body)
+        except JsonTextError:
             return None
         return value if isinstance(value, dict) else None
 
@@ -315,10 +334,7 @@ class CopilotDialect:
         if code == 2 and event in _PERMISSION:
             # {"behavior": "deny"} merged with whatever stdout says; stderr is not read.
             return self._read(event, {**(obj or {}), "behavior": "deny"})
-        if code == 2 and event in _POST_FAILURE:
-            text = outcome.stdout.strip()
-            return HookAnswer(additional_context=(text,) if text else ())
-        stderr = outcome.stderr.strip() or None
+        stderr = js_trim(outcome.stderr) or None
         if code == 2:
             return HookAnswer(system_message=stderr, failed=f"{event} hook exited with code 2 (warning)")
         return HookAnswer(failed=f"{event} hook exited with code {code}")
@@ -329,7 +345,7 @@ class CopilotDialect:
         d = self._draft(event, obj) if obj is not None else AnswerDraft()
         json_reason = d.reason if d.decision == "deny" else None
         if code == 2:
-            d.reason = json_reason or outcome.stderr.strip() or "Denied by preToolUse hook (exit code 2)"
+            d.reason = json_reason or js_trim(outcome.stderr) or "Denied by preToolUse hook (exit code 2)"
             d.failed = None
         else:
             what = f"exit code {code}" if code is not None else cause_text(outcome)

@@ -46,7 +46,7 @@ throwing) and is a non-blocking failed run elsewhere. A timeout fails open every
 itself has no timeout contract; a hung callback would stall the session).
 
 Matchers: OpenCode has none — a plugin tests ``input.tool`` in code. ``matches`` is True when no
-matcher is given; a given matcher is an unanchored regular expression (``re.search``) on the tool
+matcher is given; a given matcher is an unanchored JavaScript regular expression (``RegExp.test``) on the tool
 id for the tool hooks (an invalid one never matches) and is ignored on hooks without a tool.
 
 Merge: hooks run in sequence; a deny wins and its reason is kept, ``args`` overlays compose in
@@ -62,9 +62,9 @@ from typing import TYPE_CHECKING, Any
 
 from compat_adapter.dialects.base import HookAnswer, Moment
 from compat_adapter.dialects.common import (
+    OUTPUT_CAP,
     AnswerDraft,
     cause_text,
-    compile_pattern,
     encode_json,
     first_line,
     merge_answers,
@@ -72,6 +72,8 @@ from compat_adapter.dialects.common import (
     vendor_call,
 )
 from compat_adapter.dialects.facts import flatten
+from compat_adapter.dialects.patterns import compile_js
+from compat_adapter.dialects.vendor_json import JsonTextError, js_parse, js_trim
 
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
@@ -103,20 +105,21 @@ class OpenCodeDialect:
 
     vendor: str = "opencode"
     trailing_newline: bool = True
+    output_cap: int = OUTPUT_CAP
 
     # ── matchers ────────────────────────────────────────────────────────────────────────────
 
     def validate_matcher(self, event: str, matcher: str | None) -> str | None:
         if matcher is None or event not in _TOOL_HOOKS:
             return None
-        compiled = compile_pattern(matcher)
+        compiled = compile_js(matcher)
         return compiled if isinstance(compiled, str) else None
 
     def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
         if matcher is None or event not in _TOOL_HOOKS:
             return True
-        compiled = compile_pattern(matcher)
-        return not isinstance(compiled, str) and compiled.search(subject or "") is not None
+        compiled = compile_js(matcher)
+        return not isinstance(compiled, str) and compiled.search(subject or "")
 
     def subject(self, moment: Moment) -> str | None:
         if moment.event not in _TOOL_HOOKS:
@@ -203,16 +206,17 @@ class OpenCodeDialect:
         if outcome.exit_code != 0:
             what = (f"exit code {outcome.exit_code}" if outcome.exit_code is not None
                     else cause_text(outcome))
-            message = outcome.stderr.strip() or f"hook threw ({what})"
+            message = js_trim(outcome.stderr) or f"hook threw ({what})"
             return self._thrown(event, message)
-        text = outcome.stdout.strip()
+        # A command standing in for a JavaScript callback: read the way Node would.
+        text = js_trim(outcome.stdout)
         if not text:
             return HookAnswer()
         if text[0] not in "{[":
             return HookAnswer(ignored=("plain stdout",))
         try:
-            obj = json.loads(text)
-        except (ValueError, RecursionError) as exc:  # too deeply nested is unparsable too
+            obj = js_parse(text)
+        except JsonTextError as exc:
             return HookAnswer(failed=f"{event} hook printed invalid JSON: {exc}")
         if not isinstance(obj, dict):
             return HookAnswer(failed=f"{event} hook printed JSON that is not an object")

@@ -29,6 +29,7 @@ from compat_adapter.importers.common import (
     ImportResult,
     Refused,
 )
+from compat_adapter.importers.gate import gate
 
 if TYPE_CHECKING:
     from compat_adapter.model import CapabilityResult
@@ -54,8 +55,13 @@ def _module(vendor_id: str):
     return importlib.import_module(f"compat_adapter.importers.{_MODULES[vendor_id]}")
 
 
-def import_files(vendor: str, paths: Sequence[str | Path]) -> ImportResult:
-    """Read the named files as the named vendor's config, hooks, plugin or rules files."""
+def import_files(vendor: str, paths: Sequence[str | Path], *, trust_all: bool | None = None
+                 ) -> ImportResult:
+    """Read the named files as the named vendor's config, hooks, plugin or rules files.
+
+    Hooks of a file the user has not trusted come back refused (``UNTRUSTED``, see
+    :mod:`compat_adapter.trust`); ``trust_all=True`` is the loud, dangerous opt-out.
+    """
     spec = resolve_vendor(vendor)
     module = _module(spec.id)
     if isinstance(paths, str | Path):
@@ -65,17 +71,18 @@ def import_files(vendor: str, paths: Sequence[str | Path]) -> ImportResult:
         path = Path(given)
         if not path.exists():
             raise ConfigParseError(f"{given}: no such file", path=str(given))
-        parts.append(module.import_file(spec, path, str(given)))
+        parts.append(gate(spec, path, str(given), module.import_file(spec, path, str(given)),
+                          trust_all=trust_all))
     return _fold(spec.id, parts)
 
 
-def import_project(vendor: str, root: str | Path) -> ImportResult:
+def import_project(vendor: str, root: str | Path, *, trust_all: bool | None = None) -> ImportResult:
     """Read the vendor's default project files under ``root`` (only those that exist)."""
     spec = resolve_vendor(vendor)
     base = Path(root)
     if not base.is_dir():
         raise ConfigParseError(f"{root}: no such project folder", path=str(root))
-    return import_files(spec.id, _module(spec.id).project_files(base))
+    return import_files(spec.id, _module(spec.id).project_files(base), trust_all=trust_all)
 
 
 def _fold(vendor_id: str, parts: Sequence[FileImport]) -> ImportResult:

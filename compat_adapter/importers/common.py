@@ -50,6 +50,8 @@ REFUSAL_CODES: Mapping[str, str] = MappingProxyType({
     "SOURCE_MISSING": "a local rules source that matches no file",
     "PLUGIN_RUNTIME": "a plugin: code for the vendor's own runtime",
     "UNSUPPORTED_CONFIG": "a vendor config feature with no row in the vendor table",
+    "UNTRUSTED": "the file is not trusted, or changed since it was trusted: review it with "
+                 "`compat-adapter trust PATH` (compat_adapter.trust)",
 })
 
 
@@ -75,6 +77,8 @@ class ImportedRules:
     base_dir: str
     """Absolute folder that relative sources are resolved against."""
     origin: str
+    trusted: bool | None = None
+    """Whether the file it came from is trusted (rules are carried either way: context, not code)."""
 
 
 @dataclass(frozen=True, slots=True)

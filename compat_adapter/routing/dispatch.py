@@ -23,8 +23,6 @@ from compat_adapter.runtime.process import BASH, ProcessOutcome, hook_environmen
 
 __all__ = ("AuditRecord", "GroupResult", "HookEntry", "run_group", "turn_of")
 
-#: Output kept per stream of a hook run; larger output is drained, dropped and flagged.
-MAX_HOOK_OUTPUT = 1_048_576
 _VERDICT_CACHE = 256
 _UNSET = object()
 
@@ -119,7 +117,7 @@ async def _run_one(entry: HookEntry, moment: Moment) -> tuple[HookAnswer, Proces
         cwd=_cwd_for(entry, moment.cwd),
         env=_env_for(entry, moment.cwd),
         timeout_s=entry.timeout_s,
-        max_output_bytes=MAX_HOOK_OUTPUT,
+        max_output_bytes=dialect.output_cap,  # what the vendor reads (Copilot: 10 MiB)
         shell=_shell_for(entry.spec),
     )
     return _decode(dialect, moment.event, outcome), outcome

@@ -1,0 +1,118 @@
+"""The importers' side of trust: every file read is checked against the user's trust store.
+
+``import_files`` hands each file's :class:`FileImport` to :func:`gate`. Hooks of a file the user has
+not trusted (or that changed since, or whose hooks run a project file that changed) become
+``Refused`` entries with code ``UNTRUSTED`` and the stable ``untrusted: …`` reason naming the command
+that trusts them; so they are never registered, mounted or started. Rules stay: they are context,
+and each ``ImportedRules`` says whether its file was trusted. :func:`review` and :func:`trust_files`
+are what ``compat-adapter trust`` and explicit callers (tests, set-up scripts) use.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from types import ModuleType
+
+from compat_adapter.catalog import resolve_vendor
+from compat_adapter.errors import ConfigParseError
+from compat_adapter.importers.common import FileImport, ImportedHook, Refused
+from compat_adapter.model import VendorSpec
+from compat_adapter.trust import (
+    UNTRUSTED,
+    HookView,
+    TrustRecord,
+    TrustStore,
+    Verdict,
+    command_view,
+    project_root,
+    trust_all_enabled,
+    warn_trust_all,
+)
+
+__all__ = ("Review", "gate", "importer_for", "review", "trust_files")
+
+
+def importer_for(vendor_id: str) -> ModuleType:
+    """The module that reads a vendor's files (WorkBuddy reads CodeBuddy's)."""
+    name = "codebuddy" if vendor_id == "workbuddy" else vendor_id
+    return importlib.import_module(f"compat_adapter.importers.{name}")
+
+
+def _views(spec: VendorSpec, hooks: Sequence[ImportedHook], root: Path) -> tuple[HookView, ...]:
+    return tuple(command_view(spec, h.event, h.matcher, h.handler, root) for h in hooks)
+
+
+def gate(spec: VendorSpec, path: Path, shown: str, part: FileImport, *,
+         trust_all: bool | None = None, store: TrustStore | None = None) -> FileImport:
+    """Hold back the hooks of an untrusted or changed file; mark its rules trusted or not.
+
+    ``trust_all`` None follows :func:`compat_adapter.trust.trusting_all`; True lets every hook
+    through, with a warning line on stderr for each untrusted file, every time.
+    """
+    if not part.hooks and not part.rules:
+        return part
+    root = project_root(path)
+    views = _views(spec, part.hooks, root)
+    verdict = (store or TrustStore()).check(path, views, root=root, shown=shown)
+    part.rules = [replace(r, trusted=verdict.trusted) for r in part.rules]
+    if verdict.trusted:
+        return part
+    if trust_all if trust_all is not None else trust_all_enabled():
+        if part.hooks:
+            warn_trust_all(shown, verdict)
+        return part
+    part.refused.extend(Refused(vendor=h.vendor, what=_what(v), reason=verdict.why, origin=h.origin,
+                                code=UNTRUSTED) for h, v in zip(part.hooks, views, strict=True))
+    part.hooks = []
+    return part
+
+
+def _what(view: HookView) -> str:
+    on = f"{view.event}[{view.matcher}]" if view.matcher else view.event
+    text = view.command if len(view.command) <= 60 else view.command[:57] + "..."
+    return f"command handler on {on}: {text}"
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """One file as the user reviews it before trusting it."""
+
+    vendor: str
+    path: Path
+    shown: str
+    root: Path
+    hooks: tuple[HookView, ...]
+    """What would run: every hook the file declares that this project would run."""
+    refused: tuple[Refused, ...]
+    """Declared but never run here, whatever the trust (an http handler, a plugin …)."""
+    rules: bool
+    """The file carries rules (context)."""
+    verdict: Verdict
+
+
+def review(vendor: str, path: Path, shown: str | None = None, store: TrustStore | None = None) -> Review:
+    """Read one file (without the gate) and say what would run and whether it is trusted now."""
+    spec = resolve_vendor(vendor)
+    shown = shown or str(path)
+    if not path.is_file():
+        raise ConfigParseError(f"{shown}: no such file", path=shown)
+    part = importer_for(spec.id).import_file(spec, path, shown)
+    root = project_root(path)
+    views = _views(spec, part.hooks, root)
+    verdict = (store or TrustStore()).check(path, views, root=root, shown=shown)
+    return Review(vendor=spec.id, path=path, shown=shown, root=root, hooks=views,
+                  refused=tuple(part.refused), rules=bool(part.rules), verdict=verdict)
+
+
+def trust_files(vendor: str, paths: Sequence[str | Path], *, command: str,
+                store: TrustStore | None = None) -> tuple[TrustRecord, ...]:
+    """Trust files as they are now, as reviewed by ``command`` (what the record will say did it)."""
+    store = store or TrustStore()
+    out = []
+    for given in [paths] if isinstance(paths, str | Path) else paths:
+        seen = review(vendor, Path(given), str(given), store)
+        out.append(store.record(seen.path, seen.hooks, command, root=seen.root))
+    return tuple(out)

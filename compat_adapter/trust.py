@@ -1,0 +1,418 @@
+"""Trust: a repository's hooks run only after the user reviewed them, as every vendor requires.
+
+A hook in a cloned repository is code that runs on the user's machine. Claude Code asks to trust
+the workspace, Copilot CLI loads repository hooks only in a trusted folder, Codex asks per project
+and per hook. Here the importers hand every file they read to a gate: hooks of a file the user
+has not trusted, or that changed since, become ``Refused`` entries with code ``UNTRUSTED`` and the
+command that trusts them, so nothing from the file is registered, mounted or started. Rules files
+are context, not code: they are still carried, and say whether their file was trusted.
+
+The trust store keeps, per project and per hook source file, the sha256 of what was reviewed, when,
+by which command, the hooks as they were shown (so a change can be shown as a diff), and the sha256
+of each project file those hooks run (an edited ``.claude/hooks/guard.sh`` needs review too, even
+when the settings file that names it did not change). Declaring itself safe grants a file nothing;
+only the user's own store does. Presets installed as Python packages register hooks directly and are
+not gated: they are code the user installed. A preset that imports a project's files goes through
+the importers, so those files follow the project's trust. The importers' side is
+:mod:`compat_adapter.importers.gate`.
+
+The opt-out for automation, ``trust_all`` (``--trust-all``), is named as dangerous and prints a
+warning line for every file it lets through, every time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import logging
+import os
+import re
+import shlex
+import shutil
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from compat_adapter.model import VendorSpec
+from compat_adapter.statedir import private_dir, read_private, write_private
+
+__all__ = (
+    "TRUST_COMMAND",
+    "UNTRUSTED",
+    "HookView",
+    "TrustRecord",
+    "TrustStore",
+    "Verdict",
+    "command_view",
+    "file_digest",
+    "project_root",
+    "trust_all_enabled",
+    "trusting_all",
+    "warn_trust_all",
+    "untrusted_reason",
+)
+
+_log = logging.getLogger("compat_adapter")
+
+#: The command a user runs to review and trust a file; every untrusted reason names it.
+TRUST_COMMAND = "compat-adapter trust"
+#: The ``Refused.code`` of a hook held back because its file is not trusted.
+UNTRUSTED = "UNTRUSTED"
+
+_STORE_VERSION = 1
+#: Folders a vendor keeps its project files in; a file under one belongs to the folder above it.
+_VENDOR_FOLDERS = (".claude", ".codex", ".codebuddy", ".opencode", ".github")
+#: Programs whose first plain argument is the program they really run.
+_INTERPRETERS = re.compile(r"^(?:sh|bash|dash|zsh|ksh|fish|node|deno|bun|tsx|ts-node|ruby|perl|php|"
+                           r"pwsh|python(?:\d+(?:\.\d+)?)?)$")
+#: Words that run the next word as the program.
+_PREFIXES = frozenset({"exec", "command", "env", "nohup", "time", "nice", "sudo", "builtin"})
+#: Tools whose ``run`` sub-command runs the next word as the program (``uv run python x.py``).
+_LAUNCHERS = frozenset({"uv", "poetry", "pipenv", "pdm", "hatch"})
+
+_TRUST_ALL: ContextVar[bool] = ContextVar("compat_adapter_trust_all", default=False)
+
+
+# ── what a hook would run ──────────────────────────────────────────────────────────────────────
+
+@dataclass(frozen=True, slots=True)
+class HookView:
+    """One hook as the user reviews it: where it fires and what it would start."""
+
+    vendor: str
+    event: str
+    matcher: str | None
+    command: str
+    programs: tuple[str, ...]
+    """The programs the command line starts (first word of each simple command), as written."""
+    files: tuple[str, ...]
+    """Project files the command runs (a script path, or an interpreter's script), relative."""
+
+    def line(self) -> str:
+        on = f"{self.event}[{self.matcher}]" if self.matcher else self.event
+        return f"{self.vendor} {on}: {self.command}"
+
+
+def _command_text(handler: Any) -> str:
+    if isinstance(handler, str):
+        return handler
+    if isinstance(handler, Mapping):
+        for key in ("command", "bash", "powershell"):
+            if isinstance(handler.get(key), str):
+                return handler[key]
+        if isinstance(handler.get("args"), Sequence):
+            return shlex.join(str(a) for a in handler["args"])
+    return json.dumps(handler, default=str, sort_keys=True)
+
+
+def _words(command: str) -> list[str]:
+    """Shell words with control operators as their own words; a line shlex cannot split is split
+    on blanks (it is still shown in full, and still needs trust)."""
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        return list(lexer)
+    except ValueError:
+        return command.split()
+
+
+def _expand(word: str, root: Path, variables: Sequence[str]) -> str:
+    for name in variables:
+        word = word.replace("${" + name + "}", str(root)).replace("$" + name, str(root))
+    return word
+
+
+def _project_file(word: str, root: Path) -> str | None:
+    """``word`` as a path relative to the project root, when it names a place inside it."""
+    if "/" not in word or word.startswith(("-", "~")) or "$" in word:
+        return None
+    full = Path(os.path.normpath(root / word))
+    try:
+        return full.relative_to(root).as_posix()
+    except ValueError:
+        return None
+
+
+def command_view(vendor: VendorSpec | str, event: str, matcher: str | None, handler: Any,
+                 root: Path) -> HookView:
+    """What one handler's command line starts, read from its words; not a sandbox, a review aid."""
+    vendor_id = vendor if isinstance(vendor, str) else vendor.id
+    variables = () if isinstance(vendor, str) else vendor.project_dir_env
+    command = _command_text(handler)
+    programs: list[str] = []
+    files: list[str] = []
+    at_start, after_interpreter, redirect, launcher = True, False, False, False
+    for raw in _words(command):
+        if raw and all(c in "();<>|&" for c in raw):
+            if "<" in raw or ">" in raw:
+                redirect = True  # the next word is a file to read or write, not a program
+            else:
+                at_start, after_interpreter = True, False
+            continue
+        if redirect:
+            redirect = False
+            continue
+        if launcher:
+            launcher, at_start = False, raw == "run"
+            if at_start:
+                continue
+        word = _expand(raw, root, variables)
+        if at_start:
+            if re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", raw) or raw in _PREFIXES:
+                continue
+            at_start = False
+            programs.append(raw)
+            launcher = os.path.basename(word) in _LAUNCHERS
+            after_interpreter = bool(_INTERPRETERS.match(os.path.basename(word)))
+            inside = _project_file(word, root)
+            if inside is not None:
+                files.append(inside)
+            continue
+        if after_interpreter and not raw.startswith("-"):
+            after_interpreter = False
+            inside = _project_file(word, root) or (word if (root / word).is_file() and "$" not in word
+                                                   else None)
+            if inside is not None:
+                files.append(inside)
+    return HookView(vendor=vendor_id, event=event, matcher=matcher, command=command,
+                    programs=tuple(dict.fromkeys(programs)), files=tuple(dict.fromkeys(files)))
+
+
+def where_program(word: str) -> str:
+    """Where a bare program name would be found on this PATH (for the review), else the word."""
+    if "/" in word:
+        return word
+    found = shutil.which(word)
+    return f"{word} ({found})" if found else f"{word} (not on PATH)"
+
+
+# ── projects and digests ───────────────────────────────────────────────────────────────────────
+
+def project_root(path: Path) -> Path:
+    """The project a file belongs to: the nearest folder holding ``.git``, else the folder above a
+    vendor folder (``.claude`` …) the file lives in, else the file's own folder."""
+    full = Path(os.path.realpath(path))
+    for folder in full.parents:
+        if (folder / ".git").exists():
+            return folder
+    for folder in full.parents:
+        if folder.name in _VENDOR_FOLDERS:
+            return folder.parent
+    return full.parent
+
+
+def file_digest(path: Path) -> str | None:
+    """The sha256 of a file's bytes, or None when there is no such file."""
+    try:
+        with open(path, "rb") as f:
+            return hashlib.file_digest(f, "sha256").hexdigest()
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return None
+
+
+# ── the store ──────────────────────────────────────────────────────────────────────────────────
+
+@dataclass(frozen=True, slots=True)
+class TrustRecord:
+    project: str
+    """The project root (real path)."""
+    file: str
+    """The file, relative to the project root."""
+    sha256: str
+    trusted_at: str
+    """UTC, ISO 8601."""
+    command: str
+    """What recorded it (``compat-adapter trust …``, or the API caller's own words)."""
+    hooks: tuple[str, ...]
+    """The hooks as they were reviewed, one line each (``HookView.line``)."""
+    programs: Mapping[str, str | None]
+    """Project file the hooks run → its sha256 when trusted (None: it did not exist)."""
+
+    def as_json(self) -> dict[str, Any]:
+        return {"sha256": self.sha256, "trusted_at": self.trusted_at, "command": self.command,
+                "hooks": list(self.hooks), "programs": dict(self.programs)}
+
+
+Trust = Literal["trusted", "untrusted", "changed"]
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    state: Trust
+    why: str
+    """Empty when trusted; else the stable ``untrusted: …`` sentence naming the command."""
+    record: TrustRecord | None = None
+
+    @property
+    def trusted(self) -> bool:
+        return self.state == "trusted"
+
+
+def untrusted_reason(shown: str, record: TrustRecord | None, change: str = "") -> str:
+    """The stable wording of an untrusted hook: starts with ``untrusted:``, names the command."""
+    command = f"`{TRUST_COMMAND} {shlex.quote(shown)}`"
+    if record is None:
+        return f"untrusted: {shown} has not been reviewed; run {command} to review and trust its hooks"
+    return (f"untrusted: {change or shown + ' changed'} since it was trusted on {record.trusted_at}; "
+            f"run {command} to review the change")
+
+
+class TrustStore:
+    """The user's trust records, in ``<state home>/trust/trust.json`` (0600, in a 0700 folder)."""
+
+    def __init__(self, home: Path | None = None) -> None:
+        self._home = home
+
+    @property
+    def folder(self) -> Path:
+        folder = private_dir("trust", self._home)
+        assert folder is not None  # created
+        return folder
+
+    def _read(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """The records as they are; no lock: writers replace the file atomically."""
+        folder = private_dir("trust", self._home, create=False)
+        return {} if folder is None else self._load(folder / "trust.json")
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[Path]:
+        """Writers take turns: a read-modify-write never loses another process's record."""
+        folder = self.folder
+        fd = os.open(folder / "trust.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield folder / "trust.json"
+        finally:
+            os.close(fd)
+
+    @staticmethod
+    def _load(file: Path) -> dict[str, dict[str, dict[str, Any]]]:
+        raw = read_private(file)
+        if raw is None:
+            return {}
+        try:
+            data = json.loads(raw)
+        except json.JSONDecodeError:
+            # A damaged store grants nothing; the next trust rewrites it.
+            _log.warning("compat-adapter: the trust store %s does not parse; nothing is trusted", file)
+            return {}
+        projects = data.get("projects") if isinstance(data, dict) else None
+        return projects if isinstance(projects, dict) else {}
+
+    @staticmethod
+    def _save(file: Path, projects: Mapping[str, Any]) -> None:
+        text = json.dumps({"version": _STORE_VERSION, "projects": projects}, indent=1, sort_keys=True)
+        write_private(file, text.encode("utf-8"))
+
+    @staticmethod
+    def _key(path: Path, root: Path | None) -> tuple[str, str]:
+        base = Path(os.path.realpath(root)) if root is not None else project_root(path)
+        full = Path(os.path.realpath(path))
+        try:
+            return str(base), full.relative_to(base).as_posix()
+        except ValueError:
+            return str(full.parent), full.name
+
+    def get(self, path: Path, root: Path | None = None) -> TrustRecord | None:
+        project, name = self._key(path, root)
+        entry = self._read().get(project, {}).get(name)
+        return _record(project, name, entry) if isinstance(entry, dict) else None
+
+    def check(self, path: Path, views: Sequence[HookView], root: Path | None = None,
+              shown: str | None = None) -> Verdict:
+        """Is ``path`` trusted as it is now, with the project files its hooks run?"""
+        shown = shown or str(path)
+        record = self.get(path, root)
+        if record is None:
+            return Verdict("untrusted", untrusted_reason(shown, None))
+        if file_digest(path) != record.sha256:
+            return Verdict("changed", untrusted_reason(shown, record), record)
+        base = Path(record.project)
+        for name in sorted({f for v in views for f in v.files} | set(record.programs)):
+            if file_digest(base / name) != record.programs.get(name):
+                return Verdict("changed", untrusted_reason(shown, record, f"{name}, which its hooks run, "
+                                                                          "changed"), record)
+        return Verdict("trusted", "", record)
+
+    def record(self, path: Path, views: Sequence[HookView], command: str,
+               root: Path | None = None) -> TrustRecord:
+        """Trust ``path`` as it is now, and the project files its hooks run."""
+        project, name = self._key(path, root)
+        sha = file_digest(path)
+        if sha is None:
+            raise FileNotFoundError(path)
+        base = Path(project)
+        entry = {"sha256": sha, "trusted_at": datetime.now(UTC).isoformat(timespec="seconds"),
+                 "command": command, "hooks": [v.line() for v in views],
+                 "programs": {f: file_digest(base / f) for v in views for f in v.files}}
+        with self._locked() as file:
+            projects = self._load(file)
+            projects.setdefault(project, {})[name] = entry
+            self._save(file, projects)
+        return _record(project, name, entry)
+
+    def revoke(self, path: Path, root: Path | None = None) -> bool:
+        """Forget ``path`` (a file) or every file of a project (a folder); True if anything was."""
+        full = Path(os.path.realpath(path))
+        with self._locked() as file:
+            projects = self._load(file)
+            if full.is_dir():
+                removed = projects.pop(str(full), None) is not None
+                prefix = str(full) + os.sep
+                for project in [p for p in projects if p.startswith(prefix)]:
+                    removed = projects.pop(project, None) is not None or removed
+            else:
+                project, name = self._key(path, root)
+                removed = projects.get(project, {}).pop(name, None) is not None
+                if project in projects and not projects[project]:
+                    del projects[project]
+            if removed:
+                self._save(file, projects)
+        return removed
+
+    def records(self) -> tuple[TrustRecord, ...]:
+        projects = self._read()
+        return tuple(_record(p, n, e) for p, files in sorted(projects.items())
+                     for n, e in sorted(files.items()) if isinstance(e, dict))
+
+
+def _record(project: str, name: str, entry: Mapping[str, Any]) -> TrustRecord:
+    programs = entry.get("programs")
+    return TrustRecord(project=project, file=name, sha256=str(entry.get("sha256", "")),
+                       trusted_at=str(entry.get("trusted_at", "")), command=str(entry.get("command", "")),
+                       hooks=tuple(str(h) for h in entry.get("hooks") or ()),
+                       programs=dict(programs) if isinstance(programs, dict) else {})
+
+
+# ── the gate the importers call ────────────────────────────────────────────────────────────────
+
+@contextlib.contextmanager
+def trusting_all() -> Iterator[None]:
+    """DANGEROUS: inside this block, imports run hooks from files nobody trusted (``--trust-all``).
+
+    Every file it lets through prints a warning line on stderr, every time.
+    """
+    token = _TRUST_ALL.set(True)
+    try:
+        yield
+    finally:
+        _TRUST_ALL.reset(token)
+
+
+def trust_all_enabled() -> bool:
+    return _TRUST_ALL.get()
+
+
+def warn_trust_all(shown: str, verdict: Verdict) -> None:
+    """The loud line ``trust_all`` prints for every untrusted file it lets through."""
+    state = {"untrusted": "never reviewed", "changed": "changed since reviewed"}.get(verdict.state, "")
+    line = (f"compat-adapter: WARNING: --trust-all is on (dangerous): the hooks of {shown} "
+            f"({state}) run without review")
+    print(line, file=sys.stderr, flush=True)
+    _log.warning(line)
