@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,6 +43,9 @@ def main() -> int:
         if done.returncode != 0:
             sys.stderr.write(done.stdout + done.stderr)
             return 1
+    # The embedded side trusts each scenario's own config; keep those records out of the user's
+    # trust store: a private state folder for this run.
+    os.environ["COMPAT_ADAPTER_STATE_HOME"] = tempfile.mkdtemp(prefix="vendor-lane-state-")
     results, wall = run_suite(tuple(args.vendor or VENDORS))
     summary = summarize(results)
     netns, why = isolation()

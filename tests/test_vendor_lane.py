@@ -34,7 +34,10 @@ HOOKREC = "python3 <run>/bin/hookrec.py --log <run>/state/hooks.jsonl"
 def lane(tmp_path_factory: pytest.TempPathFactory) -> dict[str, CaseResult]:
     done = subprocess.run(["bash", str(REPO / "scripts" / "vendor_lane.sh")], capture_output=True, text=True)
     assert done.returncode == 0, f"scripts/vendor_lane.sh failed:\n{done.stdout}\n{done.stderr}"
-    results, _ = run_suite(root=tmp_path_factory.mktemp("vendor-lane"))
+    # The embedded side trusts each scenario's config in a private trust store, never the user's.
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("COMPAT_ADAPTER_STATE_HOME", str(tmp_path_factory.mktemp("lane-state-home")))
+        results, _ = run_suite(root=tmp_path_factory.mktemp("vendor-lane"))
     return {r.case.name: r for r in results}
 
 

@@ -28,6 +28,8 @@ from compat_adapter.testing.lane.vendors import cli_for
 __all__ = ("embedded_outcome", "vendor_outcome")
 
 REWRITE_MARK = "rewritten-by-hook"
+#: What the trust record says trusted a scenario's config.
+TRUST_COMMAND = "compat_adapter.testing.lane: a scenario's own hook config, written by the lane"
 
 
 def _hooks(records: list[dict[str, Any]], roots: list[str]) -> tuple[HookRun, ...]:
@@ -72,12 +74,20 @@ async def embedded_outcome(case: Case, run: Path) -> Outcome:
     from compat_adapter import CompatAdapter, CompatError, MemoryHost
     from compat_adapter.host.loop import call
     from compat_adapter.importers import import_files, register_import
+    from compat_adapter.importers.gate import trust_files
 
     proj = prepare_project(case, run)
     roots = [str(run), str(run.resolve())]
     cli = cli_for(case.vendor)
+    config = proj / cli.hooks_file
     try:
-        imported = import_files(case.vendor, [proj / cli.hooks_file])
+        # The vendor runs load the project's hooks only because they were told to trust it
+        # (trusted folder/project flags); here the user's equivalent is trusting the file. The
+        # store is the one of COMPAT_ADAPTER_STATE_HOME (the lane's callers point it at a private
+        # folder), never the user's own during tests.
+        if case.vendor != "opencode":
+            trust_files(case.vendor, [config], command=TRUST_COMMAND)
+        imported = import_files(case.vendor, [config])
     except CompatError as exc:
         return Outcome(side="embedded", case=case.name, error=f"import failed: {exc}")
     refused = tuple((r.code, r.reason) for r in imported.refused)

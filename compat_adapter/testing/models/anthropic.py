@@ -51,6 +51,8 @@ class AnthropicServer(ModelServer):
             "id": self.next_id("msg_"), "type": "message", "role": "assistant", "model": model, "content": [],
             "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 20, "output_tokens": 1}}})]
         for i, block in enumerate(blocks):
+            start: dict[str, Any]
+            delta: dict[str, Any]
             if block["type"] == "text":
                 start = {"type": "text", "text": ""}
                 delta = {"type": "text_delta", "text": block["text"]}
