@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from compat_adapter.declare import Declared, declare_hook
 from compat_adapter.errors import (
     AdapterDisposed,
     CompatError,
@@ -18,7 +19,7 @@ from compat_adapter.errors import (
     UnknownEvent,
     UnknownVendor,
 )
-from compat_adapter.grading import declare_hook, grade, grade_rules, grade_runtime
+from compat_adapter.grading import grade, grade_rules, grade_runtime
 from compat_adapter.host.protocol import Host, Surface, validate_host
 from compat_adapter.model import (
     Capability,
@@ -30,7 +31,7 @@ from compat_adapter.model import (
 )
 
 if TYPE_CHECKING:
-    from compat_adapter.host.memory import MemoryHost
+    from compat_adapter.host.embedded.memory import MemoryHost
     from compat_adapter.matrix import build_matrix
     from compat_adapter.service import AdapterConfig, CompatAdapter, Status
 
@@ -42,6 +43,7 @@ __all__ = (
     "CompatAdapter",
     "CompatError",
     "Degradation",
+    "Declared",
     "DegradationCode",
     "Host",
     "HostSurfaceMismatch",
@@ -71,7 +73,7 @@ __all__ = (
 #: Imported on first use, so that `import compat_adapter` stays cheap (the service pulls in the
 #: routes, dialects and anyio; the embedded host its services).
 _LAZY = {"AdapterConfig": "compat_adapter.service", "CompatAdapter": "compat_adapter.service",
-         "Status": "compat_adapter.service", "MemoryHost": "compat_adapter.host.memory",
+         "Status": "compat_adapter.service", "MemoryHost": "compat_adapter.host.embedded.memory",
          "build_matrix": "compat_adapter.matrix"}
 
 

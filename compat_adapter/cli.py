@@ -2,6 +2,9 @@
 
 Every error is one line, `CODE: message` then what to do, with exit status 2 for usage and input
 errors; nothing prints a traceback for bad input.
+
+Each command imports what it runs (the matrix, rich, a host, the service) only when it is chosen,
+so starting the command line costs only what that command needs.
 """
 
 from __future__ import annotations
@@ -11,7 +14,11 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 
+from compat_adapter.cli_serve import add_commands as add_serve_commands
+from compat_adapter.cli_session import add_commands as add_session_commands
+from compat_adapter.cli_trust import add_commands as add_trust_commands
 from compat_adapter.errors import CompatError
+from compat_adapter.host.surfaces import surface_named
 
 __all__ = ("main",)
 
@@ -25,20 +32,11 @@ def _command(name: str) -> Callable[[Callable[[argparse.Namespace], int]], Calla
     return register
 
 
-def _surface_for(host: str):
-    from compat_adapter.host.surfaces import SURFACES
-
-    try:
-        return SURFACES[host]
-    except KeyError:
-        raise CompatError(f"unknown host {host!r} (known: {', '.join(SURFACES)})") from None
-
-
 @_command("matrix")
 def _matrix(args: argparse.Namespace) -> int:
     from compat_adapter.matrix import build_matrix, to_json, to_markdown
 
-    matrix = build_matrix(_surface_for(args.host), vendor=args.vendor)
+    matrix = build_matrix(surface_named(args.host), vendor=args.vendor)
     sys.stdout.write(to_json(matrix) + "\n" if args.format == "json" else to_markdown(matrix))
     return 0
 
@@ -47,7 +45,7 @@ def _matrix(args: argparse.Namespace) -> int:
 def _surface(args: argparse.Namespace) -> int:
     from compat_adapter.surface_check import check_surface
 
-    surface = _surface_for(args.host)
+    surface = surface_named(args.host)
     missing = check_surface(surface)
     if args.json:
         print(json.dumps({"surface": surface.model_dump(mode="json"), "missing": list(missing)},
@@ -89,13 +87,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--host", default="embedded")
     s.add_argument("--json", action="store_true")
 
-    from compat_adapter.cli_serve import add_commands as add_serve_commands
-    from compat_adapter.cli_session import add_commands
-
-    _COMMANDS.update(add_commands(sub))
+    _COMMANDS.update(add_session_commands(sub))
     _COMMANDS.update(add_serve_commands(sub))
-    from compat_adapter.cli_trust import add_commands as add_trust_commands
-
     _COMMANDS.update(add_trust_commands(sub))
     return parser
 

@@ -5,14 +5,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+import anyio
+
 from compat_adapter.errors import CompatError
 
 __all__ = ("add_commands",)
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import anyio
-
+    # Imported when chosen, as every command is (see cli.py): the service loads the whole adapter.
     from compat_adapter.serve import serve_stdio
 
     if not args.stdio:

@@ -1,4 +1,7 @@
-"""`compat-adapter demo`, `run` and `grade`: the commands that run hooks or read a team's files."""
+"""`compat-adapter demo`, `run` and `grade`: the commands that run hooks or read a team's files.
+
+As in ``cli.py``, each command imports what it runs only when it is chosen.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +14,9 @@ from typing import Any
 
 import anyio
 
-from compat_adapter.errors import CompatError, ScriptError
+from compat_adapter.errors import CompatError, InvalidHandler, InvalidMatcher, ScriptError
+from compat_adapter.host.script import script_from_json
+from compat_adapter.host.surfaces import surface_named
 
 __all__ = ("add_commands", "print_report", "read_session_script")
 
@@ -76,8 +81,6 @@ def _demo(args: argparse.Namespace) -> int:
 def read_session_script(path: Path) -> tuple[list[str], list[Any]]:
     """A session script file: a JSON list of script items (one turn), or
     ``{"prompts": [...], "script": [...]}`` (one turn per prompt)."""
-    from compat_adapter.host.script import script_from_json
-
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -98,7 +101,7 @@ def read_session_script(path: Path) -> tuple[list[str], list[Any]]:
 
 async def _run_session(preset: str, script_path: Path, cwd: Path, progress: Any) -> Any:
     from compat_adapter.demo import run_session
-    from compat_adapter.host.memory import MemoryHost
+    from compat_adapter.host.embedded.memory import MemoryHost
     from compat_adapter.presets import apply_preset
     from compat_adapter.service import CompatAdapter
     from compat_adapter.timeline import build_timeline
@@ -133,19 +136,16 @@ def _run(args: argparse.Namespace) -> int:
 
 def _grade(args: argparse.Namespace) -> int:
     from compat_adapter.catalog import resolve_vendor
-    from compat_adapter.cli import _surface_for
-    from compat_adapter.errors import InvalidHandler, InvalidMatcher
-    from compat_adapter.grading import declare_hook, grade_declaration, grade_rules
+    from compat_adapter.grading import grade, grade_rules
     from compat_adapter.importers import import_files
 
     spec = resolve_vendor(args.vendor)
-    surface = _surface_for(args.host)
+    surface = surface_named(args.host)
     imported = import_files(spec.id, args.files, trust_all=True if args.trust_all else None)
     rows: list[dict[str, Any]] = []
     for hook in imported.hooks:
         try:
-            result = grade_declaration(declare_hook(hook.vendor, hook.event, hook.matcher, hook.handler,
-                                                    origin=hook.origin), surface, id=hook.origin)
+            result = grade(hook.declared, surface, id=hook.origin)
             rows.append({"origin": hook.origin, "event": hook.event, "matcher": hook.matcher,
                          "capability": str(result.capability), "route": str(result.route),
                          "seams": list(result.seams) + list(result.services),

@@ -157,7 +157,8 @@ def _trust(args: argparse.Namespace) -> int:
         return 1
     command = _command_line(args)
     for seen in pending:
-        store.record(seen.path, seen.hooks, command, root=seen.root)
+        store.record(seen.path, seen.hooks, command, root=seen.root, sha256=seen.sha256,
+                     programs=seen.programs)
     if not args.json:
         print(f"trusted {len(pending)} file(s); their hooks run until a file or a program it runs changes "
               f"(`compat-adapter trust --revoke` undoes it)")

@@ -20,7 +20,11 @@ from typing import Any
 
 import anyio
 
+from compat_adapter.examples.preset import PRESET, PROJECT
+from compat_adapter.host.embedded.memory import MemoryHost
+from compat_adapter.host.script import Reply, call
 from compat_adapter.model import Frozen
+from compat_adapter.presets import apply_preset
 from compat_adapter.service import CompatAdapter, Status
 from compat_adapter.timeline import TimelineRow, build_timeline
 
@@ -45,8 +49,6 @@ def _git(repo: Path, *args: str) -> None:
 
 def prepare_repository(root: Path) -> Path:
     """A real git repository holding the example project's rules files, with one commit."""
-    from compat_adapter.examples.preset import PROJECT
-
     repo = root / "repo"
     shutil.copytree(PROJECT, repo)
     _git(repo, "init", "-q", "-b", "main")
@@ -58,8 +60,6 @@ def prepare_repository(root: Path) -> Path:
 
 
 def _script() -> list[Any]:
-    from compat_adapter.host.script import Reply, call
-
     return [
         Reply(text="I will set up the config.",
               calls=(call("write", path="prod/config.yml", content="debug: true\n"),)),
@@ -89,10 +89,6 @@ async def run_session(adapter: CompatAdapter, script: list[Any], prompts: list[s
 async def run_demo(workdir: Path | None = None, progress: Callable[[str], None] | None = None
                    ) -> DemoReport:
     """Run the whole demo; ``workdir`` (default: a fresh temporary folder) keeps the files."""
-    from compat_adapter.examples.preset import PRESET
-    from compat_adapter.host.memory import MemoryHost
-    from compat_adapter.presets import apply_preset
-
     own_tmp = workdir is None
     root = Path(tempfile.mkdtemp(prefix="compat-adapter-demo-")) if own_tmp else Path(workdir)
     try:

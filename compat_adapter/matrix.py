@@ -10,6 +10,7 @@ import json
 from collections import Counter
 
 from compat_adapter.catalog import resolve_vendor, vendors
+from compat_adapter.declare import Declared
 from compat_adapter.grading import SAMPLE_HANDLER, grade, grade_rules, grade_runtime
 from compat_adapter.host.protocol import Surface
 from compat_adapter.host.surfaces import EMBEDDED_SURFACE
@@ -19,28 +20,14 @@ from compat_adapter.model import (
     Degradation,
     DegradationCode,
     Frozen,
-    HookDeclaration,
     Route,
 )
+from compat_adapter.routing.points import POINTS
 
 __all__ = ("Matrix", "NativePoint", "VendorCounts", "build_matrix", "host_differences",
            "summary_markdown", "to_json", "to_markdown")
 
 ROUTES = (Route.OFFICIAL_BRIDGE, Route.NATIVE_TRANSLATE, Route.NATIVE_SEAM, Route.BUILTIN_BRIDGE)
-
-#: What a hook answer becomes at each point where the answer can reach the host.
-_PRODUCES = {
-    "tools/pre-execute": "PreToolDecision",
-    "tools/post-execute": "PostToolDecision",
-    "agent/pre-step": "PreStepDecision",
-    "agent/pre-step/transform": "PreStepDecision",
-    "approval/request": "ApprovalOutcome",
-    "user-questions/request": "AskUserQuestionAnswer",
-    "agent/turn-stopping": "steer (another step)",
-    "agent/created": "inject (context)",
-    "subagent/start": "inject into the child",
-    "shell/env": "DSH_* variables",
-}
 
 #: How a service-driven point wakes up when it has no seam.
 _SERVICE_MODE = {"fs.watch": "watcher", "worktrees": "poll", "lsp": "query", "shellEnv": "registry"}
@@ -113,7 +100,7 @@ def _points(hooks: tuple[CapabilityResult, ...], route: Route, surface: Surface)
             mode = ", ".join(_SERVICE_MODE.get(s, "service") for s in first.services) or "service"
         points.append(NativePoint(
             point=point, seams=first.seams or first.services, mode=mode,
-            produces=_PRODUCES.get(point, "none (observe)") if route is not Route.NATIVE_SEAM else "none",
+            produces=POINTS[point].produces if route is not Route.NATIVE_SEAM else "none",
             used_by=tuple(f"{u.vendor} {u.event}" for u in users),
         ))
     return tuple(sorted(points, key=lambda p: p.point))
@@ -128,7 +115,7 @@ def build_matrix(surface: Surface = EMBEDDED_SURFACE, vendor: str | None = None)
     counts: list[VendorCounts] = []
     for spec in specs:
         mine = [
-            grade(HookDeclaration(vendor=spec.id, event=row.event, handler=SAMPLE_HANDLER), row,
+            grade(Declared(spec=spec, row=row, handler=SAMPLE_HANDLER, handler_kind="command"),
                   surface, id=f"{spec.id}:{row.event}")
             for row in spec.events
         ]

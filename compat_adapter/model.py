@@ -7,6 +7,7 @@ the one place that enforces the grading invariants.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -26,7 +27,9 @@ __all__ = (
     "RulesFile",
     "RulesSpec",
     "Route",
+    "SeamMode",
     "Service",
+    "Surface",
     "ToolName",
     "VendorSpec",
     "capability_result",
@@ -140,6 +143,38 @@ class Service(StrEnum):
     USER_QUESTIONS = "userQuestions"
     SUBAGENTS = "subagents"
     SETTINGS = "settings"
+
+
+class SeamMode(StrEnum):
+    """How a host seam dispatches (see ``compat_adapter.host.protocol``)."""
+
+    WATERFALL = "waterfall"
+    SERIAL = "serial"
+    EMIT = "emit"
+
+
+class Surface(Frozen):
+    """What one host actually offers. Grading reads only this, never the host object."""
+
+    host: str
+    version: str
+    seams: Mapping[str, SeamMode]
+    """Seam name → dispatch mode."""
+    services: frozenset[str]
+    """Service names (see :class:`Service`): shell, fs.watch, lsp …"""
+    bridge_packages: frozenset[str] = frozenset()
+    """Official bridge packages the host can mount."""
+
+    def without(self, *, seams: Sequence[str] = (), services: Sequence[str] = (),
+                bridges: Sequence[str] = ()) -> Surface:
+        """A copy with parts removed: how tests and other hosts describe a smaller composition."""
+        return Surface(
+            host=self.host,
+            version=self.version,
+            seams={k: v for k, v in self.seams.items() if k not in seams},
+            services=self.services - set(services),
+            bridge_packages=self.bridge_packages - set(bridges),
+        )
 
 
 class EventRow(Frozen):

@@ -1,337 +1,37 @@
 """`compat-adapter serve --stdio`: the JSON-lines service any agent host can speak.
 
-The wire (specified in INTEGRATION.md, "The serve protocol"): UTF-8, one JSON object per line.
-
-* request — ``{"id": <string|number>, "method": <string>, "params": {...}}``;
-* reply — ``{"id": <the request's id>, "result": ...}`` or ``{"id": ..., "error": {"code", "message"}}``;
-* notification — ``{"method": ..., "params": {...}}`` without an id; never answered.
-
-Both sides send requests; ids are scoped to the side that sent the request, so a message with a
-``method`` is always an incoming request or notification and a message with ``result``/``error``
-is always a reply. Replies may come in any order: every request runs in its own task, so a slow
-hook never holds up another dispatch. Notifications are handled in arrival order, before anything
-read after them (the session-log mirror depends on it).
+It speaks the JSON-lines wire of :mod:`compat_adapter.host.dsh.channel` (specified in
+INTEGRATION.md, "The serve protocol") on this process's stdin and stdout, with a
+:class:`~compat_adapter.host.dsh.host.DshHost` on the service side of the channel.
 
 The host side (a DSH composition through the thin Cordis plugin, or any other client) calls
 ``hello``, ``register_hook``, ``register_rules``, ``dispatch``, ``status`` and ``dispose``; the
 service calls back ``subscribe``/``unsubscribe`` (notifications), ``next`` (the rest of a waterfall),
 ``mount_bridge``/``unmount_bridge`` and sends ``agent/inject``, ``agent/steer``, ``session/append``
 and ``log`` notifications. A malformed line gets a ``PROTOCOL_ERROR`` reply and the service keeps
-reading (a line over :data:`MAX_LINE` cannot be resynchronised: it is answered, then the service
-ends); end of input (a dead peer) ends the service cleanly.
+reading; end of input (a dead peer) ends the service cleanly.
 """
 
 from __future__ import annotations
 
-import json
-import math
+import argparse
 import os
-import sys
-import threading
-from collections.abc import Awaitable, Callable, Mapping
-from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 import anyio
-import anyio.from_thread
-import anyio.lowlevel
-from anyio.abc import TaskGroup
 
-from compat_adapter.errors import CompatError, ProtocolError
+from compat_adapter.errors import ProtocolError
+from compat_adapter.host.dsh.channel import PROTOCOL_VERSION, Channel, stdio_lines, version
+from compat_adapter.host.dsh.host import DshHost
+from compat_adapter.service import CompatAdapter
 
-__all__ = ("PROTOCOL_VERSION", "Channel", "ServiceSession", "serve_stdio", "stdio_lines")
-
-#: Bumped when a message shape changes incompatibly.
-PROTOCOL_VERSION = 1
-#: Longest line accepted; a longer one is a protocol error (nothing legitimate is this big).
-MAX_LINE = 16 * 1024 * 1024
-
-RequestHandler = Callable[[dict[str, Any]], Awaitable[Any]]
-NotificationHandler = Callable[[dict[str, Any]], None]
-
-
-@dataclass(slots=True)
-class _Pending:
-    done: anyio.Event
-    reply: dict[str, Any] | None = None
-
-
-class Channel:
-    """One JSON-lines connection: requests both ways, replies matched by id, notifications in order.
-
-    :param read_line: returns the next line (with or without its ``\\n``); ``b""`` at end of input.
-    :param write: writes bytes and flushes.
-    """
-
-    def __init__(self, read_line: Callable[[], Awaitable[bytes]],
-                 write: Callable[[bytes], Awaitable[None]], *, name: str = "peer") -> None:
-        self._read_line = read_line
-        self._write = write
-        self.name = name
-        self._requests: dict[str, RequestHandler] = {}
-        self._last: set[str] = set()
-        self._notifications: dict[str, NotificationHandler] = {}
-        self._pending: dict[int, _Pending] = {}
-        self._ids = 0
-        self._send, self._outbox = anyio.create_memory_object_stream[bytes](math.inf)
-        self._tg: TaskGroup | None = None
-        self.closed = anyio.Event()
-        self._out_closed = False
-        #: Why the channel ended (``"eof"``, ``"closed"`` or an error text).
-        self.end_reason: str | None = None
-
-    # ── registration ──
-    def on_request(self, method: str, handler: RequestHandler, *, last: bool = False) -> None:
-        """Answer ``method`` with ``handler``; ``last``: the channel finishes after that reply."""
-        self._requests[method] = handler
-        if last:
-            self._last.add(method)
-
-    def on_notification(self, method: str, handler: NotificationHandler) -> None:
-        self._notifications[method] = handler
-
-    # ── sending ──
-    def _put(self, message: Mapping[str, Any]) -> None:
-        if self._out_closed:  # finished: nothing more goes out
-            return
-        line = json.dumps(message, ensure_ascii=False, separators=(",", ":"), default=str)
-        self._send.send_nowait(line.encode("utf-8") + b"\n")
-
-    def notify(self, method: str, params: Mapping[str, Any] | None = None) -> None:
-        """Send a notification now (synchronous: it is queued in order with everything else)."""
-        self._put({"method": method, "params": dict(params or {})})
-
-    async def request(self, method: str, params: Mapping[str, Any] | None = None, *,
-                      timeout_s: float | None = None) -> Any:
-        """Send a request and wait for its reply.
-
-        :raises ProtocolError: the peer replied with an error (its code is ``context["remote_code"]``),
-            the channel closed first, or ``timeout_s`` passed.
-        """
-        if self.closed.is_set():
-            raise ProtocolError(f"the channel to {self.name} is closed ({self.end_reason})")
-        self._ids += 1
-        rid = self._ids
-        pending = self._pending[rid] = _Pending(anyio.Event())
-        self._put({"id": rid, "method": method, "params": dict(params or {})})
-        try:
-            with anyio.fail_after(timeout_s) if timeout_s else nullcontext():
-                await pending.done.wait()
-        except TimeoutError:
-            raise ProtocolError(f"{self.name} did not answer {method} within {timeout_s} s",
-                                method=method) from None
-        finally:
-            self._pending.pop(rid, None)
-        reply = pending.reply
-        if reply is None:
-            raise ProtocolError(f"the channel to {self.name} closed before it answered {method} "
-                                f"({self.end_reason})", method=method)
-        if "error" in reply:
-            error = reply["error"] if isinstance(reply["error"], Mapping) else {}
-            # The peer's own code is kept as context; the error raised here is ours.
-            raise ProtocolError(str(error.get("message", "error")), method=method,
-                                remote_code=str(error.get("code", "UNKNOWN")))
-        return reply.get("result")
-
-    # ── running ──
-    async def run(self) -> None:
-        """Read until end of input, dispatching each message; returns when the peer is gone or
-        :meth:`finish` was called and everything queued has been written."""
-        async with anyio.create_task_group() as tg:
-            self._tg = tg
-
-            async def read() -> None:
-                try:
-                    await self._reader(tg)
-                finally:
-                    self.finish(self.end_reason or "eof")
-
-            async def write() -> None:
-                await self._writer()
-                # Everything queued is out: nothing more will be read or answered.
-                tg.cancel_scope.cancel()
-
-            tg.start_soon(write)
-            tg.start_soon(read)
-        self._tg = None
-
-    def finish(self, reason: str = "closed") -> None:
-        """End the channel: pending requests fail now, queued messages are still written, then
-        reading stops and handlers still running are cancelled."""
-        if self.end_reason is None:
-            self.end_reason = reason
-        if self.closed.is_set():
-            return
-        self.closed.set()
-        for pending in self._pending.values():
-            pending.done.set()
-        self._out_closed = True
-        self._send.close()
-
-    async def _writer(self) -> None:
-        async with self._outbox:
-            async for data in self._outbox:
-                try:
-                    await self._write(data)
-                except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
-                    self.finish("the peer stopped reading")
-                    return
-
-    async def _reader(self, tg: TaskGroup) -> None:
-        while True:
-            try:
-                line = await self._read_line()
-            except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError) as exc:
-                self.end_reason = f"read failed: {exc}"
-                return
-            except ProtocolError as exc:
-                self._put({"id": None, "error": _error_json(exc)})
-                self.end_reason = exc.message
-                return
-            if not line:
-                self.end_reason = "eof"
-                return
-            if not line.strip():
-                continue
-            self._handle(line, tg)
-
-    def _handle(self, line: bytes, tg: TaskGroup) -> None:
-        try:
-            message = json.loads(line)
-        except (ValueError, UnicodeDecodeError) as exc:
-            self._protocol_error(None, f"the line is not JSON: {exc}")
-            return
-        if not isinstance(message, dict):
-            self._protocol_error(None, "a message is a JSON object")
-            return
-        mid = message.get("id")
-        if mid is not None and (isinstance(mid, bool) or not isinstance(mid, str | int | float)):
-            self._protocol_error(None, "an id is a string or a number")
-            return
-        method = message.get("method")
-        if method is None:
-            if "result" in message or "error" in message:
-                pending = self._pending.get(mid) if isinstance(mid, int) else None
-                if pending is not None:
-                    pending.reply = message
-                    pending.done.set()
-                # A reply nobody waits for (timed out, or never asked) is dropped.
-                return
-            self._protocol_error(mid, "a message has a method, or a result or error")
-            return
-        if not isinstance(method, str):
-            self._protocol_error(mid, "method is a string")
-            return
-        params = message.get("params", {})
-        if not isinstance(params, dict):
-            self._protocol_error(mid, "params is a JSON object")
-            return
-        if mid is None:
-            handler = self._notifications.get(method)
-            if handler is not None:
-                try:
-                    handler(params)
-                except Exception as exc:  # noqa: BLE001 - a bad notification never ends the service
-                    _stderr(f"compat-adapter serve: notification {method} failed: {exc!r}")
-            return
-        tg.start_soon(self._answer, mid, method, params)
-
-    def _protocol_error(self, mid: Any, text: str) -> None:
-        self._put({"id": mid, "error": _error_json(ProtocolError(text))})
-
-    async def _answer(self, mid: Any, method: str, params: dict[str, Any]) -> None:
-        handler = self._requests.get(method)
-        if handler is None:
-            self._protocol_error(mid, f"unknown method {method!r}")
-            return
-        try:
-            result = await handler(params)
-        except CompatError as exc:
-            self._put({"id": mid, "error": _error_json(exc)})
-            return
-        except Exception as exc:  # noqa: BLE001 - the peer gets the failure, the service goes on
-            self._put({"id": mid, "error": {"code": "COMPAT_ERROR",
-                                            "message": f"{type(exc).__name__}: {exc}"}})
-            return
-        self._put({"id": mid, "result": result})
-        if method in self._last:
-            self.finish(f"{method} requested")
-
-
-def _error_json(exc: CompatError) -> dict[str, Any]:
-    return exc.to_json()
-
-
-def _stderr(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
-
-
-def stdio_lines() -> tuple[Callable[[], Awaitable[bytes]], Callable[[bytes], Awaitable[None]]]:
-    """Line reader and writer over this process's stdin and stdout.
-
-    Lines are read by a daemon thread: a read blocked on a silent peer must never keep the process
-    alive once the service is done.
-    """
-    in_fd = sys.stdin.fileno()
-    out_fd = sys.stdout.fileno()
-    send, receive = anyio.create_memory_object_stream[bytes](16)
-    started = False
-
-    def pump(token: Any) -> None:
-        # Raw reads on the descriptor: a buffered stdin object would hold its lock while blocked,
-        # and interpreter shutdown aborts on a daemon thread holding that lock.
-        pending = b""
-        while True:
-            try:
-                chunk = os.read(in_fd, 65536)
-            except OSError:
-                chunk = b""
-            pending += chunk
-            lines = pending.split(b"\n")
-            pending = lines.pop()
-            out = [line + b"\n" for line in lines]
-            if len(pending) > MAX_LINE:
-                out.append(pending)  # too long: handed on without its newline, refused there
-                pending = b""
-            if not chunk:
-                out.append(pending + b"\n" if pending else b"")
-                if out[-1]:
-                    out.append(b"")
-            try:
-                for line in out:
-                    anyio.from_thread.run(send.send, line, token=token)
-            except Exception:  # noqa: BLE001 - the loop is gone: nobody reads any more
-                return
-            if not chunk:
-                return
-
-    async def read_line() -> bytes:
-        nonlocal started
-        if not started:
-            started = True
-            threading.Thread(target=pump, args=(anyio.lowlevel.current_token(),),
-                             name="compat-adapter-stdin", daemon=True).start()
-        try:
-            line = await receive.receive()
-        except anyio.EndOfStream:
-            return b""
-        if len(line) > MAX_LINE and not line.endswith(b"\n"):
-            raise ProtocolError(f"a line is longer than {MAX_LINE} bytes")
-        return line
-
-    async def write(data: bytes) -> None:
-        view = memoryview(data)
-        while view:
-            # In a thread: a peer slow to read must not stall the event loop (and so our reads).
-            written = await anyio.to_thread.run_sync(os.write, out_fd, view)
-            view = view[written:]
-
-    return read_line, write
+__all__ = ("ServiceSession", "serve_stdio")
 
 
 class ServiceSession:
-    """The service side of one connection: a :class:`~compat_adapter.host.dsh.DshHost` over the
+    """The service side of one connection: a :class:`~compat_adapter.host.dsh.host.DshHost` over the
     channel, and one :class:`~compat_adapter.service.CompatAdapter` on it once the host said hello.
     """
 
@@ -344,10 +44,6 @@ class ServiceSession:
         self.host: Any = None
 
     async def run(self) -> None:
-        from pathlib import Path
-
-        from compat_adapter.host.dsh import DshHost
-
         async with anyio.create_task_group() as tg:
             self.host = DshHost(self.channel, cwd=Path(self._cwd), tg=tg)
             self.host.attach()
@@ -372,9 +68,6 @@ class ServiceSession:
         return self.adapter
 
     async def _hello(self, params: dict[str, Any]) -> dict[str, Any]:
-        from compat_adapter.host.dsh import _version
-        from compat_adapter.service import CompatAdapter
-
         if self.adapter is not None:
             raise ProtocolError("hello was already said on this connection")
         protocol = params.get("protocol", PROTOCOL_VERSION)
@@ -391,7 +84,7 @@ class ServiceSession:
             self.adapter.start()
         except ValueError as exc:
             raise ProtocolError(f"invalid adapter options: {exc}") from exc
-        return {"protocol": PROTOCOL_VERSION, "service": "compat-adapter", "version": _version(),
+        return {"protocol": PROTOCOL_VERSION, "service": "compat-adapter", "version": version(),
                 "surface": surface.model_dump(mode="json")}
 
     async def _register_hook(self, params: dict[str, Any]) -> Any:
@@ -420,8 +113,6 @@ class ServiceSession:
 
 
 def _audit_json(record: Any) -> dict[str, Any]:
-    from dataclasses import asdict
-
     return asdict(record)
 
 
@@ -435,8 +126,6 @@ async def serve_stdio(*, state_dir: str | None = None) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m compat_adapter.serve`` — the same as ``compat-adapter serve --stdio``."""
-    import argparse
-
     parser = argparse.ArgumentParser(prog="compat-adapter serve")
     parser.add_argument("--stdio", action="store_true", help="speak the protocol on stdin/stdout")
     parser.add_argument("--state-dir", default=None, help="where generated bridge configs go")

@@ -14,9 +14,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from compat_adapter.catalog import resolve_event, resolve_vendor
+from compat_adapter.catalog import resolve_vendor
+from compat_adapter.declare import Declared, declare_hook
 from compat_adapter.errors import AdapterDisposed, HostSurfaceMismatch, InvalidDeclaration, MountFailed
-from compat_adapter.grading import declare_hook, grade, grade_rules
+from compat_adapter.grading import grade, grade_rules
 from compat_adapter.host.protocol import AgentCreated, Host, new_message
 from compat_adapter.matrix import Matrix, build_matrix
 from compat_adapter.model import (
@@ -26,9 +27,12 @@ from compat_adapter.model import (
     Route,
     RulesFile,
 )
+from compat_adapter.routing.base import Router
+from compat_adapter.routing.copilot import CopilotRouter
 from compat_adapter.routing.dispatch import AuditRecord, HookEntry, make_entry
-from compat_adapter.routing.native import NativeRouter
-from compat_adapter.routing.official import BridgeSet, config_dir, prune_orphans
+from compat_adapter.routing.native import Listening, NativeRouter
+from compat_adapter.routing.observe import ObserveRouter
+from compat_adapter.routing.official import BridgeRouter, config_dir, prune_orphans
 from compat_adapter.rules import RULES_SOURCE_KIND, CarriedRules, read_rules
 
 __all__ = ("AdapterConfig", "CompatAdapter", "HookStatus", "RulesStatus", "Status")
@@ -90,17 +94,26 @@ class CompatAdapter:
         self.host = host
         self.config = config or AdapterConfig(**options)
         self.id = f"a{next(_instances)}"
-        self._router = NativeRouter(host, self.id)
-        self._bridges: dict[str, BridgeSet] = {}
+        self._dir = config_dir(Path(self.config.state_dir) if self.config.state_dir else None)
+        #: Every hook run by this adapter's own routes, in order; the routes append to it.
+        self._audit: list[AuditRecord] = []
+        self._bridges = BridgeRouter(host, self._dir, self.id)
+        # The three seam routes share one set of host listeners, so that the hooks of one seam
+        # run in registration order whichever route brought them.
+        listening = Listening(host, self.id, self._audit)
+        self._routers: dict[Route, Router] = {
+            Route.OFFICIAL_BRIDGE: self._bridges,
+            Route.NATIVE_TRANSLATE: NativeRouter(listening),
+            Route.NATIVE_SEAM: ObserveRouter(listening),
+            Route.BUILTIN_BRIDGE: CopilotRouter(listening),
+        }
         self._hooks: dict[str, tuple[CapabilityResult, HookEntry | None]] = {}
         self._rules: dict[str, tuple[CapabilityResult, CarriedRules]] = {}
         self._counters: dict[str, int] = {}
         self._rules_unsubscribe: Any = None
         self._batch_depth = 0
-        self._dirty: set[str] = set()
         self._disposed = False
         self._started = False
-        self._dir = config_dir(Path(self.config.state_dir) if self.config.state_dir else None)
 
     # ── lifecycle ───────────────────────────────────────────────────────────────────────────────
     async def __aenter__(self) -> CompatAdapter:
@@ -136,9 +149,8 @@ class CompatAdapter:
         self._disposed = True
         if self._rules_unsubscribe is not None:
             self._rules_unsubscribe()
-        await self._router.close()
-        for bridge in self._bridges.values():
-            await bridge.close()
+        for router in dict.fromkeys(self._routers.values()):
+            await router.close()
 
     # ── hooks ───────────────────────────────────────────────────────────────────────────────────
     def _next_id(self, vendor: str, event: str, given: str | None) -> str:
@@ -156,39 +168,31 @@ class CompatAdapter:
     async def register_hook(self, vendor: object, event: object, matcher: object = None,
                             handler: object = None, id: str | None = None, *,
                             origin: str | None = None) -> CapabilityResult:
-        """Grade one hook and mount it on its route; returns the frozen result.
+        """Declare, grade and mount one hook: ``register(declare_hook(...))``."""
+        self._check()
+        return await self.register(declare_hook(vendor, event, matcher, handler, id=id, origin=origin))
+
+    async def register(self, declared: Declared) -> CapabilityResult:
+        """Grade one declared hook and mount it on its route; returns the frozen result.
 
         Raises for a declaration that cannot be processed; a hook that cannot run here is returned
         UNSUPPORTED and never mounted. Raises MOUNT_FAILED when the host refuses to mount: hooks
         registered before keep running.
         """
         self._check()
-        decl = declare_hook(vendor, event, matcher, handler, id=id, origin=origin)
-        spec = resolve_vendor(decl.vendor)
-        row = resolve_event(spec, decl.event)
-        hid = self._next_id(spec.id, row.event, id)
-        result = grade(decl, row, self.host.surface, id=hid)
+        hid = self._next_id(declared.spec.id, declared.row.event, declared.id)
+        result = grade(declared, self.host.surface, id=hid)
         self._log_registration(result)
         if result.capability is Capability.UNSUPPORTED:
             self._hooks[hid] = (result, None)
             return result
-        entry = make_entry(hid, spec, row, decl)
-        if row.route is Route.OFFICIAL_BRIDGE:
-            bridge = self._bridge_for(spec.bridge_package or "", spec.bridge_dialect or "claude-code")
-            if self._batch_depth:
-                bridge.entries.append(entry)
-                self._dirty.add(bridge.package)
-            else:
-                await bridge.apply([*bridge.entries, entry])
-        else:
-            await self._router.mount(entry)
+        entry = make_entry(hid, declared)
+        router = self._routers[result.route]
+        await router.mount(entry)
+        if not self._batch_depth:
+            await router.flush()
         self._hooks[hid] = (result, entry)
         return result
-
-    def _bridge_for(self, package: str, dialect: str) -> BridgeSet:
-        if package not in self._bridges:
-            self._bridges[package] = BridgeSet(self.host, package, dialect, self._dir, self.id)
-        return self._bridges[package]
 
     @asynccontextmanager
     async def batch(self) -> AsyncIterator[CompatAdapter]:
@@ -206,19 +210,18 @@ class CompatAdapter:
                 await self._flush()
 
     async def _flush(self) -> None:
-        dirty, self._dirty = self._dirty, set()
-        for package in dirty:
-            bridge = self._bridges[package]
-            wanted = list(bridge.entries)
+        failure: MountFailed | None = None
+        for router in dict.fromkeys(self._routers.values()):
             try:
-                await bridge.apply(wanted)
-            except MountFailed:
-                live = bridge.live
-                for entry in wanted:
-                    if entry.id not in live:
-                        self._hooks.pop(entry.id, None)
-                bridge.entries = [e for e in wanted if e.id in live]
-                raise
+                await router.flush()
+            except MountFailed as exc:
+                failure = failure or exc
+        if failure is None:
+            return
+        for hid, (result, entry) in list(self._hooks.items()):
+            if entry is not None and not self._routers[result.route].state(entry).held:
+                del self._hooks[hid]
+        raise failure
 
     def _log_registration(self, result: CapabilityResult) -> None:
         if not self.config.log_registrations:
@@ -261,26 +264,16 @@ class CompatAdapter:
     @property
     def audit(self) -> tuple[AuditRecord, ...]:
         """Every hook run by this adapter's own routes, in order."""
-        return tuple(self._router.audit)
+        return tuple(self._audit)
 
     def status(self) -> Status:
         """What is running now, told truthfully."""
         hooks = []
         for hid, (result, entry) in self._hooks.items():
-            running, bridge, note = False, None, None
+            running, bridge, note = False, None, result.reason
             if entry is not None:
-                if result.route is Route.OFFICIAL_BRIDGE:
-                    bs = self._bridges.get(entry.spec.bridge_package or "")
-                    bridge = bs.package if bs else None
-                    running = bool(bs and hid in bs.live and not self._disposed)
-                    if bs and hid in bs.silent:
-                        note = "its matcher names no host tool, so it can never fire"
-                    elif not running and not self._disposed:
-                        note = "waiting for the batch to mount"
-                else:
-                    running = self._router.mounted(entry) and not self._disposed
-            else:
-                note = result.reason
+                state = self._routers[result.route].state(entry)
+                running, bridge, note = state.running and not self._disposed, state.bridge, state.note
             hooks.append(HookStatus(id=hid, vendor=result.vendor, event=result.event,
                                     capability=result.capability, route=result.route,
                                     seams=result.seams, matcher=result.matcher, running=running,
@@ -294,5 +287,5 @@ class CompatAdapter:
             rules=tuple(RulesStatus(id=rid, vendor=r.vendor, capability=r.capability, files=r.files)
                         for rid, (r, _) in self._rules.items()),
             services=services,
-            bridges={p: (str(b.path) if b.path else None) for p, b in self._bridges.items()},
+            bridges=self._bridges.configs(),
         )

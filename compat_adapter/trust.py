@@ -37,6 +37,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Literal
 
 from compat_adapter.model import VendorSpec
@@ -340,17 +341,31 @@ class TrustStore:
                                                                           "changed"), record)
         return Verdict("trusted", "", record)
 
-    def record(self, path: Path, views: Sequence[HookView], command: str,
-               root: Path | None = None) -> TrustRecord:
-        """Trust ``path`` as it is now, and the project files its hooks run."""
+    def check_read(self, path: Path, read_sha: str | None, views: Sequence[HookView],
+                   root: Path | None = None, shown: str | None = None) -> Verdict:
+        """:meth:`check`, and the bytes that were parsed (``read_sha``, taken before the read) are
+        the trusted ones too: a file swapped while it was read is not trusted."""
+        verdict = self.check(path, views, root, shown)
+        if verdict.trusted and verdict.record is not None and read_sha != verdict.record.sha256:
+            shown = shown or str(path)
+            return Verdict("changed", untrusted_reason(shown, verdict.record, f"{shown} changed while it "
+                                                                              "was read"), verdict.record)
+        return verdict
+
+    def record(self, path: Path, views: Sequence[HookView], command: str, root: Path | None = None,
+               *, sha256: str | None = None, programs: Mapping[str, str | None] | None = None) -> TrustRecord:
+        """Trust ``path`` and the project files its hooks run: as they were reviewed when ``sha256``
+        and ``programs`` are given (what the user saw, not what is there a moment later), else as
+        they are now."""
         project, name = self._key(path, root)
-        sha = file_digest(path)
+        sha = sha256 or file_digest(path)
         if sha is None:
             raise FileNotFoundError(path)
         base = Path(project)
+        if programs is None:
+            programs = {f: file_digest(base / f) for v in views for f in v.files}
         entry = {"sha256": sha, "trusted_at": datetime.now(UTC).isoformat(timespec="seconds"),
-                 "command": command, "hooks": [v.line() for v in views],
-                 "programs": {f: file_digest(base / f) for v in views for f in v.files}}
+                 "command": command, "hooks": [v.line() for v in views], "programs": dict(programs)}
         with self._locked() as file:
             projects = self._load(file)
             projects.setdefault(project, {})[name] = entry
@@ -387,7 +402,7 @@ def _record(project: str, name: str, entry: Mapping[str, Any]) -> TrustRecord:
     return TrustRecord(project=project, file=name, sha256=str(entry.get("sha256", "")),
                        trusted_at=str(entry.get("trusted_at", "")), command=str(entry.get("command", "")),
                        hooks=tuple(str(h) for h in entry.get("hooks") or ()),
-                       programs=dict(programs) if isinstance(programs, dict) else {})
+                       programs=MappingProxyType(dict(programs) if isinstance(programs, dict) else {}))
 
 
 # ── the gate the importers call ────────────────────────────────────────────────────────────────

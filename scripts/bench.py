@@ -10,12 +10,19 @@ same run (the two sides interleaved, so drift hits both). Usage::
 
 Figures:
 
-* ``dispatch_nomatch_us`` — one ``tools/pre-execute`` waterfall through an adapter holding 100
-  Copilot preToolUse hooks whose matchers do not match (no process starts; checked in the audit);
+* ``nomatch_<route>_<n>_us`` — one dispatch through an adapter holding ``n`` (100, 1000) hooks
+  whose matchers do not match, per route: ``official_claude`` and ``official_codex`` (PreToolUse
+  through the host's bridge), ``native`` (Claude PermissionRequest on ``approval/request``),
+  ``observe`` (Claude PreCompact, a ``session/event`` record, awaited to the end) and ``builtin``
+  (Copilot preToolUse). No process starts (checked by a marker file and in the audit);
 * ``spawn_ratio`` — one matching allow hook through that dispatch / the same command run bare
   with ``runtime.process.run_command``;
 * ``parallel_ratio`` — four matching ``sleep 0.2`` hooks of a concurrent vendor (Claude
   PermissionRequest on ``approval/request``): wall time / 0.2 s;
+* ``pretool_<route>_ratio`` — the same four hooks on PreToolUse per route (Claude through the
+  official bridge, OpenCode tool.execute.before natively, Copilot preToolUse built in): wall time /
+  0.2 s. Its goal is what the route promises: the bridge and both vendors run a point's hooks one
+  after another (the bridge's serial run is a listed loss), so about 4, not 1;
 * ``register_1000_s``, ``register_scaling`` (2000 / 1000) on native rows and
   ``register_1000_bridge_s`` for official-bridge rows inside one ``batch()``;
 * ``import_ms`` (``import compat_adapter`` minus a bare interpreter), ``heavy_modules_imported``,
@@ -50,22 +57,31 @@ if str(REPO) not in sys.path:
 from compat_adapter import CompatAdapter  # noqa: E402
 from compat_adapter.dialects import dialect_for  # noqa: E402
 from compat_adapter.dialects.base import Moment  # noqa: E402
-from compat_adapter.host.memory import MemoryHost  # noqa: E402
+from compat_adapter.host.embedded.memory import MemoryHost  # noqa: E402
 from compat_adapter.host.protocol import (  # noqa: E402
     ApprovalOutcome,
     ApprovalRequest,
+    LogEvent,
     PreToolDecision,
+    SessionEventNotice,
     ToolExecution,
 )
 from compat_adapter.runtime.process import BASH, hook_environment, run_command  # noqa: E402
 
+#: Routes the no-match dispatch is measured on, and routes with a PreToolUse row.
+NOMATCH_ROUTES = ("official_claude", "official_codex", "native", "observe", "builtin")
+PRETOOL_ROUTES = ("official_claude", "native", "builtin")
 #: Figure → (goal, comparison). Goals are reported, never enforced.
 GOALS: dict[str, tuple[float, str]] = {
-    "dispatch_nomatch_us": (50.0, "<="),
+    **{f"nomatch_{route}_100_us": (50.0, "<=") for route in NOMATCH_ROUTES},
+    **{f"nomatch_{route}_1000_us": (100.0, "<=") for route in NOMATCH_ROUTES},
+    **{f"pretool_{route}_ratio": (4.6, "<=") for route in PRETOOL_ROUTES},
     "spawn_ratio": (1.3, "<="),
     "parallel_ratio": (1.5, "<="),
     "register_scaling": (2.5, "<="),
     "grade_cli_ms": (1000.0, "<"),
+    "matrix_cli_ms": (1000.0, "<"),
+    "import_ms": (150.0, "<="),
 }
 HEAVY = ("pygls", "watchfiles", "git")
 SLEEP_S = 0.2
@@ -88,26 +104,70 @@ def _allow_default() -> PreToolDecision:
 
 # ── dispatch: no match ──────────────────────────────────────────────────────────────────────────
 
-async def bench_dispatch_nomatch(root: Path, calls: int = 3000) -> float:
-    marker = root / "nomatch-ran"
-    async with MemoryHost(root) as host, CompatAdapter(host, log_registrations=False) as adapter:
-        for i in range(100):
-            # Copilot compiles ^(?:P)$ against the whole tool name: none of these is `bash`.
-            await adapter.register_hook("copilot", "preToolUse", f"nomatch{i}|view{i}",
-                                        f"touch {marker}")
-        execution = ToolExecution("call-1", "bash", {"command": "ls -la"}, None)
+#: Route → (vendor, event, the n-th hook's matcher); none of them selects `bash` / `auto`.
+_NOMATCH = {
+    # Regexes, not literal names: a literal naming no host tool is left out of a bridge config.
+    "official_claude": ("claude", "PreToolUse", "nomatch{i}.*"),
+    "official_codex": ("codex", "PreToolUse", "nomatch{i}.*"),
+    "native": ("claude", "PermissionRequest", "nomatch{i}|view{i}"),
+    "observe": ("claude", "PreCompact", "manual"),
+    # Copilot compiles ^(?:P)$ against the whole tool name: none of these is `bash`.
+    "builtin": ("copilot", "preToolUse", "nomatch{i}|view{i}"),
+}
+
+
+async def _dispatcher(route: str, host: MemoryHost) -> Callable[[], Any]:
+    """One dispatch of the seam the route's hooks listen on, awaited to its end."""
+    if route == "native":
+        agent = await host.create_agent(script=[])
+        request = ApprovalRequest(agent, "bash", "call-1", "bench")
+        return lambda: host.waterfall("approval/request", request, lambda: ApprovalOutcome.UNAVAILABLE)
+    if route == "observe":
+        agent = await host.create_agent(script=[])
+        record = LogEvent(seq=1, type="compaction/start", data={"compactionId": "c1"}, time=0.0)
+        notice = SessionEventNotice(agent.session, record, agent)
+
+        async def emitted() -> None:
+            for done in host.emit("session/event", notice):
+                await done.wait()
+        return emitted
+    execution = ToolExecution("call-1", "bash", {"command": "ls -la"}, None)
+    return lambda: host.waterfall("tools/pre-execute", execution, _allow_default)
+
+
+async def bench_nomatch(root: Path, route: str, n: int, calls: int = 2000) -> float:
+    vendor, event, matcher = _NOMATCH[route]
+    marker = root / f"nomatch-{route}-{n}-ran"
+    async with MemoryHost(root) as host, CompatAdapter(host, log_registrations=False,
+                                                       state_dir=str(root / "state")) as adapter:
+        async with adapter.batch():
+            for i in range(n):
+                await adapter.register_hook(vendor, event, matcher.format(i=i),
+                                            {"type": "command", "command": f"touch {marker}"})
+        assert sum(h.running for h in adapter.status().hooks) == n, "not every hook runs"
+        dispatch = await _dispatcher(route, host)
         for _ in range(200):  # warm caches (compiled patterns, payload code paths)
-            await host.waterfall("tools/pre-execute", execution, _allow_default)
+            await dispatch()
         samples = []
         clock = time.perf_counter_ns
         for _ in range(calls):
             t0 = clock()
-            verdict = await host.waterfall("tools/pre-execute", execution, _allow_default)
+            await dispatch()
             samples.append((clock() - t0) / 1000.0)
-        assert verdict == PreToolDecision("allow"), verdict
+        await host.settle()
         assert adapter.audit == (), f"a non-matching hook ran: {adapter.audit[:1]}"
         assert not marker.exists(), "a non-matching hook's process ran"
     return _median(samples)
+
+
+async def bench_nomatch_all(root: Path) -> dict[str, float]:
+    figures = {}
+    for route in NOMATCH_ROUTES:
+        for n in (100, 1000):
+            where = root / f"{route}-{n}"
+            where.mkdir()
+            figures[f"nomatch_{route}_{n}_us"] = await bench_nomatch(where, route, n)
+    return figures
 
 
 # ── dispatch: one spawn, adapter vs bare ────────────────────────────────────────────────────────
@@ -177,6 +237,39 @@ async def bench_parallel(root: Path, reps: int = 5) -> dict[str, float]:
         assert len(adapter.audit) == 4 * (reps + 1), len(adapter.audit)
     wall = _median(walls)
     return {"parallel_wall_s": wall, "parallel_ratio": wall / SLEEP_S}
+
+
+#: Route → (vendor, event, matcher) of a PreToolUse row.
+_PRETOOL = {
+    "official_claude": ("claude", "PreToolUse", "Bash"),
+    "native": ("opencode", "tool.execute.before", None),
+    "builtin": ("copilot", "preToolUse", "bash"),
+}
+
+
+async def bench_pretool(root: Path, reps: int = 3) -> dict[str, float]:
+    figures = {}
+    for route, (vendor, event, matcher) in _PRETOOL.items():
+        walls = []
+        where = root / route
+        where.mkdir()
+        async with MemoryHost(where) as host, CompatAdapter(host, log_registrations=False,
+                                                            state_dir=str(where / "state")) as adapter:
+            async with adapter.batch():
+                for _ in range(4):
+                    await adapter.register_hook(vendor, event, matcher,
+                                                {"type": "command", "command": f"sleep {SLEEP_S}"})
+            execution = ToolExecution("call-1", "bash", {"command": "ls -la"}, None)
+            for i in range(reps + 1):
+                t0 = time.perf_counter()
+                verdict = await host.waterfall("tools/pre-execute", execution, _allow_default)
+                wall = time.perf_counter() - t0
+                assert verdict == PreToolDecision("allow"), verdict
+                assert wall >= SLEEP_S, f"{route}: the hooks did not run ({wall:.3f} s)"
+                if i:
+                    walls.append(wall)
+        figures[f"pretool_{route}_ratio"] = _median(walls) / SLEEP_S
+    return figures
 
 
 # ── registration ────────────────────────────────────────────────────────────────────────────────
@@ -271,7 +364,7 @@ import gc, json, sys, tempfile
 from pathlib import Path
 import anyio
 from compat_adapter import CompatAdapter
-from compat_adapter.host.memory import MemoryHost
+from compat_adapter.host.embedded.memory import MemoryHost
 
 def rss_kb():
     for line in open("/proc/self/status"):
@@ -357,9 +450,10 @@ def _met(figures: dict[str, Any]) -> tuple[dict[str, str], dict[str, bool]]:
 async def _async_benches(root: Path, progress: Callable[[str], None]) -> dict[str, Any]:
     figures: dict[str, Any] = {}
     steps: list[tuple[str, Callable[[Path], Any]]] = [
-        ("dispatch_nomatch", bench_dispatch_nomatch),
+        ("nomatch", bench_nomatch_all),
         ("spawn_ratio", bench_spawn_ratio),
         ("parallel", bench_parallel),
+        ("pretool", bench_pretool),
         ("register", bench_register),
         ("fswatch", bench_fswatch),
     ]

@@ -84,6 +84,10 @@ install_one() {
       rm -rf "$dir/dl" ;;
   esac
   [[ -e "$LANE/$v/${BINARY[$v]}" ]] || { echo "vendor lane: $v installed but ${BINARY[$v]} is missing" >&2; return 1; }
+  # It must also run. Copilot's first start unpacks its JS payload into the cache the runs share
+  # (XDG_CACHE_HOME below), so that no scenario pays for it.
+  XDG_CACHE_HOME="$LANE/copilot/xdg-cache" HOME="$LANE/$v" timeout 120 "$LANE/$v/${BINARY[$v]}" --version \
+    || { echo "vendor lane: $v does not run (${BINARY[$v]} --version failed)" >&2; return 1; }
   printf '%s' "${WANT[$v]}" > "$LANE/$v/.stamp"
 }
 

@@ -18,7 +18,7 @@ import anyio
 # Run from a checkout without installing: the package sits next to this folder.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from compat_adapter.verify import RowCheck, verify_all  # noqa: E402
+from compat_adapter.testing.live import RowCheck, verify_all  # noqa: E402
 
 
 def _table(results: tuple[RowCheck, ...]) -> None:

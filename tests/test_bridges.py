@@ -24,8 +24,8 @@ import anyio
 import pytest
 
 from compat_adapter.errors import MountFailed
-from compat_adapter.host.bridges import PACKAGES, mount
-from compat_adapter.host.bridges.protocol import (
+from compat_adapter.host.embedded.bridges import PACKAGES, mount
+from compat_adapter.host.embedded.bridges.protocol import (
     UNTRUSTED_HOOK_CONTEXT_NOTICE,
     HookOutput,
     matcher_diagnostic,
@@ -33,9 +33,9 @@ from compat_adapter.host.bridges.protocol import (
     parse_hook_output,
     summarize_stderr,
 )
-from compat_adapter.host.loop import Reply, Subagent, call
-from compat_adapter.host.memory import MemoryHost
+from compat_adapter.host.embedded.memory import MemoryHost
 from compat_adapter.host.protocol import PostToolDecision, PreToolDecision, ToolPostEvent
+from compat_adapter.host.script import Reply, Subagent, call
 from compat_adapter.host.surfaces import CLAUDE_BRIDGE, CODEX_BRIDGE
 
 CLAUDE, CODEX = CLAUDE_BRIDGE, CODEX_BRIDGE

@@ -104,7 +104,7 @@ class EmbeddedLane(Lane):
     name = "embedded"
 
     async def start(self, stack: AsyncExitStack, tmp_path: Path) -> None:
-        from compat_adapter.host.memory import MemoryHost
+        from compat_adapter.host.embedded.memory import MemoryHost
 
         self.host = await stack.enter_async_context(MemoryHost(tmp_path))
 
@@ -117,7 +117,7 @@ class EmbeddedLane(Lane):
         return result.reason, result.steps
 
     async def log(self, agent: Any) -> list[dict[str, Any]]:
-        from compat_adapter.host.session import thaw
+        from compat_adapter.jsondata import thaw
 
         return [{"type": e.type, "data": thaw(e.data)} for e in agent.session.events]
 
@@ -126,7 +126,7 @@ class DshLane(Lane):
     name = "dsh"
 
     async def start(self, stack: AsyncExitStack, tmp_path: Path, **options: Any) -> None:
-        from compat_adapter.host.dsh import launch
+        from compat_adapter.host.dsh.lane import launch
 
         self.runner = await stack.enter_async_context(launch(tmp_path, lane_root=LANE_DIR, **options))
         self.host = self.runner.host

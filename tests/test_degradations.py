@@ -11,10 +11,9 @@ from conftest import write_script
 
 from compat_adapter import CompatAdapter, MemoryHost
 from compat_adapter.catalog import resolve_vendor
-from compat_adapter.host.bridges.protocol import UNTRUSTED_HOOK_CONTEXT_NOTICE
-from compat_adapter.host.loop import Reply, call
+from compat_adapter.host.embedded.bridges.protocol import UNTRUSTED_HOOK_CONTEXT_NOTICE
 from compat_adapter.host.protocol import ApprovalOutcome
-from compat_adapter.host.script import Error
+from compat_adapter.host.script import Error, Reply, call
 from compat_adapter.model import DegradationCode
 
 

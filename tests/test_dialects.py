@@ -527,6 +527,10 @@ def test_copilot_camel_case_payloads() -> None:
     assert failure["error"] == "Exit code 1"
     perm = COPILOT.payload(moment("permissionRequest", tool_name="read", tool_input={"path": "R"}))
     assert perm["toolInput"] == {"path": "R"}
+    # The keys Copilot CLI 1.0.102 sends (vendor lane, samples/copilot/payloads/permissionRequest.json).
+    assert list(perm) == ["hookName", "sessionId", "timestamp", "cwd", "toolName", "toolInput",
+                          "permissionSuggestions"]
+    assert perm["hookName"] == "permissionRequest" and perm["permissionSuggestions"] == []
     stop = COPILOT.payload(moment("agentStop"))
     assert stop["stop_hook_active"] is False and stop["stopReason"] == "end_turn"
     assert stop["transcriptPath"] == "/t/s.jsonl"
@@ -583,7 +587,8 @@ def test_copilot_pre_tool_is_fail_closed() -> None:
     missing = COPILOT.decode("preToolUse", run(127, "", "not found"))
     assert missing.decision == "deny" and "127" in (missing.reason or "")
     two = COPILOT.decode("preToolUse", run(2, js({"permissionDecision": "allow"}), "policy violation\n"))
-    assert (two.decision, two.reason) == ("deny", "policy violation")
+    # Measured (vendor lane, Copilot 1.0.102): the reason is the vendor's, not the hook's stderr.
+    assert (two.decision, two.reason) == ("deny", "hook exited with code 2")
     spawn = COPILOT.decode("preToolUse", run(None, "", "no shell", cause="spawn-failed"))
     assert spawn.decision == "deny"
     killed = COPILOT.decode("preToolUse", run(None, cause="signal", signal=9))

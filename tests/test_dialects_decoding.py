@@ -6,7 +6,7 @@ integer of more than 4300 digits, a deny larger than 1 MiB, a deny after 1.3 MB 
 Each is pinned here twice: end to end (a real hook process writes the bytes, the adapter runs it
 through the real runner on the embedded host, and the model's real ``bash`` call must not run),
 and at the dialect level for every JavaScript vendor, on a real process run with the dialect's own
-output cap. The JS-compatible JSON layer itself (`vendor_json`) is checked edge by edge.
+output cap. The JS-compatible JSON layer itself (`compat_adapter.jsontext`) is checked edge by edge.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from conftest import write_script
 
 from compat_adapter.dialects import dialect_for
 from compat_adapter.dialects.common import OUTPUT_CAP
-from compat_adapter.dialects.vendor_json import (
+from compat_adapter.host.script import Reply, call
+from compat_adapter.jsontext import (
     JsonTextError,
     js_lines,
     js_parse,
@@ -29,7 +30,6 @@ from compat_adapter.dialects.vendor_json import (
     rust_parse,
     rust_trim,
 )
-from compat_adapter.host.script import Reply, call
 from compat_adapter.runtime.process import ProcessOutcome, hook_environment, run_command
 from compat_adapter.service import CompatAdapter
 
@@ -82,7 +82,7 @@ async def run_hook(tmp_path: Path, vendor: str, data: bytes, *, exit_code: int =
 
 @pytest.mark.parametrize("hole", sorted(HOLES))
 async def test_copilot_pretooluse_deny_hole_blocks_the_real_call(hole: str, tmp_path: Path) -> None:
-    from compat_adapter.host.memory import MemoryHost
+    from compat_adapter.host.embedded.memory import MemoryHost
 
     data, reason = HOLES[hole]
     ws = tmp_path / "ws"
@@ -99,6 +99,26 @@ async def test_copilot_pretooluse_deny_hole_blocks_the_real_call(hole: str, tmp_
     assert not (ws / "ran").exists(), f"{hole}: Copilot denies this call, the adapter let it run"
     assert [a.decision for a in audit] == ["deny"]
     assert audit[0].truncated is False
+
+
+@pytest.mark.parametrize("hole", ["bom", "big_integer", "u2028", "deep_nesting"])
+async def test_claude_pretooluse_deny_hole_blocks_the_real_call(hole: str, tmp_path: Path) -> None:
+    """The same for Claude Code, on whatever route the adapter picks for it (the host's official
+    bridge, modelled on DSH's own JavaScript ``trim`` + ``JSON.parse``, or the native one)."""
+    from compat_adapter.host.embedded.memory import MemoryHost
+
+    data, _ = CLAUDE_HOLES[hole]
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    async with MemoryHost(ws) as host:
+        async with CompatAdapter(host, target_host_version=host.surface.version,
+                                 state_dir=str(tmp_path / "state")) as adapter:
+            await adapter.register_hook("claude", "PreToolUse", "Bash", hook_writing(tmp_path, hole, data))
+            agent = await host.create_agent(script=[
+                Reply(None, (call("bash", command=f"touch {ws}/ran", description="run"),)), "done"])
+            await agent.run_turn("go")
+            await host.settle()
+    assert not (ws / "ran").exists(), f"{hole}: Claude Code denies this call, the adapter let it run"
 
 
 # ── each JavaScript dialect reads the same bytes the vendor's way ───────────────────────────────

@@ -99,6 +99,17 @@ def test_codex_uses_rust_regex_rules() -> None:
     assert compile_rust(r"\d").engine == "re2"  # type: ignore[union-attr]
 
 
+def test_codex_perl_classes_are_unicode_as_in_rust() -> None:
+    codex = dialect_for("codex")
+    assert codex.matches("PreToolUse", r"^\d+$", "٢٠٢٤")  # Rust's \d is \p{Nd}; JavaScript's is [0-9]
+    assert not dialect_for("claude").matches("PreToolUse", r"^\d+$", "٢٠٢٤")
+    assert codex.matches("PreToolUse", r"^\w+$", "café") and codex.matches("PreToolUse", r"a\sb", "a\u0085b")
+    assert not codex.matches("PreToolUse", r"^\S+$", "a\u00a0b") and codex.matches("PreToolUse", r"^[\d_]+$", "٣_3")
+    assert codex.matches("PreToolUse", r"^\\d$", "\\d")  # an escaped backslash stays one
+    # Listed difference, pinned: \b keeps RE2's ASCII meaning (Rust's is Unicode); tool names are ASCII.
+    assert not codex.matches("PreToolUse", r"\bé", "é")
+
+
 def test_a_backtracking_only_pattern_still_matches_the_javascript_way() -> None:
     lookbehind = compile_js(r"(?<=mcp__)memory")
     assert not isinstance(lookbehind, str) and lookbehind.engine == "regress"

@@ -18,8 +18,9 @@ import pytest
 from conftest import write_script
 from test_contract import LANE_DIR, Lane, bash, claude_deny, dsh_lane, printing
 
-from compat_adapter.host.dsh import PLUGIN_DIR, DshHost, lane, launch
-from compat_adapter.host.dsh_surface import DSH_RC8_SEAMS, DSH_RC8_SURFACE, NOT_OFFERED
+from compat_adapter.host.dsh.host import DshHost
+from compat_adapter.host.dsh.lane import PLUGIN_DIR, lane, launch
+from compat_adapter.host.dsh.surface import DSH_RC8_SEAMS, DSH_RC8_SURFACE, NOT_OFFERED
 from compat_adapter.host.protocol import SeamMode, validate_host
 from compat_adapter.host.script import Reply
 from compat_adapter.host.surfaces import CLAUDE_BRIDGE, EMBEDDED_SURFACE
@@ -193,7 +194,8 @@ async def test_the_plugin_spawns_the_service_itself_in_a_real_composition(tmp_pa
 
 
 def test_the_bridge_package_names_agree_with_the_embedded_surfaces() -> None:
-    from compat_adapter.host import dsh_surface, surfaces
+    from compat_adapter.host import surfaces
+    from compat_adapter.host.dsh import surface as dsh_surface
 
     assert (dsh_surface.CLAUDE_BRIDGE, dsh_surface.CODEX_BRIDGE) == (surfaces.CLAUDE_BRIDGE, surfaces.CODEX_BRIDGE)
     assert DSH_RC8_SURFACE.bridge_packages == EMBEDDED_SURFACE.bridge_packages

@@ -18,10 +18,10 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from compat_adapter.catalog import resolve_vendor, vendors
+from compat_adapter.declare import declare_hook
 from compat_adapter.dialects import dialect_for
 from compat_adapter.dialects.base import HookAnswer, Moment
 from compat_adapter.errors import CompatError
-from compat_adapter.grading import declare_hook
 from compat_adapter.runtime.process import ProcessOutcome
 
 VENDORS = ("claude", "codex", "workbuddy", "opencode", "copilot")

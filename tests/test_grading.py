@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from compat_adapter.declare import declare_hook
 from compat_adapter.errors import InvalidDeclaration, InvalidHandler, InvalidMatcher, UnknownEvent, UnknownVendor
-from compat_adapter.grading import declare_hook, grade_declaration, grade_rules, grade_runtime
+from compat_adapter.grading import grade, grade_rules, grade_runtime
 from compat_adapter.host.surfaces import CLAUDE_BRIDGE, EMBEDDED_SURFACE
 from compat_adapter.model import Capability, DegradationCode, Route
 
@@ -20,7 +21,7 @@ def hook(vendor: str, event: str, matcher: str | None = None, handler: object = 
 
 
 def test_full_surface_adapts_with_the_rows_losses() -> None:
-    r = grade_declaration(hook("claude", "PreToolUse", "Bash"), FULL)
+    r = grade(hook("claude", "PreToolUse", "Bash"), FULL)
     assert r.capability is Capability.ADAPTED
     assert r.route is Route.OFFICIAL_BRIDGE
     assert r.seams == ("tools/pre-execute",)
@@ -28,7 +29,7 @@ def test_full_surface_adapts_with_the_rows_losses() -> None:
 
 
 def test_no_shell_refuses_command_hooks_but_rules_still_carry() -> None:
-    r = grade_declaration(hook("copilot", "preToolUse"), NO_SHELL)
+    r = grade(hook("copilot", "preToolUse"), NO_SHELL)
     assert r.capability is Capability.UNSUPPORTED
     assert "no shell executor" in (r.reason or "")
     assert not r.mounted
@@ -36,28 +37,28 @@ def test_no_shell_refuses_command_hooks_but_rules_still_carry() -> None:
 
 
 def test_missing_bridge_package_is_named_never_replaced() -> None:
-    r = grade_declaration(hook("claude", "Stop"), NO_BRIDGE)
+    r = grade(hook("claude", "Stop"), NO_BRIDGE)
     assert r.capability is Capability.UNSUPPORTED
     assert CLAUDE_BRIDGE in (r.reason or "")
     # A natively translated row of the same vendor does not need the bridge.
-    assert grade_declaration(hook("claude", "Notification"), NO_BRIDGE).capability is Capability.ADAPTED
+    assert grade(hook("claude", "Notification"), NO_BRIDGE).capability is Capability.ADAPTED
     # Codex's bridge is still there.
-    assert grade_declaration(hook("codex", "Stop"), NO_BRIDGE).capability is Capability.ADAPTED
+    assert grade(hook("codex", "Stop"), NO_BRIDGE).capability is Capability.ADAPTED
 
 
 def test_missing_seam_is_named() -> None:
-    r = grade_declaration(hook("claude", "Elicitation"), NO_QUESTIONS)
+    r = grade(hook("claude", "Elicitation"), NO_QUESTIONS)
     assert r.capability is Capability.UNSUPPORTED
     assert "user-questions/request" in (r.reason or "")
 
 
 def test_missing_service_is_named() -> None:
-    r = grade_declaration(hook("claude", "FileChanged"), FULL.without(services=["fs.watch"]))
+    r = grade(hook("claude", "FileChanged"), FULL.without(services=["fs.watch"]))
     assert r.capability is Capability.UNSUPPORTED and "fs.watch" in (r.reason or "")
 
 
 def test_callable_handler_is_unsupported_not_an_error() -> None:
-    r = grade_declaration(hook("opencode", "tool.execute.before", handler=lambda *a: None), FULL)
+    r = grade(hook("opencode", "tool.execute.before", handler=lambda *a: None), FULL)
     assert r.capability is Capability.UNSUPPORTED
     assert "foreign code" in (r.reason or "")
 
@@ -116,7 +117,7 @@ def test_bad_id_raises() -> None:
 
 
 def test_matcher_naming_a_tool_without_host_counterpart_is_a_listed_loss() -> None:
-    r = grade_declaration(hook("claude", "PreToolUse", "Bash|WebFetch"), FULL)
+    r = grade(hook("claude", "PreToolUse", "Bash|WebFetch"), FULL)
     narrowed = [d for d in r.degradations if d.code is DegradationCode.MATCHER_NARROWED]
     assert any("WebFetch" in d.text for d in narrowed)
 
@@ -129,13 +130,13 @@ def test_plugin_runtimes_are_unsupported_with_a_reason() -> None:
 
 def test_grading_is_deterministic_and_pure() -> None:
     d = hook("codex", "PreToolUse", "Bash")
-    assert grade_declaration(d, FULL) == grade_declaration(d, FULL)
+    assert grade(d, FULL) == grade(d, FULL)
 
 
 def test_a_matcher_on_an_event_without_matchers_is_a_listed_loss() -> None:
-    r = grade_declaration(hook("opencode", "tool.execute.before", "read"), FULL)
+    r = grade(hook("opencode", "tool.execute.before", "read"), FULL)
     assert any(d.code is DegradationCode.MATCHER_NARROWED and "is ignored" in d.text for d in r.degradations)
-    plain = grade_declaration(hook("opencode", "tool.execute.before"), FULL)
+    plain = grade(hook("opencode", "tool.execute.before"), FULL)
     assert not any("is ignored" in d.text for d in plain.degradations)
 
 
@@ -143,14 +144,14 @@ def test_a_host_with_other_seam_modes_grades_with_that_loss() -> None:
     from compat_adapter.host.protocol import SeamMode
 
     emit_created = FULL.model_copy(update={"seams": {**FULL.seams, "agent/created": SeamMode.EMIT}})
-    r = grade_declaration(hook("copilot", "sessionStart"), emit_created)
+    r = grade(hook("copilot", "sessionStart"), emit_created)
     assert r.capability is Capability.ADAPTED
     assert any("emit seam, not serial" in d.text for d in r.degradations)
-    assert not any("emit seam" in d.text for d in grade_declaration(hook("copilot", "sessionStart"), FULL).degradations)
+    assert not any("emit seam" in d.text for d in grade(hook("copilot", "sessionStart"), FULL).degradations)
     rules = grade_rules("claude", emit_created)
     assert rules.capability is Capability.CARRY and rules.degradations
     emit_pre = FULL.model_copy(update={"seams": {**FULL.seams, "tools/pre-execute": SeamMode.EMIT}})
-    refused = grade_declaration(hook("copilot", "preToolUse"), emit_pre)
+    refused = grade(hook("copilot", "preToolUse"), emit_pre)
     assert refused.capability is Capability.UNSUPPORTED and "no answer can reach it" in (refused.reason or "")
-    observed = grade_declaration(hook("copilot", "sessionEnd"), emit_created)
+    observed = grade(hook("copilot", "sessionEnd"), emit_created)
     assert not any("emit seam" in d.text for d in observed.degradations)

@@ -12,8 +12,18 @@ import anyio
 import pytest
 
 from compat_adapter.errors import ScriptError
-from compat_adapter.host.agent import AgentDisposed
-from compat_adapter.host.loop import (
+from compat_adapter.host.embedded.agent import AgentDisposed
+from compat_adapter.host.embedded.memory import MemoryHost
+from compat_adapter.host.protocol import (
+    AgentCreated,
+    PreStepEvent,
+    SessionEventNotice,
+    SubagentStart,
+    ToolExecution,
+    TurnStopping,
+    new_message,
+)
+from compat_adapter.host.script import (
     EXHAUSTED_TEXT,
     Compact,
     Error,
@@ -26,17 +36,7 @@ from compat_adapter.host.loop import (
     script_from_json,
     script_to_json,
 )
-from compat_adapter.host.memory import MemoryHost
-from compat_adapter.host.protocol import (
-    AgentCreated,
-    PreStepEvent,
-    SessionEventNotice,
-    SubagentStart,
-    ToolExecution,
-    TurnStopping,
-    new_message,
-)
-from compat_adapter.host.session import thaw
+from compat_adapter.jsondata import thaw
 from compat_adapter.runtime.process import run_command
 
 

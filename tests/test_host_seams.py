@@ -14,9 +14,8 @@ import anyio
 import pytest
 
 from compat_adapter.errors import HostSurfaceMismatch
-from compat_adapter.host.agent import AgentDisposed
-from compat_adapter.host.loop import Error, Reply, Subagent, call
-from compat_adapter.host.memory import MemoryHost
+from compat_adapter.host.embedded.agent import AgentDisposed
+from compat_adapter.host.embedded.memory import MemoryHost
 from compat_adapter.host.protocol import (
     SEAM_DEFAULTS,
     AgentCreated,
@@ -44,6 +43,7 @@ from compat_adapter.host.protocol import (
     new_message,
     validate_host,
 )
+from compat_adapter.host.script import Error, Reply, Subagent, call
 from compat_adapter.host.surfaces import EMBEDDED_SURFACE
 
 

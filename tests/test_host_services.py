@@ -12,8 +12,8 @@ import anyio
 import pytest
 
 from compat_adapter.errors import HostSurfaceMismatch
-from compat_adapter.host.loop import call
-from compat_adapter.host.memory import MemoryHost
+from compat_adapter.host.embedded.memory import MemoryHost
+from compat_adapter.host.script import call
 from compat_adapter.host.surfaces import CLAUDE_BRIDGE
 
 

@@ -692,8 +692,8 @@ def test_refusal_codes_are_documented() -> None:
 
 async def test_register_import_runs_an_imported_deny_and_carries_rules(tmp_path: Path) -> None:
     from compat_adapter import CompatAdapter
-    from compat_adapter.host.loop import call
-    from compat_adapter.host.memory import MemoryHost
+    from compat_adapter.host.embedded.memory import MemoryHost
+    from compat_adapter.host.script import call
     from compat_adapter.model import Capability
 
     project = tmp_path / "project"

@@ -22,8 +22,8 @@ import pytest
 from conftest import write_script
 
 from compat_adapter import CompatAdapter, MemoryHost, MountFailed, RulesTooLarge
-from compat_adapter.host.loop import Reply, call
 from compat_adapter.host.protocol import BridgeMount
+from compat_adapter.host.script import Reply, call
 from compat_adapter.rules import RULES_SOURCE_KIND
 
 

@@ -12,7 +12,7 @@ from conftest import trust_project, write_script
 
 from compat_adapter import CompatAdapter, MemoryHost
 from compat_adapter.errors import AdapterDisposed, HostSurfaceMismatch, InvalidDeclaration
-from compat_adapter.host.loop import Reply, call
+from compat_adapter.host.script import Reply, call
 from compat_adapter.importers import import_project, register_import
 from compat_adapter.model import Capability, Route
 from compat_adapter.presets import apply_preset

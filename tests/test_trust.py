@@ -62,8 +62,8 @@ def marker(clone: Path) -> Path:
 async def session(project: Path, **import_options: object) -> tuple[object, object, list[str]]:
     """Import the project's Claude files, register them, run one bash call; (import, status, rules)."""
     from compat_adapter import CompatAdapter
-    from compat_adapter.host.loop import call
-    from compat_adapter.host.memory import MemoryHost
+    from compat_adapter.host.embedded.memory import MemoryHost
+    from compat_adapter.host.script import call
 
     imported = import_project("claude", project, **import_options)  # type: ignore[arg-type]
     async with MemoryHost(project) as host:
@@ -297,3 +297,34 @@ def test_reading_creates_nothing_and_parallel_trusts_keep_every_record(tmp_path:
         p.stderr.close()  # type: ignore[union-attr]
     assert len(TrustStore().records()) == 4
     assert len(import_files("claude", files).hooks) == 4
+
+
+def test_the_bytes_parsed_are_the_bytes_trusted(clone: Path) -> None:
+    """The gate digests the file before the importer reads it: a file swapped while it was read
+    (other bytes parsed than the ones now on disk) is not trusted."""
+    settings = clone / ".claude" / "settings.json"
+    trust("claude", settings)
+    store = TrustStore()
+    assert store.check_read(settings, store.get(settings).sha256, ()).trusted  # type: ignore[union-attr]
+    swapped = store.check_read(settings, "0" * 64, (), shown="s.json")
+    assert swapped.state == "changed" and "s.json changed while it was read" in swapped.why
+
+
+@pytest.mark.parametrize("vendor,file,content", [
+    ("codex", ".codex/hooks.json", {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./stop.sh"}]}]}}),
+    ("copilot", ".github/hooks/guard.json",
+     {"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "sh scripts/guard.sh"}]}}),
+    ("workbuddy", ".codebuddy/settings.json",
+     {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"command": "bash hooks/g.sh"}]}]}}),
+])
+def test_every_vendor_is_gated_and_trust_finds_its_files(tmp_path: Path, vendor: str, file: str,
+                                                          content: dict[str, object]) -> None:
+    project = tmp_path / "project"
+    (project / file).parent.mkdir(parents=True)
+    (project / file).write_text(json.dumps(content))
+    git(project, "init", "-q")
+    held = import_project(vendor, project)
+    assert held.hooks == () and [r.code for r in held.refused] == ["UNTRUSTED"]
+    review = cli("trust", ".", cwd=project)
+    assert review.returncode == 0 and f"{file} ({vendor}): not trusted yet" in review.stdout, review.stdout
+    assert len(import_project(vendor, project).hooks) == 1

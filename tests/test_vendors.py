@@ -22,7 +22,7 @@ APPROXIMATE = {
     ("opencode", "installation.updated"), ("opencode", "server.connected"),
     ("opencode", "session.deleted"), ("opencode", "session.updated"), ("opencode", "tui.toast.show"),
 }
-ALLOWED_CALLS = {"BridgeSpec", "EventRow", "VendorSpec", "RulesSpec", "ToolName", "degrade"}
+ALLOWED_CALLS = {"BridgeSpec", "EventRow", "VendorSpec", "RulesSpec", "ToolName", "Surface", "degrade"}
 
 
 @pytest.mark.parametrize("path", sorted(VENDOR_DIR.glob("*.py")), ids=lambda p: p.name)
@@ -246,3 +246,15 @@ def test_a_vendor_table_refuses_a_repeated_loss() -> None:
     bare = spec.model_copy(update={"losses": (), "bridge": None})
     with pytest.raises(ValueError, match="loses something|bridged rows need a bridge"):
         VendorSpec.model_validate({**dict(bare), "events": (empty,)})
+
+
+def test_each_loss_sentence_is_written_once_in_the_tables() -> None:
+    """A loss several rows share is a named constant (in its vendor's module, or vendors/shared.py)."""
+    written = Counter()
+    for path in VENDOR_DIR.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "degrade":
+                text = node.args[1]
+                assert isinstance(text, ast.Constant), (path.name, node.lineno)
+                written[text.value] += 1
+    assert written and all(n == 1 for n in written.values()), [t for t, n in written.items() if n > 1]

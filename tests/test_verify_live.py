@@ -1,6 +1,6 @@
 """Every vendor row verified live, plus pins on the losses that say something does NOT happen.
 
-The row tests run :func:`compat_adapter.verify.verify_row`: a real git repository, the embedded
+The row tests run :func:`compat_adapter.testing.live.verify_row`: a real git repository, the embedded
 host, one real command hook per row, the seam fired for real. The pins below drive the same kind
 of session by hand to show that a documented degradation is what really happens: an ignored
 rewrite leaves the original call, an unhonoured ask lets the call run, an observe-only block stops
@@ -13,14 +13,17 @@ from __future__ import annotations
 import pytest
 
 from compat_adapter.model import DegradationCode
-from compat_adapter.routing.native import STOP_BLOCK_LIMIT
-from compat_adapter.verify import (
+from compat_adapter.routing.copilot import STOP_BLOCK_LIMIT
+from compat_adapter.routing.points import POINTS
+from compat_adapter.testing.live import (
     CONTINUE,
+    DRIVERS,
     REASON,
     all_rows,
     ask_policy,
     bash_reply,
     check_payload,
+    driver_for,
     log_records,
     open_session,
     specific,
@@ -35,6 +38,12 @@ ROWS = [(spec.id, row.event) for spec, row in all_rows()]
 def test_the_matrix_has_its_112_rows() -> None:
     assert len(ROWS) == 112
     assert len(set(ROWS)) == 112
+
+
+def test_every_row_has_a_driver_and_every_point_is_driven() -> None:
+    rows = [row for _, row in all_rows()]
+    assert all(callable(driver_for(row)) for row in rows)
+    assert set(DRIVERS) == set(POINTS.values())
 
 
 @pytest.mark.parametrize(("vendor", "event"), ROWS, ids=[f"{v}:{e}" for v, e in ROWS])

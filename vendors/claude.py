@@ -16,6 +16,20 @@ from compat_adapter.model import (
     VendorSpec,
     degrade,
 )
+from vendors.shared import (
+    CHANGE_KIND_MISSING,
+    COMPACTION_STARTED,
+    COMPLETION_FROM_SNAPSHOTS,
+    DEBOUNCED_CHANGES,
+    DROPPED_TASKS_NEVER_FIRE,
+    EVERY_INBOX_STEP,
+    INSTRUCTIONS_AT_CREATION,
+    ONLY_APPROVAL_REJECTIONS,
+    POLLED_WORKTREES,
+    SETTINGS_COMMITTED,
+    TASKS_FROM_SNAPSHOTS,
+    WORKTREES_GIT_ONLY,
+)
 
 # The Claude Code bridge's own losses: the bridge owns these runs, we only write its config.
 _SERIAL = degrade(
@@ -70,16 +84,6 @@ _AT_SESSION_CREATION = degrade(
     "timing-differs",
     "The host fixes one working directory when a session is created and never changes or adds one, "
     "so this fires once, at session creation, instead of on a change.",
-)
-_POLLED_WORKTREES = degrade(
-    "polled",
-    "Worktrees are found by polling git worktree list --porcelain, so the hook fires up to one poll "
-    "interval late and a worktree made and removed between two polls is never seen.",
-)
-_GIT_ONLY = degrade(
-    "scope-differs",
-    "Only a session inside a git repository is polled, and any worktree change counts, including "
-    "ones made outside the agent.",
 )
 _TODO_ONLY = degrade(
     "scope-differs",
@@ -136,9 +140,7 @@ EVENTS = (
             degrade("output-field-ignored",
                     "Plain stdout is not turned into context, and the reason of a block reaches neither "
                     "the user nor the model because the host's reject carries none."),
-            degrade("timing-differs",
-                    "It runs on every step that claims new inbox messages, so a steered continuation "
-                    "can trigger it as well as a typed prompt."),
+            EVERY_INBOX_STEP,
             degrade("payload-field-missing",
                     "prompt is the text of every claimed message run together with no separator, so "
                     "injected rules or hook context ride in it; prompt_id and permission_mode are absent."),
@@ -251,8 +253,7 @@ EVENTS = (
             degrade("observe-only",
                     "Compaction is a host service call that cannot be cancelled, so a block is recorded "
                     "in the audit and compaction goes ahead."),
-            degrade("timing-differs",
-                    "The hook runs on the durable compaction/start record, once compaction has already begun."),
+            COMPACTION_STARTED,
             degrade("payload-field-missing", "custom_instructions is always an empty string."),
             degrade("matcher-narrowed",
                     "trigger is always \"auto\", even for a manual compaction, so a \"manual\" matcher "
@@ -315,9 +316,7 @@ EVENTS = (
         point="agent/instructions-loaded",
         matcher_subject="load_reason",
         degradations=(
-            degrade("timing-differs",
-                    "It fires once per instruction file found when the session is created, all at "
-                    "that moment, rather than as each file is loaded."),
+            INSTRUCTIONS_AT_CREATION,
             degrade("scope-differs",
                     "Only files discovered at session creation are reported; lazily loaded nested or "
                     "path-scoped files and files added later are not, so load_reason is always "
@@ -388,9 +387,7 @@ EVENTS = (
         degradations=(
             degrade("observe-only",
                     "The rejection is already recorded when the hook runs, so retry:true is ignored."),
-            degrade("scope-differs",
-                    "Only approvals the host's approval service rejects fire it; a deny from a hook "
-                    "or a guard never passes through approval."),
+            ONLY_APPROVAL_REJECTIONS,
             degrade("payload-field-missing",
                     "tool_input is an empty object; only the tool name and the reason are known."),
         ),
@@ -447,9 +444,7 @@ EVENTS = (
         seams=("session/event",),
         point="todo/write",
         degradations=(
-            degrade("observe-only",
-                    "New tasks are found by comparing whole todo-list snapshots after they are written, "
-                    "so a block cannot roll one back."),
+            TASKS_FROM_SNAPSHOTS,
             _TODO_ONLY,
         ),
     ),
@@ -459,11 +454,8 @@ EVENTS = (
         seams=("session/event",),
         point="todo/write",
         degradations=(
-            degrade("observe-only",
-                    "Completion is read from a snapshot in which an item became completed, so a block "
-                    "cannot undo it."),
-            degrade("scope-differs",
-                    "A task dropped from the list without being completed never fires it."),
+            COMPLETION_FROM_SNAPSHOTS,
+            DROPPED_TASKS_NEVER_FIRE,
             _TODO_ONLY,
         ),
     ),
@@ -505,8 +497,7 @@ EVENTS = (
         services=(Service.SETTINGS,),
         matcher_subject="source",
         degradations=(
-            degrade("observe-only",
-                    "The new settings revision is already committed, so a block cannot refuse it."),
+            SETTINGS_COMMITTED,
             degrade("payload-field-missing",
                     "The host names a settings namespace, not a configuration file, so file_path is null."),
             degrade("matcher-narrowed",
@@ -545,11 +536,8 @@ EVENTS = (
         services=(Service.FS_WATCH,),
         matcher_subject="file_path",
         degradations=(
-            degrade("timing-differs",
-                    "Changes are coalesced with a 250 ms debounce, so a burst of edits reports as one change."),
-            degrade("payload-field-missing",
-                    "The watcher reports changed paths without saying whether a file was added, changed "
-                    "or removed."),
+            DEBOUNCED_CHANGES,
+            CHANGE_KIND_MISSING,
             degrade("scope-differs",
                     "Only the session's working directory is watched, so a file named in a matcher that "
                     "lives elsewhere never fires."),
@@ -566,8 +554,8 @@ EVENTS = (
                     "Claude lets this hook create the worktree (its stdout names the path, a failure "
                     "aborts it); here the worktree already exists, so neither the output nor the exit "
                     "code changes anything."),
-            _POLLED_WORKTREES,
-            _GIT_ONLY,
+            POLLED_WORKTREES,
+            WORKTREES_GIT_ONLY,
         ),
     ),
     EventRow(
@@ -577,8 +565,8 @@ EVENTS = (
         point="git/worktrees",
         services=(Service.WORKTREES,),
         degradations=(
-            _POLLED_WORKTREES,
-            _GIT_ONLY,
+            POLLED_WORKTREES,
+            WORKTREES_GIT_ONLY,
         ),
     ),
     EventRow(

@@ -13,6 +13,9 @@ from compat_adapter.model import (
     VendorSpec,
     degrade,
 )
+from vendors.shared import (
+    EVERY_INBOX_STEP,
+)
 
 _NOT_BRIDGED = degrade(
     "own-translation",
@@ -56,6 +59,17 @@ _SCRUBBED_ENV = degrade(
     "a hook that reads an API token finds nothing.",
 )
 
+# Shared by the two compaction rows and by the two subagent rows.
+_TRIGGER_AUTO = degrade(
+    "payload-field-missing",
+    "trigger is always \"auto\", even for a manual compaction.",
+)
+_NO_AGENT_TYPE = degrade(
+    "matcher-narrowed",
+    "The host carries no agent type, so agent_type is \"default\" and a matcher naming another type "
+    "never fires.",
+)
+
 EVENTS = (
     EventRow(
         event="SessionStart",
@@ -86,9 +100,7 @@ EVENTS = (
                     "prompt is the text of every claimed message run together with no separator, so "
                     "injected rules or hook context ride in it, and permission_mode is the constant "
                     "default."),
-            degrade("timing-differs",
-                    "It runs on every step that claims new inbox messages, so a steered continuation "
-                    "can trigger it as well as a typed prompt."),
+            EVERY_INBOX_STEP,
             _BRIDGE_MESSAGE,
         ),
     ),
@@ -187,8 +199,7 @@ EVENTS = (
                     "Compaction is a service call here, not a cancellable step: continue:false and a block "
                     "are audited and ignored."),
             degrade("timing-differs", "Fires on the durable compaction/start record, after compaction began."),
-            degrade("payload-field-missing",
-                    "trigger is always \"auto\", even for a manual compaction."),
+            _TRIGGER_AUTO,
         ),
     ),
     EventRow(
@@ -198,8 +209,7 @@ EVENTS = (
         point="compaction/end",
         degradations=(
             degrade("observe-only", "The compaction has already finished; nothing the hook answers changes it."),
-            degrade("payload-field-missing",
-                    "trigger is always \"auto\", even for a manual compaction."),
+            _TRIGGER_AUTO,
         ),
     ),
     EventRow(
@@ -228,9 +238,7 @@ EVENTS = (
             degrade("scope-differs",
                     "additionalContext reaches only an in-process child that is live during the start "
                     "notification."),
-            degrade("matcher-narrowed",
-                    "The host carries no agent type, so agent_type is \"default\" and a matcher naming "
-                    "another type never fires."),
+            _NO_AGENT_TYPE,
         ),
     ),
     EventRow(
@@ -245,9 +253,7 @@ EVENTS = (
             degrade("observe-only",
                     "The child has already settled: a block cannot continue it."),
             degrade("payload-field-missing", "agent_transcript_path is always null."),
-            degrade("matcher-narrowed",
-                    "The host carries no agent type, so agent_type is \"default\" and a matcher naming "
-                    "another type never fires."),
+            _NO_AGENT_TYPE,
         ),
     ),
     EventRow(

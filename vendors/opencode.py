@@ -33,6 +33,9 @@ _SCRUBBED_ENV = degrade(
     "a hook that reads an API token finds nothing.",
 )
 
+# Shared by the two language-server rows.
+_FIRST_FILES = degrade("scope-differs", "Only the first few changed files of a turn are queried.")
+
 EVENTS = (
     EventRow(
         event="tool.execute.before",
@@ -180,8 +183,7 @@ EVENTS = (
             degrade("timing-differs",
                     "Diagnostics are pulled from the language server once a turn's changed files are "
                     "known, not pushed by the server when it publishes them."),
-            degrade("scope-differs",
-                    "Only the first few changed files of a turn are queried."),
+            _FIRST_FILES,
         ),
     ),
     EventRow(
@@ -195,8 +197,7 @@ EVENTS = (
             degrade("timing-differs",
                     "Fires after the language server has been queried for a turn's changed files, "
                     "not when the server itself announces an update."),
-            degrade("scope-differs",
-                    "Only the first few changed files of a turn are queried."),
+            _FIRST_FILES,
         ),
     ),
     EventRow(

@@ -16,6 +16,19 @@ from compat_adapter.model import (
     VendorSpec,
     degrade,
 )
+from vendors.shared import (
+    CHANGE_KIND_MISSING,
+    COMPACTION_STARTED,
+    COMPLETION_FROM_SNAPSHOTS,
+    DEBOUNCED_CHANGES,
+    DROPPED_TASKS_NEVER_FIRE,
+    INSTRUCTIONS_AT_CREATION,
+    ONLY_APPROVAL_REJECTIONS,
+    POLLED_WORKTREES,
+    SETTINGS_COMMITTED,
+    TASKS_FROM_SNAPSHOTS,
+    WORKTREES_GIT_ONLY,
+)
 
 # True of every row: the dialect is assumed, not published.
 _NO_PUBLIC_API = degrade(
@@ -95,16 +108,6 @@ _AT_SESSION_CREATION = degrade(
     "timing-differs",
     "The host fixes one working directory when a session is created and never changes it, so this "
     "fires once, at session creation, instead of on a change.",
-)
-_POLLED_WORKTREES = degrade(
-    "polled",
-    "Worktrees are found by polling git worktree list --porcelain, so the hook fires up to one poll "
-    "interval late and a worktree made and removed between two polls is never seen.",
-)
-_GIT_ONLY = degrade(
-    "scope-differs",
-    "Only a session inside a git repository is polled, and any worktree change counts, including "
-    "ones made outside the agent.",
 )
 _TODO_ONLY = degrade(
     "scope-differs",
@@ -234,8 +237,7 @@ EVENTS = (
             degrade("observe-only",
                     "Compaction is a host service call that cannot be cancelled, so a block (exit 2 in "
                     "CodeBuddy) is recorded and compaction goes ahead."),
-            degrade("timing-differs",
-                    "The hook runs on the durable compaction/start record, once compaction has already begun."),
+            COMPACTION_STARTED,
         ),
     ),
     EventRow(
@@ -304,9 +306,7 @@ EVENTS = (
         degradations=(
             degrade("observe-only",
                     "The rejection is already recorded when the hook runs, so no answer changes it."),
-            degrade("scope-differs",
-                    "Only approvals the host's approval service rejects fire it; a deny from a hook "
-                    "or a guard never passes through approval."),
+            ONLY_APPROVAL_REJECTIONS,
         ),
     ),
     EventRow(
@@ -315,9 +315,7 @@ EVENTS = (
         seams=("session/event",),
         point="todo/write",
         degradations=(
-            degrade("observe-only",
-                    "New tasks are found by comparing whole todo-list snapshots after they are written, "
-                    "so a block cannot roll one back."),
+            TASKS_FROM_SNAPSHOTS,
             _TODO_ONLY,
         ),
     ),
@@ -327,11 +325,8 @@ EVENTS = (
         seams=("session/event",),
         point="todo/write",
         degradations=(
-            degrade("observe-only",
-                    "Completion is read from a snapshot in which an item became completed, so a block "
-                    "cannot undo it."),
-            degrade("scope-differs",
-                    "A task dropped from the list without being completed never fires it."),
+            COMPLETION_FROM_SNAPSHOTS,
+            DROPPED_TASKS_NEVER_FIRE,
         ),
     ),
     EventRow(
@@ -355,11 +350,8 @@ EVENTS = (
         services=(Service.FS_WATCH,),
         matcher_subject="file_path",
         degradations=(
-            degrade("timing-differs",
-                    "Changes are coalesced with a 250 ms debounce, so a burst of edits reports as one change."),
-            degrade("payload-field-missing",
-                    "The watcher reports changed paths without saying whether a file was added, changed "
-                    "or removed."),
+            DEBOUNCED_CHANGES,
+            CHANGE_KIND_MISSING,
             degrade("scope-differs", "Only the session's working directory is watched."),
         ),
     ),
@@ -382,8 +374,8 @@ EVENTS = (
             degrade("observe-only",
                     "The worktree already exists when the hook runs, so neither its output nor its exit "
                     "code changes how it was created."),
-            _POLLED_WORKTREES,
-            _GIT_ONLY,
+            POLLED_WORKTREES,
+            WORKTREES_GIT_ONLY,
         ),
     ),
     EventRow(
@@ -393,8 +385,8 @@ EVENTS = (
         point="git/worktrees",
         services=(Service.WORKTREES,),
         degradations=(
-            _POLLED_WORKTREES,
-            _GIT_ONLY,
+            POLLED_WORKTREES,
+            WORKTREES_GIT_ONLY,
         ),
     ),
     EventRow(
@@ -416,9 +408,7 @@ EVENTS = (
         point="agent/instructions-loaded",
         matcher_subject="load_reason",
         degradations=(
-            degrade("timing-differs",
-                    "It fires once per instruction file found when the session is created, all at "
-                    "that moment, rather than as each file is loaded."),
+            INSTRUCTIONS_AT_CREATION,
             degrade("scope-differs",
                     "The list is what the host discovered at session creation, which need not match "
                     "CodeBuddy's CODEBUDDY.md and rules lookup, and later files are not reported."),
@@ -432,8 +422,7 @@ EVENTS = (
         services=(Service.SETTINGS,),
         matcher_subject="source",
         degradations=(
-            degrade("observe-only",
-                    "The new settings revision is already committed, so a block cannot refuse it."),
+            SETTINGS_COMMITTED,
             degrade("matcher-narrowed",
                     "The host names a settings namespace, not a configuration file, so file_path is null "
                     "and a matcher on the source cannot narrow."),

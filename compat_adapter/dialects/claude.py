@@ -2,7 +2,7 @@
 
 Payload: see :mod:`compat_adapter.dialects.claude_payload`. Stdin ends with a newline.
 
-Output: read the JavaScript way (`vendor_json`): on exit 0, stdout is ``trim``-med and is JSON only
+Output: read the JavaScript way (`compat_adapter.jsontext`): on exit 0, stdout is ``trim``-med and is JSON only
 when it then starts with ``{`` and ``JSON.parse`` takes it (a BOM, a raw U+2028, a 5000-digit
 integer or deep nesting included); up to 10 MiB of it is read. Anything else is plain text, which
 is context on UserPromptSubmit, UserPromptExpansion and SessionStart and ignored elsewhere. A
@@ -43,7 +43,7 @@ from compat_adapter.dialects.common import (
     plain,
 )
 from compat_adapter.dialects.patterns import compile_js
-from compat_adapter.dialects.vendor_json import JsonTextError, js_lines, js_parse, js_trim
+from compat_adapter.jsontext import JsonTextError, js_lines, js_parse, js_trim
 
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome

@@ -42,7 +42,7 @@ from compat_adapter.dialects.common import (
     overlay,
 )
 from compat_adapter.dialects.patterns import compile_js
-from compat_adapter.dialects.vendor_json import js_trim
+from compat_adapter.jsontext import js_trim
 
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome

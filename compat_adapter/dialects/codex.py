@@ -51,7 +51,7 @@ from compat_adapter.dialects.common import (
 )
 from compat_adapter.dialects.facts import flatten
 from compat_adapter.dialects.patterns import compile_rust
-from compat_adapter.dialects.vendor_json import JsonTextError, rust_parse, rust_trim
+from compat_adapter.jsontext import JsonTextError, rust_parse, rust_trim
 
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome

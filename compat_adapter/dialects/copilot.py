@@ -71,7 +71,7 @@ from compat_adapter.dialects.common import (
 )
 from compat_adapter.dialects.facts import flatten
 from compat_adapter.dialects.patterns import compile_js
-from compat_adapter.dialects.vendor_json import JsonTextError, js_lines, js_parse, js_trim
+from compat_adapter.jsontext import JsonTextError, js_lines, js_parse, js_trim
 
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
@@ -191,7 +191,9 @@ class CopilotDialect:
             name, args = self._tool(facts)
             out["toolName"] = name
             if event in _PERMISSION:
-                out["toolInput"] = args
+                # As Copilot CLI 1.0.102 sends it (vendor lane): the hook's name and the suggestions.
+                out = {"hookName": event, **out, "toolName": name, "toolInput": args,
+                       "permissionSuggestions": plain(facts.get("permission_suggestions") or [])}
             else:
                 out["toolArgs"] = json.dumps(args, ensure_ascii=False)
             if event in _POST_TOOL:
@@ -343,9 +345,10 @@ class CopilotDialect:
         code = outcome.exit_code
         obj = self.parse_stdout(outcome.stdout) if code is not None else None
         d = self._draft(event, obj) if obj is not None else AnswerDraft()
-        json_reason = d.reason if d.decision == "deny" else None
         if code == 2:
-            d.reason = json_reason or js_trim(outcome.stderr) or "Denied by preToolUse hook (exit code 2)"
+            # Measured on Copilot CLI 1.0.102: the model reads "Denied by preToolUse hook: hook exited
+            # with code 2" — the vendor's own reason; neither stderr nor a JSON reason is shown.
+            d.reason = "hook exited with code 2"
             d.failed = None
         else:
             what = f"exit code {code}" if code is not None else cause_text(outcome)

@@ -73,7 +73,7 @@ from compat_adapter.dialects.common import (
 )
 from compat_adapter.dialects.facts import flatten
 from compat_adapter.dialects.patterns import compile_js
-from compat_adapter.dialects.vendor_json import JsonTextError, js_parse, js_trim
+from compat_adapter.jsontext import JsonTextError, js_parse, js_trim
 
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome

@@ -17,9 +17,12 @@ doubling with each character, and a matcher runs on the event loop of every sess
   the others the worst case — one choice per quantifier per subject position — is computed from
   the subject's length; over :data:`STEP_BOUND` that subject is not matched (the hook is skipped
   for it, and :meth:`Regex.problem` says so). Deterministic: the same subject, the same verdict.
-- Rust: RE2 directly — the ``regex`` crate is itself an RE2-style engine without look-around and
-  back-references, which both refuse. The perl classes differ: Rust's ``\\d``, ``\\w``, ``\\s`` and
-  ``\\b`` are Unicode-aware, RE2's are ASCII (Codex matches tool names, which are ASCII).
+- Rust: RE2 — the ``regex`` crate is itself an RE2-style engine without look-around and
+  back-references, which both refuse. Rust's perl classes are Unicode-aware where RE2's are ASCII,
+  so ``\\d``, ``\\s``, ``\\w`` (and ``\\D``, ``\\S``, ``\\W`` outside a class) are written out as
+  Unicode classes first (:func:`rust_to_re2`). Left as RE2 has them: ``\\b``/``\\B`` and a negated
+  ``\\S``/``\\W`` inside brackets stay ASCII, and ``\\w`` is Alphabetic approximated by the letter,
+  letter-number and mark categories (Codex matches tool names, which are ASCII).
 """
 
 from __future__ import annotations
@@ -191,11 +194,62 @@ def compile_js(pattern: str) -> Regex | str:
         return Regex(pattern, "regress", _regress=checked, _shape=form)
 
 
+#: Rust's Unicode perl classes, as RE2 class contents.
+_RUST_SPACE = r"\t-\r \x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}"
+_RUST_WORD = (r"\p{L}\p{Nl}\p{M}\p{Nd}\p{Pc}\x{200C}\x{200D}\x{24B6}-\x{24E9}"
+              r"\x{1F130}-\x{1F149}\x{1F150}-\x{1F169}\x{1F170}-\x{1F189}")
+_RUST_CLASSES = {"d": (r"\p{Nd}", r"\p{Nd}", r"\P{Nd}"),
+                 "s": (_RUST_SPACE, f"[{_RUST_SPACE}]", f"[^{_RUST_SPACE}]"),
+                 "w": (_RUST_WORD, f"[{_RUST_WORD}]", f"[^{_RUST_WORD}]")}
+
+
+def rust_to_re2(pattern: str) -> str:
+    """`pattern` with Rust's Unicode ``\\d``, ``\\s`` and ``\\w`` spelled out for RE2."""
+    out: list[str] = []
+    depth = 0  # inside brackets (Rust nests them; RE2 refuses nesting on its own)
+    i = 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\" and i + 1 < len(pattern):
+            letter = pattern[i + 1]
+            forms = _RUST_CLASSES.get(letter.lower())
+            if forms is None or (depth and letter.isupper()):
+                out.append(pattern[i:i + 2])
+            elif depth:
+                out.append(forms[0])
+            else:
+                out.append(forms[1] if letter.islower() else forms[2])
+            i += 2
+            continue
+        if char == "[":
+            if depth and pattern.startswith("[:", i):
+                end = pattern.find(":]", i)
+                if end > 0:
+                    out.append(pattern[i:end + 2])
+                    i = end + 2
+                    continue
+            depth += 1
+            out.append(char)
+            i += 1
+            # A ']' right after '[' or '[^' is a literal member, not the end.
+            for lead in ("^", "]"):
+                if pattern.startswith(lead, i):
+                    out.append(lead)
+                    i += 1
+            continue
+        if char == "]" and depth:
+            depth -= 1
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
 @cache
 def compile_rust(pattern: str) -> Regex | str:
     """A Rust ``regex`` crate pattern as a :class:`Regex`, or the parse error. Cached."""
     try:
-        return Regex(pattern, "re2", _re2=re2.compile(pattern, _OPTIONS))
+        re2.compile(pattern, _OPTIONS)  # the syntax check, before any rewriting
+        return Regex(pattern, "re2", _re2=re2.compile(rust_to_re2(pattern), _OPTIONS))
     except re2.error as exc:
         detail = exc.args[0].decode() if exc.args and isinstance(exc.args[0], bytes) else str(exc)
         return f"regex parse error: {detail}"

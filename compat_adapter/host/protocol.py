@@ -1,7 +1,7 @@
 """The Host contract: what any agent host must offer compat-adapter, and what it may offer.
 
-Two hosts implement it: the embedded host (``host/memory.py``) and, later, a real DeepSeek Harness
-reached over a JSON-lines channel. Nothing here may be something only the embedded host could
+Two hosts implement it: the embedded host (``host/embedded/``) and a real DeepSeek Harness reached
+over a JSON-lines channel (``host/dsh/``). Nothing here may be something only the embedded host could
 provide, so every payload is plain data and every handle is a small protocol.
 
 Seams dispatch in one of three modes (as in DSH/Cordis):
@@ -24,7 +24,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from compat_adapter.model import Frozen
+# The surface is plain data the grader reads too, so it lives in the model; the contract names it.
+from compat_adapter.model import SeamMode, Surface
 
 __all__ = (
     "AgentCreated",
@@ -66,36 +67,6 @@ __all__ = (
     "new_message",
     "validate_host",
 )
-
-
-class SeamMode(StrEnum):
-    WATERFALL = "waterfall"
-    SERIAL = "serial"
-    EMIT = "emit"
-
-
-class Surface(Frozen):
-    """What one host actually offers. Grading reads only this, never the host object."""
-
-    host: str
-    version: str
-    seams: Mapping[str, SeamMode]
-    """Seam name → dispatch mode."""
-    services: frozenset[str]
-    """Service names (see :class:`compat_adapter.model.Service`): shell, fs.watch, lsp …"""
-    bridge_packages: frozenset[str] = frozenset()
-    """Official bridge packages the host can mount."""
-
-    def without(self, *, seams: Sequence[str] = (), services: Sequence[str] = (),
-                bridges: Sequence[str] = ()) -> Surface:
-        """A copy with parts removed: how tests and other hosts describe a smaller composition."""
-        return Surface(
-            host=self.host,
-            version=self.version,
-            seams={k: v for k, v in self.seams.items() if k not in seams},
-            services=self.services - set(services),
-            bridge_packages=self.bridge_packages - set(bridges),
-        )
 
 
 # ── messages and log ────────────────────────────────────────────────────────────────────────────

@@ -1,54 +1,37 @@
-"""Published host surfaces, as plain data, so grading and the matrix never import a host.
+"""Published host surfaces by name, as plain data, so the CLI and the matrix never build a host.
 
-The embedded host publishes :data:`DSH_0_2_SURFACE`: the seams, modes, services and bridge packages
-of DeepSeek Harness 0.2.0-rc.2 that the reference plugin targeted.
+* ``embedded`` — the embedded host publishes the surface the vendor tables were written against
+  (DeepSeek Harness 0.2.0-rc.2, :data:`vendors.surface.TABLE_SURFACE`) under its own name;
+* ``dsh`` — the published DSH 0.1.0-rc.8 composition the second host really runs
+  (:mod:`compat_adapter.host.dsh.surface`);
+* ``dsh-0.2`` — the 0.2.0-rc.2 surface itself.
 """
 
 from __future__ import annotations
 
-from compat_adapter.host.dsh_surface import DSH_RC8_SURFACE
-from compat_adapter.host.protocol import SeamMode, Surface
+from compat_adapter.errors import CompatError
+from compat_adapter.host.dsh.surface import DSH_RC8_SURFACE
+from compat_adapter.model import Surface
+from vendors.surface import CLAUDE_BRIDGE, CODEX_BRIDGE, TABLE_SURFACE
 
-__all__ = ("CLAUDE_BRIDGE", "CODEX_BRIDGE", "DSH_0_2_SURFACE", "EMBEDDED_SURFACE", "SURFACES")
+__all__ = ("CLAUDE_BRIDGE", "CODEX_BRIDGE", "DSH_0_2_SURFACE", "EMBEDDED_SURFACE", "SURFACES",
+           "surface_named")
 
-CLAUDE_BRIDGE = "@deepseek-ai/dsh-hooks-claude-code"
-CODEX_BRIDGE = "@deepseek-ai/dsh-hooks-codex"
-
-_W, _S, _E = SeamMode.WATERFALL, SeamMode.SERIAL, SeamMode.EMIT
-
-DSH_0_2_SURFACE = Surface(
-    host="dsh",
-    version="0.2.0-rc.2",
-    seams={
-        "tools/pre-execute": _W,
-        "tools/post-execute": _W,
-        "tools/result": _E,
-        "agent/created": _S,
-        "agent/pre-step": _W,
-        "agent/turn-stopping": _S,
-        "agent/disposed": _E,
-        "agent/error": _E,
-        "agent/status": _E,
-        "agent/inbox/inserted": _E,
-        "subagent/start": _E,
-        "subagent/end": _E,
-        "approval/request": _W,
-        "user-questions/request": _W,
-        "settings/document-updated": _E,
-        "session/created": _E,
-        "session/event": _E,
-    },
-    services=frozenset({
-        "shell", "shellEnv", "fs.watch", "lsp", "worktrees", "agents", "approval",
-        "userQuestions", "subagents", "settings",
-    }),
-    bridge_packages=frozenset({CLAUDE_BRIDGE, CODEX_BRIDGE}),
-)
+DSH_0_2_SURFACE = TABLE_SURFACE
 
 #: The embedded host publishes the DSH 0.2.0-rc.2 surface under its own name.
 EMBEDDED_SURFACE = DSH_0_2_SURFACE.model_copy(update={"host": "embedded"})
 
-#: Surfaces by the name the CLI accepts (`--host`): `dsh` is the published DSH 0.1.0-rc.8
-#: composition the second host really runs (host/dsh_surface.py); `dsh-0.2` is the 0.2.0-rc.2
-#: surface the embedded host models.
+#: Surfaces by the name the CLI accepts (`--host`).
 SURFACES = {"embedded": EMBEDDED_SURFACE, "dsh": DSH_RC8_SURFACE, "dsh-0.2": DSH_0_2_SURFACE}
+
+
+def surface_named(name: str) -> Surface:
+    """The published surface called ``name`` (a key of :data:`SURFACES`).
+
+    :raises CompatError: no surface has that name; the message lists the known ones.
+    """
+    try:
+        return SURFACES[name]
+    except KeyError:
+        raise CompatError(f"unknown host {name!r} (known: {', '.join(SURFACES)})") from None

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -71,7 +72,7 @@ def import_files(vendor: str, paths: Sequence[str | Path], *, trust_all: bool | 
         path = Path(given)
         if not path.exists():
             raise ConfigParseError(f"{given}: no such file", path=str(given))
-        parts.append(gate(spec, path, str(given), module.import_file(spec, path, str(given)),
+        parts.append(gate(spec, path, str(given), partial(module.import_file, spec, path, str(given)),
                           trust_all=trust_all))
     return _fold(spec.id, parts)
 
@@ -113,8 +114,7 @@ async def register_import(adapter: CompatAdapter, result: ImportResult) -> tuple
     out: list[CapabilityResult] = []
     async with adapter.batch():
         for h in result.hooks:
-            out.append(await adapter.register_hook(h.vendor, h.event, h.matcher, h.handler,
-                                                   origin=h.origin))
+            out.append(await adapter.register(h.declared))
         for r in result.rules:
             out.append(await adapter.register_rules(r.vendor, r.sources, base_dir=r.base_dir))
     return tuple(out)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from compat_adapter.declare import REFUSED_HANDLER_TYPES
 from compat_adapter.errors import ConfigParseError
-from compat_adapter.grading import REFUSED_HANDLER_TYPES
 from compat_adapter.importers import rules as project_rules
 from compat_adapter.importers.claude import settings_file
 from compat_adapter.importers.common import (

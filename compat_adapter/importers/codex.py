@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from compat_adapter.catalog import resolve_vendor
+from compat_adapter.declare import REFUSED_HANDLER_TYPES
 from compat_adapter.errors import ConfigParseError, InvalidMatcher
-from compat_adapter.grading import REFUSED_HANDLER_TYPES
 from compat_adapter.importers import rules as project_rules
 from compat_adapter.importers.common import (
     FileImport,

@@ -18,8 +18,8 @@ from types import MappingProxyType
 from typing import Any
 
 from compat_adapter.catalog import resolve_event
+from compat_adapter.declare import REFUSED_HANDLER_TYPES, Declared, declare_hook
 from compat_adapter.errors import ConfigParseError, InvalidHandler, InvalidMatcher, UnknownEvent
-from compat_adapter.grading import REFUSED_HANDLER_TYPES, declare_hook
 from compat_adapter.model import EventRow, VendorSpec
 
 __all__ = (
@@ -57,15 +57,17 @@ REFUSAL_CODES: Mapping[str, str] = MappingProxyType({
 
 @dataclass(frozen=True, slots=True)
 class ImportedHook:
-    """One handler of one matcher group, ready for ``CompatAdapter.register_hook``."""
+    """One handler of one matcher group, declared once and ready for ``CompatAdapter.register``."""
 
     vendor: str
     event: str
     matcher: str | None
     handler: str | Mapping[str, Any]
-    """As written in the file (read-only); passed unchanged as ``register_hook(handler=...)``."""
+    """As written in the file (read-only)."""
     origin: str
     """``<file>:<place>``, the file path as it was given."""
+    declared: Declared = field(compare=False, repr=False)
+    """The one declaration of this hook, made when the file was read."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,7 +340,7 @@ def accept(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook:
     origin = f"{shown}:{slot.place}"
     handler = freeze(slot.handler)
     try:
-        declare_hook(spec.id, slot.event, slot.matcher, handler, origin=origin)
+        declared = declare_hook(spec, slot.row, slot.matcher, handler, origin=origin)
     except InvalidHandler as exc:
         raise ConfigParseError(f"{shown}:{slot.place}: {exc.message}", path=shown,
                                place=slot.place) from exc
@@ -347,7 +349,7 @@ def accept(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook:
                              event=slot.event, path=shown, place=f"{slot.group_place}.matcher"
                              ) from exc
     return ImportedHook(vendor=spec.id, event=slot.event, matcher=slot.matcher, handler=handler,
-                        origin=origin)
+                        origin=origin, declared=declared)
 
 
 def rules_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:

@@ -19,8 +19,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from compat_adapter.declare import REFUSED_HANDLER_TYPES
 from compat_adapter.errors import ConfigParseError
-from compat_adapter.grading import REFUSED_HANDLER_TYPES
 from compat_adapter.importers import rules as project_rules
 from compat_adapter.importers.common import (
     FileImport,

@@ -1,6 +1,6 @@
 """The importers' side of trust: every file read is checked against the user's trust store.
 
-``import_files`` hands each file's :class:`FileImport` to :func:`gate`. Hooks of a file the user has
+``import_files`` reads each file through :func:`gate`. Hooks of a file the user has
 not trusted (or that changed since, or whose hooks run a project file that changed) become
 ``Refused`` entries with code ``UNTRUSTED`` and the stable ``untrusted: …`` reason naming the command
 that trusts them; so they are never registered, mounted or started. Rules stay: they are context,
@@ -11,10 +11,10 @@ are what ``compat-adapter trust`` and explicit callers (tests, set-up scripts) u
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from types import ModuleType
+from types import MappingProxyType, ModuleType
 
 from compat_adapter.catalog import resolve_vendor
 from compat_adapter.errors import ConfigParseError
@@ -27,6 +27,7 @@ from compat_adapter.trust import (
     TrustStore,
     Verdict,
     command_view,
+    file_digest,
     project_root,
     trust_all_enabled,
     warn_trust_all,
@@ -45,18 +46,21 @@ def _views(spec: VendorSpec, hooks: Sequence[ImportedHook], root: Path) -> tuple
     return tuple(command_view(spec, h.event, h.matcher, h.handler, root) for h in hooks)
 
 
-def gate(spec: VendorSpec, path: Path, shown: str, part: FileImport, *,
+def gate(spec: VendorSpec, path: Path, shown: str, read: Callable[[], FileImport], *,
          trust_all: bool | None = None, store: TrustStore | None = None) -> FileImport:
-    """Hold back the hooks of an untrusted or changed file; mark its rules trusted or not.
+    """``read()`` the file, then hold back the hooks if it is untrusted or changed; mark its rules
+    trusted or not. The digest is taken before the read, so the bytes parsed are the bytes trusted.
 
     ``trust_all`` None follows :func:`compat_adapter.trust.trusting_all`; True lets every hook
     through, with a warning line on stderr for each untrusted file, every time.
     """
+    before = file_digest(path)
+    part = read()
     if not part.hooks and not part.rules:
         return part
     root = project_root(path)
     views = _views(spec, part.hooks, root)
-    verdict = (store or TrustStore()).check(path, views, root=root, shown=shown)
+    verdict = (store or TrustStore()).check_read(path, before, views, root=root, shown=shown)
     part.rules = [replace(r, trusted=verdict.trusted) for r in part.rules]
     if verdict.trusted:
         return part
@@ -91,6 +95,10 @@ class Review:
     rules: bool
     """The file carries rules (context)."""
     verdict: Verdict
+    sha256: str
+    """The digest of the bytes reviewed; trusting records this, not whatever is there later."""
+    programs: Mapping[str, str | None]
+    """Each project file the hooks run → its digest when reviewed."""
 
 
 def review(vendor: str, path: Path, shown: str | None = None, store: TrustStore | None = None) -> Review:
@@ -99,12 +107,17 @@ def review(vendor: str, path: Path, shown: str | None = None, store: TrustStore 
     shown = shown or str(path)
     if not path.is_file():
         raise ConfigParseError(f"{shown}: no such file", path=shown)
+    before = file_digest(path)
     part = importer_for(spec.id).import_file(spec, path, shown)
+    if before is None or file_digest(path) != before:
+        raise ConfigParseError(f"{shown}: changed while it was read; review it again", path=shown)
     root = project_root(path)
     views = _views(spec, part.hooks, root)
-    verdict = (store or TrustStore()).check(path, views, root=root, shown=shown)
+    programs = MappingProxyType({f: file_digest(root / f) for v in views for f in v.files})
+    verdict = (store or TrustStore()).check_read(path, before, views, root=root, shown=shown)
     return Review(vendor=spec.id, path=path, shown=shown, root=root, hooks=views,
-                  refused=tuple(part.refused), rules=bool(part.rules), verdict=verdict)
+                  refused=tuple(part.refused), rules=bool(part.rules), verdict=verdict,
+                  sha256=before, programs=programs)
 
 
 def trust_files(vendor: str, paths: Sequence[str | Path], *, command: str,
@@ -114,5 +127,6 @@ def trust_files(vendor: str, paths: Sequence[str | Path], *, command: str,
     out = []
     for given in [paths] if isinstance(paths, str | Path) else paths:
         seen = review(vendor, Path(given), str(given), store)
-        out.append(store.record(seen.path, seen.hooks, command, root=seen.root))
+        out.append(store.record(seen.path, seen.hooks, command, root=seen.root, sha256=seen.sha256,
+                                programs=seen.programs))
     return tuple(out)

@@ -1,48 +1,62 @@
-"""Run the hooks of one vendor event for one host moment: select, run, decode, merge, audit.
+"""The one dispatch loop: for one point and one host moment, select → run → merge → apply → audit.
 
 This is the shared core of the three routes this project owns (native-translate, native-seam and
-the built-in Copilot bridge). It never raises into the host: every hook failure is an outcome the
-dialect decodes by the vendor's rules, and every run is recorded in the adapter's audit.
+the built-in Copilot bridge). :class:`Runner` holds the hooks mounted on each point, grouped by
+vendor event, and :meth:`Runner.run` is the only place a hook run is audited. It never raises into
+the host: every hook failure is an outcome the dialect decodes by the vendor's rules.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from compat_adapter.dialects import dialect_for
+from compat_adapter.declare import Declared
+from compat_adapter.dialects import DIALECTS
 from compat_adapter.dialects.base import Dialect, HookAnswer, Moment
-from compat_adapter.host.protocol import SessionHandle
-from compat_adapter.model import EventRow, HookDeclaration, VendorSpec
+from compat_adapter.host.protocol import Host, SessionHandle, UserMessage, new_message
+from compat_adapter.model import CommandHandler, EventRow, VendorSpec
 from compat_adapter.runtime.process import BASH, ProcessOutcome, hook_environment, run_command
 
-__all__ = ("AuditRecord", "GroupResult", "HookEntry", "run_group", "turn_of")
+if TYPE_CHECKING:
+    from compat_adapter.routing.points import Point
+    from compat_adapter.routing.verdicts import Applied, Rule
+
+__all__ = ("HOOK_SOURCE", "AuditRecord", "GroupResult", "HookEntry", "Runner", "make_entry", "run_group",
+           "turn_of")
+
+#: Source kind of every message this project injects or steers for a hook.
+HOOK_SOURCE = "compat-adapter-hook"
 
 _VERDICT_CACHE = 256
 _UNSET = object()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class HookEntry:
-    """One mounted hook: its declaration, row and the settings resolved at registration."""
+    """One mounted hook: its resolved declaration and the settings resolved at registration.
+
+    ``spec``, ``row``, ``handler`` and ``matcher`` are the declaration's own objects, kept as
+    fields because the dispatch loop reads them for every hook on every dispatch. Two entries are
+    equal only when they are the same mounted hook.
+    """
 
     id: str
+    declared: Declared
     spec: VendorSpec
     row: EventRow
-    decl: HookDeclaration
+    handler: CommandHandler | None
+    matcher: str | None
     timeout_s: float
     dialect: Dialect = field(repr=False, compare=False)
     #: Matcher verdicts by subject: subjects repeat (tool names), matching need not.
     verdicts: dict[str | None, bool] = field(default_factory=dict, repr=False, compare=False)
-
-    @property
-    def matcher(self) -> str | None:
-        return self.decl.matcher
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +101,7 @@ def turn_of(session: SessionHandle) -> int | None:
 def _env_for(entry: HookEntry, cwd: str) -> dict[str, str]:
     # Each vendor's documented project variables, so scripts written for it find their files.
     add = dict.fromkeys(entry.spec.project_dir_env, cwd)
-    add.update(dict(entry.decl.handler.env if entry.decl.handler else ()))
+    add.update(dict(entry.handler.env if entry.handler else ()))
     return hook_environment(os.environ, add=add)
 
 
@@ -101,7 +115,7 @@ def _shell_for(spec: VendorSpec) -> str:
 
 
 def _cwd_for(entry: HookEntry, cwd: str) -> Path:
-    handler = entry.decl.handler
+    handler = entry.handler
     if handler and handler.cwd:
         # Copilot's `cwd` is relative to the repository root; an absolute one stands as given.
         return Path(cwd) / handler.cwd
@@ -112,7 +126,7 @@ async def _run_one(entry: HookEntry, moment: Moment) -> tuple[HookAnswer, Proces
     dialect = entry.dialect
     payload = dialect.payload(moment)
     outcome = await run_command(
-        entry.decl.handler.command,  # type: ignore[union-attr]
+        entry.handler.command,  # type: ignore[union-attr]
         stdin=dialect.encode(payload),
         cwd=_cwd_for(entry, moment.cwd),
         env=_env_for(entry, moment.cwd),
@@ -158,7 +172,7 @@ def select(entries: Sequence[HookEntry], moment: Moment) -> list[HookEntry]:
     subject = _UNSET
     chosen = []
     for entry in entries:
-        matcher = entry.decl.matcher
+        matcher = entry.matcher
         if not matcher:
             chosen.append(entry)
             continue
@@ -176,11 +190,13 @@ def select(entries: Sequence[HookEntry], moment: Moment) -> list[HookEntry]:
 
 
 async def run_group(entries: Sequence[HookEntry], moment: Moment) -> GroupResult:
-    """Run the selected hooks of one vendor event, concurrently when the vendor does, then merge.
+    """Run the selected hooks of one vendor event, concurrently when the vendor does, then merge."""
+    return await run_selected(select(entries, moment), moment)
 
-    Answers are merged in config order whatever order the processes finished in.
-    """
-    chosen = select(entries, moment)
+
+async def run_selected(chosen: Sequence[HookEntry], moment: Moment) -> GroupResult:
+    """Run hooks already selected; answers are merged in config order whatever order the
+    processes finished in."""
     if not chosen:
         return GroupResult(HookAnswer(), (), (), ())
     spec = chosen[0].spec
@@ -201,14 +217,16 @@ async def run_group(entries: Sequence[HookEntry], moment: Moment) -> GroupResult
     return GroupResult(merged, tuple(chosen), answers, tuple(o for _, o in done))
 
 
-def make_entry(id: str, spec: VendorSpec, row: EventRow, decl: HookDeclaration) -> HookEntry:
-    timeout = (decl.handler.timeout_s if decl.handler and decl.handler.timeout_s else None) \
+def make_entry(id: str, declared: Declared) -> HookEntry:
+    """The mounted form of a graded declaration; the dialect is the vendor's, by its spec id."""
+    spec, row, handler = declared.spec, declared.row, declared.handler
+    timeout = (handler.timeout_s if handler and handler.timeout_s else None) \
         or row.timeout_s or spec.default_timeout_s
     if row.timeout_s is not None:
         # Vendors that clamp an event's timeout (Codex SessionEnd/Interrupt: 3 s) clamp hooks too.
         timeout = min(timeout, row.timeout_s) if spec.id == "codex" else timeout
-    return HookEntry(id=id, spec=spec, row=row, decl=decl, timeout_s=float(timeout),
-                     dialect=dialect_for(spec.id))
+    return HookEntry(id=id, declared=declared, spec=spec, row=row, handler=handler,
+                     matcher=declared.matcher, timeout_s=float(timeout), dialect=DIALECTS[spec.id])
 
 
 def audit_records(group: GroupResult, point: str, honoured: bool, note: str
@@ -233,3 +251,148 @@ def moment_for(event: str, session: SessionHandle | None, cwd: Path, fields: Map
         turn=turn,
         fields=dict(fields),
     )
+
+
+_NO_SCENE: Mapping[str, Any] = MappingProxyType({})
+
+
+@dataclass(slots=True)
+class Group:
+    """The hooks of one vendor event on one point, with the rule of the route they came by."""
+
+    entries: tuple[HookEntry, ...]
+    rule: Rule
+    #: Selected entries by matcher subject: the same tool name picks the same hooks every time.
+    chosen: dict[Any, tuple[HookEntry, ...]] = field(default_factory=dict)
+
+    def select(self, moment: Moment) -> tuple[HookEntry, ...]:
+        first = self.entries[0]
+        if first.row.matcher_subject is None:
+            return self.entries
+        subject = first.dialect.subject(moment)
+        hit = self.chosen.get(subject)
+        if hit is None:
+            hit = tuple(select(self.entries, moment))
+            if len(self.chosen) < _VERDICT_CACHE:  # file paths would grow it without end
+                self.chosen[subject] = hit
+        return hit
+
+
+class Runner:
+    """The hooks mounted on each point for one adapter, and the loop that runs them.
+
+    Groups are kept in first-registration order and rebuilt only on mount and unmount: they are
+    read on every dispatch.
+    """
+
+    def __init__(self, host: Host, audit: list[AuditRecord]) -> None:
+        self.host = host
+        self.audit = audit
+        self.closed = False
+        self._entries: dict[str, list[HookEntry]] = {}
+        self._rules: dict[tuple[str, str], Rule] = {}
+        self._groups: dict[str, list[Group]] = {}
+        #: What listeners remember between dispatches (stop blocks, todo lists, models), by topic.
+        self.memo: dict[str, dict[Any, Any]] = {}
+
+    def add(self, entry: HookEntry, rule: Rule) -> None:
+        self._entries.setdefault(entry.row.point, []).append(entry)
+        self._rules[(entry.spec.id, entry.row.event)] = rule
+        self._groups.pop(entry.row.point, None)
+
+    def remove(self, entry: HookEntry) -> None:
+        entries = self._entries.get(entry.row.point, [])
+        if entry in entries:
+            entries.remove(entry)
+            self._groups.pop(entry.row.point, None)
+
+    def holds(self, entry: HookEntry) -> bool:
+        return entry in self._entries.get(entry.row.point, ())
+
+    def has(self, point: Point) -> bool:
+        return bool(self._entries.get(point.name))
+
+    def clear(self) -> None:
+        self.closed = True
+        self._entries.clear()
+        self._groups.clear()
+
+    def groups(self, point: Point) -> list[Group]:
+        cached = self._groups.get(point.name)
+        if cached is None:
+            by_event: dict[tuple[str, str], list[HookEntry]] = {}
+            for entry in self._entries.get(point.name, ()):
+                by_event.setdefault((entry.spec.id, entry.row.event), []).append(entry)
+            cached = self._groups[point.name] = [Group(tuple(v), self._rules[k]) for k, v in by_event.items()]
+        return cached
+
+    def emit(self, point: Point, fields: Mapping[str, Any], session: SessionHandle | None, *,
+             turn: int | None = None, keep: Keep | None = None) -> Awaitable[None] | None:
+        """Run an emit point; None (no coroutine at all) when no hook listens."""
+        if not any(keep is None or keep(g.entries[0]) for g in self.groups(point)):
+            return None
+        return self._emit(point, fields, session, turn, keep)
+
+    async def _emit(self, point: Point, fields: Mapping[str, Any], session: SessionHandle | None,
+                    turn: int | None, keep: Keep | None) -> None:
+        await self.run(point, fields, session=session, turn=turn, keep=keep)
+
+    async def run(self, point: Point, fields: Mapping[str, Any], *, session: SessionHandle | None,
+                  turn: int | None = None, scene: Mapping[str, Any] = _NO_SCENE,
+                  keep: Keep | None = None) -> list[tuple[GroupResult, Applied]]:
+        """Run the point's groups in order until one's rule gives a verdict; audit every run.
+
+        Returns each group that ran with what its answer does here, the verdict (if any) last.
+        """
+        done: list[tuple[GroupResult, Applied]] = []
+        for group in self.groups(point):
+            first = group.entries[0]
+            if keep is not None and not keep(first):
+                continue
+            moment = moment_for(first.row.event, session, self.host.cwd, fields, turn)
+            chosen = group.select(moment)
+            if not chosen:
+                continue
+            paired = point.log_pair and session is not None and turn is not None
+            if paired:
+                _log_invoked(session, turn, chosen)  # type: ignore[arg-type]
+            result = await run_selected(chosen, moment)
+            if paired:
+                _log_results(session, turn, result)  # type: ignore[arg-type]
+            applied = group.rule(result, first.row, scene)
+            self.audit.extend(audit_records(result, point.name, applied.honoured, applied.note))
+            done.append((result, applied))
+            if applied.verdict is not None:
+                break
+        return done
+
+
+#: Which groups a dispatch runs, asked of each group's first hook (all share vendor and row).
+Keep = Callable[[HookEntry], bool]
+
+
+def _log_invoked(session: SessionHandle, turn: int, chosen: Sequence[HookEntry]) -> None:
+    for entry in chosen:
+        session.append("hook/invoked", {"turn": turn, "point": entry.row.event, "dialect": entry.spec.id,
+                                        "matcher": entry.matcher, "handlerId": entry.id})
+
+
+def _log_results(session: SessionHandle, turn: int, group: GroupResult) -> None:
+    for entry, answer, outcome in zip(group.ran, group.answers, group.outcomes, strict=True):
+        record: dict[str, Any] = {"turn": turn, "point": entry.row.event, "handlerId": entry.id,
+                                  "decision": answer.decision, "durationMs": round(outcome.duration_ms, 3)}
+        if outcome.exit_code is not None:
+            record["exitCode"] = outcome.exit_code
+        if outcome.stderr.strip():
+            record["stderrSummary"] = outcome.stderr.strip()[:500]
+        session.append("hook/result", record)
+
+
+def message(group: GroupResult, text: str) -> UserMessage:
+    """A sourced user message for a hook's text, named after the vendor event that gave it."""
+    first = group.ran[0]
+    return new_message(text, HOOK_SOURCE, f"{first.spec.id}:{first.row.event}")
+
+
+def context_messages(group: GroupResult, applied: Applied) -> tuple[UserMessage, ...]:
+    return (message(group, applied.context),) if applied.context else ()

@@ -28,12 +28,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from compat_adapter.catalog import host_tool
 from compat_adapter.errors import MountFailed
 from compat_adapter.host.protocol import BridgeMount, Host
+from compat_adapter.model import VendorSpec
+from compat_adapter.routing.base import HookState
 from compat_adapter.routing.dispatch import HookEntry
 
-__all__ = ("BridgeSet", "MountReport", "bridge_config", "config_dir", "prune_orphans",
+__all__ = ("BridgeRouter", "BridgeSet", "MountReport", "bridge_config", "config_dir", "prune_orphans",
            "translate_matcher")
 
 _LITERAL = re.compile(r"^[A-Za-z0-9_|]+$")
@@ -72,12 +73,13 @@ def _discard(path: Path) -> None:
         pass
 
 
-def translate_matcher(vendor: str, dialect: str, matcher: str | None) -> tuple[str | None, bool]:
-    """The matcher in host tool names; returns (matcher, can_fire)."""
+def translate_matcher(spec: VendorSpec, dialect: str, matcher: str | None) -> tuple[str | None, bool]:
+    """The matcher in host tool names (from the vendor's own tool table); returns (matcher, can_fire)."""
+    to_host = {t.vendor: t.host for t in spec.tools}
     if not matcher or matcher == "*":
         return matcher, True
     if _LITERAL.match(matcher):
-        names = [host_tool(vendor, n) for n in matcher.split("|") if n]
+        names = [to_host.get(n) for n in matcher.split("|") if n]
         kept = list(dict.fromkeys(n for n in names if n))
         if not kept:
             return None, False
@@ -87,7 +89,7 @@ def translate_matcher(vendor: str, dialect: str, matcher: str | None) -> tuple[s
         return (f"^(?:{joined})$" if dialect == "codex" else joined), True
 
     def swap(m: re.Match[str]) -> str:
-        return host_tool(vendor, m.group(0)) or m.group(0)
+        return to_host.get(m.group(0)) or m.group(0)
     return re.sub(r"[A-Za-z_][A-Za-z0-9_]*", swap, matcher), True
 
 
@@ -97,13 +99,13 @@ def bridge_config(entries: Sequence[HookEntry], dialect: str) -> tuple[dict[str,
     silent = set()
     for entry in entries:
         if entry.row.matcher_subject == "tool_name":
-            matcher, can_fire = translate_matcher(entry.spec.id, dialect, entry.matcher)
+            matcher, can_fire = translate_matcher(entry.spec, dialect, entry.matcher)
         else:  # a source, agent type … is not a tool name: nothing to translate
             matcher, can_fire = entry.matcher, True
         if not can_fire:
             silent.add(entry.id)
             continue
-        handler: dict[str, object] = {"type": "command", "command": entry.decl.handler.command,  # type: ignore[union-attr]
+        handler: dict[str, object] = {"type": "command", "command": entry.handler.command,  # type: ignore[union-attr]
                                       "timeout": entry.timeout_s}
         group: dict[str, object] = {"hooks": [handler]}
         if matcher:
@@ -128,12 +130,38 @@ class BridgeSet:
         self.dialect = dialect
         self._dir = directory
         self._owner = owner
-        self.entries: list[HookEntry] = []
-        self.mount: BridgeMount | None = None
+        self._entries: list[HookEntry] = []
+        self._staged: list[HookEntry] = []
+        self._mount: BridgeMount | None = None
         self.path: Path | None = None
-        self.silent: frozenset[str] = frozenset()
+        self._silent: frozenset[str] = frozenset()
         #: Ids that the mounted bridge really runs.
-        self.live: frozenset[str] = frozenset()
+        self._live: frozenset[str] = frozenset()
+
+    def stage(self, entry: HookEntry) -> None:
+        """Add a hook to the next mount."""
+        self._staged.append(entry)
+
+    @property
+    def staged(self) -> bool:
+        return bool(self._staged)
+
+    async def flush(self) -> MountReport | None:
+        """Mount the running set plus the staged hooks; on failure drop the staged ones."""
+        if not self._staged:
+            return None
+        staged, self._staged = self._staged, []
+        return await self.apply([*self._entries, *staged])
+
+    def state(self, entry: HookEntry, closed: bool) -> HookState:
+        held = entry in self._entries or entry in self._staged
+        running = entry.id in self._live and not closed
+        note = None
+        if entry.id in self._silent:
+            note = "its matcher names no host tool, so it can never fire"
+        elif held and not running and not closed:
+            note = "waiting for the batch to mount"
+        return HookState(held=held, running=running, bridge=self.package, note=note)
 
     def _write(self, entries: Sequence[HookEntry]) -> tuple[Path, frozenset[str]]:
         config, silent = bridge_config(entries, self.dialect)
@@ -155,7 +183,7 @@ class BridgeSet:
             new = await self._host.mount_bridge(self.package, path)
         except Exception as exc:
             _discard(path)
-            still = "the earlier hooks were never unmounted and keep running" if self.mount \
+            still = "the earlier hooks were never unmounted and keep running" if self._mount \
                 else "no earlier hooks were mounted through this bridge"
             raise MountFailed(f"mounting {self.package} failed: {exc}; {still}",
                               package=self.package) from exc
@@ -165,10 +193,10 @@ class BridgeSet:
             _discard(path)
             raise MountFailed(f"{self.package} could not load the generated config; the earlier "
                               "hooks were never unmounted and keep running", package=self.package)
-        old, old_path = self.mount, self.path
-        self.mount, self.path, self.entries = new, path, list(entries)
-        self.silent = silent
-        self.live = frozenset(e.id for e in entries) - silent
+        old, old_path = self._mount, self.path
+        self._mount, self.path, self._entries = new, path, list(entries)
+        self._silent = silent
+        self._live = frozenset(e.id for e in entries) - silent
         if old is not None:
             await old.unmount()
         if old_path is not None:
@@ -176,11 +204,65 @@ class BridgeSet:
         return MountReport(path, len(entries) - len(silent), silent)
 
     async def close(self) -> None:
-        mount, path = self.mount, self.path
-        self.mount, self.path, self.entries, self.live = None, None, [], frozenset()
+        mount, path = self._mount, self.path
+        self._mount, self.path, self._entries, self._staged = None, None, [], []
+        self._live = frozenset()
         try:
             if mount is not None:
                 await mount.unmount()
         finally:
             if path is not None:
                 _discard(path)
+
+
+class BridgeRouter:
+    """The official-bridge route: one :class:`BridgeSet` per bridge package, mounted on flush.
+
+    ``mount`` only stages a hook: a bridge reads one whole config, so the set is mounted once per
+    flush (once per registration, or once at the end of a batch).
+    """
+
+    def __init__(self, host: Host, directory: Path, owner: str) -> None:
+        self._host = host
+        self._dir = directory
+        self._owner = owner
+        self._sets: dict[str, BridgeSet] = {}
+        self._closed = False
+
+    def _set_for(self, entry: HookEntry) -> BridgeSet:
+        package = entry.spec.bridge_package or ""
+        found = self._sets.get(package)
+        if found is None:
+            found = self._sets[package] = BridgeSet(self._host, package,
+                                                    entry.spec.bridge_dialect or "claude-code",
+                                                    self._dir, self._owner)
+        return found
+
+    async def mount(self, entry: HookEntry) -> None:
+        self._set_for(entry).stage(entry)
+
+    async def flush(self) -> None:
+        """Mount every bridge with staged hooks; every set is tried, the first failure raised."""
+        failure: MountFailed | None = None
+        for bridge in self._sets.values():
+            try:
+                await bridge.flush()
+            except MountFailed as exc:
+                failure = failure or exc
+        if failure is not None:
+            raise failure
+
+    def state(self, entry: HookEntry) -> HookState:
+        bridge = self._sets.get(entry.spec.bridge_package or "")
+        if bridge is None:
+            return HookState(held=False, running=False)
+        return bridge.state(entry, self._closed)
+
+    def configs(self) -> dict[str, str | None]:
+        """Bridge package → the config file its mounted bridge reads (None: not mounted)."""
+        return {p: (str(b.path) if b.path else None) for p, b in self._sets.items()}
+
+    async def close(self) -> None:
+        self._closed = True
+        for bridge in self._sets.values():
+            await bridge.close()

@@ -72,7 +72,6 @@ def vendor_outcome(case: Case, run: Path, **options: Any) -> Outcome:
 async def embedded_outcome(case: Case, run: Path) -> Outcome:
     """Import the same vendor config as a user would, run the same turns on the embedded host."""
     from compat_adapter import CompatAdapter, CompatError, MemoryHost
-    from compat_adapter.host.loop import call
     from compat_adapter.importers import import_files, register_import
     from compat_adapter.importers.gate import trust_files
 
@@ -91,7 +90,11 @@ async def embedded_outcome(case: Case, run: Path) -> Outcome:
     except CompatError as exc:
         return Outcome(side="embedded", case=case.name, error=f"import failed: {exc}")
     refused = tuple((r.code, r.reason) for r in imported.refused)
-    script = [call("bash", command=value) if kind == "shell" else value for kind, value in case.steps]
+    # The scripted loop's JSON form: the host's own shell tool, with the arguments the vendor's
+    # model sent besides the command (a description), so that the payloads compare on the fields
+    # the dialect builds.
+    script = [{"tools": [{"name": "bash", "arguments": {"command": value, **cli.extra_args}}]} if kind == "shell"
+              else value for kind, value in case.steps]
     degradations: dict[str, tuple[str, ...]] = {}
     async with MemoryHost(proj) as host:
         async with CompatAdapter(host, state_dir=str(run / "adapter")) as adapter:

@@ -1,4 +1,7 @@
-"""How each vendor's own runtime turns a hook's stdout text into JSON.
+"""How a JavaScript or Rust program turns a hook's stdout text into JSON.
+
+Used by the dialects (each vendor's own reading) and by the embedded model of DSH's bridges (DSH is
+JavaScript too: ``stdout.trim()`` then ``JSON.parse``). Pure: no I/O, no import of the project.
 
 The vendors are Node programs (Claude Code, Copilot, CodeBuddy, OpenCode) or a Rust program
 (Codex), and a hook's answer is read by their parser, not Python's. Reading it the Python way lets

@@ -2,10 +2,11 @@
 
 ``MemoryHost`` publishes :data:`~compat_adapter.host.surfaces.EMBEDDED_SURFACE` (minus whatever
 it was built without), dispatches every seam in its real mode with DSH's defaults
-(:mod:`compat_adapter.host.dispatch`), keeps sessions with an append-only log
-(:mod:`compat_adapter.host.session`), runs scripted agents over real tools
-(:mod:`~compat_adapter.host.agent`, :mod:`~compat_adapter.host.loop`, :mod:`~compat_adapter.host.tools`)
-and reaches the optional services through the runtime modules, imported only when first used::
+(:mod:`~compat_adapter.host.embedded.seams`), keeps sessions with an append-only log
+(:mod:`~compat_adapter.host.embedded.session`), runs scripted agents over real tools
+(:mod:`~compat_adapter.host.embedded.agent`, :mod:`~compat_adapter.host.embedded.loop`,
+:mod:`~compat_adapter.host.embedded.tools`) and reaches the optional services through the runtime
+modules, imported only when first used (:mod:`~compat_adapter.host.embedded.services`)::
 
     async with MemoryHost(tmp_path, log_dir=tmp_path / "logs") as host:
         host.on("tools/pre-execute", policy)
@@ -22,7 +23,6 @@ from __future__ import annotations
 import contextvars
 import inspect
 import logging
-import re
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,9 +34,13 @@ from uuid import uuid4
 import anyio
 from anyio.abc import TaskGroup
 
-from compat_adapter.errors import HostSurfaceMismatch, InvalidDeclaration, MountFailed
-from compat_adapter.host.agent import MemoryAgent, StartSource
-from compat_adapter.host.dispatch import Default, Listener, Seams
+from compat_adapter.errors import HostSurfaceMismatch, InvalidDeclaration
+from compat_adapter.host.embedded.agent import MemoryAgent, StartSource
+from compat_adapter.host.embedded.bridges import mount
+from compat_adapter.host.embedded.seams import Default, Listener, Seams
+from compat_adapter.host.embedded.services import Services
+from compat_adapter.host.embedded.session import MemorySession
+from compat_adapter.host.embedded.shellenv import ShellEnv
 from compat_adapter.host.protocol import (
     AgentCreated,
     ApprovalOutcome,
@@ -52,10 +56,9 @@ from compat_adapter.host.protocol import (
     Worktree,
 )
 from compat_adapter.host.script import Script
-from compat_adapter.host.session import MemorySession
 from compat_adapter.host.surfaces import EMBEDDED_SURFACE
 
-__all__ = ("DSH_ENV_KEY", "HostRecord", "MemoryHost")
+__all__ = ("HostRecord", "MemoryHost")
 
 _logger = logging.getLogger("compat_adapter.host")
 _LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING,
@@ -65,12 +68,6 @@ _SOURCES = frozenset({"startup", "resume", "clear", "compact"})
 _IN_BACKGROUND: contextvars.ContextVar[bool] = contextvars.ContextVar("in_background",
                                                                      default=False)
 
-#: Keys a shell-env contributor may set (DSH: ``DSH_`` + ``[A-Z][A-Z0-9_]*``).
-DSH_ENV_KEY = re.compile(r"DSH_[A-Z][A-Z0-9_]*")
-#: Keys the host sets itself; contributors may not.
-_RESERVED_ENV = frozenset({"DSH_HOME", "DSH_SHELL", "DSH_SESSION_ID", "DSH_SESSION_JSONL",
-                           "DSH_PROFILE", "DSH_PROFILE_DIR"})
-
 
 @dataclass(frozen=True, slots=True)
 class HostRecord:
@@ -79,12 +76,6 @@ class HostRecord:
     level: str
     message: str
     fields: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass(eq=False, slots=True)
-class _Contributor:
-    name: str
-    resolve: Callable[[ToolExecution], Any]
 
 
 class MemoryHost(Host):
@@ -146,12 +137,10 @@ class MemoryHost(Host):
         self._sessions: dict[str, MemorySession] = {}
         self._agents: dict[str, MemoryAgent] = {}
         self._counters: dict[str, int] = {}
-        self._contributors: list[_Contributor] = []
+        self._shell_env = ShellEnv(self.log)
         self._settings: dict[str, tuple[int, Any]] = {}
         self._mounts: list[BridgeMount] = []
-        self._services: dict[str, Any] = {}
-        self._service_stops: dict[str, tuple[anyio.Event, anyio.Event]] = {}
-        self._service_lock: anyio.Lock | None = None
+        self._services = Services(close_grace_s)
         self._tg: TaskGroup | None = None
         self._closing = False
         self._pending = 0
@@ -163,7 +152,6 @@ class MemoryHost(Host):
     async def __aenter__(self) -> MemoryHost:
         if self._tg is not None or self._closing:
             raise RuntimeError("a MemoryHost can be entered once")
-        self._service_lock = anyio.Lock()
         self._idle = anyio.Event()
         self._idle.set()
         tg = anyio.create_task_group()
@@ -196,18 +184,15 @@ class MemoryHost(Host):
         for agent in reversed(list(self._agents.values())):
             # Still running after the grace period: disposed without waiting; its turn is
             # cancelled with the task group.
-            agent._finish_dispose()
-        for mount in reversed(self._mounts):
+            agent.dispose_nowait()
+        for mounted in reversed(self._mounts):
             try:
                 with anyio.move_on_after(self.close_grace_s):
-                    await mount.unmount()
+                    await mounted.unmount()
             except Exception as exc:  # noqa: BLE001 - shutdown continues past a bad bridge
-                self.log("error", "bridge unmount failed", package=mount.package, error=repr(exc))
+                self.log("error", "bridge unmount failed", package=mounted.package, error=repr(exc))
         self._mounts.clear()
-        for stop, closed in list(self._service_stops.values()):
-            stop.set()
-            with anyio.move_on_after(self.close_grace_s):
-                await closed.wait()
+        await self._services.close()
         with anyio.move_on_after(self.close_grace_s):
             await self.settle()
         for session in self._sessions.values():
@@ -257,7 +242,7 @@ class MemoryHost(Host):
     # ── dispatch (used by the loop, bridges and tests) ──
     async def waterfall(self, seam: str, event: Any, default: Default) -> Any:
         """Run ``seam``'s listeners as a waterfall ending in ``default()``; see
-        :mod:`compat_adapter.host.dispatch`."""
+        :mod:`compat_adapter.host.embedded.seams`."""
         return await self._seams.waterfall(seam, event, default)
 
     async def serial(self, seam: str, event: Any) -> Any:
@@ -348,7 +333,8 @@ class MemoryHost(Host):
         self._counters[prefix] = n
         return f"{prefix}-{n}"
 
-    def _forget(self, agent: MemoryAgent) -> None:
+    def forget_agent(self, agent: MemoryAgent) -> None:
+        """Drop a disposed agent from the live set (and from its session)."""
         self._agents.pop(agent.id, None)
         if agent.session.agent is agent:
             agent.session.agent = None
@@ -374,54 +360,11 @@ class MemoryHost(Host):
         """Add a contributor of ``DSH_*`` variables to the model's ``bash`` runs."""
         if not self.shell:
             raise NotImplementedError("this host has no shell executor")
-        contributor = _Contributor(name, resolve)
-        self._contributors.append(contributor)
-
-        def unsubscribe() -> None:
-            if contributor in self._contributors:
-                self._contributors.remove(contributor)
-
-        return unsubscribe
+        return self._shell_env.register(name, resolve)
 
     async def collect_shell_env(self, execution: ToolExecution) -> dict[str, str]:
-        """The ``DSH_*`` snapshot for one shell run: built-ins, then contributors in name order.
-
-        A key that is malformed, reserved, already set or not a string is dropped and logged
-        (DSH throws instead, failing the tool run; dropping keeps one bad contributor from
-        breaking every shell call).
-        """
-        env: dict[str, str] = {"DSH_SHELL": "1"}
-        if execution.agent is not None:
-            env["DSH_SESSION_ID"] = execution.agent.session.id
-            path = execution.agent.session.transcript_path
-            if path is not None:
-                env["DSH_SESSION_JSONL"] = str(path)
-        for contributor in sorted(self._contributors, key=lambda c: c.name):
-            try:
-                values = contributor.resolve(execution)
-                if inspect.isawaitable(values):
-                    values = await values
-                items = dict(values or {}).items()
-            except Exception as exc:  # noqa: BLE001
-                self.log("error", "shell env contributor failed", contributor=contributor.name,
-                         error=repr(exc))
-                continue
-            for key, value in items:
-                problem = None
-                if not isinstance(key, str) or not DSH_ENV_KEY.fullmatch(key):
-                    problem = "key does not match DSH_[A-Z][A-Z0-9_]*"
-                elif key in _RESERVED_ENV:
-                    problem = "key is reserved by the host"
-                elif key in env:
-                    problem = "key already set by another contributor"
-                elif not isinstance(value, str):
-                    problem = "value is not a string"
-                if problem is not None:
-                    self.log("error", f"shell env variable rejected: {problem}",
-                             contributor=contributor.name, key=repr(key))
-                    continue
-                env[key] = value
-        return env
+        """The ``DSH_*`` snapshot for one shell run (see :class:`ShellEnv`)."""
+        return await self._shell_env.collect(execution)
 
     # ── optional services ──
     async def mount_bridge(self, package: str, config_path: Path) -> BridgeMount:
@@ -430,11 +373,6 @@ class MemoryHost(Host):
         if package not in self._surface.bridge_packages:
             raise HostSurfaceMismatch(f"bridge package {package!r} is not offered by this host",
                                       package=package)
-        try:
-            from compat_adapter.host.bridges import mount
-        except ImportError as exc:
-            raise MountFailed(f"the embedded bridges cannot be loaded: {exc}",
-                              package=package) from exc
         mounted = await mount(self, package, Path(config_path))
         self._mounts.append(mounted)
         return mounted
@@ -443,9 +381,11 @@ class MemoryHost(Host):
                     *, debounce_ms: int = 250) -> Callable[[], Awaitable[None]]:
         if not self._fs_watch:
             raise NotImplementedError("fs.watch is switched off on this host")
+        # Imported on first use, like the other services: watchfiles, pygls and GitPython are
+        # slow to import and most hosts never start them.
         from compat_adapter.runtime.fswatch import FsWatchService
 
-        service = await self._service("fs.watch", FsWatchService)
+        service = await self._services.shared(self._require_running(), "fs.watch", FsWatchService)
         return await service.watch(Path(path), changed, debounce_ms=debounce_ms)
 
     async def lsp_query(self, operation: str, file_path: Path, line: int = 0,
@@ -459,7 +399,7 @@ class MemoryHost(Host):
                 return LspService(self._cwd)
             return LspService(self._cwd, self._lsp_command)
 
-        service = await self._service("lsp", factory)
+        service = await self._services.shared(self._require_running(), "lsp", factory)
         return await service.query(operation, Path(file_path), line, character)
 
     async def list_worktrees(self, cwd: Path) -> tuple[Worktree, ...]:
@@ -477,29 +417,8 @@ class MemoryHost(Host):
             raise NotImplementedError("worktrees are switched off on this host")
         from compat_adapter.runtime.worktrees import WorktreePoller
 
-        tg = self._require_running()
-        stop, closed = anyio.Event(), anyio.Event()
-
-        async def hold(*, task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
-            # Entered and left in this one task, like the other services; not background work,
-            # so settle() does not wait for a poller that never ends by itself.
-            try:
-                async with WorktreePoller(Path(cwd), changed, interval_s=interval_s):
-                    task_status.started()
-                    await stop.wait()
-            finally:
-                closed.set()
-
-        await tg.start(hold)
-        self._service_stops[f"worktrees:{id(stop)}"] = (stop, closed)
-
-        async def close() -> None:
-            stop.set()
-            with anyio.move_on_after(self.close_grace_s):
-                await closed.wait()
-            self._service_stops.pop(f"worktrees:{id(stop)}", None)
-
-        return close
+        return await self._services.hold(self._require_running(),
+                                         WorktreePoller(Path(cwd), changed, interval_s=interval_s))
 
     # ── background work ──
     def _require_running(self) -> TaskGroup:
@@ -529,31 +448,3 @@ class MemoryHost(Host):
             self._pending -= 1
             if self._pending == 0 and self._idle is not None:
                 self._idle.set()
-
-    async def _service(self, key: str, factory: Callable[[], Any]) -> Any:
-        tg = self._require_running()
-        assert self._service_lock is not None
-        async with self._service_lock:
-            service = self._services.get(key)
-            if service is None:
-                service = await tg.start(self._hold_service, key, factory)
-            return service
-
-    async def _hold_service(
-            self, key: str, factory: Callable[[], Any], *,
-            task_status: anyio.abc.TaskStatus[Any] = anyio.TASK_STATUS_IGNORED) -> None:
-        # A service's context is entered and left in this one task, whichever task first asked
-        # for it: its own task group must not straddle tasks.
-        stop, closed = anyio.Event(), anyio.Event()
-        manager = factory()
-        try:
-            async with manager as entered:
-                service = manager if entered is None else entered
-                self._services[key] = service
-                self._service_stops[key] = (stop, closed)
-                task_status.started(service)
-                await stop.wait()
-        finally:
-            self._services.pop(key, None)
-            self._service_stops.pop(key, None)
-            closed.set()

@@ -16,12 +16,14 @@ the first prompt.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 import anyio
 
+from compat_adapter.host.embedded import loop
+from compat_adapter.host.embedded.loop import TurnResult
+from compat_adapter.host.embedded.session import MemorySession
 from compat_adapter.host.protocol import (
     AgentCreated,
     AgentStatus,
@@ -30,12 +32,11 @@ from compat_adapter.host.protocol import (
     new_message,
 )
 from compat_adapter.host.script import Script, ScriptItem, normalize_script
-from compat_adapter.host.session import MemorySession
 
 if TYPE_CHECKING:
-    from compat_adapter.host.memory import MemoryHost
+    from compat_adapter.host.embedded.memory import MemoryHost
 
-__all__ = ("AgentDisposed", "MemoryAgent", "TurnResult", "model_config")
+__all__ = ("AgentDisposed", "InboxPart", "MemoryAgent", "StartSource", "TurnResult")
 
 InboxPart = Literal["next-turn", "next-step", "inject"]
 StartSource = Literal["startup", "resume", "clear", "compact"]
@@ -46,28 +47,6 @@ class AgentDisposed:
     """Payload of the ``agent/disposed`` emit seam (DSH: ``{agent}``)."""
 
     agent: MemoryAgent
-
-
-@dataclass(frozen=True, slots=True)
-class TurnResult:
-    """How one turn ended."""
-
-    turn: int
-    #: ``completed`` | ``blocked`` (pre-step reject) | ``error`` (model failure) |
-    #: ``max-steps`` (the host's runaway guard) | ``aborted`` (cancelled).
-    reason: str
-    #: Steps started (0 when the first pre-step rejected).
-    steps: int
-    last_assistant_message: str | None = None
-    error: str | None = None
-
-
-def model_config(model: str) -> Mapping[str, str]:
-    """``provider/model`` → ``{provider, model}`` (a bare name is a ``scripted`` model)."""
-    provider, _, name = model.partition("/")
-    if not name:
-        return {"provider": "scripted", "model": provider}
-    return {"provider": provider, "model": name}
 
 
 class MemoryAgent:
@@ -112,14 +91,14 @@ class MemoryAgent:
         return self._host
 
     def inject(self, message: UserMessage) -> None:
-        self._insert("inject", message)
+        self.insert("inject", message)
 
     def steer(self, message: UserMessage) -> None:
-        self._insert("next-step", message)
+        self.insert("next-step", message)
         self._wake()
 
     def followup(self, message: UserMessage) -> None:
-        self._insert("next-turn", message)
+        self.insert("next-turn", message)
         self._wake()
 
     @property
@@ -131,30 +110,24 @@ class MemoryAgent:
     async def run_turn(self, prompt: str | UserMessage | None = None) -> TurnResult:
         """Run one turn now (waiting for a turn already running); ``prompt`` enters the
         ``next-turn`` part first, as a ``user`` message when given as text."""
-        from compat_adapter.host.loop import run_turn
-
         if prompt is not None:
             message = prompt if isinstance(prompt, UserMessage) else new_message(prompt, "user")
-            self._insert("next-turn", message)
+            self.insert("next-turn", message)
         async with self._turn_lock:
-            result = await run_turn(self)
+            result = await loop.run_turn(self)
         self._wake()
         return result
 
     async def compact(self, summary: str = "Summary of the conversation so far.") -> None:
         """A manual compaction between turns (``compaction/*`` with ``turn: null``), then a
         ``compact`` start."""
-        from compat_adapter.host.loop import compact
-
         async with self._turn_lock:
-            await compact(self, summary, turn=None)
+            await loop.compact(self, summary, turn=None)
 
     async def run_command(self, name: str, args: str | None = None) -> None:
         """The user runs a slash command between turns (``command/run`` … ``command/done``)."""
-        from compat_adapter.host.loop import run_command
-
         async with self._turn_lock:
-            await run_command(self, name, args, turn=None)
+            await loop.run_command(self, name, args, turn=None)
 
     async def restart(self, source: StartSource) -> None:
         """Fire ``agent/created`` again for this agent (a ``compact`` or ``clear`` start)."""
@@ -166,18 +139,22 @@ class MemoryAgent:
         if self.disposed:
             return
         async with self._turn_lock:
-            self._finish_dispose()
+            self.dispose_nowait()
 
-    def _finish_dispose(self) -> None:
+    def dispose_nowait(self) -> None:
+        """Dispose now, without waiting for a running turn (the host does this when its close
+        grace period is over; the turn is then cancelled with the host's task group)."""
         if self.disposed:
             return
         self.disposed = True
         self._inbox.clear()
-        self._host._forget(self)
+        self._host.forget_agent(self)
         self._host.emit("agent/disposed", AgentDisposed(self))
 
-    # ── used by the loop ──
-    def _insert(self, part: InboxPart, message: UserMessage) -> None:
+    # ── the inbox, as the loop drives it ──
+    def insert(self, part: InboxPart, message: UserMessage) -> None:
+        """Put ``message`` in one part of the inbox (``agent/inbox/inserted``); does not wake the
+        driver (:meth:`steer` and :meth:`followup` do)."""
         if self.disposed:
             self._host.log("warning", "message for a disposed agent dropped", agent=self._id,
                            message_id=message.id)
@@ -185,15 +162,19 @@ class MemoryAgent:
         self._inbox.append((part, message))
         self._host.emit("agent/inbox/inserted", InboxInserted(self, message))
 
-    def _claim(self, *, turn_start: bool) -> tuple[UserMessage, ...]:
+    def claim(self, *, turn_start: bool) -> tuple[UserMessage, ...]:
+        """Take the messages a step enters: every part at a turn's start, else all but
+        ``next-turn``; in insertion order."""
         take = [(p, m) for p, m in self._inbox if turn_start or p != "next-turn"]
         self._inbox = [(p, m) for p, m in self._inbox if not (turn_start or p != "next-turn")]
         return tuple(m for _, m in take)
 
-    def _has_next_step(self) -> bool:
+    def has_next_step(self) -> bool:
+        """Whether a ``next-step`` message is pending (the turn takes another step)."""
         return any(p == "next-step" for p, _ in self._inbox)
 
-    def _set_status(self, status: Literal["idle", "running"]) -> None:
+    def set_status(self, status: Literal["idle", "running"]) -> None:
+        """Record the driver's status and publish it on ``agent/status``."""
         self.status = status
         self._host.emit("agent/status", AgentStatus(self, status))
 
@@ -206,14 +187,12 @@ class MemoryAgent:
             self._host.start_soon(self._drive)
 
     async def _drive(self) -> None:
-        from compat_adapter.host.loop import run_turn
-
         try:
             while not self.disposed and any(p != "inject" for p, _ in self._inbox):
                 async with self._turn_lock:
                     if self.disposed:
                         return
-                    await run_turn(self)
+                    await loop.run_turn(self)
         finally:
             self._driver_scheduled = False
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from compat_adapter.host.bridges.protocol import (
+from compat_adapter.host.embedded.bridges.protocol import (
     DEFAULT_HOOK_TIMEOUT_S,
     DEFAULT_STDERR_SUMMARY_MAX_CHARS,
     UNTRUSTED_HOOK_CONTEXT_NOTICE,
@@ -82,6 +82,10 @@ _FALLBACK = {
     "PostToolUse": "blocked by PostToolUse hook",
     "Stop": "continue: blocked by Stop hook",
 }
+
+
+#: Matcher verdicts kept per mounted bridge.
+_MATCH_CACHE = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +180,9 @@ class MountedBridge:
         self._detached = DetachedRuns()
         self._unsubscribes: list[Callable[[], None]] = []
         self._mounted = True
+        #: (event, subject) → the hooks whose matcher selects it. The config never changes for a
+        #: mount and subjects repeat (tool names), so each pair is matched once, not per dispatch.
+        self._matches: dict[tuple[str, str | None], tuple[_Matched, ...]] = {}
 
     # ── BridgeMount ──
     @property
@@ -241,12 +248,17 @@ class MountedBridge:
 
     def _matched(self, point: str, subject: str | None) -> tuple[_Matched, ...]:
         assert self._config is not None
-        return tuple(
-            (group, hook)
-            for group in self._config.events.get(point, ())
-            if subject is None or matches_matcher(group.matcher, subject, self._dialect.name)
-            for hook in group.hooks
-        )
+        found = self._matches.get((point, subject))
+        if found is None:
+            found = tuple(
+                (group, hook)
+                for group in self._config.events.get(point, ())
+                if subject is None or matches_matcher(group.matcher, subject, self._dialect.name)
+                for hook in group.hooks
+            )
+            if len(self._matches) < _MATCH_CACHE:  # arbitrary subjects (paths) would grow it
+                self._matches[(point, subject)] = found
+        return found
 
     async def _run_point(self, point: str, subject: str | None, site: Site,
                          fields: Mapping[str, Any], *, records: bool) -> MergedOutcome | None:

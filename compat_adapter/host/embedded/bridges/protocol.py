@@ -26,6 +26,7 @@ from typing import Any, Final, Literal
 import anyio
 
 from compat_adapter.errors import ConfigParseError
+from compat_adapter.jsontext import JsonTextError, js_parse, js_trim
 from compat_adapter.runtime.process import BASH, ProcessOutcome, run_command
 
 #: DSH's shell executor (dsh-bash-local) runs hook commands as `bash -c` (observed).
@@ -283,7 +284,9 @@ def _text(value: object) -> str | None:
 def parse_hook_output(exit_code: int | None, stdout: str, stderr: str,
                       expected_event: str) -> HookOutput:
     """Decode one run. Never raises: anything unreadable is plain text with no decision."""
-    out, err = stdout.strip(), stderr.strip()
+    # The DSH bridge is JavaScript: String.prototype.trim and JSON.parse (a BOM, NBSP or U+2028
+    # around the JSON, big integers and deep nesting all parse there).
+    out, err = js_trim(stdout), js_trim(stderr)
     plain = HookOutput(exit_code=exit_code, stdout=out, stderr=err)
     if exit_code == 2:
         # stdout is not read at all: exit 2 beats any JSON the hook printed.
@@ -291,8 +294,8 @@ def parse_hook_output(exit_code: int | None, stdout: str, stderr: str,
     if exit_code != 0 or not out.startswith("{"):
         return plain
     try:
-        data = json.loads(out)
-    except (ValueError, RecursionError):  # too deeply nested is unparsable too
+        data = js_parse(out)
+    except JsonTextError:
         return plain
     if not isinstance(data, dict):
         return plain

@@ -23,11 +23,13 @@ ends a turn that keeps being steered, with reason ``max-steps``.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from compat_adapter.host.agent import MemoryAgent, TurnResult, model_config
+from compat_adapter.host.embedded.tools import ChangeTracker, execute_tool
 from compat_adapter.host.protocol import (
     AgentError,
     ApprovalOutcome,
@@ -43,51 +45,54 @@ from compat_adapter.host.protocol import (
     UserMessage,
     new_message,
 )
-
-# The script vocabulary is re-exported: ``from compat_adapter.host.loop import Reply, call``.
 from compat_adapter.host.script import (
     EXHAUSTED_TEXT,
     Compact,
     Error,
     Reply,
     RunCommand,
-    Script,
-    ScriptItem,
     Subagent,
     SwitchModel,
     ToolCall,
-    call,
-    normalize_script,
-    script_from_json,
-    script_to_json,
 )
-from compat_adapter.host.tools import ChangeTracker, execute_tool
 
 if TYPE_CHECKING:
-    from compat_adapter.host.memory import MemoryHost
+    # The loop drives an agent through its public inbox API; the agent imports the loop, so
+    # these names are for the type checker only.
+    from compat_adapter.host.embedded.agent import MemoryAgent
+    from compat_adapter.host.embedded.memory import MemoryHost
 
 __all__ = (
-    "EXHAUSTED_TEXT",
-    "Compact",
-    "Error",
-    "Reply",
-    "RunCommand",
-    "Script",
-    "ScriptItem",
-    "Subagent",
-    "SwitchModel",
-    "ToolCall",
     "TurnResult",
-    "call",
     "compact",
     "denial_text",
     "message_record",
-    "normalize_script",
+    "model_config",
     "run_command",
     "run_turn",
-    "script_from_json",
-    "script_to_json",
 )
+
+
+@dataclass(frozen=True, slots=True)
+class TurnResult:
+    """How one turn ended."""
+
+    turn: int
+    #: ``completed`` | ``blocked`` (pre-step reject) | ``error`` (model failure) |
+    #: ``max-steps`` (the host's runaway guard) | ``aborted`` (cancelled).
+    reason: str
+    #: Steps started (0 when the first pre-step rejected).
+    steps: int
+    last_assistant_message: str | None = None
+    error: str | None = None
+
+
+def model_config(model: str) -> Mapping[str, str]:
+    """``provider/model`` → ``{provider, model}`` (a bare name is a ``scripted`` model)."""
+    provider, _, name = model.partition("/")
+    if not name:
+        return {"provider": "scripted", "model": provider}
+    return {"provider": provider, "model": name}
 
 
 def message_record(message: UserMessage, turn: int | None, step: int | None) -> dict[str, Any]:
@@ -119,10 +124,10 @@ async def run_turn(agent: MemoryAgent) -> TurnResult:
     turn = session.turns
     tracker = ChangeTracker(session.cwd)
     state = _TurnState()
-    agent._set_status("running")
+    agent.set_status("running")
     try:
         session.append("turn/start", {"turn": turn})
-        claimed = agent._claim(turn_start=True)
+        claimed = agent.claim(turn_start=True)
         await _steps(agent, host, turn, claimed, tracker, state)
     except BaseException as exc:
         # Cancellation (or a host bug) still closes the turn in the log before propagating.
@@ -156,7 +161,7 @@ def _close_turn(agent: MemoryAgent, turn: int, tracker: ChangeTracker, state: _T
     files = tracker.summary()
     if files:
         session.append("workspace/changes", {"turn": turn, "files": files})
-    agent._set_status("idle")
+    agent.set_status("idle")
 
 
 async def _steps(agent: MemoryAgent, host: MemoryHost, turn: int, claimed: tuple[UserMessage, ...],
@@ -211,16 +216,16 @@ async def _steps(agent: MemoryAgent, host: MemoryHost, turn: int, claimed: tuple
                     await _run_call(agent, host, turn, step, call_id, tool_call, tracker))
             # DSH queues post-tool context after the whole batch's results.
             for message in contexts:
-                agent._insert("next-step", message)
+                agent.insert("next-step", message)
             session.append("step/end", {"turn": turn, "step": step})
-            claimed = agent._claim(turn_start=False)
+            claimed = agent.claim(turn_start=False)
             continue
 
         session.append("step/end", {"turn": turn, "step": step})
-        if not agent._has_next_step():
+        if not agent.has_next_step():
             await host.serial("agent/turn-stopping", TurnStopping(agent, turn, state.last_text))
-        if agent._has_next_step():
-            claimed = agent._claim(turn_start=False)
+        if agent.has_next_step():
+            claimed = agent.claim(turn_start=False)
             continue
         return
 

@@ -9,18 +9,19 @@ published on the ``session/event`` emit seam after it is committed, as in DSH.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import IO, TYPE_CHECKING, Any
 
 from compat_adapter.host.protocol import LogEvent, SessionEventNotice
-from compat_adapter.jsondata import jsonable, thaw
+from compat_adapter.host.sessionlog import SessionLog
+from compat_adapter.jsondata import jsonable
 
 if TYPE_CHECKING:
-    from compat_adapter.host.agent import MemoryAgent
+    from compat_adapter.host.embedded.agent import MemoryAgent
 
-__all__ = ("LogView", "MemorySession", "SessionLog", "jsonable", "thaw")
+__all__ = ("MemorySession",)
 
 
 def _freeze(value: Any) -> Any:
@@ -29,57 +30,6 @@ def _freeze(value: Any) -> Any:
     if isinstance(value, list):
         return tuple(_freeze(v) for v in value)
     return value
-
-
-class LogView(Sequence[LogEvent]):
-    """A read-only window on a growing log: listeners read it, only the session appends."""
-
-    __slots__ = ("_events",)
-
-    def __init__(self, events: list[LogEvent]) -> None:
-        self._events = events
-
-    def __len__(self) -> int:
-        return len(self._events)
-
-    def __getitem__(self, index):  # type: ignore[no-untyped-def, override]
-        return self._events[index]
-
-    def __iter__(self):  # type: ignore[no-untyped-def, override]
-        return iter(self._events)
-
-    def __reversed__(self):  # type: ignore[no-untyped-def, override]
-        return reversed(self._events)
-
-
-class SessionLog:
-    """The read side every session handle shares: id, cwd, transcript path and the log itself.
-
-    Subclasses set ``_id``, ``_cwd``, ``_path`` and ``_events`` and decide how records are appended.
-    """
-
-    __slots__ = ()
-    _id: str
-    _cwd: Path
-    _path: Path | None
-    _events: list[LogEvent]
-
-    @property
-    def id(self) -> str:
-        return self._id
-
-    @property
-    def cwd(self) -> Path:
-        return self._cwd
-
-    @property
-    def transcript_path(self) -> Path | None:
-        return self._path
-
-    @property
-    def events(self) -> Sequence[LogEvent]:
-        # A read-only view, not a copy: routes read the log on every dispatch.
-        return LogView(self._events)
 
 
 class MemorySession(SessionLog):

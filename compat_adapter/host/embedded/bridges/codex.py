@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from compat_adapter.host.bridges.bridge import BridgeOptions, Dialect, Site
-from compat_adapter.host.surfaces import CODEX_BRIDGE
+from compat_adapter.host.embedded.bridges.bridge import BridgeOptions, Dialect, Site
+from vendors.surface import CODEX_BRIDGE
 
 __all__ = ("CODEX",)
 

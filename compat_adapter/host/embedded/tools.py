@@ -41,9 +41,11 @@ from compat_adapter.host.protocol import (
     ToolResult,
     UserQuestionsRequest,
 )
+from compat_adapter.host.script import script_from_json
+from compat_adapter.runtime.process import BASH, hook_environment, run_command
 
 if TYPE_CHECKING:
-    from compat_adapter.host.agent import MemoryAgent
+    from compat_adapter.host.embedded.agent import MemoryAgent
 
 __all__ = ("ChangeTracker", "NO_PROVIDER_TEXT", "TOOLS", "execute_tool")
 
@@ -137,8 +139,6 @@ def _read_or_none(path: Path) -> str | None:
 
 async def _bash(agent: MemoryAgent, execution: ToolExecution, arguments: dict[str, Any],
                 tracker: ChangeTracker) -> ToolResult:
-    from compat_adapter.runtime.process import BASH, hook_environment, run_command
-
     host = agent.host
     if not host.shell:
         return ToolResult(True, "Error: no shell executor in this composition")
@@ -267,8 +267,6 @@ async def _ask_user_question(agent: MemoryAgent, execution: ToolExecution,
 
 async def _subagent(agent: MemoryAgent, execution: ToolExecution, arguments: dict[str, Any],
                     tracker: ChangeTracker) -> ToolResult:
-    from compat_adapter.host.script import script_from_json
-
     host = agent.host
     prompt = arguments.get("prompt")
     if prompt is not None and not isinstance(prompt, str):

@@ -21,10 +21,10 @@ from types import MappingProxyType
 import anyio
 
 from compat_adapter.errors import ConfigParseError, MountFailed
-from compat_adapter.host.bridges.bridge import BridgeOptions, Dialect, MountedBridge
-from compat_adapter.host.bridges.claude_code import CLAUDE_CODE
-from compat_adapter.host.bridges.codex import CODEX
-from compat_adapter.host.bridges.protocol import (
+from compat_adapter.host.embedded.bridges.bridge import BridgeOptions, Dialect, MountedBridge
+from compat_adapter.host.embedded.bridges.claude_code import CLAUDE_CODE
+from compat_adapter.host.embedded.bridges.codex import CODEX
+from compat_adapter.host.embedded.bridges.protocol import (
     DEFAULT_HOOK_TIMEOUT_S,
     DEFAULT_STDERR_SUMMARY_MAX_CHARS,
     HookConfig,

@@ -4,7 +4,7 @@ A seam exists in a composition when the package that declares it is loaded there
 that package's service being provided (``dsh-tools`` provides ``tools`` and declares
 ``tools/pre-execute`` …). The thin Cordis plugin reports the services, package versions and
 bridge packages of the composition it runs in; :func:`surface_from_composition` turns that report
-into the :class:`~compat_adapter.host.protocol.Surface` grading reads. Nothing about a row is
+into the :class:`~compat_adapter.model.Surface` grading reads. Nothing about a row is
 decided here: a seam the composition lacks is simply absent, and grading names it.
 
 The seam table was read from the ``@mode`` tags of the installed rc.8 ``.d.ts`` files (a test reads
@@ -20,7 +20,8 @@ from types import MappingProxyType
 from typing import Any
 
 from compat_adapter.errors import ProtocolError
-from compat_adapter.host.protocol import SeamMode, Surface
+from compat_adapter.model import SeamMode, Surface
+from vendors.surface import CLAUDE_BRIDGE, CODEX_BRIDGE
 
 __all__ = (
     "DSH_RC8_LANE_COMPOSITION",
@@ -95,10 +96,7 @@ NOT_OFFERED: Mapping[str, str] = MappingProxyType({
     "worktrees": "DSH has no git worktree service",
 })
 
-#: The official bridge packages (the same names as ``host.surfaces``; spelled out here so that
-#: ``surfaces`` may import this module without a cycle — a test checks they agree).
-CLAUDE_BRIDGE = "@deepseek-ai/dsh-hooks-claude-code"
-CODEX_BRIDGE = "@deepseek-ai/dsh-hooks-codex"
+#: The official bridge packages a composition may offer (the names the vendor tables use).
 _BRIDGES = frozenset({CLAUDE_BRIDGE, CODEX_BRIDGE})
 
 
@@ -124,7 +122,7 @@ def surface_from_composition(composition: Mapping[str, Any]) -> Surface:
                    bridge_packages=frozenset(b for b in bridges if b in _BRIDGES))
 
 
-#: What the lane's composition (``scripts/dsh_lane.sh`` + ``dsh_plugin/runner.mjs``) reports: the
+#: What the lane's composition (``scripts/dsh_lane.sh`` + ``plugin/runner.mjs``) reports: the
 #: published rc.8 packages of a real agent loop, without ``dsh-subagent``. A test boots it and
 #: checks the live report against this, so ``matrix --host dsh`` grades on what really runs.
 DSH_RC8_LANE_COMPOSITION: Mapping[str, Any] = MappingProxyType({

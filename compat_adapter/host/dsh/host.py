@@ -1,0 +1,396 @@
+"""The DSH host: the Host contract on the Python side of the channel to a real DSH composition.
+
+``DshHost`` runs over a :class:`~compat_adapter.host.dsh.channel.Channel`. The peer is the thin
+Cordis plugin (``plugin/plugin.mjs``) inside a real DSH composition; it publishes the
+composition's surface in ``hello``, forwards the seam events this side subscribed to as
+``dispatch`` requests and applies the verdicts and effects that come back. The same routes and the
+same :class:`~compat_adapter.service.CompatAdapter` run on it unchanged:
+
+* a waterfall listener's ``await next()`` becomes a ``next`` request back to the plugin, which runs
+  the rest of the real DSH chain (official bridges, the seam's default) and returns its verdict;
+* ``agent.inject`` / ``agent.steer`` during a dispatch ride back in its reply (``effects``); later
+  ones are sent as notifications;
+* every durable session record arrives as a ``session/event`` notification, so listeners read a
+  mirror of the real log (``turn_of`` and friends work), and ``session.append`` goes to the real
+  log as a notification, in order with everything else;
+* ``mount_bridge`` loads the real ``@deepseek-ai/dsh-hooks-*`` package on the generated config.
+
+Two ways to get one: :func:`compat_adapter.host.dsh.lane.launch` starts the lane's Node 22 with the
+runner (``plugin/runner.mjs``) that boots a composition with a scripted model, for tests and the
+CLI; ``compat-adapter serve --stdio`` is what the plugin spawns inside somebody else's composition.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import inspect
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+from anyio.abc import TaskGroup
+
+from compat_adapter.errors import HostSurfaceMismatch, MountFailed, ProtocolError
+from compat_adapter.host.dsh.channel import Channel
+from compat_adapter.host.dsh.codec import (
+    decode_event,
+    decode_verdict,
+    encode_message,
+    encode_verdict,
+    plain,
+)
+from compat_adapter.host.dsh.surface import surface_from_composition
+from compat_adapter.host.protocol import (
+    Host,
+    LogEvent,
+    SeamMode,
+    SessionEventNotice,
+    Surface,
+    UserMessage,
+)
+from compat_adapter.host.sessionlog import SessionLog
+
+__all__ = ("DshAgent", "DshHost", "DshSession", "HostRecord")
+
+_logger = logging.getLogger("compat_adapter.host.dsh")
+_LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING,
+           "error": logging.ERROR, "critical": logging.CRITICAL}
+
+# The open dispatch's effect list; None outside a dispatch.
+_EFFECTS: contextvars.ContextVar[list[dict[str, Any]] | None] = contextvars.ContextVar(
+    "dsh_effects", default=None)
+
+
+# ── session and agent proxies ──────────────────────────────────────────────────────────────────
+
+class DshSession(SessionLog):
+    """A mirror of one real DSH session log, fed by ``session/event`` notifications."""
+
+    __slots__ = ("_host", "_id", "_cwd", "_path", "_events")
+
+    def __init__(self, host: DshHost, session_id: str, cwd: Path, transcript_path: Path | None) -> None:
+        self._host = host
+        self._id = session_id
+        self._cwd = cwd
+        self._path = transcript_path
+        self._events: list[LogEvent] = []
+
+
+    def append(self, type: str, data: Mapping[str, Any]) -> LogEvent:
+        """Append to the real log. The returned record is provisional (``seq`` -1): the committed
+        one, with DSH's sequence number, comes back on the feed into :attr:`events`."""
+        record = plain(dict(data))
+        self._host._channel.notify("session/append", {"session": self._id, "type": type,
+                                                       "data": record})
+        return LogEvent(seq=-1, type=type, data=record, time=0.0)
+
+    def _mirror(self, event: LogEvent) -> None:
+        self._events.append(event)
+
+    def __repr__(self) -> str:
+        return f"<DshSession {self._id} events={len(self._events)}>"
+
+
+class DshAgent:
+    """A handle on one live DSH agent (its id is its session id, as in DSH)."""
+
+    __slots__ = ("_host", "_id", "_session", "_parent_id")
+
+    def __init__(self, host: DshHost, agent_id: str, session: DshSession, parent_id: str | None) -> None:
+        self._host = host
+        self._id = agent_id
+        self._session = session
+        self._parent_id = parent_id
+
+    @property
+    def id(self) -> str:
+        return self._id
+
+    @property
+    def session(self) -> DshSession:
+        return self._session
+
+    @property
+    def parent_id(self) -> str | None:
+        return self._parent_id
+
+    def inject(self, message: UserMessage) -> None:
+        self._host._effect("inject", self._id, message)
+
+    def steer(self, message: UserMessage) -> None:
+        self._host._effect("steer", self._id, message)
+
+    def __repr__(self) -> str:
+        return f"<DshAgent {self._id}>"
+
+
+# ── the host ───────────────────────────────────────────────────────────────────────────────────
+
+@dataclass(eq=False, slots=True)
+class _Mount:
+    host: DshHost
+    package: str
+    config_path: Path
+    mount_id: str
+    loaded: bool
+    warnings: tuple[str, ...] = ()
+    gone: bool = False
+
+    async def unmount(self) -> None:
+        if self.gone:
+            return
+        self.gone = True
+        if not self.host._channel.closed.is_set():
+            await self.host._channel.request("unmount_bridge", {"mount": self.mount_id})
+
+
+@dataclass(frozen=True, slots=True)
+class HostRecord:
+    level: str
+    message: str
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+
+class DshHost(Host):
+    """The Host contract over a :class:`~compat_adapter.host.dsh.channel.Channel` to a DSH composition.
+
+    Call :meth:`attach` before the channel runs; the surface is known once the peer's ``hello``
+    arrived (:meth:`welcome`).
+    """
+
+    def __init__(self, channel: Channel, *, cwd: Path, tg: TaskGroup) -> None:
+        self._channel = channel
+        self._cwd = Path(cwd)
+        self._tg = tg
+        self._surface: Surface | None = None
+        self._listeners: dict[str, list[Callable[..., Any]]] = {}
+        self._sessions: dict[str, DshSession] = {}
+        self._agents: dict[str, DshAgent] = {}
+        self._pending = 0
+        self._idle = anyio.Event()
+        self._idle.set()
+        #: Operator log, oldest first (also sent to the composition's logger).
+        self.records: list[HostRecord] = []
+        #: The composition report from ``hello`` (services, versions, bridges).
+        self.composition: Mapping[str, Any] = {}
+
+    # ── wiring ──
+    def attach(self) -> None:
+        self._channel.on_request("dispatch", self._dispatch)
+        self._channel.on_notification("session/event", self._on_session_event)
+        self._channel.on_notification("agent/gone", self._on_agent_gone)
+
+    def welcome(self, params: Mapping[str, Any]) -> Surface:
+        """Take the peer's ``hello``: its surface, given directly or as a DSH composition report."""
+        if "composition" in params:
+            self.composition = dict(params["composition"])
+            surface = surface_from_composition(self.composition)
+        elif "surface" in params:
+            try:
+                surface = Surface.model_validate(params["surface"])
+            except ValueError as exc:
+                raise ProtocolError(f"hello carries an invalid surface: {exc}") from exc
+        else:
+            raise ProtocolError("hello carries a surface or a composition report")
+        if params.get("cwd"):
+            self._cwd = Path(str(params["cwd"]))
+        self._surface = surface
+        return surface
+
+    # ── Host contract ──
+    @property
+    def surface(self) -> Surface:
+        if self._surface is None:
+            raise ProtocolError("the host has not said hello yet: its surface is unknown")
+        return self._surface
+
+    @property
+    def cwd(self) -> Path:
+        return self._cwd
+
+    def on(self, seam: str, listener: Callable[..., Any], *, prepend: bool = False) -> Callable[[], None]:
+        if seam not in self.surface.seams:
+            raise HostSurfaceMismatch(f"host {self.surface.host} {self.surface.version} has no "
+                                      f"{seam} seam", seam=seam)
+        listeners = self._listeners.setdefault(seam, [])
+        if not listeners:
+            # The plugin starts forwarding this seam; in order with everything sent after it.
+            self._channel.notify("subscribe", {"seam": seam})
+        listeners.insert(0, listener) if prepend else listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in listeners:
+                listeners.remove(listener)
+                if not listeners:
+                    self._channel.notify("unsubscribe", {"seam": seam})
+        return unsubscribe
+
+    def get_agent(self, agent_id: str) -> DshAgent | None:
+        return self._agents.get(agent_id)
+
+    def log(self, level: str, message: str, /, **fields: Any) -> None:
+        self.records.append(HostRecord(level, message, fields))
+        _logger.log(_LEVELS.get(level, logging.INFO), "%s %s", message, fields if fields else "")
+        self._channel.notify("log", {"level": level, "message": message, "fields": plain(fields)})
+
+    def start_soon(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
+        self._begin()
+        self._tg.start_soon(self._background, fn, args)
+
+    async def settle(self) -> None:
+        while True:
+            if self._pending == 0:
+                await anyio.sleep(0)
+                if self._pending == 0:
+                    return
+            await self._idle.wait()
+
+    async def mount_bridge(self, package: str, config_path: Path) -> _Mount:
+        if package not in self.surface.bridge_packages:
+            raise HostSurfaceMismatch(f"bridge package {package!r} is not in this composition",
+                                      package=package)
+        try:
+            reply = await self._channel.request("mount_bridge", {"package": package,
+                                                                 "config_path": str(config_path)})
+        except ProtocolError as exc:
+            raise MountFailed(f"the composition could not mount {package}: {exc.message}",
+                              package=package) from exc
+        mount = _Mount(self, package, Path(config_path), str(reply["mount"]),
+                       bool(reply.get("loaded", True)), tuple(reply.get("warnings") or ()))
+        for warning in mount.warnings:
+            self.log("warning", warning, package=package, config_path=str(config_path))
+        return mount
+
+    # ── background work ──
+    def _begin(self) -> None:
+        if self._pending == 0:
+            self._idle = anyio.Event()
+        self._pending += 1
+
+    def _end(self) -> None:
+        self._pending -= 1
+        if self._pending == 0:
+            self._idle.set()
+
+    async def _background(self, fn: Callable[..., Awaitable[Any]], args: tuple[Any, ...]) -> None:
+        try:
+            await fn(*args)
+        except Exception as exc:  # noqa: BLE001 - background failures never take the host down
+            self.log("error", "background task failed", error=repr(exc))
+        finally:
+            self._end()
+
+    # ── proxies ──
+    def session_from(self, data: Mapping[str, Any]) -> DshSession:
+        """The mirror of the session ``data`` names (``{id, cwd?, transcript_path?}``), made on
+        first sight."""
+        sid = str(data["id"])
+        session = self._sessions.get(sid)
+        if session is None:
+            path = data.get("transcript_path")
+            session = DshSession(self, sid, Path(str(data.get("cwd") or self._cwd)),
+                                 Path(path) if path else None)
+            self._sessions[sid] = session
+        return session
+
+    def agent_from(self, data: Mapping[str, Any]) -> DshAgent:
+        """The handle on the agent ``data`` names (``{id, session?, parent_id?}``), made on first
+        sight."""
+        aid = str(data["id"])
+        agent = self._agents.get(aid)
+        if agent is None:
+            session = self.session_from(data.get("session") or {"id": aid})
+            agent = DshAgent(self, aid, session, data.get("parent_id"))
+            self._agents[aid] = agent
+        return agent
+
+    def _effect(self, op: str, agent_id: str, message: UserMessage) -> None:
+        effect = {"op": op, "agent": agent_id, "message": encode_message(message)}
+        effects = _EFFECTS.get()
+        if effects is not None:
+            effects.append(effect)
+        else:
+            self._channel.notify(f"agent/{op}", effect)
+
+    # ── incoming ──
+    def _on_session_event(self, params: dict[str, Any]) -> None:
+        session = self.session_from(params["session"])
+        raw = params["event"]
+        record = LogEvent(seq=int(raw.get("seq", -1)), type=str(raw["type"]),
+                          data=raw.get("data") or {}, time=float(raw.get("time") or 0.0))
+        session._mirror(record)
+        listeners = self._listeners.get("session/event")
+        if listeners:
+            agent = self._agents.get(session.id)
+            notice = SessionEventNotice(session=session, event=record, agent=agent)
+            for listener in list(listeners):
+                self._run_emit_listener(listener, notice)
+
+    def _on_agent_gone(self, params: dict[str, Any]) -> None:
+        self._agents.pop(str(params["id"]), None)
+
+    def _run_emit_listener(self, listener: Callable[..., Any], event: Any) -> None:
+        try:
+            result = listener(event)
+        except Exception as exc:  # noqa: BLE001 - an emit listener's failure is contained
+            self.log("error", "emit listener failed", error=repr(exc))
+            return
+        if inspect.isawaitable(result):
+            async def wait() -> None:
+                await result
+            self.start_soon(wait)
+
+    async def _dispatch(self, params: dict[str, Any]) -> dict[str, Any]:
+        seam = str(params.get("seam"))
+        mode = self.surface.seams.get(seam)
+        if mode is None:
+            raise ProtocolError(f"dispatch for {seam!r}, which is not in the surface")
+        event = decode_event(self, seam, params.get("event") or {})
+        if seam == "agent/disposed":
+            self._agents.pop(event.agent.id, None)
+        did = params.get("dispatch")
+        listeners = list(self._listeners.get(seam, ()))
+        effects: list[dict[str, Any]] = []
+        token = _EFFECTS.set(effects)
+        self._begin()
+        try:
+            verdict: Any = None
+            if mode is SeamMode.WATERFALL:
+                verdict = await self._waterfall(seam, listeners, event, did)
+            elif mode is SeamMode.SERIAL:
+                for listener in listeners:
+                    result = listener(event)
+                    if inspect.isawaitable(result):
+                        await result
+            else:
+                # Emit: the plugin does not wait for this reply; running the listeners to the end
+                # here lets their effects ride back and lets settle() on either side wait for them.
+                for listener in listeners:
+                    try:
+                        result = listener(event)
+                        if inspect.isawaitable(result):
+                            await result
+                    except Exception as exc:  # noqa: BLE001 - contained, as emit listeners are
+                        self.log("error", "emit listener failed", seam=seam, error=repr(exc))
+        finally:
+            _EFFECTS.reset(token)
+            self._end()
+        return {"verdict": encode_verdict(seam, verdict), "effects": effects}
+
+    async def _waterfall(self, seam: str, listeners: list[Callable[..., Any]], event: Any,
+                         did: Any) -> Any:
+        async def downstream() -> Any:
+            reply = await self._channel.request("next", {"dispatch": did})
+            return decode_verdict(seam, reply)
+
+        async def call(i: int) -> Any:
+            if i == len(listeners):
+                return await downstream()
+            result = listeners[i](event, lambda: call(i + 1))
+            if inspect.isawaitable(result):
+                result = await result
+            return result
+        return await call(0)

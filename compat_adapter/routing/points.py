@@ -1,0 +1,312 @@
+"""The translation points: for each one, its seam and mode, its payload fields and its verdict rule.
+
+A *point* is where this project's own routes (native-translate, observe-only, the built-in Copilot
+bridge) meet the host. Every vendor row that is not bridged names one point (``EventRow.point``),
+and this table is the only place a point name is spelled in the code. One dispatch loop
+(``dispatch.Runner.run``) runs every point: select the hooks whose matcher picks the moment, run
+them, merge their answers by the vendor's rules, apply the point's *rule* and audit the result.
+
+A rule (``verdicts.py``) reads a merged answer and says what it does at this point
+(:class:`~compat_adapter.routing.verdicts.Applied`): a host verdict that ends the dispatch, context
+to hand on, a prompt replacement, variables, or nothing; and whether the answer was honoured. Rules
+are pure; the seam listeners (``routing/seams/``) only carry out what a rule decided (inject,
+steer, call ``next``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Literal
+
+from compat_adapter.host.protocol import (
+    AskUserQuestionAnswer,
+    QuestionAnswer,
+)
+from compat_adapter.jsondata import jsonable
+from compat_adapter.routing.verdicts import (
+    Rule,
+    approval,
+    child_context,
+    inject,
+    observe,
+    post_tool,
+    pre_step,
+    pre_tool,
+    questions,
+    shell_env,
+    stop_rule,
+    transform,
+)
+
+if TYPE_CHECKING:
+    pass
+
+__all__ = ("POINTS", "Point", "point_named", "question_result")
+
+Mode = Literal["waterfall", "serial", "emit", "service"]
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    name: str
+    seam: str | None
+    """The host seam whose event drives it (None: a host service calls back)."""
+    mode: Mode
+    produces: str
+    """What an answer may become here (for the matrix); "none (observe)" when nothing."""
+    rule: Rule
+    fields: Callable[..., Mapping[str, Any]]
+    """Builds the host facts the vendor payloads are made from."""
+    service: str | None = None
+    """A host service armed when the first hook mounts here."""
+    log_pair: bool = False
+    """Write ``hook/invoked`` / ``hook/result`` records to the session log (the vendors' own
+    transcripts show these runs)."""
+    record: str | None = None
+    """For a point derived from ``session/event``: the kind of durable record it follows."""
+
+
+# ── payload fields ──────────────────────────────────────────────────────────────────────────────
+
+def _tool_call(execution: Any) -> dict[str, Any]:
+    return {"tool_name": execution.name, "tool_input": dict(execution.arguments),
+            "tool_use_id": execution.call_id}
+
+
+def _tool_result(event: Any) -> dict[str, Any]:
+    result = event.result
+    return {**_tool_call(event.execution), "tool_response": result.text, "is_error": result.is_error,
+            "error": result.text if result.is_error else None}
+
+
+def _prompt(prompt: str, agent_id: str) -> dict[str, Any]:
+    return {"prompt": prompt, "agent_id": agent_id}
+
+
+def _approval_request(request: Any) -> dict[str, Any]:
+    return {"tool_name": request.tool_name, "tool_input": {"reason": request.reason},
+            "tool_use_id": request.call_id, "reason": request.reason}
+
+
+def _question_request(request: Any) -> dict[str, Any]:
+    questions = [{"id": q.id, "question": q.question, "options": list(q.options)}
+                 for q in request.questions]
+    return {"questions": questions, "message": "\n".join(q.question for q in request.questions)}
+
+
+def question_result(fields: Mapping[str, Any], answer: AskUserQuestionAnswer) -> dict[str, Any]:
+    """The fields of an ElicitationResult-style run, after the questions were answered."""
+    return {**fields,
+            "answers": {a.id: {"selected": list(a.selected), "custom": a.custom} for a in answer.answers},
+            # Claude's ElicitationResult reads an MCP-style action and content.
+            "action": "accept",
+            "content": {a.id: _content_value(a) for a in answer.answers}}
+
+
+def _content_value(answer: QuestionAnswer) -> Any:
+    if answer.custom is not None:
+        return answer.custom
+    return answer.selected[0] if len(answer.selected) == 1 else list(answer.selected)
+
+
+def _agent_created(event: Any) -> dict[str, Any]:
+    return {"source": event.source, "agent_id": event.agent.id}
+
+
+def _turn_stopping(event: Any, forced: int) -> dict[str, Any]:
+    return {"stop_hook_active": forced > 0, "last_assistant_message": event.last_assistant_message}
+
+
+def _disposed(event: Any) -> dict[str, Any]:
+    # The host's notice has no cause: no reason is invented, each dialect sends its default.
+    return {"agent_id": event.agent.id}
+
+
+def _error(event: Any) -> dict[str, Any]:
+    return {"error": event.error, "agent_id": event.agent.id}
+
+
+def _status(event: Any) -> dict[str, Any]:
+    return {"status": event.status, "agent_id": event.agent.id, "notification": f"agent {event.status}"}
+
+
+def _inbox(event: Any) -> dict[str, Any]:
+    m = event.message
+    return {"message_id": m.id, "text": m.text, "source": m.source.kind, "prompt": m.text}
+
+
+def _subagent_start(event: Any) -> dict[str, Any]:
+    return {"agent_id": event.child_id, "agent_type": "default", "run_id": event.run_id,
+            "parent_id": event.parent.id}
+
+
+def _subagent_end(event: Any) -> dict[str, Any]:
+    return {"agent_id": event.child_id, "agent_type": "default", "stop_reason": event.stop_reason,
+            "last_assistant_message": event.last_assistant_message}
+
+
+def _settings(event: Any) -> dict[str, Any]:
+    return {"namespace": event.namespace, "revision": event.revision, "file_path": None,
+            "source": "settings"}
+
+
+def _session_created(cwd: str) -> dict[str, Any]:
+    # The session's one directory is both the "new" cwd and the "added" directory.
+    return {"cwd": cwd, "source": "startup", "trigger": "init", "new_cwd": cwd, "path": cwd}
+
+
+def _instructions(cwd: str, files: list[str], name: str) -> dict[str, Any]:
+    return {"cwd": cwd, "files": files, "file_path": str(Path(cwd) / name),
+            "load_reason": "session_start", "memory_type": "Project"}
+
+
+def _record(record: Any) -> dict[str, Any]:
+    return {"type": record.type, "seq": record.seq, "data": jsonable(record.data)}
+
+
+def _compaction_start(data: Mapping[str, Any]) -> dict[str, Any]:
+    return {"trigger": "auto", "custom_instructions": "", "compaction_id": data.get("compactionId")}
+
+
+def _compaction_end(data: Mapping[str, Any], summary: str | None) -> dict[str, Any]:
+    return {"trigger": "auto", "summary": summary, "error": data.get("error")}
+
+
+def _todo(subject: str, status: str) -> dict[str, Any]:
+    return {"task_subject": subject, "status": status}
+
+
+def _step_end(data: Mapping[str, Any], calls: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"turn": data.get("turn"), "step": data.get("step"),
+            "tool_names": [c["tool_name"] for c in calls], "tool_calls": calls}
+
+
+def _model_switch(previous: str, current: str, phase: str) -> dict[str, Any]:
+    return {"previous_model": previous, "model": current, "phase": phase}
+
+
+def _command(data: Mapping[str, Any]) -> dict[str, Any]:
+    return {"command": data.get("name"), "args": data.get("args"), "name": data.get("name")}
+
+
+def _workspace(data: Mapping[str, Any], files: tuple[Any, ...]) -> dict[str, Any]:
+    return {"turn": data.get("turn"), "files": jsonable(files)}
+
+
+#: What a refused approval means, as the reason PermissionDenied hooks read.
+DENIALS = MappingProxyType({
+    "rejected": "the user rejected the tool call",
+    "cancelled": "the approval request was cancelled",
+    "unavailable": "no approval channel was available",
+})
+
+
+def _approval_decided(data: Mapping[str, Any], tool: str | None) -> dict[str, Any]:
+    outcome = data.get("outcome")
+    return {"outcome": outcome, "id": data.get("id"), "tool_name": tool,
+            "reason": DENIALS.get(str(outcome), f"approval {outcome}")}
+
+
+def _display(text: str, message_id: str, turn: Any) -> dict[str, Any]:
+    # What a front end would display: each committed assistant text, whole (no deltas).
+    return {"role": "assistant", "text": text, "delta": text, "final": True, "index": 0,
+            "message_id": message_id, "turn_id": str(turn) if turn is not None else None}
+
+
+def _lsp(path: str, diagnostics: Any, hover: Any) -> dict[str, Any]:
+    return {"path": path, "diagnostics": jsonable(diagnostics), "hover": jsonable(hover)}
+
+
+def _file_changed(path: str, paths: tuple[str, ...], directory: str) -> dict[str, Any]:
+    return {"file_path": path, "files": list(paths), "event": "change", "directory": directory}
+
+
+def _worktree(tree: Any) -> dict[str, Any]:
+    return {"worktree": {"path": tree.path, "head": tree.head, "branch": tree.branch},
+            "worktree_path": tree.path, "name": Path(tree.path).name}
+
+
+def _shell_call(execution: Any) -> dict[str, Any]:
+    return {"tool_name": execution.name, "tool_input": dict(execution.arguments),
+            "command": execution.arguments.get("command")}
+
+
+# ── the table ───────────────────────────────────────────────────────────────────────────────────
+
+_OBS = "none (observe)"
+_EVENT = "session/event"
+
+# waterfalls: the answer can be the host's verdict
+PRE_EXECUTE = Point("tools/pre-execute", "tools/pre-execute", "waterfall", "PreToolDecision", pre_tool,
+                    _tool_call, log_pair=True)
+POST_EXECUTE = Point("tools/post-execute", "tools/post-execute", "waterfall", "PostToolDecision", post_tool,
+                     _tool_result, log_pair=True)
+PRE_STEP = Point("agent/pre-step", "agent/pre-step", "waterfall", "PreStepDecision", pre_step, _prompt,
+                 log_pair=True)
+PRE_STEP_TRANSFORM = Point("agent/pre-step/transform", "agent/pre-step", "waterfall", "PreStepDecision", transform,
+                           _prompt, log_pair=True)
+APPROVAL = Point("approval/request", "approval/request", "waterfall", "ApprovalOutcome", approval,
+                 _approval_request, log_pair=True)
+QUESTIONS = Point("user-questions/request", "user-questions/request", "waterfall", "AskUserQuestionAnswer",
+                  questions, _question_request, log_pair=True)
+
+# serial: the host waits, so context or another step can land
+AGENT_CREATED = Point("agent/created", "agent/created", "serial", "inject (context)", inject, _agent_created)
+TURN_STOPPING = Point("agent/turn-stopping", "agent/turn-stopping", "serial", "steer (another step)", stop_rule,
+                      _turn_stopping, log_pair=True)
+
+# emit: observed (a child's context still reaches the child, which has not started yet)
+SUBAGENT_START = Point("subagent/start", "subagent/start", "emit", "inject into the child", child_context,
+                       _subagent_start)
+SUBAGENT_END = Point("subagent/end", "subagent/end", "emit", _OBS, observe, _subagent_end)
+DISPOSED = Point("agent/disposed", "agent/disposed", "emit", _OBS, observe, _disposed)
+AGENT_ERROR = Point("agent/error", "agent/error", "emit", _OBS, observe, _error)
+AGENT_STATUS = Point("agent/status", "agent/status", "emit", _OBS, observe, _status)
+INBOX = Point("agent/inbox/inserted", "agent/inbox/inserted", "emit", _OBS, observe, _inbox)
+SETTINGS = Point("settings/document-updated", "settings/document-updated", "emit", _OBS, observe, _settings)
+SESSION_CREATED = Point("session/created", "session/created", "emit", _OBS, observe, _session_created)
+INSTRUCTIONS_LOADED = Point("agent/instructions-loaded", "session/created", "emit", _OBS, observe, _instructions)
+
+# emit, derived from the durable records of session/event
+SESSION_EVENT = Point("session/event", _EVENT, "emit", _OBS, observe, _record)
+COMPACTION_START = Point("compaction/start", _EVENT, "emit", _OBS, observe, _compaction_start,
+                         record="compaction/start")
+COMPACTION_END = Point("compaction/end", _EVENT, "emit", _OBS, observe, _compaction_end,
+                       record="compaction/end")
+TODO = Point("todo/write", _EVENT, "emit", _OBS, observe, _todo, record="todo/write")
+STEP_END = Point("step/end", _EVENT, "emit", _OBS, observe, _step_end, record="step/end")
+MODEL_SWITCH = Point("request/header", _EVENT, "emit", _OBS, observe, _model_switch, record="request/header")
+COMMAND = Point("command/run", _EVENT, "emit", _OBS, observe, _command, record="command/run")
+WORKSPACE = Point("workspace/changes", _EVENT, "emit", _OBS, observe, _workspace,
+                  record="workspace/changes")
+APPROVAL_DECIDED = Point("approval/decided", _EVENT, "emit", _OBS, observe, _approval_decided,
+                         record="approval/decided")
+DISPLAY = Point("message/display", _EVENT, "emit", _OBS, observe, _display, record="assistant/message")
+LSP = Point("lsp/query", _EVENT, "emit", _OBS, observe, _lsp, service="lsp", record="workspace/changes")
+
+# host services call back
+FS_WATCH = Point("fs/watch", None, "service", _OBS, observe, _file_changed, service="fs.watch")
+WORKTREES = Point("git/worktrees", None, "service", _OBS, observe, _worktree, service="worktrees")
+SHELL_ENV = Point("shell/env", None, "service", "DSH_* variables", shell_env, _shell_call,
+                  service="shellEnv")
+
+#: Every point by name.
+POINTS: Mapping[str, Point] = MappingProxyType({p.name: p for p in (
+    PRE_EXECUTE, POST_EXECUTE, PRE_STEP, PRE_STEP_TRANSFORM, APPROVAL, QUESTIONS,
+    AGENT_CREATED, TURN_STOPPING, SUBAGENT_START, SUBAGENT_END, DISPOSED, AGENT_ERROR,
+    AGENT_STATUS, INBOX, SETTINGS, SESSION_CREATED, INSTRUCTIONS_LOADED, SESSION_EVENT,
+    COMPACTION_START, COMPACTION_END, TODO, STEP_END, MODEL_SWITCH, COMMAND,
+    WORKSPACE, APPROVAL_DECIDED, DISPLAY, LSP, FS_WATCH, WORKTREES,
+    SHELL_ENV,
+)})
+
+
+def point_named(name: str) -> Point:
+    """The point a row names; a row naming no point is a table error, raised here."""
+    point = POINTS.get(name)
+    if point is None:
+        raise LookupError(f"no translation point {name!r}")
+    return point

@@ -1,0 +1,74 @@
+"""Listeners on the prompt seams: the user's prompt before a step (waterfall), and questions."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from compat_adapter.host.protocol import (
+    AskUserQuestionAnswer,
+    PreStepDecision,
+    PreStepEvent,
+    UserMessage,
+    UserQuestionsRequest,
+)
+from compat_adapter.routing import points
+from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages, turn_of
+
+__all__ = ("on_pre_step", "on_questions")
+
+Next = Callable[[], Awaitable[Any]]
+
+
+async def on_pre_step(runner: Runner, event: PreStepEvent, next: Next) -> PreStepDecision:
+    # Only what the user typed is a prompt: steering, injected context (rules, hook context)
+    # and tool continuations ride in the same batch but are not the vendor's prompt.
+    prompts = tuple(m for m in event.messages if m.source.kind == "user")
+    if not prompts or not (runner.has(points.PRE_STEP) or runner.has(points.PRE_STEP_TRANSFORM)):
+        return await next()
+    prompt = "\n".join(m.text for m in prompts)
+    contexts: list[UserMessage] = []
+    replacement: str | None = None
+    for point in (points.PRE_STEP, points.PRE_STEP_TRANSFORM):
+        done = await runner.run(point, point.fields(prompt, event.agent.id), session=event.agent.session,
+                                turn=event.turn)
+        for group, applied in done:
+            if applied.verdict is not None:
+                return applied.verdict
+            if applied.replacement is not None:
+                replacement = applied.replacement
+            contexts.extend(context_messages(group, applied))
+    downstream: PreStepDecision = await next()
+    if downstream.kind != "enter":
+        return downstream
+    messages = downstream.messages
+    if replacement is not None:
+        # The batch's prompts become one replaced prompt; everything else stays as it was.
+        first, rest = prompts[0].id, {m.id for m in prompts[1:]}
+        messages = tuple(UserMessage(id=m.id, text=replacement, source=m.source) if m.id == first else m
+                         for m in messages if m.id not in rest)
+    return PreStepDecision("enter", tuple(messages) + tuple(contexts))
+
+
+def _asks(entry: HookEntry) -> bool:
+    return entry.row.event == "Elicitation"
+
+
+def _hears(entry: HookEntry) -> bool:
+    return entry.row.event == "ElicitationResult"
+
+
+async def on_questions(runner: Runner, request: UserQuestionsRequest, next: Next) -> AskUserQuestionAnswer:
+    point = points.QUESTIONS
+    if not runner.has(point):
+        return await next()
+    session = request.agent.session if request.agent is not None else None
+    turn = turn_of(session) if session is not None else None
+    fields = point.fields(request)
+    scene = {"asked": frozenset(q.id for q in request.questions)}
+    done = await runner.run(point, fields, session=session, turn=turn, scene=scene, keep=_asks)
+    answer = done[-1][1].verdict if done and done[-1][1].verdict is not None else None
+    if answer is None:
+        answer = await next()
+    await runner.run(point, points.question_result(fields, answer), session=session, turn=turn, keep=_hears)
+    return answer

@@ -1,0 +1,71 @@
+"""Listeners on the tool seams: pre-execute and post-execute (waterfalls), approval requests."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from compat_adapter.host.protocol import (
+    ApprovalOutcome,
+    ApprovalRequest,
+    PostToolDecision,
+    PreToolDecision,
+    ToolExecution,
+    ToolPostEvent,
+    UserMessage,
+)
+from compat_adapter.routing import points
+from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages, turn_of
+
+__all__ = ("on_approval", "on_post_execute", "on_pre_execute")
+
+Next = Callable[[], Awaitable[Any]]
+
+
+async def on_pre_execute(runner: Runner, execution: ToolExecution, next: Next) -> PreToolDecision:
+    point = points.PRE_EXECUTE
+    if not runner.has(point):
+        return await next()
+    session = execution.agent.session if execution.agent is not None else None
+    turn = turn_of(session) if session is not None else None
+    done = await runner.run(point, point.fields(execution), session=session, turn=turn)
+    if done and done[-1][1].verdict is not None:
+        return done[-1][1].verdict
+    return await next()
+
+
+async def on_post_execute(runner: Runner, event: ToolPostEvent, next: Next) -> PostToolDecision:
+    point = points.POST_EXECUTE
+    if not runner.has(point):
+        return await next()
+    execution, failed = event.execution, event.result.is_error
+    session = execution.agent.session if execution.agent is not None else None
+    turn = turn_of(session) if session is not None else None
+
+    def fires(entry: HookEntry) -> bool:
+        on = entry.row.fires_on
+        return not ((on == "failure" and not failed) or (on == "success" and failed))
+
+    done = await runner.run(point, point.fields(event), session=session, turn=turn, keep=fires)
+    contexts: list[UserMessage] = []
+    for group, applied in done:
+        contexts.extend(context_messages(group, applied))
+    if done and isinstance(done[-1][1].verdict, PostToolDecision):
+        verdict = done[-1][1].verdict
+        return PostToolDecision(verdict.kind, verdict.feedback, tuple(contexts))
+    downstream: PostToolDecision = await next()
+    if not contexts:
+        return downstream
+    return PostToolDecision(downstream.kind, downstream.feedback,
+                            tuple(contexts) + downstream.additional_contexts)
+
+
+async def on_approval(runner: Runner, request: ApprovalRequest, next: Next) -> ApprovalOutcome:
+    point = points.APPROVAL
+    if not runner.has(point):
+        return await next()
+    session = request.agent.session
+    done = await runner.run(point, point.fields(request), session=session, turn=turn_of(session))
+    if done and done[-1][1].verdict is not None:
+        return done[-1][1].verdict
+    return await next()

@@ -1,0 +1,365 @@
+"""Drivers for the tool, prompt, turn and agent points: each drives one session until the row's
+seam fires and checks what the answer did."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from compat_adapter.host.protocol import (
+    ApprovalRequest,
+)
+from compat_adapter.host.script import Error, Reply, Subagent, SwitchModel, call
+from compat_adapter.routing import points
+from compat_adapter.testing.live.checks import (
+    ask_answer,
+    block_answer,
+    check_observed,
+    check_payload,
+    context_answer,
+    deny_answer,
+    observe_answer,
+)
+from compat_adapter.testing.live.harness import (
+    CONTEXT,
+    CONTINUE,
+    REASON,
+    REPLACED,
+    Session,
+    bash_reply,
+    child_sessions,
+    log_records,
+    tool_results,
+    user_messages,
+)
+
+Driver = Callable[[Session], Awaitable[None]]
+
+
+async def drive_pre_tool(s: Session) -> None:
+    """Deny blocks the call; then (fresh session) ask reaches approval and fails closed."""
+    s.probe.answer(deny_answer(s.vendor, s.event))
+    await s.register()
+    agent = await s.host.create_agent(script=[bash_reply("touch denied.txt"), "done"])
+    result = await agent.run_turn("create the file")
+    await s.host.settle()
+    check_payload(s)
+    s.expect(not (s.root / "denied.txt").exists(), "deny did not block: the command ran",
+             "deny blocked the side effect")
+    results = tool_results(agent.session)
+    s.expect(results and results[0]["isError"] and REASON in results[0]["text"],
+             f"the model does not see the deny reason: {results}", "reason in the tool result")
+    s.expect(result.reason == "completed", f"turn ended {result.reason}")
+
+
+async def drive_pre_tool_ask(s: Session) -> None:
+    s.probe.answer(ask_answer(s.vendor, s.event))
+    await s.register()
+    asked: list[ApprovalRequest] = []
+
+    async def watch(request: ApprovalRequest, next_: Callable[[], Awaitable[Any]]) -> Any:
+        asked.append(request)
+        return await next_()
+
+    s.host.on(points.APPROVAL.seam, watch)
+    agent = await s.host.create_agent(script=[bash_reply("touch asked.txt"), "done"])
+    await agent.run_turn("create the file")
+    await s.host.settle()
+    check_payload(s)
+    decided = log_records(agent.session, points.APPROVAL_DECIDED.record)
+    s.expect(asked and decided and decided[0]["outcome"] == "unavailable",
+             f"ask did not reach the host's approval: asked={asked} decided={decided}",
+             "ask reached approval/request")
+    s.expect(not (s.root / "asked.txt").exists(), "ask without an approver did not fail closed",
+             "no approver: failed closed")
+
+
+async def drive_post_tool(s: Session) -> None:
+    if s.row.blocking == "verdict":
+        s.probe.answer(block_answer(s.vendor, s.event))
+    else:
+        s.probe.answer(context_answer(s.vendor, s.event))
+    await s.register()
+    calls = (call("bash", command="touch ran.txt && echo ok"),
+             call("bash", command="echo failing >&2; exit 3"))
+    agent = await s.host.create_agent(script=[Reply(calls=calls), "done"])
+    result = await agent.run_turn("run the commands")
+    await s.host.settle()
+    payload = check_payload(s)
+    # The host has one post-execute seam: failure rows must skip the success and vice versa.
+    runs = len(s.probe.raw())
+    only_one = s.event in ("PostToolUseFailure", "postToolUseFailure", "postToolUse")
+    if only_one:
+        s.expect(runs == 1, f"the hook ran {runs} times for one success and one failure",
+                 "fires only for its outcome")
+    if payload is not None and s.vendor == "copilot" and s.event == "postToolUse":
+        s.expect(payload.get("toolResult", {}).get("resultType") == "success",
+                 f"toolResult is not {{resultType, textResultForLlm}}: {payload.get('toolResult')}")
+    s.expect((s.root / "ran.txt").exists(), "the tool did not run before its post hook")
+    results = tool_results(agent.session)
+    if s.row.blocking == "verdict":
+        s.expect(results and results[0]["isError"] and REASON in results[0]["text"],
+                 f"a post-tool block did not replace the result: {results[:1]}",
+                 "block replaced the tool result with the reason")
+    else:
+        seen = [m for m in user_messages(agent.session) if CONTEXT in m["text"]]
+        s.expect(seen and seen[0]["turn"] == 1 and seen[0]["step"] == 2,
+                 f"context did not reach the next step: {user_messages(agent.session)}",
+                 f"context logged as user/message ({seen[0]['source']['kind'] if seen else ''})")
+    s.expect(result.reason == "completed" and result.steps == 2,
+             f"turn ended {result.reason} after {result.steps} steps")
+
+
+async def drive_pre_step(s: Session) -> None:
+    transform = s.row.point == points.PRE_STEP_TRANSFORM.name
+    if transform:
+        s.probe.answer({"modifiedTransformedPrompt": REPLACED})
+    elif s.row.blocking == "verdict":
+        s.probe.answer(block_answer(s.vendor, s.event))
+    else:
+        s.probe.answer(observe_answer(s.vendor, s.event))
+    await s.register()
+    agent = await s.host.create_agent(script=[bash_reply("touch stepped.txt"), "done"])
+    result = await agent.run_turn("please touch the file")
+    await s.host.settle()
+    payload = check_payload(s, tool=None)
+    if payload is not None and s.vendor in ("claude", "codex", "workbuddy"):
+        s.expect(payload.get("prompt") == "please touch the file", f"prompt not in payload: {payload}")
+    if transform:
+        first = [m for m in user_messages(agent.session) if m["step"] == 1]
+        s.expect(first and first[0]["text"] == REPLACED,
+                 f"the model did not receive the replacement prompt: {first}",
+                 "the step entered the replacement prompt")
+    elif s.row.blocking == "verdict":
+        s.expect(result.reason == "blocked" and result.steps == 0
+                 and not (s.root / "stepped.txt").exists(),
+                 f"a prompt block did not reject the step: {result}", "block rejected the turn")
+    else:
+        s.expect(result.reason == "completed" and (s.root / "stepped.txt").exists(),
+                 f"an observe-only answer changed the turn: {result}", "turn ran unchanged")
+        check_observed(s, observe_answer(s.vendor, s.event))
+
+
+async def drive_stop(s: Session) -> None:
+    s.probe.answer({})
+    s.probe.answer(block_answer(s.vendor, s.event, CONTINUE), run=0)
+    await s.register()
+    agent = await s.host.create_agent(script=["first answer", "second answer"])
+    result = await agent.run_turn("fix the tests")
+    await s.host.settle()
+    check_payload(s, tool=None, at_least=2)
+    steered = [m for m in user_messages(agent.session) if CONTINUE in m["text"]]
+    s.expect(result.steps == 2 and result.reason == "completed",
+             f"a stop block did not force exactly one more step: {result}",
+             "block forced one more step")
+    s.expect(steered and steered[0]["turn"] == 1 and steered[0]["step"] == 2,
+             f"no continuation message in step 2 of turn 1: {user_messages(agent.session)}",
+             "continuation message in the same turn")
+    s.expect(len(log_records(agent.session, "turn/start")) == 1, "the continuation started a new turn")
+    payloads = s.probe.payloads()
+    if not s.official and len(payloads) >= 2:
+        # Our routes tell the second run that it runs because of a block.
+        s.expect(payloads[0].get("stop_hook_active") is False
+                 and payloads[1].get("stop_hook_active") is True,
+                 f"stop_hook_active is not false then true: {payloads[:2]}",
+                 "stop_hook_active false then true")
+
+
+async def drive_agent_created(s: Session) -> None:
+    s.probe.answer(context_answer(s.vendor, s.event))
+    await s.register()
+    agent = await s.host.create_agent(script=["hello back"])
+    await agent.run_turn("hello")
+    await s.host.settle()
+    payload = check_payload(s, tool=None)
+    if payload is not None and s.vendor != "opencode":
+        s.expect(payload.get("source") == "startup", f"source is not startup: {payload}")
+    seen = [m for m in user_messages(agent.session) if CONTEXT in m["text"]]
+    s.expect(seen and seen[0]["turn"] == 1 and seen[0]["step"] == 1,
+             f"session-start context not in the first step: {user_messages(agent.session)}",
+             f"context logged as user/message ({seen[0]['source']['kind'] if seen else ''})")
+
+
+async def drive_subagent_start(s: Session) -> None:
+    s.probe.answer(context_answer(s.vendor, s.event))
+    await s.register()
+    script = [Subagent(script=("child answer",), prompt="look at the code"), "done"]
+    agent = await s.host.create_agent(script=script)
+    result = await agent.run_turn("delegate")
+    await s.host.settle()
+    check_payload(s, tool=None)
+    children = child_sessions(s, agent.session)
+    seen = [m for c in children for m in user_messages(c) if CONTEXT in m["text"]]
+    s.expect(seen, f"the child's log has no context message: {[user_messages(c) for c in children]}",
+             "context in the child's log")
+    s.expect(not [m for m in user_messages(agent.session) if CONTEXT in m["text"]],
+             "subagent context leaked into the parent's log")
+    s.expect(result.reason == "completed", f"turn ended {result.reason}")
+
+
+async def drive_subagent_end(s: Session) -> None:
+    answer = observe_answer(s.vendor, s.event)
+    s.probe.answer(answer)
+    await s.register()
+    script = [Subagent(script=("child answer",), prompt="look at the code"), "done"]
+    agent = await s.host.create_agent(script=script)
+    result = await agent.run_turn("delegate")
+    await s.host.settle()
+    check_payload(s, tool=None)
+    results = tool_results(agent.session)
+    s.expect(result.reason == "completed" and result.steps == 2 and results
+             and not results[0]["isError"] and results[0]["text"] == "child answer",
+             f"a subagent-stop answer changed the run: {result} {results}",
+             "the child's answer reached the parent unchanged")
+    check_observed(s, answer)
+
+
+async def observe_turn(s: Session, script: Sequence[Any], then: Callable[[Any], Awaitable[None]]
+                        | None = None, *, tool: str | None = None, at_least: int = 1,
+                        wants: str = "completed") -> tuple[Any, Any]:
+    """Register with the blocking answer, run one turn (and ``then``), check nothing changed."""
+    answer = observe_answer(s.vendor, s.event)
+    s.probe.answer(answer)
+    await s.register()
+    agent = await s.host.create_agent(script=list(script))
+    result = await agent.run_turn("do the work")
+    if then is not None:
+        await then(agent)
+    await s.host.settle()
+    payload = check_payload(s, tool=tool, at_least=at_least)
+    s.expect(result.reason == wants, f"turn ended {result.reason}, expected {wants}",
+             f"turn ended {wants} as without the hook")
+    check_observed(s, answer)
+    return agent, payload
+
+
+async def drive_compaction(s: Session) -> None:
+    async def compact(agent: Any) -> None:
+        await agent.compact("verify summary")
+
+    agent, payload = await observe_turn(s, ["hi"], compact)
+    ends = log_records(agent.session, points.COMPACTION_END.record)
+    s.expect(ends and log_records(agent.session, "compaction/summary"),
+             "compaction did not finish", "compaction finished")
+    if payload is not None and s.event == "PostCompact" and s.vendor == "claude":
+        s.expect(payload.get("compact_summary") == "verify summary",
+                 f"compact_summary missing: {payload}")
+
+
+async def drive_disposed(s: Session) -> None:
+    async def dispose(agent: Any) -> None:
+        await agent.dispose()
+
+    agent, _ = await observe_turn(s, ["hi"], dispose)
+    s.expect(agent.disposed, "the agent was not disposed")
+
+
+async def drive_error(s: Session) -> None:
+    _, payload = await observe_turn(s, [Error("model overloaded")], wants="error")
+    if payload is not None:
+        s.expect("model overloaded" in json.dumps(payload),
+                 f"the error text is not in the payload: {payload}", "error text in payload")
+
+
+async def drive_status(s: Session) -> None:
+    await observe_turn(s, [bash_reply("touch status.txt"), "done"])
+    s.expect((s.root / "status.txt").exists(), "the turn's command did not run")
+
+
+async def drive_inbox(s: Session) -> None:
+    _, payload = await observe_turn(s, ["ok"])
+    if payload is not None:
+        s.expect("do the work" in json.dumps(payload),
+                 f"the inserted message is not in the payload: {payload}", "inbox message in payload")
+
+
+async def drive_session_created(s: Session) -> None:
+    (s.root / "CLAUDE.md").write_text("# rules\n", encoding="utf-8")
+    _, payload = await observe_turn(s, ["ok"])
+    s.expect(len(s.host.sessions) == 1, "more than one session")
+    s.expect(len(s.probe.raw()) == 1, f"the hook ran {len(s.probe.raw())} times for one session")
+    if payload is None or s.vendor not in ("claude", "workbuddy"):
+        return
+    want = {"InstructionsLoaded": ("file_path", str(s.root / "CLAUDE.md")),
+            "CwdChanged": ("new_cwd", str(s.root)), "DirectoryAdded": ("path", str(s.root)),
+            "Setup": ("trigger", "init")}.get(s.event)
+    if want is not None:
+        key, value = want
+        s.expect(payload.get(key) == value, f"{key} is {payload.get(key)!r}, expected {value!r}",
+                 f"{key} in payload")
+
+
+async def drive_session_event(s: Session) -> None:
+    await observe_turn(s, [bash_reply("echo hi"), "done"], at_least=3)
+
+
+async def drive_step_end(s: Session) -> None:
+    _, payload = await observe_turn(s, [bash_reply("echo batch"), "done"])
+    # Only the step that made tool calls is a batch; the closing text step is not.
+    s.expect(len(s.probe.raw()) == 1, f"the batch hook ran {len(s.probe.raw())} times for one batch")
+    if payload is not None:
+        calls = payload.get("tool_calls") or []
+        s.expect(len(calls) == 1 and calls[0].get("tool_name") == "Bash"
+                 and calls[0].get("tool_input") == {"command": "echo batch"},
+                 f"tool_calls does not name the step's call: {calls}", "tool_calls in payload")
+
+
+async def drive_todo(s: Session) -> None:
+    pending = call("todo", todos=[{"content": "write the tests", "status": "pending"}])
+    done = call("todo", todos=[{"content": "write the tests", "status": "completed"}])
+    _, payload = await observe_turn(s, [Reply(calls=(pending,)), Reply(calls=(done,)), "done"])
+    if payload is not None:
+        s.expect(payload.get("task_subject") == "write the tests",
+                 f"task_subject missing: {payload}", "task_subject in payload")
+    s.expect(len(s.probe.raw()) == 1, f"the task hook ran {len(s.probe.raw())} times, expected once")
+
+
+async def drive_model_switch(s: Session) -> None:
+    script = [bash_reply("echo one"), SwitchModel("other/model-b"), "done"]
+    _, payload = await observe_turn(s, script)
+    s.expect(len(s.probe.raw()) == 1, f"the model-switch hook ran {len(s.probe.raw())} times")
+    if payload is not None:
+        s.expect("model-b" in json.dumps(payload),
+                 f"the new model is not in the payload: {payload}", "new model in payload")
+
+
+async def drive_command(s: Session) -> None:
+    async def run(agent: Any) -> None:
+        await agent.run_command("review", "now")
+
+    agent, payload = await observe_turn(s, ["ok"], run)
+    s.expect(log_records(agent.session, "command/done"), "the command did not finish")
+    if payload is not None:
+        s.expect("review" in json.dumps(payload),
+                 f"the command name is not in the payload: {payload}", "command name in payload")
+
+
+async def drive_workspace(s: Session) -> None:
+    write = call("write", path="notes.txt", content="one\ntwo\n")
+    _, payload = await observe_turn(s, [Reply(calls=(write,)), "done"])
+    if payload is not None:
+        s.expect("notes.txt" in json.dumps(payload),
+                 f"the changed file is not in the payload: {payload}", "changed file in payload")
+
+
+async def drive_message_display(s: Session) -> None:
+    _, payload = await observe_turn(s, ["shown text"])
+    runs = len(s.probe.raw())
+    s.expect(runs == 1, f"the display hook ran {runs} times for one assistant message")
+    if payload is not None:
+        s.expect(payload.get("delta") == "shown text" and payload.get("final") is True,
+                 f"the displayed text is not the message: {payload}",
+                 "message text as the final delta")
+
+
+async def drive_settings(s: Session) -> None:
+    answer = observe_answer(s.vendor, s.event)
+    s.probe.answer(answer)
+    await s.register()
+    revision = s.host.update_settings("editor", {"theme": "dark"})
+    await s.host.settle()
+    check_payload(s, tool=None)
+    s.expect(s.host.settings_document("editor") == (revision, {"theme": "dark"}),
+             "the settings update did not stick", "settings updated regardless")
+    check_observed(s, answer)

@@ -1,0 +1,271 @@
+"""The live harness: a probe hook that records its payloads, and one session per row check
+(a temporary git repository, a running embedded host and an adapter)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import stat
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from compat_adapter.catalog import resolve_event, resolve_vendor
+from compat_adapter.host.embedded.memory import MemoryHost
+from compat_adapter.host.script import Reply, call
+from compat_adapter.model import Capability, EventRow, Route, VendorSpec
+from compat_adapter.service import CompatAdapter
+
+#: Rows verified at the same time by :func:`verify_all` (the machine has two cores).
+CONCURRENCY = 2
+#: Longest one row may take, start to finish, before it counts as failed.
+ROW_TIMEOUT_S = 180.0
+#: How long a check waits for a hook fired by a service (file watch, worktree poll, LSP).
+SERVICE_WAIT_S = 30.0
+
+#: The reason, context and prompt texts the hooks answer with; checks look for them verbatim.
+REASON = "verify: blocked by policy"
+CONTEXT = "verify: context from the hook"
+CONTINUE = "verify: keep working on the tests"
+REPLACED = "verify: the transformed prompt"
+ENV_NAME, ENV_VALUE = "DSH_VERIFY_TOKEN", "env-from-hook-42"
+
+#: Vendors whose ask answer on a pre-tool seam goes to the host's approval.
+ASK_HONOURED = frozenset({"claude", "workbuddy", "opencode", "copilot"})
+
+
+@dataclass(frozen=True, slots=True)
+class RowCheck:
+    """The verdict on one vendor row."""
+
+    vendor: str
+    event: str
+    route: str
+    passed: bool
+    detail: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"vendor": self.vendor, "event": self.event, "route": self.route,
+                "passed": self.passed, "detail": self.detail}
+
+
+def all_rows() -> tuple[tuple[VendorSpec, EventRow], ...]:
+    """Every (vendor, row) pair of the vendor tables, in matrix order."""
+    from vendors import VENDORS
+
+    return tuple((spec, row) for spec in VENDORS for row in spec.events)
+
+
+# ── the probe hook ──────────────────────────────────────────────────────────────────────────────
+
+_PROBE = """\
+#!/bin/sh
+# Records its stdin, then answers with the prepared answer for this run (or the default one).
+d={dir}
+i=0
+while ! mkdir "$d/run-$i" 2>/dev/null; do i=$((i+1)); done
+cat > "$d/payload-$i.json"
+a="$d/answer"
+if [ -e "$d/answer-$i.code" ]; then a="$d/answer-$i"; fi
+if [ -e "$a.err" ]; then cat "$a.err" >&2; fi
+if [ -e "$a.out" ]; then cat "$a.out"; fi
+exit "$(cat "$a.code")"
+"""
+
+
+class HookProbe:
+    """A real command hook that records each stdin payload and prints a prepared answer.
+
+    Answers are files beside the script: ``answer.{out,err,code}`` by default and
+    ``answer-<n>.{out,err,code}`` for the n-th run (counted from 0), so one hook can block once and
+    then let go.
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self.dir = directory
+        directory.mkdir(parents=True, exist_ok=True)
+        self.script = directory / "hook.sh"
+        self.script.write_text(_PROBE.format(dir=shlex.quote(str(directory))), encoding="utf-8")
+        self.script.chmod(self.script.stat().st_mode | stat.S_IXUSR)
+        self.answer(None)
+
+    @property
+    def command(self) -> str:
+        return shlex.quote(str(self.script))
+
+    def answer(self, out: Mapping[str, Any] | str | None, *, code: int = 0, err: str = "",
+               run: int | None = None) -> None:
+        """Set what the hook prints: a JSON object, raw text or nothing; for one run or all."""
+        stem = self.dir / ("answer" if run is None else f"answer-{run}")
+        text = json.dumps(out) if isinstance(out, Mapping) else (out or "")
+        Path(f"{stem}.out").write_text(text, encoding="utf-8")
+        Path(f"{stem}.err").write_text(err, encoding="utf-8")
+        Path(f"{stem}.code").write_text(str(code), encoding="utf-8")
+
+    def raw(self) -> list[bytes]:
+        """The stdin of every finished run, in run order."""
+        found = []
+        i = 0
+        while (self.dir / f"run-{i}").exists():
+            path = self.dir / f"payload-{i}.json"
+            found.append(path.read_bytes() if path.exists() else b"")
+            i += 1
+        return found
+
+    def payloads(self) -> list[Any]:
+        out = []
+        for data in self.raw():
+            try:
+                out.append(json.loads(data))
+            except ValueError:
+                out.append(None)
+        return out
+
+    async def wait(self, count: int = 1, timeout_s: float = SERVICE_WAIT_S) -> bool:
+        """Wait until at least ``count`` runs have written their payload."""
+        with anyio.move_on_after(timeout_s):
+            while True:
+                raw = self.raw()
+                if len(raw) >= count and all(raw[:count]):
+                    # A run that has claimed its slot may still be writing; give it a moment.
+                    await anyio.sleep(0.05)
+                    return True
+                await anyio.sleep(0.05)
+        return False
+
+
+# ── one session under test ──────────────────────────────────────────────────────────────────────
+
+@dataclass(slots=True)
+class Session:
+    """Everything one row check works with, and the failures it has found so far."""
+
+    spec: VendorSpec
+    row: EventRow
+    root: Path
+    base: Path
+    probe: HookProbe
+    host: MemoryHost
+    adapter: CompatAdapter
+    hook_id: str = ""
+    failures: list[str] = field(default_factory=list)
+    proved: list[str] = field(default_factory=list)
+
+    @property
+    def vendor(self) -> str:
+        return self.spec.id
+
+    @property
+    def event(self) -> str:
+        return self.row.event
+
+    @property
+    def official(self) -> bool:
+        return self.row.route is Route.OFFICIAL_BRIDGE
+
+    def expect(self, condition: object, failure: str, proof: str | None = None) -> bool:
+        if condition:
+            if proof:
+                self.proved.append(proof)
+            return True
+        self.failures.append(failure)
+        return False
+
+    async def register(self, matcher: str | None = None, handler: Any = None) -> None:
+        result = await self.adapter.register_hook(self.vendor, self.event, matcher,
+                                                  handler or self.probe.command)
+        self.hook_id = result.id
+        self.expect(result.capability is Capability.ADAPTED and result.route is self.row.route,
+                    f"graded {result.capability} on route {result.route} ({result.reason})")
+        status = {h.id: h for h in self.adapter.status().hooks}.get(result.id)
+        self.expect(status is not None and status.running,
+                    f"status does not say the hook runs: {status}")
+
+    def audit(self) -> list[Any]:
+        return [r for r in self.adapter.audit if r.hook_id == self.hook_id]
+
+
+async def git(cwd: Path, *args: str) -> str:
+    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0"}
+    result = await anyio.run_process(["git", *args], cwd=cwd, env=env, check=False)
+    if result.returncode != 0:
+        raise RuntimeError(f"git {' '.join(args)} failed: {result.stderr.decode(errors='replace')}")
+    return result.stdout.decode(errors="replace")
+
+
+async def make_repo(root: Path) -> Path:
+    """A real git repository with one commit; the identity lives in its own config."""
+    root.mkdir(parents=True)
+    await git(root, "init", "-q", "-b", "main")
+    await git(root, "config", "user.name", "compat-adapter verify")
+    await git(root, "config", "user.email", "verify@compat-adapter.invalid")
+    (root / "README.md").write_text("verify\n", encoding="utf-8")
+    await git(root, "add", "README.md")
+    await git(root, "commit", "-q", "-m", "init")
+    return root
+
+
+class open_session:  # noqa: N801 - used like a function: `async with open_session(...) as s`
+    """A temporary repository, a probe, a running host and an adapter, torn down on exit."""
+
+    def __init__(self, vendor: str, event: str, **host_options: Any) -> None:
+        self._spec = resolve_vendor(vendor)
+        self._row = resolve_event(self._spec, event)
+        self._options = host_options
+        self._tmp: tempfile.TemporaryDirectory[str] | None = None
+        self._host: MemoryHost | None = None
+        self._session: Session | None = None
+
+    async def __aenter__(self) -> Session:
+        self._tmp = tempfile.TemporaryDirectory(prefix="compat-verify-")
+        base = Path(self._tmp.name).resolve()
+        root = await make_repo(base / "repo")
+        # The probe lives outside the repository, so its payload files never trip the file watch.
+        probe = HookProbe(base / "hook")
+        self._host = MemoryHost(root, log_dir=base / "logs", **self._options)
+        host = await self._host.__aenter__()
+        adapter = CompatAdapter(host, state_dir=str(base / "state"))
+        adapter.start()
+        self._session = Session(self._spec, self._row, root, base, probe, host, adapter)
+        return self._session
+
+    async def __aexit__(self, *exc: object) -> None:
+        try:
+            if self._session is not None:
+                with anyio.CancelScope(shield=True):
+                    await self._session.adapter.dispose()
+            if self._host is not None:
+                await self._host.__aexit__(None, None, None)
+        finally:
+            if self._tmp is not None:
+                self._tmp.cleanup()
+
+
+# ── log helpers ─────────────────────────────────────────────────────────────────────────────────
+
+def log_records(session: Any, kind: str) -> list[Mapping[str, Any]]:
+    return [e.data for e in session.events if e.type == kind]
+
+
+def user_messages(session: Any) -> list[Mapping[str, Any]]:
+    return log_records(session, "user/message")
+
+
+def tool_results(session: Any) -> list[Mapping[str, Any]]:
+    return log_records(session, "tool/result")
+
+
+def bash_reply(command: str) -> Reply:
+    return Reply(calls=(call("bash", command=command),))
+
+
+def child_sessions(s: Session, parent: Any) -> list[Any]:
+    return [x for x in s.host.sessions if x is not parent]
+
+
+# ── answers in each vendor's dialect ────────────────────────────────────────────────────────────

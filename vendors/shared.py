@@ -1,0 +1,92 @@
+"""Losses true of the same host point whatever the vendor: written once, listed by each row they hit.
+
+Data only. Claude Code and CodeBuddy (and, for one prompt fact, Codex) land several events on the
+same host point with the same consequence; the sentence lives here instead of in each table.
+"""
+
+from compat_adapter.model import degrade
+
+__all__ = (
+    "CHANGE_KIND_MISSING",
+    "COMPACTION_STARTED",
+    "COMPLETION_FROM_SNAPSHOTS",
+    "DEBOUNCED_CHANGES",
+    "DROPPED_TASKS_NEVER_FIRE",
+    "EVERY_INBOX_STEP",
+    "INSTRUCTIONS_AT_CREATION",
+    "ONLY_APPROVAL_REJECTIONS",
+    "POLLED_WORKTREES",
+    "SETTINGS_COMMITTED",
+    "TASKS_FROM_SNAPSHOTS",
+    "WORKTREES_GIT_ONLY",
+)
+
+# agent/pre-step: the prompt point
+EVERY_INBOX_STEP = degrade(
+    "timing-differs",
+    "It runs on every step that claims new inbox messages, so a steered continuation can trigger it as "
+    "well as a typed prompt.",
+)
+
+# compaction/start
+COMPACTION_STARTED = degrade(
+    "timing-differs",
+    "The hook runs on the durable compaction/start record, once compaction has already begun.",
+)
+
+# agent/instructions-loaded
+INSTRUCTIONS_AT_CREATION = degrade(
+    "timing-differs",
+    "It fires once per instruction file found when the session is created, all at that moment, rather "
+    "than as each file is loaded.",
+)
+
+# approval/decided
+ONLY_APPROVAL_REJECTIONS = degrade(
+    "scope-differs",
+    "Only approvals the host's approval service rejects fire it; a deny from a hook or a guard never "
+    "passes through approval.",
+)
+
+# todo/write: tasks are read from todo-list snapshots
+TASKS_FROM_SNAPSHOTS = degrade(
+    "observe-only",
+    "New tasks are found by comparing whole todo-list snapshots after they are written, so a block cannot "
+    "roll one back.",
+)
+COMPLETION_FROM_SNAPSHOTS = degrade(
+    "observe-only",
+    "Completion is read from a snapshot in which an item became completed, so a block cannot undo it.",
+)
+DROPPED_TASKS_NEVER_FIRE = degrade(
+    "scope-differs",
+    "A task dropped from the list without being completed never fires it.",
+)
+
+# settings/document-updated
+SETTINGS_COMMITTED = degrade(
+    "observe-only",
+    "The new settings revision is already committed, so a block cannot refuse it.",
+)
+
+# fs/watch
+DEBOUNCED_CHANGES = degrade(
+    "timing-differs",
+    "Changes are coalesced with a 250 ms debounce, so a burst of edits reports as one change.",
+)
+CHANGE_KIND_MISSING = degrade(
+    "payload-field-missing",
+    "The watcher reports changed paths without saying whether a file was added, changed or removed.",
+)
+
+# git/worktrees
+POLLED_WORKTREES = degrade(
+    "polled",
+    "Worktrees are found by polling git worktree list --porcelain, so the hook fires up to one poll "
+    "interval late and a worktree made and removed between two polls is never seen.",
+)
+WORKTREES_GIT_ONLY = degrade(
+    "scope-differs",
+    "Only a session inside a git repository is polled, and any worktree change counts, including ones "
+    "made outside the agent.",
+)
