@@ -5,6 +5,8 @@ it starts and the project files it runs), what changed since it was last trusted
 trust; ``--revoke`` forgets it; ``--list`` shows every record and whether it still holds. A folder
 means every default file of every vendor in it; a file is read as the vendor whose default files
 include it (or ``--vendor``).
+
+As in ``cli.py``, the command imports what it runs only when it is chosen.
 """
 
 from __future__ import annotations

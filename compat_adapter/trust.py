@@ -41,6 +41,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from compat_adapter.model import VendorSpec
+from compat_adapter.safefile import open_regular
 from compat_adapter.statedir import private_dir, read_private, write_private
 
 __all__ = (
@@ -211,7 +212,8 @@ def project_root(path: Path) -> Path:
 def file_digest(path: Path) -> str | None:
     """The sha256 of a file's bytes, or None when there is no such file."""
     try:
-        with open(path, "rb") as f:
+        # A FIFO, a device or a /proc file is refused (INPUT_REFUSED) instead of read forever.
+        with open_regular(path, allow_outside=True) as f:
             return hashlib.file_digest(f, "sha256").hexdigest()
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,7 @@ from compat_adapter.routing.base import Router
 from compat_adapter.routing.points import POINTS
 from compat_adapter.routing.seams import LISTENERS
 from compat_adapter.testing.live import ask_policy
-from vendors import VENDORS
+from vendors.tables import VENDORS
 
 PACKAGE = Path(__file__).resolve().parent.parent / "compat_adapter"
 
@@ -136,3 +137,37 @@ async def test_hooks_of_one_seam_run_in_registration_order_across_routes(git_rep
         await agent.run_turn("go")
         await host.settle()
     assert order.read_text().split() == ["copilot", "opencode"]
+
+
+def test_each_point_s_mode_is_its_seam_s_mode_on_the_surface_the_tables_assume() -> None:
+    from compat_adapter.grading import TABLE_SURFACE
+
+    for point in POINTS.values():
+        if point.seam is None:
+            assert point.mode == "service" and point.service, point.name
+        else:
+            assert point.mode == str(TABLE_SURFACE.seams[point.seam]), point.name
+
+
+@pytest.mark.parametrize(("vendor", "event", "matcher"), [
+    ("claude", "PreToolUse", "Bash|Edit"),       # official bridge
+    ("claude", "PermissionRequest", "Bash"),     # native translate
+    ("copilot", "preToolUse", "bash"),           # built-in bridge
+])
+async def test_a_registration_looks_the_vendor_and_event_up_once(git_repo: Path, vendor: str, event: str,
+                                                                 matcher: str) -> None:
+    calls: list[str] = []
+
+    def profile(frame, what, arg):  # noqa: ANN001, ANN202 - sys.setprofile's own signature
+        code = frame.f_code
+        if what == "call" and code.co_filename.endswith("catalog.py") and code.co_name.startswith("resolve_"):
+            calls.append(code.co_name)
+
+    async with MemoryHost(git_repo) as host, CompatAdapter(host, log_registrations=False) as adapter:
+        sys.setprofile(profile)
+        try:
+            result = await adapter.register_hook(vendor, event, matcher, "true")
+        finally:
+            sys.setprofile(None)
+        assert adapter.status().hooks[0].running, result
+    assert sorted(calls) == ["resolve_event", "resolve_vendor"], calls

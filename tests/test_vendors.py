@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -13,6 +15,7 @@ from compat_adapter.catalog import host_tool, resolve_event, resolve_vendor, ven
 from compat_adapter.errors import UnknownEvent, UnknownVendor
 from compat_adapter.matrix import build_matrix
 from compat_adapter.model import DegradationCode, EventRow, Route, VendorSpec, degrade
+from vendors.tables import VENDORS
 
 VENDOR_DIR = Path(vendors.__file__).parent
 EXPECTED_EVENTS = {"claude": 33, "codex": 12, "workbuddy": 24, "opencode": 29, "copilot": 14}
@@ -42,7 +45,7 @@ def test_vendor_modules_hold_data_only(path: Path) -> None:
 
 
 def test_event_counts_match_the_reference() -> None:
-    counts = {spec.id: len(spec.events) for spec in vendors.VENDORS}
+    counts = {spec.id: len(spec.events) for spec in VENDORS}
     assert counts == EXPECTED_EVENTS
     assert sum(counts.values()) == 112
 
@@ -51,7 +54,7 @@ def test_route_totals() -> None:
     # The seed's matrix labels 80 rows native-translate and 5 native-seam; 24 of its native-translate
     # rows only watch an event the vendor acts on, and Claude's SessionEnd is an event Claude itself
     # only watches, so the labels here say what each row does (see the next test).
-    routes = Counter(row.route for spec in vendors.VENDORS for row in spec.events)
+    routes = Counter(row.route for spec in VENDORS for row in spec.events)
     assert routes == {Route.OFFICIAL_BRIDGE: 17, Route.NATIVE_TRANSLATE: 57, Route.NATIVE_SEAM: 28,
                       Route.BUILTIN_BRIDGE: 10}
 
@@ -75,7 +78,7 @@ def test_route_labels_agree_with_what_each_row_does() -> None:
     """native-seam ⇔ the row only watches and says what that loses; a row that only watches an
     event the vendor can block says so with an observe-only loss and is labelled native-seam
     (a bridged row keeps its bridge's label: the route names who runs it)."""
-    for spec in vendors.VENDORS:
+    for spec in VENDORS:
         assert CAN_BLOCK[spec.id] <= {row.event for row in spec.events}, spec.id
         for row in spec.events:
             observe_only = any(d.code is DegradationCode.OBSERVE_ONLY for d in spec.losses_for(row))
@@ -103,13 +106,13 @@ def test_a_row_whose_label_disagrees_is_refused(route: str, blocking: str, loss:
 
 
 def test_approximate_rows_are_exactly_the_ten() -> None:
-    found = {(spec.id, row.event) for spec in vendors.VENDORS for row in spec.events
+    found = {(spec.id, row.event) for spec in VENDORS for row in spec.events
              if any(d.code is DegradationCode.APPROXIMATE for d in spec.losses_for(row))}
     assert found == APPROXIMATE
 
 
 def test_every_row_lists_losses_and_names_where_it_lands() -> None:
-    for spec in vendors.VENDORS:
+    for spec in VENDORS:
         for row in spec.events:
             assert spec.losses_for(row), (spec.id, row.event)
             assert row.seams or row.services, (spec.id, row.event)
@@ -171,13 +174,13 @@ def test_bridges_and_tool_vocabulary() -> None:
 
 
 def test_rules_and_runtime_described_for_every_vendor() -> None:
-    for spec in vendors.VENDORS:
+    for spec in VENDORS:
         assert spec.rules.formats and spec.rules.default_sources and spec.rules.note
         assert spec.plugin_runtime
 
 
 def test_rows_that_fire_on_part_of_a_seam_say_which_part() -> None:
-    partial = {(spec.id, row.event): row.fires_on for spec in vendors.VENDORS for row in spec.events
+    partial = {(spec.id, row.event): row.fires_on for spec in VENDORS for row in spec.events
                if row.fires_on != "any"}
     assert partial == {
         ("claude", "PostToolUseFailure"): "failure", ("workbuddy", "PostToolUseFailure"): "failure",
@@ -186,7 +189,7 @@ def test_rows_that_fire_on_part_of_a_seam_say_which_part() -> None:
         ("codex", "Interrupt"): "idle", ("opencode", "session.idle"): "idle",
         ("workbuddy", "Elicitation"): "idle", ("workbuddy", "ElicitationResult"): "idle",
     }
-    assert {s.id: s.shell for s in vendors.VENDORS} == {
+    assert {s.id: s.shell for s in VENDORS} == {
         "claude": "sh", "codex": "sh", "workbuddy": "user", "opencode": "sh", "copilot": "bash"}
 
 
@@ -194,7 +197,7 @@ def test_rows_that_fire_on_part_of_a_seam_say_which_part() -> None:
 
 def test_a_loss_is_written_once_at_its_scope() -> None:
     """No row repeats what its vendor or its bridge already states, and no loss is listed twice."""
-    for spec in vendors.VENDORS:
+    for spec in VENDORS:
         shared = set(spec.losses)
         if spec.bridge:
             b = spec.bridge
@@ -208,7 +211,7 @@ def test_a_loss_is_written_once_at_its_scope() -> None:
 def test_results_list_the_vendor_the_row_and_the_bridge_losses() -> None:
     """Grading composes the scopes: every result still lists every loss of its row."""
     m = build_matrix()
-    for spec in vendors.VENDORS:
+    for spec in VENDORS:
         for row in spec.events:
             [result] = [h for h in m.hooks if (h.vendor, h.event) == (spec.id, row.event)]
             listed = set(result.degradations)
@@ -258,3 +261,14 @@ def test_each_loss_sentence_is_written_once_in_the_tables() -> None:
                 assert isinstance(text, ast.Constant), (path.name, node.lineno)
                 written[text.value] += 1
     assert written and all(n == 1 for n in written.values()), [t for t, n in written.items() if n > 1]
+
+
+def test_importing_the_package_builds_no_table() -> None:
+    """The tables load on first use (the catalog), so `import compat_adapter` stays cheap."""
+    code = ("import sys, compat_adapter; "
+            "print(sorted(m for m in sys.modules if m.startswith('vendors.') and m != 'vendors.surface'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]", done.stdout
+    code = "import compat_adapter; print(len(compat_adapter.build_matrix().hooks))"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout.strip() == "112"

@@ -16,20 +16,8 @@ from compat_adapter.model import (
     VendorSpec,
     degrade,
 )
-from vendors.shared import (
-    CHANGE_KIND_MISSING,
-    COMPACTION_STARTED,
-    COMPLETION_FROM_SNAPSHOTS,
-    DEBOUNCED_CHANGES,
-    DROPPED_TASKS_NEVER_FIRE,
-    EVERY_INBOX_STEP,
-    INSTRUCTIONS_AT_CREATION,
-    ONLY_APPROVAL_REJECTIONS,
-    POLLED_WORKTREES,
-    SETTINGS_COMMITTED,
-    TASKS_FROM_SNAPSHOTS,
-    WORKTREES_GIT_ONLY,
-)
+from vendors import shared
+from vendors.surface import CLAUDE_BRIDGE
 
 # The Claude Code bridge's own losses: the bridge owns these runs, we only write its config.
 _SERIAL = degrade(
@@ -61,7 +49,7 @@ _HOST_TOOL_PAYLOAD = degrade(
 
 #: Stated once for the rows each is true of; grading lists them on every such row.
 BRIDGE = BridgeSpec(
-    package="@deepseek-ai/dsh-hooks-claude-code",
+    package=CLAUDE_BRIDGE,
     dialect="claude-code",
     losses=(_SERIAL, _BASH_C),
     answer_losses=(_JSON_ON_EXIT_0,),
@@ -140,7 +128,7 @@ EVENTS = (
             degrade("output-field-ignored",
                     "Plain stdout is not turned into context, and the reason of a block reaches neither "
                     "the user nor the model because the host's reject carries none."),
-            EVERY_INBOX_STEP,
+            shared.EVERY_INBOX_STEP,
             degrade("payload-field-missing",
                     "prompt is the text of every claimed message run together with no separator, so "
                     "injected rules or hook context ride in it; prompt_id and permission_mode are absent."),
@@ -253,7 +241,7 @@ EVENTS = (
             degrade("observe-only",
                     "Compaction is a host service call that cannot be cancelled, so a block is recorded "
                     "in the audit and compaction goes ahead."),
-            COMPACTION_STARTED,
+            shared.COMPACTION_STARTED,
             degrade("payload-field-missing", "custom_instructions is always an empty string."),
             degrade("matcher-narrowed",
                     "trigger is always \"auto\", even for a manual compaction, so a \"manual\" matcher "
@@ -316,7 +304,7 @@ EVENTS = (
         point="agent/instructions-loaded",
         matcher_subject="load_reason",
         degradations=(
-            INSTRUCTIONS_AT_CREATION,
+            shared.INSTRUCTIONS_AT_CREATION,
             degrade("scope-differs",
                     "Only files discovered at session creation are reported; lazily loaded nested or "
                     "path-scoped files and files added later are not, so load_reason is always "
@@ -387,7 +375,7 @@ EVENTS = (
         degradations=(
             degrade("observe-only",
                     "The rejection is already recorded when the hook runs, so retry:true is ignored."),
-            ONLY_APPROVAL_REJECTIONS,
+            shared.ONLY_APPROVAL_REJECTIONS,
             degrade("payload-field-missing",
                     "tool_input is an empty object; only the tool name and the reason are known."),
         ),
@@ -444,7 +432,7 @@ EVENTS = (
         seams=("session/event",),
         point="todo/write",
         degradations=(
-            TASKS_FROM_SNAPSHOTS,
+            shared.TASKS_FROM_SNAPSHOTS,
             _TODO_ONLY,
         ),
     ),
@@ -454,8 +442,8 @@ EVENTS = (
         seams=("session/event",),
         point="todo/write",
         degradations=(
-            COMPLETION_FROM_SNAPSHOTS,
-            DROPPED_TASKS_NEVER_FIRE,
+            shared.COMPLETION_FROM_SNAPSHOTS,
+            shared.DROPPED_TASKS_NEVER_FIRE,
             _TODO_ONLY,
         ),
     ),
@@ -497,7 +485,7 @@ EVENTS = (
         services=(Service.SETTINGS,),
         matcher_subject="source",
         degradations=(
-            SETTINGS_COMMITTED,
+            shared.SETTINGS_COMMITTED,
             degrade("payload-field-missing",
                     "The host names a settings namespace, not a configuration file, so file_path is null."),
             degrade("matcher-narrowed",
@@ -536,8 +524,8 @@ EVENTS = (
         services=(Service.FS_WATCH,),
         matcher_subject="file_path",
         degradations=(
-            DEBOUNCED_CHANGES,
-            CHANGE_KIND_MISSING,
+            shared.DEBOUNCED_CHANGES,
+            shared.CHANGE_KIND_MISSING,
             degrade("scope-differs",
                     "Only the session's working directory is watched, so a file named in a matcher that "
                     "lives elsewhere never fires."),
@@ -554,8 +542,8 @@ EVENTS = (
                     "Claude lets this hook create the worktree (its stdout names the path, a failure "
                     "aborts it); here the worktree already exists, so neither the output nor the exit "
                     "code changes anything."),
-            POLLED_WORKTREES,
-            WORKTREES_GIT_ONLY,
+            shared.POLLED_WORKTREES,
+            shared.WORKTREES_GIT_ONLY,
         ),
     ),
     EventRow(
@@ -565,8 +553,8 @@ EVENTS = (
         point="git/worktrees",
         services=(Service.WORKTREES,),
         degradations=(
-            POLLED_WORKTREES,
-            WORKTREES_GIT_ONLY,
+            shared.POLLED_WORKTREES,
+            shared.WORKTREES_GIT_ONLY,
         ),
     ),
     EventRow(

@@ -13,9 +13,8 @@ from compat_adapter.model import (
     VendorSpec,
     degrade,
 )
-from vendors.shared import (
-    EVERY_INBOX_STEP,
-)
+from vendors import shared
+from vendors.surface import CODEX_BRIDGE
 
 _NOT_BRIDGED = degrade(
     "own-translation",
@@ -34,7 +33,7 @@ _EXIT_2_EMPTY = degrade(
 
 #: The Codex bridge's own losses, stated once for the rows each is true of.
 BRIDGE = BridgeSpec(
-    package="@deepseek-ai/dsh-hooks-codex",
+    package=CODEX_BRIDGE,
     dialect="codex",
     losses=(_SERIAL,),
     block_losses=(_EXIT_2_EMPTY,),
@@ -100,7 +99,7 @@ EVENTS = (
                     "prompt is the text of every claimed message run together with no separator, so "
                     "injected rules or hook context ride in it, and permission_mode is the constant "
                     "default."),
-            EVERY_INBOX_STEP,
+            shared.EVERY_INBOX_STEP,
             _BRIDGE_MESSAGE,
         ),
     ),

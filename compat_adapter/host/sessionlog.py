@@ -26,13 +26,13 @@ class LogView(Sequence[LogEvent]):
     def __len__(self) -> int:
         return len(self._events)
 
-    def __getitem__(self, index):  # type: ignore[no-untyped-def, override]
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]
         return self._events[index]
 
-    def __iter__(self):  # type: ignore[no-untyped-def, override]
+    def __iter__(self):  # type: ignore[no-untyped-def]
         return iter(self._events)
 
-    def __reversed__(self):  # type: ignore[no-untyped-def, override]
+    def __reversed__(self):  # type: ignore[no-untyped-def]
         return reversed(self._events)
 
 

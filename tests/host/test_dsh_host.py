@@ -28,7 +28,7 @@ from compat_adapter.matrix import build_matrix
 from compat_adapter.model import Capability
 from compat_adapter.service import CompatAdapter
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 __all__ = ("dsh_lane",)  # the session fixture, shared with the contract suite
 
 

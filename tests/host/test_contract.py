@@ -29,7 +29,7 @@ from compat_adapter.host.script import Reply, call
 from compat_adapter.model import Capability, Route
 from compat_adapter.service import CompatAdapter
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 LANE_DIR = Path(os.environ.get("COMPAT_ADAPTER_DSH_DIR") or REPO / ".cache" / "dsh")
 HOSTS = ("embedded", "dsh")
 
