@@ -24,10 +24,10 @@ word. Hard links are not detected (the kernel's ``protected_hardlinks`` keeps ot
 from __future__ import annotations
 
 import errno
+import io
 import os
 import stat
 from pathlib import Path
-from typing import BinaryIO
 
 from compat_adapter.errors import InputRefused, InputTooLarge
 
@@ -127,7 +127,7 @@ def _open_checked(path: str | Path, root: str | Path | None, allow_outside: bool
 
 
 def open_regular(path: str | Path, *, root: str | Path | None = None, allow_outside: bool = False
-                 ) -> BinaryIO:
+                 ) -> io.BufferedReader:
     """The checks of `read_regular` without the size limit: an open binary file (for hashing a
     file of any size in chunks). The caller closes it."""
     fd, _, _ = _open_checked(path, root, allow_outside)

@@ -142,6 +142,17 @@ async def test_limit_without_cgroup_a_hook_that_kills_its_launcher_orphans_its_e
     assert survivors == _pids(tmp_path / "esc.pid")  # it outlived the run (and is killed now)
 
 
+async def test_limit_without_the_launcher_a_setsid_escape_survives_and_ppid_is_the_host(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Pinned limit of COMPAT_ADAPTER_HOOK_LAUNCHER=off (and of an embedding without an interpreter).
+    monkeypatch.setenv("COMPAT_ADAPTER_HOOK_LAUNCHER", "off")
+    outcome = await _run(ESCAPE + "echo $PPID; sleep 60", tmp_path, timeout_s=1.0)
+    assert outcome.timed_out is True
+    assert outcome.stdout.strip() == str(os.getpid())  # the hook's parent is this process
+    escaped = _pids(tmp_path / "esc.pid")
+    assert await _gone_within(escaped, seconds=0.5) == escaped  # survived (killed now)
+
+
 async def test_with_a_cgroup_killing_the_launcher_does_not_save_the_escape(tmp_path: Path) -> None:
     outcome = await _run(ESCAPE + "kill -9 $PPID; sleep 5", tmp_path, timeout_s=LONG)
     assert outcome.signal == signal.SIGKILL

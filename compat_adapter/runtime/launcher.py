@@ -32,9 +32,14 @@ the shell's status from the launcher's.
 from __future__ import annotations
 
 import os
-import signal
 import sys
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import signal
+else:
+    import _signal as signal  # the C module: `signal` would import enum, a third of our start-up
 
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4

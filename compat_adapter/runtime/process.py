@@ -33,8 +33,11 @@ by a hook holds no secret of the host. Limits that remain, each pinned by a test
   a daemon reached over a socket) is not a descendant and is not tracked;
 - hooks run as the host's user, so ``/proc/<host pid>/environ`` — the host's own initial
   environment — stays readable to them (the launcher only hides it behind one more hop);
-- without ``sys.executable`` (an embedding) there is no launcher: the process group is killed,
-  and a process that left it is not.
+- without ``sys.executable`` (an embedding), or with ``COMPAT_ADAPTER_HOOK_LAUNCHER=off`` in the
+  host's environment, there is no launcher: the process group is killed, a process that left it is
+  not, and ``/proc/$PPID/environ`` may be the host's. What the launcher costs is one interpreter
+  start per hook run (``python -I -S``, about 10 ms on an idle machine, several times that on a
+  loaded one); ``off`` trades the guarantees above for that time.
 
 Environment policy: `hook_environment`, see `compat_adapter.runtime.environment`.
 """
@@ -155,8 +158,8 @@ def _cwd_problem(cwd: Path) -> str | None:
     return f"cannot run hook: working directory {str(cwd)!r} does not exist"
 
 
-def _launcher_argv(shell: str, command: str, cgroup: HookCgroup | None) -> list[str]:
-    return [_PYTHON, "-I", "-S", str(_LAUNCHER), str(os.getpid()),
+def _launcher_argv(python: str, shell: str, command: str, cgroup: HookCgroup | None) -> list[str]:
+    return [python, "-I", "-S", str(_LAUNCHER), str(os.getpid()),
             str(cgroup.path) if cgroup is not None else "-", shell, "-c", command]
 
 
@@ -217,9 +220,10 @@ async def run_command(
     problem = _cwd_problem(cwd) or _shell_problem(shell)
     if problem is not None:
         return _spawn_failed(problem, started)
-    launched = _PYTHON is not None
+    python = _PYTHON if os.environ.get("COMPAT_ADAPTER_HOOK_LAUNCHER", "on").lower() != "off" else None
+    launched = python is not None
     cgroup = HookCgroup.create() if launched else None
-    argv = _launcher_argv(shell, command, cgroup) if launched else [shell, "-c", command]
+    argv = _launcher_argv(python, shell, command, cgroup) if python is not None else [shell, "-c", command]
     try:
         # Shielded: a cancellation landing mid-spawn would leave a started shell nobody kills.
         # It is delivered at the next checkpoint instead, inside the try/finally below.
