@@ -19,7 +19,6 @@ from compat_adapter.declare import Declared
 from compat_adapter.model import (
     Capability,
     CapabilityResult,
-    CommandHandler,
     Degradation,
     EventRow,
     Route,
@@ -35,7 +34,7 @@ from compat_adapter.model import (
 # changes what a row can do, and grading says so.
 from vendors.surface import TABLE_SURFACE
 
-__all__ = ("SAMPLE_HANDLER", "TABLE_SURFACE", "grade", "grade_rules", "grade_runtime")
+__all__ = ("TABLE_SURFACE", "grade", "grade_rules", "grade_runtime")
 
 _LITERAL = re.compile(r"^[A-Za-z0-9_|]+$")
 
@@ -137,6 +136,3 @@ def grade_runtime(vendor: object) -> CapabilityResult:
                              capability=Capability.UNSUPPORTED, route=Route.UNSUPPORTED,
                              reason=spec.plugin_runtime)
 
-
-#: The handler the matrix grades each row with: a plain command, as any preset would declare.
-SAMPLE_HANDLER = CommandHandler(command="true")

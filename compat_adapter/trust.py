@@ -40,6 +40,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
+from compat_adapter.errors import InputRefused
 from compat_adapter.model import VendorSpec
 from compat_adapter.safefile import open_regular
 from compat_adapter.statedir import private_dir, read_private, write_private
@@ -338,7 +339,14 @@ class TrustStore:
             return Verdict("changed", untrusted_reason(shown, record), record)
         base = Path(record.project)
         for name in sorted({f for v in views for f in v.files} | set(record.programs)):
-            if file_digest(base / name) != record.programs.get(name):
+            try:
+                now = file_digest(base / name)
+            except InputRefused:
+                # A script turned into a FIFO or a /dev link: held back, not an error for the import.
+                return Verdict("changed", untrusted_reason(shown, record, f"{name}, which its hooks run, "
+                                                                          "stopped being a regular file"),
+                               record)
+            if now != record.programs.get(name):
                 return Verdict("changed", untrusted_reason(shown, record, f"{name}, which its hooks run, "
                                                                           "changed"), record)
         return Verdict("trusted", "", record)
