@@ -144,8 +144,8 @@ ORACLE: list[tuple[str, str, Check]] = [
     ("workbuddy:post_context", "post-tool context is a tool hint in the result",
      lands("LANE-CTX-POST", "tool_result", '<system-reminder data-role="tool-hint">LANE-CTX-POST</system-reminder>')),
     ("workbuddy:post_block", "CodeBuddy ignores a post-tool block", lambda o: "LANE-BLOCK" not in o.landings),
-    ("workbuddy:observe", "SessionStart fires after UserPromptSubmit",
-     lambda o: o.invoked[:2] == ("UserPromptSubmit", "SessionStart")),
+    ("workbuddy:observe", "the five configured events fire once each in -p, with no SessionEnd",
+     lambda o: sorted(o.invoked) == ["PostToolUse", "PreToolUse", "SessionStart", "Stop", "UserPromptSubmit"]),
     ("workbuddy:rewrite", "updatedInput runs", lambda o: o.tool_ran and o.rewritten),
 ]
 

@@ -23,7 +23,7 @@ __all__ = ("FACET_CODES", "Difference", "Verdict", "compare", "payload_fields")
 #: when the case answered with a non-zero exit code (the codes describe exit-code conventions).
 #: ``unsupported`` (a hook graded UNSUPPORTED) and an importer's refusal name every kind.
 FACET_CODES: Mapping[str, frozenset[str]] = {
-    # the hooks that fired, and their order
+    # the hooks that fired (how many times each)
     "invoked": frozenset({"timing-differs", "approximate", "matcher-narrowed", "scope-differs"}),
     # whether the scripted tool call ran
     "tool_ran": frozenset({"decision-narrowed", "observe-only"}),
@@ -68,7 +68,9 @@ class Verdict:
 
 
 def _facets(case: Case, o: Outcome, vendor: Outcome) -> dict[str, Any]:
-    facets: dict[str, Any] = {"invoked": list(o.invoked), "tool_ran": o.tool_ran, "rewritten": o.rewritten,
+    # Which hooks fired, as a multiset: the order across events is not stable in every vendor
+    # (CodeBuddy fires SessionStart and UserPromptSubmit in either order from run to run).
+    facets: dict[str, Any] = {"invoked": sorted(o.invoked), "tool_ran": o.tool_ran, "rewritten": o.rewritten,
                               "model_calls": o.model_calls}
     if not vendor.tool_ran:
         facets["tool_result"] = o.tool_result
