@@ -101,13 +101,17 @@ def _describe(seen: Any) -> list[str]:
     if seen.hooks:
         lines.append(f"  would run {len(seen.hooks)} hook(s):")
         lines += _hook_lines(seen)
-    elif not seen.rules:
+    elif not seen.rules and not any(r.code == "PLUGIN_RUNTIME" for r in seen.refused):
         lines.append("  no hook that would run here")
     if seen.rules:
         lines.append("  rules: context for the model, carried whether trusted or not")
-    if seen.refused:
-        lines.append(f"  never run here ({len(seen.refused)}): "
-                     + "; ".join(f"{r.code} {r.what}" for r in seen.refused))
+    plugins = [r for r in seen.refused if r.code == "PLUGIN_RUNTIME"]
+    if plugins:
+        # OpenCode plugins are code the plugin host loads (register_plugins), so trust covers them.
+        lines.append("  plugin code the plugin host would load: " + "; ".join(r.what for r in plugins))
+    never = [r for r in seen.refused if r.code != "PLUGIN_RUNTIME"]
+    if never:
+        lines.append(f"  never run here ({len(never)}): " + "; ".join(f"{r.code} {r.what}" for r in never))
     return lines
 
 
