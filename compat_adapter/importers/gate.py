@@ -56,7 +56,7 @@ def gate(spec: VendorSpec, path: Path, shown: str, read: Callable[[], FileImport
     """
     before = file_digest(path)
     part = read()
-    if not part.hooks and not part.rules:
+    if not part.hooks and not part.rules and not part.plugins:
         return part
     root = project_root(path)
     views = _views(spec, part.hooks, root)
@@ -65,12 +65,16 @@ def gate(spec: VendorSpec, path: Path, shown: str, read: Callable[[], FileImport
     if verdict.trusted:
         return part
     if trust_all if trust_all is not None else trust_all_enabled():
-        if part.hooks:
+        if part.hooks or part.plugins:
             warn_trust_all(shown, verdict)
         return part
     part.refused.extend(Refused(vendor=h.vendor, what=_what(v), reason=verdict.why, origin=h.origin,
                                 code=UNTRUSTED) for h, v in zip(part.hooks, views, strict=True))
+    # A plugin is code as much as a hook command is: it loads only from a trusted file.
+    part.refused.extend(Refused(vendor=p.vendor, what=f"plugin {Path(p.name).name if p.kind == 'file' else p.name}",
+                                reason=verdict.why, origin=p.origin, code=UNTRUSTED) for p in part.plugins)
     part.hooks = []
+    part.plugins = []
     return part
 
 
@@ -99,6 +103,8 @@ class Review:
     """The digest of the bytes reviewed; trusting records this, not whatever is there later."""
     programs: Mapping[str, str | None]
     """Each project file the hooks run → its digest when reviewed."""
+    plugins: tuple[str, ...] = ()
+    """OpenCode plugins the file names (files, npm packages): code the plugin host would load."""
 
 
 def review(vendor: str, path: Path, shown: str | None = None, store: TrustStore | None = None) -> Review:
@@ -117,7 +123,8 @@ def review(vendor: str, path: Path, shown: str | None = None, store: TrustStore 
     verdict = (store or TrustStore()).check_read(path, before, views, root=root, shown=shown)
     return Review(vendor=spec.id, path=path, shown=shown, root=root, hooks=views,
                   refused=tuple(part.refused), rules=bool(part.rules), verdict=verdict,
-                  sha256=before, programs=programs)
+                  sha256=before, programs=programs,
+                  plugins=tuple(f"{p.kind} {p.name}" for p in part.plugins))
 
 
 def trust_files(vendor: str, paths: Sequence[str | Path], *, command: str,
