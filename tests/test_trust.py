@@ -365,6 +365,6 @@ async def test_an_untrusted_opencode_plugin_is_never_loaded(tmp_path: Path, capf
     assert "WARNING: --trust-all is on (dangerous): the hooks of .opencode/plugins/p.ts" in capfd.readouterr().err
     loaded.unlink()
     review = cli("trust", ".", cwd=project)
-    assert review.returncode == 0 and "plugin code the plugin host would load: plugin file p.ts" in review.stdout
+    assert review.returncode == 0 and "would load 1 OpenCode plugin(s) in the plugin host: file " in review.stdout
     (row,) = await grade_plugins(project, TABLE_SURFACE)
     assert row.result.capability is Capability.ADAPTED and loaded.read_text() == "yes"
