@@ -329,6 +329,7 @@ async def test_npm_plugins_the_config_lists_load_from_installed_packages_only(tm
         {"plugin": [["opencode-team-guard", {"word": "stop"}], "opencode-not-installed"]}))
     host = PluginHost(tmp_path)
     try:
+        trust_project("opencode", tmp_path)  # the user trusted the config that names these plugins
         reports = await host.load(tmp_path)
         result = await host.call(["opencode-team-guard#TeamGuard"], "tool.execute.before", {"tool": "bash"},
                                  {"args": {}}, timeout_s=5)
