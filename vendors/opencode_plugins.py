@@ -51,6 +51,10 @@ PLUGIN_EVENTS = (
                     "the result is marked as an error where OpenCode keeps it a success."),
             degrade("output-field-ignored",
                     "Changes to output.title and output.metadata are not shown anywhere."),
+            degrade("payload-field-missing",
+                    "output.output is the host's result text (trailing newline trimmed, stderr after a "
+                    "[stderr] line) rather than OpenCode's raw tool output, and metadata.truncated is "
+                    "always false."),
         ),
     ),
     EventRow(
@@ -80,6 +84,9 @@ PLUGIN_EVENTS = (
             degrade("output-field-ignored",
                     "Only text parts are read back (changed text, added parts); file and agent parts "
                     "and changes to the message object are ignored."),
+            degrade("approximate",
+                    "An added text part is appended to the prompt message's text on a new line, where "
+                    "OpenCode sends it as a separate part of the same message."),
         ),
     ),
     EventRow(
