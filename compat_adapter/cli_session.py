@@ -142,6 +142,11 @@ def _grade(args: argparse.Namespace) -> int:
 
     spec = resolve_vendor(args.vendor)
     surface = surface_named(args.host)
+    if args.host == "embedded":
+        from compat_adapter.handlers.model import endpoint_from_env
+
+        if endpoint_from_env() is not None:  # the embedded host would ask this model (prompt/agent hooks)
+            surface = surface.model_copy(update={"services": surface.services | {"model"}})
     imported = import_files(spec.id, args.files, trust_all=True if args.trust_all else None)
     rows: list[dict[str, Any]] = []
     for hook in imported.hooks:
