@@ -308,12 +308,17 @@ class VendorSpec(Frozen):
     plugin_runtime: str
     """Why the vendor's plugin runtime is out of scope (always UNSUPPORTED)."""
     tools: tuple[ToolName, ...] = ()
+    unserved: Mapping[str, str] = {}
+    """The vendor's own events that no host route serves → why, in one sentence. Importing one
+    grades it UNSUPPORTED with that reason; it is a vendor event, never "no such event"."""
 
     @model_validator(mode="after")
     def _unique_events(self) -> VendorSpec:
         names = [row.event for row in self.events]
         if len(names) != len(set(names)):
             raise ValueError(f"{self.id}: duplicate event rows")
+        if set(names) & set(self.unserved):
+            raise ValueError(f"{self.id}: an event is both served and unserved")
         if any(row.route is Route.OFFICIAL_BRIDGE for row in self.events) and not self.bridge:
             raise ValueError(f"{self.id}: bridged rows need a bridge")
         for row in self.events:
