@@ -267,6 +267,11 @@ def test_file_rules_are_gitignore_patterns_from_the_project() -> None:
     assert hit("Edit(/src/*.ts)", "/p/src/a.ts") and not hit("Edit(/src/*.ts)", "/p/lib/src/a.ts")
     assert hit("Edit(/etc/hosts)", "/etc/hosts")
     assert subcommands("A=1 B=2 make test; echo ok") == ["make test", "echo ok"]
+    fetch = parse_rule("WebFetch(domain:example.com)")
+    assert fetch is not None and not rule_matches(fetch, "WebFetch", {"url": "https://example.com/"}, "/p")
+    graded = grade(declare_hook("claude", "PostToolUseFailure", None, {
+        "type": "command", "command": "true", "if": "WebFetch(domain:example.com)"}), NATIVE)
+    assert any("never runs on WebFetch" in t for t in losses(graded)["matcher-narrowed"])
 
 
 async def test_if_never_runs_off_tool_events_and_is_graded(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import shutil
 
-from compat_adapter.handlers.rules import IF_EVENTS, parse_rule
+from compat_adapter.handlers.rules import FILE_TOOLS, IF_EVENTS, parse_rule
 from compat_adapter.model import (
     CommandHandler,
     Degradation,
@@ -118,6 +118,10 @@ def handler_losses(spec: VendorSpec, row: EventRow, handler: Handler) -> tuple[D
                                "rewakeMessage the prefix is this project's own."))
     if handler.if_rule is not None:
         rule = parse_rule(handler.if_rule)
+        if rule is not None and rule.content is not None and rule.tool != "Bash" and rule.tool not in FILE_TOOLS:
+            out.append(degrade("matcher-narrowed",
+                               f"`if` {handler.if_rule!r}: rule content is read here only for Bash and file "
+                               f"tools, so this handler never runs on {rule.tool} calls."))
         if rule is not None and rule.tool == "Bash" and rule.content is not None:
             out.append(degrade("matcher-narrowed",
                                f"`if` {handler.if_rule!r}: the command is split into simple commands by a POSIX "
