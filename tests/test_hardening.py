@@ -195,9 +195,13 @@ async def test_serve_answers_every_bad_line_and_keeps_reading(tmp_path: Path) ->
             assert "error" in reply, reply
             return reply
 
-        deep = b'{"id": 1, "method": "status", "params": {"a": ' + b"[" * 100_000 + b"]" * 100_000 + b"}}\n"
-        assert (await error_after(deep))["error"]["code"] == "NESTING_TOO_DEEP"
-        huge = b'{"id": 2, "method": "status", "params": {"a": "' + b"x" * (MAX_LINE + (4 << 20)) + b'"}}\n'
+        deep = b'{"id": 1001, "method": "status", "params": {"a": ' + b"[" * 100_000 + b"]" * 100_000 + b"}}\n"
+        reply = await error_after(deep)
+        # Answered to its own id: a peer waiting on that request hears at once.
+        assert reply["id"] == 1001 and reply["error"]["code"] == "NESTING_TOO_DEEP", reply
+        notice = b'{"method": "log", "params": ' + b"[" * 100_000 + b"]" * 100_000 + b"}\n"
+        assert (await error_after(notice))["id"] is None
+        huge = b'{"id": 1002, "method": "status", "params": {"a": "' + b"x" * (MAX_LINE + (4 << 20)) + b'"}}\n'
         assert (await error_after(huge))["error"]["code"] == "INPUT_TOO_LARGE"
         assert (await error_after(b"not json at all\n"))["error"]["code"] == "PROTOCOL_ERROR"
         for bad_id in (b"NaN", b"Infinity", b"-Infinity", b"1e400", b"9007199254740993"):
@@ -216,6 +220,66 @@ async def test_serve_answers_every_bad_line_and_keeps_reading(tmp_path: Path) ->
             await process.wait()
         assert process.returncode == 0
         tg.cancel_scope.cancel()
+
+
+# ── 3b. hook output nested deeper than the limit ───────────────────────────────────────────────
+
+DEEP = "[" * 100_000 + "]" * 100_000
+#: Deep, yet under the DSH bridge's 64 000-byte output cap (past it DSH reads no JSON at all).
+DEEP_20K = "[" * 20_000 + "]" * 20_000
+
+
+def _deep_deny(tmp_path: Path, vendor: str) -> str:
+    if vendor == "copilot":
+        body = ('{"permissionDecision": "deny", "permissionDecisionReason": "deep says no", '
+                f'"modifiedArgs": {{"command": {DEEP_20K}}}}}')
+    else:
+        body = ('{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", '
+                f'"permissionDecisionReason": "deep says no", "updatedInput": {{"command": {DEEP_20K}}}}}}}')
+    out = tmp_path / f"{vendor}.json"
+    out.write_text(body + "\n")
+    return str(write_script(tmp_path / f"{vendor}.sh", f"cat >/dev/null\ncat {out}\n"))
+
+
+@pytest.mark.parametrize(("vendor", "event", "matcher", "options"), [
+    ("copilot", "preToolUse", "bash", {}),
+    ("claude", "PreToolUse", "Bash", {}),
+    ("claude", "PreToolUse", "Bash", OFFICIAL),
+])
+async def test_a_deny_with_a_20k_deep_rewrite_still_denies(tmp_path: Path, vendor: str, event: str,
+                                                            matcher: str, options: dict[str, Any]) -> None:
+    # The vendors are JavaScript: JSON.parse reads any depth, so the deny stands there. Here the
+    # part deeper than 200 levels is cut (it is a rewrite no route applies); the deny must stand.
+    work = tmp_path / "work"
+    work.mkdir()
+    async with MemoryHost(work) as host, CompatAdapter(host, state_dir=str(tmp_path / "state"),
+                                                       **options) as adapter:
+        await adapter.register_hook(vendor, event, matcher, _deep_deny(tmp_path, vendor))
+        agent = await host.create_agent(script=[
+            Reply(calls=(call("bash", command=f"touch {work}/ran"),)), "done"])
+        with anyio.fail_after(120):
+            await agent.run_turn("go")
+        results = [dict(e.data) for e in agent.session.events if e.type == "tool/result"]
+    assert not (work / "ran").exists()
+    assert results[0]["isError"] is True and "deep says no" in results[0]["text"]
+
+
+def test_the_vendor_readers_keep_the_vendor_rule_and_bound_the_rest() -> None:
+    from compat_adapter.jsonlimits import CLIPPED, MAX_DEPTH, check_depth
+    from compat_adapter.jsontext import JsonTextError, js_read, rust_read
+
+    value = js_read('{"decision": "block", "x": ' + DEEP + "}")
+    assert value["decision"] == "block"
+    check_depth(value)  # bounded for everything downstream
+    inner = value["x"]
+    depth = 1
+    while isinstance(inner, list):
+        inner, depth = inner[0], depth + 1
+    assert (inner, depth) == (CLIPPED, MAX_DEPTH)
+    shallow = '{"a": ' + "[" * 150 + "]" * 150 + "}"
+    assert js_read(shallow) == json.loads(shallow)  # within the limit: nothing changes
+    with pytest.raises(JsonTextError, match="recursion limit"):  # serde's own rule: 128 levels
+        rust_read("[" * 129 + "]" * 129)
 
 
 # ── 4. bounded memory ───────────────────────────────────────────────────────────────────────────

@@ -43,6 +43,7 @@ from anyio.abc import TaskGroup
 
 from compat_adapter.errors import CompatError, InputTooLarge, ProtocolError
 from compat_adapter.jsonlimits import loads_json
+from compat_adapter.jsontext import js_read
 
 __all__ = ("MAX_LINE", "PROTOCOL_VERSION", "Channel", "stdio_lines", "version")
 
@@ -219,8 +220,8 @@ class Channel:
     def _handle(self, line: bytes, tg: TaskGroup) -> None:
         try:
             message = loads_json(line, where="a serve line")
-        except CompatError as exc:  # nested too deep
-            self._put({"id": None, "error": _error_json(exc)})
+        except CompatError as exc:  # nested too deep: refused, answered to its id when it has one
+            self._put({"id": _shallow_id(line), "error": _error_json(exc)})
             return
         except (ValueError, UnicodeDecodeError) as exc:
             self._protocol_error(None, f"the line is not JSON: {exc}")
@@ -280,6 +281,19 @@ class Channel:
         self._put({"id": mid, "result": result})
         if method in self._last:
             self.finish(f"{method} requested")
+
+
+def _shallow_id(line: bytes) -> Any:
+    """The id of a request too deep to take, read without recursion (so a peer waiting on it
+    hears at once instead of timing out); None when it has no usable one or is no request."""
+    try:
+        message = js_read(line.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(message, dict) or "method" not in message:
+        return None
+    mid = message.get("id")
+    return mid if mid is not None and _valid_id(mid) else None
 
 
 def _valid_id(mid: object) -> bool:
