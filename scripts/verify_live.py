@@ -1,6 +1,6 @@
-"""Verify every vendor row end to end on the embedded host with a real hook; print a table.
+"""Verify every vendor row end to end on a host with a real hook; print a table.
 
-Usage: ``verify_live.py [--json] [--vendor V]``. The last line is always ``N passed, M failed``
+Usage: ``verify_live.py [--json] [--vendor V] [--host embedded|dsh]``. The last line is always ``N passed, M failed``
 (with ``--json`` it follows the JSON document, so the document stays valid on its own lines). The
 exit status is 0 only when every row passed.
 """
@@ -47,6 +47,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--vendor", help="verify one vendor's rows only")
+    parser.add_argument("--host", choices=("embedded", "dsh"), default="embedded",
+                        help="the host to verify on: the embedded host, or the real DeepSeek Harness "
+                             "lane (bash scripts/dsh_lane.sh); every row graded ADAPTED there")
     args = parser.parse_args(argv)
     if args.vendor is not None:
         from compat_adapter.catalog import resolve_vendor
@@ -63,12 +66,12 @@ def main(argv: list[str] | None = None) -> int:
             print(mark, end="", flush=True, file=sys.stderr)
 
     started = time.monotonic()
-    results = anyio.run(lambda: verify_all(progress, vendor=args.vendor))
+    results = anyio.run(lambda: verify_all(progress, vendor=args.vendor, host=args.host))
     elapsed = time.monotonic() - started
     passed = sum(c.passed for c in results)
     failed = len(results) - passed
     if args.json:
-        document = {"results": [c.as_dict() for c in results], "passed": passed,
+        document = {"host": args.host, "results": [c.as_dict() for c in results], "passed": passed,
                     "failed": failed, "seconds": round(elapsed, 1)}
         print(json.dumps(document, indent=2))
     else:

@@ -14,8 +14,6 @@ from conftest import trust, trust_project
 
 from compat_adapter.errors import (
     ConfigParseError,
-    InvalidMatcher,
-    UnknownEvent,
     UnknownVendor,
 )
 from compat_adapter.importers import (
@@ -86,18 +84,24 @@ def test_claude_webapp_settings() -> None:
         ("PostToolUse", "Edit|Write", "npx prettier --write \"$(jq -r '.tool_input.file_path')\"",
          "hooks.PostToolUse[0].hooks[0]"),
         ("PostToolUse", "Edit|Write", f"{P}/.claude/hooks/eslint-fix.sh", "hooks.PostToolUse[0].hooks[1]"),
+        ("PostToolUse", "Edit|Write", None, "hooks.PostToolUse[0].hooks[2]"),  # http
         ("UserPromptSubmit", None, f"{P}/.claude/hooks/inject-branch-context.sh",
          "hooks.UserPromptSubmit[0].hooks[0]"),
         ("Stop", None, f"{P}/.claude/hooks/require-green-tests.sh", "hooks.Stop[0].hooks[0]"),
+        ("Stop", None, None, "hooks.Stop[0].hooks[1]"),  # prompt
         ("SessionStart", "startup|resume", f"git status --short && cat {P}/.claude/context.md",
          "hooks.SessionStart[0].hooks[0]"),
         ("SessionStart", "compact", f"cat {P}/.claude/after-compact.md", "hooks.SessionStart[1].hooks[0]"),
         ("Notification", "permission_prompt|idle_prompt",
          "notify-send 'Claude Code' \"$(jq -r .message)\"", "hooks.Notification[0].hooks[0]"),
     ]
-    assert refused_of(result) == [("INVALID_HANDLER", "hooks.PostToolUse[0].hooks[2]"),
-                                  ("INVALID_HANDLER", "hooks.Stop[0].hooks[1]")]
-    assert "'http'" in result.refused[0].reason and "'prompt'" in result.refused[1].reason
+    # Every handler kind is read (compat_adapter.handlers) and graded, not refused at import.
+    assert refused_of(result) == []
+    http, prompt = result.hooks[6].declared, result.hooks[9].declared
+    assert http.handler_kind == "http" and http.handler.url == "https://hooks.example.com/claude/post-edit"
+    assert http.handler.headers == (("Authorization", "Bearer $HOOK_TOKEN"),)
+    assert http.handler.allowed_env == ("HOOK_TOKEN",)
+    assert prompt.handler_kind == "prompt" and "$ARGUMENTS" in prompt.handler.prompt
     assert result.rules == ()
     first = result.hooks[0]
     assert first.vendor == "claude"
@@ -108,11 +112,13 @@ def test_claude_webapp_settings() -> None:
     assert result.hooks[2].handler["statusMessage"] == "Checking protected paths"
 
 
-def test_claude_pyservice_settings_refuses_fields_it_cannot_honour() -> None:
+def test_claude_pyservice_settings_reads_every_field_and_refuses_what_claude_skips() -> None:
     path = FIX / "claude/pyservice/.claude/settings.json"
     result = trusted_import("claude-code", [str(path)])  # an alias; a str path
     assert {h.vendor for h in result.hooks} == {"claude"}
     assert hooks_of(result) == [
+        ("PreToolUse", "Bash", '"$CLAUDE_PROJECT_DIR"/scripts/hooks/pre-push-check.sh',
+         "hooks.PreToolUse[0].hooks[0]"),
         ("PreToolUse", "Bash", '"$CLAUDE_PROJECT_DIR"/scripts/hooks/deny-rm-rf.py',
          "hooks.PreToolUse[0].hooks[1]"),
         ("PreToolUse", "Write|Edit|MultiEdit",
@@ -125,35 +131,43 @@ def test_claude_pyservice_settings_refuses_fields_it_cannot_honour() -> None:
         ("PostToolUseFailure", "Bash", '"$CLAUDE_PROJECT_DIR"/scripts/hooks/explain-failure.sh',
          "hooks.PostToolUseFailure[0].hooks[0]"),
         ("UserPromptSubmit", None, "date '+Today is %A %Y-%m-%d'", "hooks.UserPromptSubmit[0].hooks[0]"),
+        ("UserPromptSubmit", None, '"$CLAUDE_PROJECT_DIR"/scripts/hooks/log-prompt.sh',
+         "hooks.UserPromptSubmit[0].hooks[1]"),
         ("SubagentStop", "code-reviewer", '"$CLAUDE_PROJECT_DIR"/scripts/hooks/review-summary.sh',
          "hooks.SubagentStop[0].hooks[0]"),
         ("PreCompact", "auto", 'cp "$(jq -r .transcript_path)" "$CLAUDE_PROJECT_DIR"/.claude/transcripts/',
          "hooks.PreCompact[0].hooks[0]"),
+        ("Notification", None, None, "hooks.Notification[0].hooks[0]"),  # mcp_tool
     ]
-    assert refused_of(result) == [
-        ("UNSUPPORTED_FIELD", "hooks.PreToolUse[0].hooks[0]"),     # if: Bash(git push*)
-        ("UNSUPPORTED_FIELD", "hooks.UserPromptSubmit[0].hooks[1]"),  # async: true
-        ("SKIPPED_BY_VENDOR", "hooks.SessionEnd[0].hooks[0]"),     # `if` on a non-tool event
-        ("INVALID_HANDLER", "hooks.Notification[0].hooks[0]"),     # mcp_tool
-    ]
-    assert "Bash(git push*)" in result.refused[0].reason
-    assert "SessionEnd" in result.refused[2].reason
-    assert "mcp_tool" in result.refused[3].what
+    # Only what Claude itself never runs is refused: `if` on an event without a tool call.
+    assert refused_of(result) == [("SKIPPED_BY_VENDOR", "hooks.SessionEnd[0].hooks[0]")]
+    assert "SessionEnd" in result.refused[0].reason
+    by_place = {h.origin.split(":", 1)[1]: h.declared for h in result.hooks}
+    assert by_place["hooks.PreToolUse[0].hooks[0]"].handler.if_rule == "Bash(git push*)"
+    assert by_place["hooks.UserPromptSubmit[0].hooks[1]"].handler.run_async is True
+    mcp = by_place["hooks.Notification[0].hooks[0]"]
+    assert (mcp.handler_kind, mcp.handler.server, mcp.handler.tool) == ("mcp_tool", "slack", "post_message")
+    assert json.loads(mcp.handler.input_json) == {"channel": "#dev", "text": "Claude needs you"}
 
 
-def test_claude_plugin_hooks_json_tolerates_unknown_keys_and_refuses_exec_form() -> None:
+def test_claude_plugin_hooks_json_reads_exec_form_shell_and_undocumented_keys() -> None:
     result = trusted_import("claude", [FIX / "claude/plugin/hooks/hooks.json"])
     assert hooks_of(result) == [
         ("PostToolUse", "Write|Edit", "${CLAUDE_PLUGIN_ROOT}/scripts/format.sh",
          "hooks.PostToolUse[0].hooks[0]"),
         ("PreToolUse", "Bash", "python3 ${CLAUDE_PLUGIN_ROOT}/hooks/commit_guard.py",
          "hooks.PreToolUse[0].hooks[0]"),
+        ("PreToolUse", "Bash", "node", "hooks.PreToolUse[0].hooks[1]"),
+        ("SessionStart", None, "${CLAUDE_PLUGIN_ROOT}/scripts/welcome.sh", "hooks.SessionStart[0].hooks[0]"),
         ("SessionStart", None, "${CLAUDE_PLUGIN_ROOT}/scripts/welcome.sh", "hooks.SessionStart[0].hooks[1]"),
     ]
     assert result.hooks[1].handler["rewakeMessage"] == "commit guard fired"
-    assert refused_of(result) == [("UNSUPPORTED_FIELD", "hooks.PreToolUse[0].hooks[1]"),
-                                  ("INVALID_HANDLER", "hooks.SessionStart[0].hooks[0]")]
-    assert "args" in result.refused[0].reason and "PowerShell" in result.refused[1].reason
+    assert refused_of(result) == []
+    guard, scan, welcome = (h.declared.handler for h in result.hooks[1:4])
+    # rewakeMessage only means something with asyncRewake; rewakeSummary is listed as not honoured.
+    assert guard.ignored == ("rewakeMessage", "rewakeSummary") and not guard.run_async
+    assert scan.args == ("${CLAUDE_PLUGIN_ROOT}/hooks/scan.js", "--strict")  # exec form, no shell
+    assert welcome.shell == "powershell"
 
 
 def test_claude_rules_files_are_carried_by_absolute_path(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -243,10 +257,14 @@ def test_codex_features_hooks_false_switches_every_hook_of_the_import_off(tmp_pa
 
 
 def test_codex_rejects_an_unknown_top_level_key_as_codex_does(tmp_path: Path) -> None:
-    path = write_json(tmp_path / "hooks.json", {"$schema": "x", "hooks": {}})
-    with pytest.raises(ConfigParseError) as err:
-        import_files("codex", [path])
-    assert f"{path}:$schema" in str(err.value)
+    # Codex 0.169.0 runs none of the file's hooks (vendor lane); the file imports, one row per hook.
+    path = write_json(tmp_path / "hooks.json", {"$schema": "x", "hooks": {
+        "Stop": [{"hooks": [{"command": "a"}, {"command": "b"}]}]}})
+    result = trusted_import("codex", [path])
+    assert not result.hooks
+    assert refused_of(result) == [("SKIPPED_BY_VENDOR", "hooks.Stop[0].hooks[0]"),
+                                  ("SKIPPED_BY_VENDOR", "hooks.Stop[0].hooks[1]")]
+    assert all("$schema" in r.reason for r in result.refused)
 
 
 def test_codex_invalid_matcher_drops_its_group_as_codex_does(tmp_path: Path) -> None:
@@ -262,8 +280,9 @@ def test_codex_invalid_matcher_drops_its_group_as_codex_does(tmp_path: Path) -> 
 def test_codex_both_windows_command_spellings_are_an_error(tmp_path: Path) -> None:
     path = write_json(tmp_path / "hooks.json", {"hooks": {"Stop": [{"hooks": [
         {"command": "x", "commandWindows": "y", "command_windows": "z"}]}]}})
-    with pytest.raises(ConfigParseError, match=r"hooks\.Stop\[0\]\.hooks\[0\]"):
-        import_files("codex", [path])
+    result = trusted_import("codex", [path])
+    assert refused_of(result) == [("INVALID_ENTRY", "hooks.Stop[0].hooks[0]")]
+    assert "commandWindows and command_windows" in result.refused[0].reason
 
 
 # ── Copilot ─────────────────────────────────────────────────────────────────────────────────────
@@ -320,9 +339,11 @@ def test_copilot_inline_settings_hooks_and_instructions() -> None:
 
 
 def test_copilot_bad_version_rejects_the_file(tmp_path: Path) -> None:
-    path = write_json(tmp_path / "hooks.json", {"version": 2, "hooks": {}})
-    with pytest.raises(ConfigParseError, match="version"):
-        import_files("copilot", [path])
+    path = write_json(tmp_path / "hooks.json", {"version": 2, "hooks": {"sessionStart": [{"bash": "x"}]}})
+    result = trusted_import("copilot", [path])
+    assert not result.hooks
+    assert refused_of(result) == [("SKIPPED_BY_VENDOR", "version")]
+    assert "version 1" in result.refused[0].reason
 
 
 # ── CodeBuddy / WorkBuddy ───────────────────────────────────────────────────────────────────────
@@ -341,12 +362,15 @@ def test_codebuddy_shop_settings() -> None:
         ("UserPromptSubmit", None, f"{D}/.codebuddy/hooks/add-ticket-context.sh",
          "hooks.UserPromptSubmit[0].hooks[0]"),
         ("Stop", None, f"{D}/.codebuddy/hooks/run-tests.sh", "hooks.Stop[0].hooks[0]"),
+        ("Stop", None, None, "hooks.Stop[0].hooks[1]"),  # a prompt hook: CodeBuddy runs them on Stop
         ("SessionStart", "startup", "git log --oneline -5", "hooks.SessionStart[0].hooks[0]"),
         ("SessionEnd", "logout|other", '"$CLAUDE_PROJECT_DIR"/.codebuddy/hooks/cleanup.sh',
          "hooks.SessionEnd[0].hooks[0]"),
         ("PreCompact", "auto", f"{D}/.codebuddy/hooks/backup-transcript.sh", "hooks.PreCompact[0].hooks[0]"),
     ]
-    assert refused_of(result) == [("INVALID_HANDLER", "hooks.Stop[0].hooks[1]")]
+    assert refused_of(result) == []
+    prompt = result.hooks[6].declared
+    assert (prompt.handler_kind, prompt.handler.continue_on_block) == ("prompt", True)
 
 
 def test_codebuddy_infra_settings_and_local_settings() -> None:
@@ -364,6 +388,7 @@ def test_codebuddy_infra_settings_and_local_settings() -> None:
     ]
     assert result.hooks[-1].origin.startswith(str(folder / "settings.local.json"))
     assert refused_of(result) == [("INVALID_HANDLER", "hooks.PreToolUse[0].hooks[1]")]
+    assert "'http'" in result.refused[0].reason and "frontmatter" in result.refused[0].reason
 
 
 def test_codebuddy_rules_accept_mdc() -> None:
@@ -510,36 +535,46 @@ def test_invalid_toml_names_the_line(tmp_path: Path) -> None:
     ({"disableAllHooks": "yes"}, "disableAllHooks: expected true or false"),
 ])
 def test_wrong_shape_names_file_and_json_path(tmp_path: Path, data: Any, place: str) -> None:
+    # One bad entry is one refused row at its place; a good hook beside it still imports.
+    where, what = place.split(": ", 1)
+    data = {**data, "hooks": data["hooks"]} if "hooks" in data else data
+    good = {"SessionEnd": [{"hooks": [{"command": "echo bye"}]}]}
+    if isinstance(data.get("hooks"), dict):
+        data = {**data, "hooks": {**data["hooks"], **good}}
+    elif "hooks" not in data:
+        data = {**data, "hooks": good}
     path = write_json(tmp_path / "settings.json", data)
-    with pytest.raises(ConfigParseError) as err:
-        import_files("claude", [path])
-    assert f"{path}:{place}" in str(err.value)
+    result = trusted_import("claude", [path])
+    assert [(r.origin, what in r.reason) for r in result.refused] == [(f"{path}:{where}", True)]
+    assert result.refused[0].code in ("INVALID_ENTRY", "INVALID_MATCHER")
+    if where != "hooks":
+        assert [h.event for h in result.hooks] == ["SessionEnd"]
 
 
 def test_unknown_event_names_file_and_place(tmp_path: Path) -> None:
     path = write_json(tmp_path / "settings.json", {"hooks": {
         "PreToolUse": [{"matcher": "Bash", "hooks": [{"command": "true"}]}],
         "PreToolUsee": [{"hooks": [{"command": "true"}]}]}})
-    with pytest.raises(UnknownEvent) as err:
-        import_files("claude", [path])
-    assert f"{path}:hooks.PreToolUsee" in str(err.value)
-    assert err.value.context["place"] == "hooks.PreToolUsee"
+    result = trusted_import("claude", [path])
+    assert [h.event for h in result.hooks] == ["PreToolUse"]
+    assert refused_of(result) == [("UNKNOWN_EVENT", "hooks.PreToolUsee[0].hooks[0]")]
+    assert "no hook event 'PreToolUsee'" in result.refused[0].reason
 
 
 def test_codex_unknown_event_that_no_vendor_has_is_an_error(tmp_path: Path) -> None:
     path = write(tmp_path / "config.toml", "[[hooks.BeforeShell]]\n[[hooks.BeforeShell.hooks]]\n"
                  "command = 'true'\n")
-    with pytest.raises(UnknownEvent, match=r"config\.toml:hooks\.BeforeShell"):
-        import_files("codex", [path])
+    result = trusted_import("codex", [path])
+    assert refused_of(result) == [("UNKNOWN_EVENT", "hooks.BeforeShell[0].hooks[0]")]
 
 
 def test_matcher_that_does_not_compile_names_the_place(tmp_path: Path) -> None:
     path = write_json(tmp_path / "settings.json", {"hooks": {"PreToolUse": [
         {"matcher": "Bash", "hooks": [{"command": "true"}]},
         {"matcher": "Edit(", "hooks": [{"command": "true"}]}]}})
-    with pytest.raises(InvalidMatcher) as err:
-        import_files("claude", [path])
-    assert f"{path}:hooks.PreToolUse[1].matcher" in str(err.value)
+    result = trusted_import("claude", [path])
+    assert [h.matcher for h in result.hooks] == ["Bash"]
+    assert refused_of(result) == [("INVALID_MATCHER", "hooks.PreToolUse[1].hooks[0]")]
 
 
 def test_unknown_vendor_and_unknown_file_kind(tmp_path: Path) -> None:
@@ -558,24 +593,28 @@ def test_top_level_must_be_an_object(tmp_path: Path) -> None:
 
 # ── Nothing guessed across vendors ──────────────────────────────────────────────────────────────
 
-def test_a_claude_settings_file_imported_as_copilot_is_an_unknown_event() -> None:
+def test_a_claude_settings_file_imported_as_copilot_reads_the_claude_compatible_format() -> None:
+    # Copilot CLI runs a repository's Claude settings in its PascalCase (Claude-compatible) format;
+    # a Claude event Copilot does not have is one row saying so.
     path = FIX / "claude/webapp/.claude/settings.json"
-    with pytest.raises(UnknownEvent) as err:
-        import_files("copilot", [path])
-    message = str(err.value)
-    assert f"{path}:hooks.PreToolUse" in message and "PascalCase" in message
+    result = trusted_import("copilot", [path])
+    assert result.hooks and all(h.event[0].isupper() for h in result.hooks)
+    assert {r.code for r in result.refused} <= {"UNKNOWN_EVENT", "INVALID_HANDLER", "UNSUPPORTED_FIELD"}
 
 
 def test_a_copilot_hooks_file_imported_as_claude_is_an_unknown_event() -> None:
     path = FIX / "copilot/api/.github/hooks/security.json"
-    with pytest.raises(UnknownEvent, match=r"hooks\.sessionStart"):
-        import_files("claude", [path])
+    result = trusted_import("claude", [path])
+    assert not result.hooks
+    assert "UNKNOWN_EVENT" in {r.code for r in result.refused}
+    assert any(r.origin.startswith(f"{path}:hooks.sessionStart") for r in result.refused)
 
 
 def test_a_copilot_hooks_file_imported_as_codex_is_an_unknown_event() -> None:
-    # Codex also refuses the `version` key at the top level before any event is read.
-    with pytest.raises(ConfigParseError, match=r"security\.json:version"):
-        import_files("codex", [FIX / "copilot/api/.github/hooks/security.json"])
+    # Codex refuses the file for its `version` key at the top level: nothing of it runs.
+    result = trusted_import("codex", [FIX / "copilot/api/.github/hooks/security.json"])
+    assert not result.hooks
+    assert result.refused and all(r.code in ("SKIPPED_BY_VENDOR", "UNKNOWN_EVENT") for r in result.refused)
 
 
 # ── Switches ────────────────────────────────────────────────────────────────────────────────────
@@ -587,12 +626,12 @@ def test_disable_all_hooks_turns_the_import_off_and_the_last_file_decides(tmp_pa
     result = trusted_import("claude", [shared, off])
     assert result.hooks == ()
     skipped = [r for r in result.refused if r.code == "SKIPPED_BY_VENDOR"]
-    assert len(skipped) == 11
+    assert len(skipped) == 13  # the http and prompt handlers too
     assert skipped[0].origin == f"{shared}:hooks.PreToolUse[0].hooks[0]"
     assert f"{off}:disableAllHooks" in skipped[0].reason
     # The same switch set back to false by a later (higher-precedence) file.
     on = write_json(tmp_path / "managed.json", {"disableAllHooks": False})
-    assert len(trusted_import("claude", [shared, off, on]).hooks) == 11
+    assert len(trusted_import("claude", [shared, off, on]).hooks) == 13
 
 
 # ── import_project ──────────────────────────────────────────────────────────────────────────────
@@ -687,7 +726,7 @@ def test_import_project_opencode(tmp_path: Path) -> None:
 
 def test_import_project_on_the_fixtures_finds_every_default_file() -> None:
     result = trusted_project("claude", FIX / "claude/webapp")
-    assert (len(result.hooks), len(result.rules), len(result.refused)) == (11, 2, 2)
+    assert (len(result.hooks), len(result.rules), len(result.refused)) == (13, 2, 0)
     result = trusted_project("opencode", FIX / "opencode/svc")
     # the config's plugin entry and the plugin file are the plugin host's now, not refusals
     assert len(result.rules) == 2 and len(result.refused) == 5 and len(result.plugins) == 2
@@ -724,17 +763,20 @@ async def test_register_import_runs_an_imported_deny_and_carries_rules(tmp_path:
     write_json(project / ".claude/settings.json", {"permissions": {"allow": []}, "hooks": {
         "PreToolUse": [{"matcher": "Bash", "hooks": [
             {"type": "command", "command": '"$CLAUDE_PROJECT_DIR"/.claude/hooks/deny.sh'},
-            {"type": "http", "url": "https://example.invalid/hook"}]}]}})
+            # Nothing listens on the discard port: a non-blocking error, the deny still decides.
+            {"type": "http", "url": "http://127.0.0.1:9/hook"}]}]}})
     write(project / "CLAUDE.md", "Always answer in French.\n")
     result = trusted_project("claude", project)
-    assert [r.code for r in result.refused] == ["INVALID_HANDLER"]
+    assert result.refused == () and [h.declared.handler_kind for h in result.hooks] == ["command", "http"]
 
     async with MemoryHost(project) as host:
         adapter = CompatAdapter(host, state_dir=str(tmp_path / "state"))
         async with adapter:
             graded = await register_import(adapter, result)
-            assert [(g.event, g.capability) for g in graded] == [
+            command, http, rules = graded
+            assert [(g.event, g.capability) for g in (command, rules)] == [
                 ("PreToolUse", Capability.ADAPTED), ("rules", Capability.CARRY)]
+            assert http.event == "PreToolUse"  # graded on its route; it cannot undo the deny
             agent = await host.create_agent(script=[call("bash", command="touch marker"), "done"])
             await agent.run_turn("make a marker file")
             await host.settle()

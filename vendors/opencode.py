@@ -447,6 +447,31 @@ RULES = RulesSpec(
     ),
 )
 
+#: OpenCode plugin hooks and bus events with no route here (vendor-protocols §4.2-4.3), and why.
+_IN_PROCESS = ("mutates OpenCode's own in-process object, which a command hook cannot reach and the host "
+               "has no seam to rewrite")
+UNSERVED = {
+    "experimental.session.compacting":
+        "it adds context to, or replaces, the compaction prompt; the host's compaction is only seen as "
+        "a durable record once it has begun, so nothing a hook returns can reach the prompt",
+    "experimental.compaction.autocontinue":
+        "it switches off the synthetic continue turn after compaction; the host has no such turn to skip",
+    "experimental.chat.system.transform": f"it {_IN_PROCESS} (the system prompt lines)",
+    "experimental.chat.messages.transform": f"it {_IN_PROCESS} (the message history)",
+    "experimental.text.complete": f"it {_IN_PROCESS} (a finished text part)",
+    "chat.message": f"it {_IN_PROCESS} (the user message and its parts)",
+    "chat.params": "it sets model request parameters; the host exposes no seam over model parameters",
+    "chat.headers": "it sets model request headers; the host exposes no seam over model requests",
+    "command.execute.before": f"it {_IN_PROCESS} (a slash command's parts)",
+    "tool.definition": "it rewrites the tool schemas sent to the model; the host has no seam over them",
+    "todo.updated": "the host publishes todo snapshots as durable records, which no OpenCode event row "
+                    "translates yet",
+    "question.asked": "a question-tool bus event with no row here; only the SDK types name it",
+    "question.replied": "a question-tool bus event with no row here; only the SDK types name it",
+    "question.rejected": "a question-tool bus event with no row here; only the SDK types name it",
+    "message.part.delta": "a streaming delta bus event; the host does not publish partial message parts",
+}
+
 OPENCODE = VendorSpec(
     id="opencode",
     losses=(_SCRUBBED_ENV,),
@@ -461,4 +486,5 @@ OPENCODE = VendorSpec(
         "plugins opencode.json lists; the rows below take command re-writes of their hooks."
     ),
     tools=TOOLS,
+    unserved=UNSERVED,
 )

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compat_adapter.declare import REFUSED_HANDLER_TYPES
 from compat_adapter.errors import ConfigParseError
+from compat_adapter.handlers.rules import IF_EVENTS
 from compat_adapter.importers import rules as project_rules
 from compat_adapter.importers.common import (
     FileImport,
@@ -21,14 +21,16 @@ from compat_adapter.importers.common import (
     Refused,
     Slot,
     accept,
-    event_row,
+    entry_refusal,
     grouped_slots,
     handler_type,
     hook_table,
+    judged,
     load_json,
+    no_row,
     refuse,
+    refuse_slots,
     rules_file,
-    shape_error,
 )
 from compat_adapter.model import VendorSpec
 
@@ -60,42 +62,29 @@ def settings_file(spec: VendorSpec, path: Path, shown: str, decide) -> FileImpor
     switch = data.get("disableAllHooks")
     if switch is not None:
         if not isinstance(switch, bool):
-            raise shape_error(shown, "disableAllHooks", "true or false", switch)
-        out.hooks_switch = (switch, f"{shown}:disableAllHooks")
+            # Not a switch the vendor would honour; the hooks still grade, the entry is refused.
+            out.refused.append(entry_refusal(spec, "disableAllHooks", shown, "disableAllHooks",
+                                             f"expected true or false, found {switch!r}"))
+        else:
+            out.hooks_switch = (switch, f"{shown}:disableAllHooks")
     if "hooks" not in data:
         return out
-    for event, groups, place in hook_table(data["hooks"], shown, "hooks"):
-        row = event_row(spec, event, shown, place)
-        for slot in grouped_slots(spec, event, row, groups, shown, place):
-            found = decide(spec, slot, shown)
+    for event, groups, place in hook_table(spec, data["hooks"], shown, "hooks", out.refused):
+        row = spec.row(event)
+        if row is None:
+            refuse_slots(spec, event, groups, shown, place, out.refused, *no_row(spec, event))
+            continue
+        for slot in grouped_slots(spec, event, row, groups, shown, place, out.refused):
+            found = judged(decide, spec, slot, shown)
             (out.hooks if isinstance(found, ImportedHook) else out.refused).append(found)
     return out
 
 
 def classify(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook | Refused:
-    kind = handler_type(slot, shown)
-    if kind in REFUSED_HANDLER_TYPES:
-        return refuse(spec, slot, shown, "INVALID_HANDLER",
-                      f"{kind!r} handlers are not run here: only command hooks are adapted")
+    handler_type(slot, shown)  # an unknown type fails the file, as Claude's schema rejects it
     h = slot.handler
-    if "if" in h:
-        if slot.row.matcher_subject != "tool_name":
-            return refuse(spec, slot, shown, "SKIPPED_BY_VENDOR",
-                          f"Claude checks `if` only on tool events and never runs a handler that "
-                          f"has one on {slot.event}")
-        return refuse(spec, slot, shown, "UNSUPPORTED_FIELD",
-                      f"the `if` rule {h['if']!r} narrows which calls Claude runs this handler on; "
-                      "it is not evaluated here, so the handler would run on calls Claude never "
-                      "sends it")
-    if "args" in h:
-        return refuse(spec, slot, shown, "UNSUPPORTED_FIELD",
-                      "exec form (`args`) runs without a shell; every command here runs through "
-                      "/bin/sh -c, so the argument list would be lost")
-    if h.get("async") is True or h.get("asyncRewake") is True:
-        return refuse(spec, slot, shown, "UNSUPPORTED_FIELD",
-                      "Claude runs an async handler in the background, where it cannot block; "
-                      "here every handler runs in line and its answer would count")
-    if h.get("shell") == "powershell":
-        return refuse(spec, slot, shown, "INVALID_HANDLER",
-                      "this host runs POSIX shell commands; the handler asks for PowerShell")
+    if "if" in h and slot.event not in IF_EVENTS:
+        return refuse(spec, slot, shown, "SKIPPED_BY_VENDOR",
+                      f"Claude checks `if` only on tool events and never runs a handler that "
+                      f"has one on {slot.event}")
     return accept(spec, slot, shown)

@@ -8,6 +8,7 @@ from typing import Any
 import anyio
 
 from compat_adapter.catalog import resolve_event, resolve_vendor
+from compat_adapter.declare import declare_hook
 from compat_adapter.host.protocol import (
     ApprovalOutcome,
 )
@@ -130,8 +131,27 @@ def _scenarios(spec: VendorSpec, row: EventRow) -> list[tuple[str, Driver, dict[
     return out
 
 
-async def verify_row(vendor: str, event: str) -> RowCheck:
-    """Verify one vendor row end to end; never raises for a failing row."""
+def graded_rows(host: str = "embedded", vendor: str | None = None
+                ) -> tuple[tuple[VendorSpec, EventRow], ...]:
+    """The rows graded ADAPTED on ``host``'s surface (the rows that host promises to run)."""
+    from compat_adapter.grading import grade
+    from compat_adapter.host.surfaces import surface_named
+    from compat_adapter.model import Capability
+
+    surface = surface_named(host)
+    wanted = None if vendor is None else resolve_vendor(vendor).id
+    out = []
+    for spec, row in all_rows():
+        if wanted is not None and spec.id != wanted:
+            continue
+        if grade(declare_hook(spec, row.event, None, "true"), surface).capability is Capability.ADAPTED:
+            out.append((spec, row))
+    return tuple(out)
+
+
+async def verify_row(vendor: str, event: str, *, host: str = "embedded") -> RowCheck:
+    """Verify one vendor row end to end on ``host`` (``embedded`` or ``dsh``); never raises for
+    a failing row."""
     spec = resolve_vendor(vendor)
     row = resolve_event(spec, event)
     failures: list[str] = []
@@ -147,7 +167,7 @@ async def verify_row(vendor: str, event: str) -> RowCheck:
     try:
         with anyio.fail_after(ROW_TIMEOUT_S):
             for label, driver, options in _scenarios(spec, row):
-                async with open_session(spec.id, row.event, **options) as current:
+                async with open_session(spec.id, row.event, host=host, **options) as current:
                     await driver(current)
                 collect(label)
                 current = None
@@ -165,15 +185,16 @@ async def verify_row(vendor: str, event: str) -> RowCheck:
 
 
 async def verify_all(progress: Callable[[RowCheck], None] | None = None, *,
-                     vendor: str | None = None) -> tuple[RowCheck, ...]:
-    """Verify every row (or one vendor's), :data:`CONCURRENCY` at a time, in matrix order."""
-    rows = [(s, r) for s, r in all_rows() if vendor is None or s.id == resolve_vendor(vendor).id]
+                     vendor: str | None = None, host: str = "embedded") -> tuple[RowCheck, ...]:
+    """Verify every row graded ADAPTED on ``host`` (or one vendor's), :data:`CONCURRENCY` at a
+    time, in matrix order."""
+    rows = list(graded_rows(host, vendor))
     results: list[RowCheck | None] = [None] * len(rows)
     limiter = anyio.CapacityLimiter(CONCURRENCY)
 
     async def one(index: int, spec: VendorSpec, row: EventRow) -> None:
         async with limiter:
-            check = await verify_row(spec.id, row.event)
+            check = await verify_row(spec.id, row.event, host=host)
         results[index] = check
         if progress is not None:
             progress(check)
