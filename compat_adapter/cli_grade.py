@@ -37,10 +37,15 @@ def _hook_row(hook: Any, surface: Any, root: Path | None) -> dict[str, Any]:
     except (InvalidHandler, InvalidMatcher) as exc:
         row = {**base, "capability": "UNSUPPORTED", "route": "unsupported", "seams": [], "losses": [],
                "reason": f"{exc.code}: {exc.message}"}
-    place = Path(hook.origin.rsplit(":", 1)[0])
-    found = preflight(hook.declared.spec, hook.event, hook.matcher, hook.handler,
-                      root or project_root(place), blocking=hook.declared.row.blocking)
-    row["preflight"] = [{"kind": f.kind, "subject": f.subject, "text": f.text} for f in found]
+    row["preflight"] = []
+    if hook.declared.handler_kind == "command":  # what an http, prompt or MCP handler needs is not a program
+        place = Path(hook.origin.rsplit(":", 1)[0])
+        declared_row = hook.declared.row
+        # A guard gates the action before it happens; a post-tool "block" cannot stop anything.
+        guard = declared_row.blocking == "verdict" and "tools/post-execute" not in declared_row.seams
+        found = preflight(hook.declared.spec, hook.event, hook.matcher, hook.handler,
+                          root or project_root(place), blocking="verdict" if guard else "observe")
+        row["preflight"] = [{"kind": f.kind, "subject": f.subject, "text": f.text} for f in found]
     return row
 
 
