@@ -9,7 +9,7 @@ the host: every hook failure is an outcome the dialect decodes by the vendor's r
 from __future__ import annotations
 
 import os
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -321,7 +321,7 @@ class Runner:
     read on every dispatch.
     """
 
-    def __init__(self, host: Host, audit: list[AuditRecord]) -> None:
+    def __init__(self, host: Host, audit: MutableSequence[AuditRecord]) -> None:
         self.host = host
         self.audit = audit
         self.closed = False
