@@ -177,8 +177,7 @@ class Surface(Frozen):
     bridge_packages: frozenset[str] = frozenset()
     """Official bridge packages the host can mount."""
     unserved: Mapping[str, str] = Field(default_factory=dict)
-    """Points (row ``point`` names) whose seam exists but that this host never produces, each with
-    why: a record no package of the composition writes, a bridge that runs detached …"""
+    """Row points whose seam exists but that this host never produces (point → why)."""
 
     def without(self, *, seams: Sequence[str] = (), services: Sequence[str] = (),
                 bridges: Sequence[str] = ()) -> Surface:
