@@ -99,7 +99,8 @@ def read_session_script(path: Path) -> tuple[list[str], list[Any]]:
     return prompts, list(script_from_json(items))
 
 
-async def _run_session(preset: str, script_path: Path, cwd: Path, progress: Any) -> Any:
+async def _run_session(preset: str, script_path: Path, cwd: Path, progress: Any,
+                       prefer: str = "fidelity") -> Any:
     from compat_adapter.demo import run_session
     from compat_adapter.host.embedded.memory import MemoryHost
     from compat_adapter.presets import apply_preset
@@ -109,7 +110,7 @@ async def _run_session(preset: str, script_path: Path, cwd: Path, progress: Any)
     prompts, script = read_session_script(script_path)
     async with MemoryHost(cwd) as host:
         async with CompatAdapter(host) as adapter:
-            await apply_preset(adapter, preset)
+            await apply_preset(adapter, preset, prefer=prefer)
             reasons, agent = await run_session(adapter, script, prompts, progress)
             return reasons, build_timeline(agent.session.events, adapter.audit), adapter.status()
 
@@ -124,7 +125,7 @@ def _run(args: argparse.Namespace) -> int:
 
     with trusting_all() if args.trust_all else nullcontext():
         reasons, timeline, status = anyio.run(_run_session, args.preset, Path(args.script), cwd,
-                                              _progress(not args.json))
+                                              _progress(not args.json), args.prefer)
     if args.json:
         print(json.dumps({"turns": reasons, "timeline": [r.model_dump() for r in timeline],
                           "status": status.model_dump(mode="json")}, indent=2))
@@ -145,9 +146,10 @@ def _grade(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
     for hook in imported.hooks:
         try:
-            result = grade(hook.declared, surface, id=hook.origin)
+            result = grade(hook.declared, surface, id=hook.origin, prefer=args.prefer)
             rows.append({"origin": hook.origin, "event": hook.event, "matcher": hook.matcher,
                          "capability": str(result.capability), "route": str(result.route),
+                         "alternative": result.alternative,
                          "seams": list(result.seams) + list(result.services),
                          "losses": [f"{d.code}: {d.text}" for d in result.degradations],
                          "reason": result.reason})
@@ -177,6 +179,8 @@ def _grade(args: argparse.Namespace) -> int:
             table.add_column(column, overflow="fold")
         for r in rows:
             losses = r["reason"] or "\n".join(r["losses"]) or _trust_note(r)
+            if r.get("alternative"):
+                losses += f"\nalternative: {r['alternative']}"
             table.add_row(r["origin"], r["event"], r["matcher"] or "", r["capability"], r["route"],
                           ", ".join(r["seams"]), losses)
         console = _console()
@@ -191,6 +195,8 @@ def _trust_note(row: dict[str, Any]) -> str:
     return "file trusted" if row["trusted"] else "file not trusted (rules still carry: context, not code)"
 
 
+_PREFER_HELP = ("route policy: fidelity (default) translates every event it can with the vendor's own "
+                "semantics; official keeps the host's official bridge for the events it carries")
 _TRUST_ALL_HELP = ("DANGEROUS: run hooks from files nobody trusted (`compat-adapter trust`); "
                    "warns on every file")
 
@@ -205,6 +211,7 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
     r.add_argument("--cwd", default=None, help="session working directory (default: .)")
     r.add_argument("--json", action="store_true")
     r.add_argument("--trust-all", action="store_true", help=_TRUST_ALL_HELP)
+    r.add_argument("--prefer", choices=("fidelity", "official"), default="fidelity", help=_PREFER_HELP)
     g = sub.add_parser("grade", help="grade a vendor's own hook config and rules files")
     g.add_argument("--vendor", required=True)
     g.add_argument("files", nargs="+")
@@ -212,4 +219,5 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
     g.add_argument("--json", action="store_true")
     g.add_argument("--strict", action="store_true", help="exit 1 when anything is UNSUPPORTED")
     g.add_argument("--trust-all", action="store_true", help=_TRUST_ALL_HELP)
+    g.add_argument("--prefer", choices=("fidelity", "official"), default="fidelity", help=_PREFER_HELP)
     return {"demo": _demo, "run": _run, "grade": _grade}

@@ -12,7 +12,8 @@ Two kinds of outcome, kept apart on purpose:
 from __future__ import annotations
 
 import re
-from typing import Any
+from dataclasses import replace
+from typing import Any, Literal
 
 from compat_adapter.catalog import resolve_vendor
 from compat_adapter.declare import Declared
@@ -35,7 +36,24 @@ from compat_adapter.model import (
 # changes what a row can do, and grading says so.
 from vendors.surface import TABLE_SURFACE
 
-__all__ = ("SAMPLE_HANDLER", "TABLE_SURFACE", "grade", "grade_rules", "grade_runtime")
+__all__ = ("PREFERENCES", "SAMPLE_HANDLER", "TABLE_SURFACE", "Prefer", "grade", "grade_rules", "grade_runtime",
+           "routed")
+
+#: Route policy. ``fidelity`` (the default): every event this project can translate natively with
+#: the vendor's own semantics takes that route. ``official``: an event the host's official bridge
+#: carries goes through the bridge, as the seed plugin did.
+Prefer = Literal["fidelity", "official"]
+PREFERENCES: tuple[str, ...] = ("fidelity", "official")
+
+
+def routed(decl: Declared, prefer: str = "fidelity") -> Declared:
+    """The declaration on the route the policy chooses: its official form when asked for and one exists."""
+    if prefer not in PREFERENCES:
+        raise ValueError(f"prefer must be one of {', '.join(PREFERENCES)}, not {prefer!r}")
+    official = decl.row.official
+    if prefer == "official" and official is not None:
+        return replace(decl, row=official)
+    return decl
 
 _LITERAL = re.compile(r"^[A-Za-z0-9_|]+$")
 
@@ -94,8 +112,38 @@ def _mode_losses(seams: tuple[str, ...], blocking: str, surface: Surface) -> tup
     return tuple(out)
 
 
-def grade(decl: Declared, surface: Surface, *, id: str | None = None) -> CapabilityResult:
-    """Grade one resolved hook declaration on one host surface."""
+def grade(decl: Declared, surface: Surface, *, id: str | None = None,
+          prefer: str = "fidelity") -> CapabilityResult:
+    """Grade one resolved hook declaration on one host surface, on the route ``prefer`` chooses.
+
+    Where the event has two routes (ours and the host's official bridge) the result names the
+    other one in ``alternative``, with what it would lose that the chosen one does not.
+    """
+    chosen = routed(decl, prefer)
+    result = _grade_route(chosen, surface, id)
+    if decl.row.official is None:
+        return result
+    other = replace(decl, row=decl.row.official if chosen.row is decl.row else decl.row)
+    return result.model_copy(update={"alternative": _alternative(result, _grade_route(other, surface, id))})
+
+
+def _alternative(chosen: CapabilityResult, other: CapabilityResult) -> str:
+    """One line: the other route, and the losses it lists that the chosen route does not."""
+    route = f"{other.route if other.mounted else 'the other route'}"
+    if not other.mounted:
+        return f"{route} is unavailable here: {other.reason}"
+    mine = set(chosen.degradations)
+    extra = [d for d in other.degradations if d not in mine]
+    if not extra:
+        return f"{route} loses nothing this route keeps"
+    # Codes this route does not list at all first: they are what choosing the other would add.
+    have = {d.code for d in chosen.degradations}
+    codes = list(dict.fromkeys(str(d.code) for d in extra if d.code not in have)) or \
+        list(dict.fromkeys(str(d.code) for d in extra))
+    return f"{route} would lose more: {', '.join(codes)} ({len(extra)} losses not listed here)"
+
+
+def _grade_route(decl: Declared, surface: Surface, id: str | None) -> CapabilityResult:
     spec, row = decl.spec, decl.row
     common: dict[str, Any] = dict(id=id or decl.id or f"{spec.id}:{row.event}", vendor=spec.id,
                                   event=row.event, matcher=decl.matcher)

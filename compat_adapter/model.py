@@ -115,6 +115,8 @@ class DegradationCode(StrEnum):
     """The moment is detected by polling, bounded by the poll interval."""
     SCOPE_DIFFERS = "scope-differs"
     """Only part of what the vendor covers is visible here (in-process children, DSH_* env …)."""
+    TEXT_DIFFERS = "text-differs"
+    """What the model reads differs in wording from the vendor's own text (a host prefix …)."""
 
 
 class Degradation(Frozen):
@@ -202,6 +204,9 @@ class EventRow(Frozen):
     fires_on: Literal["any", "success", "failure", "idle"] = "any"
     """Which occurrences of the seam are this event: a host may publish one seam (tool results,
     status flips) where the vendor has several events."""
+    official: EventRow | None = None
+    """The same event through the host's official bridge, for rows this project translates by
+    default (fidelity first): taken when a preset or the host asks for ``prefer="official"``."""
 
     @model_validator(mode="after")
     def _route_shape(self) -> EventRow:
@@ -219,6 +224,10 @@ class EventRow(Frozen):
                              "(an observe-only loss); an event the vendor only watches is native-translate")
         if self.route is Route.NATIVE_TRANSLATE and observe_only:
             raise ValueError(f"{self.event}: a row that only watches an event the vendor acts on is native-seam")
+        if self.official is not None and (self.official.route is not Route.OFFICIAL_BRIDGE
+                                          or self.official.event != self.event
+                                          or self.route is Route.OFFICIAL_BRIDGE):
+            raise ValueError(f"{self.event}: the official alternative is the same event on the official bridge")
         return self
 
 
@@ -298,9 +307,9 @@ class VendorSpec(Frozen):
         names = [row.event for row in self.events]
         if len(names) != len(set(names)):
             raise ValueError(f"{self.id}: duplicate event rows")
-        if any(row.route is Route.OFFICIAL_BRIDGE for row in self.events) and not self.bridge:
+        if any(row.route is Route.OFFICIAL_BRIDGE or row.official for row in self.events) and not self.bridge:
             raise ValueError(f"{self.id}: bridged rows need a bridge")
-        for row in self.events:
+        for row in (r for event in self.events for r in (event, event.official) if r is not None):
             losses = self.losses_for(row)
             if not losses:
                 raise ValueError(f"{self.id} {row.event}: every row loses something (there is no DIRECT row)")
@@ -387,6 +396,8 @@ class CapabilityResult(Frozen):
     reason: str | None = None
     matcher: str | None = None
     files: tuple[RulesFile, ...] = ()
+    alternative: str | None = None
+    """The other route this hook could take here, and in one line what it would lose."""
 
     @model_validator(mode="after")
     def _invariants(self) -> CapabilityResult:

@@ -17,7 +17,7 @@ from typing import Any
 from compat_adapter.catalog import resolve_vendor
 from compat_adapter.declare import Declared, declare_hook
 from compat_adapter.errors import AdapterDisposed, HostSurfaceMismatch, InvalidDeclaration, MountFailed
-from compat_adapter.grading import grade, grade_rules
+from compat_adapter.grading import Prefer, grade, grade_rules, routed
 from compat_adapter.host.protocol import AgentCreated, Host, new_message
 from compat_adapter.matrix import Matrix, build_matrix
 from compat_adapter.model import (
@@ -53,6 +53,9 @@ class AdapterConfig(Frozen):
     """Largest rules file carried; a larger one is refused, never truncated."""
     state_dir: str | None = None
     """Where generated bridge configs are written; default: a per-user folder in the temp dir."""
+    prefer: Prefer = "fidelity"
+    """Route policy: ``fidelity`` translates every event this project can carry with the vendor's own
+    semantics; ``official`` keeps the host's official bridge for the events it carries."""
 
 
 class HookStatus(Frozen):
@@ -112,6 +115,8 @@ class CompatAdapter:
         self._counters: dict[str, int] = {}
         self._rules_unsubscribe: Any = None
         self._batch_depth = 0
+        self._prefer: list[str] = []
+        """Route policies of the open batches, innermost last (a preset or an import may ask)."""
         self._disposed = False
         self._started = False
 
@@ -167,26 +172,32 @@ class CompatAdapter:
 
     async def register_hook(self, vendor: object, event: object, matcher: object = None,
                             handler: object = None, id: str | None = None, *,
-                            origin: str | None = None) -> CapabilityResult:
+                            origin: str | None = None, prefer: Prefer | None = None) -> CapabilityResult:
         """Declare, grade and mount one hook: ``register(declare_hook(...))``."""
         self._check()
-        return await self.register(declare_hook(vendor, event, matcher, handler, id=id, origin=origin))
+        return await self.register(declare_hook(vendor, event, matcher, handler, id=id, origin=origin),
+                                   prefer=prefer)
 
-    async def register(self, declared: Declared) -> CapabilityResult:
-        """Grade one declared hook and mount it on its route; returns the frozen result.
+    def _policy(self, prefer: str | None) -> str:
+        return prefer or (self._prefer[-1] if self._prefer else self.config.prefer)
 
-        Raises for a declaration that cannot be processed; a hook that cannot run here is returned
-        UNSUPPORTED and never mounted. Raises MOUNT_FAILED when the host refuses to mount: hooks
-        registered before keep running.
+    async def register(self, declared: Declared, *, prefer: Prefer | None = None) -> CapabilityResult:
+        """Grade one declared hook and mount it on the route the policy chooses; returns the frozen result.
+
+        ``prefer`` overrides the adapter's policy for this hook (``official``: the host's official
+        bridge where it carries the event). Raises for a declaration that cannot be processed; a
+        hook that cannot run here is returned UNSUPPORTED and never mounted. Raises MOUNT_FAILED
+        when the host refuses to mount: hooks registered before keep running.
         """
         self._check()
+        policy = self._policy(prefer)
         hid = self._next_id(declared.spec.id, declared.row.event, declared.id)
-        result = grade(declared, self.host.surface, id=hid)
+        result = grade(declared, self.host.surface, id=hid, prefer=policy)
         self._log_registration(result)
         if result.capability is Capability.UNSUPPORTED:
             self._hooks[hid] = (result, None)
             return result
-        entry = make_entry(hid, declared)
+        entry = make_entry(hid, routed(declared, policy))
         router = self._routers[result.route]
         await router.mount(entry)
         if not self._batch_depth:
@@ -195,16 +206,19 @@ class CompatAdapter:
         return result
 
     @asynccontextmanager
-    async def batch(self) -> AsyncIterator[CompatAdapter]:
+    async def batch(self, *, prefer: Prefer | None = None) -> AsyncIterator[CompatAdapter]:
         """Register many hooks and mount each bridge once at the end (presets and importers).
 
-        If the final mount fails, MOUNT_FAILED is raised, the bridge keeps the set it ran before
-        the batch, and the hooks that did not make it are dropped from this adapter.
+        ``prefer`` sets the route policy of the hooks registered inside. If the final mount fails,
+        MOUNT_FAILED is raised, the bridge keeps the set it ran before the batch, and the hooks
+        that did not make it are dropped from this adapter.
         """
         self._batch_depth += 1
+        self._prefer.append(self._policy(prefer))
         try:
             yield self
         finally:
+            self._prefer.pop()
             self._batch_depth -= 1
             if not self._batch_depth:
                 await self._flush()
@@ -228,6 +242,7 @@ class CompatAdapter:
             return
         self.host.log("info", "compat-adapter registration", id=result.id, vendor=result.vendor,
                       event=result.event, capability=str(result.capability), route=str(result.route),
+                      alternative=result.alternative,
                       seams=list(result.seams), reason=result.reason,
                       degradations=[str(d.code) for d in result.degradations])
 

@@ -41,7 +41,9 @@ def test_demo_json_is_data() -> None:
     answers = {(r["seam"], r["answer"]) for r in report["timeline"]}
     assert ("Stop", "block") in answers and ("preToolUse", "deny") in answers
     verdicts = [r["verdict"] for r in report["timeline"]]
-    assert "Error: writes under prod/ are blocked by the team preset" in verdicts  # official bridge
+    # Claude's own deny text on its native route (the timeline shortens long verdicts).
+    assert any(v.startswith("Error: PreToolUse:Write hook error: writes under prod/ are blocked")
+               for v in verdicts if v)
     assert "Error: 'rm -rf' is not allowed here" in verdicts  # built-in Copilot bridge
     assert "approval allowed-once" in verdicts  # Claude PermissionRequest answers Copilot's ask
     assert len(report["status"]["rules"]) == 5

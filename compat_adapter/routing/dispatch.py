@@ -28,14 +28,18 @@ if TYPE_CHECKING:
     from compat_adapter.routing.points import Point
     from compat_adapter.routing.verdicts import Applied, Rule
 
-__all__ = ("HOOK_SOURCE", "AuditRecord", "GroupResult", "HookEntry", "Runner", "make_entry", "run_group",
-           "turn_of")
+__all__ = ("DEDUPLICATING", "HOOK_SOURCE", "AuditRecord", "GroupResult", "HookEntry", "Runner", "halted",
+           "make_entry", "run_group", "turn_of")
 
 #: Source kind of every message this project injects or steers for a hook.
 HOOK_SOURCE = "compat-adapter-hook"
 
 _VERDICT_CACHE = 256
 _UNSET = object()
+
+#: Vendors that run one handler once when the same command is configured twice for an event
+#: (Claude Code and CodeBuddy coalesce identical commands; Codex, Copilot and OpenCode do not).
+DEDUPLICATING = frozenset({"claude", "workbuddy"})
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -82,6 +86,8 @@ class GroupResult:
     ran: tuple[HookEntry, ...]
     answers: tuple[HookAnswer, ...]
     outcomes: tuple[ProcessOutcome, ...]
+    moment: Moment | None = None
+    """The host moment the hooks ran for (the rules word their texts from it)."""
 
     @property
     def empty(self) -> bool:
@@ -200,6 +206,8 @@ async def run_selected(chosen: Sequence[HookEntry], moment: Moment) -> GroupResu
     if not chosen:
         return GroupResult(HookAnswer(), (), (), ())
     spec = chosen[0].spec
+    if spec.id in DEDUPLICATING and len(chosen) > 1:
+        chosen = _distinct(chosen)
     results: list[tuple[HookAnswer, ProcessOutcome] | None] = [None] * len(chosen)
     if spec.concurrent and len(chosen) > 1:
         async def one(i: int) -> None:
@@ -214,7 +222,19 @@ async def run_selected(chosen: Sequence[HookEntry], moment: Moment) -> GroupResu
     done = [r for r in results if r is not None]
     answers = tuple(a for a, _ in done)
     merged = chosen[0].dialect.merge(moment.event, answers)
-    return GroupResult(merged, tuple(chosen), answers, tuple(o for _, o in done))
+    return GroupResult(merged, tuple(chosen), answers, tuple(o for _, o in done), moment)
+
+
+def _distinct(chosen: Sequence[HookEntry]) -> list[HookEntry]:
+    """The first hook of each distinct command line, in config order."""
+    seen: set[str] = set()
+    kept = []
+    for entry in chosen:
+        key = entry.handler.command if entry.handler else entry.id
+        if key not in seen:
+            seen.add(key)
+            kept.append(entry)
+    return kept
 
 
 def make_entry(id: str, declared: Declared) -> HookEntry:
@@ -361,10 +381,26 @@ class Runner:
                 _log_results(session, turn, result)  # type: ignore[arg-type]
             applied = group.rule(result, first.row, scene)
             self.audit.extend(audit_records(result, point.name, applied.honoured, applied.note))
+            if applied.halt is not None and session is not None:
+                # continue:false: the session's turn ends before its next step (``halted``).
+                self.memo.setdefault("halt", {})[session.id] = turn
             done.append((result, applied))
             if applied.verdict is not None:
                 break
         return done
+
+
+def halted(runner: Runner, session: SessionHandle, turn: int) -> bool:
+    """Whether a hook answered continue:false in this turn (or before it began): the step is refused.
+
+    A halt recorded outside a turn (a session start) stops the next turn's first step; one
+    recorded in an earlier turn that has ended is stale and dropped.
+    """
+    halts = runner.memo.get("halt")
+    if not halts or session.id not in halts:
+        return False
+    at = halts.pop(session.id)
+    return at is None or at == turn
 
 
 #: Which groups a dispatch runs, asked of each group's first hook (all share vendor and row).

@@ -13,7 +13,7 @@ from compat_adapter.host.protocol import (
     UserQuestionsRequest,
 )
 from compat_adapter.routing import points
-from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages, turn_of
+from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages, halted, turn_of
 
 __all__ = ("on_pre_step", "on_questions")
 
@@ -21,6 +21,9 @@ Next = Callable[[], Awaitable[Any]]
 
 
 async def on_pre_step(runner: Runner, event: PreStepEvent, next: Next) -> PreStepDecision:
+    if halted(runner, event.agent.session, event.turn):
+        # A hook answered continue:false: the vendor stops the agent, so no further step runs.
+        return PreStepDecision("reject")
     # Only what the user typed is a prompt: steering, injected context (rules, hook context)
     # and tool continuations ride in the same batch but are not the vendor's prompt.
     prompts = tuple(m for m in event.messages if m.source.kind == "user")
