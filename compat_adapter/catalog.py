@@ -14,7 +14,7 @@ __all__ = ("host_tool", "resolve_event", "resolve_vendor", "vendor_tool", "vendo
 @cache
 def vendors() -> tuple[VendorSpec, ...]:
     # Imported lazily so that `import compat_adapter` stays cheap.
-    from vendors import VENDORS
+    from vendors.tables import VENDORS
 
     return VENDORS
 

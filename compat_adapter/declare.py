@@ -18,6 +18,7 @@ from typing import Literal
 from compat_adapter.catalog import resolve_event, resolve_vendor
 from compat_adapter.errors import InvalidDeclaration, InvalidHandler, InvalidMatcher
 from compat_adapter.model import CommandHandler, EventRow, HookDeclaration, VendorSpec
+from compat_adapter.spawncheck import spawn_problem
 
 __all__ = ("MAX_TIMEOUT_S", "REFUSED_HANDLER_TYPES", "Declared", "declare_hook", "parse_handler")
 
@@ -122,6 +123,8 @@ def declare_hook(vendor: object, event: object, matcher: object = None, handler:
     if handler is None:
         raise InvalidHandler("a hook needs a handler", vendor=spec.id, event=row.event)
     command, kind = parse_handler(spec, handler)
+    if command is not None and (problem := spawn_problem(command.command, command.env, command.cwd)):
+        raise InvalidHandler(problem, vendor=spec.id, event=row.event)
     if matcher:
         problem = _matcher_problem(spec, row, matcher)
         if problem:

@@ -11,10 +11,13 @@ __all__ = (
     "CompatError",
     "ConfigParseError",
     "HostSurfaceMismatch",
+    "InputRefused",
+    "InputTooLarge",
     "InvalidDeclaration",
     "InvalidHandler",
     "InvalidMatcher",
     "MountFailed",
+    "NestingTooDeep",
     "PresetError",
     "ProtocolError",
     "RulesSourceMissing",
@@ -92,6 +95,22 @@ class RulesUnreadable(CompatError):
 class RulesTooLarge(CompatError):
     code = "RULES_TOO_LARGE"
     hint = "split the file or raise max_rule_bytes; rules are never truncated"
+
+
+class InputRefused(CompatError):
+    code = "INPUT_REFUSED"
+    hint = ("only regular files are read: not a FIFO, device, socket or /proc, /sys, /dev file, and "
+            "not through a symlink that leaves the project")
+
+
+class InputTooLarge(CompatError):
+    code = "INPUT_TOO_LARGE"
+    hint = "the file is over the size limit for its kind; nothing of it was read"
+
+
+class NestingTooDeep(CompatError):
+    code = "NESTING_TOO_DEEP"
+    hint = "JSON or TOML nested deeper than compat_adapter.jsonlimits.MAX_DEPTH levels is refused whole"
 
 
 class HostSurfaceMismatch(CompatError):

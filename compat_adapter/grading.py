@@ -20,7 +20,6 @@ from compat_adapter.declare import Declared
 from compat_adapter.model import (
     Capability,
     CapabilityResult,
-    CommandHandler,
     Degradation,
     EventRow,
     Route,
@@ -36,8 +35,7 @@ from compat_adapter.model import (
 # changes what a row can do, and grading says so.
 from vendors.surface import TABLE_SURFACE
 
-__all__ = ("PREFERENCES", "SAMPLE_HANDLER", "TABLE_SURFACE", "Prefer", "grade", "grade_rules", "grade_runtime",
-           "routed")
+__all__ = ("PREFERENCES", "TABLE_SURFACE", "Prefer", "grade", "grade_rules", "grade_runtime", "routed")
 
 #: Route policy. ``fidelity`` (the default): every event this project can translate natively with
 #: the vendor's own semantics takes that route. ``official``: an event the host's official bridge
@@ -185,6 +183,3 @@ def grade_runtime(vendor: object) -> CapabilityResult:
                              capability=Capability.UNSUPPORTED, route=Route.UNSUPPORTED,
                              reason=spec.plugin_runtime)
 
-
-#: The handler the matrix grades each row with: a plain command, as any preset would declare.
-SAMPLE_HANDLER = CommandHandler(command="true")

@@ -11,12 +11,13 @@ from collections import Counter
 
 from compat_adapter.catalog import resolve_vendor, vendors
 from compat_adapter.declare import Declared
-from compat_adapter.grading import SAMPLE_HANDLER, grade, grade_rules, grade_runtime
+from compat_adapter.grading import grade, grade_rules, grade_runtime
 from compat_adapter.host.protocol import Surface
 from compat_adapter.host.surfaces import EMBEDDED_SURFACE
 from compat_adapter.model import (
     Capability,
     CapabilityResult,
+    CommandHandler,
     Degradation,
     DegradationCode,
     Frozen,
@@ -26,6 +27,9 @@ from compat_adapter.routing.points import POINTS
 
 __all__ = ("Matrix", "NativePoint", "VendorCounts", "build_matrix", "host_differences",
            "summary_markdown", "to_json", "to_markdown")
+
+#: The handler the matrix grades each row with: a plain command, as any preset would declare.
+SAMPLE_HANDLER = CommandHandler(command="true")
 
 ROUTES = (Route.OFFICIAL_BRIDGE, Route.NATIVE_TRANSLATE, Route.NATIVE_SEAM, Route.BUILTIN_BRIDGE)
 

@@ -70,6 +70,8 @@ class Route(StrEnum):
     observe-only loss, and a blocking answer is audited and ignored."""
     BUILTIN_BRIDGE = "builtin-bridge"
     """Our own Copilot bridge, for a vendor the host has no bridge for."""
+    PLUGIN_HOST = "plugin-host"
+    """OpenCode plugins loaded as written in a sidecar JS runtime; each callback is a hook on its point."""
     CARRY = "carry"
     UNSUPPORTED = "unsupported"
 

@@ -3,6 +3,10 @@
 Rules are context for the model, never policy. The injected message says so, and the file content
 inside it is exactly the bytes read at registration. A file over the size limit is refused whole,
 never truncated; a source that resolves to nothing is an error, never an empty carry.
+
+Files are read with `compat_adapter.safefile.read_regular`: a FIFO, a device, a ``/proc`` file or a
+symlink leaving the project (``base_dir``, else the named file's folder) is refused with
+``INPUT_REFUSED`` before a byte is read, unless ``allow_outside`` (the host's explicit choice).
 """
 
 from __future__ import annotations
@@ -14,8 +18,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from compat_adapter.errors import InvalidDeclaration, RulesSourceMissing, RulesTooLarge, RulesUnreadable
+from compat_adapter.errors import (
+    InputTooLarge,
+    InvalidDeclaration,
+    RulesSourceMissing,
+    RulesTooLarge,
+    RulesUnreadable,
+)
 from compat_adapter.model import RulesFile, VendorSpec
+from compat_adapter.safefile import read_regular
 
 __all__ = ("CarriedFile", "CarriedRules", "RULES_SOURCE_KIND", "read_rules", "render", "resolve_sources")
 
@@ -67,13 +78,19 @@ def _one(source: str, base_dir: Path | None) -> list[Path]:
         return found
     if not path.exists():
         raise RulesSourceMissing(f"rules file {path} does not exist", source=source)
-    if not path.is_file():
-        raise RulesUnreadable(f"{path} is not a regular file", source=source)
+    if path.is_dir():
+        raise RulesUnreadable(f"{path} is a directory, not a regular file", source=source)
+    # Anything else that is not a regular file (FIFO, device …) is refused by the read.
     return [path]
 
 
 def resolve_sources(sources: str | Sequence[str], base_dir: str | Path | None) -> tuple[Path, ...]:
-    """Every file the sources name, in order, each once."""
+    """Every file the sources name, in order, each once (symlinks resolved)."""
+    return tuple(_sources(sources, base_dir))
+
+
+def _sources(sources: str | Sequence[str], base_dir: str | Path | None) -> dict[Path, Path]:
+    """Resolved path → the path as named (the first naming wins), in order."""
     if base_dir is not None:
         base = Path(base_dir)
         if not base.is_absolute():
@@ -83,23 +100,21 @@ def resolve_sources(sources: str | Sequence[str], base_dir: str | Path | None) -
     items = [sources] if isinstance(sources, str) else list(sources)
     if not items:
         raise InvalidDeclaration("no rules source given")
-    seen: dict[Path, None] = {}
+    seen: dict[Path, Path] = {}
     for item in items:
         for path in _one(item, base):
-            seen.setdefault(path.resolve(), None)
-    return tuple(seen)
+            seen.setdefault(path.resolve(), path)
+    return seen
 
 
-def _read(path: Path, max_bytes: int) -> CarriedFile:
+def _read(path: Path, named: Path, max_bytes: int, root: Path | None, allow_outside: bool
+          ) -> CarriedFile:
     try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise RulesTooLarge(f"{path} is {size} bytes, over the {max_bytes}-byte limit", path=path)
-        data = path.read_bytes()
+        data = read_regular(named, max_bytes=max_bytes, root=root, allow_outside=allow_outside)
+    except InputTooLarge as exc:
+        raise RulesTooLarge(f"{path} is over the {max_bytes}-byte limit", path=path) from exc
     except OSError as exc:
         raise RulesUnreadable(f"cannot read {path}: {exc.strerror or exc}", path=path) from exc
-    if len(data) > max_bytes:  # grew between stat and read
-        raise RulesTooLarge(f"{path} is {len(data)} bytes, over the {max_bytes}-byte limit", path=path)
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -123,7 +138,10 @@ def render(spec: VendorSpec, files: Sequence[CarriedFile]) -> str:
 
 
 def read_rules(spec: VendorSpec, rid: str, sources: str | Sequence[str],
-               base_dir: str | Path | None, max_bytes: int) -> CarriedRules:
+               base_dir: str | Path | None, max_bytes: int, *, allow_outside: bool = False
+               ) -> CarriedRules:
     """Resolve and read every file now; any failure raises and nothing is carried."""
-    files = tuple(_read(p, max_bytes) for p in resolve_sources(sources, base_dir))
+    root = Path(base_dir) if base_dir is not None else None
+    files = tuple(_read(p, named, max_bytes, root, allow_outside)
+                  for p, named in _sources(sources, base_dir).items())
     return CarriedRules(id=rid, vendor=spec.id, files=files, text=render(spec, files))

@@ -27,12 +27,14 @@ from compat_adapter.model import (
     Route,
     RulesFile,
 )
+from compat_adapter.plugin_host.sources import file_source
 from compat_adapter.routing.base import Router
 from compat_adapter.routing.copilot import CopilotRouter
 from compat_adapter.routing.dispatch import AuditRecord, HookEntry, make_entry
 from compat_adapter.routing.native import Listening, NativeRouter
 from compat_adapter.routing.observe import ObserveRouter
 from compat_adapter.routing.official import BridgeRouter, config_dir, prune_orphans
+from compat_adapter.routing.plugins import PluginHostRouter
 from compat_adapter.rules import RULES_SOURCE_KIND, CarriedRules, read_rules
 
 __all__ = ("AdapterConfig", "CompatAdapter", "HookStatus", "RulesStatus", "Status")
@@ -110,6 +112,8 @@ class CompatAdapter:
             Route.NATIVE_SEAM: ObserveRouter(listening),
             Route.BUILTIN_BRIDGE: CopilotRouter(listening),
         }
+        self._plugins = PluginHostRouter(host, self.id, self._audit)
+        self._routers[Route.PLUGIN_HOST] = self._plugins
         self._hooks: dict[str, tuple[CapabilityResult, HookEntry | None]] = {}
         self._rules: dict[str, tuple[CapabilityResult, CarriedRules]] = {}
         self._counters: dict[str, int] = {}
@@ -204,6 +208,30 @@ class CompatAdapter:
             await router.flush()
         self._hooks[hid] = (result, entry)
         return result
+
+    async def register_plugins(self, root: str | Path, files: Sequence[str | Path] | None = None
+                               ) -> tuple[CapabilityResult, ...]:
+        """Load a project's OpenCode plugins (or only ``files``) in this adapter's plugin sidecar,
+        grade one row per hook key they return, and mount every ADAPTED one on the plugin-host
+        route. A plugin that throws at load is one UNSUPPORTED row with the error."""
+        self._check()
+        from compat_adapter.plugin_host.grade import plugin_declarations
+
+        base = Path(root).resolve()
+        sources = None if files is None else tuple(file_source(base, Path(f).resolve()) for f in files)
+        graded = plugin_declarations(await self._plugins.load(base, sources), self.host.surface)
+        out = []
+        for result, declared in graded:
+            if result.id in self._hooks:
+                raise InvalidDeclaration(f"id {result.id!r} is already registered on this adapter",
+                                         id=result.id)
+            self._log_registration(result)
+            entry = make_entry(result.id, declared) if declared is not None else None
+            if entry is not None:
+                await self._plugins.mount(entry)
+            self._hooks[result.id] = (result, entry)
+            out.append(result)
+        return tuple(out)
 
     @asynccontextmanager
     async def batch(self, *, prefer: Prefer | None = None) -> AsyncIterator[CompatAdapter]:

@@ -40,7 +40,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
+from compat_adapter.errors import InputRefused
 from compat_adapter.model import VendorSpec
+from compat_adapter.safefile import open_regular
 from compat_adapter.statedir import private_dir, read_private, write_private
 
 __all__ = (
@@ -211,7 +213,8 @@ def project_root(path: Path) -> Path:
 def file_digest(path: Path) -> str | None:
     """The sha256 of a file's bytes, or None when there is no such file."""
     try:
-        with open(path, "rb") as f:
+        # A FIFO, a device or a /proc file is refused (INPUT_REFUSED) instead of read forever.
+        with open_regular(path, allow_outside=True) as f:
             return hashlib.file_digest(f, "sha256").hexdigest()
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return None
@@ -336,7 +339,14 @@ class TrustStore:
             return Verdict("changed", untrusted_reason(shown, record), record)
         base = Path(record.project)
         for name in sorted({f for v in views for f in v.files} | set(record.programs)):
-            if file_digest(base / name) != record.programs.get(name):
+            try:
+                now = file_digest(base / name)
+            except InputRefused:
+                # A script turned into a FIFO or a /dev link: held back, not an error for the import.
+                return Verdict("changed", untrusted_reason(shown, record, f"{name}, which its hooks run, "
+                                                                          "stopped being a regular file"),
+                               record)
+            if now != record.programs.get(name):
                 return Verdict("changed", untrusted_reason(shown, record, f"{name}, which its hooks run, "
                                                                           "changed"), record)
         return Verdict("trusted", "", record)

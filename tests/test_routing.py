@@ -25,7 +25,7 @@ from compat_adapter.routing.base import Router
 from compat_adapter.routing.points import POINTS
 from compat_adapter.routing.seams import LISTENERS
 from compat_adapter.testing.live import ask_policy
-from vendors import VENDORS
+from vendors.tables import VENDORS
 
 PACKAGE = Path(__file__).resolve().parent.parent / "compat_adapter"
 
@@ -66,12 +66,12 @@ async def test_every_route_has_a_router_with_the_one_interface(git_repo: Path) -
     async with MemoryHost(git_repo) as host, CompatAdapter(host, log_registrations=False) as adapter:
         routers = adapter._routers  # noqa: SLF001 - the shape itself is what this test pins
         assert set(routers) == {Route.OFFICIAL_BRIDGE, Route.NATIVE_TRANSLATE, Route.NATIVE_SEAM,
-                                Route.BUILTIN_BRIDGE}
+                                Route.BUILTIN_BRIDGE, Route.PLUGIN_HOST}
         for router in routers.values():
             for method in ("mount", "flush", "state", "close"):
                 assert callable(getattr(router, method, None)), (router, method)
             assert isinstance(router, object) and Router  # the Protocol is the documented contract
-        assert len(set(map(type, routers.values()))) == 4
+        assert len(set(map(type, routers.values()))) == 5
 
 
 def _relabelled(vendor: str, event: str, route: Route, command: str) -> Declared:

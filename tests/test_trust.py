@@ -328,3 +328,16 @@ def test_every_vendor_is_gated_and_trust_finds_its_files(tmp_path: Path, vendor:
     review = cli("trust", ".", cwd=project)
     assert review.returncode == 0 and f"{file} ({vendor}): not trusted yet" in review.stdout, review.stdout
     assert len(import_project(vendor, project).hooks) == 1
+
+
+def test_a_hook_script_turned_into_a_fifo_is_held_back_not_waited_on(clone: Path) -> None:
+    settings = clone / ".claude" / "settings.json"
+    trust("claude", settings)
+    script = clone / ".claude" / "hooks" / "mark.sh"
+    script.unlink()
+    os.mkfifo(script)  # opening it to read would wait for a writer forever
+    imported = import_files("claude", [settings])
+    assert imported.hooks == () and imported.refused[0].code == "UNTRUSTED"
+    assert "mark.sh, which its hooks run, stopped being a regular file since it was trusted" in imported.refused[0].reason
+    done = cli("trust", str(settings))
+    assert done.returncode == 2 and done.stderr.startswith("INPUT_REFUSED: "), done.stderr

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -12,7 +14,9 @@ import vendors
 from compat_adapter.catalog import host_tool, resolve_event, resolve_vendor, vendor_tool
 from compat_adapter.errors import UnknownEvent, UnknownVendor
 from compat_adapter.matrix import build_matrix
-from compat_adapter.model import DegradationCode, EventRow, Route, VendorSpec, degrade
+from compat_adapter.model import DegradationCode, EventRow, Route, SeamMode, Surface, VendorSpec, degrade
+from vendors.surface import TABLE_SURFACE
+from vendors.tables import VENDORS
 
 VENDOR_DIR = Path(vendors.__file__).parent
 EXPECTED_EVENTS = {"claude": 33, "codex": 12, "workbuddy": 24, "opencode": 29, "copilot": 14}
@@ -22,7 +26,9 @@ APPROXIMATE = {
     ("opencode", "installation.updated"), ("opencode", "server.connected"),
     ("opencode", "session.deleted"), ("opencode", "session.updated"), ("opencode", "tui.toast.show"),
 }
-ALLOWED_CALLS = {"BridgeSpec", "EventRow", "VendorSpec", "RulesSpec", "ToolName", "Surface", "degrade"}
+#: ``model_construct`` and ``frozenset`` only for the table surface (vendors/surface.py says why).
+ALLOWED_CALLS = {"BridgeSpec", "EventRow", "VendorSpec", "RulesSpec", "ToolName", "Surface", "degrade",
+                 "model_construct", "frozenset"}
 
 
 @pytest.mark.parametrize("path", sorted(VENDOR_DIR.glob("*.py")), ids=lambda p: p.name)
@@ -42,7 +48,7 @@ def test_vendor_modules_hold_data_only(path: Path) -> None:
 
 
 def test_event_counts_match_the_reference() -> None:
-    counts = {spec.id: len(spec.events) for spec in vendors.VENDORS}
+    counts = {spec.id: len(spec.events) for spec in VENDORS}
     assert counts == EXPECTED_EVENTS
     assert sum(counts.values()) == 112
 
@@ -53,9 +59,9 @@ def test_route_totals() -> None:
     # only watches, so the labels here say what each row does (see the next test).
     # Fidelity first: the 17 rows the seed sent through the host's official bridges are translated
     # here with the vendor's own semantics, and keep the bridge as their official alternative.
-    routes = Counter(row.route for spec in vendors.VENDORS for row in spec.events)
+    routes = Counter(row.route for spec in VENDORS for row in spec.events)
     assert routes == {Route.NATIVE_TRANSLATE: 73, Route.NATIVE_SEAM: 29, Route.BUILTIN_BRIDGE: 10}
-    official = Counter(row.official.route for spec in vendors.VENDORS for row in spec.events if row.official)
+    official = Counter(row.official.route for spec in VENDORS for row in spec.events if row.official)
     assert official == {Route.OFFICIAL_BRIDGE: 17}
 
 
@@ -78,7 +84,7 @@ def test_route_labels_agree_with_what_each_row_does() -> None:
     """native-seam ⇔ the row only watches and says what that loses; a row that only watches an
     event the vendor can block says so with an observe-only loss and is labelled native-seam
     (a bridged row keeps its bridge's label: the route names who runs it)."""
-    for spec in vendors.VENDORS:
+    for spec in VENDORS:
         assert CAN_BLOCK[spec.id] <= {row.event for row in spec.events}, spec.id
         for row in spec.events:
             observe_only = any(d.code is DegradationCode.OBSERVE_ONLY for d in spec.losses_for(row))
@@ -106,13 +112,13 @@ def test_a_row_whose_label_disagrees_is_refused(route: str, blocking: str, loss:
 
 
 def test_approximate_rows_are_exactly_the_ten() -> None:
-    found = {(spec.id, row.event) for spec in vendors.VENDORS for row in spec.events
+    found = {(spec.id, row.event) for spec in VENDORS for row in spec.events
              if any(d.code is DegradationCode.APPROXIMATE for d in spec.losses_for(row))}
     assert found == APPROXIMATE
 
 
 def test_every_row_lists_losses_and_names_where_it_lands() -> None:
-    for spec in vendors.VENDORS:
+    for spec in VENDORS:
         for row in spec.events:
             assert spec.losses_for(row), (spec.id, row.event)
             assert row.seams or row.services, (spec.id, row.event)
@@ -174,13 +180,13 @@ def test_bridges_and_tool_vocabulary() -> None:
 
 
 def test_rules_and_runtime_described_for_every_vendor() -> None:
-    for spec in vendors.VENDORS:
+    for spec in VENDORS:
         assert spec.rules.formats and spec.rules.default_sources and spec.rules.note
         assert spec.plugin_runtime
 
 
 def test_rows_that_fire_on_part_of_a_seam_say_which_part() -> None:
-    partial = {(spec.id, row.event): row.fires_on for spec in vendors.VENDORS for row in spec.events
+    partial = {(spec.id, row.event): row.fires_on for spec in VENDORS for row in spec.events
                if row.fires_on != "any"}
     assert partial == {
         ("claude", "PostToolUseFailure"): "failure", ("workbuddy", "PostToolUseFailure"): "failure",
@@ -190,7 +196,7 @@ def test_rows_that_fire_on_part_of_a_seam_say_which_part() -> None:
         ("codex", "Interrupt"): "idle", ("opencode", "session.idle"): "idle",
         ("workbuddy", "Elicitation"): "idle", ("workbuddy", "ElicitationResult"): "idle",
     }
-    assert {s.id: s.shell for s in vendors.VENDORS} == {
+    assert {s.id: s.shell for s in VENDORS} == {
         "claude": "sh", "codex": "sh", "workbuddy": "user", "opencode": "sh", "copilot": "bash"}
 
 
@@ -198,7 +204,7 @@ def test_rows_that_fire_on_part_of_a_seam_say_which_part() -> None:
 
 def test_a_loss_is_written_once_at_its_scope() -> None:
     """No row repeats what its vendor or its bridge already states, and no loss is listed twice."""
-    for spec in vendors.VENDORS:
+    for spec in VENDORS:
         shared = set(spec.losses)
         if spec.bridge:
             b = spec.bridge
@@ -212,7 +218,7 @@ def test_a_loss_is_written_once_at_its_scope() -> None:
 def test_results_list_the_vendor_the_row_and_the_bridge_losses() -> None:
     """Grading composes the scopes: every result still lists every loss of its row."""
     m = build_matrix()
-    for spec in vendors.VENDORS:
+    for spec in VENDORS:
         for row in spec.events:
             [result] = [h for h in m.hooks if (h.vendor, h.event) == (spec.id, row.event)]
             listed = set(result.degradations)
@@ -267,3 +273,24 @@ def test_each_loss_sentence_is_written_once_in_the_tables() -> None:
                 assert isinstance(text, ast.Constant), (path.name, node.lineno)
                 written[text.value] += 1
     assert written and all(n == 1 for n in written.values()), [t for t, n in written.items() if n > 1]
+
+
+def test_importing_the_package_builds_no_table() -> None:
+    """The tables load on first use (the catalog), so `import compat_adapter` stays cheap."""
+    code = ("import sys, compat_adapter; "
+            "print(sorted(m for m in sys.modules if m.startswith('vendors.') and m != 'vendors.surface'), "
+            "'importlib.metadata' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    # No table row is built, and no model is validated yet (pydantic's plugin lookup comes with the first).
+    assert done.stdout.strip() == "[] False", done.stdout
+    code = "import compat_adapter; print(len(compat_adapter.build_matrix().hooks))"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout.strip() == "112"
+
+
+def test_the_table_surface_is_a_valid_surface() -> None:
+    """It is built without validation (to keep imports cheap), so it is validated here."""
+    assert Surface.model_validate(TABLE_SURFACE.model_dump()) == TABLE_SURFACE
+    assert all(isinstance(mode, SeamMode) for mode in TABLE_SURFACE.seams.values())
+    assert isinstance(TABLE_SURFACE.services, frozenset) and isinstance(TABLE_SURFACE.bridge_packages, frozenset)
+    assert {s.bridge_package for s in VENDORS if s.bridge} <= TABLE_SURFACE.bridge_packages

@@ -1,15 +1,6 @@
-"""The five vendor tables. Data only: module-level constants built from model types.
+"""The vendor tables and the host surface they were written against. Data only.
 
+``vendors.tables.VENDORS`` holds the five tables (``vendors/claude.py`` …); ``vendors.surface`` the
+surface. This file imports neither, so that reading the surface does not build every table row.
 A test over the syntax tree keeps every module here free of `def`, `class`, I/O and host imports.
 """
-
-from vendors.claude import CLAUDE
-from vendors.codex import CODEX
-from vendors.copilot import COPILOT
-from vendors.opencode import OPENCODE
-from vendors.workbuddy import WORKBUDDY
-
-__all__ = ("CLAUDE", "CODEX", "COPILOT", "OPENCODE", "VENDORS", "WORKBUDDY")
-
-#: In matrix order.
-VENDORS = (CLAUDE, CODEX, WORKBUDDY, OPENCODE, COPILOT)

@@ -16,21 +16,8 @@ from compat_adapter.model import (
     VendorSpec,
     degrade,
 )
-from vendors.shared import (
-    CHANGE_KIND_MISSING,
-    COMPACTION_STARTED,
-    COMPLETION_FROM_SNAPSHOTS,
-    DEBOUNCED_CHANGES,
-    DROPPED_TASKS_NEVER_FIRE,
-    EVERY_INBOX_STEP,
-    INSTRUCTIONS_AT_CREATION,
-    NO_AGENT_TYPE,
-    ONLY_APPROVAL_REJECTIONS,
-    POLLED_WORKTREES,
-    SETTINGS_COMMITTED,
-    TASKS_FROM_SNAPSHOTS,
-    WORKTREES_GIT_ONLY,
-)
+from vendors import shared
+from vendors.surface import CLAUDE_BRIDGE
 
 # The Claude Code bridge's own losses: the bridge owns these runs, we only write its config.
 _SERIAL = degrade(
@@ -62,7 +49,7 @@ _HOST_TOOL_PAYLOAD = degrade(
 
 #: Stated once for the rows each is true of; grading lists them on every such row.
 BRIDGE = BridgeSpec(
-    package="@deepseek-ai/dsh-hooks-claude-code",
+    package=CLAUDE_BRIDGE,
     dialect="claude-code",
     losses=(_SERIAL, _BASH_C),
     answer_losses=(_JSON_ON_EXIT_0,),
@@ -187,7 +174,7 @@ EVENTS = (
                     "A block or continue:false rejects the prompt before any model call, as in Claude "
                     "Code, but the host's reject carries no text, so \"UserPromptSubmit operation blocked "
                     "by hook: <reason>\" reaches no one; the audit keeps the reason."),
-            EVERY_INBOX_STEP,
+            shared.EVERY_INBOX_STEP,
             degrade("payload-field-missing",
                     "prompt_id is absent and permission_mode is always \"default\"."),
         ),
@@ -203,7 +190,7 @@ EVENTS = (
                 degrade("output-field-ignored",
                         "Plain stdout is not turned into context, and the reason of a block reaches neither "
                         "the user nor the model because the host's reject carries none."),
-                EVERY_INBOX_STEP,
+                shared.EVERY_INBOX_STEP,
                 degrade("payload-field-missing",
                         "prompt is the text of every claimed message run together with no separator, so "
                         "injected rules or hook context ride in it; prompt_id and permission_mode are absent."),
@@ -332,7 +319,7 @@ EVENTS = (
         blocking="context",
         matcher_subject="agent_type",
         degradations=(
-            NO_AGENT_TYPE,
+            shared.NO_AGENT_TYPE,
             _IN_PROCESS_CHILD,
             degrade("message-provenance",
                     "The child reads the context in Claude's words as a user message, not a system message."),
@@ -369,7 +356,7 @@ EVENTS = (
             degrade("payload-field-missing",
                     "stop_hook_active is always false, and agent_transcript_path, background_tasks and "
                     "session_crons are absent."),
-            NO_AGENT_TYPE,
+            shared.NO_AGENT_TYPE,
         ),
         official=EventRow(
             event="SubagentStop",
@@ -398,7 +385,7 @@ EVENTS = (
             degrade("observe-only",
                     "Compaction is a host service call that cannot be cancelled, so a block is recorded "
                     "in the audit and compaction goes ahead."),
-            COMPACTION_STARTED,
+            shared.COMPACTION_STARTED,
             degrade("payload-field-missing", "custom_instructions is always an empty string."),
             degrade("matcher-narrowed",
                     "trigger is always \"auto\", even for a manual compaction, so a \"manual\" matcher "
@@ -461,7 +448,7 @@ EVENTS = (
         point="agent/instructions-loaded",
         matcher_subject="load_reason",
         degradations=(
-            INSTRUCTIONS_AT_CREATION,
+            shared.INSTRUCTIONS_AT_CREATION,
             degrade("scope-differs",
                     "Only files discovered at session creation are reported; lazily loaded nested or "
                     "path-scoped files and files added later are not, so load_reason is always "
@@ -532,7 +519,7 @@ EVENTS = (
         degradations=(
             degrade("observe-only",
                     "The rejection is already recorded when the hook runs, so retry:true is ignored."),
-            ONLY_APPROVAL_REJECTIONS,
+            shared.ONLY_APPROVAL_REJECTIONS,
             degrade("payload-field-missing",
                     "tool_input is an empty object; only the tool name and the reason are known."),
         ),
@@ -589,7 +576,7 @@ EVENTS = (
         seams=("session/event",),
         point="todo/write",
         degradations=(
-            TASKS_FROM_SNAPSHOTS,
+            shared.TASKS_FROM_SNAPSHOTS,
             _TODO_ONLY,
         ),
     ),
@@ -599,8 +586,8 @@ EVENTS = (
         seams=("session/event",),
         point="todo/write",
         degradations=(
-            COMPLETION_FROM_SNAPSHOTS,
-            DROPPED_TASKS_NEVER_FIRE,
+            shared.COMPLETION_FROM_SNAPSHOTS,
+            shared.DROPPED_TASKS_NEVER_FIRE,
             _TODO_ONLY,
         ),
     ),
@@ -642,7 +629,7 @@ EVENTS = (
         services=(Service.SETTINGS,),
         matcher_subject="source",
         degradations=(
-            SETTINGS_COMMITTED,
+            shared.SETTINGS_COMMITTED,
             degrade("payload-field-missing",
                     "The host names a settings namespace, not a configuration file, so file_path is null."),
             degrade("matcher-narrowed",
@@ -681,8 +668,8 @@ EVENTS = (
         services=(Service.FS_WATCH,),
         matcher_subject="file_path",
         degradations=(
-            DEBOUNCED_CHANGES,
-            CHANGE_KIND_MISSING,
+            shared.DEBOUNCED_CHANGES,
+            shared.CHANGE_KIND_MISSING,
             degrade("scope-differs",
                     "Only the session's working directory is watched, so a file named in a matcher that "
                     "lives elsewhere never fires."),
@@ -699,8 +686,8 @@ EVENTS = (
                     "Claude lets this hook create the worktree (its stdout names the path, a failure "
                     "aborts it); here the worktree already exists, so neither the output nor the exit "
                     "code changes anything."),
-            POLLED_WORKTREES,
-            WORKTREES_GIT_ONLY,
+            shared.POLLED_WORKTREES,
+            shared.WORKTREES_GIT_ONLY,
         ),
     ),
     EventRow(
@@ -710,8 +697,8 @@ EVENTS = (
         point="git/worktrees",
         services=(Service.WORKTREES,),
         degradations=(
-            POLLED_WORKTREES,
-            WORKTREES_GIT_ONLY,
+            shared.POLLED_WORKTREES,
+            shared.WORKTREES_GIT_ONLY,
         ),
     ),
     EventRow(

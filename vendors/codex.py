@@ -13,10 +13,8 @@ from compat_adapter.model import (
     VendorSpec,
     degrade,
 )
-from vendors.shared import (
-    EVERY_INBOX_STEP,
-    NO_AGENT_TYPE,
-)
+from vendors import shared
+from vendors.surface import CODEX_BRIDGE
 
 _NOT_BRIDGED = degrade(
     "own-translation",
@@ -35,7 +33,7 @@ _EXIT_2_EMPTY = degrade(
 
 #: The Codex bridge's own losses, stated once for the rows each is true of.
 BRIDGE = BridgeSpec(
-    package="@deepseek-ai/dsh-hooks-codex",
+    package=CODEX_BRIDGE,
     dialect="codex",
     losses=(_SERIAL,),
     block_losses=(_EXIT_2_EMPTY,),
@@ -120,7 +118,7 @@ EVENTS = (
             degrade("output-field-ignored",
                     "A block rejects the prompt with no model call, as in Codex, but the host's reject "
                     "carries no text, so Codex's \"hook: UserPromptSubmit Blocked\" line has no counterpart."),
-            EVERY_INBOX_STEP,
+            shared.EVERY_INBOX_STEP,
             _NO_MODEL,
         ),
         official=EventRow(
@@ -137,7 +135,7 @@ EVENTS = (
                         "prompt is the text of every claimed message run together with no separator, so "
                         "injected rules or hook context ride in it, and permission_mode is the constant "
                         "default."),
-                EVERY_INBOX_STEP,
+                shared.EVERY_INBOX_STEP,
                 _BRIDGE_MESSAGE,
             ),
         ),
@@ -328,7 +326,7 @@ EVENTS = (
             degrade("scope-differs",
                     "additionalContext reaches only an in-process child that is live during the start "
                     "notification."),
-            NO_AGENT_TYPE,
+            shared.NO_AGENT_TYPE,
         ),
     ),
     EventRow(
@@ -343,7 +341,7 @@ EVENTS = (
             degrade("observe-only",
                     "The child has already settled: a block cannot continue it."),
             degrade("payload-field-missing", "agent_transcript_path is always null."),
-            NO_AGENT_TYPE,
+            shared.NO_AGENT_TYPE,
         ),
     ),
     EventRow(

@@ -12,7 +12,10 @@ CODEX_BRIDGE = "@deepseek-ai/dsh-hooks-codex"
 
 _W, _S, _E = SeamMode.WATERFALL, SeamMode.SERIAL, SeamMode.EMIT
 
-TABLE_SURFACE = Surface(
+# Built without validation: the first validated model of a process makes pydantic look up its
+# plugins (importlib.metadata), which would cost every `import compat_adapter` some 15 ms. The
+# values are already the model's types, and tests/test_vendors.py validates this constant.
+TABLE_SURFACE = Surface.model_construct(
     host="dsh",
     version="0.2.0-rc.2",
     seams={
@@ -34,9 +37,9 @@ TABLE_SURFACE = Surface(
         "session/created": _E,
         "session/event": _E,
     },
-    services={
+    services=frozenset({
         "shell", "shellEnv", "fs.watch", "lsp", "worktrees", "agents", "approval",
         "userQuestions", "subagents", "settings",
-    },
-    bridge_packages={CLAUDE_BRIDGE, CODEX_BRIDGE},
+    }),
+    bridge_packages=frozenset({CLAUDE_BRIDGE, CODEX_BRIDGE}),
 )

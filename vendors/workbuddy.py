@@ -16,19 +16,8 @@ from compat_adapter.model import (
     VendorSpec,
     degrade,
 )
-from vendors.shared import (
-    CHANGE_KIND_MISSING,
-    COMPACTION_STARTED,
-    COMPLETION_FROM_SNAPSHOTS,
-    DEBOUNCED_CHANGES,
-    DROPPED_TASKS_NEVER_FIRE,
-    INSTRUCTIONS_AT_CREATION,
-    ONLY_APPROVAL_REJECTIONS,
-    POLLED_WORKTREES,
-    SETTINGS_COMMITTED,
-    TASKS_FROM_SNAPSHOTS,
-    WORKTREES_GIT_ONLY,
-)
+from vendors import shared
+from vendors.surface import CLAUDE_BRIDGE
 
 # True of every row: the dialect is assumed, not published.
 _NO_PUBLIC_API = degrade(
@@ -86,7 +75,7 @@ _REGEX_MATCHERS = degrade(
 
 #: Stated once for the rows each is true of; grading lists them on every such row.
 BRIDGE = BridgeSpec(
-    package="@deepseek-ai/dsh-hooks-claude-code",
+    package=CLAUDE_BRIDGE,
     dialect="claude-code",
     losses=(_PROJECT_DIR, _MODIFIED_INPUT, _SERIAL, _BASH_C),
     block_losses=(_EXIT_2_REASON,),
@@ -321,7 +310,7 @@ EVENTS = (
             degrade("observe-only",
                     "Compaction is a host service call that cannot be cancelled, so a block (exit 2 in "
                     "CodeBuddy) is recorded and compaction goes ahead."),
-            COMPACTION_STARTED,
+            shared.COMPACTION_STARTED,
         ),
     ),
     EventRow(
@@ -390,7 +379,7 @@ EVENTS = (
         degradations=(
             degrade("observe-only",
                     "The rejection is already recorded when the hook runs, so no answer changes it."),
-            ONLY_APPROVAL_REJECTIONS,
+            shared.ONLY_APPROVAL_REJECTIONS,
         ),
     ),
     EventRow(
@@ -399,7 +388,7 @@ EVENTS = (
         seams=("session/event",),
         point="todo/write",
         degradations=(
-            TASKS_FROM_SNAPSHOTS,
+            shared.TASKS_FROM_SNAPSHOTS,
             _TODO_ONLY,
         ),
     ),
@@ -409,8 +398,8 @@ EVENTS = (
         seams=("session/event",),
         point="todo/write",
         degradations=(
-            COMPLETION_FROM_SNAPSHOTS,
-            DROPPED_TASKS_NEVER_FIRE,
+            shared.COMPLETION_FROM_SNAPSHOTS,
+            shared.DROPPED_TASKS_NEVER_FIRE,
         ),
     ),
     EventRow(
@@ -434,8 +423,8 @@ EVENTS = (
         services=(Service.FS_WATCH,),
         matcher_subject="file_path",
         degradations=(
-            DEBOUNCED_CHANGES,
-            CHANGE_KIND_MISSING,
+            shared.DEBOUNCED_CHANGES,
+            shared.CHANGE_KIND_MISSING,
             degrade("scope-differs", "Only the session's working directory is watched."),
         ),
     ),
@@ -458,8 +447,8 @@ EVENTS = (
             degrade("observe-only",
                     "The worktree already exists when the hook runs, so neither its output nor its exit "
                     "code changes how it was created."),
-            POLLED_WORKTREES,
-            WORKTREES_GIT_ONLY,
+            shared.POLLED_WORKTREES,
+            shared.WORKTREES_GIT_ONLY,
         ),
     ),
     EventRow(
@@ -469,8 +458,8 @@ EVENTS = (
         point="git/worktrees",
         services=(Service.WORKTREES,),
         degradations=(
-            POLLED_WORKTREES,
-            WORKTREES_GIT_ONLY,
+            shared.POLLED_WORKTREES,
+            shared.WORKTREES_GIT_ONLY,
         ),
     ),
     EventRow(
@@ -492,7 +481,7 @@ EVENTS = (
         point="agent/instructions-loaded",
         matcher_subject="load_reason",
         degradations=(
-            INSTRUCTIONS_AT_CREATION,
+            shared.INSTRUCTIONS_AT_CREATION,
             degrade("scope-differs",
                     "The list is what the host discovered at session creation, which need not match "
                     "CodeBuddy's CODEBUDDY.md and rules lookup, and later files are not reported."),
@@ -506,7 +495,7 @@ EVENTS = (
         services=(Service.SETTINGS,),
         matcher_subject="source",
         degradations=(
-            SETTINGS_COMMITTED,
+            shared.SETTINGS_COMMITTED,
             degrade("matcher-narrowed",
                     "The host names a settings namespace, not a configuration file, so file_path is null "
                     "and a matcher on the source cannot narrow."),

@@ -20,7 +20,9 @@ from typing import Any
 from compat_adapter.catalog import resolve_event
 from compat_adapter.declare import REFUSED_HANDLER_TYPES, Declared, declare_hook
 from compat_adapter.errors import ConfigParseError, InvalidHandler, InvalidMatcher, UnknownEvent
+from compat_adapter.jsonlimits import loads_json, loads_toml
 from compat_adapter.model import EventRow, VendorSpec
+from compat_adapter.safefile import MAX_CONFIG_BYTES, read_regular
 
 __all__ = (
     "REFUSAL_CODES",
@@ -123,7 +125,8 @@ def absolute(path: Path) -> Path:
 
 def read_text(path: Path, shown: str) -> str:
     try:
-        data = path.read_bytes()
+        # Regular files only, size on the open descriptor, symlinks kept in the folder (safefile).
+        data = read_regular(path, max_bytes=MAX_CONFIG_BYTES)
     except FileNotFoundError as exc:
         raise ConfigParseError(f"{shown}: no such file", path=shown) from exc
     except IsADirectoryError as exc:
@@ -139,7 +142,7 @@ def read_text(path: Path, shown: str) -> str:
 
 def _json_object(text: str, shown: str, kind: str) -> Mapping[str, Any]:
     try:
-        data = json.loads(text)
+        data = loads_json(text, where=shown)  # one nesting limit everywhere (jsonlimits)
     except json.JSONDecodeError as exc:
         raise ConfigParseError(f"{shown}: invalid {kind} at line {exc.lineno} column {exc.colno}: "
                                f"{exc.msg}", path=shown, line=exc.lineno, column=exc.colno) from exc
@@ -166,7 +169,7 @@ def load_jsonc(path: Path, shown: str) -> Mapping[str, Any]:
 def load_toml(path: Path, shown: str) -> Mapping[str, Any]:
     """A TOML document; tomllib's message already names the line and column."""
     try:
-        return tomllib.loads(read_text(path, shown))
+        return loads_toml(read_text(path, shown), where=shown)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigParseError(f"{shown}: invalid TOML: {exc}", path=shown) from exc
 

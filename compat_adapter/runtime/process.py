@@ -1,61 +1,76 @@
-"""The one place that runs a hook command, and the environment policy for it.
+"""The one place that runs a hook command.
 
-`run_command` runs ``/bin/sh -c <command>`` in its own session, so the shell and everything it
-starts share one process group that we own:
+`run_command` runs ``/bin/sh -c <command>`` (or the vendor's shell) under the hook launcher
+(`compat_adapter.runtime.launcher`), in a session of its own, so that every process the hook starts
+is ours to end:
 
+- the launcher is a child subreaper: a descendant that leaves the process group (``setsid``,
+  double fork) is re-parented to it, not to init. Where this process may create a cgroup v2
+  directory (`compat_adapter.runtime.cgroup`), the shell also runs inside a fresh one, which no
+  descendant can leave and ``cgroup.kill`` empties at once;
 - the payload goes in on stdin, which is then closed (``/dev/null`` when there is none); a hook
   that never reads it is fine;
 - stdout and stderr are drained to the end but only the first ``max_output_bytes`` of each are
   kept, so a hook that prints 100 MB costs no more memory than one that prints the cap;
-- on timeout the whole group gets SIGTERM, then SIGKILL after ``grace_s``; output written
+- on timeout every descendant gets SIGTERM, then SIGKILL after ``grace_s``; output written
   meanwhile is still read;
-- the group also gets SIGKILL as soon as the shell exits (a backgrounded child would otherwise
-  hold the pipes open until the timeout) and whenever we leave, including when the caller is
-  cancelled;
-- a process that left the group on purpose (its own ``setsid``) cannot be killed by us; if it
-  still holds a pipe we stop reading ``grace_s`` after the shell is gone. A run therefore lasts at
-  most ``timeout_s + 2 * grace_s`` plus reaping;
+- every descendant also gets SIGKILL as soon as the shell exits (a backgrounded child would
+  otherwise hold the pipes open until the timeout) and whenever we leave, including when the
+  caller is cancelled. A run lasts at most ``timeout_s + 2 * grace_s`` plus reaping;
 - it never raises for a failing hook: a spawn error, a timeout or a signal death is a
-  `ProcessOutcome` with a ``cause``. Only the caller's own cancellation propagates, after the group
+  `ProcessOutcome` with a ``cause``. Only the caller's own cancellation propagates, after the hook
   has been killed, so ``cause="cancelled"`` is never produced here; it is left for callers that
   record a run their own cancellation cut short.
 
 On a timeout ``signal`` names the signal that ended the shell (SIGTERM or SIGKILL), when known.
 
-Environment policy (`hook_environment`): a hook sees the parent environment minus every variable
-whose name contains KEY, PASSWORD, SECRET, TOKEN or CREDENTIAL (any case, anywhere in the name,
-see `SCRUB_PATTERN`) and minus every ``DSH_*`` variable (the host's own settings, any case), then
-the caller's ``add`` variables on top, unfiltered, because those are the documented vendor
-variables (``CLAUDE_PROJECT_DIR`` …) that the caller chose on purpose.
+The launcher's own environment is the hook's (already scrubbed), so ``/proc/$PPID/environ`` read
+by a hook holds no secret of the host. Limits that remain, each pinned by a test in ``tests/test_process_tree.py``:
+
+- without a cgroup, a hook that SIGKILLs its own launcher (``kill -9 $PPID``) orphans anything
+  it had already moved out of the process group; with a cgroup it is still killed;
+- a process started on the hook's behalf by something outside its tree (``systemd-run``, ``at``,
+  a daemon reached over a socket) is not a descendant and is not tracked;
+- hooks run as the host's user, so ``/proc/<host pid>/environ`` — the host's own initial
+  environment — stays readable to them (the launcher only hides it behind one more hop);
+- without ``sys.executable`` (an embedding), or with ``COMPAT_ADAPTER_HOOK_LAUNCHER=off`` in the
+  host's environment, there is no launcher: the process group is killed, a process that left it is
+  not, and ``/proc/$PPID/environ`` may be the host's. What the launcher costs is one interpreter
+  start per hook run (``python -I -S``, about 10 ms on an idle machine, several times that on a
+  loaded one); ``off`` trades the guarantees above for that time.
+
+Environment policy: `hook_environment`, see `compat_adapter.runtime.environment`.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import signal
+import sys
 import time
 from collections.abc import Mapping
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from subprocess import DEVNULL, PIPE
-from types import MappingProxyType
 
 import anyio
 from anyio.abc import ByteReceiveStream, ByteSendStream, Process
 
-__all__ = ("BASH", "SCRUB_PATTERN", "ProcessOutcome", "hook_environment", "run_command")
+from compat_adapter.runtime.cgroup import HookCgroup
+from compat_adapter.runtime.environment import hook_environment
+from compat_adapter.runtime.launcher import KILL_NOW
 
-#: Names of parent variables that never reach a hook (searched anywhere in the name).
-SCRUB_PATTERN: re.Pattern[str] = re.compile(r"KEY|PASSWORD|SECRET|TOKEN|CREDENTIAL", re.IGNORECASE)
+__all__ = ("BASH", "ProcessOutcome", "hook_environment", "run_command")
 
-_HOST_PREFIX = "DSH_"
-_NO_VARS: Mapping[str, str] = MappingProxyType({})
 _SHELL = "/bin/sh"
 #: bash where the machine has it: DSH's shell executor and Copilot's `bash` handlers run with it.
 BASH = shutil.which("bash") or _SHELL
+#: The hook launcher (a stdlib-only script) and the interpreter that runs it; without an
+#: interpreter (an embedding with no ``sys.executable``) hooks run directly under the group kill.
+_LAUNCHER = Path(__file__).with_name("launcher.py")
+_PYTHON: str | None = sys.executable if sys.executable and os.access(sys.executable, os.X_OK) else None
 # Reaping a SIGKILLed group is quick; the bound only guards against a process stuck in the kernel.
 _REAP_LIMIT_S = 10.0
 
@@ -72,17 +87,6 @@ class ProcessOutcome:
     cause: str | None  # None on a normal exit; else "timeout" | "signal" | "spawn-failed" | "cancelled"
     duration_ms: float
     signal: int | None = None
-
-
-def hook_environment(base: Mapping[str, str], *, add: Mapping[str, str] = _NO_VARS) -> dict[str, str]:
-    """The environment a hook gets: `base` minus secrets and ``DSH_*`` names, then `add` on top."""
-    env = {
-        name: value
-        for name, value in base.items()
-        if not SCRUB_PATTERN.search(name) and not name.upper().startswith(_HOST_PREFIX)
-    }
-    env.update(add)
-    return env
 
 
 class _Capture:
@@ -154,6 +158,50 @@ def _cwd_problem(cwd: Path) -> str | None:
     return f"cannot run hook: working directory {str(cwd)!r} does not exist"
 
 
+def _launcher_argv(python: str, shell: str, command: str, cgroup: HookCgroup | None) -> list[str]:
+    return [python, "-I", "-S", str(_LAUNCHER), str(os.getpid()),
+            str(cgroup.path) if cgroup is not None else "-", shell, "-c", command]
+
+
+def _shell_problem(shell: str) -> str | None:
+    # Checked here so that a missing shell stays a spawn failure: the launcher could only report
+    # it as the shell's exit code 127.
+    if not os.path.isfile(shell) or not os.access(shell, os.X_OK):
+        return f"cannot run hook: shell {shell!r} is not an executable file"
+    return None
+
+
+class _Tree:
+    """The signals a run needs, sent to the launcher (which owns every descendant) or, without
+    one, to the shell's process group."""
+
+    __slots__ = ("proc", "launched", "cgroup")
+
+    def __init__(self, proc: Process, launched: bool, cgroup: HookCgroup | None) -> None:
+        self.proc, self.launched, self.cgroup = proc, launched, cgroup
+
+    def terminate(self) -> None:
+        if self.launched:
+            with suppress(ProcessLookupError):
+                self.proc.send_signal(signal.SIGTERM)
+        else:
+            _signal_group(self.proc.pid, signal.SIGTERM)
+
+    def kill(self) -> None:
+        """SIGKILL every process of the hook; with a launcher, only once it has been asked."""
+        if self.launched and self.proc.returncode is None:
+            with suppress(ProcessLookupError):
+                self.proc.send_signal(KILL_NOW)
+        else:
+            self.finish()
+
+    def finish(self) -> None:
+        # After the launcher is gone (or without one): whatever is left in our group or cgroup.
+        _signal_group(self.proc.pid, signal.SIGKILL)
+        if self.cgroup is not None:
+            self.cgroup.kill()
+
+
 async def run_command(
     command: str,
     *,
@@ -165,32 +213,38 @@ async def run_command(
     grace_s: float = 2.0,
     shell: str = _SHELL,
 ) -> ProcessOutcome:
-    """Run `command` through ``<shell> -c`` (default ``/bin/sh``) in its own process group; see the
+    """Run `command` through ``<shell> -c`` (default ``/bin/sh``) under the hook launcher; see the
     module docstring."""
     started = time.perf_counter()
     cwd = Path(cwd)
-    problem = _cwd_problem(cwd)
+    problem = _cwd_problem(cwd) or _shell_problem(shell)
     if problem is not None:
         return _spawn_failed(problem, started)
+    python = _PYTHON if os.environ.get("COMPAT_ADAPTER_HOOK_LAUNCHER", "on").lower() != "off" else None
+    launched = python is not None
+    cgroup = HookCgroup.create() if launched else None
+    argv = _launcher_argv(python, shell, command, cgroup) if python is not None else [shell, "-c", command]
     try:
         # Shielded: a cancellation landing mid-spawn would leave a started shell nobody kills.
         # It is delivered at the next checkpoint instead, inside the try/finally below.
         with anyio.CancelScope(shield=True):
             proc: Process = await anyio.open_process(
-                [shell, "-c", command],
+                argv,
                 stdin=PIPE if stdin is not None else DEVNULL,
                 stdout=PIPE,
                 stderr=PIPE,
                 cwd=cwd,
                 env=dict(env),
-                start_new_session=True,  # setsid(): the group id is the shell's pid
+                start_new_session=True,  # setsid(): the group id is the launcher's pid
             )
     except (OSError, ValueError, TypeError) as exc:
-        # OSError: missing shell, cwd removed meanwhile, fd exhaustion …; ValueError: a NUL byte
-        # in the command or the environment; TypeError: a non-string in the environment.
+        # OSError: cwd removed meanwhile, fd exhaustion …; ValueError: a NUL byte in the command
+        # or the environment; TypeError: a non-string in the environment.
+        if cgroup is not None:
+            await cgroup.remove()
         return _spawn_failed(f"cannot run hook: {type(exc).__name__}: {exc}", started)
 
-    pgid = proc.pid
+    tree = _Tree(proc, launched, cgroup)
     limit = max(0, max_output_bytes)
     out, err = _Capture(limit), _Capture(limit)
     leader_code: int | None = None
@@ -208,22 +262,31 @@ async def run_command(
             with anyio.move_on_after(timeout_s):
                 leader_code = await proc.wait()
             if leader_code is None:
-                _signal_group(pgid, signal.SIGTERM)
+                tree.terminate()
                 with anyio.move_on_after(grace_s):
                     await proc.wait()
+                tree.kill()
+                with anyio.move_on_after(_REAP_LIMIT_S):
+                    await proc.wait()
             # Leader done (or out of time): whatever it left behind would hold the pipes open.
-            _signal_group(pgid, signal.SIGKILL)
-            # A process that left the group (its own setsid) can still hold a pipe: read what
-            # is left for at most the grace period, then stop listening.
+            # The launcher has killed its descendants before exiting; this is for the rest.
+            tree.finish()
+            # Without a launcher a process that left the group (its own setsid) can still hold
+            # a pipe: read what is left for at most the grace period, then stop listening.
             with anyio.move_on_after(grace_s):
                 await out.done.wait()
                 await err.done.wait()
             tg.cancel_scope.cancel()
     finally:
         # Also reached on the caller's cancellation: nothing of the hook outlives this call.
-        _signal_group(pgid, signal.SIGKILL)
+        with anyio.move_on_after(_REAP_LIMIT_S, shield=True):
+            tree.kill()
+            await proc.wait()
+        tree.finish()
         with anyio.move_on_after(_REAP_LIMIT_S, shield=True):
             await proc.aclose()
+            if cgroup is not None:
+                await cgroup.remove()
 
     duration_ms = (time.perf_counter() - started) * 1000.0
     timed_out = leader_code is None

@@ -56,7 +56,7 @@ class RowCheck:
 
 def all_rows() -> tuple[tuple[VendorSpec, EventRow], ...]:
     """Every (vendor, row) pair of the vendor tables, in matrix order."""
-    from vendors import VENDORS
+    from vendors.tables import VENDORS
 
     return tuple((spec, row) for spec in VENDORS for row in spec.events)
 

@@ -1,0 +1,166 @@
+"""Grading OpenCode plugins: one row per hook key a loaded plugin returns. Pure and synchronous.
+
+Which keys a plugin returns is only known by running it, so the sidecar loads it first (never this
+process) and hands back a :class:`LoadReport`; grading reads that report and the host surface:
+
+* a key with a row in ``vendors/opencode_plugins.py`` is ADAPTED on the ``plugin-host`` route,
+  with every loss (the vendor's, the plugin host's, the row's), or UNSUPPORTED naming the seam or
+  service this host lacks;
+* a key no seam can carry, or that OpenCode does not have, is UNSUPPORTED with the reason;
+* a plugin that throws at load (or a module that fails to import) is one UNSUPPORTED row carrying
+  the error, as is an npm plugin that was not installed at set-up, or a missing runtime.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from compat_adapter.declare import Declared
+from compat_adapter.model import (
+    Capability,
+    CapabilityResult,
+    EventRow,
+    Route,
+    Surface,
+    capability_result,
+)
+from compat_adapter.plugin_host.sources import PluginSource
+from vendors.opencode import OPENCODE
+from vendors.opencode_plugins import PLUGIN_EVENTS, PLUGIN_LOSSES, PLUGIN_REFUSED
+
+__all__ = ("LOAD_EVENT", "GradedHook", "LoadReport", "PluginExport", "grade_report", "plugin_declarations",
+           "plugin_row", "report_of", "runtime_missing")
+
+#: The event name of a row that stands for a whole plugin that could not be loaded.
+LOAD_EVENT = "plugin-load"
+_ROWS = {row.event: row for row in PLUGIN_EVENTS}
+_REFUSED = dict(PLUGIN_REFUSED)
+
+
+@dataclass(frozen=True, slots=True)
+class PluginExport:
+    """One plugin function of a module, as the sidecar loaded it."""
+
+    id: str
+    name: str
+    keys: tuple[str, ...]
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LoadReport:
+    """What loading one source gave: its plugin functions and their keys, or why it failed."""
+
+    source: PluginSource
+    exports: tuple[PluginExport, ...] = ()
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GradedHook:
+    """One graded row and, when it can run, the plugin and key the router calls."""
+
+    result: CapabilityResult
+    source: PluginSource
+    plugin: str | None = None
+    key: str | None = None
+    row: EventRow | None = None
+
+
+def plugin_row(key: str) -> EventRow | None:
+    return _ROWS.get(key)
+
+
+def report_of(sources: Sequence[PluginSource], reply: Mapping[str, Any]) -> tuple[LoadReport, ...]:
+    """The sidecar's ``load`` reply, matched to the sources asked for (in their order)."""
+    by_id = {p.get("source"): p for p in reply.get("plugins", ()) if isinstance(p, Mapping)}
+    out = []
+    for source in sources:
+        got = by_id.get(source.id)
+        if got is None:
+            out.append(LoadReport(source, error="the plugin host did not report this plugin"))
+            continue
+        exports = tuple(PluginExport(id=str(e.get("id")), name=str(e.get("name")),
+                                     keys=tuple(str(k) for k in e.get("keys", ())),
+                                     error=e.get("error"))
+                        for e in got.get("exports", ()) if isinstance(e, Mapping))
+        out.append(LoadReport(source, exports, got.get("error")))
+    return tuple(out)
+
+
+def _unsupported(id: str, event: str, reason: str) -> CapabilityResult:
+    return capability_result(id=id, vendor=OPENCODE.id, event=event, capability=Capability.UNSUPPORTED,
+                             route=Route.UNSUPPORTED, reason=reason)
+
+
+def _missing(row: EventRow, surface: Surface) -> str | None:
+    for seam in row.seams:
+        if seam not in surface.seams:
+            return f"host {surface.host} {surface.version} has no {seam} seam"
+    for service in row.services:
+        if service not in surface.services:
+            return f"host {surface.host} {surface.version} has no {service} service"
+    return None
+
+
+def grade_key(id: str, key: str, surface: Surface) -> CapabilityResult:
+    """Grade one hook key of one loaded plugin."""
+    row = _ROWS.get(key)
+    if row is None:
+        reason = _REFUSED.get(key)
+        if reason is None:
+            reason = f"OpenCode 1.18.33 has no plugin hook named {key!r}, so nothing would call it"
+        return _unsupported(id, key, reason)
+    missing = _missing(row, surface)
+    if missing is not None:
+        return _unsupported(id, key, missing)
+    return capability_result(id=id, vendor=OPENCODE.id, event=key, capability=Capability.ADAPTED,
+                             route=Route.PLUGIN_HOST, seams=row.seams,
+                             services=tuple(str(s) for s in row.services), point=row.point,
+                             degradations=OPENCODE.losses + PLUGIN_LOSSES + row.degradations)
+
+
+def grade_report(reports: Sequence[LoadReport], surface: Surface) -> tuple[GradedHook, ...]:
+    """Every row of every loaded source, in load order."""
+    out: list[GradedHook] = []
+    for report in reports:
+        source = report.source
+        base = f"{OPENCODE.id}:{source.id}"
+        if report.error is not None:
+            out.append(GradedHook(_unsupported(base, LOAD_EVENT, f"the plugin did not load: {report.error}"),
+                                  source))
+            continue
+        for export in report.exports:
+            if export.error is not None:
+                out.append(GradedHook(_unsupported(f"{OPENCODE.id}:{export.id}", LOAD_EVENT,
+                                                   f"the plugin threw at load: {export.error}"), source,
+                                      export.id))
+                continue
+            for key in export.keys:
+                result = grade_key(f"{OPENCODE.id}:{export.id}:{key}", key, surface)
+                out.append(GradedHook(result, source, export.id, key, _ROWS.get(key)))
+    return tuple(out)
+
+
+def runtime_missing(sources: Sequence[PluginSource], why: str) -> tuple[GradedHook, ...]:
+    """Every source refused at once: the plugin host cannot start here."""
+    return tuple(GradedHook(_unsupported(f"{OPENCODE.id}:{s.id}", LOAD_EVENT, why), s) for s in sources)
+
+
+def plugin_declarations(reports: Sequence[LoadReport], surface: Surface
+                        ) -> list[tuple[CapabilityResult, Declared | None]]:
+    """Each graded row with the declaration the plugin-host route mounts (None: never mounted).
+
+    The declaration's handler is the plugin's own callback, which runs only in the sidecar: its
+    kind is ``callable``, ``origin`` names the plugin and the row's event is the hook key.
+    """
+    out: list[tuple[CapabilityResult, Declared | None]] = []
+    for graded in grade_report(reports, surface):
+        declared = None
+        if graded.result.mounted and graded.row is not None:
+            declared = Declared(spec=OPENCODE, row=graded.row, handler=None, handler_kind="callable",
+                                id=graded.result.id, origin=graded.plugin)
+        out.append((graded.result, declared))
+    return out

@@ -1,0 +1,87 @@
+"""Which OpenCode plugins a project has, in OpenCode's load order (vendor-protocols §4.1).
+
+A project's plugins are the npm names (or ``[name, options]`` pairs, or ``file:`` URLs) that its
+``opencode.json``/``opencode.jsonc`` lists under ``plugin``, then the files in
+``.opencode/plugins/`` and ``.opencode/plugin/`` (older builds), sorted. OpenCode also loads a
+global config and a global plugin folder; this host reads the project only (a listed loss).
+Pure: nothing here loads or runs a plugin.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import unquote, urlparse
+
+from compat_adapter.importers.common import load_jsonc
+
+__all__ = ("CONFIGS", "PLUGIN_DIRS", "PLUGIN_SUFFIXES", "PluginSource", "project_sources")
+
+CONFIGS = ("opencode.json", "opencode.jsonc")
+PLUGIN_DIRS = (".opencode/plugins", ".opencode/plugin")
+#: The files OpenCode's plugin folders load.
+PLUGIN_SUFFIXES = frozenset({".ts", ".js"})
+
+
+@dataclass(frozen=True, slots=True)
+class PluginSource:
+    """One plugin to load: a file of the project or an npm package the config names."""
+
+    id: str
+    """Stable name: the file's path relative to the project, or the npm spec."""
+    kind: Literal["file", "npm"]
+    path: str | None = None
+    spec: str | None = None
+    options: Mapping[str, Any] | None = None
+    origin: str = ""
+    """Where it was named (config place or file), for messages."""
+
+    def wire(self) -> dict[str, Any]:
+        return {"id": self.id, "kind": self.kind, "path": self.path, "spec": self.spec,
+                "options": dict(self.options) if self.options is not None else None}
+
+
+def project_sources(root: Path) -> tuple[PluginSource, ...]:
+    """The project's plugins in load order: config entries first, then the plugin folders."""
+    out: list[PluginSource] = []
+    for name in CONFIGS:
+        config = root / name
+        if config.is_file():
+            out += _config_sources(root, config)
+    for folder in PLUGIN_DIRS:
+        if (root / folder).is_dir():
+            for path in sorted((root / folder).iterdir()):
+                if path.is_file() and path.suffix in PLUGIN_SUFFIXES:
+                    out.append(file_source(root, path))
+    return tuple(out)
+
+
+def file_source(root: Path, path: Path) -> PluginSource:
+    shown = str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
+    return PluginSource(id=shown, kind="file", path=str(path.resolve()), origin=shown)
+
+
+def _config_sources(root: Path, config: Path) -> list[PluginSource]:
+    data = load_jsonc(config, config.name)
+    entries = data.get("plugin")
+    if not isinstance(entries, list):
+        return []
+    out = []
+    for i, entry in enumerate(entries):
+        spec, options = entry, None
+        if isinstance(entry, list) and entry and isinstance(entry[0], str):
+            spec = entry[0]
+            options = entry[1] if len(entry) > 1 and isinstance(entry[1], Mapping) else None
+        if not isinstance(spec, str) or not spec.strip():
+            continue
+        origin = f"{config.name}:plugin[{i}]"
+        if spec.startswith("file:"):
+            path = Path(unquote(urlparse(spec).path))
+            path = path if path.is_absolute() else (root / path)
+            out.append(PluginSource(id=spec, kind="file", path=str(path.resolve()), options=options,
+                                    origin=origin))
+        else:
+            out.append(PluginSource(id=spec, kind="npm", spec=spec, options=options, origin=origin))
+    return out

@@ -1,0 +1,263 @@
+"""The plugin-host route: OpenCode plugins' own callbacks, run in a sidecar, as hooks on host seams.
+
+:class:`PluginHostRouter` owns one :class:`~compat_adapter.plugin_host.host.PluginHost` per adapter
+(one Bun sidecar, its own process group, killed on :meth:`close`). The service loads a project's
+plugins through :meth:`PluginHostRouter.load`, grades every key they return, and mounts each ADAPTED
+one: the entry's ``declared.origin`` names the plugin, its row's event is the hook key. Per point,
+the hooks of one key run in mount order on one shared ``output``, as OpenCode runs them:
+
+* ``tool.execute.before`` on ``tools/pre-execute``: a throw denies with the plugin's message; a
+  mutation of ``output.args`` is audited and not applied (the host has no input-rewrite arm);
+* ``tool.execute.after`` on ``tools/post-execute``: a changed ``output.output`` replaces what the
+  model reads (through the host's result block);
+* ``shell.env`` through the host's shell-environment registry (the host keeps ``DSH_*`` names);
+* ``chat.message`` on ``agent/pre-step``: changed text parts replace the prompt, added text parts
+  follow it;
+* ``permission.ask`` on ``approval/request``; ``event`` on the host moments that stand for bus
+  events; ``experimental.chat.system.transform`` on ``agent/created``.
+
+Any other throw is what OpenCode makes of it, a session error: logged, audited, and the moment goes
+on as if the hook had not answered. Every run is one audit record.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from compat_adapter.host.protocol import (
+    AgentCreated,
+    ApprovalOutcome,
+    ApprovalRequest,
+    Host,
+    PostToolDecision,
+    PreStepDecision,
+    PreStepEvent,
+    PreToolDecision,
+    ToolExecution,
+    ToolPostEvent,
+    UserMessage,
+    new_message,
+)
+from compat_adapter.plugin_host import payloads
+from compat_adapter.plugin_host.grade import LoadReport
+from compat_adapter.plugin_host.host import PluginHost
+from compat_adapter.plugin_host.sidecar import CallResult
+from compat_adapter.plugin_host.sources import PluginSource
+from compat_adapter.routing import points
+from compat_adapter.routing.base import HookState
+from compat_adapter.routing.dispatch import AuditRecord, HookEntry
+
+__all__ = ("PLUGIN_SOURCE", "PluginHostRouter")
+
+#: Source kind of every message a plugin adds to what the model reads.
+PLUGIN_SOURCE = "compat-adapter-plugin"
+_DSH_KEY = re.compile(r"DSH_[A-Z][A-Z0-9_]*")
+#: The host moments that stand for OpenCode bus events (see ``plugin_host.payloads.bus_events``).
+_EVENT_POINTS = (points.SESSION_CREATED, points.AGENT_STATUS, points.AGENT_ERROR, points.INBOX)
+
+Next = Callable[[], Awaitable[Any]]
+
+
+def _seam(point: points.Point) -> str:
+    assert point.seam is not None
+    return point.seam
+
+
+class PluginHostRouter:
+    """plugin-host: mounts plugin callbacks on their points; one sidecar per adapter."""
+
+    def __init__(self, host: Host, adapter_id: str, audit: list[AuditRecord]) -> None:
+        self._host = host
+        self._adapter_id = adapter_id
+        self._audit = audit
+        self.plugins = PluginHost(host.cwd)
+        #: Mounted entries by hook key, in mount order (the order OpenCode loaded them).
+        self._by_key: dict[str, list[HookEntry]] = {}
+        self._unsubscribe: dict[str, Callable[[], None]] = {}
+        self._closed = False
+
+    # ── loading ──
+    async def load(self, root: Path, sources: tuple[PluginSource, ...] | None = None
+                   ) -> tuple[LoadReport, ...]:
+        """Load plugins in this adapter's sidecar (started on first use)."""
+        return await self.plugins.load(root, sources)
+
+    # ── Router ──
+    async def mount(self, entry: HookEntry) -> None:
+        key = entry.row.event
+        self._by_key.setdefault(key, []).append(entry)
+        self._subscribe(key)
+
+    async def flush(self) -> None:
+        """Nothing to flush: a listener mounts at once."""
+
+    def state(self, entry: HookEntry) -> HookState:
+        held = entry in self._by_key.get(entry.row.event, ())
+        running = held and not self._closed and self.plugins.sidecar is not None
+        note = None
+        if held and self.plugins.sidecar is not None and self.plugins.sidecar.restarts:
+            note = f"the plugin sidecar was restarted {self.plugins.sidecar.restarts} time(s)"
+        return HookState(held=held, running=running, note=note)
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        for unsubscribe in self._unsubscribe.values():
+            unsubscribe()
+        self._unsubscribe.clear()
+        self._by_key.clear()
+        await self.plugins.close()
+
+    # ── subscriptions ──
+    def _subscribe(self, key: str) -> None:
+        if key in self._unsubscribe:
+            return
+        host = self._host
+        if key == "tool.execute.before":
+            self._unsubscribe[key] = host.on(_seam(points.PRE_EXECUTE), self._pre_execute)
+        elif key == "tool.execute.after":
+            self._unsubscribe[key] = host.on(_seam(points.POST_EXECUTE), self._post_execute)
+        elif key == "shell.env":
+            self._unsubscribe[key] = host.register_shell_env(f"compat-adapter-{self._adapter_id}-plugins",
+                                                             self._shell_env)
+        elif key == "chat.message":
+            self._unsubscribe[key] = host.on(_seam(points.PRE_STEP), self._pre_step)
+        elif key == "permission.ask":
+            self._unsubscribe[key] = host.on(_seam(points.APPROVAL), self._approval)
+        elif key == "experimental.chat.system.transform":
+            self._unsubscribe[key] = host.on(_seam(points.AGENT_CREATED), self._agent_created)
+        elif key == "event":
+            offs = [host.on(_seam(point), self._bus) for point in _EVENT_POINTS]
+            self._unsubscribe[key] = lambda: [off() for off in offs]  # type: ignore[func-returns-value]
+        # `dispose` needs no seam: the sidecar calls it when it is closed.
+
+    # ── running ──
+    async def _run(self, key: str, input: Any, output: Any) -> tuple[CallResult, list[HookEntry]]:
+        entries = list(self._by_key.get(key, ()))
+        if not entries or self._closed:
+            return CallResult(output), []
+        started = time.perf_counter()
+        timeout = min(e.timeout_s for e in entries)
+        result = await self.plugins.call([str(e.declared.origin) for e in entries], key, input, output,
+                                         timeout_s=timeout)
+        return CallResult(result.output, result.error, result.plugin,
+                          (time.perf_counter() - started) * 1000), entries
+
+    def _record(self, entries: list[HookEntry], point: str, result: CallResult, decision: str,
+                honoured: bool, note: str) -> None:
+        for entry in entries:
+            failed = result.error is not None and result.plugin == entry.declared.origin
+            self._audit.append(AuditRecord(
+                hook_id=entry.id, vendor=entry.spec.id, event=entry.row.event, point=point,
+                decision=decision if failed or result.error is None else "none", honoured=honoured,
+                note=note, exit_code=None, cause="threw" if failed else None,
+                duration_ms=result.duration_ms, truncated=False))
+        if result.error is not None and decision != "deny":
+            # Outside tool.execute.before a throw is a session error in OpenCode.
+            self._host.log("error", f"OpenCode plugin {result.plugin} {entries[0].row.event}: {result.error}",
+                           plugin=result.plugin)
+
+    async def _pre_execute(self, execution: ToolExecution, next: Next) -> PreToolDecision:
+        if not self._by_key.get("tool.execute.before"):
+            return await next()
+        input, output = payloads.tool_before(execution)
+        original = dict(output["args"])
+        result, entries = await self._run("tool.execute.before", input, output)
+        if result.error is not None:
+            self._record(entries, points.PRE_EXECUTE.name, result, "deny", True, "denied by a throw")
+            return PreToolDecision("deny", result.error)
+        args = result.output.get("args") if isinstance(result.output, dict) else None
+        rewritten = isinstance(args, dict) and args != original
+        self._record(entries, points.PRE_EXECUTE.name, result, "allow", not rewritten,
+                     "args mutated; input rewrite ignored" if rewritten else "no throw")
+        return await next()
+
+    async def _post_execute(self, event: ToolPostEvent, next: Next) -> PostToolDecision:
+        if not self._by_key.get("tool.execute.after"):
+            return await next()
+        input, output = payloads.tool_after(event)
+        original = output["output"]
+        result, entries = await self._run("tool.execute.after", input, output)
+        downstream: PostToolDecision = await next()
+        text = result.output.get("output") if isinstance(result.output, dict) else None
+        if result.error is not None or not isinstance(text, str) or text == original:
+            self._record(entries, points.POST_EXECUTE.name, result, "none", True, "output kept")
+            return downstream
+        if downstream.kind == "block":
+            self._record(entries, points.POST_EXECUTE.name, result, "rewrite", False,
+                         "output rewrite lost to a block further down")
+            return downstream
+        self._record(entries, points.POST_EXECUTE.name, result, "rewrite", True, "output rewritten")
+        return PostToolDecision("block", text, downstream.additional_contexts)
+
+    async def _shell_env(self, execution: ToolExecution) -> dict[str, str]:
+        session = execution.agent.session if execution.agent is not None else None
+        cwd = str(session.cwd if session is not None else self._host.cwd)
+        input, output = payloads.shell_env(execution, cwd)
+        result, entries = await self._run("shell.env", input, output)
+        env = result.output.get("env") if isinstance(result.output, dict) else None
+        given = {str(k): str(v) for k, v in env.items()} if isinstance(env, dict) else {}
+        # The host takes DSH_* names only (its registry would log every other one as an error).
+        kept = {k: v for k, v in given.items() if _DSH_KEY.fullmatch(k)}
+        dropped = sorted(set(given) - set(kept))
+        self._record(entries, points.SHELL_ENV.name, result, "env", result.error is None,
+                     "variables" + (f"; non-DSH_* names dropped: {dropped}" if dropped else ""))
+        return {} if result.error is not None else kept
+
+    async def _pre_step(self, event: PreStepEvent, next: Next) -> PreStepDecision:
+        prompts = tuple(m for m in event.messages if m.source.kind == "user")
+        if not prompts or not self._by_key.get("chat.message"):
+            return await next()
+        input, output = payloads.chat_message(event.agent.session.id, event.agent.id, prompts)
+        result, entries = await self._run("chat.message", input, output)
+        parts = [] if result.error is not None else payloads.text_parts(result.output)
+        known = {m.id: m for m in prompts}
+        changed = {pid: text for pid, text in parts if pid in known and known[pid].text != text}
+        added = [new_message(text, PLUGIN_SOURCE, f"opencode:{entries[0].row.event}")
+                 for pid, text in parts if pid not in known]
+        self._record(entries, points.PRE_STEP.name, result, "context" if changed or added else "none", True,
+                     f"{len(changed)} part(s) changed, {len(added)} added")
+        downstream: PreStepDecision = await next()
+        if downstream.kind != "enter" or not (changed or added):
+            return downstream
+        messages: list[UserMessage] = []
+        for m in downstream.messages:
+            messages.append(UserMessage(m.id, changed[m.id], m.source) if m.id in changed else m)
+            if m.id == prompts[-1].id:
+                messages.extend(added)
+                added = []
+        return PreStepDecision("enter", tuple(messages) + tuple(added))
+
+    async def _approval(self, request: ApprovalRequest, next: Next) -> ApprovalOutcome:
+        if not self._by_key.get("permission.ask"):
+            return await next()
+        input, output = payloads.permission(request)
+        result, entries = await self._run("permission.ask", input, output)
+        status = result.output.get("status") if isinstance(result.output, dict) else None
+        if result.error is None and status in ("allow", "deny"):
+            self._record(entries, points.APPROVAL.name, result, status, True, status)
+            return ApprovalOutcome.ALLOWED_ONCE if status == "allow" else ApprovalOutcome.REJECTED
+        self._record(entries, points.APPROVAL.name, result, "ask", True, "left to the host")
+        return await next()
+
+    async def _agent_created(self, event: AgentCreated) -> None:
+        input = {"sessionID": event.agent.session.id, "model": {}}
+        result, entries = await self._run("experimental.chat.system.transform", input, {"system": []})
+        system = result.output.get("system") if isinstance(result.output, dict) else None
+        lines = [str(s) for s in system if isinstance(s, str)] if isinstance(system, list) else []
+        if lines and result.error is None:
+            event.agent.inject(new_message("\n".join(lines), PLUGIN_SOURCE,
+                                           "opencode:experimental.chat.system.transform"))
+        self._record(entries, points.AGENT_CREATED.name, result, "context" if lines else "none", True,
+                     f"{len(lines)} system line(s)")
+
+    async def _bus(self, moment: Any) -> None:
+        for event in payloads.bus_events(moment):
+            result, entries = await self._run("event", event, None)
+            if entries:
+                self._record(entries, "plugin/event", result, "observe", True, event["type"])

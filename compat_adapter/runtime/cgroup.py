@@ -1,0 +1,124 @@
+"""A cgroup v2 directory per hook run, where the machine lets this process create one.
+
+The launcher moves the hook's shell into the directory before ``exec``; from then on every process
+the hook starts is inside it, ``setsid`` or double fork or not, and cannot leave it without write
+access to another cgroup's ``cgroup.procs`` (root, or a delegated subtree). ``cgroup.kill`` (Linux
+5.14) ends all of them at once, even if the launcher itself was killed.
+
+Where it works: the host runs as root, or inside a cgroup subtree delegated to its user (a systemd
+user service or scope). Elsewhere (no cgroup2 mount, a read-only ``/sys/fs/cgroup`` in a container,
+no delegation) `HookCgroup.create` returns None and the launcher's subreaper is the only tracking.
+``COMPAT_ADAPTER_HOOK_CGROUP=off`` in the host's environment turns the cgroup off on purpose.
+
+The directory is created beside nothing else: as a child of the host's own cgroup, named
+``compat-adapter-<host pid>-<n>``, and removed after the run.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from pathlib import Path
+
+import anyio
+
+__all__ = ("HookCgroup", "cgroup_parent")
+
+_counter = itertools.count(1)
+#: Set after the first failed creation: the machine's answer does not change within a process.
+_refused: set[Path] = set()
+_REMOVE_LIMIT_S = 2.0
+
+
+def _mount_point() -> tuple[Path, str] | None:
+    """The cgroup2 mount and the cgroup path it shows as its root."""
+    try:
+        lines = Path("/proc/self/mountinfo").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        head, sep, tail = line.partition(" - ")
+        if sep and tail.split(" ", 1)[0] == "cgroup2":
+            fields = head.split()
+            return Path(fields[4]), fields[3]
+    return None
+
+
+def cgroup_parent() -> Path | None:
+    """The host process's own cgroup v2 directory, or None when there is none to use."""
+    if os.environ.get("COMPAT_ADAPTER_HOOK_CGROUP", "auto").lower() in ("off", "0", "no", "false"):
+        return None
+    mount = _mount_point()
+    if mount is None:
+        return None
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return None
+    own = next((line[3:] for line in lines if line.startswith("0::")), None)
+    if own is None:
+        return None
+    where, root = mount
+    relative = os.path.relpath(own, root) if root != "/" else own.lstrip("/")
+    if relative.startswith(".."):
+        return None  # our cgroup is outside what the mount shows
+    parent = where / relative if relative != "." else where
+    return None if parent in _refused else parent
+
+
+class HookCgroup:
+    """One run's cgroup directory: created, handed to the launcher, killed, removed."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @classmethod
+    def create(cls) -> HookCgroup | None:
+        parent = cgroup_parent()
+        if parent is None:
+            return None
+        path = parent / f"compat-adapter-{os.getpid()}-{next(_counter)}"
+        try:
+            path.mkdir(mode=0o755)
+            # The launcher's child writes its own pid; make sure that file is ours to write.
+            if not os.access(path / "cgroup.procs", os.W_OK):
+                path.rmdir()
+                raise PermissionError(path)
+        except OSError:
+            _refused.add(parent)
+            return None
+        return cls(path)
+
+    def kill(self) -> None:
+        try:
+            (self.path / "cgroup.kill").write_text("1")
+        except OSError:
+            # No cgroup.kill before Linux 5.14: SIGKILL each member instead (a member cannot
+            # leave, so the list only shrinks).
+            for pid in self.members():
+                try:
+                    os.kill(pid, 9)
+                except OSError:
+                    pass
+
+    def members(self) -> list[int]:
+        try:
+            return [int(p) for p in (self.path / "cgroup.procs").read_text().split()]
+        except OSError:
+            return []
+
+    async def remove(self) -> None:
+        """Kill what is left and remove the directory (it stays busy until the kill lands)."""
+        self.kill()
+        with anyio.move_on_after(_REMOVE_LIMIT_S, shield=True):
+            while True:
+                try:
+                    self.path.rmdir()
+                    return
+                except FileNotFoundError:
+                    return
+                except OSError:
+                    await anyio.sleep(0.005)
+                    self.kill()

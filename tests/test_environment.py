@@ -1,0 +1,105 @@
+"""The hook environment policy: secret-shaped names and values never pass, the allowlist mode passes
+only what it lists, and the real hook process sees exactly that."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from compat_adapter.runtime.environment import BASELINE, EnvPolicy, hook_environment, is_secret
+from compat_adapter.runtime.process import run_command
+
+SECRET_NAMES = [
+    "DATABASE_URL", "REDIS_URL", "NPM_CONFIG__AUTH", "MYSQL_PWD", "CI_JOB_JWT", "SENTRY_DSN",
+    "SLACK_WEBHOOK_URL", "AZURE_STORAGE_CONNECTION_STRING", "SSH_AUTH_SOCK", "GPG_AGENT_INFO",
+    "PGPASSWORD", "HTPASSWD", "AWS_SESSION_TOKEN", "AWS_SECRET_ACCESS_KEY", "ANTHROPIC_API_KEY",
+    "GOOGLE_APPLICATION_CREDENTIALS", "DOCKER_AUTH_CONFIG", "MONGODB_URI", "CELERY_BROKER_URL",
+    "app_database_url", "SESSION_COOKIE", "GIT_SSH_PRIVATE", "db_connstr",
+]
+
+HARMLESS = {
+    "PATH": "/usr/bin:/bin", "PWD": "/work", "OLDPWD": "/", "GIT_AUTHOR_NAME": "A. Author",
+    "GIT_AUTHOR_EMAIL": "a@example.invalid", "JAVA_HOME": "/opt/jdk", "LANG": "C.UTF-8",
+    "HOMEPAGE_URL": "https://example.invalid/", "REPO": "ssh://git@example.invalid/x.git",
+    "PROXY": "http://proxy.internal:3128/", "NODE_OPTIONS": "--max-old-space-size=4096",
+    "TASK_ID": "task-queue-processing-items-0001",
+}
+
+SECRET_VALUES = [
+    "postgres://app:hunter2@db.internal:5432/app",
+    "https://x-access-token:ghs_abc@github.com/org/repo.git",
+    "https://0123456789abcdef0123456789abcdef@o1.ingest.sentry.io/1",
+    "https://hooks.slack.com/services/T000/B000/XXXXXXXX",
+    "DefaultEndpointsProtocol=https;AccountName=a;AccountKey=c2VjcmV0;EndpointSuffix=core.windows.net",
+    "Server=db;Database=x;User Id=u;Password=p4ss;",
+    "ghp_" + "a" * 36,
+    "github_pat_" + "b" * 40,
+    "glpat-" + "c" * 20,
+    "xoxb-1234567890-abcdef",
+    "sk-ant-api03-" + "d" * 30,
+    "AKIAABCDEFGHIJKLMNOP",
+    "AIza" + "e" * 35,
+    "npm_" + "f" * 36,
+    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig_nature-x",
+    "-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n-----END OPENSSH PRIVATE KEY-----",
+]
+
+
+@pytest.mark.parametrize("name", SECRET_NAMES)
+def test_secret_shaped_names_never_pass(name: str) -> None:
+    assert is_secret(name, "harmless")
+    assert hook_environment({name: "harmless"}) == {}
+
+
+@pytest.mark.parametrize("value", SECRET_VALUES, ids=range(len(SECRET_VALUES)))
+def test_secret_shaped_values_never_pass_whatever_the_name(value: str) -> None:
+    assert is_secret("SOMETHING", value)
+    assert hook_environment({"SOMETHING": value}) == {}
+    assert hook_environment({"LANG": value}, policy=EnvPolicy(mode="allowlist")) == {}
+
+
+def test_harmless_names_and_values_pass_in_inherit_mode() -> None:
+    assert hook_environment(HARMLESS) == HARMLESS
+
+
+def test_allowlist_mode_passes_the_baseline_and_what_the_operator_lists() -> None:
+    base = {**HARMLESS, "LC_ALL": "C", "HOME": "/h", "NODE_ENV": "test", "NODE_PATH": "/n",
+            "COMPAT_ADAPTER_HOOK_ENV": "allowlist", "COMPAT_ADAPTER_HOOK_ENV_ALLOW": "JAVA_HOME, NODE_*,NPM_TOKEN",
+            "NPM_TOKEN": "npm_" + "z" * 36}
+    env = hook_environment(base, add={"CLAUDE_PROJECT_DIR": "/p"})
+    assert env == {"PATH": HARMLESS["PATH"], "LANG": "C.UTF-8", "LC_ALL": "C", "HOME": "/h",
+                   "JAVA_HOME": "/opt/jdk", "NODE_OPTIONS": HARMLESS["NODE_OPTIONS"], "NODE_ENV": "test",
+                   "NODE_PATH": "/n",
+                   # listed by exact name: the operator chose to hand this secret to hooks
+                   "NPM_TOKEN": base["NPM_TOKEN"],
+                   "CLAUDE_PROJECT_DIR": "/p"}
+    assert {"PATH", "HOME", "LANG", "TMPDIR"} <= BASELINE
+
+
+def test_a_mistyped_mode_is_the_strict_one() -> None:
+    env = hook_environment({"COMPAT_ADAPTER_HOOK_ENV": "alowlist", "JAVA_HOME": "/opt", "PATH": "/bin"})
+    assert env == {"PATH": "/bin"}
+
+
+def test_host_settings_never_pass() -> None:
+    base = {"DSH_MODEL": "x", "dsh_lower": "x", "COMPAT_ADAPTER_HOOK_ENV": "inherit", "PATH": "/bin"}
+    assert hook_environment(base) == {"PATH": "/bin"}
+
+
+def test_add_is_layered_unfiltered() -> None:
+    assert hook_environment({}, add={"VENDOR_API_KEY": "chosen"}) == {"VENDOR_API_KEY": "chosen"}
+
+
+async def test_a_real_hook_sees_exactly_the_policy(tmp_path: Path) -> None:
+    base = {**HARMLESS, "PATH": os.environ["PATH"], "DATABASE_URL": "postgres://u:p@h/d",
+            "SSH_AUTH_SOCK": "/tmp/ssh-x/agent.1", "MISC": "postgres://u:p@h/d",
+            "COMPAT_ADAPTER_HOOK_ENV": "allowlist"}
+    env = hook_environment(base)
+    outcome = await run_command("env", stdin=None, cwd=tmp_path, env=env, timeout_s=60)
+    seen = dict(line.split("=", 1) for line in outcome.stdout.splitlines() if "=" in line)
+    seen.pop("PWD", None)  # the shell sets it
+    seen.pop("SHLVL", None)
+    seen.pop("_", None)
+    assert seen == {"PATH": os.environ["PATH"], "LANG": "C.UTF-8"}

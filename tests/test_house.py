@@ -1,0 +1,196 @@
+"""The shape of the house, checked over the source: no import cycle, no private name borrowed across
+modules, no module too big to read, a public API that is exactly what ``__all__`` says.
+
+These read the syntax tree, not the running program, so an import hidden in a function body counts
+as much as one at the top: deferring an import does not make a cycle go away. Imports under
+``if TYPE_CHECKING:`` do not count; they never run.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("compat_adapter", "vendors")
+MAX_MODULE_LINES = 500
+
+
+def _modules() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join(parts)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _runtime_imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement that can run, at any depth, except under ``if TYPE_CHECKING``."""
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            stack.extend(node.orelse)
+            continue
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _absolute(module: str, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    base = module.split(".")
+    is_package = MODULES[module].name == "__init__.py"
+    base = base if is_package else base[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join([*base, node.module] if node.module else base)
+
+
+def _edges(module: str) -> Iterator[tuple[str, str | None]]:
+    """(imported module, imported name or None) for each internal import of ``module``."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    for node in _runtime_imports(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in MODULES:
+                    yield alias.name, None
+            continue
+        target = _absolute(module, node)
+        if target not in MODULES:
+            continue
+        for alias in node.names:
+            sub = f"{target}.{alias.name}"
+            if sub in MODULES:
+                yield sub, None
+            else:
+                yield target, alias.name
+
+
+def _graph() -> dict[str, set[str]]:
+    return {m: {t for t, _ in _edges(m) if t != m} for m in MODULES}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    found: list[list[str]] = []
+    counter = 0
+    for start in graph:
+        if start in index:
+            continue
+        work: list[tuple[str, Iterator[str]]] = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, successors = work[-1]
+            advanced = False
+            for succ in successors:
+                if succ not in index:
+                    index[succ] = low[succ] = counter
+                    counter += 1
+                    stack.append(succ)
+                    on_stack.add(succ)
+                    work.append((succ, iter(sorted(graph[succ]))))
+                    advanced = True
+                    break
+                if succ in on_stack:
+                    low[node] = min(low[node], index[succ])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_cycle() -> None:
+    assert _cycles(_graph()) == []
+
+
+def test_no_private_name_is_imported_across_modules() -> None:
+    borrowed = [f"{m} imports {name} from {target}"
+                for m in MODULES for target, name in _edges(m)
+                if name is not None and name.startswith("_") and not name.startswith("__")]
+    assert borrowed == []
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("compat_adapter")))
+def test_no_module_is_too_big_to_read(module: str) -> None:
+    lines = MODULES[module].read_text(encoding="utf-8").count("\n")
+    assert lines <= MAX_MODULE_LINES, f"{module}: {lines} lines"
+
+
+def test_grading_names_no_host() -> None:
+    for target in _graph()["compat_adapter.grading"]:
+        assert not target.startswith(("compat_adapter.host.embedded", "compat_adapter.host.dsh")), target
+
+
+# ── the public API ───────────────────────────────────────────────────────────────────────────────
+
+def test_every_public_name_resolves_and_all_is_sorted() -> None:
+    package = importlib.import_module("compat_adapter")
+    assert list(package.__all__) == sorted(package.__all__)
+    assert len(set(package.__all__)) == len(package.__all__)
+    for name in package.__all__:
+        assert getattr(package, name) is not None, name
+
+
+def test_the_package_init_only_re_exports() -> None:
+    """``__init__`` holds imports, ``__all__`` and the lazy loader, nothing that does work."""
+    tree = ast.parse(MODULES["compat_adapter"].read_text(encoding="utf-8"))
+    allowed = (ast.Import, ast.ImportFrom, ast.If, ast.FunctionDef, ast.Expr, ast.Assign, ast.AnnAssign)
+    for node in tree.body:
+        assert isinstance(node, allowed), ast.dump(node)[:80]
+        if isinstance(node, ast.FunctionDef):
+            assert node.name == "__getattr__", node.name
+        if isinstance(node, ast.Expr):
+            assert isinstance(node.value, ast.Constant), "only the docstring may be a bare expression"
+
+
+def test_no_public_name_is_left_out_of_all() -> None:
+    package = importlib.import_module("compat_adapter")
+    tree = ast.parse(MODULES["compat_adapter"].read_text(encoding="utf-8"))
+    imported = {alias.asname or alias.name for node in tree.body if isinstance(node, ast.ImportFrom)
+                for alias in node.names}
+    public = {name for name in imported if not name.startswith("_")} - {"annotations", "TYPE_CHECKING", "Any"}
+    assert public <= set(package.__all__), sorted(public - set(package.__all__))
+
+
+def test_the_package_is_typed() -> None:
+    assert (ROOT / "compat_adapter" / "py.typed").is_file()

@@ -1,0 +1,208 @@
+"""Every process a hook starts is gone after its run, whatever it did to hide; and what the hook
+can read of its parents' environment. Real processes, checked through /proc.
+
+Each containment test runs twice: with the cgroup this machine may offer, and with the cgroup
+turned off (``COMPAT_ADAPTER_HOOK_CGROUP=off``), where the launcher's subreaper does the work alone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import anyio
+import pytest
+
+from compat_adapter.runtime.cgroup import cgroup_parent
+from compat_adapter.runtime.process import ProcessOutcome, hook_environment, run_command
+
+LONG = 60.0
+
+
+@pytest.fixture(params=["cgroup", "subreaper"])
+def containment(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    if request.param == "subreaper":
+        monkeypatch.setenv("COMPAT_ADAPTER_HOOK_CGROUP", "off")
+    else:
+        monkeypatch.delenv("COMPAT_ADAPTER_HOOK_CGROUP", raising=False)
+    return str(request.param)
+
+
+def _gone(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat.rpartition(")")[2].split()[0] == "Z"
+
+
+async def _gone_within(pids: list[int], seconds: float = 10.0) -> list[int]:
+    """The pids still running after a bounded wait (reaping by init is asynchronous)."""
+    with anyio.move_on_after(seconds):
+        while not all(_gone(pid) for pid in pids):
+            await anyio.sleep(0.02)
+    survivors = [pid for pid in pids if not _gone(pid)]
+    for pid in survivors:  # never leave them behind for the next test
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    return survivors
+
+
+def _pids(path: Path) -> list[int]:
+    return [int(x) for x in path.read_text().split()]
+
+
+async def _run(command: str, cwd: Path, **kwargs: object) -> ProcessOutcome:
+    options: dict[str, object] = {"stdin": None, "env": {"PATH": os.environ["PATH"]},
+                                  "timeout_s": LONG, "grace_s": 0.3}
+    options.update(kwargs)
+    return await run_command(command, cwd=cwd, **options)  # type: ignore[arg-type]
+
+
+# A grandchild that leaves the session, ignores SIGTERM, records its pid and sleeps; the escape is
+# complete (pid file renamed into place) before the hook goes on.
+ESCAPE = ("setsid sh -c 'trap \"\" TERM; echo $$ > esc.tmp; mv esc.tmp esc.pid; exec sleep 120' & "
+          "while [ ! -f esc.pid ]; do sleep 0.01; done; ")
+
+
+async def test_setsid_grandchild_is_gone_after_the_timeout(tmp_path: Path, containment: str) -> None:
+    outcome = await _run(ESCAPE + "echo $$ > shell.pid; sleep 60", tmp_path, timeout_s=1.0)
+    assert outcome.timed_out is True
+    assert outcome.cause == "timeout"
+    assert await _gone_within(_pids(tmp_path / "esc.pid") + _pids(tmp_path / "shell.pid")) == []
+
+
+async def test_double_forked_orphan_is_gone_after_the_timeout(tmp_path: Path, containment: str) -> None:
+    # The middle process exits at once: the sleeper is an orphan in a session of its own.
+    command = ("sh -c 'setsid sh -c \"trap \\\"\\\" TERM; echo \\$\\$ > orphan.pid; exec sleep 120\" &' ; "
+               "while [ ! -s orphan.pid ]; do sleep 0.01; done; trap '' TERM; sleep 60")
+    outcome = await _run(command, tmp_path, timeout_s=1.0)
+    assert outcome.timed_out is True
+    assert outcome.signal == signal.SIGKILL  # the shell ignored TERM too
+    assert await _gone_within(_pids(tmp_path / "orphan.pid")) == []
+
+
+async def test_many_escaped_descendants_are_all_gone(tmp_path: Path, containment: str) -> None:
+    command = ("for i in $(seq 30); do setsid sh -c 'echo $$ >> many.pid; exec sleep 120' & done; "
+               "while [ $(wc -l < many.pid 2>/dev/null || echo 0) -lt 30 ]; do sleep 0.01; done; "
+               "sleep 60")
+    outcome = await _run(command, tmp_path, timeout_s=1.5)
+    assert outcome.timed_out is True
+    pids = _pids(tmp_path / "many.pid")
+    assert len(pids) == 30
+    assert await _gone_within(pids) == []
+
+
+async def test_escaped_grandchild_is_gone_when_the_hook_exits_normally(tmp_path: Path,
+                                                                       containment: str) -> None:
+    outcome = await _run(ESCAPE + "echo done", tmp_path, timeout_s=LONG)
+    assert (outcome.exit_code, outcome.stdout, outcome.timed_out) == (0, "done\n", False)
+    assert await _gone_within(_pids(tmp_path / "esc.pid")) == []
+
+
+async def test_caller_cancellation_ends_escaped_grandchild(tmp_path: Path, containment: str) -> None:
+    with anyio.move_on_after(30) as outer:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(_run, ESCAPE + "sleep 60", tmp_path)
+            with anyio.fail_after(10):
+                while not (tmp_path / "esc.pid").is_file():
+                    await anyio.sleep(0.01)
+            outer.cancel()
+    assert outer.cancelled_caught
+    assert await _gone_within(_pids(tmp_path / "esc.pid")) == []
+
+
+async def test_the_hook_runs_in_a_cgroup_of_its_own_where_the_machine_allows(tmp_path: Path,
+                                                                          containment: str) -> None:
+    outcome = await _run("cat /proc/self/cgroup", tmp_path)
+    own = next(line for line in outcome.stdout.splitlines() if line.startswith("0::"))
+    if containment == "cgroup" and cgroup_parent() is not None:
+        assert f"/compat-adapter-{os.getpid()}-" in own
+    else:
+        assert "compat-adapter-" not in own
+    # Nothing of ours is left in the cgroup tree afterwards.
+    parent = cgroup_parent()
+    if parent is not None:
+        assert not list(parent.glob(f"compat-adapter-{os.getpid()}-*"))
+
+
+async def test_limit_without_cgroup_a_hook_that_kills_its_launcher_orphans_its_escape(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Pinned limit: the subreaper is the launcher; SIGKILL to it (from the hook itself) hands the
+    # escaped grandchild to init, out of reach. With a cgroup the same hook loses it (next test).
+    monkeypatch.setenv("COMPAT_ADAPTER_HOOK_CGROUP", "off")
+    outcome = await _run(ESCAPE + "kill -9 $PPID; sleep 5", tmp_path, timeout_s=LONG)
+    assert outcome.cause == "signal" and outcome.signal == signal.SIGKILL
+    survivors = await _gone_within(_pids(tmp_path / "esc.pid"), seconds=0.5)
+    assert survivors == _pids(tmp_path / "esc.pid")  # it outlived the run (and is killed now)
+
+
+async def test_limit_without_the_launcher_a_setsid_escape_survives_and_ppid_is_the_host(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Pinned limit of COMPAT_ADAPTER_HOOK_LAUNCHER=off (and of an embedding without an interpreter).
+    monkeypatch.setenv("COMPAT_ADAPTER_HOOK_LAUNCHER", "off")
+    outcome = await _run(ESCAPE + "echo $PPID; sleep 60", tmp_path, timeout_s=1.0)
+    assert outcome.timed_out is True
+    assert outcome.stdout.strip() == str(os.getpid())  # the hook's parent is this process
+    escaped = _pids(tmp_path / "esc.pid")
+    assert await _gone_within(escaped, seconds=0.5) == escaped  # survived (killed now)
+
+
+async def test_with_a_cgroup_killing_the_launcher_does_not_save_the_escape(tmp_path: Path) -> None:
+    outcome = await _run(ESCAPE + "kill -9 $PPID; sleep 5", tmp_path, timeout_s=LONG)
+    assert outcome.signal == signal.SIGKILL
+    escaped = _pids(tmp_path / "esc.pid")
+    if cgroup_parent() is not None:
+        assert await _gone_within(escaped) == []
+    else:  # no writable cgroup v2 here: the limit pinned above applies
+        assert await _gone_within(escaped, seconds=0.5) == escaped
+
+
+# -- what a hook can read of its parents' environment --------------------------------------------
+
+SECRET = "sk-proc-environ-probe-0123456789abcdef"
+
+HOST = textwrap.dedent("""
+    import os, sys, anyio
+    from pathlib import Path
+    from compat_adapter.runtime.process import hook_environment, run_command
+
+    async def main():
+        hook = ("cat /proc/$PPID/environ > parent.env; "
+                "launcher_parent=$(cut -d' ' -f4 /proc/$PPID/stat); "
+                "cat /proc/$launcher_parent/environ > grandparent.env; "
+                "cat /proc/$PPID/cmdline > parent.cmdline")
+        out = await run_command(hook, stdin=None, cwd=Path(sys.argv[1]),
+                                env=hook_environment(os.environ), timeout_s=30)
+        print(out.exit_code, out.stderr)
+
+    anyio.run(main)
+""")
+
+
+def test_a_hook_reads_no_scrubbed_secret_from_its_parent_environ(tmp_path: Path) -> None:
+    env = {"PATH": os.environ["PATH"], "OPENAI_API_KEY": SECRET, "DATABASE_URL":
+           "postgres://app:hunter2@db.internal/app", "HOME": str(tmp_path)}
+    # Python as the host, with the secrets in its real (initial) environment, the one /proc shows.
+    done = subprocess.run([sys.executable, "-c", HOST, str(tmp_path)], env=env, capture_output=True,
+                          text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("0 "), done.stdout
+    parent = (tmp_path / "parent.env").read_bytes()
+    assert b"launcher.py" in (tmp_path / "parent.cmdline").read_bytes()  # $PPID is the launcher
+    assert parent and SECRET.encode() not in parent and b"hunter2" not in parent
+    assert b"PATH=" in parent  # it is the hook's own (scrubbed) environment
+    # Pinned limit: one hop further up is the host itself, same user, readable.
+    assert SECRET.encode() in (tmp_path / "grandparent.env").read_bytes()
+
+
+async def test_launcher_environment_is_the_hook_environment(tmp_path: Path) -> None:
+    env = hook_environment({"PATH": os.environ["PATH"], "GITHUB_TOKEN": "ghp_" + "x" * 36,
+                            "LANG": "C.UTF-8"})
+    outcome = await _run("tr '\\0' '\\n' < /proc/$PPID/environ | sort", tmp_path, env=env)
+    assert outcome.stdout.splitlines() == sorted(f"{k}={v}" for k, v in env.items())
