@@ -161,9 +161,31 @@ def _grade_route(decl: Declared, surface: Surface, id: str | None) -> Capability
     )
 
 
+def _policy_losses(files: tuple[RulesFile, ...], surface: Surface) -> tuple[Degradation, ...]:
+    """What Codex's execution policy (``.rules`` files) becomes here."""
+    if not any(f.path.endswith(".rules") for f in files):
+        return ()
+    if "tools/pre-execute" not in surface.seams or surface.seams["tools/pre-execute"] is not SeamMode.WATERFALL:
+        return (degrade("decision-narrowed",
+                        f"host {surface.host} {surface.version} has no tools/pre-execute waterfall, so the "
+                        "prefix rules of the .rules files are carried as text and never enforced."),)
+    return (
+        degrade("approximate",
+                "The prefix rules are enforced on the host's shell tool before it runs, as Codex enforces "
+                "them (forbidden denies with \"`<command>` rejected: blocked by policy\", prompt asks the "
+                "host's approval, denied when it has none); allow cannot lift a sandbox the host does not "
+                "have, and a script is split into commands only when it is plain words joined by &&, ||, "
+                "; or |."),
+        degrade("message-provenance",
+                "The .rules text is also carried as context at every agent start, which Codex never "
+                "shows its model."),
+    )
+
+
 def grade_rules(vendor: object, surface: Surface, *, id: str | None = None,
                 files: tuple[RulesFile, ...] = ()) -> CapabilityResult:
-    """Rules are carried as text on agent/created, never turned into policy."""
+    """Rules are carried as text on agent/created, never turned into policy; Codex ``.rules``
+    files, which are policy in Codex, are also enforced (or the result says why not)."""
     spec = resolve_vendor(vendor)
     rid = id or f"{spec.id}:rules"
     if "agent/created" not in surface.seams:
@@ -173,7 +195,8 @@ def grade_rules(vendor: object, surface: Surface, *, id: str | None = None,
     return capability_result(id=rid, vendor=spec.id, event="rules", capability=Capability.CARRY,
                              route=Route.CARRY, seams=("agent/created",), point="agent/created",
                              files=tuple(files),
-                             degradations=_mode_losses(("agent/created",), "context", surface))
+                             degradations=_mode_losses(("agent/created",), "context", surface)
+                             + (_policy_losses(files, surface) if spec.id == "codex" else ()))
 
 
 def grade_runtime(vendor: object) -> CapabilityResult:

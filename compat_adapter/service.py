@@ -23,6 +23,7 @@ from compat_adapter.matrix import Matrix, build_matrix
 from compat_adapter.model import (
     Capability,
     CapabilityResult,
+    DegradationCode,
     Frozen,
     Route,
     RulesFile,
@@ -31,10 +32,12 @@ from compat_adapter.plugin_host.sources import file_source
 from compat_adapter.routing.base import Router
 from compat_adapter.routing.copilot import CopilotRouter
 from compat_adapter.routing.dispatch import AuditRecord, HookEntry, make_entry
+from compat_adapter.routing.execpolicy import PrefixRule, parse_rules
 from compat_adapter.routing.native import Listening, NativeRouter
 from compat_adapter.routing.observe import ObserveRouter
 from compat_adapter.routing.official import BridgeRouter, config_dir, prune_orphans
 from compat_adapter.routing.plugins import PluginHostRouter
+from compat_adapter.routing.policy import PolicyGuard
 from compat_adapter.rules import RULES_SOURCE_KIND, CarriedRules, read_rules
 
 __all__ = ("AdapterConfig", "CompatAdapter", "HookStatus", "RulesStatus", "Status")
@@ -118,6 +121,8 @@ class CompatAdapter:
         self._rules: dict[str, tuple[CapabilityResult, CarriedRules]] = {}
         self._counters: dict[str, int] = {}
         self._rules_unsubscribe: Any = None
+        #: Codex execution policy from registered .rules files, enforced on tools/pre-execute.
+        self._guard = PolicyGuard(host)
         self._batch_depth = 0
         self._prefer: list[str] = []
         """Route policies of the open batches, innermost last (a preset or an import may ask)."""
@@ -158,6 +163,7 @@ class CompatAdapter:
         self._disposed = True
         if self._rules_unsubscribe is not None:
             self._rules_unsubscribe()
+        self._guard.close()
         for router in dict.fromkeys(self._routers.values()):
             await router.close()
 
@@ -289,10 +295,27 @@ class CompatAdapter:
                              files=tuple(f.summary() for f in carried.files))
         self._log_registration(result)
         if result.capability is Capability.CARRY:
+            policy = self._codex_policy(spec.id, carried, result)
             if self._rules_unsubscribe is None:
                 self._rules_unsubscribe = self.host.on("agent/created", self._inject_rules)
             self._rules[rid] = (result, carried)
+            if policy:
+                self._guard.add(rid, policy)
         return result
+
+    def _codex_policy(self, vendor: str, carried: CarriedRules, result: CapabilityResult) -> tuple[PrefixRule, ...]:
+        """The prefix rules of Codex ``.rules`` files, when the grade says they are enforced here.
+
+        Parsed before anything is mounted: a file outside the rules language raises
+        INVALID_DECLARATION and nothing of the registration takes effect.
+        """
+        if vendor != "codex" or not any(d.code is DegradationCode.APPROXIMATE for d in result.degradations):
+            return ()
+        rules: list[PrefixRule] = []
+        for f in carried.files:
+            if f.path.suffix == ".rules":
+                rules.extend(parse_rules(f.data.decode("utf-8", errors="replace"), str(f.path)))
+        return tuple(rules)
 
     async def _inject_rules(self, event: AgentCreated) -> None:
         for _, carried in self._rules.values():
