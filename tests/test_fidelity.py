@@ -342,3 +342,24 @@ async def test_claude_lets_the_turn_end_after_eight_stop_continuations(tmp_path:
     assert result.reason == "completed" and result.steps == 9
     assert hook_messages(agent) == ["Stop hook feedback:\nagain"] * 8
     assert not losses("claude", "Stop", DegradationCode.NO_LOOP_GUARD)
+
+
+async def test_claude_prompt_context_from_plain_stdout_and_a_block(tmp_path: Path) -> None:
+    """Plain stdout on UserPromptSubmit is context in Claude (the bridge dropped it); a block
+    rejects the prompt before any model call."""
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("claude", "UserPromptSubmit", None, hook(tmp_path, "ctx", "PLAIN-CTX"))
+        agent = await host.create_agent(script=["done"])
+        assert (await agent.run_turn("hello")).reason == "completed"
+    assert hook_messages(agent) == ["UserPromptSubmit hook additional context: PLAIN-CTX"]
+    block = json.dumps({"decision": "block", "reason": "not today"})
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("claude", "UserPromptSubmit", None, hook(tmp_path, "block", block))
+        agent = await host.create_agent(script=["never"])
+        result = await agent.run_turn("hello")
+        assert result.reason == "blocked" and result.steps == 0
+        [record] = [r for r in adapter.audit if r.event == "UserPromptSubmit"]
+        assert record.decision == "block" and record.honoured
+    # What stays different is listed: the host's reject carries no text.
+    assert any("reaches no one" in t for t in losses("claude", "UserPromptSubmit",
+                                                       DegradationCode.OUTPUT_FIELD_IGNORED))

@@ -372,9 +372,9 @@ RULES = RulesSpec(
     default_sources=("AGENTS.override.md", "AGENTS.md", ".codex/rules/*.rules"),
     note=(
         "Carried byte for byte and injected as a sourced user message at every agent start. Codex "
-        "Starlark rules (prefix_rule) are a command-execution policy: besides being carried, they are "
-        "enforced on the host's shell tool as Codex enforces them, where the host has a pre-execute "
-        "waterfall."
+        "Starlark rules (prefix_rule) are a command-execution policy: they are enforced on the host's "
+        "shell tool as Codex enforces them, where the host has a pre-execute waterfall; this carried "
+        "text is documentation for the model, never a security boundary."
     ),
 )
 

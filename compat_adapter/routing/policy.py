@@ -14,6 +14,7 @@ from typing import Any
 
 from compat_adapter.host.protocol import Host, PreToolDecision, ToolExecution
 from compat_adapter.routing.execpolicy import PrefixRule, evaluate
+from compat_adapter.routing.points import PRE_EXECUTE
 
 __all__ = ("PolicyGuard", "rejection")
 
@@ -39,7 +40,7 @@ class PolicyGuard:
     def add(self, rid: str, rules: tuple[PrefixRule, ...]) -> None:
         self._rules[rid] = rules
         if self._unsubscribe is None:
-            self._unsubscribe = self._host.on("tools/pre-execute", self._on_pre_execute)
+            self._unsubscribe = self._host.on(PRE_EXECUTE.seam, self._on_pre_execute)  # type: ignore[arg-type]
 
     @property
     def rules(self) -> tuple[PrefixRule, ...]:
