@@ -206,18 +206,18 @@ def _scopes(vendor: str) -> list[tuple[str, tuple[Degradation, ...]]]:
     return out
 
 
-def _vendor_table(matrix: Matrix) -> list[str]:
-    out = ["| vendor | aliases | events | official-bridge | native-translate | native-seam | "
-           "builtin-bridge | approximate | DIRECT | UNSUPPORTED | rules |",
-           "|---|---|---|---|---|---|---|---|---|---|---|"]
+def _vendor_table(matrix: Matrix, *, aliases: bool = True) -> list[str]:
+    out = ["| vendor | " + ("aliases | " if aliases else "") + "events | official-bridge | native-translate | "
+           "native-seam | builtin-bridge | approximate | DIRECT | UNSUPPORTED | rules |",
+           "|---|---|---|---|---|---|---|---|---|---|" + ("---|" if aliases else "")]
     for c in (*matrix.counts, matrix.totals):
-        aliases = ", ".join(resolve_vendor(c.vendor).aliases) if c.vendor != "total" else ""
+        names = ", ".join(resolve_vendor(c.vendor).aliases) if c.vendor != "total" else ""
         r = c.routes
         name = f"**{c.vendor}**" if c.vendor == "total" else c.vendor
         out.append(
-            f"| {name} | {aliases} | {c.events} | {r['official-bridge']} | {r['native-translate']} | "
-            f"{r['native-seam']} | {r['builtin-bridge']} | {c.approximate} | {c.direct} | "
-            f"{c.unsupported} | {c.rules} |"
+            f"| {name} | " + (f"{names} | " if aliases else "") + f"{c.events} | {r['official-bridge']} | "
+            f"{r['native-translate']} | {r['native-seam']} | {r['builtin-bridge']} | {c.approximate} | "
+            f"{c.direct} | {c.unsupported} | {c.rules} |"
         )
     return out
 
@@ -227,7 +227,7 @@ def summary_markdown(matrix: Matrix) -> str:
     out = [
         f"Graded on host `{matrix.host}` {matrix.version} by `scripts/write_matrix.py`; do not edit by hand.",
         "",
-        *_vendor_table(matrix),
+        *_vendor_table(matrix, aliases=False),
         "",
         "Loss codes, one line per event. What a vendor (or its bridge) loses on many rows is named once, "
         "first; an event's line names only its own losses. The sentences are in the support matrix.",

@@ -28,7 +28,7 @@ from compat_adapter.model import (
     Route,
     RulesFile,
 )
-from compat_adapter.plugin_host.sources import file_source
+from compat_adapter.plugin_host.sources import PluginSource, file_source
 from compat_adapter.routing.base import Router
 from compat_adapter.routing.copilot import CopilotRouter
 from compat_adapter.routing.dispatch import AuditRecord, HookEntry, make_entry
@@ -215,17 +215,25 @@ class CompatAdapter:
         self._hooks[hid] = (result, entry)
         return result
 
-    async def register_plugins(self, root: str | Path, files: Sequence[str | Path] | None = None
-                               ) -> tuple[CapabilityResult, ...]:
-        """Load a project's OpenCode plugins (or only ``files``) in this adapter's plugin sidecar,
-        grade one row per hook key they return, and mount every ADAPTED one on the plugin-host
-        route. A plugin that throws at load is one UNSUPPORTED row with the error."""
+    async def register_plugins(self, root: str | Path, files: Sequence[str | Path] | None = None, *,
+                               sources: Sequence[PluginSource] | None = None) -> tuple[CapabilityResult, ...]:
+        """Load OpenCode plugins in this adapter's plugin sidecar (a Bun process of its own, never
+        this one), grade one row per hook key they return, and mount every ADAPTED one on the
+        plugin-host route. A plugin that throws at load is one UNSUPPORTED row with the error.
+
+        ``root`` is the project (the plugins' ``directory``); by default its own plugins load
+        (``opencode.json`` entries, then ``.opencode/plugin(s)/``), else only ``files`` or
+        ``sources``. Calling this is consent to run them; ``import_project`` only offers the
+        plugins of trusted files.
+        """
         self._check()
         from compat_adapter.plugin_host.grade import plugin_declarations
 
         base = Path(root).resolve()
-        sources = None if files is None else tuple(file_source(base, Path(f).resolve()) for f in files)
-        graded = plugin_declarations(await self._plugins.load(base, sources), self.host.surface)
+        if sources is None and files is not None:
+            sources = tuple(file_source(base, Path(f)) for f in files)
+        chosen = None if sources is None else tuple(sources)
+        graded = plugin_declarations(await self._plugins.load(base, chosen), self.host.surface)
         out = []
         for result, declared in graded:
             if result.id in self._hooks:

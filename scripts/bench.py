@@ -31,7 +31,9 @@ Figures:
   ``matrix_cli_ms``, ``grade_cli_ms`` (subprocess wall times);
 * ``rss_1000_hooks_mb`` — resident memory growth of a process for 1000 registered hooks;
 * ``fswatch_latency_ms`` — an outside write to a FileChanged hook's marker, minus the 250 ms
-  debounce.
+  debounce;
+* ``plugin_host_*`` and ``plugin_runtime_*`` — the OpenCode plugin host's start-up and per-call
+  latency, and the Bun / Node 22 comparison (``scripts/bench_plugins.py``).
 """
 
 from __future__ import annotations
@@ -69,6 +71,7 @@ from compat_adapter.host.protocol import (  # noqa: E402
     ToolExecution,
 )
 from compat_adapter.runtime.process import BASH, hook_environment, run_command  # noqa: E402
+from scripts.bench_plugins import bench_plugin_host  # noqa: E402
 
 #: Routes the no-match dispatch is measured on, and routes with a PreToolUse row.
 NOMATCH_ROUTES = ("official_claude", "official_codex", "native_claude", "native", "observe", "builtin")
@@ -466,6 +469,7 @@ async def _async_benches(root: Path, progress: Callable[[str], None]) -> dict[st
         ("pretool", bench_pretool),
         ("register", bench_register),
         ("fswatch", bench_fswatch),
+        ("plugin_host", bench_plugin_host),
     ]
     for name, fn in steps:
         progress(name)

@@ -382,16 +382,23 @@ def test_opencode_json_instructions_and_plugins() -> None:
     assert result.rules == (ImportedRules(
         vendor="opencode", sources=("CONTRIBUTING.md", "docs/guidelines/*.md", "packages/*/AGENTS.md"),
         base_dir=str((FIX / "opencode/app").resolve()), origin=f"{path}:instructions", trusted=False),)
+    # Plugins are code: from an untrusted file they are refused like hooks, never loaded.
     assert refused_of(result) == [("REMOTE_SOURCE", "instructions[3]"),
                                   ("SOURCE_MISSING", "instructions[4]"),
-                                  ("PLUGIN_RUNTIME", "plugin[0]"),
-                                  ("PLUGIN_RUNTIME", "plugin[1]")]
+                                  ("UNTRUSTED", "plugin[0]"),
+                                  ("UNTRUSTED", "plugin[1]")]
     assert "never fetched" in result.refused[0].reason
     assert [r.what for r in result.refused[2:]] == ["plugin opencode-wakatime",
                                                    "plugin @example-org/opencode-guard"]
-    from compat_adapter.catalog import resolve_vendor
-
-    assert result.refused[2].reason == resolve_vendor("opencode").plugin_runtime
+    assert result.refused[2].reason.startswith("untrusted") and result.plugins == ()
+    trust("opencode", path)
+    trusted = import_files("opencode", [path])
+    assert refused_of(trusted) == [("REMOTE_SOURCE", "instructions[3]"), ("SOURCE_MISSING", "instructions[4]")]
+    root = str((FIX / "opencode/app").resolve())
+    assert [(p.kind, p.name, p.root, p.origin) for p in trusted.plugins] == [
+        ("npm", "opencode-wakatime", root, f"{path}:plugin[0]"),
+        ("npm", "@example-org/opencode-guard", root, f"{path}:plugin[1]")]
+    assert trusted.plugins[0].options is None and dict(trusted.plugins[1].options or {}) == {"strict": True}
 
 
 def test_opencode_instructions_resolve_the_way_the_adapter_will() -> None:
@@ -413,23 +420,36 @@ def test_opencode_jsonc_with_comments_trailing_commas_and_experimental_hooks() -
     assert refused_of(result) == [
         ("REMOTE_SOURCE", "instructions[1]"),
         ("SOURCE_MISSING", "instructions[2]"),
-        ("PLUGIN_RUNTIME", "plugin[0]"),
         ("UNSUPPORTED_CONFIG", "experimental.hook.file_edited['.ts'][0]"),
         ("UNSUPPORTED_CONFIG", "experimental.hook.file_edited['.go'][0]"),
         ("UNSUPPORTED_CONFIG", "experimental.hook.session_completed[0]"),
+        ("UNTRUSTED", "plugin[0]"),
     ]
-    assert result.refused[3].what == "experimental file_edited command npx prettier --write"
+    assert result.refused[2].what == "experimental file_edited command npx prettier --write"
 
 
-def test_opencode_plugin_files_are_refused_with_the_runtime_reason() -> None:
+def test_opencode_plugin_files_are_imported_for_the_plugin_host_from_trusted_files_only() -> None:
     ts = FIX / "opencode/app/.opencode/plugin/env-guard.ts"
     js = FIX / "opencode/svc/.opencode/plugins/notify.js"
     result = import_files("opencode", [ts, js])
     assert [(r.code, r.what, r.origin) for r in result.refused] == [
-        ("PLUGIN_RUNTIME", "plugin file env-guard.ts", str(ts)),
-        ("PLUGIN_RUNTIME", "plugin file notify.js", str(js)),
+        ("UNTRUSTED", "plugin env-guard.ts", str(ts)),
+        ("UNTRUSTED", "plugin notify.js", str(js)),
     ]
-    assert result.hooks == () and result.rules == ()
+    assert result.hooks == () and result.rules == () and result.plugins == ()
+    trust("opencode", ts, js)
+    trusted = import_files("opencode", [ts, js])
+    assert trusted.refused == ()
+    assert [(p.kind, p.name, p.root, p.origin) for p in trusted.plugins] == [
+        ("file", str(ts.absolute()), str((FIX / "opencode/app").absolute()), str(ts)),
+        ("file", str(js.absolute()), str((FIX / "opencode/svc").absolute()), str(js)),
+    ]
+
+
+def test_opencode_plugin_kinds_its_folders_do_not_load_keep_the_runtime_reason(tmp_path: Path) -> None:
+    write(tmp_path / ".opencode/plugin/old.mjs", "export const O = async () => ({})\n")
+    result = import_files("opencode", [tmp_path / ".opencode/plugin/old.mjs"])
+    assert [(r.code, r.what) for r in result.refused] == [("PLUGIN_RUNTIME", "plugin file old.mjs")]
 
 
 def test_strip_jsonc_keeps_strings_and_positions() -> None:
@@ -661,15 +681,16 @@ def test_import_project_opencode(tmp_path: Path) -> None:
     write(tmp_path / ".opencode/plugins/README.md", "not a plugin\n")
     result = import_project("opencode", tmp_path)
     assert [r.sources for r in result.rules] == [(str(tmp_path / "AGENTS.md"),), ("docs/*.md",)]
-    assert [(r.code, r.what) for r in result.refused] == [("PLUGIN_RUNTIME", "plugin p"),
-                                                         ("PLUGIN_RUNTIME", "plugin file guard.ts")]
+    assert [(r.code, r.what) for r in result.refused] == [("UNTRUSTED", "plugin p"),
+                                                         ("UNTRUSTED", "plugin guard.ts")]
 
 
 def test_import_project_on_the_fixtures_finds_every_default_file() -> None:
     result = trusted_project("claude", FIX / "claude/webapp")
     assert (len(result.hooks), len(result.rules), len(result.refused)) == (11, 2, 2)
     result = trusted_project("opencode", FIX / "opencode/svc")
-    assert len(result.rules) == 2 and len(result.refused) == 7
+    # the config's plugin entry and the plugin file are the plugin host's now, not refusals
+    assert len(result.rules) == 2 and len(result.refused) == 5 and len(result.plugins) == 2
 
 
 def test_import_project_needs_a_folder(tmp_path: Path) -> None:

@@ -279,3 +279,25 @@ async def test_client_parts_the_host_cannot_serve_throw_and_are_reported(tmp_pat
     assert result.error == "compat-adapter plugin host: client.session.list is not available on this host"
     assert host.missing == ["session.list"]
     assert host.logs[0]["message"] == "loaded"
+
+
+async def test_import_project_offers_the_plugins_of_trusted_files_only(project: Path) -> None:
+    from conftest import trust_project
+
+    from compat_adapter.importers import import_project, register_import
+
+    untrusted = import_project("opencode", project)
+    assert untrusted.plugins == ()
+    assert [(r.code, r.what) for r in untrusted.refused] == [("UNTRUSTED", "plugin env-protection.js"),
+                                                            ("UNTRUSTED", "plugin guard.ts")]
+    trust_project("opencode", project)
+    imported = import_project("opencode", project)
+    async with MemoryHost(project) as host, CompatAdapter(host) as adapter:
+        results = await register_import(adapter, imported)
+        agent = await host.create_agent(script=[Reply(calls=(call("read", path=".env"),)), "done"])
+        await agent.run_turn("read the env")
+        texts = [e.data["text"] for e in agent.session.events if e.type == "tool/result"]
+    assert [(r.event, r.capability) for r in results] == [
+        ("tool.execute.before", Capability.ADAPTED), ("tool.execute.before", Capability.ADAPTED),
+        ("shell.env", Capability.ADAPTED), ("event", Capability.ADAPTED)]
+    assert texts == ["Error: Do not read .env files"]

@@ -199,6 +199,15 @@ async def test_host_version_is_checked_fail_closed(tmp_path: Path) -> None:
         assert any("9.9.9" in r.message for r in host.records if r.level == "warning")
 
 
+PLUGIN_ROWS = {
+    "opencode/app": [("plugin-load", Capability.UNSUPPORTED, Route.UNSUPPORTED),
+                     ("plugin-load", Capability.UNSUPPORTED, Route.UNSUPPORTED),
+                     ("tool.execute.before", Capability.ADAPTED, Route.PLUGIN_HOST)],
+    "opencode/svc": [("plugin-load", Capability.UNSUPPORTED, Route.UNSUPPORTED),
+                     ("event", Capability.ADAPTED, Route.PLUGIN_HOST)],
+}
+
+
 @pytest.mark.parametrize("vendor,folder", [
     ("claude", "claude/webapp"), ("claude", "claude/pyservice"), ("codex", "codex/tooling"),
     ("codex", "codex/ci"), ("workbuddy", "codebuddy/shop"), ("workbuddy", "codebuddy/infra"),
@@ -211,7 +220,11 @@ async def test_imported_real_world_configs_run_as_graded(vendor: str, folder: st
     assert imported.hooks or imported.rules
     async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
         results = await register_import(adapter, imported)
-        assert len(results) == len(imported.hooks) + len(imported.rules)
+        own = len(imported.hooks) + len(imported.rules)
+        # OpenCode plugins follow, graded in the plugin host: one row per hook key of a plugin that
+        # loaded, one UNSUPPORTED row for an npm plugin that set-up did not install.
+        plugin_rows = [(r.event, r.capability, r.route) for r in results[own:]]
+        assert plugin_rows == PLUGIN_ROWS.get(folder, [])
         status = {h.id: h for h in adapter.status().hooks}
         for result in results[: len(imported.hooks)]:
             assert status[result.id].running is (result.capability is Capability.ADAPTED)

@@ -455,9 +455,10 @@ OPENCODE = VendorSpec(
     events=EVENTS,
     rules=RULES,
     plugin_runtime=(
-        "OpenCode plugins are TypeScript callbacks that live in OpenCode's own runtime; embedding "
-        "that runtime in the host is out of scope, so only command re-writes of their hooks and the "
-        "instruction text are adapted."
+        "OpenCode's own runtime is not embedded in the host: plugins run as written only in the "
+        "plugin host's Bun sidecar (CompatAdapter.register_plugins, or an import of the trusted "
+        "project; set-up: scripts/plugin_lane.sh), which loads .ts and .js plugin files and the npm "
+        "plugins opencode.json lists; the rows below take command re-writes of their hooks."
     ),
     tools=TOOLS,
 )

@@ -26,6 +26,7 @@ from compat_adapter.importers.common import (
     REFUSAL_CODES,
     FileImport,
     ImportedHook,
+    ImportedPlugin,
     ImportedRules,
     ImportResult,
     Refused,
@@ -34,16 +35,19 @@ from compat_adapter.importers.gate import gate
 
 if TYPE_CHECKING:
     from compat_adapter.model import CapabilityResult
+    from compat_adapter.plugin_host.sources import PluginSource
     from compat_adapter.service import CompatAdapter
 
 __all__ = (
     "REFUSAL_CODES",
     "ImportResult",
     "ImportedHook",
+    "ImportedPlugin",
     "ImportedRules",
     "Refused",
     "import_files",
     "import_project",
+    "plugin_source",
     "register_import",
 )
 
@@ -97,7 +101,7 @@ def _fold(vendor_id: str, parts: Sequence[FileImport]) -> ImportResult:
                             code="SKIPPED_BY_VENDOR") for h in hooks]
         hooks = []
     return ImportResult(hooks=tuple(hooks), rules=tuple(r for p in parts for r in p.rules),
-                        refused=tuple(refused))
+                        refused=tuple(refused), plugins=tuple(x for p in parts for x in p.plugins))
 
 
 def _command(hook: ImportedHook) -> str:
@@ -119,4 +123,23 @@ async def register_import(adapter: CompatAdapter, result: ImportResult, *,
             out.append(await adapter.register(h.declared))
         for r in result.rules:
             out.append(await adapter.register_rules(r.vendor, r.sources, base_dir=r.base_dir))
+        # OpenCode plugins load in the adapter's plugin sidecar, one load per project, in the
+        # order OpenCode loads them (config entries, then the plugin folders).
+        by_root: dict[str, list[ImportedPlugin]] = {}
+        for plugin in result.plugins:
+            by_root.setdefault(plugin.root, []).append(plugin)
+        for root, plugins in by_root.items():
+            out.extend(await adapter.register_plugins(root, sources=[plugin_source(p) for p in plugins]))
     return tuple(out)
+
+
+def plugin_source(plugin: ImportedPlugin) -> PluginSource:
+    """The plugin host's source for an imported plugin."""
+    # Imported here: the plugin host reads configs with this package's JSONC reader, so importing
+    # it while this package initialises would find it half-built.
+    from compat_adapter.plugin_host.sources import PluginSource, file_source
+
+    if plugin.kind == "npm":
+        return PluginSource(id=plugin.name, kind="npm", spec=plugin.name, options=plugin.options,
+                            origin=plugin.origin)
+    return file_source(Path(plugin.root), Path(plugin.name), options=plugin.options, origin=plugin.origin)

@@ -29,6 +29,7 @@ __all__ = (
     "FileImport",
     "ImportResult",
     "ImportedHook",
+    "ImportedPlugin",
     "ImportedRules",
     "Refused",
     "absolute",
@@ -50,7 +51,8 @@ REFUSAL_CODES: Mapping[str, str] = MappingProxyType({
                          "honoured here (Claude `if`, `args`, `async`, `asyncRewake`)",
     "REMOTE_SOURCE": "a remote rules source; rules are never fetched",
     "SOURCE_MISSING": "a local rules source that matches no file",
-    "PLUGIN_RUNTIME": "a plugin: code for the vendor's own runtime",
+    "PLUGIN_RUNTIME": "a plugin: code for the vendor's own runtime (OpenCode plugins are imported "
+                      "for the plugin host instead)",
     "UNSUPPORTED_CONFIG": "a vendor config feature with no row in the vendor table",
     "UNTRUSTED": "the file is not trusted, or changed since it was trusted: review it with "
                  "`compat-adapter trust PATH` (compat_adapter.trust)",
@@ -86,6 +88,25 @@ class ImportedRules:
 
 
 @dataclass(frozen=True, slots=True)
+class ImportedPlugin:
+    """An OpenCode plugin for the plugin host: a project file, or an npm package a config names.
+
+    Loaded only when registered (``register_import``), in the adapter's sidecar, never here.
+    """
+
+    vendor: str
+    kind: str
+    """``file`` or ``npm``."""
+    name: str
+    """The absolute path of a file, or the npm spec."""
+    root: str
+    """The project folder the plugin belongs to (its ``directory`` in OpenCode's context)."""
+    origin: str
+    options: Mapping[str, Any] | None = None
+    """The options of a ``[name, options]`` config entry (read-only)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Refused:
     """Something in a file that will never run here, and why."""
 
@@ -102,6 +123,7 @@ class ImportResult:
     hooks: tuple[ImportedHook, ...] = ()
     rules: tuple[ImportedRules, ...] = ()
     refused: tuple[Refused, ...] = ()
+    plugins: tuple[ImportedPlugin, ...] = ()
 
 
 @dataclass(slots=True)
@@ -111,6 +133,7 @@ class FileImport:
     hooks: list[ImportedHook] = field(default_factory=list)
     rules: list[ImportedRules] = field(default_factory=list)
     refused: list[Refused] = field(default_factory=list)
+    plugins: list[ImportedPlugin] = field(default_factory=list)
     #: A file-level switch that turns every hook of the import off (or back on): Claude and
     #: Copilot ``disableAllHooks``, Codex ``[features] hooks``. (disabled, where it was set)
     hooks_switch: tuple[bool, str] | None = None

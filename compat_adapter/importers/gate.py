@@ -56,7 +56,7 @@ def gate(spec: VendorSpec, path: Path, shown: str, read: Callable[[], FileImport
     """
     before = file_digest(path)
     part = read()
-    if not part.hooks and not part.rules:
+    if not part.hooks and not part.rules and not part.plugins:
         return part
     root = project_root(path)
     views = _views(spec, part.hooks, root)
@@ -65,12 +65,16 @@ def gate(spec: VendorSpec, path: Path, shown: str, read: Callable[[], FileImport
     if verdict.trusted:
         return part
     if trust_all if trust_all is not None else trust_all_enabled():
-        if part.hooks:
+        if part.hooks or part.plugins:
             warn_trust_all(shown, verdict)
         return part
     part.refused.extend(Refused(vendor=h.vendor, what=_what(v), reason=verdict.why, origin=h.origin,
                                 code=UNTRUSTED) for h, v in zip(part.hooks, views, strict=True))
+    # A plugin is code as much as a hook command is: it loads only from a trusted file.
+    part.refused.extend(Refused(vendor=p.vendor, what=f"plugin {Path(p.name).name if p.kind == 'file' else p.name}",
+                                reason=verdict.why, origin=p.origin, code=UNTRUSTED) for p in part.plugins)
     part.hooks = []
+    part.plugins = []
     return part
 
 

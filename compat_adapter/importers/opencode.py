@@ -6,8 +6,10 @@ a hook here. What a config yields (§4.1, §4.5):
 * ``instructions``: local paths and globs, relative to the config's folder, become one
   ImportedRules; a local entry that matches no file is refused (SOURCE_MISSING: OpenCode would
   load nothing from it either); an ``http(s)`` URL is refused (REMOTE_SOURCE) and never fetched;
-* ``plugin`` entries (npm names, ``[name, options]`` pairs, file URLs) and plugin files
-  (``.opencode/plugins/*.ts`` …) are refused with the vendor's plugin-runtime reason;
+* ``plugin`` entries (npm names, ``[name, options]`` pairs, ``file:`` URLs) and plugin files
+  (``.opencode/plugins/*.ts`` …) become :class:`ImportedPlugin` entries for the plugin host, which
+  loads them when they are registered (trusted files only, like hooks); a file kind OpenCode's plugin
+  folders do not load (``.mjs``, ``.tsx`` …) is refused with the vendor's plugin-runtime reason;
 * ``experimental.hook`` commands (``file_edited``, ``session_completed``) have no row in the
   OpenCode table: refused (UNSUPPORTED_CONFIG).
 
@@ -21,15 +23,17 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
+from urllib.parse import unquote, urlparse
 
 from compat_adapter.errors import CompatError, ConfigParseError, RulesSourceMissing
 from compat_adapter.importers import rules as project_rules
 from compat_adapter.importers.common import (
     FileImport,
+    ImportedPlugin,
     ImportedRules,
     Refused,
     absolute,
+    freeze,
     load_jsonc,
     rules_file,
     shape_error,
@@ -43,6 +47,8 @@ CONFIGS = ("opencode.json", "opencode.jsonc")
 #: Project plugin folders: `plugins/` now, `plugin/` in older builds (§4.1).
 PLUGIN_DIRS = (".opencode/plugins", ".opencode/plugin")
 PLUGIN_SUFFIXES = frozenset({".ts", ".js", ".mjs", ".cjs", ".mts", ".cts", ".tsx", ".jsx"})
+#: What OpenCode's plugin folders load (the plugin host loads the same).
+HOSTED_SUFFIXES = frozenset({".ts", ".js"})
 
 
 def project_files(root: Path) -> list[Path]:
@@ -66,18 +72,29 @@ def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
     if suffix in PLUGIN_SUFFIXES:
         if not path.is_file():
             raise ConfigParseError(f"{shown}: no such file", path=shown)
-        return FileImport(refused=[Refused(vendor=spec.id, what=f"plugin file {path.name}",
-                                           reason=spec.plugin_runtime, origin=shown,
-                                           code="PLUGIN_RUNTIME")])
+        if suffix not in HOSTED_SUFFIXES:
+            return FileImport(refused=[Refused(vendor=spec.id, what=f"plugin file {path.name}",
+                                               reason=spec.plugin_runtime, origin=shown,
+                                               code="PLUGIN_RUNTIME")])
+        full = absolute(path)
+        return FileImport(plugins=[ImportedPlugin(vendor=spec.id, kind="file", name=str(full),
+                                                  root=str(_plugin_root(full)), origin=shown)])
     raise ConfigParseError(f"{shown}: not an {spec.id} file this importer reads (opencode.json, "
                            "opencode.jsonc, a plugin .ts/.js file or a rules .md)", path=shown)
+
+
+def _plugin_root(path: Path) -> Path:
+    """The project of a plugin file: the folder holding ``.opencode`` for one in a plugin folder."""
+    if path.parent.name in ("plugin", "plugins") and path.parent.parent.name == ".opencode":
+        return path.parent.parent.parent
+    return path.parent
 
 
 def _config(spec: VendorSpec, path: Path, shown: str) -> FileImport:
     data = load_jsonc(path, shown)
     out = FileImport()
     _instructions(spec, data.get("instructions"), absolute(path).parent, shown, out)
-    _plugins(spec, data.get("plugin"), shown, out)
+    _plugins(spec, data.get("plugin"), absolute(path).parent, shown, out)
     experimental = data.get("experimental")
     if isinstance(experimental, Mapping):
         _experimental_hooks(spec, experimental.get("hook"), shown, out)
@@ -120,7 +137,7 @@ def _instructions(spec: VendorSpec, entries: Any, base: Path, shown: str, out: F
                                        origin=f"{shown}:instructions"))
 
 
-def _plugins(spec: VendorSpec, entries: Any, shown: str, out: FileImport) -> None:
+def _plugins(spec: VendorSpec, entries: Any, base: Path, shown: str, out: FileImport) -> None:
     if entries is None:
         return
     if not isinstance(entries, list):
@@ -131,8 +148,15 @@ def _plugins(spec: VendorSpec, entries: Any, shown: str, out: FileImport) -> Non
         name = entry[0] if isinstance(entry, list) and entry and isinstance(entry[0], str) else entry
         if not isinstance(name, str):
             raise shape_error(shown, place, "a plugin name or a [name, options] pair", entry)
-        out.refused.append(Refused(vendor=spec.id, what=f"plugin {name}", reason=spec.plugin_runtime,
-                                   origin=f"{shown}:{place}", code="PLUGIN_RUNTIME"))
+        options = entry[1] if isinstance(entry, list) and len(entry) > 1 and isinstance(entry[1], Mapping) \
+            else None
+        kind, target = "npm", name
+        if name.startswith("file:"):
+            local = Path(unquote(urlparse(name).path))
+            kind, target = "file", str(local if local.is_absolute() else base / local)
+        out.plugins.append(ImportedPlugin(vendor=spec.id, kind=kind, name=target, root=str(base),
+                                          origin=f"{shown}:{place}",
+                                          options=freeze(options) if options is not None else None))
 
 
 _NO_ROW = ("OpenCode's experimental config hooks have no row in the OpenCode table, so this command "

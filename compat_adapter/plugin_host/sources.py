@@ -16,6 +16,7 @@ from typing import Any, Literal
 from urllib.parse import unquote, urlparse
 
 from compat_adapter.importers.common import load_jsonc
+from compat_adapter.jsondata import thaw
 
 __all__ = ("CONFIGS", "PLUGIN_DIRS", "PLUGIN_SUFFIXES", "PluginSource", "project_sources")
 
@@ -40,7 +41,7 @@ class PluginSource:
 
     def wire(self) -> dict[str, Any]:
         return {"id": self.id, "kind": self.kind, "path": self.path, "spec": self.spec,
-                "options": dict(self.options) if self.options is not None else None}
+                "options": thaw(self.options) if self.options is not None else None}
 
 
 def project_sources(root: Path) -> tuple[PluginSource, ...]:
@@ -58,9 +59,12 @@ def project_sources(root: Path) -> tuple[PluginSource, ...]:
     return tuple(out)
 
 
-def file_source(root: Path, path: Path) -> PluginSource:
-    shown = str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
-    return PluginSource(id=shown, kind="file", path=str(path.resolve()), origin=shown)
+def file_source(root: Path, path: Path, *, options: Mapping[str, Any] | None = None,
+                origin: str | None = None) -> PluginSource:
+    """A plugin file; its id is its path relative to the project when it is inside it."""
+    root, full = root.resolve(), path.resolve()
+    shown = str(full.relative_to(root)) if full.is_relative_to(root) else str(full)
+    return PluginSource(id=shown, kind="file", path=str(full), options=options, origin=origin or shown)
 
 
 def _config_sources(root: Path, config: Path) -> list[PluginSource]:

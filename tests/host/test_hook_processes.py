@@ -1,0 +1,53 @@
+"""What is left of a hook after its timeout, per host: on hosts where compat-adapter runs the hook
+process (the embedded host's bridges and routes) every descendant is gone, ``setsid`` or not; on
+DSH the official bridge packages run Claude and Codex hooks with DSH's own subprocess service,
+which signals the process group only, so a descendant that left the group outlives the run there.
+That second case is a limit of the host, pinned here so that a change on either side shows."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+from pathlib import Path
+
+import anyio
+from conftest import write_script
+from test_contract import Lane, bash, dsh_lane, lane
+
+__all__ = ("dsh_lane", "lane")  # fixtures, shared with the contract suite
+
+
+def _running(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
+async def test_a_setsid_grandchild_after_the_hook_timeout(lane: Lane, tmp_path: Path) -> None:
+    ws = lane.host.cwd
+    hook = write_script(tmp_path / "escape.sh", (
+        "cat > /dev/null\n"
+        f"setsid sh -c 'echo $$ > \"{tmp_path}/esc.tmp\"; mv \"{tmp_path}/esc.tmp\" \"{tmp_path}/esc.pid\"; "
+        "exec sleep 120' &\n"
+        f"while [ ! -f '{tmp_path}/esc.pid' ]; do sleep 0.01; done\n"
+        "sleep 60\n"))
+    async with lane.adapter(tmp_path) as adapter:
+        await adapter.register_hook("claude", "PreToolUse", "Bash",
+                                    {"type": "command", "command": str(hook), "timeout": 2})
+        agent = await lane.agent([bash(f"touch {ws}/ran"), "ok"])
+        await lane.run(agent, "go")
+    escaped = int((tmp_path / "esc.pid").read_text())
+    try:
+        with anyio.move_on_after(5):
+            while _running(escaped):
+                await anyio.sleep(0.05)
+        if lane.name == "embedded":
+            assert not _running(escaped)
+        else:  # pinned limit of DSH's own hook runner (process-group kill only)
+            assert _running(escaped)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(escaped, signal.SIGKILL)
