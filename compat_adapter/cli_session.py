@@ -9,6 +9,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -161,6 +162,7 @@ def _grade(args: argparse.Namespace) -> int:
         rows.append({"origin": refused.origin, "event": refused.what, "matcher": None,
                      "capability": "UNSUPPORTED", "route": "unsupported", "seams": [], "losses": [],
                      "reason": f"{refused.code}: {refused.reason}"})
+    rows += _plugin_rows(imported.plugins, surface)
     for rules in imported.rules:
         result = grade_rules(rules.vendor, surface)
         rows.append({"origin": rules.origin, "event": "rules", "matcher": None,
@@ -187,6 +189,28 @@ def _grade(args: argparse.Namespace) -> int:
         console.print(table)
         console.print(f"{len(rows)} graded, {unsupported} UNSUPPORTED")
     return 1 if args.strict and unsupported else 0
+
+
+def _plugin_rows(plugins: Any, surface: Any) -> list[dict[str, Any]]:
+    """OpenCode plugins of trusted files: loaded in a plugin-host sidecar (never this process), one
+    row per hook key each plugin returns."""
+    if not plugins:
+        return []
+    from compat_adapter.importers import plugin_source
+    from compat_adapter.plugin_host.host import grade_plugins
+
+    by_root: dict[str, list[Any]] = {}
+    for plugin in plugins:
+        by_root.setdefault(plugin.root, []).append(plugin_source(plugin))
+    rows = []
+    for root, sources in by_root.items():
+        for g in anyio.run(partial(grade_plugins, Path(root), surface, sources=sources)):
+            result = g.result
+            rows.append({"origin": f"{g.source.origin}#{g.plugin.rsplit('#', 1)[-1]}" if g.plugin else g.source.origin,
+                         "event": result.event, "matcher": None, "capability": str(result.capability),
+                         "route": str(result.route), "seams": list(result.seams) + list(result.services),
+                         "losses": [f"{d.code}: {d.text}" for d in result.degradations], "reason": result.reason})
+    return rows
 
 
 def _trust_note(row: dict[str, Any]) -> str:

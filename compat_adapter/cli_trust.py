@@ -101,7 +101,10 @@ def _describe(seen: Any) -> list[str]:
     if seen.hooks:
         lines.append(f"  would run {len(seen.hooks)} hook(s):")
         lines += _hook_lines(seen)
-    elif not seen.rules:
+    if seen.plugins:
+        lines.append(f"  would load {len(seen.plugins)} OpenCode plugin(s) in the plugin host: "
+                     + "; ".join(seen.plugins))
+    elif not seen.hooks and not seen.rules:
         lines.append("  no hook that would run here")
     if seen.rules:
         lines.append("  rules: context for the model, carried whether trusted or not")
@@ -118,7 +121,8 @@ def _review_json(seen: Any) -> dict[str, Any]:
             "hooks": [{"vendor": v.vendor, "event": v.event, "matcher": v.matcher, "command": v.command,
                        "programs": list(v.programs), "files": list(v.files)} for v in seen.hooks],
             "trusted_before": record.as_json() if record else None,
-            "refused": [{"code": r.code, "what": r.what} for r in seen.refused]}
+            "refused": [{"code": r.code, "what": r.what} for r in seen.refused],
+            "plugins": list(seen.plugins)}
 
 
 def _confirm(count: int) -> bool:

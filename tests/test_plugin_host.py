@@ -285,7 +285,10 @@ async def test_import_project_offers_the_plugins_of_trusted_files_only(project: 
     from conftest import trust_project
 
     from compat_adapter.importers import import_project, register_import
+    from compat_adapter.importers.gate import review
 
+    seen = review("opencode", project / ".opencode/plugin/guard.ts")
+    assert seen.plugins == (f"file {project / '.opencode/plugin/guard.ts'}",) and seen.verdict.state == "untrusted"
     untrusted = import_project("opencode", project)
     assert untrusted.plugins == ()
     assert [(r.code, r.what) for r in untrusted.refused] == [("UNTRUSTED", "plugin env-protection.js"),
@@ -301,3 +304,45 @@ async def test_import_project_offers_the_plugins_of_trusted_files_only(project: 
         ("tool.execute.before", Capability.ADAPTED), ("tool.execute.before", Capability.ADAPTED),
         ("shell.env", Capability.ADAPTED), ("event", Capability.ADAPTED)]
     assert texts == ["Error: Do not read .env files"]
+
+
+async def test_npm_plugins_the_config_lists_load_from_installed_packages_only(tmp_path: Path) -> None:
+    package = tmp_path / ".opencode/node_modules/opencode-team-guard"
+    package.mkdir(parents=True)
+    (package / "package.json").write_text(json.dumps({"name": "opencode-team-guard", "type": "module",
+                                                      "main": "index.js"}))
+    (package / "index.js").write_text(
+        'export const TeamGuard = async (ctx, options) => ({\n'
+        '  "tool.execute.before": async () => { throw new Error(`team says ${options?.word ?? "nothing"}`) },\n'
+        '})\n')
+    (tmp_path / "opencode.json").write_text(json.dumps(
+        {"plugin": [["opencode-team-guard", {"word": "stop"}], "opencode-not-installed"]}))
+    host = PluginHost(tmp_path)
+    try:
+        reports = await host.load(tmp_path)
+        result = await host.call(["opencode-team-guard#TeamGuard"], "tool.execute.before", {"tool": "bash"},
+                                 {"args": {}}, timeout_s=5)
+    finally:
+        await host.close()
+    assert [(r.source.id, r.error is None) for r in reports] == [("opencode-team-guard", True),
+                                                                 ("opencode-not-installed", False)]
+    assert "npm plugin opencode-not-installed is not installed" in (reports[1].error or "")
+    assert "scripts/plugin_lane.sh --project" in (reports[1].error or "")
+    assert result.error == "team says stop"  # the [name, options] pair's options reach the plugin
+
+
+def test_the_grade_command_loads_a_plugin_file_and_lists_one_row_per_key(project: Path) -> None:
+    import subprocess
+    import sys
+
+    from conftest import trust
+
+    plugin = project / ".opencode/plugin/guard.ts"
+    trust("opencode", plugin)
+    done = subprocess.run([sys.executable, "-m", "compat_adapter.cli", "grade", "--vendor", "opencode", "--json",
+                           str(plugin)], capture_output=True, text=True, cwd=project, timeout=120)
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)["rows"]
+    assert [(r["origin"], r["event"], r["capability"], r["route"]) for r in rows] == [
+        (f"{plugin}#Guard", key, "ADAPTED", "plugin-host")  # the file as given, then the plugin
+        for key in ("tool.execute.before", "shell.env", "event")]

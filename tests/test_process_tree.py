@@ -206,3 +206,32 @@ async def test_launcher_environment_is_the_hook_environment(tmp_path: Path) -> N
                             "LANG": "C.UTF-8"})
     outcome = await _run("tr '\\0' '\\n' < /proc/$PPID/environ | sort", tmp_path, env=env)
     assert outcome.stdout.splitlines() == sorted(f"{k}={v}" for k, v in env.items())
+
+
+def _sleepers(marker: str) -> list[int]:
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                cmdline = Path(f"/proc/{name}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if cmdline == f"sleep\0{marker}\0".encode() and not _gone(int(name)):
+                found.append(int(name))
+    return found
+
+
+async def test_a_fork_storm_of_setsid_orphans_leaves_nothing(tmp_path: Path, containment: str) -> None:
+    # Orphans appear faster than any single pass could list them; each one is re-parented to the
+    # launcher (or sits in the cgroup) and is found by the next pass.
+    marker = f"100.{os.getpid()}{len(containment)}"
+    outcome = await _run(f"while :; do (setsid sleep {marker} &); done", tmp_path, timeout_s=1.0)
+    assert outcome.timed_out is True
+    with anyio.move_on_after(10):
+        while _sleepers(marker):
+            await anyio.sleep(0.05)
+    left = _sleepers(marker)
+    for pid in left:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    assert left == []

@@ -103,6 +103,8 @@ class Review:
     """The digest of the bytes reviewed; trusting records this, not whatever is there later."""
     programs: Mapping[str, str | None]
     """Each project file the hooks run → its digest when reviewed."""
+    plugins: tuple[str, ...] = ()
+    """OpenCode plugins the file names (files, npm packages): code the plugin host would load."""
 
 
 def review(vendor: str, path: Path, shown: str | None = None, store: TrustStore | None = None) -> Review:
@@ -121,7 +123,8 @@ def review(vendor: str, path: Path, shown: str | None = None, store: TrustStore 
     verdict = (store or TrustStore()).check_read(path, before, views, root=root, shown=shown)
     return Review(vendor=spec.id, path=path, shown=shown, root=root, hooks=views,
                   refused=tuple(part.refused), rules=bool(part.rules), verdict=verdict,
-                  sha256=before, programs=programs)
+                  sha256=before, programs=programs,
+                  plugins=tuple(f"{p.kind} {p.name}" for p in part.plugins))
 
 
 def trust_files(vendor: str, paths: Sequence[str | Path], *, command: str,

@@ -6,6 +6,7 @@ grading a plugin file needs it loaded, and it is loaded there, never in this pro
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -101,20 +102,22 @@ def _worktree(root: Path) -> Path:
 
 
 def _project_id(root: Path) -> str:
-    # OpenCode names a git project by its first commit; "global" outside git. The hash is not
-    # computed here (that needs git); the worktree path stands in, stably.
-    import hashlib
-
-    return hashlib.sha1(str(_worktree(root)).encode()).hexdigest() if (_worktree(root) / ".git").exists() \
-        else "global"
+    # OpenCode names a git project by its first commit; "global" outside git. The commit is not
+    # looked up here (that needs git); a digest of the worktree path stands in, stably.
+    worktree = _worktree(root)
+    if not (worktree / ".git").exists():
+        return "global"
+    return hashlib.sha1(str(worktree).encode(), usedforsecurity=False).hexdigest()
 
 
 async def grade_plugins(root: Path, surface: Surface, *, files: Sequence[Path] | None = None,
+                        sources: Sequence[PluginSource] | None = None,
                         plugin_lane: PluginLane | None = None) -> tuple[GradedHook, ...]:
-    """Load a project's plugins (or only ``files``) in a sidecar of their own and grade every key."""
+    """Load a project's plugins (or only ``files``, or ``sources``) in a sidecar of their own, then
+    grade every key they return; the sidecar's process group is killed before this returns."""
     root = root.resolve()
-    sources = project_sources(root) if files is None else tuple(file_source(root, Path(f).resolve())
-                                                                  for f in files)
+    if sources is None:
+        sources = project_sources(root) if files is None else tuple(file_source(root, Path(f)) for f in files)
     chosen = plugin_lane or lane()
     if not chosen.installed:
         return runtime_missing(sources, f"the plugin host runtime is not installed in {chosen.root} "

@@ -124,6 +124,12 @@ function withTimeout(promise, ms, what) {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+function shellIn(directory) {
+  const shell = new Bun.$.Shell();
+  shell.cwd(directory);
+  return shell;
+}
+
 async function load(params) {
   const directory = params.directory;
   const worktree = params.worktree ?? directory;
@@ -133,7 +139,8 @@ async function load(params) {
     worktree,
     serverUrl: new URL(params.serverUrl ?? "http://127.0.0.1:4096"),
     client: makeClient(),
-    $: Bun.$.cwd(directory),
+    // A shell of its own per load: Bun.$.cwd() would move the default of every other plugin's `$`.
+    $: shellIn(directory),
     experimental_workspace: { register() {} },
   };
   const results = [];

@@ -134,6 +134,9 @@ class Launcher:
 
     def terminate(self) -> None:
         # Once: a hook that traps TERM gets one chance to clean up, then the host asks for KILL.
+        # Grandchildren are signalled by a pid read from /proc; one that exits and is reaped by its
+        # own parent in between could in principle be recycled. The window is microseconds and the
+        # signal is TERM; the KILL pass (kill_all) signals only pids that cannot be recycled.
         if not self.terminated:
             self.terminated = True
             for pid in _descendants(self.me):

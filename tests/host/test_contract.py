@@ -435,3 +435,33 @@ async def test_a_transformed_prompt_replaces_what_the_model_is_sent(lane: Lane, 
         log = await lane.log(agent)
     users = [m for m in lane.messages(log) if m[1] == "user"]
     assert [m[0] for m in users] == ["expanded: deploy"]
+
+
+async def test_an_opencode_plugin_runs_in_the_plugin_host_on_every_host(lane: Lane, tmp_path: Path) -> None:
+    ws = lane.host.cwd
+    (ws / ".opencode/plugin").mkdir(parents=True)
+    (ws / ".opencode/plugin/guard.ts").write_text(
+        'import type { Plugin } from "@opencode-ai/plugin"\n'
+        'export const Guard: Plugin = async () => ({\n'
+        '  "tool.execute.before": async (input, output) => {\n'
+        '    if (input.tool === "bash" && String(output.args.command).includes(".env")) throw new Error("no .env here")\n'
+        '  },\n'
+        '  "shell.env": async (input, output) => { output.env.DSH_PLUGIN_GUARD = "on" },\n'
+        '})\n')
+    async with lane.adapter(tmp_path) as adapter:
+        results = {r.event: r for r in await adapter.register_plugins(ws)}
+        agent = await lane.agent([Reply("reading", (bash("cat .env"),)),
+                                  Reply("env", (bash("echo guard=${DSH_PLUGIN_GUARD:-unset}"),)), "done"])
+        reason, _ = await lane.run(agent, "go")
+        log = await lane.log(agent)
+    assert reason == "completed"
+    assert (results["tool.execute.before"].capability, results["tool.execute.before"].route) == (
+        Capability.ADAPTED, Route.PLUGIN_HOST)
+    (denied, denied_text), (_, env_text) = lane.tool_results(log)
+    assert denied and "no .env here" in denied_text
+    env = results["shell.env"]
+    if "shellEnv" in lane.host.surface.services:
+        assert env.capability is Capability.ADAPTED and "guard=on" in env_text
+    else:
+        assert env.capability is Capability.UNSUPPORTED and "shellEnv" in (env.reason or "")
+        assert "guard=unset" in env_text
