@@ -94,7 +94,7 @@ def _refusal(decl: Declared, surface: Surface) -> str | None:
     for service in row.services:
         if service not in surface.services:
             return f"host {surface.host} {surface.version} has no {service} service"
-    return None
+    return surface.unserved.get(row.point)
 
 
 def _mode_losses(seams: tuple[str, ...], blocking: str, surface: Surface) -> tuple[Degradation, ...]:

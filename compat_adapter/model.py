@@ -168,6 +168,9 @@ class Surface(Frozen):
     """Service names (see :class:`Service`): shell, fs.watch, lsp …"""
     bridge_packages: frozenset[str] = frozenset()
     """Official bridge packages the host can mount."""
+    unserved: Mapping[str, str] = Field(default_factory=dict)
+    """Points (row ``point`` names) whose seam exists but that this host never produces, each with
+    why: a record no package of the composition writes, a bridge that runs detached …"""
 
     def without(self, *, seams: Sequence[str] = (), services: Sequence[str] = (),
                 bridges: Sequence[str] = ()) -> Surface:
@@ -178,6 +181,7 @@ class Surface(Frozen):
             seams={k: v for k, v in self.seams.items() if k not in seams},
             services=self.services - set(services),
             bridge_packages=self.bridge_packages - set(bridges),
+            unserved=self.unserved,
         )
 
 

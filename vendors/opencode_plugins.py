@@ -51,6 +51,10 @@ PLUGIN_EVENTS = (
                     "the result is marked as an error where OpenCode keeps it a success."),
             degrade("output-field-ignored",
                     "Changes to output.title and output.metadata are not shown anywhere."),
+            degrade("payload-field-missing",
+                    "output.output is the host's result text (trailing newline trimmed, stderr after a "
+                    "[stderr] line) rather than OpenCode's raw tool output, and metadata.truncated is "
+                    "always false."),
         ),
     ),
     EventRow(

@@ -84,9 +84,10 @@ def translate_matcher(spec: VendorSpec, dialect: str, matcher: str | None) -> tu
         if not kept:
             return None, False
         joined = "|".join(kept)
-        # The Codex bridge treats every matcher as an unanchored regex, but Codex itself matches a
-        # plain name exactly; anchoring keeps Codex's meaning.
-        return (f"^(?:{joined})$" if dialect == "codex" else joined), True
+        # Both real bridges (rc.8's Claude bridge too) test a matcher as an unanchored regex, but
+        # the vendors match a plain name exactly: `write` alone would also select rc.8's
+        # `todo_write` (and `read` its `read_image`). Anchoring keeps the vendor's meaning.
+        return f"^(?:{joined})$", True
 
     def swap(m: re.Match[str]) -> str:
         return to_host.get(m.group(0)) or m.group(0)

@@ -102,6 +102,8 @@ def test_every_row_that_grades_differently_on_dsh_says_why() -> None:
     for key in differ:
         result = dsh[key]
         assert result.capability is Capability.UNSUPPORTED and result.reason, key
+        if result.reason in DSH_RC8_SURFACE.unserved.values():
+            continue  # a seam it has, but evidence the composition never produces (see below)
         assert "0.1.0-rc.8" in result.reason, key
         assert re.search(r" has (no \S+ (seam|service)$|\S+ only as an? \w+ seam)", result.reason), key
     reasons = {dsh[k].reason for k in differ}

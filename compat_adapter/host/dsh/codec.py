@@ -7,6 +7,7 @@ Verdicts go back the other way, and the rest of a waterfall's verdict (``next``)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -95,6 +96,25 @@ def _last_assistant_text(session: SessionHandle) -> str | None:
     return None
 
 
+#: rc.8's bash ends every result with this marker and reports a non-zero exit as a success.
+_EXIT_MARKER = re.compile(r"\[exit code: (-?\d+)\]\s*$")
+
+
+def failed(tool: str, result: Mapping[str, Any], text: str) -> bool:
+    """Whether a tool call failed: the host's flag, or for bash the exit code in its result.
+
+    rc.8's ``dsh-tool-bash`` returns ``isError: false`` for a command that exits non-zero and
+    writes ``[exit code: N]`` at the end of the text; the vendors count such a command as a
+    failed tool call (their failure hooks fire on it), so the exit code decides.
+    """
+    if result.get("is_error"):
+        return True
+    if tool != "bash":
+        return False
+    found = _EXIT_MARKER.search(text)
+    return found is not None and int(found.group(1)) != 0
+
+
 def decode_event(host: Proxies, seam: str, data: Mapping[str, Any]) -> Any:
     """The protocol payload for one seam event sent by the peer."""
     def agent(key: str = "agent") -> Any:
@@ -104,9 +124,10 @@ def decode_event(host: Proxies, seam: str, data: Mapping[str, Any]) -> Any:
         return _execution(host, data)
     if seam == "tools/post-execute":
         result = data.get("result") or {}
-        return ToolPostEvent(_execution(host, data.get("execution") or {}),
-                             ToolResult(is_error=bool(result.get("is_error")),
-                                        text=str(result.get("text", "")), value=result.get("value")))
+        execution = _execution(host, data.get("execution") or {})
+        text = str(result.get("text", ""))
+        return ToolPostEvent(execution, ToolResult(is_error=failed(execution.name, result, text),
+                                                   text=text, value=result.get("value")))
     if seam == "agent/pre-step":
         return PreStepEvent(agent(), tuple(decode_message(m) for m in data.get("messages") or ()),
                             int(data.get("turn", 0)), int(data.get("step", 0)))

@@ -42,6 +42,7 @@ from compat_adapter.host.dsh.codec import (
     encode_verdict,
     plain,
 )
+from compat_adapter.host.dsh.records import RecordReader
 from compat_adapter.host.dsh.surface import surface_from_composition
 from compat_adapter.host.protocol import (
     Host,
@@ -69,7 +70,7 @@ _EFFECTS: contextvars.ContextVar[list[dict[str, Any]] | None] = contextvars.Cont
 class DshSession(SessionLog):
     """A mirror of one real DSH session log, fed by ``session/event`` notifications."""
 
-    __slots__ = ("_host", "_id", "_cwd", "_path", "_events")
+    __slots__ = ("_host", "_id", "_cwd", "_path", "_events", "_reader")
 
     def __init__(self, host: DshHost, session_id: str, cwd: Path, transcript_path: Path | None) -> None:
         self._host = host
@@ -77,7 +78,7 @@ class DshSession(SessionLog):
         self._cwd = cwd
         self._path = transcript_path
         self._events: list[LogEvent] = []
-
+        self._reader = RecordReader()
 
     def append(self, type: str, data: Mapping[str, Any]) -> LogEvent:
         """Append to the real log. The returned record is provisional (``seq`` -1): the committed
@@ -87,8 +88,11 @@ class DshSession(SessionLog):
                                                        "data": record})
         return LogEvent(seq=-1, type=type, data=record, time=0.0)
 
-    def _mirror(self, event: LogEvent) -> None:
-        self._events.append(event)
+    def _mirror(self, event: LogEvent) -> list[LogEvent]:
+        """Mirror one real record, read in the contract's vocabulary (see ``records``)."""
+        read = self._reader.read(event)
+        self._events.extend(read)
+        return read
 
     def __repr__(self) -> str:
         return f"<DshSession {self._id} events={len(self._events)}>"
@@ -321,13 +325,14 @@ class DshHost(Host):
         raw = params["event"]
         record = LogEvent(seq=int(raw.get("seq", -1)), type=str(raw["type"]),
                           data=raw.get("data") or {}, time=float(raw.get("time") or 0.0))
-        session._mirror(record)
+        read = session._mirror(record)
         listeners = self._listeners.get("session/event")
         if listeners:
             agent = self._agents.get(session.id)
-            notice = SessionEventNotice(session=session, event=record, agent=agent)
-            for listener in list(listeners):
-                self._run_emit_listener(listener, notice)
+            for one in read:
+                notice = SessionEventNotice(session=session, event=one, agent=agent)
+                for listener in list(listeners):
+                    self._run_emit_listener(listener, notice)
 
     def _on_agent_gone(self, params: dict[str, Any]) -> None:
         self._agents.pop(str(params["id"]), None)

@@ -100,11 +100,44 @@ NOT_OFFERED: Mapping[str, str] = MappingProxyType({
 _BRIDGES = frozenset({CLAUDE_BRIDGE, CODEX_BRIDGE})
 
 
+def _unserved(provided: set[str], tools: Any, composition: Mapping[str, Any]) -> dict[str, str]:
+    """Points whose seam this composition has but whose evidence it never produces, with why.
+
+    Each is read from the live report: a record is written only by a package that is composed
+    (its service provided, its tool registered), and what rc.8 never writes is named as such.
+    """
+    out: dict[str, str] = {}
+    if "agent/session-start" in {n for n, i in DSH_RC8_SEAMS.items() if i.service in provided}:
+        out["SessionStart"] = (
+            "rc.8's official bridges run SessionStart detached on agent/session-start, after the "
+            "first request is built: its context reaches the model in turn 2, never turn 1")
+    if not (isinstance(tools, Mapping) and "todo_write" in tools):
+        out["todo/write"] = ("no todo_write tool in this composition (@deepseek-ai/dsh-tool-todo), "
+                             "so no todo/write record is ever written")
+    if "compaction" not in provided:
+        out["compaction/start"] = out["compaction/end"] = (
+            "no compaction provider in this composition (ctx.compaction: @deepseek-ai/dsh-compaction "
+            "with dsh-compaction-basic and dsh-token-meter), so no compaction/* record is ever written")
+    if "commands" not in provided:
+        out["command/run"] = ("no command registry in this composition (ctx.commands: "
+                              "@deepseek-ai/dsh-commands), so no command/run record is ever written")
+    if not composition.get("settings_writable"):
+        out["settings/document-updated"] = (
+            "the composition's settings provider is read-only, so no settings document is ever "
+            "updated and settings/document-updated never fires")
+    out["request/header"] = ("no published rc.8 package switches a running agent's model, so "
+                             "request/header never names a second model")
+    out["workspace/changes"] = "rc.8 writes no workspace/changes record (it arrives in 0.1.7)"
+    return out
+
+
 def surface_from_composition(composition: Mapping[str, Any]) -> Surface:
     """The surface of a live DSH composition, from the plugin's report.
 
     ``composition``: ``{"services": [Cordis service names], "versions": {package: version},
-    "bridges": [bridge packages the composition can load]}``.
+    "bridges": [bridge packages the composition can load], "tools": {name: argument schema},
+    "settings_writable": bool}``. Points the composition has a seam for but never produces are
+    graded UNSUPPORTED with the reason (``Surface.unserved``).
     """
     services = composition.get("services")
     versions = composition.get("versions") or {}
@@ -119,7 +152,8 @@ def surface_from_composition(composition: Mapping[str, Any]) -> Surface:
     version = str(versions.get("@deepseek-ai/dsh-agent") or versions.get("@deepseek-ai/dsh-tools")
                   or DSH_RC8_VERSION)
     return Surface(host="dsh", version=version, seams=seams, services=offered,
-                   bridge_packages=frozenset(b for b in bridges if b in _BRIDGES))
+                   bridge_packages=frozenset(b for b in bridges if b in _BRIDGES),
+                   unserved=_unserved(provided, composition.get("tools"), composition))
 
 
 #: What the lane's composition (``scripts/dsh_lane.sh`` + ``plugin/runner.mjs``) reports: the
@@ -130,6 +164,8 @@ DSH_RC8_LANE_COMPOSITION: Mapping[str, Any] = MappingProxyType({
                  "subprocess", "shell", "shellEnv", "agentLoop"],
     "versions": {"@deepseek-ai/dsh-agent": DSH_RC8_VERSION},
     "bridges": [CLAUDE_BRIDGE, CODEX_BRIDGE],
+    # Tool names as registered (the live report also carries each argument schema).
+    "tools": {"bash": None, "todo_write": None},
 })
 
 #: The surface the lane's composition publishes (see :data:`DSH_RC8_LANE_COMPOSITION`).

@@ -38,6 +38,7 @@ __all__ = (
     "RowCheck",
     "Session",
     "all_rows",
+    "graded_rows",
     "ask_policy",
     "bash_reply",
     "check_payload",
@@ -68,5 +69,5 @@ from compat_adapter.testing.live.harness import (
     tool_results,
     user_messages,
 )
-from compat_adapter.testing.live.run import BRIDGE_DRIVERS, DRIVERS, driver_for, verify_all, verify_row
+from compat_adapter.testing.live.run import BRIDGE_DRIVERS, DRIVERS, driver_for, graded_rows, verify_all, verify_row
 from compat_adapter.testing.live.services import ask_policy

@@ -27,6 +27,7 @@ from compat_adapter.testing.live.harness import (
     REASON,
     REPLACED,
     Session,
+    bash_call,
     bash_reply,
     child_sessions,
     log_records,
@@ -81,8 +82,7 @@ async def drive_post_tool(s: Session) -> None:
     else:
         s.probe.answer(context_answer(s.vendor, s.event))
     await s.register()
-    calls = (call("bash", command="touch ran.txt && echo ok"),
-             call("bash", command="echo failing >&2; exit 3"))
+    calls = (bash_call("touch ran.txt && echo ok"), bash_call("echo failing >&2; exit 3"))
     agent = await s.host.create_agent(script=[Reply(calls=calls), "done"])
     result = await agent.run_turn("run the commands")
     await s.host.settle()
@@ -300,14 +300,16 @@ async def drive_step_end(s: Session) -> None:
     s.expect(len(s.probe.raw()) == 1, f"the batch hook ran {len(s.probe.raw())} times for one batch")
     if payload is not None:
         calls = payload.get("tool_calls") or []
+        # Claude's Bash input carries the command and the model's description of it.
         s.expect(len(calls) == 1 and calls[0].get("tool_name") == "Bash"
-                 and calls[0].get("tool_input") == {"command": "echo batch"},
+                 and (calls[0].get("tool_input") or {}).get("command") == "echo batch",
                  f"tool_calls does not name the step's call: {calls}", "tool_calls in payload")
 
 
 async def drive_todo(s: Session) -> None:
-    pending = call("todo", todos=[{"content": "write the tests", "status": "pending"}])
-    done = call("todo", todos=[{"content": "write the tests", "status": "completed"}])
+    tool = getattr(s.host, "todo_tool", "todo")  # the host's own name for its todo tool
+    pending = call(tool, todos=[{"content": "write the tests", "status": "pending"}])
+    done = call(tool, todos=[{"content": "write the tests", "status": "completed"}])
     _, payload = await observe_turn(s, [Reply(calls=(pending,)), Reply(calls=(done,)), "done"])
     if payload is not None:
         s.expect(payload.get("task_subject") == "write the tests",

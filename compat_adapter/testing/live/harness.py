@@ -150,7 +150,8 @@ class Session:
     root: Path
     base: Path
     probe: HookProbe
-    host: MemoryHost
+    host: Any
+    """The embedded :class:`MemoryHost`, or a :class:`~compat_adapter.testing.live.dsh.LaneHost`."""
     adapter: CompatAdapter
     hook_id: str = ""
     failures: list[str] = field(default_factory=list)
@@ -213,15 +214,17 @@ async def make_repo(root: Path) -> Path:
 class open_session:  # noqa: N801 - used like a function: `async with open_session(...) as s`
     """A temporary repository, a probe, a running host and an adapter, torn down on exit."""
 
-    def __init__(self, vendor: str, event: str, *, prefer: str = "fidelity", **host_options: Any) -> None:
+    def __init__(self, vendor: str, event: str, *, host: str = "embedded", prefer: str = "fidelity",
+                 **host_options: Any) -> None:
         self._spec = resolve_vendor(vendor)
         row = resolve_event(self._spec, event)
         # The row as the adapter will route it: its official form when the bridge is preferred.
         self._row = row.official if prefer == "official" and row.official is not None else row
         self._prefer = prefer
+        self._kind = host
         self._options = host_options
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
-        self._host: MemoryHost | None = None
+        self._host: Any = None
         self._session: Session | None = None
 
     async def __aenter__(self) -> Session:
@@ -230,9 +233,21 @@ class open_session:  # noqa: N801 - used like a function: `async with open_sessi
         root = await make_repo(base / "repo")
         # The probe lives outside the repository, so its payload files never trip the file watch.
         probe = HookProbe(base / "hook")
-        self._host = MemoryHost(root, log_dir=base / "logs", **self._options)
-        host = await self._host.__aenter__()
-        adapter = CompatAdapter(host, state_dir=str(base / "state"), prefer=self._prefer)
+        if self._kind == "dsh":
+            from compat_adapter.host.dsh.lane import launch
+            from compat_adapter.testing.live.dsh import LaneHost
+
+            unknown = set(self._options) - {"approver"}
+            if unknown:
+                raise ValueError(f"the DSH lane takes no host options {sorted(unknown)}")
+            self._host = launch(root)
+            host: Any = LaneHost(await self._host.__aenter__(), self._options.get("approver"))
+            adapter = CompatAdapter(host.dsh, target_host_version=host.dsh.surface.version,
+                                    state_dir=str(base / "state"), prefer=self._prefer)
+        else:
+            self._host = MemoryHost(root, log_dir=base / "logs", **self._options)
+            host = await self._host.__aenter__()
+            adapter = CompatAdapter(host, state_dir=str(base / "state"), prefer=self._prefer)
         adapter.start()
         self._session = Session(self._spec, self._row, root, base, probe, host, adapter)
         return self._session
@@ -263,8 +278,13 @@ def tool_results(session: Any) -> list[Mapping[str, Any]]:
     return log_records(session, "tool/result")
 
 
+def bash_call(command: str) -> Any:
+    # DSH's bash tool requires a description (its schema says so); the embedded one ignores it.
+    return call("bash", command=command, description="run a command")
+
+
 def bash_reply(command: str) -> Reply:
-    return Reply(calls=(call("bash", command=command),))
+    return Reply(calls=(bash_call(command),))
 
 
 def child_sessions(s: Session, parent: Any) -> list[Any]:

@@ -284,7 +284,16 @@ export function describe(ctx, modules) {
     try { versions[`@deepseek-ai/${dir}`] = JSON.parse(readFileSync(join(scope, dir, 'package.json'), 'utf8')).version } catch {}
   }
   const bridges = BRIDGES.filter((b) => versions[b] !== undefined)
-  return { services, versions, bridges }
+  // The model-facing tools as registered, with their argument schemas.
+  const tools = {}
+  try {
+    for (const [n, d] of ctx.get('tools')?.view?.().visible ?? []) tools[n] = plainSchema(d?.parameters ?? d?.inputSchema ?? d?.input ?? null)
+  } catch {}
+  return { services, versions, bridges, tools }
+}
+
+function plainSchema(schema) {
+  try { return JSON.parse(JSON.stringify(schema ?? null)) } catch { return null }
 }
 
 function spawnService(command, cwd) {

@@ -22,11 +22,12 @@ const load = plugin.importer(opts.modules)
 const cwd = opts.cwd ?? process.cwd()
 
 const [cordis, settings, llm, session, systemPrompt, approval, tools, agents, subprocess, bashLocal,
-  shellEnv, toolBash, agentLoop] = await Promise.all([
+  shellEnv, toolBash, toolTodo, agentLoop] = await Promise.all([
   '@deepseek-ai/cordis', '@deepseek-ai/dsh-settings', '@deepseek-ai/dsh-llm', '@deepseek-ai/dsh-session',
   '@deepseek-ai/dsh-system-prompt', '@deepseek-ai/dsh-user-approval', '@deepseek-ai/dsh-tools',
   '@deepseek-ai/dsh-agent', '@deepseek-ai/dsh-subprocess-local', '@deepseek-ai/dsh-bash-local',
-  '@deepseek-ai/dsh-shell-env', '@deepseek-ai/dsh-tool-bash', '@deepseek-ai/dsh-agent-loop',
+  '@deepseek-ai/dsh-shell-env', '@deepseek-ai/dsh-tool-bash', '@deepseek-ai/dsh-tool-todo',
+  '@deepseek-ai/dsh-agent-loop',
 ].map(load))
 
 // The one stand-in besides the model: settings kept in memory (rc.8 ships only file providers).
@@ -51,6 +52,7 @@ await ctx.plugin(subprocess.default)
 await ctx.plugin(bashLocal.default, { cwd })
 await ctx.plugin(shellEnv)
 await ctx.plugin(toolBash)
+await ctx.plugin(toolTodo, { allowParallelInProgress: true })
 await ctx.plugin(agentLoop.default, { agents: [] })
 
 const handles = new Map()
