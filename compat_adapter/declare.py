@@ -17,18 +17,26 @@ from typing import Literal
 
 from compat_adapter.catalog import resolve_event, resolve_vendor
 from compat_adapter.errors import InvalidDeclaration, InvalidHandler, InvalidMatcher
-from compat_adapter.model import CommandHandler, EventRow, HookDeclaration, VendorSpec
+from compat_adapter.handlers.parse import MAX_TIMEOUT_S, RUN_KINDS, parse_mapping
+from compat_adapter.model import (
+    CommandHandler,
+    EventRow,
+    Handler,
+    HookDeclaration,
+    HttpHandler,
+    McpToolHandler,
+    ModelHandler,
+    VendorSpec,
+)
 from compat_adapter.spawncheck import spawn_problem
 
 __all__ = ("MAX_TIMEOUT_S", "REFUSED_HANDLER_TYPES", "Declared", "declare_hook", "parse_handler")
 
-#: Handler types a vendor may declare that would make this project run something other than a
-#: command (a web request, an MCP call, a model prompt, a sub-agent). Refused, never approximated.
-REFUSED_HANDLER_TYPES = frozenset({"http", "mcp_tool", "prompt", "agent"})
-#: The longest per-hook timeout accepted (a day); longer is a typo, not a hook.
-MAX_TIMEOUT_S = 86_400
+#: Handler types other than a command (a web request, an MCP call, a model prompt, a sub-agent):
+#: run for the vendors whose importers accept them (Claude, CodeBuddy), refused by the others.
+REFUSED_HANDLER_TYPES = RUN_KINDS - {"command"}
 
-HandlerKind = Literal["command", "callable"]
+HandlerKind = Literal["command", "http", "mcp_tool", "prompt", "agent", "callable"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +45,7 @@ class Declared:
 
     spec: VendorSpec
     row: EventRow
-    handler: CommandHandler | None
+    handler: Handler | None
     """None when the handler can never run here (a callable); the grader says why."""
     handler_kind: HandlerKind
     matcher: str | None = None
@@ -60,52 +68,30 @@ class Declared:
                                origin=self.origin)
 
 
-def parse_handler(vendor: VendorSpec, handler: object) -> tuple[CommandHandler | None, HandlerKind]:
-    """Normalise any vendor's handler shape; returns (handler, kind) with kind command|callable."""
+def parse_handler(vendor: VendorSpec, handler: object) -> tuple[Handler | None, HandlerKind]:
+    """Normalise any vendor's handler shape; returns (handler, kind)."""
     if callable(handler):
         return None, "callable"
     if isinstance(handler, str):
         if not handler.strip():
             raise InvalidHandler("the command is empty", vendor=vendor.id)
         return CommandHandler(command=handler), "command"
-    if isinstance(handler, CommandHandler):
-        return handler, "command"
+    if isinstance(handler, CommandHandler | HttpHandler | McpToolHandler):
+        return handler, _KIND[type(handler)]
+    if isinstance(handler, ModelHandler):
+        return handler, handler.kind
     if not isinstance(handler, Mapping):
         raise InvalidHandler(f"a handler is a command string or a mapping, not {type(handler).__name__}",
                              vendor=vendor.id)
     kind = handler.get("type", "command")
     if not isinstance(kind, str):
         raise InvalidHandler(f"a handler type is a string, not {type(kind).__name__}", vendor=vendor.id)
-    if kind in REFUSED_HANDLER_TYPES:
-        raise InvalidHandler(f"{kind!r} handlers are not run here: only command hooks are adapted",
-                             vendor=vendor.id, type=kind)
-    if kind != "command":
+    if kind not in RUN_KINDS:
         raise InvalidHandler(f"unknown handler type {kind!r}", vendor=vendor.id, type=kind)
-    command = handler.get("command")
-    if vendor.id == "copilot":
-        # Copilot's own shape: {bash, powershell, cwd, env, timeoutSec}. On a POSIX host Copilot
-        # runs `bash` and falls back to `command`; this host runs POSIX sh.
-        command = handler.get("bash") or command
-        if command is None and handler.get("powershell") is not None:
-            raise InvalidHandler("this host runs POSIX shell commands; the handler has only a "
-                                 "powershell command", vendor=vendor.id)
-    if not isinstance(command, str) or not command.strip():
-        raise InvalidHandler("a command handler needs a non-empty command string", vendor=vendor.id)
-    timeout = handler.get("timeout", handler.get("timeoutSec"))
-    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int | float)
-                                or not 0 < timeout <= MAX_TIMEOUT_S):
-        # NaN and infinity fail the range test too; JSON files may carry both.
-        raise InvalidHandler(f"timeout must be a number of seconds in (0, {MAX_TIMEOUT_S}], "
-                             f"not {timeout!r}", vendor=vendor.id)
-    env = handler.get("env") or {}
-    if not isinstance(env, Mapping) or not all(isinstance(k, str) and isinstance(v, str)
-                                               for k, v in env.items()):
-        raise InvalidHandler("env must map names to strings", vendor=vendor.id)
-    cwd = handler.get("cwd")
-    if cwd is not None and not isinstance(cwd, str):
-        raise InvalidHandler("cwd must be a string", vendor=vendor.id)
-    return CommandHandler(command=command, timeout_s=timeout, cwd=cwd,
-                          env=tuple(sorted(env.items()))), "command"
+    return parse_mapping(vendor.id, kind, handler), kind  # type: ignore[return-value]
+
+
+_KIND: dict[type, HandlerKind] = {CommandHandler: "command", HttpHandler: "http", McpToolHandler: "mcp_tool"}
 
 
 def declare_hook(vendor: object, event: object, matcher: object = None, handler: object = None,
@@ -123,7 +109,7 @@ def declare_hook(vendor: object, event: object, matcher: object = None, handler:
     if handler is None:
         raise InvalidHandler("a hook needs a handler", vendor=spec.id, event=row.event)
     command, kind = parse_handler(spec, handler)
-    if command is not None and (problem := spawn_problem(command.command, command.env, command.cwd)):
+    if isinstance(command, CommandHandler) and (problem := _spawn_problem(command)):
         raise InvalidHandler(problem, vendor=spec.id, event=row.event)
     if matcher:
         problem = _matcher_problem(spec, row, matcher)
@@ -134,6 +120,13 @@ def declare_hook(vendor: object, event: object, matcher: object = None, handler:
         raise InvalidDeclaration("id must be a non-empty string", vendor=spec.id)
     return Declared(spec=spec, row=row, handler=command, handler_kind=kind, matcher=matcher, id=id,
                     origin=origin)
+
+
+def _spawn_problem(handler: CommandHandler) -> str | None:
+    problem = spawn_problem(handler.command, handler.env, handler.cwd)
+    if problem is None and any("\0" in a for a in handler.args or ()):
+        return "an argument contains a NUL byte; no process can be started with it"
+    return problem
 
 
 def _matcher_problem(spec: VendorSpec, row: EventRow, matcher: str) -> str | None:

@@ -3,7 +3,7 @@
 Two kinds of outcome, kept apart on purpose:
 
 * a declaration that cannot be processed (unknown vendor or event, a matcher that is not a string or
-  does not compile, an `http` / `mcp_tool` / `prompt` / `agent` handler) **raises** a CompatError;
+  does not compile, a handler that is malformed) **raises** a CompatError;
 * poor portability never raises: it is a grade. A callable handler, a missing shell, a missing
   bridge package, a missing seam or service each give UNSUPPORTED with a reason naming what is
   missing. There is no silent fallback and no home-made stand-in for a missing bridge.
@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from compat_adapter.catalog import resolve_vendor
 from compat_adapter.declare import Declared
+from compat_adapter.handlers.grade import handler_losses, handler_refusal
 from compat_adapter.model import (
     Capability,
     CapabilityResult,
@@ -94,7 +95,12 @@ def _refusal(decl: Declared, surface: Surface) -> str | None:
     for service in row.services:
         if service not in surface.services:
             return f"host {surface.host} {surface.version} has no {service} service"
-    return surface.unserved.get(row.point)
+    unserved = surface.unserved.get(row.point)
+    if unserved is not None:
+        return unserved
+    if decl.handler is not None:
+        return handler_refusal(spec, row, decl.handler, surface)
+    return None
 
 
 def _mode_losses(seams: tuple[str, ...], blocking: str, surface: Surface) -> tuple[Degradation, ...]:
@@ -157,7 +163,8 @@ def _grade_route(decl: Declared, surface: Surface, id: str | None) -> Capability
         services=tuple(str(s) for s in row.services),
         point=row.point,
         degradations=(spec.losses_for(row) + _matcher_losses(spec, row, decl.matcher)
-                      + _mode_losses(row.seams, row.blocking, surface)),
+                      + _mode_losses(row.seams, row.blocking, surface)
+                      + (handler_losses(spec, row, decl.handler) if decl.handler is not None else ())),
     )
 
 

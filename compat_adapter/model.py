@@ -18,6 +18,10 @@ __all__ = (
     "Capability",
     "CapabilityResult",
     "CommandHandler",
+    "Handler",
+    "HttpHandler",
+    "McpToolHandler",
+    "ModelHandler",
     "Degradation",
     "DegradationCode",
     "EventRow",
@@ -119,6 +123,10 @@ class DegradationCode(StrEnum):
     """Only part of what the vendor covers is visible here (in-process children, DSH_* env …)."""
     TEXT_DIFFERS = "text-differs"
     """What the model reads differs in wording from the vendor's own text (a host prefix …)."""
+    MODEL_DIFFERS = "model-differs"
+    """A prompt or agent hook is answered by the host's model, not the one the vendor would ask."""
+    FIELD_IGNORED = "field-ignored"
+    """A handler field the vendor reads (or at least accepts) is not honoured here."""
 
 
 class Degradation(Frozen):
@@ -147,6 +155,8 @@ class Service(StrEnum):
     USER_QUESTIONS = "userQuestions"
     SUBAGENTS = "subagents"
     SETTINGS = "settings"
+    MODEL = "model"
+    """A model the host lets hooks ask (prompt and agent hooks)."""
 
 
 class SeamMode(StrEnum):
@@ -349,14 +359,69 @@ class VendorSpec(Frozen):
         return self.losses + row.degradations + (bridge.losses_for(row) if bridge else ())
 
 
-class CommandHandler(Frozen):
+class _HandlerFields(Frozen):
+    """What every handler kind shares: when it runs and what it says while it runs."""
+
+    timeout_s: float | None = None
+    """None: the vendor's default applies."""
+    if_rule: str | None = None
+    """Claude's ``if``: one permission rule (``Bash(git *)``) the tool call must match."""
+    once: bool = False
+    """Run at most once per session (then it is spent)."""
+    status_message: str | None = None
+    """Claude's spinner text while the hook runs; logged here."""
+    ignored: tuple[str, ...] = ()
+    """Fields of the vendor's handler that are not honoured here, by name (graded)."""
+
+
+class CommandHandler(_HandlerFields):
     """A command hook, normalised from any vendor's handler shape."""
 
     command: str = Field(min_length=1)
-    timeout_s: float | None = None
-    """None: the vendor's default applies."""
     cwd: str | None = None
     env: tuple[tuple[str, str], ...] = ()
+    args: tuple[str, ...] | None = None
+    """Exec form: ``command`` is the program and these its arguments; no shell."""
+    shell: Literal["bash", "powershell"] | None = None
+    """Claude's ``shell``: None is the vendor's default shell."""
+    run_async: bool = False
+    """In the background: the hook cannot block and its answer decides nothing."""
+    rewake: bool = False
+    """Claude's ``asyncRewake``: background, and an exit 2 wakes the agent with its output."""
+    rewake_message: str | None = None
+    """The prefix of the wake-up reminder (Claude's internal ``rewakeMessage``)."""
+
+
+class HttpHandler(_HandlerFields):
+    """An ``http`` hook: the payload POSTed to ``url``; the response body read like stdout."""
+
+    url: str = Field(min_length=1)
+    headers: tuple[tuple[str, str], ...] = ()
+    allowed_env: tuple[str, ...] = ()
+    """Variables that may be interpolated into header values; any other ``$VAR`` becomes empty."""
+
+
+class McpToolHandler(_HandlerFields):
+    """An ``mcp_tool`` hook: one tool of an MCP server named in the vendor's MCP config."""
+
+    server: str = Field(min_length=1)
+    tool: str = Field(min_length=1)
+    input_json: str = "{}"
+    """The tool arguments as JSON text; string values may hold ``${path}`` into the hook input."""
+
+
+class ModelHandler(_HandlerFields):
+    """A ``prompt`` or ``agent`` hook: the vendor's prompt, answered by the host's model."""
+
+    kind: Literal["prompt", "agent"]
+    prompt: str = Field(min_length=1)
+    model: str | None = None
+    """The model the vendor would ask; the host's model answers here."""
+    continue_on_block: bool = False
+
+
+#: Every handler kind this project runs.
+Handler = CommandHandler | HttpHandler | McpToolHandler | ModelHandler
 
 
 class HookDeclaration(Frozen):
@@ -365,9 +430,9 @@ class HookDeclaration(Frozen):
     vendor: str
     event: str
     matcher: str | None = None
-    handler: CommandHandler | None = None
+    handler: Handler | None = None
     """None when the handler can never run here (a callable); the grader says why."""
-    handler_kind: Literal["command", "callable"] = "command"
+    handler_kind: Literal["command", "http", "mcp_tool", "prompt", "agent", "callable"] = "command"
     id: str | None = None
     origin: str | None = None
     """Where the declaration came from (file and place), for messages."""

@@ -78,7 +78,9 @@ def test_callable_handler_is_unsupported_not_an_error() -> None:
 
 
 @pytest.mark.parametrize("kind", ["http", "mcp_tool", "prompt", "agent"])
-def test_non_command_handlers_raise(kind: str) -> None:
+def test_malformed_non_command_handlers_raise(kind: str) -> None:
+    # Every kind is run here (tests/test_handlers.py); one that lacks what it needs (a http:// url,
+    # a server and tool, a prompt) is a malformed handler.
     with pytest.raises(InvalidHandler) as err:
         hook("claude", "PreToolUse", handler={"type": kind, "url": "x"})
     assert err.value.code == "INVALID_HANDLER"

@@ -86,18 +86,24 @@ def test_claude_webapp_settings() -> None:
         ("PostToolUse", "Edit|Write", "npx prettier --write \"$(jq -r '.tool_input.file_path')\"",
          "hooks.PostToolUse[0].hooks[0]"),
         ("PostToolUse", "Edit|Write", f"{P}/.claude/hooks/eslint-fix.sh", "hooks.PostToolUse[0].hooks[1]"),
+        ("PostToolUse", "Edit|Write", None, "hooks.PostToolUse[0].hooks[2]"),  # http
         ("UserPromptSubmit", None, f"{P}/.claude/hooks/inject-branch-context.sh",
          "hooks.UserPromptSubmit[0].hooks[0]"),
         ("Stop", None, f"{P}/.claude/hooks/require-green-tests.sh", "hooks.Stop[0].hooks[0]"),
+        ("Stop", None, None, "hooks.Stop[0].hooks[1]"),  # prompt
         ("SessionStart", "startup|resume", f"git status --short && cat {P}/.claude/context.md",
          "hooks.SessionStart[0].hooks[0]"),
         ("SessionStart", "compact", f"cat {P}/.claude/after-compact.md", "hooks.SessionStart[1].hooks[0]"),
         ("Notification", "permission_prompt|idle_prompt",
          "notify-send 'Claude Code' \"$(jq -r .message)\"", "hooks.Notification[0].hooks[0]"),
     ]
-    assert refused_of(result) == [("INVALID_HANDLER", "hooks.PostToolUse[0].hooks[2]"),
-                                  ("INVALID_HANDLER", "hooks.Stop[0].hooks[1]")]
-    assert "'http'" in result.refused[0].reason and "'prompt'" in result.refused[1].reason
+    # Every handler kind is read (compat_adapter.handlers) and graded, not refused at import.
+    assert refused_of(result) == []
+    http, prompt = result.hooks[6].declared, result.hooks[9].declared
+    assert http.handler_kind == "http" and http.handler.url == "https://hooks.example.com/claude/post-edit"
+    assert http.handler.headers == (("Authorization", "Bearer $HOOK_TOKEN"),)
+    assert http.handler.allowed_env == ("HOOK_TOKEN",)
+    assert prompt.handler_kind == "prompt" and "$ARGUMENTS" in prompt.handler.prompt
     assert result.rules == ()
     first = result.hooks[0]
     assert first.vendor == "claude"
@@ -108,11 +114,13 @@ def test_claude_webapp_settings() -> None:
     assert result.hooks[2].handler["statusMessage"] == "Checking protected paths"
 
 
-def test_claude_pyservice_settings_refuses_fields_it_cannot_honour() -> None:
+def test_claude_pyservice_settings_reads_every_field_and_refuses_what_claude_skips() -> None:
     path = FIX / "claude/pyservice/.claude/settings.json"
     result = trusted_import("claude-code", [str(path)])  # an alias; a str path
     assert {h.vendor for h in result.hooks} == {"claude"}
     assert hooks_of(result) == [
+        ("PreToolUse", "Bash", '"$CLAUDE_PROJECT_DIR"/scripts/hooks/pre-push-check.sh',
+         "hooks.PreToolUse[0].hooks[0]"),
         ("PreToolUse", "Bash", '"$CLAUDE_PROJECT_DIR"/scripts/hooks/deny-rm-rf.py',
          "hooks.PreToolUse[0].hooks[1]"),
         ("PreToolUse", "Write|Edit|MultiEdit",
@@ -125,35 +133,43 @@ def test_claude_pyservice_settings_refuses_fields_it_cannot_honour() -> None:
         ("PostToolUseFailure", "Bash", '"$CLAUDE_PROJECT_DIR"/scripts/hooks/explain-failure.sh',
          "hooks.PostToolUseFailure[0].hooks[0]"),
         ("UserPromptSubmit", None, "date '+Today is %A %Y-%m-%d'", "hooks.UserPromptSubmit[0].hooks[0]"),
+        ("UserPromptSubmit", None, '"$CLAUDE_PROJECT_DIR"/scripts/hooks/log-prompt.sh',
+         "hooks.UserPromptSubmit[0].hooks[1]"),
         ("SubagentStop", "code-reviewer", '"$CLAUDE_PROJECT_DIR"/scripts/hooks/review-summary.sh',
          "hooks.SubagentStop[0].hooks[0]"),
         ("PreCompact", "auto", 'cp "$(jq -r .transcript_path)" "$CLAUDE_PROJECT_DIR"/.claude/transcripts/',
          "hooks.PreCompact[0].hooks[0]"),
+        ("Notification", None, None, "hooks.Notification[0].hooks[0]"),  # mcp_tool
     ]
-    assert refused_of(result) == [
-        ("UNSUPPORTED_FIELD", "hooks.PreToolUse[0].hooks[0]"),     # if: Bash(git push*)
-        ("UNSUPPORTED_FIELD", "hooks.UserPromptSubmit[0].hooks[1]"),  # async: true
-        ("SKIPPED_BY_VENDOR", "hooks.SessionEnd[0].hooks[0]"),     # `if` on a non-tool event
-        ("INVALID_HANDLER", "hooks.Notification[0].hooks[0]"),     # mcp_tool
-    ]
-    assert "Bash(git push*)" in result.refused[0].reason
-    assert "SessionEnd" in result.refused[2].reason
-    assert "mcp_tool" in result.refused[3].what
+    # Only what Claude itself never runs is refused: `if` on an event without a tool call.
+    assert refused_of(result) == [("SKIPPED_BY_VENDOR", "hooks.SessionEnd[0].hooks[0]")]
+    assert "SessionEnd" in result.refused[0].reason
+    by_place = {h.origin.split(":", 1)[1]: h.declared for h in result.hooks}
+    assert by_place["hooks.PreToolUse[0].hooks[0]"].handler.if_rule == "Bash(git push*)"
+    assert by_place["hooks.UserPromptSubmit[0].hooks[1]"].handler.run_async is True
+    mcp = by_place["hooks.Notification[0].hooks[0]"]
+    assert (mcp.handler_kind, mcp.handler.server, mcp.handler.tool) == ("mcp_tool", "slack", "post_message")
+    assert json.loads(mcp.handler.input_json) == {"channel": "#dev", "text": "Claude needs you"}
 
 
-def test_claude_plugin_hooks_json_tolerates_unknown_keys_and_refuses_exec_form() -> None:
+def test_claude_plugin_hooks_json_reads_exec_form_shell_and_undocumented_keys() -> None:
     result = trusted_import("claude", [FIX / "claude/plugin/hooks/hooks.json"])
     assert hooks_of(result) == [
         ("PostToolUse", "Write|Edit", "${CLAUDE_PLUGIN_ROOT}/scripts/format.sh",
          "hooks.PostToolUse[0].hooks[0]"),
         ("PreToolUse", "Bash", "python3 ${CLAUDE_PLUGIN_ROOT}/hooks/commit_guard.py",
          "hooks.PreToolUse[0].hooks[0]"),
+        ("PreToolUse", "Bash", "node", "hooks.PreToolUse[0].hooks[1]"),
+        ("SessionStart", None, "${CLAUDE_PLUGIN_ROOT}/scripts/welcome.sh", "hooks.SessionStart[0].hooks[0]"),
         ("SessionStart", None, "${CLAUDE_PLUGIN_ROOT}/scripts/welcome.sh", "hooks.SessionStart[0].hooks[1]"),
     ]
     assert result.hooks[1].handler["rewakeMessage"] == "commit guard fired"
-    assert refused_of(result) == [("UNSUPPORTED_FIELD", "hooks.PreToolUse[0].hooks[1]"),
-                                  ("INVALID_HANDLER", "hooks.SessionStart[0].hooks[0]")]
-    assert "args" in result.refused[0].reason and "PowerShell" in result.refused[1].reason
+    assert refused_of(result) == []
+    guard, scan, welcome = (h.declared.handler for h in result.hooks[1:4])
+    # rewakeMessage only means something with asyncRewake; rewakeSummary is listed as not honoured.
+    assert guard.ignored == ("rewakeMessage", "rewakeSummary") and not guard.run_async
+    assert scan.args == ("${CLAUDE_PLUGIN_ROOT}/hooks/scan.js", "--strict")  # exec form, no shell
+    assert welcome.shell == "powershell"
 
 
 def test_claude_rules_files_are_carried_by_absolute_path(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -341,12 +357,15 @@ def test_codebuddy_shop_settings() -> None:
         ("UserPromptSubmit", None, f"{D}/.codebuddy/hooks/add-ticket-context.sh",
          "hooks.UserPromptSubmit[0].hooks[0]"),
         ("Stop", None, f"{D}/.codebuddy/hooks/run-tests.sh", "hooks.Stop[0].hooks[0]"),
+        ("Stop", None, None, "hooks.Stop[0].hooks[1]"),  # a prompt hook: CodeBuddy runs them on Stop
         ("SessionStart", "startup", "git log --oneline -5", "hooks.SessionStart[0].hooks[0]"),
         ("SessionEnd", "logout|other", '"$CLAUDE_PROJECT_DIR"/.codebuddy/hooks/cleanup.sh',
          "hooks.SessionEnd[0].hooks[0]"),
         ("PreCompact", "auto", f"{D}/.codebuddy/hooks/backup-transcript.sh", "hooks.PreCompact[0].hooks[0]"),
     ]
-    assert refused_of(result) == [("INVALID_HANDLER", "hooks.Stop[0].hooks[1]")]
+    assert refused_of(result) == []
+    prompt = result.hooks[6].declared
+    assert (prompt.handler_kind, prompt.handler.continue_on_block) == ("prompt", True)
 
 
 def test_codebuddy_infra_settings_and_local_settings() -> None:
@@ -364,6 +383,7 @@ def test_codebuddy_infra_settings_and_local_settings() -> None:
     ]
     assert result.hooks[-1].origin.startswith(str(folder / "settings.local.json"))
     assert refused_of(result) == [("INVALID_HANDLER", "hooks.PreToolUse[0].hooks[1]")]
+    assert "'http'" in result.refused[0].reason and "frontmatter" in result.refused[0].reason
 
 
 def test_codebuddy_rules_accept_mdc() -> None:
@@ -587,12 +607,12 @@ def test_disable_all_hooks_turns_the_import_off_and_the_last_file_decides(tmp_pa
     result = trusted_import("claude", [shared, off])
     assert result.hooks == ()
     skipped = [r for r in result.refused if r.code == "SKIPPED_BY_VENDOR"]
-    assert len(skipped) == 11
+    assert len(skipped) == 13  # the http and prompt handlers too
     assert skipped[0].origin == f"{shared}:hooks.PreToolUse[0].hooks[0]"
     assert f"{off}:disableAllHooks" in skipped[0].reason
     # The same switch set back to false by a later (higher-precedence) file.
     on = write_json(tmp_path / "managed.json", {"disableAllHooks": False})
-    assert len(trusted_import("claude", [shared, off, on]).hooks) == 11
+    assert len(trusted_import("claude", [shared, off, on]).hooks) == 13
 
 
 # ── import_project ──────────────────────────────────────────────────────────────────────────────
@@ -687,7 +707,7 @@ def test_import_project_opencode(tmp_path: Path) -> None:
 
 def test_import_project_on_the_fixtures_finds_every_default_file() -> None:
     result = trusted_project("claude", FIX / "claude/webapp")
-    assert (len(result.hooks), len(result.rules), len(result.refused)) == (11, 2, 2)
+    assert (len(result.hooks), len(result.rules), len(result.refused)) == (13, 2, 0)
     result = trusted_project("opencode", FIX / "opencode/svc")
     # the config's plugin entry and the plugin file are the plugin host's now, not refusals
     assert len(result.rules) == 2 and len(result.refused) == 5 and len(result.plugins) == 2
@@ -724,17 +744,20 @@ async def test_register_import_runs_an_imported_deny_and_carries_rules(tmp_path:
     write_json(project / ".claude/settings.json", {"permissions": {"allow": []}, "hooks": {
         "PreToolUse": [{"matcher": "Bash", "hooks": [
             {"type": "command", "command": '"$CLAUDE_PROJECT_DIR"/.claude/hooks/deny.sh'},
-            {"type": "http", "url": "https://example.invalid/hook"}]}]}})
+            # Nothing listens on the discard port: a non-blocking error, the deny still decides.
+            {"type": "http", "url": "http://127.0.0.1:9/hook"}]}]}})
     write(project / "CLAUDE.md", "Always answer in French.\n")
     result = trusted_project("claude", project)
-    assert [r.code for r in result.refused] == ["INVALID_HANDLER"]
+    assert result.refused == () and [h.declared.handler_kind for h in result.hooks] == ["command", "http"]
 
     async with MemoryHost(project) as host:
         adapter = CompatAdapter(host, state_dir=str(tmp_path / "state"))
         async with adapter:
             graded = await register_import(adapter, result)
-            assert [(g.event, g.capability) for g in graded] == [
+            command, http, rules = graded
+            assert [(g.event, g.capability) for g in (command, rules)] == [
                 ("PreToolUse", Capability.ADAPTED), ("rules", Capability.CARRY)]
+            assert http.event == "PreToolUse"  # graded on its route; it cannot undo the deny
             agent = await host.create_agent(script=[call("bash", command="touch marker"), "done"])
             await agent.run_turn("make a marker file")
             await host.settle()

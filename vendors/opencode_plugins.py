@@ -84,6 +84,9 @@ PLUGIN_EVENTS = (
             degrade("output-field-ignored",
                     "Only text parts are read back (changed text, added parts); file and agent parts "
                     "and changes to the message object are ignored."),
+            degrade("approximate",
+                    "An added text part is appended to the prompt message's text on a new line, where "
+                    "OpenCode sends it as a separate part of the same message."),
         ),
     ),
     EventRow(

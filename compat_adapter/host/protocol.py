@@ -42,6 +42,7 @@ __all__ = (
     "LogEvent",
     "LspResult",
     "MessageSource",
+    "ModelRequest",
     "PostToolDecision",
     "PreStepDecision",
     "PreStepEvent",
@@ -314,6 +315,17 @@ class LspResult:
     data: Any
 
 
+@dataclass(frozen=True, slots=True)
+class ModelRequest:
+    """One question to the host's model (a prompt or agent hook)."""
+
+    system: str
+    prompt: str
+    model: str | None
+    """The model the vendor names; the host answers with its own."""
+    timeout_s: float
+
+
 #: What a waterfall returns when every listener calls ``next()``. ``user-questions/request`` has
 #: no answer by default: the host raises "no provider" instead.
 SEAM_DEFAULTS: Mapping[str, object] = {
@@ -405,6 +417,10 @@ class Host(abc.ABC):
         ``changed(added, removed)``. Returns an async close."""
         raise NotImplementedError
 
+    async def complete(self, request: ModelRequest) -> str:
+        """The host's model answers one prompt with text (raises on a failed call)."""
+        raise NotImplementedError
+
     def register_shell_env(self, name: str,
                            resolve: Callable[[ToolExecution], Mapping[str, str] | Awaitable[Mapping[str, str]]]
                            ) -> Unsubscribe:
@@ -420,6 +436,7 @@ OPTIONAL_PARTS: Mapping[str, str] = {
     "list_worktrees": "worktrees",
     "watch_worktrees": "worktrees",
     "register_shell_env": "shellEnv",
+    "complete": "model",
 }
 
 REQUIRED_PARTS: tuple[str, ...] = ("surface", "on", "get_agent", "log", "start_soon", "settle", "cwd")

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compat_adapter.declare import REFUSED_HANDLER_TYPES
 from compat_adapter.errors import ConfigParseError
+from compat_adapter.handlers.rules import IF_EVENTS
 from compat_adapter.importers import rules as project_rules
 from compat_adapter.importers.common import (
     FileImport,
@@ -73,29 +73,10 @@ def settings_file(spec: VendorSpec, path: Path, shown: str, decide) -> FileImpor
 
 
 def classify(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook | Refused:
-    kind = handler_type(slot, shown)
-    if kind in REFUSED_HANDLER_TYPES:
-        return refuse(spec, slot, shown, "INVALID_HANDLER",
-                      f"{kind!r} handlers are not run here: only command hooks are adapted")
+    handler_type(slot, shown)  # an unknown type fails the file, as Claude's schema rejects it
     h = slot.handler
-    if "if" in h:
-        if slot.row.matcher_subject != "tool_name":
-            return refuse(spec, slot, shown, "SKIPPED_BY_VENDOR",
-                          f"Claude checks `if` only on tool events and never runs a handler that "
-                          f"has one on {slot.event}")
-        return refuse(spec, slot, shown, "UNSUPPORTED_FIELD",
-                      f"the `if` rule {h['if']!r} narrows which calls Claude runs this handler on; "
-                      "it is not evaluated here, so the handler would run on calls Claude never "
-                      "sends it")
-    if "args" in h:
-        return refuse(spec, slot, shown, "UNSUPPORTED_FIELD",
-                      "exec form (`args`) runs without a shell; every command here runs through "
-                      "/bin/sh -c, so the argument list would be lost")
-    if h.get("async") is True or h.get("asyncRewake") is True:
-        return refuse(spec, slot, shown, "UNSUPPORTED_FIELD",
-                      "Claude runs an async handler in the background, where it cannot block; "
-                      "here every handler runs in line and its answer would count")
-    if h.get("shell") == "powershell":
-        return refuse(spec, slot, shown, "INVALID_HANDLER",
-                      "this host runs POSIX shell commands; the handler asks for PowerShell")
+    if "if" in h and slot.event not in IF_EVENTS:
+        return refuse(spec, slot, shown, "SKIPPED_BY_VENDOR",
+                      f"Claude checks `if` only on tool events and never runs a handler that "
+                      f"has one on {slot.event}")
     return accept(spec, slot, shown)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compat_adapter.declare import REFUSED_HANDLER_TYPES
 from compat_adapter.errors import ConfigParseError
 from compat_adapter.importers import rules as project_rules
 from compat_adapter.importers.claude import settings_file
@@ -50,7 +49,15 @@ def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
 
 def classify(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook | Refused:
     kind = handler_type(slot, shown)
-    if kind in REFUSED_HANDLER_TYPES:
+    if kind not in ("command", "prompt"):
         return refuse(spec, slot, shown, "INVALID_HANDLER",
-                      f"{kind!r} handlers are not run here: only command hooks are adapted")
+                      f"{kind!r} handlers are not run from a CodeBuddy settings file: it runs command and "
+                      "prompt hooks there (agent and http only in agent or skill frontmatter)")
+    if kind == "prompt" and slot.event not in _PROMPT_EVENTS:
+        return refuse(spec, slot, shown, "SKIPPED_BY_VENDOR",
+                      f"CodeBuddy runs prompt hooks only on {', '.join(sorted(_PROMPT_EVENTS))}, not {slot.event}")
     return accept(spec, slot, shown)
+
+
+#: The events CodeBuddy runs a settings prompt hook on.
+_PROMPT_EVENTS = frozenset({"Stop", "UserPromptSubmit", "PreToolUse"})

@@ -42,13 +42,12 @@ __all__ = (
 
 #: Every ``Refused.code`` an importer uses, and what it means.
 REFUSAL_CODES: Mapping[str, str] = MappingProxyType({
-    "INVALID_HANDLER": "a handler this project never runs: http, mcp_tool, prompt or agent, a "
-                       "PowerShell-only command, or an exec form without a shell command",
+    "INVALID_HANDLER": "a handler kind this project does not run for that vendor or file (Codex and "
+                       "Copilot http, prompt, agent or mcp_tool; CodeBuddy agent or http in settings), "
+                       "a PowerShell-only command, or an exec form without a shell command",
     "SKIPPED_BY_VENDOR": "the vendor itself would not run it (Codex async/prompt/agent handlers, a "
                          "Claude-only event in a Codex file, hooks switched off, an invalid Codex "
-                         "matcher)",
-    "UNSUPPORTED_FIELD": "a handler field that changes when or how the command runs and is not "
-                         "honoured here (Claude `if`, `args`, `async`, `asyncRewake`)",
+                         "matcher, Claude `if` on an event without a tool call)",
     "REMOTE_SOURCE": "a remote rules source; rules are never fetched",
     "SOURCE_MISSING": "a local rules source that matches no file",
     "PLUGIN_RUNTIME": "a plugin: code for the vendor's own runtime (OpenCode plugins are imported "

@@ -168,7 +168,8 @@ class Sidecar:
         try:
             chunk = os.read(fd, 65536)
         except BlockingIOError:
-            await anyio.wait_readable(fd)
+            with suppress(anyio.ClosedResourceError):
+                await anyio.wait_readable(fd)
             return
         except OSError:
             chunk = b""
@@ -181,6 +182,9 @@ class Sidecar:
             self._handle(line)
 
     def _gone(self, fd: int) -> None:
+        # Wake a reader waiting on the descriptor first: closing it under a waiting selector
+        # would leave that reader waiting for ever.
+        anyio.notify_closing(fd)
         with suppress(OSError):
             os.close(fd)
         self._read_fd = None

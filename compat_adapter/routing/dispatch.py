@@ -20,9 +20,11 @@ import anyio
 from compat_adapter.declare import Declared
 from compat_adapter.dialects import DIALECTS
 from compat_adapter.dialects.base import Dialect, HookAnswer, Moment
+from compat_adapter.handlers.model import Complete
+from compat_adapter.handlers.run import HandlerRun, if_admits, run_handler
 from compat_adapter.host.protocol import Host, SessionHandle, UserMessage, new_message
-from compat_adapter.model import CommandHandler, EventRow, VendorSpec
-from compat_adapter.runtime.process import BASH, ProcessOutcome, hook_environment, run_command
+from compat_adapter.model import CommandHandler, EventRow, Handler, VendorSpec
+from compat_adapter.runtime.process import BASH, ProcessOutcome, hook_environment
 
 if TYPE_CHECKING:
     from compat_adapter.routing.points import Point
@@ -55,12 +57,14 @@ class HookEntry:
     declared: Declared
     spec: VendorSpec
     row: EventRow
-    handler: CommandHandler | None
+    handler: Handler | None
     matcher: str | None
     timeout_s: float
     dialect: Dialect = field(repr=False, compare=False)
     #: Matcher verdicts by subject: subjects repeat (tool names), matching need not.
     verdicts: dict[str | None, bool] = field(default_factory=dict, repr=False, compare=False)
+    #: Sessions a ``once`` handler has already run in.
+    spent: set[str] = field(default_factory=set, repr=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +111,8 @@ def turn_of(session: SessionHandle) -> int | None:
 def _env_for(entry: HookEntry, cwd: str) -> dict[str, str]:
     # Each vendor's documented project variables, so scripts written for it find their files.
     add = dict.fromkeys(entry.spec.project_dir_env, cwd)
-    add.update(dict(entry.handler.env if entry.handler else ()))
+    if isinstance(entry.handler, CommandHandler):
+        add.update(dict(entry.handler.env))
     return hook_environment(os.environ, add=add)
 
 
@@ -122,25 +127,55 @@ def _shell_for(spec: VendorSpec) -> str:
 
 def _cwd_for(entry: HookEntry, cwd: str) -> Path:
     handler = entry.handler
-    if handler and handler.cwd:
+    if isinstance(handler, CommandHandler) and handler.cwd:
         # Copilot's `cwd` is relative to the repository root; an absolute one stands as given.
         return Path(cwd) / handler.cwd
     return Path(cwd)
 
 
-async def _run_one(entry: HookEntry, moment: Moment) -> tuple[HookAnswer, ProcessOutcome]:
+async def _run_one(entry: HookEntry, moment: Moment, complete: Complete | None = None
+                   ) -> tuple[HookAnswer, ProcessOutcome]:
     dialect = entry.dialect
     payload = dialect.payload(moment)
-    outcome = await run_command(
-        entry.handler.command,  # type: ignore[union-attr]
+    outcome = await run_handler(entry.handler, HandlerRun(  # type: ignore[arg-type]
+        event=moment.event,
+        payload=payload,
         stdin=dialect.encode(payload),
         cwd=_cwd_for(entry, moment.cwd),
+        project_dir=Path(moment.cwd),
         env=_env_for(entry, moment.cwd),
         timeout_s=entry.timeout_s,
-        max_output_bytes=dialect.output_cap,  # what the vendor reads (Copilot: 10 MiB)
+        limit=dialect.output_cap,  # what the vendor reads (Copilot: 10 MiB)
         shell=_shell_for(entry.spec),
-    )
+        complete=complete,
+    ))
     return _decode(dialect, moment.event, outcome), outcome
+
+
+def admit(chosen: Sequence[HookEntry], moment: Moment) -> tuple[list[HookEntry], list[HookEntry]]:
+    """Of the hooks a matcher selected, those that run now and those that run in the background.
+
+    A handler's ``if`` rule must match the call, and a ``once`` handler runs once per session
+    (it is spent when it starts, as Claude removes it). ``async`` handlers go to the background.
+    """
+    now: list[HookEntry] = []
+    later: list[HookEntry] = []
+    payload: Mapping[str, Any] | None = None
+    for entry in chosen:
+        handler = entry.handler
+        if handler is None:
+            continue
+        if handler.if_rule is not None:
+            if payload is None:
+                payload = entry.dialect.payload(moment)
+            if not if_admits(handler, moment.event, payload, moment.cwd):
+                continue
+        if handler.once:
+            if moment.session_id in entry.spent:
+                continue
+            entry.spent.add(moment.session_id)
+        (later if isinstance(handler, CommandHandler) and handler.run_async else now).append(entry)
+    return now, later
 
 
 def _decode(dialect: Dialect, event: str, outcome: ProcessOutcome) -> HookAnswer:
@@ -200,7 +235,8 @@ async def run_group(entries: Sequence[HookEntry], moment: Moment) -> GroupResult
     return await run_selected(select(entries, moment), moment)
 
 
-async def run_selected(chosen: Sequence[HookEntry], moment: Moment) -> GroupResult:
+async def run_selected(chosen: Sequence[HookEntry], moment: Moment, complete: Complete | None = None
+                       ) -> GroupResult:
     """Run hooks already selected; answers are merged in config order whatever order the
     processes finished in."""
     if not chosen:
@@ -211,14 +247,14 @@ async def run_selected(chosen: Sequence[HookEntry], moment: Moment) -> GroupResu
     results: list[tuple[HookAnswer, ProcessOutcome] | None] = [None] * len(chosen)
     if spec.concurrent and len(chosen) > 1:
         async def one(i: int) -> None:
-            results[i] = await _run_one(chosen[i], moment)
+            results[i] = await _run_one(chosen[i], moment, complete)
 
         async with anyio.create_task_group() as tg:
             for i in range(len(chosen)):
                 tg.start_soon(one, i)
     else:
         for i, entry in enumerate(chosen):
-            results[i] = await _run_one(entry, moment)
+            results[i] = await _run_one(entry, moment, complete)
     done = [r for r in results if r is not None]
     answers = tuple(a for a, _ in done)
     merged = chosen[0].dialect.merge(moment.event, answers)
@@ -226,11 +262,13 @@ async def run_selected(chosen: Sequence[HookEntry], moment: Moment) -> GroupResu
 
 
 def _distinct(chosen: Sequence[HookEntry]) -> list[HookEntry]:
-    """The first hook of each distinct command line, in config order."""
-    seen: set[str] = set()
+    """The first hook of each distinct handler (a command hook: its command line), in config order."""
+    seen: set[object] = set()
     kept = []
     for entry in chosen:
-        key = entry.handler.command if entry.handler else entry.id
+        handler = entry.handler
+        # Claude keys a command hook by its command line, any other handler by what it is.
+        key = handler.command if isinstance(handler, CommandHandler) else (handler or entry.id)
         if key not in seen:
             seen.add(key)
             kept.append(entry)
@@ -314,6 +352,8 @@ class Runner:
         self._groups: dict[str, list[Group]] = {}
         #: What listeners remember between dispatches (stop blocks, todo lists, models), by topic.
         self.memo: dict[str, dict[Any, Any]] = {}
+        #: The host's model for prompt and agent hooks (the optional `complete` part), if it has one.
+        self.complete: Complete | None = host.complete if "model" in host.surface.services else None
 
     def add(self, entry: HookEntry, rule: Rule) -> None:
         self._entries.setdefault(entry.row.point, []).append(entry)
@@ -370,13 +410,17 @@ class Runner:
             if keep is not None and not keep(first):
                 continue
             moment = moment_for(first.row.event, session, self.host.cwd, fields, turn)
-            chosen = group.select(moment)
+            chosen, later = admit(group.select(moment), moment)
+            for entry in later:
+                self.host.start_soon(self._in_background, entry, moment, point.name)
             if not chosen:
                 continue
+            for entry in chosen:
+                _status(self.host, entry)
             paired = point.log_pair and session is not None and turn is not None
             if paired:
                 _log_invoked(session, turn, chosen)  # type: ignore[arg-type]
-            result = await run_selected(chosen, moment)
+            result = await run_selected(chosen, moment, self.complete)
             if paired:
                 _log_results(session, turn, result)  # type: ignore[arg-type]
             applied = group.rule(result, first.row, scene)
@@ -388,6 +432,26 @@ class Runner:
             if applied.verdict is not None:
                 break
         return done
+
+
+    async def _in_background(self, entry: HookEntry, moment: Moment, point: str) -> None:
+        """An ``async`` hook: it runs to its end, and nothing it answers reaches the host."""
+        _status(self.host, entry)
+        answer, outcome = await _run_one(entry, moment, self.complete)
+        handler = entry.handler
+        note = "async: ran in the background; its answer decides nothing"
+        if isinstance(handler, CommandHandler) and handler.rewake and outcome.exit_code == 2:
+            note = "asyncRewake: exit 2; the agent is not woken here"
+            self.host.log("warning", f"hook {entry.id}: asyncRewake hook exited 2",
+                          output=(outcome.stderr or outcome.stdout).strip()[:2000])
+        group = GroupResult(answer, (entry,), (answer,), (outcome,))
+        self.audit.extend(audit_records(group, point, False, note))
+
+
+def _status(host: Host, entry: HookEntry) -> None:
+    # Claude shows statusMessage in its spinner; the operator log is where this host shows it.
+    if entry.handler is not None and entry.handler.status_message:
+        host.log("info", f"hook {entry.id}: {entry.handler.status_message}", statusMessage=True)
 
 
 def halted(runner: Runner, session: SessionHandle, turn: int) -> bool:

@@ -218,20 +218,19 @@ class PluginHostRouter:
         parts = [] if result.error is not None else payloads.text_parts(result.output)
         known = {m.id: m for m in prompts}
         changed = {pid: text for pid, text in parts if pid in known and known[pid].text != text}
-        added = [new_message(text, PLUGIN_SOURCE, f"opencode:{entries[0].row.event}")
-                 for pid, text in parts if pid not in known]
-        self._record(entries, points.PRE_STEP.name, result, "context" if changed or added else "none", True,
-                     f"{len(changed)} part(s) changed, {len(added)} added")
+        added = [text for pid, text in parts if pid not in known]
+        if added:
+            # OpenCode sends an added part inside the same user message; here a message is one
+            # text, so the added parts follow the last prompt's text on their own lines.
+            last = prompts[-1].id
+            changed[last] = "\n".join([changed.get(last, known[last].text), *added])
+        self._record(entries, points.PRE_STEP.name, result, "context" if changed else "none", True,
+                     f"{len(changed)} prompt message(s) changed, {len(added)} part(s) added")
         downstream: PreStepDecision = await next()
-        if downstream.kind != "enter" or not (changed or added):
+        if downstream.kind != "enter" or not changed:
             return downstream
-        messages: list[UserMessage] = []
-        for m in downstream.messages:
-            messages.append(UserMessage(m.id, changed[m.id], m.source) if m.id in changed else m)
-            if m.id == prompts[-1].id:
-                messages.extend(added)
-                added = []
-        return PreStepDecision("enter", tuple(messages) + tuple(added))
+        return PreStepDecision("enter", tuple(UserMessage(m.id, changed[m.id], m.source) if m.id in changed else m
+                                              for m in downstream.messages))
 
     async def _approval(self, request: ApprovalRequest, next: Next) -> ApprovalOutcome:
         if not self._by_key.get("permission.ask"):

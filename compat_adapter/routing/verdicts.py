@@ -112,7 +112,7 @@ def said(group: GroupResult, fallback: str | None = None) -> Said:
     origin = entry.declared.origin if entry is not None else None
     source = origin.rsplit(":", 1)[0] if origin and ":" in origin else origin
     return Said(event=entry.row.event if entry else "", tool=tool,
-                command=entry.handler.command if entry is not None and entry.handler else "",
+                command=str(getattr(entry.handler, "command", "") or "") if entry is not None else "",
                 reason=reason, exit2=outcome is not None and outcome.exit_code == 2,
                 tool_command=tool_command, source=source or (entry.id if entry else None), index=index)
 

@@ -49,7 +49,7 @@ import shutil
 import signal
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -158,16 +158,16 @@ def _cwd_problem(cwd: Path) -> str | None:
     return f"cannot run hook: working directory {str(cwd)!r} does not exist"
 
 
-def _launcher_argv(python: str, shell: str, command: str, cgroup: HookCgroup | None) -> list[str]:
+def _launcher_argv(python: str, program: list[str], cgroup: HookCgroup | None) -> list[str]:
     return [python, "-I", "-S", str(_LAUNCHER), str(os.getpid()),
-            str(cgroup.path) if cgroup is not None else "-", shell, "-c", command]
+            str(cgroup.path) if cgroup is not None else "-", *program]
 
 
 def _shell_problem(shell: str) -> str | None:
     # Checked here so that a missing shell stays a spawn failure: the launcher could only report
     # it as the shell's exit code 127.
     if not os.path.isfile(shell) or not os.access(shell, os.X_OK):
-        return f"cannot run hook: shell {shell!r} is not an executable file"
+        return f"cannot run hook: {shell!r} is not an executable file"
     return None
 
 
@@ -212,24 +212,27 @@ async def run_command(
     max_output_bytes: int = 1_048_576,
     grace_s: float = 2.0,
     shell: str = _SHELL,
+    argv: Sequence[str] | None = None,
 ) -> ProcessOutcome:
     """Run `command` through ``<shell> -c`` (default ``/bin/sh``) under the hook launcher; see the
-    module docstring."""
+    module docstring. With ``argv`` (exec form) that program runs instead, with no shell at all:
+    ``argv[0]`` must be an executable path (``command`` is then only for messages)."""
     started = time.perf_counter()
     cwd = Path(cwd)
-    problem = _cwd_problem(cwd) or _shell_problem(shell)
+    program = list(argv) if argv is not None else [shell, "-c", command]
+    problem = _cwd_problem(cwd) or _shell_problem(program[0])
     if problem is not None:
         return _spawn_failed(problem, started)
     python = _PYTHON if os.environ.get("COMPAT_ADAPTER_HOOK_LAUNCHER", "on").lower() != "off" else None
     launched = python is not None
     cgroup = HookCgroup.create() if launched else None
-    argv = _launcher_argv(python, shell, command, cgroup) if python is not None else [shell, "-c", command]
+    spawn = _launcher_argv(python, program, cgroup) if python is not None else program
     try:
         # Shielded: a cancellation landing mid-spawn would leave a started shell nobody kills.
         # It is delivered at the next checkpoint instead, inside the try/finally below.
         with anyio.CancelScope(shield=True):
             proc: Process = await anyio.open_process(
-                argv,
+                spawn,
                 stdin=PIPE if stdin is not None else DEVNULL,
                 stdout=PIPE,
                 stderr=PIPE,

@@ -35,6 +35,7 @@ import anyio
 from anyio.abc import TaskGroup
 
 from compat_adapter.errors import HostSurfaceMismatch, InvalidDeclaration
+from compat_adapter.handlers.model import ModelEndpoint, ask_endpoint, endpoint_from_env
 from compat_adapter.host.embedded.agent import MemoryAgent, StartSource
 from compat_adapter.host.embedded.bridges import mount
 from compat_adapter.host.embedded.seams import Default, Listener, Seams
@@ -48,6 +49,7 @@ from compat_adapter.host.protocol import (
     BridgeMount,
     Host,
     LspResult,
+    ModelRequest,
     SessionCreated,
     SessionEventNotice,
     SettingsUpdated,
@@ -97,6 +99,8 @@ class MemoryHost(Host):
         listeners before its first step.
     :param close_grace_s: how long leaving the host waits for running turns and background work
         before cancelling them.
+    :param model: the model server prompt and agent hooks ask; without one (and without
+        ``COMPAT_ADAPTER_MODEL_URL``) the surface has no ``model`` service and they are UNSUPPORTED.
     """
 
     def __init__(self, cwd: Path, *, log_dir: Path | None = None, shell: bool = True,
@@ -104,8 +108,11 @@ class MemoryHost(Host):
                  bridges: bool = True, lsp_command: Sequence[str] | None = None,
                  approver: Callable[[ApprovalRequest], Any] | None = None,
                  clock: Callable[[], float] = time.time, max_steps_per_turn: int = 64,
-                 subagent_start_wait_s: float = 10.0, close_grace_s: float = 10.0) -> None:
+                 subagent_start_wait_s: float = 10.0, close_grace_s: float = 10.0,
+                 model: ModelEndpoint | None = None) -> None:
         self._cwd = Path(cwd)
+        #: The model prompt and agent hooks ask (``COMPAT_ADAPTER_MODEL_URL`` … when not given).
+        self.model = model if model is not None else endpoint_from_env()
         self._log_dir = None if log_dir is None else Path(log_dir)
         self.shell = shell
         self._fs_watch = fs_watch
@@ -130,6 +137,9 @@ class MemoryHost(Host):
             off.append("worktrees")
         no_bridges = () if bridges else tuple(EMBEDDED_SURFACE.bridge_packages)
         self._surface = EMBEDDED_SURFACE.without(services=off, bridges=no_bridges)
+        if self.model is not None:
+            self._surface = self._surface.model_copy(
+                update={"services": self._surface.services | {"model"}})
 
         #: Operator log (see :meth:`log`), oldest first.
         self.records: list[HostRecord] = []
@@ -220,6 +230,11 @@ class MemoryHost(Host):
     def log(self, level: str, message: str, /, **fields: Any) -> None:
         self.records.append(HostRecord(level, message, fields))
         _logger.log(_LEVELS.get(level, logging.INFO), "%s %s", message, fields if fields else "")
+
+    async def complete(self, request: ModelRequest) -> str:
+        if self.model is None:
+            raise NotImplementedError("no model endpoint configured")
+        return await ask_endpoint(self.model, request)
 
     def start_soon(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
         self._spawn(lambda: fn(*args))

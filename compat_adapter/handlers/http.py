@@ -1,0 +1,53 @@
+"""``http`` hooks: the hook input POSTed as JSON, the response read like a command's stdout.
+
+Claude's rules: a 2xx answer is the hook's output (an empty body is a plain success); a non-2xx
+status, a connection failure or a timeout is a non-blocking error (the action goes ahead); a status
+code alone never blocks. Header values may name environment variables as ``$VAR`` or ``${VAR}``,
+and only those listed in ``allowedEnvVars`` are filled in: any other reference becomes empty.
+Redirects are not followed and proxy variables are not read, so the request goes where the URL
+says and nowhere else.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Mapping
+
+import httpx
+
+from compat_adapter.handlers.outcome import answered, failed, timed_out
+from compat_adapter.model import HttpHandler
+from compat_adapter.runtime.process import ProcessOutcome
+
+__all__ = ("interpolate", "run_http")
+
+_REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def interpolate(value: str, allowed: tuple[str, ...], environ: Mapping[str, str]) -> str:
+    """A header value with allowed variables filled in and every other reference emptied."""
+    def one(m: re.Match[str]) -> str:
+        name = m.group(1) or m.group(2)
+        return environ.get(name, "") if name in allowed else ""
+    return _REFERENCE.sub(one, value)
+
+
+async def run_http(handler: HttpHandler, body: bytes, *, timeout_s: float, limit: int,
+                   environ: Mapping[str, str]) -> ProcessOutcome:
+    started = time.perf_counter()
+    headers = {k: interpolate(v, handler.allowed_env, environ) for k, v in handler.headers
+               # Claude works the length out from the body itself.
+               if k.lower() not in ("content-length", "transfer-encoding")}
+    if not any(k.lower() == "content-type" for k in headers):
+        headers["Content-Type"] = "application/json"
+    try:
+        async with httpx.AsyncClient(timeout=timeout_s, follow_redirects=False, trust_env=False) as client:
+            response = await client.post(handler.url, content=body, headers=headers)
+    except httpx.TimeoutException:
+        return timed_out(f"http hook: no answer from {handler.url} within {timeout_s:g} s", started)
+    except httpx.HTTPError as exc:
+        return failed(f"http hook: {handler.url}: {type(exc).__name__}: {exc}", started)
+    if not 200 <= response.status_code < 300:
+        return failed(f"http hook: {handler.url} answered HTTP {response.status_code}", started)
+    return answered(response.text, started, limit)

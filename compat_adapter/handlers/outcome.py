@@ -1,0 +1,44 @@
+"""Outcomes of the handler kinds that are not processes, in the one shape every dialect decodes.
+
+A web request, an MCP call or a model answer is read by the vendor like a command's stdout, with
+the vendor's rules for failures: so each is reported as a :class:`ProcessOutcome` — exit 0 with
+the body on stdout when it answered, exit 1 (a non-blocking error in every vendor) with the cause
+on stderr when it did not, and a timeout as a timeout.
+"""
+
+from __future__ import annotations
+
+import time
+
+from compat_adapter.runtime.process import ProcessOutcome
+
+__all__ = ("answered", "failed", "timed_out")
+
+
+def _ms(started: float) -> float:
+    return (time.perf_counter() - started) * 1000.0
+
+
+def _cap(text: str, limit: int) -> tuple[str, bool]:
+    data = text.encode("utf-8")
+    if len(data) <= limit:
+        return text, False
+    return data[:limit].decode("utf-8", errors="replace"), True
+
+
+def answered(stdout: str, started: float, limit: int, *, exit_code: int = 0, stderr: str = "") -> ProcessOutcome:
+    out, cut = _cap(stdout, limit)
+    err, cut_err = _cap(stderr, limit)
+    return ProcessOutcome(exit_code=exit_code, stdout=out, stderr=err, timed_out=False,
+                          truncated=cut or cut_err, cause=None, duration_ms=_ms(started))
+
+
+def failed(message: str, started: float) -> ProcessOutcome:
+    """No answer: a non-blocking error whose stderr says why."""
+    return ProcessOutcome(exit_code=1, stdout="", stderr=message, timed_out=False, truncated=False,
+                          cause=None, duration_ms=_ms(started))
+
+
+def timed_out(message: str, started: float) -> ProcessOutcome:
+    return ProcessOutcome(exit_code=None, stdout="", stderr=message, timed_out=True, truncated=False,
+                          cause="timeout", duration_ms=_ms(started))
