@@ -221,8 +221,7 @@ class EventRow(Frozen):
     """Which occurrences of the seam are this event: a host may publish one seam (tool results,
     status flips) where the vendor has several events."""
     official: EventRow | None = None
-    """The same event through the host's official bridge, for rows this project translates by
-    default (fidelity first): taken when a preset or the host asks for ``prefer="official"``."""
+    """The same event on the host's official bridge, taken when ``prefer="official"`` is asked for."""
 
     @model_validator(mode="after")
     def _route_shape(self) -> EventRow:
@@ -240,9 +239,8 @@ class EventRow(Frozen):
                              "(an observe-only loss); an event the vendor only watches is native-translate")
         if self.route is Route.NATIVE_TRANSLATE and observe_only:
             raise ValueError(f"{self.event}: a row that only watches an event the vendor acts on is native-seam")
-        if self.official is not None and (self.official.route is not Route.OFFICIAL_BRIDGE
-                                          or self.official.event != self.event
-                                          or self.route is Route.OFFICIAL_BRIDGE):
+        if (o := self.official) and (o.route, o.event, self.route) != (Route.OFFICIAL_BRIDGE, self.event, self.route) \
+                or (o and self.route is Route.OFFICIAL_BRIDGE):
             raise ValueError(f"{self.event}: the official alternative is the same event on the official bridge")
         return self
 
