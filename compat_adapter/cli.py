@@ -14,6 +14,7 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 
+from compat_adapter.cli_grade import add_commands as add_grade_commands
 from compat_adapter.cli_serve import add_commands as add_serve_commands
 from compat_adapter.cli_session import add_commands as add_session_commands
 from compat_adapter.cli_trust import add_commands as add_trust_commands
@@ -88,6 +89,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
 
     _COMMANDS.update(add_session_commands(sub))
+    _COMMANDS.update(add_grade_commands(sub))
     _COMMANDS.update(add_serve_commands(sub))
     _COMMANDS.update(add_trust_commands(sub))
     return parser

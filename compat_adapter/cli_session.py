@@ -1,4 +1,4 @@
-"""`compat-adapter demo`, `run` and `grade`: the commands that run hooks or read a team's files.
+"""`compat-adapter demo` and `run`: the commands that run hooks on the embedded host.
 
 As in ``cli.py``, each command imports what it runs only when it is chosen.
 """
@@ -9,15 +9,13 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 import anyio
 
-from compat_adapter.errors import CompatError, InvalidHandler, InvalidMatcher, ScriptError
+from compat_adapter.errors import CompatError, ScriptError
 from compat_adapter.host.script import script_from_json
-from compat_adapter.host.surfaces import surface_named
 
 __all__ = ("add_commands", "print_report", "read_session_script")
 
@@ -136,89 +134,6 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _grade(args: argparse.Namespace) -> int:
-    from compat_adapter.catalog import resolve_vendor
-    from compat_adapter.grading import grade, grade_rules
-    from compat_adapter.importers import import_files
-
-    spec = resolve_vendor(args.vendor)
-    surface = surface_named(args.host)
-    imported = import_files(spec.id, args.files, trust_all=True if args.trust_all else None)
-    rows: list[dict[str, Any]] = []
-    for hook in imported.hooks:
-        try:
-            result = grade(hook.declared, surface, id=hook.origin, prefer=args.prefer)
-            rows.append({"origin": hook.origin, "event": hook.event, "matcher": hook.matcher,
-                         "capability": str(result.capability), "route": str(result.route),
-                         "alternative": result.alternative,
-                         "seams": list(result.seams) + list(result.services),
-                         "losses": [f"{d.code}: {d.text}" for d in result.degradations],
-                         "reason": result.reason})
-        except (InvalidHandler, InvalidMatcher) as exc:
-            rows.append({"origin": hook.origin, "event": hook.event, "matcher": hook.matcher,
-                         "capability": "UNSUPPORTED", "route": "unsupported", "seams": [],
-                         "losses": [], "reason": f"{exc.code}: {exc.message}"})
-    for refused in imported.refused:
-        rows.append({"origin": refused.origin, "event": refused.what, "matcher": None,
-                     "capability": "UNSUPPORTED", "route": "unsupported", "seams": [], "losses": [],
-                     "reason": f"{refused.code}: {refused.reason}"})
-    rows += _plugin_rows(imported.plugins, surface)
-    for rules in imported.rules:
-        result = grade_rules(rules.vendor, surface)
-        rows.append({"origin": rules.origin, "event": "rules", "matcher": None,
-                     "capability": str(result.capability), "route": str(result.route),
-                     "seams": list(result.seams), "losses": [], "reason": result.reason,
-                     "sources": list(rules.sources), "trusted": rules.trusted})
-    unsupported = sum(r["capability"] == "UNSUPPORTED" for r in rows)
-    if args.json:
-        print(json.dumps({"vendor": spec.id, "host": surface.host, "rows": rows,
-                          "unsupported": unsupported}, indent=2))
-    else:
-        from rich.table import Table
-
-        table = Table(title=f"{spec.id} hooks graded on {surface.host} {surface.version}")
-        for column in ("where", "event", "matcher", "grade", "route", "seams", "losses or reason"):
-            table.add_column(column, overflow="fold")
-        for r in rows:
-            losses = r["reason"] or "\n".join(r["losses"]) or _trust_note(r)
-            if r.get("alternative"):
-                losses += f"\nalternative: {r['alternative']}"
-            table.add_row(r["origin"], r["event"], r["matcher"] or "", r["capability"], r["route"],
-                          ", ".join(r["seams"]), losses)
-        console = _console()
-        console.print(table)
-        console.print(f"{len(rows)} graded, {unsupported} UNSUPPORTED")
-    return 1 if args.strict and unsupported else 0
-
-
-def _plugin_rows(plugins: Any, surface: Any) -> list[dict[str, Any]]:
-    """OpenCode plugins of trusted files: loaded in a plugin-host sidecar (never this process), one
-    row per hook key each plugin returns."""
-    if not plugins:
-        return []
-    from compat_adapter.importers import plugin_source
-    from compat_adapter.plugin_host.host import grade_plugins
-
-    by_root: dict[str, list[Any]] = {}
-    for plugin in plugins:
-        by_root.setdefault(plugin.root, []).append(plugin_source(plugin))
-    rows = []
-    for root, sources in by_root.items():
-        for g in anyio.run(partial(grade_plugins, Path(root), surface, sources=sources)):
-            result = g.result
-            rows.append({"origin": f"{g.source.origin}#{g.plugin.rsplit('#', 1)[-1]}" if g.plugin else g.source.origin,
-                         "event": result.event, "matcher": None, "capability": str(result.capability),
-                         "route": str(result.route), "seams": list(result.seams) + list(result.services),
-                         "losses": [f"{d.code}: {d.text}" for d in result.degradations], "reason": result.reason})
-    return rows
-
-
-def _trust_note(row: dict[str, Any]) -> str:
-    if row.get("trusted") is None:
-        return ""
-    return "file trusted" if row["trusted"] else "file not trusted (rules still carry: context, not code)"
-
-
 _PREFER_HELP = ("route policy: fidelity (default) translates every event it can with the vendor's own "
                 "semantics; official keeps the host's official bridge for the events it carries")
 _TRUST_ALL_HELP = ("DANGEROUS: run hooks from files nobody trusted (`compat-adapter trust`); "
@@ -236,12 +151,4 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
     r.add_argument("--json", action="store_true")
     r.add_argument("--trust-all", action="store_true", help=_TRUST_ALL_HELP)
     r.add_argument("--prefer", choices=("fidelity", "official"), default="fidelity", help=_PREFER_HELP)
-    g = sub.add_parser("grade", help="grade a vendor's own hook config and rules files")
-    g.add_argument("--vendor", required=True)
-    g.add_argument("files", nargs="+")
-    g.add_argument("--host", default="embedded")
-    g.add_argument("--json", action="store_true")
-    g.add_argument("--strict", action="store_true", help="exit 1 when anything is UNSUPPORTED")
-    g.add_argument("--trust-all", action="store_true", help=_TRUST_ALL_HELP)
-    g.add_argument("--prefer", choices=("fidelity", "official"), default="fidelity", help=_PREFER_HELP)
-    return {"demo": _demo, "run": _run, "grade": _grade}
+    return {"demo": _demo, "run": _run}

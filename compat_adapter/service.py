@@ -223,8 +223,9 @@ class CompatAdapter:
 
         ``root`` is the project (the plugins' ``directory``); by default its own plugins load
         (``opencode.json`` entries, then ``.opencode/plugin(s)/``), else only ``files`` or
-        ``sources``. Calling this is consent to run them; ``import_project`` only offers the
-        plugins of trusted files.
+        ``sources``. Loading runs a plugin's code, so only trusted plugin files load (an npm
+        plugin follows the config that names it); an untrusted one is one UNSUPPORTED row whose
+        reason starts ``untrusted:`` (see :mod:`compat_adapter.trust`).
         """
         self._check()
         from compat_adapter.plugin_host.grade import plugin_declarations

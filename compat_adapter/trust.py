@@ -54,6 +54,7 @@ __all__ = (
     "Verdict",
     "command_view",
     "file_digest",
+    "plugin_untrusted",
     "project_root",
     "trust_all_enabled",
     "trusting_all",
@@ -441,3 +442,19 @@ def warn_trust_all(shown: str, verdict: Verdict) -> None:
             f"({state}) run without review")
     print(line, file=sys.stderr, flush=True)
     _log.warning(line)
+
+
+def plugin_untrusted(root: Path, kind: str, path: str | None, origin: str) -> str | None:
+    """Why a project's OpenCode plugin may not load (None: it may). Loading a plugin runs its code,
+    so a plugin file must be trusted itself, and an npm plugin follows the config file naming it.
+    Inside :func:`trusting_all` every plugin loads, with the warning line."""
+    file = Path(path) if kind == "file" and path else root / origin.split(":", 1)[0]
+    shown = os.path.relpath(file, root) if file.is_relative_to(root) else str(file)
+    verdict = TrustStore().check(file, (), root=project_root(file), shown=shown)
+    if verdict.trusted:
+        return None
+    if trust_all_enabled():
+        warn_trust_all(shown, verdict)
+        return None
+    return verdict.why
+

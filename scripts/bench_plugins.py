@@ -15,6 +15,7 @@ Figures (medians):
 
 from __future__ import annotations
 
+import os
 import statistics
 import subprocess
 import time
@@ -24,6 +25,7 @@ from typing import Any
 from compat_adapter import CompatAdapter
 from compat_adapter.host.embedded.memory import MemoryHost
 from compat_adapter.host.protocol import PreToolDecision, ToolExecution
+from compat_adapter.importers.gate import importer_for, trust_files
 from compat_adapter.plugin_host.lane import lane
 from compat_adapter.plugin_host.sidecar import Sidecar
 from compat_adapter.plugin_host.sources import project_sources
@@ -106,6 +108,9 @@ async def _sidecar_figures(root: Path, starts: int = 5, calls: int = 2000) -> di
 async def _adapter_figure(root: Path, calls: int = 1000) -> float:
     async with MemoryHost(root) as host, CompatAdapter(host, log_registrations=False,
                                                        state_dir=str(root / "state")) as adapter:
+        # The plugins are this benchmark's own files: trusted explicitly, in a throw-away store.
+        os.environ["COMPAT_ADAPTER_STATE_HOME"] = str(root / "trust-state")
+        trust_files("opencode", importer_for("opencode").project_files(root), command="scripts/bench_plugins.py")
         results = await adapter.register_plugins(root)
         assert all(r.mounted for r in results), results
         execution = ToolExecution("call-1", "bash", {"command": "ls -la"}, None)

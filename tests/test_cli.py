@@ -90,14 +90,22 @@ def test_invalid_json_and_unknown_event_in_a_file(tmp_path: Path) -> None:
     unknown = tmp_path / "unknown.json"
     unknown.write_text(json.dumps({"hooks": {"BeforeEverything": [
         {"hooks": [{"type": "command", "command": "true"}]}]}}))
-    done = cli("grade", "--vendor", "claude", str(unknown))
-    assert done.returncode == 2 and done.stderr.startswith("UNKNOWN_EVENT: ")
-    assert "unknown.json" in done.stderr and "BeforeEverything" in done.stderr
+    # A bad event is one UNSUPPORTED row with its place, not a dead file (issue 14 item 4).
+    done = cli("grade", "--vendor", "claude", "--json", str(unknown))
+    assert done.returncode == 0, done.stderr
+    [row] = json.loads(done.stdout)["rows"]
+    assert row["capability"] == "UNSUPPORTED" and row["reason"].startswith("UNKNOWN_EVENT: ")
+    assert row["origin"] == f"{unknown}:hooks.BeforeEverything[0].hooks[0]"
+    assert "BeforeEverything" in row["reason"]
+    assert cli("grade", "--vendor", "claude", "--strict", str(unknown)).returncode == 1
 
 
 def test_usage_errors_exit_2() -> None:
-    done = cli("grade")
+    done = cli("grade", "--no-such-flag")
     assert done.returncode == 2
+    # A file without its vendor: a folder is searched for every vendor, a file is not guessed.
+    done = cli("grade", __file__)
+    assert done.returncode == 2 and "--vendor" in done.stderr
     assert cli("no-such-command").returncode == 2
 
 

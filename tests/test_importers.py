@@ -14,8 +14,6 @@ from conftest import trust, trust_project
 
 from compat_adapter.errors import (
     ConfigParseError,
-    InvalidMatcher,
-    UnknownEvent,
     UnknownVendor,
 )
 from compat_adapter.importers import (
@@ -259,10 +257,14 @@ def test_codex_features_hooks_false_switches_every_hook_of_the_import_off(tmp_pa
 
 
 def test_codex_rejects_an_unknown_top_level_key_as_codex_does(tmp_path: Path) -> None:
-    path = write_json(tmp_path / "hooks.json", {"$schema": "x", "hooks": {}})
-    with pytest.raises(ConfigParseError) as err:
-        import_files("codex", [path])
-    assert f"{path}:$schema" in str(err.value)
+    # Codex 0.169.0 runs none of the file's hooks (vendor lane); the file imports, one row per hook.
+    path = write_json(tmp_path / "hooks.json", {"$schema": "x", "hooks": {
+        "Stop": [{"hooks": [{"command": "a"}, {"command": "b"}]}]}})
+    result = trusted_import("codex", [path])
+    assert not result.hooks
+    assert refused_of(result) == [("SKIPPED_BY_VENDOR", "hooks.Stop[0].hooks[0]"),
+                                  ("SKIPPED_BY_VENDOR", "hooks.Stop[0].hooks[1]")]
+    assert all("$schema" in r.reason for r in result.refused)
 
 
 def test_codex_invalid_matcher_drops_its_group_as_codex_does(tmp_path: Path) -> None:
@@ -278,8 +280,9 @@ def test_codex_invalid_matcher_drops_its_group_as_codex_does(tmp_path: Path) -> 
 def test_codex_both_windows_command_spellings_are_an_error(tmp_path: Path) -> None:
     path = write_json(tmp_path / "hooks.json", {"hooks": {"Stop": [{"hooks": [
         {"command": "x", "commandWindows": "y", "command_windows": "z"}]}]}})
-    with pytest.raises(ConfigParseError, match=r"hooks\.Stop\[0\]\.hooks\[0\]"):
-        import_files("codex", [path])
+    result = trusted_import("codex", [path])
+    assert refused_of(result) == [("INVALID_ENTRY", "hooks.Stop[0].hooks[0]")]
+    assert "commandWindows and command_windows" in result.refused[0].reason
 
 
 # ── Copilot ─────────────────────────────────────────────────────────────────────────────────────
@@ -336,9 +339,11 @@ def test_copilot_inline_settings_hooks_and_instructions() -> None:
 
 
 def test_copilot_bad_version_rejects_the_file(tmp_path: Path) -> None:
-    path = write_json(tmp_path / "hooks.json", {"version": 2, "hooks": {}})
-    with pytest.raises(ConfigParseError, match="version"):
-        import_files("copilot", [path])
+    path = write_json(tmp_path / "hooks.json", {"version": 2, "hooks": {"sessionStart": [{"bash": "x"}]}})
+    result = trusted_import("copilot", [path])
+    assert not result.hooks
+    assert refused_of(result) == [("SKIPPED_BY_VENDOR", "version")]
+    assert "version 1" in result.refused[0].reason
 
 
 # ── CodeBuddy / WorkBuddy ───────────────────────────────────────────────────────────────────────
@@ -530,36 +535,46 @@ def test_invalid_toml_names_the_line(tmp_path: Path) -> None:
     ({"disableAllHooks": "yes"}, "disableAllHooks: expected true or false"),
 ])
 def test_wrong_shape_names_file_and_json_path(tmp_path: Path, data: Any, place: str) -> None:
+    # One bad entry is one refused row at its place; a good hook beside it still imports.
+    where, what = place.split(": ", 1)
+    data = {**data, "hooks": data["hooks"]} if "hooks" in data else data
+    good = {"SessionEnd": [{"hooks": [{"command": "echo bye"}]}]}
+    if isinstance(data.get("hooks"), dict):
+        data = {**data, "hooks": {**data["hooks"], **good}}
+    elif "hooks" not in data:
+        data = {**data, "hooks": good}
     path = write_json(tmp_path / "settings.json", data)
-    with pytest.raises(ConfigParseError) as err:
-        import_files("claude", [path])
-    assert f"{path}:{place}" in str(err.value)
+    result = trusted_import("claude", [path])
+    assert [(r.origin, what in r.reason) for r in result.refused] == [(f"{path}:{where}", True)]
+    assert result.refused[0].code in ("INVALID_ENTRY", "INVALID_MATCHER")
+    if where != "hooks":
+        assert [h.event for h in result.hooks] == ["SessionEnd"]
 
 
 def test_unknown_event_names_file_and_place(tmp_path: Path) -> None:
     path = write_json(tmp_path / "settings.json", {"hooks": {
         "PreToolUse": [{"matcher": "Bash", "hooks": [{"command": "true"}]}],
         "PreToolUsee": [{"hooks": [{"command": "true"}]}]}})
-    with pytest.raises(UnknownEvent) as err:
-        import_files("claude", [path])
-    assert f"{path}:hooks.PreToolUsee" in str(err.value)
-    assert err.value.context["place"] == "hooks.PreToolUsee"
+    result = trusted_import("claude", [path])
+    assert [h.event for h in result.hooks] == ["PreToolUse"]
+    assert refused_of(result) == [("UNKNOWN_EVENT", "hooks.PreToolUsee[0].hooks[0]")]
+    assert "no hook event 'PreToolUsee'" in result.refused[0].reason
 
 
 def test_codex_unknown_event_that_no_vendor_has_is_an_error(tmp_path: Path) -> None:
     path = write(tmp_path / "config.toml", "[[hooks.BeforeShell]]\n[[hooks.BeforeShell.hooks]]\n"
                  "command = 'true'\n")
-    with pytest.raises(UnknownEvent, match=r"config\.toml:hooks\.BeforeShell"):
-        import_files("codex", [path])
+    result = trusted_import("codex", [path])
+    assert refused_of(result) == [("UNKNOWN_EVENT", "hooks.BeforeShell[0].hooks[0]")]
 
 
 def test_matcher_that_does_not_compile_names_the_place(tmp_path: Path) -> None:
     path = write_json(tmp_path / "settings.json", {"hooks": {"PreToolUse": [
         {"matcher": "Bash", "hooks": [{"command": "true"}]},
         {"matcher": "Edit(", "hooks": [{"command": "true"}]}]}})
-    with pytest.raises(InvalidMatcher) as err:
-        import_files("claude", [path])
-    assert f"{path}:hooks.PreToolUse[1].matcher" in str(err.value)
+    result = trusted_import("claude", [path])
+    assert [h.matcher for h in result.hooks] == ["Bash"]
+    assert refused_of(result) == [("INVALID_MATCHER", "hooks.PreToolUse[1].hooks[0]")]
 
 
 def test_unknown_vendor_and_unknown_file_kind(tmp_path: Path) -> None:
@@ -578,24 +593,28 @@ def test_top_level_must_be_an_object(tmp_path: Path) -> None:
 
 # ── Nothing guessed across vendors ──────────────────────────────────────────────────────────────
 
-def test_a_claude_settings_file_imported_as_copilot_is_an_unknown_event() -> None:
+def test_a_claude_settings_file_imported_as_copilot_reads_the_claude_compatible_format() -> None:
+    # Copilot CLI runs a repository's Claude settings in its PascalCase (Claude-compatible) format;
+    # a Claude event Copilot does not have is one row saying so.
     path = FIX / "claude/webapp/.claude/settings.json"
-    with pytest.raises(UnknownEvent) as err:
-        import_files("copilot", [path])
-    message = str(err.value)
-    assert f"{path}:hooks.PreToolUse" in message and "PascalCase" in message
+    result = trusted_import("copilot", [path])
+    assert result.hooks and all(h.event[0].isupper() for h in result.hooks)
+    assert {r.code for r in result.refused} <= {"UNKNOWN_EVENT", "INVALID_HANDLER", "UNSUPPORTED_FIELD"}
 
 
 def test_a_copilot_hooks_file_imported_as_claude_is_an_unknown_event() -> None:
     path = FIX / "copilot/api/.github/hooks/security.json"
-    with pytest.raises(UnknownEvent, match=r"hooks\.sessionStart"):
-        import_files("claude", [path])
+    result = trusted_import("claude", [path])
+    assert not result.hooks
+    assert "UNKNOWN_EVENT" in {r.code for r in result.refused}
+    assert any(r.origin.startswith(f"{path}:hooks.sessionStart") for r in result.refused)
 
 
 def test_a_copilot_hooks_file_imported_as_codex_is_an_unknown_event() -> None:
-    # Codex also refuses the `version` key at the top level before any event is read.
-    with pytest.raises(ConfigParseError, match=r"security\.json:version"):
-        import_files("codex", [FIX / "copilot/api/.github/hooks/security.json"])
+    # Codex refuses the file for its `version` key at the top level: nothing of it runs.
+    result = trusted_import("codex", [FIX / "copilot/api/.github/hooks/security.json"])
+    assert not result.hooks
+    assert result.refused and all(r.code in ("SKIPPED_BY_VENDOR", "UNKNOWN_EVENT") for r in result.refused)
 
 
 # ── Switches ────────────────────────────────────────────────────────────────────────────────────

@@ -15,7 +15,6 @@ from compat_adapter import CompatAdapter, MemoryHost
 from compat_adapter.catalog import resolve_vendor
 from compat_adapter.declare import declare_hook
 from compat_adapter.errors import (
-    ConfigParseError,
     InputRefused,
     InputTooLarge,
     InvalidHandler,
@@ -248,5 +247,8 @@ def test_an_imported_nul_command_names_its_place(project: Path) -> None:
     settings = project / "settings.json"
     settings.write_text(json.dumps({"hooks": {"PreToolUse": [
         {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo a\u0000b"}]}]}}))
-    with pytest.raises(ConfigParseError, match=r"hooks\.PreToolUse\[0\]\.hooks\[0\].*NUL"):
-        import_files("claude", [settings])
+    # One refused row at its place (issue 14: no dead files), never registered.
+    result = import_files("claude", [settings], trust_all=True)
+    assert not result.hooks
+    [row] = result.refused
+    assert row.origin == f"{settings}:hooks.PreToolUse[0].hooks[0]" and "NUL" in row.reason

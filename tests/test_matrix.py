@@ -21,18 +21,18 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_reference_figures() -> None:
     m = build_matrix()
     t = m.totals
-    assert t.events == 112
-    assert {c.vendor: c.events for c in m.counts} == {"claude": 33, "codex": 12, "workbuddy": 24,
-                                                      "opencode": 29, "copilot": 14}
+    assert t.events == 126
+    assert {c.vendor: c.events for c in m.counts} == {"claude": 33, "codex": 12, "workbuddy": 27,
+                                                      "opencode": 29, "copilot": 25}
     # The seed's matrix has 80 native-translate and 5 native-seam rows; here a row that only watches
     # an event the vendor acts on is labelled native-seam (test_vendors.py says why).
     # Fidelity first: the rows the seed bridged are translated natively by default ...
-    assert t.routes == {"official-bridge": 0, "native-translate": 73, "native-seam": 29,
-                        "builtin-bridge": 10}
+    assert t.routes == {"official-bridge": 0, "native-translate": 78, "native-seam": 29,
+                        "builtin-bridge": 19}
     # ... and prefer="official" keeps the seed's official-bridge route for all 17.
     assert build_matrix(prefer="official").totals.routes == {
-        "official-bridge": 17, "native-translate": 57, "native-seam": 28, "builtin-bridge": 10}
-    assert t.direct == 0 and t.unsupported == 0 and t.adapted == 112
+        "official-bridge": 17, "native-translate": 62, "native-seam": 28, "builtin-bridge": 19}
+    assert t.direct == 0 and t.unsupported == 0 and t.adapted == 126
     assert t.approximate == 10
     assert all(h.degradations for h in m.hooks if h.capability is Capability.ADAPTED)
     assert [r.capability for r in m.rules] == [Capability.CARRY] * 5
@@ -43,26 +43,26 @@ def test_reference_figures() -> None:
 def test_grading_depends_on_the_surface() -> None:
     small = EMBEDDED_SURFACE.without(services=["shell"])
     m = build_matrix(small)
-    assert m.totals.unsupported == 112
+    assert m.totals.unsupported == 126
     assert all(r.capability is Capability.CARRY for r in m.rules)
 
 
 def test_json_and_markdown_come_from_the_same_data(capsys) -> None:
     m = build_matrix(vendor="copilot")
     data = json.loads(to_json(m))
-    assert len(data["hooks"]) == 14
+    assert len(data["hooks"]) == 25
     md = to_markdown(m)
     for h in m.hooks:
         assert f"`{h.event}`" in md
     assert main(["matrix", "--format", "json", "--vendor", "github-copilot"]) == 0
-    assert json.loads(capsys.readouterr().out)["totals"]["events"] == 14
+    assert json.loads(capsys.readouterr().out)["totals"]["events"] == 25
 
 
 def test_cli_matrix_json_in_a_real_process() -> None:
     out = subprocess.run([sys.executable, "-m", "compat_adapter.cli", "matrix", "--format", "json"],
                          capture_output=True, text=True, check=True, cwd=ROOT)
     data = json.loads(out.stdout)
-    assert data["totals"]["routes"]["native-translate"] == 73
+    assert data["totals"]["routes"]["native-translate"] == 78
 
 
 def _write_matrix(*args: str) -> subprocess.CompletedProcess[str]:

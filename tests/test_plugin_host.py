@@ -13,6 +13,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+from conftest import trust_project
 
 from compat_adapter.host.embedded.memory import MemoryHost
 from compat_adapter.host.script import Reply, call
@@ -89,6 +90,7 @@ def kinds(results: tuple) -> list[tuple[str, Capability, Route]]:
 
 
 async def test_grading_lists_one_adapted_row_per_hook_key(project: Path) -> None:
+    trust_project("opencode", project)  # the user trusted these plugins
     graded = await grade_plugins(project, TABLE_SURFACE)
     rows = [(g.plugin, g.result.event, g.result.capability, g.result.route) for g in graded]
     assert rows == [
@@ -111,6 +113,7 @@ async def test_a_plugin_that_throws_at_load_is_one_unsupported_row_with_the_erro
     (folder / "syntax.js").write_text("export const = ;\n")
     (folder / "keys.ts").write_text(
         'export const Keys = async () => ({ "chat.params": async () => {}, "made.up": async () => {} })\n')
+    trust_project("opencode", tmp_path)  # the user trusted these plugins
     graded = await grade_plugins(tmp_path, TABLE_SURFACE)
     by_source = {(g.source.id, g.result.event): g.result for g in graded}
     broken = by_source[(".opencode/plugins/broken.ts", "plugin-load")]
@@ -126,6 +129,7 @@ async def test_a_plugin_that_throws_at_load_is_one_unsupported_row_with_the_erro
 
 async def test_a_missing_seam_makes_the_row_unsupported(project: Path) -> None:
     smaller = TABLE_SURFACE.without(services=("shellEnv",))
+    trust_project("opencode", project)  # the user trusted these plugins
     graded = await grade_plugins(project, smaller)
     env = next(g.result for g in graded if g.result.event == "shell.env")
     assert env.capability is Capability.UNSUPPORTED and "shellEnv" in (env.reason or "")
@@ -133,6 +137,7 @@ async def test_a_missing_seam_makes_the_row_unsupported(project: Path) -> None:
 
 async def test_the_scripted_loop_runs_the_plugins_end_to_end(project: Path) -> None:
     async with MemoryHost(project) as host, CompatAdapter(host) as adapter:
+        trust_project("opencode", project)  # the user trusted these plugins
         results = await adapter.register_plugins(project)
         assert [r.capability for r in results] == [Capability.ADAPTED] * 4
         agent = await host.create_agent(script=[
@@ -173,6 +178,7 @@ async def test_args_mutation_is_audited_and_not_applied(tmp_path: Path) -> None:
         'export const R = async () => ({ "tool.execute.before": async (i, o) => '
         '{ o.args.command = "echo rewritten" } })\n')
     async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        trust_project("opencode", tmp_path)  # the user trusted these plugins
         await adapter.register_plugins(tmp_path)
         agent = await host.create_agent(script=[Reply(calls=(call("bash", command="echo original"),)), "ok"])
         await agent.run_turn("go")
@@ -189,6 +195,7 @@ async def test_tool_execute_after_rewrites_what_the_model_reads(tmp_path: Path) 
         'export const A = async () => ({ "tool.execute.after": async (i, o) => '
         '{ o.output = o.output + "\\n[checked by plugin for " + i.tool + "]" } })\n')
     async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        trust_project("opencode", tmp_path)  # the user trusted these plugins
         await adapter.register_plugins(tmp_path)
         agent = await host.create_agent(script=[Reply(calls=(call("bash", command="echo hi"),)), "ok"])
         await agent.run_turn("go")
@@ -206,6 +213,7 @@ async def test_chat_message_rewrites_and_adds_prompt_parts(tmp_path: Path) -> No
         '  o.parts.push({ type: "text", text: "no id: dropped" })\n'
         '} })\n')
     async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        trust_project("opencode", tmp_path)  # the user trusted these plugins
         await adapter.register_plugins(tmp_path)
         agent = await host.create_agent(script=["ok"])
         await agent.run_turn("hello there")
@@ -254,6 +262,7 @@ async def test_closing_kills_what_plugins_started(tmp_path: Path) -> None:
         '  return { dispose: async () => {} }\n'
         '}\n')
     host = PluginHost(tmp_path)
+    trust_project("opencode", tmp_path)  # the user trusted these plugins
     reports = await host.load(tmp_path)
     assert reports[0].error is None and reports[0].exports[0].keys == ("dispose",)
     child = int((tmp_path / "child.pid").read_text())
@@ -279,6 +288,7 @@ async def test_client_parts_the_host_cannot_serve_throw_and_are_reported(tmp_pat
         '}\n')
     host = PluginHost(tmp_path)
     try:
+        trust_project("opencode", tmp_path)  # the user trusted these plugins
         await host.load(tmp_path)
         plugin = ".opencode/plugin/client.ts#K"
         result = await host.call([plugin], "tool.execute.before", {"tool": "bash"}, {"args": {}}, timeout_s=5)
@@ -327,6 +337,7 @@ async def test_npm_plugins_the_config_lists_load_from_installed_packages_only(tm
         {"plugin": [["opencode-team-guard", {"word": "stop"}], "opencode-not-installed"]}))
     host = PluginHost(tmp_path)
     try:
+        trust_project("opencode", tmp_path)  # the user trusted the config that names these plugins
         reports = await host.load(tmp_path)
         result = await host.call(["opencode-team-guard#TeamGuard"], "tool.execute.before", {"tool": "bash"},
                                  {"args": {}}, timeout_s=5)

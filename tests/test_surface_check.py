@@ -33,7 +33,7 @@ def test_surface_command_exits_1_when_something_is_missing(capsys, monkeypatch) 
 
     monkeypatch.setitem(surfaces.SURFACES, "tiny", EMBEDDED_SURFACE.without(services=["shell"]))
     assert main(["surface", "--host", "tiny", "--json"]) == 1
-    assert "service shell (needed by 112 rows" in capsys.readouterr().out
+    assert "service shell (needed by 126 rows" in capsys.readouterr().out
 
 
 def test_validate_host_lists_what_an_object_lacks() -> None:

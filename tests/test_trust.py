@@ -341,3 +341,30 @@ def test_a_hook_script_turned_into_a_fifo_is_held_back_not_waited_on(clone: Path
     assert "mark.sh, which its hooks run, stopped being a regular file since it was trusted" in imported.refused[0].reason
     done = cli("trust", str(settings))
     assert done.returncode == 2 and done.stderr.startswith("INPUT_REFUSED: "), done.stderr
+
+
+async def test_an_untrusted_opencode_plugin_is_never_loaded(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """Loading a plugin runs its code: its module top level writes a marker."""
+    from compat_adapter.model import Capability
+    from compat_adapter.plugin_host.host import grade_plugins
+    from vendors.surface import TABLE_SURFACE
+
+    project = tmp_path / "project"
+    (project / ".opencode" / "plugins").mkdir(parents=True)
+    loaded = tmp_path / "loaded"
+    (project / ".opencode" / "plugins" / "p.ts").write_text(
+        f'import {{ writeFileSync }} from "node:fs"\nwriteFileSync({json.dumps(str(loaded))}, "yes")\n'
+        'export const P = async () => ({ "tool.execute.before": async () => {} })\n')
+    git(project, "init", "-q")
+    (held,) = await grade_plugins(project, TABLE_SURFACE)
+    assert held.result.capability is Capability.UNSUPPORTED and "untrusted: .opencode/plugins/p.ts" in held.result.reason
+    assert not loaded.exists()
+    with trusting_all():
+        (row,) = await grade_plugins(project, TABLE_SURFACE)
+    assert row.result.capability is Capability.ADAPTED and loaded.read_text() == "yes"
+    assert "WARNING: --trust-all is on (dangerous): the hooks of .opencode/plugins/p.ts" in capfd.readouterr().err
+    loaded.unlink()
+    review = cli("trust", ".", cwd=project)
+    assert review.returncode == 0 and "would load 1 OpenCode plugin(s) in the plugin host: file " in review.stdout
+    (row,) = await grade_plugins(project, TABLE_SURFACE)
+    assert row.result.capability is Capability.ADAPTED and loaded.read_text() == "yes"

@@ -418,9 +418,7 @@ EVENTS = (
         point="compaction/end",
         matcher_subject="trigger",
         degradations=(
-            degrade("matcher-narrowed",
-                    "The host does not tell a manual compaction from an automatic one at this point, so "
-                    "trigger is always \"auto\" and a \"manual\" matcher never fires."),
+            shared.COMPACTION_ALWAYS_AUTO,
             degrade("payload-field-missing",
                     "compact_summary is the text of the durable summary record, and nothing in the "
                     "payload tells a failed compaction from a finished one."),
@@ -497,9 +495,7 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
-            degrade("decision-narrowed",
-                    "allow becomes allowed-once and deny becomes rejected; the host has no lasting "
-                    "grant, so updatedPermissions and interrupt have no effect."),
+            shared.APPROVAL_ONCE,
             degrade("input-rewrite-ignored", "updatedInput in an allow does not change the call."),
             degrade("timing-differs",
                     "The hook runs only when the host actually asks for approval; a tool that is "

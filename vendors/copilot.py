@@ -1,8 +1,11 @@
-"""GitHub Copilot (CLI): 14 hook events from `.github/hooks/*.json`, instruction files and AGENTS.md.
+"""GitHub Copilot (CLI): 25 hook events from `.github/hooks/*.json`, instruction files and AGENTS.md.
 
-Data only. The host has no official Copilot bridge, so ten events go through this project's own
-Copilot bridge (camelCase payloads, top-level decisions, anchored matchers), three are translated
-natively onto host seams and one is observed only.
+Data only. Copilot reads two formats: its own camelCase events (14) and the Claude-compatible
+("VS Code") format, the same events spelled PascalCase (11), which switches the payload to
+snake_case and PreToolUse/PermissionRequest matchers to Claude's rules. The host has no official
+Copilot bridge, so nineteen events go through this project's own Copilot bridge, five are
+translated natively onto host seams and one is observed only. Both spellings of an event share
+its losses (named once below).
 """
 
 from compat_adapter.model import (
@@ -34,6 +37,107 @@ _SCRUBBED_ENV = degrade(
     "a hook that reads an API token finds nothing.",
 )
 
+# Losses of one event, true of both its spellings (camelCase and PascalCase).
+_PRE_TOOL = (
+    degrade("input-rewrite-ignored",
+            "modifiedArgs (or updatedInput) is recorded in the audit but the call runs with "
+            "its original arguments."),
+    degrade("decision-narrowed",
+            "allow does not pre-approve the call: it only hands it to the next listener, so "
+            "a later policy may still ask for approval."),
+    degrade("decision-narrowed",
+            "ask is sent to the host's approval, whose outcome is only allowed or rejected, "
+            "so no typed user feedback comes back to the model with a refusal as it does in "
+            "Copilot."),
+    _UNMAPPED_TOOLS,
+)
+
+_POST_TOOL = (
+    degrade("output-rewrite-ignored",
+            "modifiedResult is recorded but the model still sees the tool's own result."),
+    _UNMAPPED_TOOLS,
+)
+
+_POST_FAILURE = (
+    degrade("scope-differs",
+            "The host reports successes and failures on one post-execute seam, so this runs "
+            "only for results the host flags as errors."),
+    degrade("message-provenance",
+            "additionalContext (including stdout after exit 2) arrives as a sourced message "
+            "before the next step instead of being appended to the failure the model reads."),
+)
+
+_SESSION_START = (
+    degrade("timing-differs",
+            "The hook runs while the host creates the agent, so a slow hook delays the first "
+            "turn, and its context lands as a sourced message for the agent's next step."),
+    degrade("payload-field-missing",
+            "initialPrompt is absent because the agent exists before any prompt does."),
+)
+
+_SESSION_END = (
+    degrade("timing-differs",
+            "agent/disposed fires whenever an agent leaves the host's registry, reloads and "
+            "teardown included, which is broader than the end of a Copilot session."),
+    degrade("payload-field-missing",
+            "The host's dispose notice has no cause, so reason cannot tell complete, error, "
+            "abort, timeout and user_exit apart."),
+)
+
+_PROMPT = (
+    degrade("timing-differs",
+            "The hook runs at the pre-step that claims new messages, so prompts queued "
+            "together before one step reach it as a single run."),
+)
+
+_AGENT_STOP = (
+    degrade("message-provenance",
+            "A block's reason is steered into another step of the same turn as a message "
+            "sourced to the hook, where Copilot sends it as the prompt of a new turn."),
+)
+
+_SUBAGENT_STOP = (
+    degrade("observe-only",
+            "The child has already settled when the host reports its end, so decision "
+            "\"block\" cannot make it continue."),
+    degrade("output-rewrite-ignored",
+            "modifiedResponse is recorded but the parent receives the child's own answer."),
+    degrade("payload-field-missing",
+            "agentName, agentDisplayName and agentDescription are absent from the payload."),
+)
+
+_ERROR = (
+    degrade("scope-differs",
+            "Only errors the host raises inside an agent's turn or step are seen; failures "
+            "outside an agent turn never reach the hook."),
+    degrade("payload-field-missing",
+            "The host reports an error as a message only, so error.name is always \"Error\", "
+            "error.stack is empty, errorContext is empty and recoverable is always false."),
+)
+
+_PRE_COMPACT = (
+    degrade("timing-differs",
+            "Fires on the durable compaction/start record, after compaction has begun rather "
+            "than just before it."),
+    degrade("payload-field-missing",
+            "customInstructions is always an empty string: the host's compaction record carries none."),
+)
+
+_PERMISSION = (
+    degrade("decision-narrowed",
+            "allow becomes allowed-once and deny becomes rejected; interrupt does not stop "
+            "the agent."),
+    degrade("output-field-ignored",
+            "The host's approval outcome has no text, so a deny's message is not shown."),
+    degrade("timing-differs",
+            "The hook runs only when the host actually asks for approval; calls the host "
+            "already permits never reach it."),
+    degrade("payload-field-missing",
+            "The host's approval request names the tool and a reason but not the call's "
+            "arguments, so toolArgs cannot carry them."),
+    _UNMAPPED_TOOLS,
+)
+
 EVENTS = (
     EventRow(
         event="preToolUse",
@@ -42,19 +146,7 @@ EVENTS = (
         point="tools/pre-execute",
         blocking="verdict",
         matcher_subject="toolName",
-        degradations=(
-            degrade("input-rewrite-ignored",
-                    "modifiedArgs (or updatedInput) is recorded in the audit but the call runs with "
-                    "its original arguments."),
-            degrade("decision-narrowed",
-                    "allow does not pre-approve the call: it only hands it to the next listener, so "
-                    "a later policy may still ask for approval."),
-            degrade("decision-narrowed",
-                    "ask is sent to the host's approval, whose outcome is only allowed or rejected, "
-                    "so no typed user feedback comes back to the model with a refusal as it does in "
-                    "Copilot."),
-            _UNMAPPED_TOOLS,
-        ),
+        degradations=_PRE_TOOL,
     ),
     EventRow(
         event="postToolUse",
@@ -64,11 +156,7 @@ EVENTS = (
         fires_on="success",
         blocking="context",
         matcher_subject="toolName",
-        degradations=(
-            degrade("output-rewrite-ignored",
-                    "modifiedResult is recorded but the model still sees the tool's own result."),
-            _UNMAPPED_TOOLS,
-        ),
+        degradations=_POST_TOOL,
     ),
     EventRow(
         event="postToolUseFailure",
@@ -77,14 +165,7 @@ EVENTS = (
         point="tools/post-execute",
         fires_on="failure",
         blocking="context",
-        degradations=(
-            degrade("scope-differs",
-                    "The host reports successes and failures on one post-execute seam, so this runs "
-                    "only for results the host flags as errors."),
-            degrade("message-provenance",
-                    "additionalContext (including stdout after exit 2) arrives as a sourced message "
-                    "before the next step instead of being appended to the failure the model reads."),
-        ),
+        degradations=_POST_FAILURE,
     ),
     EventRow(
         event="sessionStart",
@@ -93,38 +174,21 @@ EVENTS = (
         point="agent/created",
         services=(Service.AGENTS,),
         blocking="context",
-        degradations=(
-            degrade("timing-differs",
-                    "The hook runs while the host creates the agent, so a slow hook delays the first "
-                    "turn, and its context lands as a sourced message for the agent's next step."),
-            degrade("payload-field-missing",
-                    "initialPrompt is absent because the agent exists before any prompt does."),
-        ),
+        degradations=_SESSION_START,
     ),
     EventRow(
         event="sessionEnd",
         route=Route.BUILTIN_BRIDGE,
         seams=("agent/disposed",),
         point="agent/disposed",
-        degradations=(
-            degrade("timing-differs",
-                    "agent/disposed fires whenever an agent leaves the host's registry, reloads and "
-                    "teardown included, which is broader than the end of a Copilot session."),
-            degrade("payload-field-missing",
-                    "The host's dispose notice has no cause, so reason cannot tell complete, error, "
-                    "abort, timeout and user_exit apart."),
-        ),
+        degradations=_SESSION_END,
     ),
     EventRow(
         event="userPromptSubmitted",
         route=Route.BUILTIN_BRIDGE,
         seams=("agent/pre-step",),
         point="agent/pre-step",
-        degradations=(
-            degrade("timing-differs",
-                    "The hook runs at the pre-step that claims new messages, so prompts queued "
-                    "together before one step reach it as a single run."),
-        ),
+        degradations=_PROMPT,
     ),
     EventRow(
         event="agentStop",
@@ -133,11 +197,7 @@ EVENTS = (
         point="agent/turn-stopping",
         services=(Service.AGENTS,),
         blocking="continue",
-        degradations=(
-            degrade("message-provenance",
-                    "A block's reason is steered into another step of the same turn as a message "
-                    "sourced to the hook, where Copilot sends it as the prompt of a new turn."),
-        ),
+        degradations=_AGENT_STOP,
     ),
     EventRow(
         event="subagentStart",
@@ -166,29 +226,14 @@ EVENTS = (
         seams=("subagent/end",),
         point="subagent/end",
         services=(Service.SUBAGENTS,),
-        degradations=(
-            degrade("observe-only",
-                    "The child has already settled when the host reports its end, so decision "
-                    "\"block\" cannot make it continue."),
-            degrade("output-rewrite-ignored",
-                    "modifiedResponse is recorded but the parent receives the child's own answer."),
-            degrade("payload-field-missing",
-                    "agentName, agentDisplayName and agentDescription are absent from the payload."),
-        ),
+        degradations=_SUBAGENT_STOP,
     ),
     EventRow(
         event="errorOccurred",
         route=Route.BUILTIN_BRIDGE,
         seams=("agent/error",),
         point="agent/error",
-        degradations=(
-            degrade("scope-differs",
-                    "Only errors the host raises inside an agent's turn or step are seen; failures "
-                    "outside an agent turn never reach the hook."),
-            degrade("payload-field-missing",
-                    "The host reports an error as a message only, so error.name is always \"Error\", "
-                    "error.stack is empty, errorContext is empty and recoverable is always false."),
-        ),
+        degradations=_ERROR,
     ),
     EventRow(
         event="preCompact",
@@ -196,13 +241,7 @@ EVENTS = (
         seams=("session/event",),
         point="compaction/start",
         matcher_subject="trigger",
-        degradations=(
-            degrade("timing-differs",
-                    "Fires on the durable compaction/start record, after compaction has begun rather "
-                    "than just before it."),
-            degrade("payload-field-missing",
-                    "customInstructions is always an empty string: the host's compaction record carries none."),
-        ),
+        degradations=_PRE_COMPACT,
     ),
     EventRow(
         event="userPromptTransformed",
@@ -244,20 +283,104 @@ EVENTS = (
         services=(Service.APPROVAL,),
         blocking="verdict",
         matcher_subject="toolName",
-        degradations=(
-            degrade("decision-narrowed",
-                    "allow becomes allowed-once and deny becomes rejected; interrupt does not stop "
-                    "the agent."),
-            degrade("output-field-ignored",
-                    "The host's approval outcome has no text, so a deny's message is not shown."),
-            degrade("timing-differs",
-                    "The hook runs only when the host actually asks for approval; calls the host "
-                    "already permits never reach it."),
-            degrade("payload-field-missing",
-                    "The host's approval request names the tool and a reason but not the call's "
-                    "arguments, so toolArgs cannot carry them."),
-            _UNMAPPED_TOOLS,
-        ),
+        degradations=_PERMISSION,
+    ),
+    # The Claude-compatible ("VS Code") format: the same events spelled PascalCase, with a
+    # snake_case payload (ISO timestamp, Claude tool names), Claude's matcher rules on PreToolUse and
+    # PermissionRequest, and Claude's hookSpecificOutput read as well (measured on Copilot CLI 1.0.102).
+    # Stop is agentStop; there is no PascalCase subagentStart, notification or userPromptTransformed.
+    EventRow(
+        event="SessionStart",
+        route=Route.BUILTIN_BRIDGE,
+        seams=("agent/created",),
+        point="agent/created",
+        services=(Service.AGENTS,),
+        blocking="context",
+        degradations=_SESSION_START,
+    ),
+    EventRow(
+        event="SessionEnd",
+        route=Route.BUILTIN_BRIDGE,
+        seams=("agent/disposed",),
+        point="agent/disposed",
+        degradations=_SESSION_END,
+    ),
+    EventRow(
+        event="UserPromptSubmit",
+        route=Route.BUILTIN_BRIDGE,
+        seams=("agent/pre-step",),
+        point="agent/pre-step",
+        degradations=_PROMPT,
+    ),
+    EventRow(
+        event="PreToolUse",
+        route=Route.BUILTIN_BRIDGE,
+        seams=("tools/pre-execute",),
+        point="tools/pre-execute",
+        blocking="verdict",
+        matcher_subject="tool_name",
+        degradations=_PRE_TOOL,
+    ),
+    EventRow(
+        event="PermissionRequest",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("approval/request",),
+        point="approval/request",
+        services=(Service.APPROVAL,),
+        blocking="verdict",
+        matcher_subject="tool_name",
+        degradations=_PERMISSION,
+    ),
+    EventRow(
+        event="PostToolUse",
+        route=Route.BUILTIN_BRIDGE,
+        seams=("tools/post-execute",),
+        point="tools/post-execute",
+        fires_on="success",
+        blocking="context",
+        matcher_subject="tool_name",
+        degradations=_POST_TOOL,
+    ),
+    EventRow(
+        event="PostToolUseFailure",
+        route=Route.BUILTIN_BRIDGE,
+        seams=("tools/post-execute",),
+        point="tools/post-execute",
+        fires_on="failure",
+        blocking="context",
+        degradations=_POST_FAILURE,
+    ),
+    EventRow(
+        event="Stop",
+        route=Route.BUILTIN_BRIDGE,
+        seams=("agent/turn-stopping",),
+        point="agent/turn-stopping",
+        services=(Service.AGENTS,),
+        blocking="continue",
+        degradations=_AGENT_STOP,
+    ),
+    EventRow(
+        event="SubagentStop",
+        route=Route.BUILTIN_BRIDGE,
+        seams=("subagent/end",),
+        point="subagent/end",
+        services=(Service.SUBAGENTS,),
+        degradations=_SUBAGENT_STOP,
+    ),
+    EventRow(
+        event="PreCompact",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("session/event",),
+        point="compaction/start",
+        matcher_subject="trigger",
+        degradations=_PRE_COMPACT,
+    ),
+    EventRow(
+        event="ErrorOccurred",
+        route=Route.BUILTIN_BRIDGE,
+        seams=("agent/error",),
+        point="agent/error",
+        degradations=_ERROR,
     ),
 )
 
@@ -287,6 +410,12 @@ RULES = RulesSpec(
     ),
 )
 
+#: Copilot events with no route here, and why (vendor-protocols §5.2-5.3).
+UNSERVED = (
+    ("preMcpToolCall", "an SDK and extension hook-provider event; no JSON hook file can declare it "
+                       "and the host has no MCP call seam"),
+)
+
 COPILOT = VendorSpec(
     id="copilot",
     aliases=("github-copilot",),
@@ -302,4 +431,5 @@ COPILOT = VendorSpec(
         "adapted."
     ),
     tools=TOOLS,
+    unserved=UNSERVED,
 )

@@ -14,6 +14,7 @@ from compat_adapter.model import (
     VendorSpec,
     degrade,
 )
+from vendors.opencode_plugins import PLUGIN_REFUSED
 
 _CALLBACK = degrade(
     "reauthored",
@@ -447,6 +448,25 @@ RULES = RulesSpec(
     ),
 )
 
+#: OpenCode events with no command-hook row here, and why (vendor-protocols §4.2-4.3). The plugin
+#: hooks no seam can carry say so once, in the plugin host's table; the ones it does carry run only
+#: as plugins.
+_PLUGIN_ONLY = ("an in-process plugin callback whose output object a command hook cannot reach; a "
+                "plugin returning it runs in the plugin host (route plugin-host), a command hook cannot")
+_NO_BUS_ROW = "a bus event with no row here: the host publishes nothing it could be translated from"
+UNSERVED = PLUGIN_REFUSED + (
+    ("experimental.chat.system.transform", _PLUGIN_ONLY),
+    ("chat.message", _PLUGIN_ONLY),
+    ("permission.ask", _PLUGIN_ONLY),
+    ("dispose", _PLUGIN_ONLY),
+    ("todo.updated", "the host's todo snapshots are durable records that no OpenCode row translates yet"),
+    ("question.asked", _NO_BUS_ROW),
+    ("question.replied", _NO_BUS_ROW),
+    ("question.rejected", _NO_BUS_ROW),
+    ("message.part.delta", _NO_BUS_ROW),
+)
+
+
 OPENCODE = VendorSpec(
     id="opencode",
     losses=(_SCRUBBED_ENV,),
@@ -461,4 +481,5 @@ OPENCODE = VendorSpec(
         "plugins opencode.json lists; the rows below take command re-writes of their hooks."
     ),
     tools=TOOLS,
+    unserved=UNSERVED,
 )

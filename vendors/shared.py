@@ -7,6 +7,8 @@ same host point with the same consequence; the sentence lives here instead of in
 from compat_adapter.model import degrade
 
 __all__ = (
+    "APPROVAL_ONCE",
+    "COMPACTION_ALWAYS_AUTO",
     "CHANGE_KIND_MISSING",
     "COMPACTION_STARTED",
     "COMPLETION_FROM_SNAPSHOTS",
@@ -97,4 +99,18 @@ NO_AGENT_TYPE = degrade(
     "matcher-narrowed",
     "The host carries no agent type, so agent_type is \"default\" and a matcher naming another type "
     "never fires.",
+)
+
+# approval/request: what an approval answer can become
+APPROVAL_ONCE = degrade(
+    "decision-narrowed",
+    "allow becomes allowed-once and deny becomes rejected; the host has no lasting grant, so "
+    "updatedPermissions and interrupt have no effect.",
+)
+
+# compaction/end
+COMPACTION_ALWAYS_AUTO = degrade(
+    "matcher-narrowed",
+    "The host does not tell a manual compaction from an automatic one at this point, so trigger is "
+    "always \"auto\" and a \"manual\" matcher never fires.",
 )

@@ -1,9 +1,9 @@
-"""Tencent WorkBuddy / CodeBuddy Code: 24 hook events, Claude-shaped `settings.json` hooks, CODEBUDDY.md.
+"""Tencent WorkBuddy / CodeBuddy Code: 27 hook events, Claude-shaped `settings.json` hooks, CODEBUDDY.md.
 
 Data only. WorkBuddy desktop has no public hook API, so every declaration is read as a hook config
 for the CodeBuddy engine, which Tencent documents as Claude-compatible. Five events go through the
-host's official Claude Code bridge; of the other nineteen, eleven can only be observed here although
-CodeBuddy acts on their answer (native-seam), and eight are translated by this project.
+host's official Claude Code bridge; of the other twenty-two, eleven can only be observed here although
+CodeBuddy acts on their answer (native-seam), and eleven are translated by this project.
 """
 
 from compat_adapter.model import (
@@ -529,6 +529,56 @@ EVENTS = (
                     "No host event carries an elicitation result, so this fires whenever an agent turns "
                     "idle."),
             degrade("observe-only", "The hook cannot change the result or turn it into a decline."),
+        ),
+    ),
+    # Documented by CodeBuddy beyond the first 24 (vendor-protocols §3.2): Notification fired in the
+    # vendor lane (CodeBuddy Code 2.163.0, `auth_success`), PermissionRequest and PostCompact did not.
+    EventRow(
+        event="Notification",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("agent/status",),
+        point="agent/status",
+        matcher_subject="notification_type",
+        degradations=(
+            _NOT_BRIDGED,
+            degrade("timing-differs",
+                    "The host publishes agent status changes, not CodeBuddy's notifications, so this "
+                    "fires when an agent's status flips rather than on a permission prompt, an idle "
+                    "reminder or auth_success."),
+            degrade("matcher-narrowed",
+                    "The host carries no notification type, so a matcher naming one (permission_prompt, "
+                    "idle_prompt, auth_success …) cannot narrow."),
+        ),
+    ),
+    EventRow(
+        event="PermissionRequest",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("approval/request",),
+        point="approval/request",
+        services=(Service.APPROVAL,),
+        blocking="verdict",
+        matcher_subject="tool_name",
+        degradations=(
+            _NOT_BRIDGED,
+            shared.APPROVAL_ONCE,
+            degrade("timing-differs",
+                    "The hook runs only when the host actually asks for approval; a tool that is "
+                    "already permitted never reaches it (CodeBuddy in -p never fires it at all)."),
+            degrade("payload-field-missing",
+                    "The host's approval request names the tool and a reason only, so tool_input holds "
+                    "just that reason, not the call's arguments."),
+            _HOST_ONLY_TOOLS,
+        ),
+    ),
+    EventRow(
+        event="PostCompact",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("session/event",),
+        point="compaction/end",
+        matcher_subject="trigger",
+        degradations=(
+            _NOT_BRIDGED,
+            shared.COMPACTION_ALWAYS_AUTO,
         ),
     ),
 )

@@ -18,7 +18,8 @@ newline: the protocol documents no framing, and Copilot writes the JSON text alo
 Output (§5.4): stdout lines that alone are a ``{"type": "progress"}`` object are dropped, the rest
 is trimmed and parsed with ONE ``JSON.parse``; empty or unparsable output is "no output" (no
 error) — two objects on stdout are therefore ignored. Fields are top-level; ``hookSpecificOutput``
-is not read. preToolUse is fail-CLOSED: exit 2 or any other non-zero exit (or a crash) denies, even
+is read only in the PascalCase format (measured: a deny there denies), its fields under the
+top-level ones. preToolUse is fail-CLOSED: exit 2 or any other non-zero exit (or a crash) denies, even
 when stdout says allow, with a reason naming the exit code; only a timeout fails open.
 permissionRequest: exit 2 is ``behavior: deny`` merged with stdout. Elsewhere exit 2 is a warning
 (stderr shown to the user) and any other non-zero exit is logged and fails open — postToolUseFailure
@@ -363,6 +364,13 @@ class CopilotDialect:
     def _draft(self, event: str, obj: Mapping[str, Any]) -> AnswerDraft:
         d = AnswerDraft()
         used: set[str] = set()
+        nested = obj.get("hookSpecificOutput")
+        if is_claude_format(event) and isinstance(nested, Mapping):
+            # In the Claude-compatible format Copilot also reads Claude's hookSpecificOutput: on
+            # Copilot CLI 1.0.102 a PreToolUse hook answering only there denied the call (vendor
+            # lane, deny_json_pascal). A field also given at the top level keeps that value.
+            lifted = {k: v for k, v in nested.items() if k != "hookEventName" and k not in obj}
+            obj = {**{k: v for k, v in obj.items() if k != "hookSpecificOutput"}, **lifted}
         if event in ("userPromptSubmitted", "UserPromptSubmit"):
             d.ignored.extend(obj)  # command output is dropped on this event
             return d

@@ -91,15 +91,23 @@ def import_project(vendor: str, root: str | Path, *, trust_all: bool | None = No
 
 
 def _fold(vendor_id: str, parts: Sequence[FileImport]) -> ImportResult:
-    hooks = [h for p in parts for h in p.hooks]
     refused = [r for p in parts for r in p.refused]
-    switches = [p.hooks_switch for p in parts if p.hooks_switch is not None]
+    managed = [h for p in parts if p.managed for h in p.hooks]
+    hooks = [h for p in parts if not p.managed for h in p.hooks]
+    only = next((p.managed_only for p in parts if p.managed_only), None)
+    if only:
+        refused += [Refused(vendor=vendor_id, what=f"{h.event} hook {_command(h)}",
+                            reason=f"only managed hooks run: {only} is true", origin=h.origin,
+                            code="SKIPPED_BY_VENDOR") for h in hooks]
+        hooks = []
+    switches = [p.hooks_switch for p in parts if p.hooks_switch is not None and not p.managed]
     if switches and switches[-1][0]:
         where = switches[-1][1]
         refused += [Refused(vendor=vendor_id, what=f"{h.event} hook {_command(h)}",
                             reason=f"hooks are switched off by {where}", origin=h.origin,
                             code="SKIPPED_BY_VENDOR") for h in hooks]
         hooks = []
+    hooks = managed + hooks  # managed hooks cannot be switched off from a user or project file
     return ImportResult(hooks=tuple(hooks), rules=tuple(r for p in parts for r in p.rules),
                         refused=tuple(refused), plugins=tuple(x for p in parts for x in p.plugins))
 

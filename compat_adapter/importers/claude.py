@@ -21,14 +21,16 @@ from compat_adapter.importers.common import (
     Refused,
     Slot,
     accept,
-    event_row,
+    entry_refusal,
     grouped_slots,
     handler_type,
     hook_table,
+    judged,
     load_json,
+    no_row,
     refuse,
+    refuse_slots,
     rules_file,
-    shape_error,
 )
 from compat_adapter.model import VendorSpec
 
@@ -60,14 +62,20 @@ def settings_file(spec: VendorSpec, path: Path, shown: str, decide) -> FileImpor
     switch = data.get("disableAllHooks")
     if switch is not None:
         if not isinstance(switch, bool):
-            raise shape_error(shown, "disableAllHooks", "true or false", switch)
-        out.hooks_switch = (switch, f"{shown}:disableAllHooks")
+            # Not a switch the vendor would honour; the hooks still grade, the entry is refused.
+            out.refused.append(entry_refusal(spec, "disableAllHooks", shown, "disableAllHooks",
+                                             f"expected true or false, found {switch!r}"))
+        else:
+            out.hooks_switch = (switch, f"{shown}:disableAllHooks")
     if "hooks" not in data:
         return out
-    for event, groups, place in hook_table(data["hooks"], shown, "hooks"):
-        row = event_row(spec, event, shown, place)
-        for slot in grouped_slots(spec, event, row, groups, shown, place):
-            found = decide(spec, slot, shown)
+    for event, groups, place in hook_table(spec, data["hooks"], shown, "hooks", out.refused):
+        row = spec.row(event)
+        if row is None:
+            refuse_slots(spec, event, groups, shown, place, out.refused, *no_row(spec, event))
+            continue
+        for slot in grouped_slots(spec, event, row, groups, shown, place, out.refused):
+            found = judged(decide, spec, slot, shown)
             (out.hooks if isinstance(found, ImportedHook) else out.refused).append(found)
     return out
 

@@ -5,7 +5,11 @@
 Codex's own load behaviour is kept where it decides what runs (§2.1, §2.2, §2.5):
 
 * a ``hooks.json`` with any top-level key other than ``description`` and ``hooks`` (even
-  ``$schema``) is refused whole, as Codex refuses it;
+  ``$schema``) loads none of its hooks in Codex (measured on 0.169.0): the file imports, and each
+  hook is a SKIPPED_BY_VENDOR row saying why;
+* a ``requirements.toml`` holds managed hooks: its ``[hooks]`` table also names ``managed_dir`` /
+  ``windows_managed_dir`` (settings, not events), and ``allow_managed_hooks_only = true`` skips
+  every other file's hooks of the import;
 * ``prompt`` and ``agent`` handlers and ``async: true`` handlers are parsed and skipped by Codex,
   so they are refused with SKIPPED_BY_VENDOR;
 * a Claude event Codex does not dispatch (Notification, PostToolUseFailure …) loads silently in
@@ -24,7 +28,7 @@ from typing import Any
 
 from compat_adapter.catalog import resolve_vendor
 from compat_adapter.declare import REFUSED_HANDLER_TYPES
-from compat_adapter.errors import ConfigParseError, InvalidMatcher
+from compat_adapter.errors import CompatError, ConfigParseError, InvalidMatcher
 from compat_adapter.importers import rules as project_rules
 from compat_adapter.importers.common import (
     FileImport,
@@ -32,15 +36,17 @@ from compat_adapter.importers.common import (
     Refused,
     Slot,
     accept,
-    event_row,
+    entry_refusal,
     grouped_slots,
     handler_type,
     hook_table,
+    judged,
     load_json,
     load_toml,
+    no_row,
     refuse,
+    refuse_slots,
     rules_file,
-    shape_error,
 )
 from compat_adapter.model import VendorSpec
 
@@ -48,11 +54,13 @@ __all__ = ("classify", "import_file", "project_files")
 
 #: The two hook forms of the project layer; Codex merges them when both exist (§2.1).
 CONFIGS = (".codex/hooks.json", ".codex/config.toml")
+#: Managed hooks (admin-enforced): a requirements.toml `[hooks]` table (§2.1).
+REQUIREMENTS = (".codex/requirements.toml",)
 _ROOT_KEYS = frozenset({"description", "hooks"})
 
 
 def project_files(root: Path) -> list[Path]:
-    return [root / name for name in CONFIGS if (root / name).is_file()] + \
+    return [root / name for name in (*CONFIGS, *REQUIREMENTS) if (root / name).is_file()] + \
         project_rules.project_rules("codex", root)
 
 
@@ -63,21 +71,33 @@ def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
     if suffix == ".json":
         data = load_json(path, shown)
         extra = sorted(set(data) - _ROOT_KEYS)
+        out = _hooks(spec, data, shown)
         if extra:
-            raise ConfigParseError(f"{shown}:{extra[0]}: Codex refuses a hooks.json with a "
-                                   f"top-level key other than description and hooks",
-                                   path=shown, place=extra[0])
-        return _hooks(spec, data, shown)
+            # Measured on Codex 0.169.0 (vendor lane): a project hooks.json whose root also has
+            # `$schema` loads none of its hooks. The file still imports: each hook is one row.
+            reason = (f"Codex refuses a hooks.json whose root has a key other than description and "
+                      f"hooks ({', '.join(extra)}), so none of this file's hooks run in Codex")
+            out.refused += [Refused(vendor=spec.id, what=f"{h.event} hook", reason=reason,
+                                    origin=h.origin, code="SKIPPED_BY_VENDOR") for h in out.hooks]
+            out.hooks = []
+        return out
     if suffix == ".toml":
         data = load_toml(path, shown)
-        out = _hooks(spec, data, shown)
-        out.hooks_switch = _features(data, shown)
+        managed = path.name == "requirements.toml"
+        out = _hooks(spec, data, shown, managed=managed)
+        out.hooks_switch = _features(spec, data, shown, out)
+        if managed:
+            only = data.get("allow_managed_hooks_only")
+            if only is True:
+                out.managed_only = f"{shown}:allow_managed_hooks_only"
+            out.managed = True
         return out
     raise ConfigParseError(f"{shown}: not a {spec.id} file this importer reads (hooks.json, "
-                           "config.toml, AGENTS.md or a .rules file)", path=shown)
+                           "config.toml, requirements.toml, AGENTS.md or a .rules file)", path=shown)
 
 
-def _features(data: Mapping[str, Any], shown: str) -> tuple[bool, str] | None:
+def _features(spec: VendorSpec, data: Mapping[str, Any], shown: str, out: FileImport
+              ) -> tuple[bool, str] | None:
     features = data.get("features")
     if not isinstance(features, Mapping):
         return None
@@ -86,27 +106,39 @@ def _features(data: Mapping[str, Any], shown: str) -> tuple[bool, str] | None:
         if value is None:
             continue
         if not isinstance(value, bool):
-            raise shape_error(shown, f"features.{key}", "true or false", value)
+            out.refused.append(entry_refusal(spec, f"features.{key}", shown, f"features.{key}",
+                                             f"expected true or false, found {value!r}"))
+            return None
         return (not value, f"{shown}:features.{key}")
     return None
 
 
-def _hooks(spec: VendorSpec, data: Mapping[str, Any], shown: str) -> FileImport:
+#: Keys of a requirements.toml `[hooks]` table that are settings, not events (managed hooks).
+_MANAGED_KEYS = frozenset({"managed_dir", "windows_managed_dir"})
+
+
+def _hooks(spec: VendorSpec, data: Mapping[str, Any], shown: str, *, managed: bool = False
+           ) -> FileImport:
     out = FileImport()
     if "hooks" not in data:
         return out
+    table = data["hooks"]
+    if managed and isinstance(table, Mapping):
+        # managed_dir names where the admin keeps the managed scripts; the commands name them.
+        table = {k: v for k, v in table.items() if k not in _MANAGED_KEYS}
     claude = resolve_vendor("claude")
-    for event, groups, place in hook_table(data["hooks"], shown, "hooks"):
-        if spec.row(event) is None and claude.row(event) is not None:
-            # Validate the shape anyway (as Codex does), then refuse every handler.
-            for slot in grouped_slots(spec, event, claude.row(event), groups, shown, place):
-                out.refused.append(refuse(spec, slot, shown, "SKIPPED_BY_VENDOR",
-                                          f"Codex loads {event} hooks but never dispatches that "
-                                          "event"))
+    for event, groups, place in hook_table(spec, table, shown, "hooks", out.refused):
+        row = spec.row(event)
+        if row is None:
+            if claude.row(event) is not None:
+                # Codex loads a Claude event's hooks and never dispatches that event.
+                refuse_slots(spec, event, groups, shown, place, out.refused, "SKIPPED_BY_VENDOR",
+                             f"Codex loads {event} hooks but never dispatches that event")
+            else:
+                refuse_slots(spec, event, groups, shown, place, out.refused, *no_row(spec, event))
             continue
-        row = event_row(spec, event, shown, place)
         dropped: set[str] = set()
-        for slot in grouped_slots(spec, event, row, groups, shown, place):
+        for slot in grouped_slots(spec, event, row, groups, shown, place, out.refused):
             if slot.group_place in dropped:
                 continue
             try:
@@ -118,6 +150,8 @@ def _hooks(spec: VendorSpec, data: Mapping[str, Any], shown: str) -> FileImport:
                     reason=f"Codex drops a group whose matcher does not compile: {exc.message}",
                     origin=f"{shown}:{slot.group_place}", code="SKIPPED_BY_VENDOR"))
                 continue
+            except CompatError:
+                found = judged(classify, spec, slot, shown)
             (out.hooks if isinstance(found, ImportedHook) else out.refused).append(found)
     return out
 

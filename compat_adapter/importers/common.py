@@ -19,7 +19,13 @@ from typing import Any
 
 from compat_adapter.catalog import resolve_event
 from compat_adapter.declare import REFUSED_HANDLER_TYPES, Declared, declare_hook
-from compat_adapter.errors import ConfigParseError, InvalidHandler, InvalidMatcher, UnknownEvent
+from compat_adapter.errors import (
+    ConfigParseError,
+    InvalidDeclaration,
+    InvalidHandler,
+    InvalidMatcher,
+    UnknownEvent,
+)
 from compat_adapter.jsonlimits import loads_json, loads_toml
 from compat_adapter.model import EventRow, VendorSpec
 from compat_adapter.safefile import MAX_CONFIG_BYTES, read_regular
@@ -55,6 +61,12 @@ REFUSAL_CODES: Mapping[str, str] = MappingProxyType({
     "UNSUPPORTED_CONFIG": "a vendor config feature with no row in the vendor table",
     "UNTRUSTED": "the file is not trusted, or changed since it was trusted: review it with "
                  "`compat-adapter trust PATH` (compat_adapter.trust)",
+    "UNKNOWN_EVENT": "an event name the vendor does not have, so the vendor never runs its hooks",
+    "UNSERVED_EVENT": "a real event of the vendor that no route on this host serves; the reason says "
+                      "why",
+    "INVALID_ENTRY": "one entry whose shape the vendor would reject (not an object, no hooks list, a "
+                     "field of the wrong type, an unknown handler type); the rest of the file imports",
+    "INVALID_MATCHER": "a matcher that is not a string or does not compile in the vendor's regex engine",
 })
 
 
@@ -136,6 +148,10 @@ class FileImport:
     #: A file-level switch that turns every hook of the import off (or back on): Claude and
     #: Copilot ``disableAllHooks``, Codex ``[features] hooks``. (disabled, where it was set)
     hooks_switch: tuple[bool, str] | None = None
+    #: Codex managed hooks (a requirements.toml): they run whatever the other files say.
+    managed: bool = False
+    #: Where ``allow_managed_hooks_only = true`` was set: only managed hooks of the import run.
+    managed_only: str | None = None
 
 
 # ── reading ────────────────────────────────────────────────────────────────────────────────────
@@ -277,7 +293,8 @@ class Slot:
     """One handler position in a hook table, before the vendor decides what it is."""
 
     event: str
-    row: EventRow
+    row: EventRow | None
+    """None for an event with no row (unknown or unserved): such a slot is only ever refused."""
     matcher: str | None
     handler: Any
     place: str
@@ -292,43 +309,104 @@ def event_row(spec: VendorSpec, event: str, shown: str, place: str, hint: str = 
                            vendor=spec.id, event=event, path=shown, place=place) from exc
 
 
+def no_row(spec: VendorSpec, event: str, hint: str = "") -> tuple[str, str]:
+    """(code, reason) for an event key with no row: a real but unserved event, or an unknown one."""
+    why = spec.unserved_reason(event)
+    if why is not None:
+        return "UNSERVED_EVENT", f"{spec.id} {event} cannot be served on this host: {why}"
+    return "UNKNOWN_EVENT", f"{spec.id} has no hook event {event!r}, so it never runs these hooks{hint}"
+
+
+def entry_refusal(spec: VendorSpec, what: str, shown: str, place: str, reason: str,
+                  code: str = "INVALID_ENTRY") -> Refused:
+    """One refused entry at one place of a file; the rest of the file still imports."""
+    return Refused(vendor=spec.id, what=what, reason=reason, origin=f"{shown}:{place}", code=code)
+
+
 def matcher_of(group: Mapping[str, Any], shown: str, place: str) -> str | None:
     matcher = group.get("matcher")
     if matcher is not None and not isinstance(matcher, str):
-        raise shape_error(shown, place_of(place, "matcher"), "a string", matcher)
+        raise InvalidMatcher(f"{shown}:{place_of(place, 'matcher')}: expected a string, found "
+                             f"{_kind(matcher)}", path=shown, place=place_of(place, "matcher"))
     return matcher
 
 
-def hook_table(table: object, shown: str, prefix: str) -> Iterator[tuple[str, list[Any], str]]:
-    """(event, its list, place) for each key of a ``hooks`` object."""
+def hook_table(spec: VendorSpec, table: object, shown: str, prefix: str, refused: list[Refused]
+               ) -> Iterator[tuple[str, list[Any], str]]:
+    """(event, its list, place) for each well-formed key of a ``hooks`` object; a malformed one
+    becomes one refusal in ``refused``."""
     if not isinstance(table, Mapping):
-        raise shape_error(shown, prefix, "an object of event names", table)
+        refused.append(entry_refusal(spec, f"`{prefix}` table", shown, prefix,
+                                     f"expected an object of event names, found {_kind(table)}"))
+        return
     for event, items in table.items():
         place = place_of(prefix, event)
         if not isinstance(items, list):
-            raise shape_error(shown, place, "a list of matcher groups", items)
+            refused.append(entry_refusal(spec, f"{event} hooks", shown, place,
+                                         f"expected a list of matcher groups, found {_kind(items)}"))
+            continue
         yield event, items, place
 
 
-def grouped_slots(spec: VendorSpec, event: str, row: EventRow, groups: list[Any], shown: str,
-                  place: str) -> Iterator[Slot]:
-    """The handlers of ``[{matcher, hooks: [...]}]`` under one event."""
-    for gi, group in enumerate(groups):
+def grouped_slots(spec: VendorSpec, event: str, row: EventRow | None, groups: list[Any], shown: str,
+                  place: str, refused: list[Refused], first: int = 0) -> Iterator[Slot]:
+    """The handlers of ``[{matcher, hooks: [...]}]`` under one event; a malformed group or handler
+    becomes one refusal and the others still come out."""
+    for gi, group in enumerate(groups, start=first):
         gplace = f"{place}[{gi}]"
         if not isinstance(group, Mapping):
-            raise shape_error(shown, gplace, "a matcher group object", group)
-        if "hooks" not in group:
-            raise ConfigParseError(f"{shown}:{gplace}: a matcher group needs a `hooks` list",
-                                   path=shown, place=gplace)
-        matcher = matcher_of(group, shown, gplace)
-        handlers = group["hooks"]
+            refused.append(entry_refusal(spec, f"{event} matcher group", shown, gplace,
+                                         f"expected a matcher group object, found {_kind(group)}"))
+            continue
+        handlers = group.get("hooks")
+        if handlers is None:
+            refused.append(entry_refusal(spec, f"{event} matcher group", shown, gplace,
+                                         "a matcher group needs a `hooks` list"))
+            continue
         if not isinstance(handlers, list):
-            raise shape_error(shown, f"{gplace}.hooks", "a list of handlers", handlers)
+            refused.append(entry_refusal(spec, f"{event} matcher group", shown, f"{gplace}.hooks",
+                                         f"expected a list of handlers, found {_kind(handlers)}"))
+            continue
+        try:
+            matcher = matcher_of(group, shown, gplace)
+        except InvalidMatcher as exc:
+            refused.append(entry_refusal(spec, f"{event} matcher group", shown, f"{gplace}.matcher",
+                                         exc.message.split(": ", 1)[-1], "INVALID_MATCHER"))
+            continue
         for hi, handler in enumerate(handlers):
             hplace = f"{gplace}.hooks[{hi}]"
             if not isinstance(handler, Mapping):
-                raise shape_error(shown, hplace, "a handler object", handler)
+                refused.append(entry_refusal(spec, f"{event} handler", shown, hplace,
+                                             f"expected a handler object, found {_kind(handler)}"))
+                continue
             yield Slot(event, row, matcher, handler, hplace, gplace)
+
+
+def judged(decide: Any, spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook | Refused:
+    """``decide(spec, slot, shown)``, with a handler or matcher it cannot accept turned into one
+    refusal at its place (the way the vendor skips one bad entry), never a dead file."""
+    try:
+        return decide(spec, slot, shown)  # type: ignore[no-any-return]
+    except InvalidMatcher as exc:
+        return refuse(spec, slot, shown, "INVALID_MATCHER", exc.message.split(": ", 1)[-1])
+    except (ConfigParseError, InvalidHandler, InvalidDeclaration) as exc:
+        return refuse(spec, slot, shown, "INVALID_ENTRY", exc.message.split(": ", 1)[-1])
+
+
+def refuse_slots(spec: VendorSpec, event: str, groups: list[Any], shown: str, place: str,
+                 refused: list[Refused], code: str, reason: str) -> None:
+    """Every handler under an event that will never run here, one refusal each; an entry that is
+    not a well-formed group is one refusal at its own place, for the same reason."""
+    for gi, group in enumerate(groups):
+        handlers = group.get("hooks") if isinstance(group, Mapping) else None
+        if isinstance(handlers, list) and all(isinstance(h, Mapping) for h in handlers):
+            matcher = group.get("matcher")
+            for hi, handler in enumerate(handlers):
+                slot = Slot(event, None, matcher if isinstance(matcher, str) else None, handler,
+                            f"{place}[{gi}].hooks[{hi}]", f"{place}[{gi}]")
+                refused.append(refuse(spec, slot, shown, code, reason))
+        else:
+            refused.append(entry_refusal(spec, f"{event} hook entry", shown, f"{place}[{gi}]", reason, code))
 
 
 def handler_type(slot: Slot, shown: str) -> str:

@@ -5,11 +5,11 @@ A hook file is ``{"version": 1, "disableAllHooks"?: bool, "hooks": {"<event>": [
 where each entry is a handler carrying its own ``matcher`` (§5.1). Newer CLIs also accept Claude's
 nested ``{"matcher", "hooks": [...]}`` groups, so both are read. Event names are Copilot's own
 camelCase ones: the PascalCase ("VS Code compatible") names switch Copilot to a different payload
-format and to Claude's matcher rules, which this project does not adapt, so they are unknown
-events here — and a Claude ``settings.json`` imported as ``copilot`` fails on its first event.
+format and to Claude's matcher rules, which this project does not adapt yet, so each such hook is
+an UNSERVED_EVENT row saying so, and the rest of the file still imports.
 
-Stricter than Copilot on one point, on purpose: Copilot silently drops a malformed item of a
-directory-loaded file; here the whole file is refused with the item's place, so the mistake is seen.
+A malformed item is one refused row with its place: Copilot drops that item of a directory-loaded
+file and runs the rest.
 The repository's ``.claude/settings.json``, which Copilot also reads, is imported as ``claude``.
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from compat_adapter.declare import REFUSED_HANDLER_TYPES
-from compat_adapter.errors import ConfigParseError
+from compat_adapter.errors import ConfigParseError, InvalidMatcher
 from compat_adapter.importers import rules as project_rules
 from compat_adapter.importers.common import (
     FileImport,
@@ -28,15 +28,17 @@ from compat_adapter.importers.common import (
     Refused,
     Slot,
     accept,
-    event_row,
+    entry_refusal,
     grouped_slots,
     handler_type,
     hook_table,
+    judged,
     load_json,
+    load_jsonc,
     matcher_of,
+    no_row,
     refuse,
     rules_file,
-    shape_error,
 )
 from compat_adapter.model import VendorSpec
 
@@ -65,52 +67,77 @@ def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
                            "an instructions .md)", path=shown)
 
 
-def _pascal_hint(event: str) -> str:
-    if event[:1].isupper():
-        return (" (PascalCase names select Copilot's Claude-compatible format, which is not "
-                "adapted; use the camelCase event, or import a Claude settings file as claude)")
-    return ""
-
-
 def _hooks_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
-    data = load_json(path, shown)
+    try:
+        data = load_json(path, shown)
+    except ConfigParseError as strict:
+        # A file with comments (VS Code reads hook files as JSONC) is still read, so that its
+        # hooks show; Copilot CLI rejects a file that is not JSON (§5.1), so none of them run.
+        data = load_jsonc(path, shown)  # not JSONC either: unusable, raise as it is
+        out = _hooks_data(spec, path, shown, data)
+        reason = (f"Copilot CLI rejects a hook file that is not strict JSON ({strict.message.split(': ', 1)[-1]}); "
+                  "VS Code, which reads it as JSONC, would run it")
+        out.refused += [Refused(vendor=spec.id, what=f"{h.event} hook", reason=reason, origin=h.origin,
+                                code="SKIPPED_BY_VENDOR") for h in out.hooks]
+        out.hooks = []
+        return out
+    return _hooks_data(spec, path, shown, data)
+
+
+def _hooks_data(spec: VendorSpec, path: Path, shown: str, data: Mapping[str, Any]) -> FileImport:
     out = FileImport()
     if "version" in data and (isinstance(data["version"], bool) or data["version"] != 1):
-        raise ConfigParseError(f"{shown}:version: Copilot reads only version 1 hook files, not "
-                               f"{data['version']!r}", path=shown, place="version")
+        # Copilot rejects the whole file; it still imports here, as one row saying so.
+        out.refused.append(entry_refusal(
+            spec, f"hooks file {path.name}", shown, "version",
+            f"Copilot reads only version 1 hook files, not {data['version']!r}, so none of this "
+            "file's hooks run in Copilot", "SKIPPED_BY_VENDOR"))
+        return out
     switch = data.get("disableAllHooks")
     if switch is not None:
         if not isinstance(switch, bool):
-            raise shape_error(shown, "disableAllHooks", "true or false", switch)
-        out.hooks_switch = (switch, f"{shown}:disableAllHooks")
+            out.refused.append(entry_refusal(spec, "disableAllHooks", shown, "disableAllHooks",
+                                             f"expected true or false, found {switch!r}"))
+        else:
+            out.hooks_switch = (switch, f"{shown}:disableAllHooks")
     if "hooks" not in data:
-        if path.name in _SETTINGS_NAMES:
-            return out  # a settings file without inline hooks
-        raise ConfigParseError(f"{shown}: a Copilot hooks file needs a `hooks` object",
-                               path=shown, place="hooks")
-    for event, items, place in hook_table(data["hooks"], shown, "hooks"):
-        row = event_row(spec, event, shown, place, _pascal_hint(event))
+        if path.name not in _SETTINGS_NAMES:  # a settings file without inline hooks is fine
+            out.refused.append(entry_refusal(spec, f"hooks file {path.name}", shown, "hooks",
+                                             "a Copilot hooks file needs a `hooks` object"))
+        return out
+    for event, items, place in hook_table(spec, data["hooks"], shown, "hooks", out.refused):
+        row = spec.row(event)
+        if row is None:
+            code, reason = no_row(spec, event)
+            for i, item in enumerate(items):
+                if isinstance(item, Mapping) and "hooks" in item and not (_HANDLER_KEYS & set(item)):
+                    for slot in grouped_slots(spec, event, None, [item], shown, place, out.refused, first=i):
+                        out.refused.append(refuse(spec, slot, shown, code, reason))
+                else:
+                    out.refused.append(entry_refusal(spec, f"{event} hook entry", shown, f"{place}[{i}]",
+                                                     reason, code))
+            continue
         for i, item in enumerate(items):
             iplace = f"{place}[{i}]"
             if not isinstance(item, Mapping):
-                raise shape_error(shown, iplace, "a hook entry object", item)
+                out.refused.append(entry_refusal(spec, f"{event} hook entry", shown, iplace,
+                                                 f"expected a hook entry object, found {item!r}"))
+                continue
             if "hooks" in item and not (_HANDLER_KEYS & set(item)):
-                slots = list(grouped_slots(spec, event, row, [item], shown, place))
-                slots = [_reindex(s, i) for s in slots]
+                slots = list(grouped_slots(spec, event, row, [item], shown, place, out.refused, first=i))
             else:
-                slots = [Slot(event, row, matcher_of(item, shown, iplace), item, iplace, iplace)]
+                try:
+                    slots = [Slot(event, row, matcher_of(item, shown, iplace), item, iplace, iplace)]
+                except InvalidMatcher as exc:
+                    # Copilot skips an entry whose matcher is not a usable pattern.
+                    out.refused.append(entry_refusal(spec, f"{event} hook entry", shown,
+                                                     f"{iplace}.matcher", exc.message.split(": ", 1)[-1],
+                                                     "INVALID_MATCHER"))
+                    continue
             for slot in slots:
-                found = classify(spec, slot, shown)
+                found = judged(classify, spec, slot, shown)
                 (out.hooks if isinstance(found, ImportedHook) else out.refused).append(found)
     return out
-
-
-def _reindex(slot: Slot, index: int) -> Slot:
-    # grouped_slots numbered the single group 0; put its real index back into the places.
-    head = slot.group_place.rsplit("[", 1)[0]
-    group_place = f"{head}[{index}]"
-    return Slot(slot.event, slot.row, slot.matcher, slot.handler,
-                group_place + slot.place[len(slot.group_place):], group_place)
 
 
 def _posix_command(h: Mapping[str, Any]) -> bool:

@@ -17,6 +17,7 @@ from compat_adapter.plugin_host.grade import GradedHook, LoadReport, grade_repor
 from compat_adapter.plugin_host.lane import PluginLane, lane
 from compat_adapter.plugin_host.sidecar import CallResult, Sidecar
 from compat_adapter.plugin_host.sources import PluginSource, file_source, project_sources
+from compat_adapter.trust import plugin_untrusted
 
 __all__ = ("LOAD_TIMEOUT_S", "PluginHost", "grade_plugins")
 
@@ -57,6 +58,12 @@ class PluginHost:
         chosen = tuple(project_sources(root) if sources is None else sources)
         if not chosen:
             return ()
+        # Loading runs a plugin's code: a project's plugins load only once trusted (compat_adapter.trust).
+        held = {s.id: why for s in chosen if (why := plugin_untrusted(root, s.kind, s.path, s.origin))}
+        if held:
+            rest = tuple(s for s in chosen if s.id not in held)
+            got = {r.source.id: r for r in (await self.load(root, rest, timeout_s=timeout_s) if rest else ())}
+            return tuple(got.get(s.id) or LoadReport(s, error=held[s.id]) for s in chosen)
         if not self.lane.installed:
             why = (f"the plugin host runtime is not installed in {self.lane.root} (set-up step: "
                    "bash scripts/plugin_lane.sh)")

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import write_script
+from conftest import trust_project, write_script
 
 from compat_adapter.host.protocol import Host
 from compat_adapter.host.script import Reply, call
@@ -448,6 +448,7 @@ async def test_an_opencode_plugin_runs_in_the_plugin_host_on_every_host(lane: La
         '  },\n'
         '  "shell.env": async (input, output) => { output.env.DSH_PLUGIN_GUARD = "on" },\n'
         '})\n')
+    trust_project("opencode", ws)  # the user trusted the workspace's plugin
     async with lane.adapter(tmp_path) as adapter:
         results = {r.event: r for r in await adapter.register_plugins(ws)}
         agent = await lane.agent([Reply("reading", (bash("cat .env"),)),

@@ -124,6 +124,21 @@ def check_payload(s: Session, *, tool: str | None = "bash", at_least: int = 1) -
             s.expect(payload.get("tool_name") == want and isinstance(payload.get("tool_input"), dict),
                      f"tool_name {payload.get('tool_name')!r}, expected {want!r} and an input object",
                      f"tool_name={want}")
+    elif v == "copilot" and e[:1].isupper():
+        # The Claude-compatible format: snake_case, an ISO timestamp, Claude tool names.
+        from compat_adapter.dialects.copilot import CLAUDE_NAMES
+
+        stamp = payload.get("timestamp")
+        s.expect(payload.get("hook_event_name") == e and isinstance(payload.get("session_id"), str)
+                 and isinstance(stamp, str) and stamp.endswith("Z") and "cwd" in payload
+                 and "sessionId" not in payload,
+                 f"payload is not snake_case (hook_event_name, session_id, ISO timestamp): {sorted(payload)}",
+                 "snake_case payload")
+        if e in _TOOL_EVENTS and tool is not None:
+            want = CLAUDE_NAMES.get(tool, tool)
+            s.expect(payload.get("tool_name") == want and isinstance(payload.get("tool_input"), dict),
+                     f"tool_name {payload.get('tool_name')!r}, expected {want!r} and an input object",
+                     f"tool_name={want}")
     elif v == "copilot":
         s.expect(isinstance(payload.get("sessionId"), str) and isinstance(payload.get("timestamp"), int)
                  and "cwd" in payload and "session_id" not in payload,

@@ -1,0 +1,142 @@
+"""Compare a real vendor's outcome with compat-adapter's, facet by facet, and judge each case.
+
+A case *agrees* when every compared facet is equal. A differing facet is *listed* when a hook of
+the case was graded with a degradation whose code names that kind of difference (the table below,
+fixed for every case and vendor), or when the import refused the hook with a code; otherwise the
+difference is *unlisted*. The comparison itself is never adjusted per case.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from compat_adapter.testing.lane.outcome import Outcome
+from compat_adapter.testing.lane.scenarios import Case
+
+__all__ = ("FACET_CODES", "Difference", "Verdict", "compare", "payload_fields")
+
+#: Which degradation codes name which kind of difference. A kind is a facet and, where it matters,
+#: how the facet differs: a text that is missing is an ignored field, a text that arrives in another
+#: shape or place is a provenance difference, and nothing else names it. ``exit`` kinds apply only
+#: when the case answered with a non-zero exit code (the codes describe exit-code conventions).
+#: ``unsupported`` (a hook graded UNSUPPORTED) and an importer's refusal name every kind.
+FACET_CODES: Mapping[str, frozenset[str]] = {
+    # the hooks that fired (how many times each)
+    "invoked": frozenset({"timing-differs", "approximate", "matcher-narrowed", "scope-differs"}),
+    # whether the scripted tool call ran
+    "tool_ran": frozenset({"decision-narrowed", "observe-only"}),
+    "tool_ran/exit": frozenset({"exit-code-differs"}),
+    # whether a rewritten input is what ran
+    "rewritten": frozenset({"input-rewrite-ignored"}),
+    # the text the model reads in place of a tool the vendor did not run
+    "tool_result/missing": frozenset({"output-field-ignored", "decision-narrowed", "observe-only"}),
+    "tool_result/shape": frozenset({"message-provenance"}),
+    "tool_result/exit": frozenset({"exit-code-differs"}),
+    # a hook's text reached the model: not at all here, or in another place or shape
+    "landing/missing": frozenset({"output-field-ignored", "output-rewrite-ignored", "observe-only",
+                                  "decision-narrowed"}),
+    "landing/shape": frozenset({"message-provenance"}),
+    # how many model calls the run made (a block that continues or ends the turn)
+    "model_calls": frozenset({"decision-narrowed", "no-loop-guard", "observe-only"}),
+}
+ALWAYS = frozenset({"unsupported"})
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    facet: str
+    vendor: Any
+    ours: Any
+    listed_by: tuple[str, ...]
+    """The degradation (or refusal) codes of the case's hooks that name this difference."""
+
+    def as_json(self) -> dict[str, Any]:
+        return {"facet": self.facet, "vendor": self.vendor, "ours": self.ours, "listed_by": list(self.listed_by)}
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    case: str
+    status: str
+    """``agree``, ``differ_listed`` or ``differ_unlisted``."""
+    differences: tuple[Difference, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"case": self.case, "status": self.status, "differences": [d.as_json() for d in self.differences]}
+
+
+def _facets(case: Case, o: Outcome, vendor: Outcome) -> dict[str, Any]:
+    # Which hooks fired, as a multiset: the order across events is not stable in every vendor
+    # (CodeBuddy fires SessionStart and UserPromptSubmit in either order from run to run).
+    facets: dict[str, Any] = {"invoked": sorted(o.invoked), "tool_ran": o.tool_ran, "rewritten": o.rewritten,
+                              "model_calls": o.model_calls}
+    if not vendor.tool_ran:
+        facets["tool_result"] = o.tool_result
+    for marker in sorted(set(vendor.landings) | set(o.landings)):
+        landing = o.landings.get(marker)
+        facets[f"landing:{marker}"] = None if landing is None else [landing.place, landing.line]
+    return facets
+
+
+def compare(case: Case, vendor: Outcome, ours: Outcome) -> Verdict:
+    codes: set[str] = {c for event_codes in ours.degradations.values() for c in event_codes}
+    refusals = {code for code, _ in ours.refused}
+    want, got = _facets(case, vendor, vendor), _facets(case, ours, vendor)
+    diffs = []
+    for facet in want:
+        if want[facet] == got.get(facet):
+            continue
+        named = sorted((codes & _naming(case, facet, want[facet], got.get(facet))) | refusals)
+        diffs.append(Difference(facet, want[facet], got.get(facet), tuple(named)))
+    if ours.error:
+        diffs.append(Difference("error", None, ours.error, ()))
+    if not diffs:
+        status = "agree"
+    elif all(d.listed_by for d in diffs):
+        status = "differ_listed"
+    else:
+        status = "differ_unlisted"
+    return Verdict(case.name, status, tuple(diffs))
+
+
+def _naming(case: Case, facet: str, vendor: Any, ours: Any) -> frozenset[str]:
+    family = facet.split(":", 1)[0]
+    exit_answer = any(h.exit for h in case.hooks)
+    if family == "tool_ran":
+        return FACET_CODES["tool_ran"] | (FACET_CODES["tool_ran/exit"] if exit_answer else frozenset()) | ALWAYS
+    if family == "tool_result":
+        reason = next((m for m in _reasons(case) if vendor and m in vendor), None)
+        kind = "missing" if ours is None or (reason is not None and reason not in ours) else "shape"
+        extra = FACET_CODES["tool_result/exit"] if exit_answer else frozenset()
+        return FACET_CODES[f"tool_result/{kind}"] | extra | ALWAYS
+    if family == "landing":
+        return FACET_CODES["landing/missing" if ours is None else "landing/shape"] | ALWAYS
+    return FACET_CODES[family] | ALWAYS
+
+
+def _reasons(case: Case) -> list[str]:
+    """The reason texts the case's hooks answer with (what a deny message should carry)."""
+    out = []
+    for h in case.hooks:
+        for text in (h.stdout, h.stderr):
+            for word in text.replace('"', " ").split():
+                if word.startswith("LANE-"):
+                    out.append(word)
+    for value in (case.plugin_rules or {}).values():
+        if isinstance(value, str) and value.startswith("LANE-"):
+            out.append(value.split()[0])
+    return out
+
+
+def payload_fields(payload: Any) -> set[str]:
+    """A payload's field paths: top-level keys, and ``key.sub`` one level into objects."""
+    if not isinstance(payload, Mapping):
+        return set()
+    out = set()
+    for key, value in payload.items():
+        out.add(str(key))
+        if isinstance(value, Mapping):
+            out |= {f"{key}.{sub}" for sub in value}
+    return out

@@ -1,0 +1,137 @@
+"""The two drivers of a scenario: the real vendor CLI, and compat-adapter on the embedded host.
+
+Both return an :class:`Outcome`. The embedded side does what a user does: it imports the same
+vendor-native config file with the importers, registers the import on a ``CompatAdapter`` bound to
+a ``MemoryHost``, and drives the embedded scripted loop with the same model turns and prompt. The
+hooks are the same self-recording hook, so both sides' hook logs have the same shape.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from compat_adapter.testing.lane.outcome import (
+    HookRun,
+    Item,
+    Outcome,
+    landings,
+    new_items,
+    normalize_text,
+    wire_items,
+)
+from compat_adapter.testing.lane.run import VendorRecord, prepare_project, run_vendor
+from compat_adapter.testing.lane.scenarios import Case
+from compat_adapter.testing.lane.vendors import cli_for
+
+__all__ = ("embedded_outcome", "vendor_outcome")
+
+REWRITE_MARK = "rewritten-by-hook"
+#: What the trust record says trusted a scenario's config.
+TRUST_COMMAND = "compat_adapter.testing.lane: a scenario's own hook config, written by the lane"
+
+
+def _hooks(records: list[dict[str, Any]], roots: list[str]) -> tuple[HookRun, ...]:
+    def norm(value: Any) -> Any:
+        return json.loads(normalize_text(json.dumps(value), roots))
+
+    return tuple(HookRun(r["event"], norm(r.get("stdin")), normalize_text(r.get("stdout", ""), roots),
+                         normalize_text(r.get("stderr", ""), roots), int(r.get("exit", 0))) for r in records)
+
+
+def _first_tool_result(requests: list[list[Item]], roots: list[str]) -> str | None:
+    for items in requests:
+        for item in items:
+            if item.kind == "tool_result":
+                return normalize_text(item.text, roots)
+    return None
+
+
+def vendor_outcome(case: Case, run: Path, **options: Any) -> Outcome:
+    """Run ``case`` under the real vendor CLI (offline) and normalize what happened."""
+    record: VendorRecord = run_vendor(case, run, **options)
+    roots = [str(run), str(run.resolve())]
+    api = cli_for(case.vendor).api
+    main = [wire_items(api, r["body"]) for r in record.requests if r["step"] and isinstance(r["body"], dict)]
+    notes = [f"isolation: {record.result['isolation']}", f"rc {record.result['rc']}",
+             f"duration {record.result['duration_s']} s"]
+    if record.result["dns_lookups"]:
+        notes.append("dns sink answered NXDOMAIN for " + ", ".join(record.result["dns_lookups"]))
+    if record.result["timed_out"]:
+        notes.append("the CLI timed out and was killed")
+    return Outcome(
+        side="vendor", case=case.name, hooks=_hooks(record.hooks, roots), tool_ran=record.tool_ran,
+        rewritten=any(REWRITE_MARK in i.text for items in main for i in items if i.kind == "tool_result"),
+        tool_result=_first_tool_result(main, roots), landings=landings(main, roots), model_calls=len(main),
+        reads=new_items(main), notes=tuple(notes),
+        error=None if record.result["rc"] == 0 or case.kind == "prompt_block" else
+        f"the CLI exited {record.result['rc']}: {record.result['stderr'][-400:]}")
+
+
+async def embedded_outcome(case: Case, run: Path) -> Outcome:
+    """Import the same vendor config as a user would, run the same turns on the embedded host."""
+    from compat_adapter import CompatAdapter, CompatError, MemoryHost
+    from compat_adapter.importers import import_files, register_import
+    from compat_adapter.importers.gate import trust_files
+
+    proj = prepare_project(case, run)
+    roots = [str(run), str(run.resolve())]
+    cli = cli_for(case.vendor)
+    config = proj / cli.hooks_file
+    try:
+        # The vendor runs load the project's hooks only because they were told to trust it
+        # (trusted folder/project flags); here the user's equivalent is trusting the file. The
+        # store is the one of COMPAT_ADAPTER_STATE_HOME (the lane's callers point it at a private
+        # folder), never the user's own during tests.
+        if case.vendor != "opencode":
+            trust_files(case.vendor, [config], command=TRUST_COMMAND)
+        imported = import_files(case.vendor, [config])
+    except CompatError as exc:
+        return Outcome(side="embedded", case=case.name, error=f"import failed: {exc}")
+    refused = tuple((r.code, r.reason) for r in imported.refused)
+    # The scripted loop's JSON form: the host's own shell tool, with the arguments the vendor's
+    # model sent besides the command (a description), so that the payloads compare on the fields
+    # the dialect builds.
+    script = [{"tools": [{"name": "bash", "arguments": {"command": value, **cli.extra_args}}]} if kind == "shell"
+              else value for kind, value in case.steps]
+    degradations: dict[str, tuple[str, ...]] = {}
+    async with MemoryHost(proj) as host:
+        async with CompatAdapter(host, state_dir=str(run / "adapter")) as adapter:
+            try:
+                graded = await register_import(adapter, imported)
+            except CompatError as exc:
+                return Outcome(side="embedded", case=case.name, error=f"registration failed: {exc}", refused=refused)
+            for g in graded:
+                codes = [str(d.code) for d in g.degradations]
+                if str(g.capability) == "UNSUPPORTED":
+                    codes.append("unsupported")
+                degradations[g.event] = tuple(dict.fromkeys(degradations.get(g.event, ()) + tuple(codes)))
+            agent = await host.create_agent(script=script)
+            await agent.run_turn(case.prompt)
+            await host.settle()
+            await agent.dispose()
+            await host.settle()
+            events = list(agent.session.events)
+    items: list[Item] = []
+    calls = 0
+    requests: list[list[Item]] = []
+    for e in events:
+        data = e.data
+        if e.type == "assistant/message":
+            calls += 1
+            requests.append(list(items))  # what the model had read when it answered
+        elif e.type == "user/message":
+            text = str(data.get("text", ""))
+            items.append(Item("user", "text", text, len(items), case.prompt in text))
+        elif e.type == "tool/result":
+            items.append(Item("tool", "tool_result", str(data.get("text", "")), len(items),
+                              is_error=bool(data.get("isError"))))
+    requests.append(list(items))  # and what a next request would carry
+    hook_log = run / "state" / "hooks.jsonl"
+    records = [json.loads(line) for line in hook_log.read_text().splitlines()] if hook_log.exists() else []
+    return Outcome(
+        side="embedded", case=case.name, hooks=_hooks(records, roots), tool_ran=(proj / "tool-ran.txt").exists(),
+        rewritten=any(REWRITE_MARK in i.text for i in items if i.kind == "tool_result"),
+        tool_result=_first_tool_result([items], roots), landings=landings(requests, roots), model_calls=calls,
+        reads=new_items(requests), refused=refused, degradations=degradations)

@@ -1,0 +1,54 @@
+"""A self-recording hook: log what the vendor sent, answer what the scenario scripted.
+
+Copied into each run folder and named in the vendor's own hook config as the hook command itself
+(never a wrapper around another command: Claude and CodeBuddy quote the command back to the model,
+so a wrapper would change what the model reads). Standard library only; it runs under any python3.
+
+    python3 hookrec.py --log FILE --event NAME [--stdout TEXT] [--stderr TEXT] [--exit N] [--once KEY]
+
+``--once KEY`` answers only on the first call for KEY in this run (a Stop block that would
+otherwise loop); later calls answer nothing and exit 0.
+"""
+
+import argparse
+import json
+import os
+import sys
+import time
+
+PREFIXES = ("CLAUDE", "CODEX", "COPILOT", "CODEBUDDY", "OPENCODE", "COMPAT")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--log", required=True)
+    parser.add_argument("--event", required=True)
+    parser.add_argument("--stdout", default="")
+    parser.add_argument("--stderr", default="")
+    parser.add_argument("--exit", type=int, default=0)
+    parser.add_argument("--once", default=None)
+    args = parser.parse_args()
+    raw = sys.stdin.read()
+    try:
+        payload = json.loads(raw)
+    except ValueError:
+        payload = raw
+    out, err, code = args.stdout, args.stderr, args.exit
+    if args.once:
+        marker = os.path.join(os.path.dirname(os.path.abspath(args.log)), "once-" + args.once)
+        if os.path.exists(marker):
+            out, err, code = "", "", 0
+        else:
+            open(marker, "w").close()
+    env = {k: v for k, v in os.environ.items() if k.startswith(PREFIXES)}
+    record = {"event": args.event, "t": time.time(), "stdin": payload, "stdout": out, "stderr": err, "exit": code,
+              "cwd": os.getcwd(), "env": env}
+    with open(args.log, "a", encoding="utf-8") as f:
+        f.write(json.dumps(record) + "\n")
+    sys.stdout.write(out)
+    sys.stderr.write(err)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

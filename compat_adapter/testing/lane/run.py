@@ -1,0 +1,120 @@
+"""Run one scenario under the real vendor CLI, offline, and collect the raw record.
+
+The run folder holds ``home/`` (scratch HOME), ``proj/`` (a one-commit git repository with the
+vendor's hook config), ``bin/hookrec.py`` (the self-recording hook), ``state/hooks.jsonl`` (what
+each hook received and answered) and ``out/`` (the model's request log and the CLI's result).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from compat_adapter.testing.lane.scenarios import Case, hook_config
+from compat_adapter.testing.lane.vendors import cli_for, prepare
+
+__all__ = ("NETNS_PORT", "VendorRecord", "isolation", "prepare_project", "run_vendor", "turns_for")
+
+HERE = Path(__file__).resolve().parent
+#: Inside a fresh network namespace every port is free; the model always listens here.
+NETNS_PORT = 18590
+
+
+@dataclass(frozen=True, slots=True)
+class VendorRecord:
+    case: Case
+    run: Path
+    result: dict[str, Any]
+    requests: list[dict[str, Any]]
+    hooks: list[dict[str, Any]]
+    tool_ran: bool
+
+
+@functools.cache
+def isolation() -> tuple[bool, str]:
+    """Whether runs get a loopback-only network namespace here, and if not, why not."""
+    if os.geteuid() != 0:
+        return False, "not root: `unshare -n -m` needs CAP_SYS_ADMIN; runs use loopback addresses only"
+    if shutil.which("unshare") is None or shutil.which("ip") is None:
+        return False, "unshare or ip is not installed; runs use loopback addresses only"
+    probe = subprocess.run(["unshare", "-n", "-m", "--", "ip", "link", "set", "lo", "up"], capture_output=True,
+                           text=True)
+    if probe.returncode != 0:
+        return False, f"the kernel refused a network namespace ({probe.stderr.strip()}); loopback addresses only"
+    return True, "loopback-only network namespace with a NXDOMAIN DNS sink"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def turns_for(case: Case) -> list[dict[str, Any]]:
+    cli = cli_for(case.vendor)
+    return [{"calls": [cli.call(value)]} if kind == "shell" else {"text": value} for kind, value in case.steps]
+
+
+def prepare_project(case: Case, run: Path) -> Path:
+    """The run folder's project with the vendor-native hook config; also used by the embedded side."""
+    for sub in ("home", "proj", "state", "bin", "tmp", "out"):
+        (run / sub).mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(HERE / "hookrec.py", run / "bin" / "hookrec.py")
+    proj = run / "proj"
+    git_env = {**os.environ, "GIT_AUTHOR_NAME": "lane", "GIT_AUTHOR_EMAIL": "lane@invalid",
+               "GIT_COMMITTER_NAME": "lane", "GIT_COMMITTER_EMAIL": "lane@invalid"}
+    (proj / "README.md").write_text("lane project\n")
+    for args in (["init", "-q", "-b", "main"], ["add", "README.md"], ["commit", "-q", "-m", "init"]):
+        subprocess.run(["git", *args], cwd=proj, env=git_env, check=True, capture_output=True)
+    cli = cli_for(case.vendor)
+    target = proj / cli.hooks_file
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if case.vendor == "opencode":
+        shutil.copyfile(HERE / "lane_plugin.ts", target)
+        rules = {**(case.plugin_rules or {}), "log": str(run / "state" / "hooks.jsonl")}
+        (proj / ".opencode" / "lane_rules.json").write_text(json.dumps(rules))
+    else:
+        target.write_text(json.dumps(hook_config(case, run), indent=1))
+    return proj
+
+
+def _read_jsonl(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def run_vendor(case: Case, run: Path, *, timeout: float = 150.0, lane: Path | None = None) -> VendorRecord:
+    """Run ``case`` under the real CLI in ``run`` (created); raises if the CLI is not installed."""
+    if case.not_drivable:
+        raise ValueError(f"{case.name} is not drivable: {case.not_drivable}")
+    cli = cli_for(case.vendor)
+    binary = cli.binary_path(lane)
+    if not binary.exists():
+        raise FileNotFoundError(f"{binary} is missing: run `bash scripts/vendor_lane.sh` first")
+    proj = prepare_project(case, run)
+    netns, why = isolation()
+    port = NETNS_PORT if netns else _free_port()
+    argv, env = prepare(cli, run, port, case.prompt, lane=lane, options=case.options)
+    job = {"api": cli.api, "turns": turns_for(case), "argv": argv, "env": env, "cwd": str(proj), "port": port,
+           "out": str(run / "out"), "netns": netns, "timeout": timeout}
+    (run / "job.json").write_text(json.dumps(job, indent=1))
+    runner = [sys.executable, "-m", "compat_adapter.testing.lane.sandbox", str(run / "job.json")]
+    if netns:
+        runner = ["unshare", "-n", "-m", "--", *runner]
+    done = subprocess.run(runner, capture_output=True, text=True, timeout=timeout + 30)
+    result_path = run / "out" / "result.json"
+    if done.returncode != 0 or not result_path.exists():
+        raise RuntimeError(f"{case.name}: the sandbox failed (rc {done.returncode}): {done.stderr[-2000:]}")
+    result = json.loads(result_path.read_text())
+    result["isolation"] = why
+    return VendorRecord(case, run, result, _read_jsonl(run / "out" / "requests.jsonl"),
+                        _read_jsonl(run / "state" / "hooks.jsonl"), (proj / "tool-ran.txt").exists())

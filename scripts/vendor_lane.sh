@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Install the vendor lane into .cache/vendors/ (gitignored): the real CLIs of the five vendors, at
+# pinned versions, from the public registries. The differential suite (pytest -m vendor) runs them
+# offline against our scripted model servers. Idempotent: each vendor has a stamp naming exactly
+# what was installed; a second run checks the stamps and the binaries and does nothing.
+#
+#   bash scripts/vendor_lane.sh            # install (or check) the lane
+#   bash scripts/vendor_lane.sh --print    # print the lane folder, install nothing
+#
+# A vendor that fails to install is a loud failure (exit non-zero), never a skip.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+LANE="${COMPAT_ADAPTER_VENDOR_DIR:-$ROOT/.cache/vendors}"
+
+CLAUDE="@anthropic-ai/claude-code@2.1.328"
+CODEX="@openai/codex@0.169.0"
+COPILOT="@github/copilot@1.0.102"
+OPENCODE="opencode-ai@1.18.33"
+OPENCODE_PLUGIN="@opencode-ai/plugin@1.18.33"
+CODEBUDDY_WHEEL="codebuddy-agent-sdk==0.3.274"
+
+if [[ "${1:-}" == "--print" ]]; then
+  echo "lane=$LANE"
+  exit 0
+fi
+
+NPM_FLAGS=(--no-audit --no-fund --loglevel=error --no-update-notifier)
+mkdir -p "$LANE"
+
+# The binary each vendor is run from (relative to its folder): the install is "done" only when it
+# exists and the stamp matches.
+declare -A BINARY=(
+  [claude]="node_modules/@anthropic-ai/claude-code/bin/claude.exe"
+  [codex]="node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"
+  [copilot]="node_modules/@github/copilot-linux-x64/copilot"
+  [opencode]="node_modules/opencode-linux-x64/bin/opencode"
+  [codebuddy]="wheel/codebuddy_agent_sdk/bin/codebuddy-headless"
+)
+declare -A WANT=(
+  [claude]="$CLAUDE"
+  [codex]="$CODEX"
+  [copilot]="$COPILOT"
+  [opencode]="$OPENCODE $OPENCODE_PLUGIN"
+  [codebuddy]="$CODEBUDDY_WHEEL"
+)
+
+up_to_date() {
+  local v=$1
+  [[ -f "$LANE/$v/.stamp" && "$(cat "$LANE/$v/.stamp")" == "${WANT[$v]}" && -e "$LANE/$v/${BINARY[$v]}" ]]
+}
+
+npm_install() {  # vendor, packages...
+  local v=$1; shift
+  local dir="$LANE/$v"
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  printf '{"name":"compat-adapter-vendor-%s","private":true}\n' "$v" > "$dir/package.json"
+  npm install --prefix "$dir" "${NPM_FLAGS[@]}" "$@"
+}
+
+install_one() {
+  local v=$1
+  case "$v" in
+    claude) npm_install claude "$CLAUDE" ;;
+    codex)
+      # The Linux binary is an optional dependency published under an alias of the main package
+      # (`@openai/codex-linux-x64` -> `@openai/codex@<version>-linux-x64`); npm installs it with
+      # the wrapper on a matching platform. Checked below, so a missing binary is loud.
+      npm_install codex "$CODEX" ;;
+    copilot) npm_install copilot "$COPILOT" ;;
+    opencode)
+      # The plugin package is installed next to the CLI so that runs can link it into every config
+      # folder; otherwise OpenCode npm-installs it at every start (70 s stall offline).
+      npm_install opencode "$OPENCODE" "$OPENCODE_PLUGIN" ;;
+    codebuddy)
+      # Not on npm: `codebuddy-headless` ships inside the PyPI wheel of the agent SDK.
+      local dir="$LANE/codebuddy"
+      rm -rf "$dir"
+      mkdir -p "$dir/dl"
+      python3 -m pip download -q --no-deps --only-binary=:all: --dest "$dir/dl" "$CODEBUDDY_WHEEL"
+      python3 -m zipfile -e "$dir"/dl/codebuddy_agent_sdk-*.whl "$dir/wheel"
+      chmod +x "$dir/wheel/codebuddy_agent_sdk/bin/"*
+      rm -rf "$dir/dl" ;;
+  esac
+  [[ -e "$LANE/$v/${BINARY[$v]}" ]] || { echo "vendor lane: $v installed but ${BINARY[$v]} is missing" >&2; return 1; }
+  # It must also run. Copilot's first start unpacks its JS payload into the cache the runs share
+  # (XDG_CACHE_HOME below), so that no scenario pays for it.
+  XDG_CACHE_HOME="$LANE/copilot/xdg-cache" HOME="$LANE/$v" timeout 120 "$LANE/$v/${BINARY[$v]}" --version \
+    || { echo "vendor lane: $v does not run (${BINARY[$v]} --version failed)" >&2; return 1; }
+  printf '%s' "${WANT[$v]}" > "$LANE/$v/.stamp"
+}
+
+started=$(date +%s)
+todo=()
+for v in claude codex copilot opencode codebuddy; do
+  up_to_date "$v" || todo+=("$v")
+done
+if [[ ${#todo[@]} -eq 0 ]]; then
+  echo "vendor lane: up to date in $LANE"
+  exit 0
+fi
+command -v npm >/dev/null || { echo "vendor lane: npm is needed (apt-get install npm)" >&2; exit 1; }
+
+# The installs are independent and mostly wait on the network: run them side by side.
+declare -A PIDS=()
+for v in "${todo[@]}"; do
+  install_one "$v" > "$LANE/$v.install.log" 2>&1 &
+  PIDS[$v]=$!
+done
+failed=()
+for v in "${todo[@]}"; do
+  if ! wait "${PIDS[$v]}"; then
+    failed+=("$v")
+    echo "vendor lane: installing $v FAILED; its log:" >&2
+    cat "$LANE/$v.install.log" >&2
+  fi
+done
+if [[ ${#failed[@]} -gt 0 ]]; then
+  echo "vendor lane: ${failed[*]} did not install" >&2
+  exit 1
+fi
+echo "vendor lane: installed ${todo[*]} into $LANE in $(( $(date +%s) - started )) s"
