@@ -13,32 +13,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-__all__ = (
-    "BridgeSpec",
-    "Capability",
-    "CapabilityResult",
-    "CommandHandler",
-    "Handler",
-    "HttpHandler",
-    "McpToolHandler",
-    "ModelHandler",
-    "Degradation",
-    "DegradationCode",
-    "EventRow",
-    "Frozen",
-    "HookDeclaration",
-    "RulesDeclaration",
-    "RulesFile",
-    "RulesSpec",
-    "Route",
-    "SeamMode",
-    "Service",
-    "Surface",
-    "ToolName",
-    "VendorSpec",
-    "capability_result",
-    "degrade",
-)
+__all__ = ("BridgeSpec", "Capability", "CapabilityResult", "CommandHandler", "Handler", "HttpHandler",
+           "McpToolHandler", "ModelHandler", "Degradation", "DegradationCode", "EventRow", "Frozen",
+           "HookDeclaration", "RulesDeclaration", "RulesFile", "RulesSpec", "Route", "SeamMode", "Service",
+           "Surface", "ToolName", "VendorSpec", "capability_result", "degrade")
 
 
 class Frozen(BaseModel):
