@@ -162,6 +162,8 @@ def _table(rows: list[dict[str, Any]], surface: Any, vendors: list[str], doubles
         notes = [r["reason"]] if r["reason"] else list(r["losses"])
         notes += [f"preflight {p['kind']}: {p['text']}" for p in r["preflight"]]
         notes += [f"loads twice: {why}" for why in r.get("loads_twice", ())]
+        if r.get("alternative"):
+            notes.append(f"alternative: {r['alternative']}")
         if not notes and r.get("trusted") is not None:
             notes = ["file trusted" if r["trusted"] else
                      "file not trusted (rules still carry: context, not code)"]

@@ -62,7 +62,9 @@ def test_grade_a_real_world_claude_settings_file() -> None:
     assert all(r["losses"] for r in rows if r["capability"] == "ADAPTED")
     assert all(r["reason"] for r in rows if r["capability"] == "UNSUPPORTED")
     table = cli("grade", "--vendor", "cc", str(CLAUDE_SETTINGS))
-    assert table.returncode == 0 and "graded" in table.stdout and "official-bridge" in table.stdout
+    # Native by default; the table names the official bridge as the alternative.
+    assert table.returncode == 0 and "graded" in table.stdout and "native-translate" in table.stdout
+    assert "alternative: official-bridge would lose more" in table.stdout
     strict = cli("grade", "--vendor", "claude", str(CLAUDE_SETTINGS), "--strict")
     assert strict.returncode == (1 if data["unsupported"] else 0)
 
