@@ -102,6 +102,11 @@ def _grade(args: argparse.Namespace) -> int:
     from compat_adapter.importers.discover import import_all, twice
 
     surface = surface_named(args.host)
+    if args.host == "embedded":
+        from compat_adapter.handlers.model import endpoint_from_env
+
+        if endpoint_from_env() is not None:  # the embedded host would ask this model (prompt/agent hooks)
+            surface = surface.model_copy(update={"services": surface.services | {"model"}})
     trust = True if args.trust_all else None
     given = [Path(f) for f in args.files] or [Path.cwd()]
     folders = [p for p in given if p.is_dir()]
