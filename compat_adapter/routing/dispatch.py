@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from compat_adapter.routing.points import Point
     from compat_adapter.routing.verdicts import Applied, Rule
 
-__all__ = ("DEDUPLICATING", "HOOK_SOURCE", "AuditRecord", "GroupResult", "HookEntry", "Runner", "halted",
+__all__ = ("DEDUPLICATING", "HOOK_SOURCE", "AuditRecord", "GroupResult", "HookEntry", "Runner",
            "make_entry", "run_group", "turn_of")
 
 #: Source kind of every message this project injects or steers for a hook.
@@ -459,19 +459,6 @@ def _status(host: Host, entry: HookEntry) -> None:
     # Claude shows statusMessage in its spinner; the operator log is where this host shows it.
     if entry.handler is not None and entry.handler.status_message:
         host.log("info", f"hook {entry.id}: {entry.handler.status_message}", statusMessage=True)
-
-
-def halted(runner: Runner, session: SessionHandle, turn: int) -> bool:
-    """Whether a hook answered continue:false in this turn (or before it began): the step is refused.
-
-    A halt recorded outside a turn (a session start) stops the next turn's first step; one
-    recorded in an earlier turn that has ended is stale and dropped.
-    """
-    halts = runner.memo.get("halt")
-    if not halts or session.id not in halts:
-        return False
-    at = halts.pop(session.id)
-    return at is None or at == turn
 
 
 #: Which groups a dispatch runs, asked of each group's first hook (all share vendor and row).
