@@ -41,9 +41,10 @@ def resolve_vendor(name: object) -> VendorSpec:
 def resolve_event(spec: VendorSpec, event: object) -> EventRow:
     """The row for the vendor's own event name, spelled exactly; anything else raises UNKNOWN_EVENT."""
     row = spec.row(event) if isinstance(event, str) else None
-    if row is None and isinstance(event, str) and event in spec.unserved:
+    why = spec.unserved_reason(event) if row is None and isinstance(event, str) else None
+    if why is not None:
         # A real vendor event this host cannot serve: say why, never "no such event".
-        raise UnknownEvent(f"{spec.id} {event} cannot be served on this host: {spec.unserved[event]}",
+        raise UnknownEvent(f"{spec.id} {event} cannot be served on this host: {why}",
                            vendor=spec.id, event=event)
     if row is None:
         raise UnknownEvent(f"{spec.id} has no hook event {event!r}", vendor=spec.id, event=event)

@@ -37,10 +37,15 @@ def _hook_row(hook: Any, surface: Any, root: Path | None) -> dict[str, Any]:
     except (InvalidHandler, InvalidMatcher) as exc:
         row = {**base, "capability": "UNSUPPORTED", "route": "unsupported", "seams": [], "losses": [],
                "reason": f"{exc.code}: {exc.message}"}
-    place = Path(hook.origin.rsplit(":", 1)[0])
-    found = preflight(hook.declared.spec, hook.event, hook.matcher, hook.handler,
-                      root or project_root(place), blocking=hook.declared.row.blocking)
-    row["preflight"] = [{"kind": f.kind, "subject": f.subject, "text": f.text} for f in found]
+    row["preflight"] = []
+    if hook.declared.handler_kind == "command":  # what an http, prompt or MCP handler needs is not a program
+        place = Path(hook.origin.rsplit(":", 1)[0])
+        declared_row = hook.declared.row
+        # A guard gates the action before it happens; a post-tool "block" cannot stop anything.
+        guard = declared_row.blocking == "verdict" and "tools/post-execute" not in declared_row.seams
+        found = preflight(hook.declared.spec, hook.event, hook.matcher, hook.handler,
+                          root or project_root(place), blocking="verdict" if guard else "observe")
+        row["preflight"] = [{"kind": f.kind, "subject": f.subject, "text": f.text} for f in found]
     return row
 
 
@@ -95,6 +100,11 @@ def _grade(args: argparse.Namespace) -> int:
     from compat_adapter.importers.discover import import_all, twice
 
     surface = surface_named(args.host)
+    if args.host == "embedded":
+        from compat_adapter.handlers.model import endpoint_from_env
+
+        if endpoint_from_env() is not None:  # the embedded host would ask this model (prompt/agent hooks)
+            surface = surface.model_copy(update={"services": surface.services | {"model"}})
     trust = True if args.trust_all else None
     given = [Path(f) for f in args.files] or [Path.cwd()]
     folders = [p for p in given if p.is_dir()]

@@ -308,16 +308,17 @@ class VendorSpec(Frozen):
     plugin_runtime: str
     """Why the vendor's plugin runtime is out of scope (always UNSUPPORTED)."""
     tools: tuple[ToolName, ...] = ()
-    unserved: Mapping[str, str] = {}
-    """The vendor's own events that no host route serves → why, in one sentence. Importing one
-    grades it UNSUPPORTED with that reason; it is a vendor event, never "no such event"."""
+    unserved: tuple[tuple[str, str], ...] = ()
+    """(event, why) for the vendor's own events that no host route serves, the why in one sentence.
+    Importing one grades it UNSUPPORTED with that reason; it is a vendor event, never "no such
+    event"."""
 
     @model_validator(mode="after")
     def _unique_events(self) -> VendorSpec:
         names = [row.event for row in self.events]
         if len(names) != len(set(names)):
             raise ValueError(f"{self.id}: duplicate event rows")
-        if set(names) & set(self.unserved):
+        if set(names) & {name for name, _ in self.unserved}:
             raise ValueError(f"{self.id}: an event is both served and unserved")
         if any(row.route is Route.OFFICIAL_BRIDGE for row in self.events) and not self.bridge:
             raise ValueError(f"{self.id}: bridged rows need a bridge")
@@ -339,6 +340,10 @@ class VendorSpec(Frozen):
     def bridge_dialect(self) -> str | None:
         """The bridge config dialect (`claude-code` or `codex`)."""
         return self.bridge.dialect if self.bridge else None
+
+    def unserved_reason(self, event: str) -> str | None:
+        """Why this vendor event has no route here, when it is one of :attr:`unserved`."""
+        return next((why for name, why in self.unserved if name == event), None)
 
     def row(self, event: str) -> EventRow | None:
         for row in self.events:

@@ -40,6 +40,10 @@ _SHELL_VARS = frozenset({"HOME", "PATH", "PWD", "OLDPWD", "SHELL", "USER", "LOGN
                          "LINENO", "SECONDS", "PPID", "UID", "EUID", "HOSTNAME", "OSTYPE", "BASH",
                          "BASH_SOURCE", "TMPDIR"})
 _HOST_PREFIXES = ("DSH_", "COMPAT_ADAPTER_")
+#: The exit status an interpreter gives for a script file that does not exist (measured with dash,
+#: bash, CPython 3.11, Node 22 and Perl 5; Ruby and the JS runtimes exit 1 as Node does).
+_MISSING_SCRIPT_EXIT = {"sh": 2, "dash": 2, "bash": 127, "zsh": 127, "python": 2, "perl": 2,
+                        "node": 1, "deno": 1, "bun": 1, "tsx": 1, "ruby": 1}
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,14 +82,19 @@ def _variables(command: str, known: frozenset[str], env: Mapping[str, str]) -> l
 
 def preflight(spec: object, event: str, matcher: str | None, handler: object, root: Path, *,
               blocking: str = "observe", env: Mapping[str, str] | None = None) -> tuple[Finding, ...]:
-    """Findings for one command hook of ``spec`` (a VendorSpec) run from project ``root``."""
+    """Findings for one command hook of ``spec`` (a VendorSpec) run from project ``root``.
+
+    ``blocking="verdict"`` marks a guard (a hook whose answer gates the action before it happens:
+    PreToolUse, a permission request, a prompt check); a guard that cannot start its program is
+    called out as failing open (or, in Copilot's preToolUse, closed)."""
     from compat_adapter.model import VendorSpec
 
     assert isinstance(spec, VendorSpec)
     env = os.environ if env is None else env
     view = command_view(spec, event, matcher, handler, root)
     out: list[Finding] = []
-    missing: list[str] = []
+    missing: list[tuple[str, int | None]] = []  # what cannot start, and the exit status that gives
+    checked: set[str] = set()
     for program in view.programs:
         word = program
         for name in spec.project_dir_env:
@@ -94,27 +103,39 @@ def preflight(spec: object, event: str, matcher: str | None, handler: object, ro
             continue
         if "/" in word:
             path = Path(word) if os.path.isabs(word) else root / word
+            checked.add(os.path.normpath(path))
             if not path.is_file():
                 out.append(Finding("file", program, f"{program} does not exist here"))
-                missing.append(program)
+                missing.append((program, 127))
             elif not os.access(path, os.X_OK):
                 out.append(Finding("file", program, f"{program} is not executable"))
-                missing.append(program)
+                missing.append((program, 126))
         elif shutil.which(word, path=env.get("PATH")) is None:
             out.append(Finding("program", program, f"{program} is not on PATH"))
-            missing.append(program)
+            missing.append((program, 127))
     for script in view.files:
-        if script not in view.programs and not (root / script).is_file():
+        if os.path.normpath(root / script) in checked:
+            continue  # started directly: already checked above
+        if not (root / script).is_file():
             out.append(Finding("file", script, f"{script} does not exist under {root}"))
-            missing.append(script)
+            runner = next((os.path.basename(p) for p in view.programs if "/" not in p), "")
+            missing.append((script, _MISSING_SCRIPT_EXIT.get(runner.rstrip("0123456789.") or runner)))
     known = frozenset(spec.project_dir_env)
     out += _variables(view.command, known, env)
     if missing and blocking == "verdict":
-        if spec.id == "copilot":
-            text = (f"this guard cannot start {missing[0]}: Copilot denies a call whose preToolUse "
-                    "hook exits non-zero, so every call it matches is denied (fails closed)")
-        else:
-            text = (f"this guard cannot start {missing[0]}: the shell exits 127, a non-blocking "
-                    f"error in {spec.id}, so every call it matches is let through (fails open)")
-        out.append(Finding("fails-open" if spec.id != "copilot" else "fails-closed", missing[0], text))
+        out.append(_guard(spec.id, event, *missing[0]))
     return tuple(out)
+
+
+def _guard(vendor: str, event: str, what: str, code: int | None) -> Finding:
+    """What a guard that cannot start ``what`` does: the vendor's reading of that exit status."""
+    status = f"exits {code}" if code is not None else "fails"
+    denies = (vendor == "copilot" and event in ("preToolUse", "PreToolUse")) or \
+        (code == 2 and vendor != "opencode")  # exit 2 with the interpreter's error on stderr blocks
+    if denies:
+        return Finding("fails-closed", what, f"this guard cannot start {what}: the hook {status}, which "
+                                             f"{vendor} reads as a block, so every call it matches is "
+                                             "denied (fails closed)")
+    return Finding("fails-open", what, f"this guard cannot start {what}: the hook {status}, a "
+                                       f"non-blocking error in {vendor}, so every call it matches is let "
+                                       "through (fails open)")

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import itertools
 import logging
+from collections import deque
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
+
+import anyio
+from pydantic import Field
 
 from compat_adapter.catalog import resolve_vendor
 from compat_adapter.declare import Declared, declare_hook
@@ -54,7 +58,11 @@ class AdapterConfig(Frozen):
     max_rule_bytes: int = 524_288
     """Largest rules file carried; a larger one is refused, never truncated."""
     state_dir: str | None = None
-    """Where generated bridge configs are written; default: a per-user folder in the temp dir."""
+    """Where generated bridge configs are written; default: ``bridges`` in the user's private state
+    folder. Either way a real directory of this user (never a symlink), not writable by others."""
+    max_audit: int = Field(default=1000, ge=1)
+    """Hook runs kept in :attr:`CompatAdapter.audit`, newest last; older ones are dropped, so a
+    long session holds a bounded history."""
 
 
 class HookStatus(Frozen):
@@ -97,8 +105,12 @@ class CompatAdapter:
         self.config = config or AdapterConfig(**options)
         self.id = f"a{next(_instances)}"
         self._dir = config_dir(Path(self.config.state_dir) if self.config.state_dir else None)
-        #: Every hook run by this adapter's own routes, in order; the routes append to it.
-        self._audit: list[AuditRecord] = []
+        #: The last ``max_audit`` hook runs of this adapter's own routes, in order; the routes
+        #: append to it (a ring: a long session must not grow without bound).
+        self._audit: deque[AuditRecord] = deque(maxlen=self.config.max_audit)
+        #: Registrations mount one at a time: a bridge re-mount reads the whole running set, so two
+        #: interleaved ones would each mount a set without the other's hook.
+        self._registering = anyio.Lock()
         self._bridges = BridgeRouter(host, self._dir, self.id)
         # The three seam routes share one set of host listeners, so that the hooks of one seam
         # run in registration order whichever route brought them.
@@ -153,8 +165,10 @@ class CompatAdapter:
         self._disposed = True
         if self._rules_unsubscribe is not None:
             self._rules_unsubscribe()
-        for router in dict.fromkeys(self._routers.values()):
-            await router.close()
+        # A registration in flight finishes its mount first; then everything is closed together.
+        async with self._registering:
+            for router in dict.fromkeys(self._routers.values()):
+                await router.close()
 
     # ── hooks ───────────────────────────────────────────────────────────────────────────────────
     def _next_id(self, vendor: str, event: str, given: str | None) -> str:
@@ -181,8 +195,12 @@ class CompatAdapter:
 
         Raises for a declaration that cannot be processed; a hook that cannot run here is returned
         UNSUPPORTED and never mounted. Raises MOUNT_FAILED when the host refuses to mount: hooks
-        registered before keep running.
+        registered before keep running. Concurrent calls are safe: they mount one after another.
         """
+        async with self._registering:
+            return await self._register(declared)
+
+    async def _register(self, declared: Declared) -> CapabilityResult:
         self._check()
         hid = self._next_id(declared.spec.id, declared.row.event, declared.id)
         result = grade(declared, self.host.surface, id=hid)
@@ -211,6 +229,11 @@ class CompatAdapter:
         reason starts ``untrusted:`` (see :mod:`compat_adapter.trust`).
         """
         self._check()
+        async with self._registering:
+            return await self._register_plugins(root, files, sources)
+
+    async def _register_plugins(self, root: str | Path, files: Sequence[str | Path] | None,
+                                sources: Sequence[PluginSource] | None) -> tuple[CapabilityResult, ...]:
         from compat_adapter.plugin_host.grade import plugin_declarations
 
         base = Path(root).resolve()
@@ -247,6 +270,10 @@ class CompatAdapter:
                 await self._flush()
 
     async def _flush(self) -> None:
+        async with self._registering:
+            await self._flush_routers()
+
+    async def _flush_routers(self) -> None:
         failure: MountFailed | None = None
         for router in dict.fromkeys(self._routers.values()):
             try:

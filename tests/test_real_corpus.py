@@ -193,6 +193,9 @@ def test_twice_flags_the_local_copy_and_copilot_reading_claude(project: Path) ->
              and "Copilot" not in d.why]
     assert local and all(d.other.startswith(str(project / ".claude/settings.json")) for d in local)
     assert any("Copilot CLI also runs" in d.why for d in doubles)
+    # AGENTS.md: Codex, OpenCode (no CLAUDE.md fallback needed) and Copilot all carry it.
+    agents = [d for d in doubles if d.why.startswith("AGENTS.md is read by several vendors")]
+    assert len(agents) == 2
 
 
 def test_grade_a_project_folder_in_one_command(project: Path) -> None:
@@ -240,6 +243,37 @@ def test_preflight_calls_out_a_guard_that_fails_open(tmp_path: Path) -> None:
     copilot = resolve_vendor("copilot")
     found = preflight(copilot, "preToolUse", None, {"bash": "jq ."}, root, blocking="verdict", env=env)
     assert "fails-closed" in {f.kind for f in found}
+    # A missing script run by python3: the interpreter exits 2, which Claude reads as a block.
+    found = preflight(claude, "PreToolUse", None, {"command": "python3 hooks/gone.py"}, root,
+                      blocking="verdict")
+    assert [(f.kind, f.subject) for f in found] == [("file", "hooks/gone.py"), ("fails-closed", "hooks/gone.py")]
+    assert "exits 2" in found[1].text
+
+
+@pytest.mark.parametrize(("command", "status"), [("python3 gone.py", 2), ("sh gone.sh", 2), ("bash gone.sh", 127),
+                                                 ("no-such-program-here", 127), ("./gone.sh", 127)])
+def test_the_exit_statuses_preflight_assumes_are_what_this_machine_gives(tmp_path: Path, command: str,
+                                                                          status: int) -> None:
+    if shutil.which(command.split()[0]) is None and "/" not in command and command != "no-such-program-here":
+        pytest.skip(f"{command.split()[0]} is not installed")
+    done = subprocess.run(["sh", "-c", command], cwd=tmp_path, capture_output=True)
+    assert done.returncode == status
+    assert done.stderr  # the error is on stderr, so Codex's exit-2 rule blocks too
+
+
+def test_grade_preflights_only_command_handlers(tmp_path: Path) -> None:
+    settings = tmp_path / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "http", "url": "http://127.0.0.1:9/hook", "headers": {"X": "$API_TOKEN"}},
+        {"type": "command", "command": "no-such-guard-program --check"}]}]}}))
+    done = subprocess.run([sys.executable, "-m", "compat_adapter.cli", "grade", "--json", "--trust-all",
+                           str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    rows = {r["origin"].rsplit(".", 1)[-1]: r for r in json.loads(done.stdout)["rows"]}
+    assert rows["hooks[0]"]["preflight"] == []
+    kinds = [p["kind"] for p in rows["hooks[1]"]["preflight"]]
+    assert kinds == ["program", "fails-open"]
 
 
 # ── Copilot's Claude-compatible (PascalCase) format, end to end ────────────────────────────────

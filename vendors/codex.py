@@ -289,14 +289,13 @@ RULES = RulesSpec(
 )
 
 #: Codex events with no route here, and why.
-UNSERVED = {
+UNSERVED = (
     # Named in Codex 0.169's hook event list (read from the binary: PreModelRequest, PreToolUse,
     # PermissionRequest, PostToolUse, PreCompact, PostCompact, SessionStart, SessionEnd,
     # SubagentStart, SubagentStop, Interrupt, with UserPromptSubmit and Stop) but in no Codex document.
-    "PreModelRequest":
-        "Codex 0.169 has this event but documents neither its payload nor what its answer may do, so "
-        "there is no faithful translation of it here",
-}
+    ("PreModelRequest", "Codex 0.169 has this event but documents neither its payload nor what its "
+                        "answer may do, so there is no faithful translation of it here"),
+)
 
 CODEX = VendorSpec(
     id="codex",

@@ -411,10 +411,10 @@ RULES = RulesSpec(
 )
 
 #: Copilot events with no route here, and why (vendor-protocols §5.2-5.3).
-UNSERVED = {
-    "preMcpToolCall": "an SDK and extension hook-provider event; no JSON hook file can declare it and "
-                      "the host has no MCP call seam",
-}
+UNSERVED = (
+    ("preMcpToolCall", "an SDK and extension hook-provider event; no JSON hook file can declare it "
+                       "and the host has no MCP call seam"),
+)
 
 COPILOT = VendorSpec(
     id="copilot",

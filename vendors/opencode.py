@@ -14,6 +14,7 @@ from compat_adapter.model import (
     VendorSpec,
     degrade,
 )
+from vendors.opencode_plugins import PLUGIN_REFUSED
 
 _CALLBACK = degrade(
     "reauthored",
@@ -447,30 +448,24 @@ RULES = RulesSpec(
     ),
 )
 
-#: OpenCode plugin hooks and bus events with no route here (vendor-protocols §4.2-4.3), and why.
-_IN_PROCESS = ("mutates OpenCode's own in-process object, which a command hook cannot reach and the host "
-               "has no seam to rewrite")
-UNSERVED = {
-    "experimental.session.compacting":
-        "it adds context to, or replaces, the compaction prompt; the host's compaction is only seen as "
-        "a durable record once it has begun, so nothing a hook returns can reach the prompt",
-    "experimental.compaction.autocontinue":
-        "it switches off the synthetic continue turn after compaction; the host has no such turn to skip",
-    "experimental.chat.system.transform": f"it {_IN_PROCESS} (the system prompt lines)",
-    "experimental.chat.messages.transform": f"it {_IN_PROCESS} (the message history)",
-    "experimental.text.complete": f"it {_IN_PROCESS} (a finished text part)",
-    "chat.message": f"it {_IN_PROCESS} (the user message and its parts)",
-    "chat.params": "it sets model request parameters; the host exposes no seam over model parameters",
-    "chat.headers": "it sets model request headers; the host exposes no seam over model requests",
-    "command.execute.before": f"it {_IN_PROCESS} (a slash command's parts)",
-    "tool.definition": "it rewrites the tool schemas sent to the model; the host has no seam over them",
-    "todo.updated": "the host publishes todo snapshots as durable records, which no OpenCode event row "
-                    "translates yet",
-    "question.asked": "a question-tool bus event with no row here; only the SDK types name it",
-    "question.replied": "a question-tool bus event with no row here; only the SDK types name it",
-    "question.rejected": "a question-tool bus event with no row here; only the SDK types name it",
-    "message.part.delta": "a streaming delta bus event; the host does not publish partial message parts",
-}
+#: OpenCode events with no command-hook row here, and why (vendor-protocols §4.2-4.3). The plugin
+#: hooks no seam can carry say so once, in the plugin host's table; the ones it does carry run only
+#: as plugins.
+_PLUGIN_ONLY = ("an in-process plugin callback whose output object a command hook cannot reach; a "
+                "plugin returning it runs in the plugin host (route plugin-host), a command hook cannot")
+_NO_BUS_ROW = "a bus event with no row here: the host publishes nothing it could be translated from"
+UNSERVED = PLUGIN_REFUSED + (
+    ("experimental.chat.system.transform", _PLUGIN_ONLY),
+    ("chat.message", _PLUGIN_ONLY),
+    ("permission.ask", _PLUGIN_ONLY),
+    ("dispose", _PLUGIN_ONLY),
+    ("todo.updated", "the host's todo snapshots are durable records that no OpenCode row translates yet"),
+    ("question.asked", _NO_BUS_ROW),
+    ("question.replied", _NO_BUS_ROW),
+    ("question.rejected", _NO_BUS_ROW),
+    ("message.part.delta", _NO_BUS_ROW),
+)
+
 
 OPENCODE = VendorSpec(
     id="opencode",

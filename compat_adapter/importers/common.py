@@ -311,8 +311,9 @@ def event_row(spec: VendorSpec, event: str, shown: str, place: str, hint: str = 
 
 def no_row(spec: VendorSpec, event: str, hint: str = "") -> tuple[str, str]:
     """(code, reason) for an event key with no row: a real but unserved event, or an unknown one."""
-    if event in spec.unserved:
-        return "UNSERVED_EVENT", f"{spec.id} {event} cannot be served on this host: {spec.unserved[event]}"
+    why = spec.unserved_reason(event)
+    if why is not None:
+        return "UNSERVED_EVENT", f"{spec.id} {event} cannot be served on this host: {why}"
     return "UNKNOWN_EVENT", f"{spec.id} has no hook event {event!r}, so it never runs these hooks{hint}"
 
 

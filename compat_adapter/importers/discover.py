@@ -116,7 +116,8 @@ def twice(results: Sequence[Discovered], root: str | Path) -> tuple[Twice, ...]:
     Two copies are the same hook when they run the same command on the same host point with the
     same matcher: the same handler in ``settings.json`` and ``settings.local.json`` (Claude and
     CodeBuddy run it once; registered twice here it runs twice), or a Claude file's hook that
-    Copilot CLI also runs from the same file.
+    Copilot CLI also runs from the same file. A rules file several vendors read (``AGENTS.md``) is
+    carried once per vendor.
     """
     out: list[Twice] = []
     seen: dict[tuple[str, str | None, str], ImportedHook] = {}
@@ -133,6 +134,16 @@ def twice(results: Sequence[Discovered], root: str | Path) -> tuple[Twice, ...]:
                    f"{first.vendor} and {hook.vendor} both declare this command on the same host "
                    f"point ({hook.declared.row.point}); registering both imports runs it twice")
             out.append(Twice(origin=hook.origin, other=first.origin, why=why))
+    carried: dict[str, list[str]] = {}
+    for part in results:
+        for rules in part.result.rules if part.result else ():
+            for source in rules.sources:
+                carried.setdefault(source, []).append(rules.origin)
+    for source, origins in carried.items():
+        for origin in origins[1:]:
+            out.append(Twice(origin=origin, other=origins[0], why=(
+                f"{Path(source).name} is read by several vendors; registering every import carries "
+                "it into the context once per vendor")))
     base = Path(root)
     vendors = {p.vendor for p in results}
     if "copilot" in vendors:

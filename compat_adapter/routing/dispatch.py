@@ -9,7 +9,7 @@ the host: every hook failure is an outcome the dialect decodes by the vendor's r
 from __future__ import annotations
 
 import os
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -22,7 +22,7 @@ from compat_adapter.dialects import DIALECTS
 from compat_adapter.dialects.base import Dialect, HookAnswer, Moment
 from compat_adapter.handlers.model import Complete
 from compat_adapter.handlers.run import HandlerRun, if_admits, run_handler
-from compat_adapter.host.protocol import Host, SessionHandle, UserMessage, new_message
+from compat_adapter.host.protocol import AgentHandle, Host, SessionHandle, UserMessage, new_message
 from compat_adapter.model import CommandHandler, EventRow, Handler, VendorSpec
 from compat_adapter.runtime.process import BASH, ProcessOutcome, hook_environment
 
@@ -321,7 +321,7 @@ class Runner:
     read on every dispatch.
     """
 
-    def __init__(self, host: Host, audit: list[AuditRecord]) -> None:
+    def __init__(self, host: Host, audit: MutableSequence[AuditRecord]) -> None:
         self.host = host
         self.audit = audit
         self.closed = False
@@ -390,7 +390,7 @@ class Runner:
             moment = moment_for(first.row.event, session, self.host.cwd, fields, turn)
             chosen, later = admit(group.select(moment), moment)
             for entry in later:
-                self.host.start_soon(self._in_background, entry, moment, point.name)
+                self.host.start_soon(self._in_background, entry, moment, point.name, scene.get("agent"))
             if not chosen:
                 continue
             for entry in chosen:
@@ -409,16 +409,23 @@ class Runner:
         return done
 
 
-    async def _in_background(self, entry: HookEntry, moment: Moment, point: str) -> None:
-        """An ``async`` hook: it runs to its end, and nothing it answers reaches the host."""
+    async def _in_background(self, entry: HookEntry, moment: Moment, point: str,
+                             agent: AgentHandle | None = None) -> None:
+        """An ``async`` hook: it runs to its end, and nothing it answers reaches the host. An
+        ``asyncRewake`` hook that exits 2 wakes the agent with its output, as Claude does."""
         _status(self.host, entry)
         answer, outcome = await _run_one(entry, moment, self.complete)
         handler = entry.handler
         note = "async: ran in the background; its answer decides nothing"
         if isinstance(handler, CommandHandler) and handler.rewake and outcome.exit_code == 2:
-            note = "asyncRewake: exit 2; the agent is not woken here"
-            self.host.log("warning", f"hook {entry.id}: asyncRewake hook exited 2",
-                          output=(outcome.stderr or outcome.stdout).strip()[:2000])
+            output = (outcome.stderr.strip() or outcome.stdout.strip())
+            if agent is not None:
+                prefix = handler.rewake_message or f"{entry.row.event} hook feedback:"
+                agent.steer(new_message(f"{prefix}\n{output}", HOOK_SOURCE, f"{entry.spec.id}:{entry.row.event}"))
+                note = "asyncRewake: exit 2 woke the agent with the hook's output"
+            else:
+                note = "asyncRewake: exit 2, but no agent to wake at this point"
+                self.host.log("warning", f"hook {entry.id}: asyncRewake hook exited 2", output=output[:2000])
         group = GroupResult(answer, (entry,), (answer,), (outcome,))
         self.audit.extend(audit_records(group, point, False, note))
 

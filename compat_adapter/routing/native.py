@@ -14,7 +14,7 @@ of one seam run in registration order through one listener whichever route broug
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, MutableSequence
 from functools import partial
 
 from compat_adapter.host.protocol import Host
@@ -32,7 +32,7 @@ __all__ = ("Listening", "NativeRouter", "PointRouter")
 class Listening:
     """One adapter's listeners on one host: subscriptions, armed services and the runner."""
 
-    def __init__(self, host: Host, adapter_id: str, audit: list[AuditRecord]) -> None:
+    def __init__(self, host: Host, adapter_id: str, audit: MutableSequence[AuditRecord]) -> None:
         self._host = host
         self._adapter_id = adapter_id
         self.runner = Runner(host, audit)
