@@ -94,7 +94,8 @@ class ServiceSession:
         adapter = self._require()
         result = await adapter.register_hook(params.get("vendor"), params.get("event"),
                                              params.get("matcher"), params.get("handler"),
-                                             params.get("id"), origin=params.get("origin"))
+                                             params.get("id"), origin=params.get("origin"),
+                                             prefer=params.get("prefer"))
         return result.model_dump(mode="json")
 
     async def _register_rules(self, params: dict[str, Any]) -> Any:

@@ -165,7 +165,8 @@ async def test_prompt_hook_asks_the_host_model_and_ok_false_denies(tmp_path: Pat
             fields = {"tool_name": "bash", "tool_input": {"command": "deploy"}, "tool_use_id": "c1"}
             first = await runner.run(point, fields, session=None)
             second = await runner.run(point, fields, session=None)
-    assert first[-1][1].verdict == PreToolDecision("deny", "not on a Friday")
+    # Claude's own deny text on the native route.
+    assert first[-1][1].verdict == PreToolDecision("deny", "PreToolUse:Bash hook error: not on a Friday")
     assert second[-1][1].verdict is None
     asked = server.requests[0].json()
     text = json.dumps(asked)

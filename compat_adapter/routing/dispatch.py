@@ -30,14 +30,18 @@ if TYPE_CHECKING:
     from compat_adapter.routing.points import Point
     from compat_adapter.routing.verdicts import Applied, Rule
 
-__all__ = ("HOOK_SOURCE", "AuditRecord", "GroupResult", "HookEntry", "Runner", "make_entry", "run_group",
-           "turn_of")
+__all__ = ("DEDUPLICATING", "HOOK_SOURCE", "AuditRecord", "GroupResult", "HookEntry", "Runner",
+           "make_entry", "run_group", "turn_of")
 
 #: Source kind of every message this project injects or steers for a hook.
 HOOK_SOURCE = "compat-adapter-hook"
 
 _VERDICT_CACHE = 256
 _UNSET = object()
+
+#: Vendors that run one handler once when the same command is configured twice for an event
+#: (Claude Code and CodeBuddy coalesce identical commands; Codex, Copilot and OpenCode do not).
+DEDUPLICATING = frozenset({"claude", "workbuddy"})
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -86,6 +90,8 @@ class GroupResult:
     ran: tuple[HookEntry, ...]
     answers: tuple[HookAnswer, ...]
     outcomes: tuple[ProcessOutcome, ...]
+    moment: Moment | None = None
+    """The host moment the hooks ran for (the rules word their texts from it)."""
 
     @property
     def empty(self) -> bool:
@@ -236,6 +242,8 @@ async def run_selected(chosen: Sequence[HookEntry], moment: Moment, complete: Co
     if not chosen:
         return GroupResult(HookAnswer(), (), (), ())
     spec = chosen[0].spec
+    if spec.id in DEDUPLICATING and len(chosen) > 1:
+        chosen = _distinct(chosen)
     results: list[tuple[HookAnswer, ProcessOutcome] | None] = [None] * len(chosen)
     if spec.concurrent and len(chosen) > 1:
         async def one(i: int) -> None:
@@ -250,7 +258,21 @@ async def run_selected(chosen: Sequence[HookEntry], moment: Moment, complete: Co
     done = [r for r in results if r is not None]
     answers = tuple(a for a, _ in done)
     merged = chosen[0].dialect.merge(moment.event, answers)
-    return GroupResult(merged, tuple(chosen), answers, tuple(o for _, o in done))
+    return GroupResult(merged, tuple(chosen), answers, tuple(o for _, o in done), moment)
+
+
+def _distinct(chosen: Sequence[HookEntry]) -> list[HookEntry]:
+    """The first hook of each distinct handler (a command hook: its command line), in config order."""
+    seen: set[object] = set()
+    kept = []
+    for entry in chosen:
+        handler = entry.handler
+        # Claude keys a command hook by its command line, any other handler by what it is.
+        key = handler.command if isinstance(handler, CommandHandler) else (handler or entry.id)
+        if key not in seen:
+            seen.add(key)
+            kept.append(entry)
+    return kept
 
 
 def make_entry(id: str, declared: Declared) -> HookEntry:
@@ -403,6 +425,9 @@ class Runner:
                 _log_results(session, turn, result)  # type: ignore[arg-type]
             applied = group.rule(result, first.row, scene)
             self.audit.extend(audit_records(result, point.name, applied.honoured, applied.note))
+            if applied.halt is not None and session is not None:
+                # continue:false: the session's turn ends before its next step (``halted``).
+                self.memo.setdefault("halt", {})[session.id] = turn
             done.append((result, applied))
             if applied.verdict is not None:
                 break

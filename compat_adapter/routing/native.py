@@ -21,12 +21,23 @@ from compat_adapter.host.protocol import Host
 from compat_adapter.model import EventRow
 from compat_adapter.routing.base import HookState
 from compat_adapter.routing.dispatch import AuditRecord, HookEntry, Runner
-from compat_adapter.routing.points import Point, point_named
+from compat_adapter.routing.points import (
+    AGENT_CREATED,
+    POST_EXECUTE,
+    PRE_EXECUTE,
+    PRE_STEP,
+    TURN_STOPPING,
+    Point,
+    point_named,
+)
 from compat_adapter.routing.seams import LISTENERS
 from compat_adapter.routing.seams.services import arm
 from compat_adapter.routing.verdicts import Rule, observe
 
 __all__ = ("Listening", "NativeRouter", "PointRouter")
+
+#: Points where a vendor's continue:false stops the agent, so a halt must be enforced at the next step.
+_HALTING = frozenset(p.name for p in (PRE_EXECUTE, POST_EXECUTE, AGENT_CREATED, TURN_STOPPING))
 
 
 class Listening:
@@ -50,6 +61,9 @@ class Listening:
         try:
             for seam in entry.row.seams:
                 self._subscribe(seam)
+            if point.name in _HALTING and PRE_STEP.seam in self._host.surface.seams:
+                # continue:false ends the turn at its next step: the pre-step seam refuses it.
+                self._subscribe(PRE_STEP.seam)  # type: ignore[arg-type]
             await self._arm(point)
         except BaseException:
             self.runner.remove(entry)

@@ -29,8 +29,13 @@ async def on_pre_execute(runner: Runner, execution: ToolExecution, next: Next) -
     session = execution.agent.session if execution.agent is not None else None
     turn = turn_of(session) if session is not None else None
     # The agent is in the scene so that an asyncRewake hook can wake it later.
-    done = await runner.run(point, point.fields(execution), session=session, turn=turn,
-                            scene={"agent": execution.agent})
+    scene = {"approval": "approval" in runner.host.surface.services, "agent": execution.agent}
+    done = await runner.run(point, point.fields(execution), session=session, turn=turn, scene=scene)
+    if execution.agent is not None:
+        # Pre-tool context (Claude shows it after the result): queued for the next model call.
+        for group, applied in done:
+            for context in context_messages(group, applied):
+                execution.agent.inject(context)
     if done and done[-1][1].verdict is not None:
         return done[-1][1].verdict
     return await next()
