@@ -22,7 +22,7 @@ from compat_adapter.host.surfaces import surface_named
 __all__ = ("add_commands",)
 
 
-def _hook_row(hook: Any, surface: Any, root: Path | None) -> dict[str, Any]:
+def _hook_row(hook: Any, surface: Any, root: Path | None, prefer: str = "fidelity") -> dict[str, Any]:
     from compat_adapter.errors import InvalidHandler, InvalidMatcher
     from compat_adapter.grading import grade
     from compat_adapter.preflight import preflight
@@ -30,8 +30,9 @@ def _hook_row(hook: Any, surface: Any, root: Path | None) -> dict[str, Any]:
 
     base = {"vendor": hook.vendor, "origin": hook.origin, "event": hook.event, "matcher": hook.matcher}
     try:
-        result = grade(hook.declared, surface, id=hook.origin)
+        result = grade(hook.declared, surface, id=hook.origin, prefer=prefer)
         row = {**base, "capability": str(result.capability), "route": str(result.route),
+               "alternative": result.alternative,
                "seams": list(result.seams) + list(result.services),
                "losses": [f"{d.code}: {d.text}" for d in result.degradations], "reason": result.reason}
     except (InvalidHandler, InvalidMatcher) as exc:
@@ -49,10 +50,11 @@ def _hook_row(hook: Any, surface: Any, root: Path | None) -> dict[str, Any]:
     return row
 
 
-def _rows(vendor: str, imported: Any, surface: Any, root: Path | None) -> list[dict[str, Any]]:
+def _rows(vendor: str, imported: Any, surface: Any, root: Path | None,
+          prefer: str = "fidelity") -> list[dict[str, Any]]:
     from compat_adapter.grading import grade_rules
 
-    rows = [_hook_row(hook, surface, root) for hook in imported.hooks]
+    rows = [_hook_row(hook, surface, root, prefer) for hook in imported.hooks]
     for refused in imported.refused:
         rows.append({"vendor": vendor, "origin": refused.origin, "event": refused.what, "matcher": None,
                      "capability": "UNSUPPORTED", "route": "unsupported", "seams": [], "losses": [],
@@ -100,6 +102,11 @@ def _grade(args: argparse.Namespace) -> int:
     from compat_adapter.importers.discover import import_all, twice
 
     surface = surface_named(args.host)
+    if args.host == "embedded":
+        from compat_adapter.handlers.model import endpoint_from_env
+
+        if endpoint_from_env() is not None:  # the embedded host would ask this model (prompt/agent hooks)
+            surface = surface.model_copy(update={"services": surface.services | {"model"}})
     trust = True if args.trust_all else None
     given = [Path(f) for f in args.files] or [Path.cwd()]
     folders = [p for p in given if p.is_dir()]
@@ -115,7 +122,7 @@ def _grade(args: argparse.Namespace) -> int:
         spec = resolve_vendor(args.vendor)
         vendors.append(spec.id)
         rows += _rows(spec.id, import_files(spec.id, [str(f) for f in files], trust_all=trust),
-                      surface, None)
+                      surface, None, args.prefer)
     only = [resolve_vendor(args.vendor).id] if args.vendor else None
     for folder in folders:
         found = import_all(folder, trust_all=trust, vendors=only)
@@ -126,7 +133,7 @@ def _grade(args: argparse.Namespace) -> int:
                 assert part.error is not None
                 errors.append(f"{part.error.code}: {part.error.message}")
                 continue
-            rows += _rows(part.vendor, part.result, surface, folder)
+            rows += _rows(part.vendor, part.result, surface, folder, args.prefer)
         doubles += [{"origin": t.origin, "other": t.other, "why": t.why} for t in twice(found, folder)]
     by_origin: dict[str, list[str]] = {}
     for d in doubles:
@@ -160,6 +167,8 @@ def _table(rows: list[dict[str, Any]], surface: Any, vendors: list[str], doubles
         notes = [r["reason"]] if r["reason"] else list(r["losses"])
         notes += [f"preflight {p['kind']}: {p['text']}" for p in r["preflight"]]
         notes += [f"loads twice: {why}" for why in r.get("loads_twice", ())]
+        if r.get("alternative"):
+            notes.append(f"alternative: {r['alternative']}")
         if not notes and r.get("trusted") is not None:
             notes = ["file trusted" if r["trusted"] else
                      "file not trusted (rules still carry: context, not code)"]
@@ -187,4 +196,7 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
     g.add_argument("--json", action="store_true")
     g.add_argument("--strict", action="store_true", help="exit 1 when anything is UNSUPPORTED")
     g.add_argument("--trust-all", action="store_true", help=_TRUST_ALL_HELP)
+    g.add_argument("--prefer", choices=("fidelity", "official"), default="fidelity",
+                   help="route policy: fidelity (default) translates every event it can with the vendor's own "
+                        "semantics; official keeps the host's official bridge for the events it carries")
     return {"grade": _grade}

@@ -98,7 +98,8 @@ def read_session_script(path: Path) -> tuple[list[str], list[Any]]:
     return prompts, list(script_from_json(items))
 
 
-async def _run_session(preset: str, script_path: Path, cwd: Path, progress: Any) -> Any:
+async def _run_session(preset: str, script_path: Path, cwd: Path, progress: Any,
+                       prefer: str = "fidelity") -> Any:
     from compat_adapter.demo import run_session
     from compat_adapter.host.embedded.memory import MemoryHost
     from compat_adapter.presets import apply_preset
@@ -108,7 +109,7 @@ async def _run_session(preset: str, script_path: Path, cwd: Path, progress: Any)
     prompts, script = read_session_script(script_path)
     async with MemoryHost(cwd) as host:
         async with CompatAdapter(host) as adapter:
-            await apply_preset(adapter, preset)
+            await apply_preset(adapter, preset, prefer=prefer)
             reasons, agent = await run_session(adapter, script, prompts, progress)
             return reasons, build_timeline(agent.session.events, adapter.audit), adapter.status()
 
@@ -123,7 +124,7 @@ def _run(args: argparse.Namespace) -> int:
 
     with trusting_all() if args.trust_all else nullcontext():
         reasons, timeline, status = anyio.run(_run_session, args.preset, Path(args.script), cwd,
-                                              _progress(not args.json))
+                                              _progress(not args.json), args.prefer)
     if args.json:
         print(json.dumps({"turns": reasons, "timeline": [r.model_dump() for r in timeline],
                           "status": status.model_dump(mode="json")}, indent=2))
@@ -133,6 +134,8 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+_PREFER_HELP = ("route policy: fidelity (default) translates every event it can with the vendor's own "
+                "semantics; official keeps the host's official bridge for the events it carries")
 _TRUST_ALL_HELP = ("DANGEROUS: run hooks from files nobody trusted (`compat-adapter trust`); "
                    "warns on every file")
 
@@ -147,4 +150,5 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
     r.add_argument("--cwd", default=None, help="session working directory (default: .)")
     r.add_argument("--json", action="store_true")
     r.add_argument("--trust-all", action="store_true", help=_TRUST_ALL_HELP)
+    r.add_argument("--prefer", choices=("fidelity", "official"), default="fidelity", help=_PREFER_HELP)
     return {"demo": _demo, "run": _run}

@@ -12,7 +12,8 @@ Two kinds of outcome, kept apart on purpose:
 from __future__ import annotations
 
 import re
-from typing import Any
+from dataclasses import replace
+from typing import Any, Literal
 
 from compat_adapter.catalog import resolve_vendor
 from compat_adapter.declare import Declared
@@ -35,7 +36,23 @@ from compat_adapter.model import (
 # changes what a row can do, and grading says so.
 from vendors.surface import TABLE_SURFACE
 
-__all__ = ("TABLE_SURFACE", "grade", "grade_rules", "grade_runtime")
+__all__ = ("PREFERENCES", "TABLE_SURFACE", "Prefer", "grade", "grade_rules", "grade_runtime", "routed")
+
+#: Route policy. ``fidelity`` (the default): every event this project can translate natively with
+#: the vendor's own semantics takes that route. ``official``: an event the host's official bridge
+#: carries goes through the bridge, as the seed plugin did.
+Prefer = Literal["fidelity", "official"]
+PREFERENCES: tuple[str, ...] = ("fidelity", "official")
+
+
+def routed(decl: Declared, prefer: str = "fidelity") -> Declared:
+    """The declaration on the route the policy chooses: its official form when asked for and one exists."""
+    if prefer not in PREFERENCES:
+        raise ValueError(f"prefer must be one of {', '.join(PREFERENCES)}, not {prefer!r}")
+    official = decl.row.official
+    if prefer == "official" and official is not None:
+        return replace(decl, row=official)
+    return decl
 
 _LITERAL = re.compile(r"^[A-Za-z0-9_|]+$")
 
@@ -99,8 +116,38 @@ def _mode_losses(seams: tuple[str, ...], blocking: str, surface: Surface) -> tup
     return tuple(out)
 
 
-def grade(decl: Declared, surface: Surface, *, id: str | None = None) -> CapabilityResult:
-    """Grade one resolved hook declaration on one host surface."""
+def grade(decl: Declared, surface: Surface, *, id: str | None = None,
+          prefer: str = "fidelity") -> CapabilityResult:
+    """Grade one resolved hook declaration on one host surface, on the route ``prefer`` chooses.
+
+    Where the event has two routes (ours and the host's official bridge) the result names the
+    other one in ``alternative``, with what it would lose that the chosen one does not.
+    """
+    chosen = routed(decl, prefer)
+    result = _grade_route(chosen, surface, id)
+    if decl.row.official is None:
+        return result
+    other = replace(decl, row=decl.row.official if chosen.row is decl.row else decl.row)
+    return result.model_copy(update={"alternative": _alternative(result, _grade_route(other, surface, id))})
+
+
+def _alternative(chosen: CapabilityResult, other: CapabilityResult) -> str:
+    """One line: the other route, and the losses it lists that the chosen route does not."""
+    route = f"{other.route if other.mounted else 'the other route'}"
+    if not other.mounted:
+        return f"{route} is unavailable here: {other.reason}"
+    mine = set(chosen.degradations)
+    extra = [d for d in other.degradations if d not in mine]
+    if not extra:
+        return f"{route} loses nothing this route keeps"
+    # Codes this route does not list at all first: they are what choosing the other would add.
+    have = {d.code for d in chosen.degradations}
+    codes = list(dict.fromkeys(str(d.code) for d in extra if d.code not in have)) or \
+        list(dict.fromkeys(str(d.code) for d in extra))
+    return f"{route} would lose more: {', '.join(codes)} ({len(extra)} losses not listed here)"
+
+
+def _grade_route(decl: Declared, surface: Surface, id: str | None) -> CapabilityResult:
     spec, row = decl.spec, decl.row
     common: dict[str, Any] = dict(id=id or decl.id or f"{spec.id}:{row.event}", vendor=spec.id,
                                   event=row.event, matcher=decl.matcher)
@@ -121,9 +168,31 @@ def grade(decl: Declared, surface: Surface, *, id: str | None = None) -> Capabil
     )
 
 
+def _policy_losses(files: tuple[RulesFile, ...], surface: Surface) -> tuple[Degradation, ...]:
+    """What Codex's execution policy (``.rules`` files) becomes here."""
+    if not any(f.path.endswith(".rules") for f in files):
+        return ()
+    if "tools/pre-execute" not in surface.seams or surface.seams["tools/pre-execute"] is not SeamMode.WATERFALL:
+        return (degrade("decision-narrowed",
+                        f"host {surface.host} {surface.version} has no tools/pre-execute waterfall, so the "
+                        "prefix rules of the .rules files are carried as text and never enforced."),)
+    return (
+        degrade("approximate",
+                "The prefix rules are enforced on the host's shell tool before it runs, as Codex enforces "
+                "them (forbidden denies with \"`<command>` rejected: blocked by policy\", prompt asks the "
+                "host's approval, denied when it has none); allow cannot lift a sandbox the host does not "
+                "have, and a script is split into commands only when it is plain words joined by &&, ||, "
+                "; or |."),
+        degrade("message-provenance",
+                "The .rules text is also carried as context at every agent start, which Codex never "
+                "shows its model."),
+    )
+
+
 def grade_rules(vendor: object, surface: Surface, *, id: str | None = None,
                 files: tuple[RulesFile, ...] = ()) -> CapabilityResult:
-    """Rules are carried as text on agent/created, never turned into policy."""
+    """Rules are carried as text on agent/created, never turned into policy; Codex ``.rules``
+    files, which are policy in Codex, are also enforced (or the result says why not)."""
     spec = resolve_vendor(vendor)
     rid = id or f"{spec.id}:rules"
     if "agent/created" not in surface.seams:
@@ -133,7 +202,8 @@ def grade_rules(vendor: object, surface: Surface, *, id: str | None = None,
     return capability_result(id=rid, vendor=spec.id, event="rules", capability=Capability.CARRY,
                              route=Route.CARRY, seams=("agent/created",), point="agent/created",
                              files=tuple(files),
-                             degradations=_mode_losses(("agent/created",), "context", surface))
+                             degradations=_mode_losses(("agent/created",), "context", surface)
+                             + (_policy_losses(files, surface) if spec.id == "codex" else ()))
 
 
 def grade_runtime(vendor: object) -> CapabilityResult:

@@ -1,7 +1,8 @@
 """How a JavaScript or Rust program turns a hook's stdout text into JSON.
 
 Used by the dialects (each vendor's own reading) and by the embedded model of DSH's bridges (DSH is
-JavaScript too: ``stdout.trim()`` then ``JSON.parse``). Pure: no I/O, no import of the project.
+JavaScript too: ``stdout.trim()`` then ``JSON.parse``). Pure: no I/O; it imports only the nesting
+limit (:mod:`compat_adapter.jsonlimits`).
 
 The vendors are Node programs (Claude Code, Copilot, CodeBuddy, OpenCode) or a Rust program
 (Codex), and a hook's answer is read by their parser, not Python's. Reading it the Python way lets
@@ -28,6 +29,15 @@ doubles, and a number out of the double range is an error ("number out of range"
 
 Numbers are returned as Python ``int`` when the vendor's value is integral (a JS double that is a
 whole number compares equal to it) and ``float`` otherwise, so ``1`` stays ``1``.
+
+Depth: each parser keeps its vendor's rule (JavaScript parses any depth; serde refuses past 128).
+What the vendor accepts is then bounded for us by `js_read` and `rust_read` (what the dialects
+and the bridge model call; `js_parse` and `rust_parse` stay the vendors' parsers alone): containers deeper
+than ``jsonlimits.MAX_DEPTH`` (200) are replaced by a marker string, so nothing downstream (the
+dialects' copies of ``updatedInput``, audits, serve replies) walks a structure Python cannot. Every
+field a verdict is read from lies far above that depth, so the decision, reason and context are the
+vendor's. The one difference, listed: a value deeper than 200 levels inside an answer (an
+``updatedInput`` nested that deep, which no route of ours applies) is not kept whole.
 """
 
 from __future__ import annotations
@@ -37,8 +47,10 @@ import math
 import re
 from typing import Any
 
-__all__ = ("JS_WHITESPACE", "RUST_WHITESPACE", "JsonTextError", "js_lines", "js_parse", "js_trim",
-           "rust_parse", "rust_trim")
+from compat_adapter.jsonlimits import clip_depth
+
+__all__ = ("JS_WHITESPACE", "RUST_WHITESPACE", "JsonTextError", "js_lines", "js_parse", "js_read", "js_trim",
+           "rust_parse", "rust_read", "rust_trim")
 
 #: ECMAScript WhiteSpace (incl. the Zs category and the BOM) and LineTerminator code points.
 JS_WHITESPACE = ("\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
@@ -90,14 +102,15 @@ def _js_float(text: str) -> int | float:
 def js_parse(text: str) -> Any:
     """``JSON.parse(text)``; raises :class:`JsonTextError` where JavaScript throws."""
     try:
-        return json.loads(text, parse_int=_js_int, parse_constant=_reject_constant)
+        value = json.loads(text, parse_int=_js_int, parse_constant=_reject_constant)
     except JsonTextError:
         raise
     except RecursionError:
         # Deeper than Python's C parser may go; V8 parses it, so do we, without recursion.
-        return _parse_deep(text, _js_int, None)
+        value = _parse_deep(text, _js_int, None)
     except ValueError as exc:
         raise JsonTextError(str(exc)) from None
+    return value
 
 
 def _rust_int(digits: str) -> int | float:
@@ -124,6 +137,18 @@ def rust_parse(text: str) -> Any:
     except ValueError as exc:
         raise JsonTextError(str(exc)) from None
     return value
+
+
+def js_read(text: str) -> Any:
+    """A hook's answer as a JavaScript vendor reads it (`js_parse`), bounded for us: containers
+    deeper than ``jsonlimits.MAX_DEPTH`` replaced by a marker (see the module docstring)."""
+    return clip_depth(js_parse(text))[0]
+
+
+def rust_read(text: str) -> Any:
+    """A hook's answer as Codex reads it (`rust_parse`); serde's own limit (128) is below ours,
+    so the bound never cuts here: it is kept for one rule everywhere."""
+    return clip_depth(rust_parse(text))[0]
 
 
 # ── an iterative parser, for depths Python's recursive one refuses ──────────────────────────────

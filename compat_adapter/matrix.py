@@ -110,7 +110,8 @@ def _points(hooks: tuple[CapabilityResult, ...], route: Route, surface: Surface)
     return tuple(sorted(points, key=lambda p: p.point))
 
 
-def build_matrix(surface: Surface = EMBEDDED_SURFACE, vendor: str | None = None) -> Matrix:
+def build_matrix(surface: Surface = EMBEDDED_SURFACE, vendor: str | None = None,
+                 prefer: str = "fidelity") -> Matrix:
     """Grade every row of every vendor (or one) on ``surface`` with a plain command handler."""
     specs = (resolve_vendor(vendor),) if vendor else vendors()
     hooks: list[CapabilityResult] = []
@@ -120,7 +121,7 @@ def build_matrix(surface: Surface = EMBEDDED_SURFACE, vendor: str | None = None)
     for spec in specs:
         mine = [
             grade(Declared(spec=spec, row=row, handler=SAMPLE_HANDLER, handler_kind="command"),
-                  surface, id=f"{spec.id}:{row.event}")
+                  surface, id=f"{spec.id}:{row.event}", prefer=prefer)
             for row in spec.events
         ]
         rule = grade_rules(spec.id, surface)

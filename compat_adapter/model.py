@@ -13,32 +13,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-__all__ = (
-    "BridgeSpec",
-    "Capability",
-    "CapabilityResult",
-    "CommandHandler",
-    "Handler",
-    "HttpHandler",
-    "McpToolHandler",
-    "ModelHandler",
-    "Degradation",
-    "DegradationCode",
-    "EventRow",
-    "Frozen",
-    "HookDeclaration",
-    "RulesDeclaration",
-    "RulesFile",
-    "RulesSpec",
-    "Route",
-    "SeamMode",
-    "Service",
-    "Surface",
-    "ToolName",
-    "VendorSpec",
-    "capability_result",
-    "degrade",
-)
+__all__ = ("BridgeSpec", "Capability", "CapabilityResult", "CommandHandler", "Handler", "HttpHandler",
+           "McpToolHandler", "ModelHandler", "Degradation", "DegradationCode", "EventRow", "Frozen",
+           "HookDeclaration", "RulesDeclaration", "RulesFile", "RulesSpec", "Route", "SeamMode", "Service",
+           "Surface", "ToolName", "VendorSpec", "capability_result", "degrade")
 
 
 class Frozen(BaseModel):
@@ -121,6 +99,8 @@ class DegradationCode(StrEnum):
     """The moment is detected by polling, bounded by the poll interval."""
     SCOPE_DIFFERS = "scope-differs"
     """Only part of what the vendor covers is visible here (in-process children, DSH_* env …)."""
+    TEXT_DIFFERS = "text-differs"
+    """What the model reads differs in wording from the vendor's own text (a host prefix …)."""
     MODEL_DIFFERS = "model-differs"
     """A prompt or agent hook is answered by the host's model, not the one the vendor would ask."""
     FIELD_IGNORED = "field-ignored"
@@ -218,6 +198,8 @@ class EventRow(Frozen):
     fires_on: Literal["any", "success", "failure", "idle"] = "any"
     """Which occurrences of the seam are this event: a host may publish one seam (tool results,
     status flips) where the vendor has several events."""
+    official: EventRow | None = None
+    """The same event on the host's official bridge, taken when ``prefer="official"`` is asked for."""
 
     @model_validator(mode="after")
     def _route_shape(self) -> EventRow:
@@ -235,6 +217,9 @@ class EventRow(Frozen):
                              "(an observe-only loss); an event the vendor only watches is native-translate")
         if self.route is Route.NATIVE_TRANSLATE and observe_only:
             raise ValueError(f"{self.event}: a row that only watches an event the vendor acts on is native-seam")
+        if (o := self.official) and (o.route, o.event, self.route) != (Route.OFFICIAL_BRIDGE, self.event, self.route) \
+                or (o and self.route is Route.OFFICIAL_BRIDGE):
+            raise ValueError(f"{self.event}: the official alternative is the same event on the official bridge")
         return self
 
 
@@ -318,9 +303,9 @@ class VendorSpec(Frozen):
             raise ValueError(f"{self.id}: duplicate event rows")
         if set(names) & {name for name, _ in self.unserved}:
             raise ValueError(f"{self.id}: an event is both served and unserved")
-        if any(row.route is Route.OFFICIAL_BRIDGE for row in self.events) and not self.bridge:
+        if any(row.route is Route.OFFICIAL_BRIDGE or row.official for row in self.events) and not self.bridge:
             raise ValueError(f"{self.id}: bridged rows need a bridge")
-        for row in self.events:
+        for row in (r for event in self.events for r in (event, event.official) if r is not None):
             losses = self.losses_for(row)
             if not losses:
                 raise ValueError(f"{self.id} {row.event}: every row loses something (there is no DIRECT row)")
@@ -466,6 +451,8 @@ class CapabilityResult(Frozen):
     reason: str | None = None
     matcher: str | None = None
     files: tuple[RulesFile, ...] = ()
+    alternative: str | None = None
+    """The other route this hook could take here, and in one line what it would lose."""
 
     @model_validator(mode="after")
     def _invariants(self) -> CapabilityResult:

@@ -68,10 +68,14 @@ def load_preset(ref: object) -> Preset:
     return target  # type: ignore[return-value]
 
 
-async def apply_preset(adapter: Any, ref: object) -> Preset:
-    """Load and apply a preset on ``adapter`` in one batch. Errors from the preset keep their code."""
+async def apply_preset(adapter: Any, ref: object, *, prefer: str | None = None) -> Preset:
+    """Load and apply a preset on ``adapter`` in one batch. Errors from the preset keep their code.
+
+    ``prefer`` is the route policy for the preset's hooks (default: the adapter's; a preset may
+    also pass ``prefer`` to each ``register_hook`` itself).
+    """
     preset = load_preset(ref)
-    async with adapter.batch():
+    async with adapter.batch(prefer=prefer):
         try:
             outcome = preset.apply(adapter)
             if inspect.isawaitable(outcome):

@@ -27,7 +27,10 @@ from compat_adapter.host.dsh.channel import PROTOCOL_VERSION, Channel, stdio_lin
 from compat_adapter.host.dsh.host import DshHost
 from compat_adapter.service import CompatAdapter
 
-__all__ = ("ServiceSession", "serve_stdio")
+__all__ = ("AUDIT_IN_STATUS", "ServiceSession", "serve_stdio")
+
+#: Hook runs a ``status`` reply includes by default (the newest; ``params.audit`` asks for others).
+AUDIT_IN_STATUS = 100
 
 
 class ServiceSession:
@@ -91,7 +94,8 @@ class ServiceSession:
         adapter = self._require()
         result = await adapter.register_hook(params.get("vendor"), params.get("event"),
                                              params.get("matcher"), params.get("handler"),
-                                             params.get("id"), origin=params.get("origin"))
+                                             params.get("id"), origin=params.get("origin"),
+                                             prefer=params.get("prefer"))
         return result.model_dump(mode="json")
 
     async def _register_rules(self, params: dict[str, Any]) -> Any:
@@ -102,8 +106,13 @@ class ServiceSession:
 
     async def _status(self, params: dict[str, Any]) -> Any:
         adapter = self._require()
+        limit = params.get("audit", AUDIT_IN_STATUS)
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+            raise ProtocolError("audit is how many of the newest hook runs to include (an integer >= 0)")
         report = adapter.status().model_dump(mode="json")
-        report["audit"] = [_audit_json(r) for r in adapter.audit]
+        # The newest runs only: a status poll costs the live hooks, not the session's history.
+        kept = adapter.audit
+        report["audit"] = [_audit_json(r) for r in kept[max(0, len(kept) - limit):]]
         return report
 
     async def _dispose(self, params: dict[str, Any]) -> Any:

@@ -9,20 +9,25 @@ from __future__ import annotations
 
 import itertools
 import logging
+from collections import deque
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
+from pydantic import Field
+
 from compat_adapter.catalog import resolve_vendor
 from compat_adapter.declare import Declared, declare_hook
 from compat_adapter.errors import AdapterDisposed, HostSurfaceMismatch, InvalidDeclaration, MountFailed
-from compat_adapter.grading import grade, grade_rules
+from compat_adapter.grading import Prefer, grade, grade_rules, routed
 from compat_adapter.host.protocol import AgentCreated, Host, new_message
 from compat_adapter.matrix import Matrix, build_matrix
 from compat_adapter.model import (
     Capability,
     CapabilityResult,
+    DegradationCode,
     Frozen,
     Route,
     RulesFile,
@@ -31,10 +36,12 @@ from compat_adapter.plugin_host.sources import PluginSource, file_source
 from compat_adapter.routing.base import Router
 from compat_adapter.routing.copilot import CopilotRouter
 from compat_adapter.routing.dispatch import AuditRecord, HookEntry, make_entry
+from compat_adapter.routing.execpolicy import PrefixRule, parse_rules
 from compat_adapter.routing.native import Listening, NativeRouter
 from compat_adapter.routing.observe import ObserveRouter
 from compat_adapter.routing.official import BridgeRouter, config_dir, prune_orphans
 from compat_adapter.routing.plugins import PluginHostRouter
+from compat_adapter.routing.policy import PolicyGuard
 from compat_adapter.rules import RULES_SOURCE_KIND, CarriedRules, read_rules
 
 __all__ = ("AdapterConfig", "CompatAdapter", "HookStatus", "RulesStatus", "Status")
@@ -54,7 +61,14 @@ class AdapterConfig(Frozen):
     max_rule_bytes: int = 524_288
     """Largest rules file carried; a larger one is refused, never truncated."""
     state_dir: str | None = None
-    """Where generated bridge configs are written; default: a per-user folder in the temp dir."""
+    """Where generated bridge configs are written; default: ``bridges`` in the user's private state
+    folder. Either way a real directory of this user (never a symlink), not writable by others."""
+    max_audit: int = Field(default=1000, ge=1)
+    """Hook runs kept in :attr:`CompatAdapter.audit`, newest last; older ones are dropped, so a
+    long session holds a bounded history."""
+    prefer: Prefer = "fidelity"
+    """Route policy: ``fidelity`` translates every event this project can carry with the vendor's own
+    semantics; ``official`` keeps the host's official bridge for the events it carries."""
 
 
 class HookStatus(Frozen):
@@ -97,8 +111,12 @@ class CompatAdapter:
         self.config = config or AdapterConfig(**options)
         self.id = f"a{next(_instances)}"
         self._dir = config_dir(Path(self.config.state_dir) if self.config.state_dir else None)
-        #: Every hook run by this adapter's own routes, in order; the routes append to it.
-        self._audit: list[AuditRecord] = []
+        #: The last ``max_audit`` hook runs of this adapter's own routes, in order; the routes
+        #: append to it (a ring: a long session must not grow without bound).
+        self._audit: deque[AuditRecord] = deque(maxlen=self.config.max_audit)
+        #: Registrations mount one at a time: a bridge re-mount reads the whole running set, so two
+        #: interleaved ones would each mount a set without the other's hook.
+        self._registering = anyio.Lock()
         self._bridges = BridgeRouter(host, self._dir, self.id)
         # The three seam routes share one set of host listeners, so that the hooks of one seam
         # run in registration order whichever route brought them.
@@ -115,7 +133,11 @@ class CompatAdapter:
         self._rules: dict[str, tuple[CapabilityResult, CarriedRules]] = {}
         self._counters: dict[str, int] = {}
         self._rules_unsubscribe: Any = None
+        #: Codex execution policy from registered .rules files, enforced on tools/pre-execute.
+        self._guard = PolicyGuard(host)
         self._batch_depth = 0
+        self._prefer: list[str] = []
+        """Route policies of the open batches, innermost last (a preset or an import may ask)."""
         self._disposed = False
         self._started = False
 
@@ -153,8 +175,11 @@ class CompatAdapter:
         self._disposed = True
         if self._rules_unsubscribe is not None:
             self._rules_unsubscribe()
-        for router in dict.fromkeys(self._routers.values()):
-            await router.close()
+        self._guard.close()
+        # A registration in flight finishes its mount first; then everything is closed together.
+        async with self._registering:
+            for router in dict.fromkeys(self._routers.values()):
+                await router.close()
 
     # ── hooks ───────────────────────────────────────────────────────────────────────────────────
     def _next_id(self, vendor: str, event: str, given: str | None) -> str:
@@ -171,26 +196,37 @@ class CompatAdapter:
 
     async def register_hook(self, vendor: object, event: object, matcher: object = None,
                             handler: object = None, id: str | None = None, *,
-                            origin: str | None = None) -> CapabilityResult:
+                            origin: str | None = None, prefer: Prefer | None = None) -> CapabilityResult:
         """Declare, grade and mount one hook: ``register(declare_hook(...))``."""
         self._check()
-        return await self.register(declare_hook(vendor, event, matcher, handler, id=id, origin=origin))
+        return await self.register(declare_hook(vendor, event, matcher, handler, id=id, origin=origin),
+                                   prefer=prefer)
 
-    async def register(self, declared: Declared) -> CapabilityResult:
-        """Grade one declared hook and mount it on its route; returns the frozen result.
+    def _policy(self, prefer: str | None) -> str:
+        return prefer or (self._prefer[-1] if self._prefer else self.config.prefer)
 
-        Raises for a declaration that cannot be processed; a hook that cannot run here is returned
-        UNSUPPORTED and never mounted. Raises MOUNT_FAILED when the host refuses to mount: hooks
-        registered before keep running.
+    async def register(self, declared: Declared, *, prefer: Prefer | None = None) -> CapabilityResult:
+        """Grade one declared hook and mount it on the route the policy chooses; returns the frozen result.
+
+        ``prefer`` overrides the adapter's policy for this hook (``official``: the host's official
+        bridge where it carries the event). Raises for a declaration that cannot be processed; a
+        hook that cannot run here is returned UNSUPPORTED and never mounted. Raises MOUNT_FAILED
+        when the host refuses to mount: hooks registered before keep running. Concurrent calls are
+        safe: they mount one after another.
         """
+        policy = self._policy(prefer)
+        async with self._registering:
+            return await self._register(declared, policy)
+
+    async def _register(self, declared: Declared, policy: str) -> CapabilityResult:
         self._check()
         hid = self._next_id(declared.spec.id, declared.row.event, declared.id)
-        result = grade(declared, self.host.surface, id=hid)
+        result = grade(declared, self.host.surface, id=hid, prefer=policy)
         self._log_registration(result)
         if result.capability is Capability.UNSUPPORTED:
             self._hooks[hid] = (result, None)
             return result
-        entry = make_entry(hid, declared)
+        entry = make_entry(hid, routed(declared, policy))
         router = self._routers[result.route]
         await router.mount(entry)
         if not self._batch_depth:
@@ -211,6 +247,11 @@ class CompatAdapter:
         reason starts ``untrusted:`` (see :mod:`compat_adapter.trust`).
         """
         self._check()
+        async with self._registering:
+            return await self._register_plugins(root, files, sources)
+
+    async def _register_plugins(self, root: str | Path, files: Sequence[str | Path] | None,
+                                sources: Sequence[PluginSource] | None) -> tuple[CapabilityResult, ...]:
         from compat_adapter.plugin_host.grade import plugin_declarations
 
         base = Path(root).resolve()
@@ -232,21 +273,28 @@ class CompatAdapter:
         return tuple(out)
 
     @asynccontextmanager
-    async def batch(self) -> AsyncIterator[CompatAdapter]:
+    async def batch(self, *, prefer: Prefer | None = None) -> AsyncIterator[CompatAdapter]:
         """Register many hooks and mount each bridge once at the end (presets and importers).
 
-        If the final mount fails, MOUNT_FAILED is raised, the bridge keeps the set it ran before
-        the batch, and the hooks that did not make it are dropped from this adapter.
+        ``prefer`` sets the route policy of the hooks registered inside. If the final mount fails,
+        MOUNT_FAILED is raised, the bridge keeps the set it ran before the batch, and the hooks
+        that did not make it are dropped from this adapter.
         """
         self._batch_depth += 1
+        self._prefer.append(self._policy(prefer))
         try:
             yield self
         finally:
+            self._prefer.pop()
             self._batch_depth -= 1
             if not self._batch_depth:
                 await self._flush()
 
     async def _flush(self) -> None:
+        async with self._registering:
+            await self._flush_routers()
+
+    async def _flush_routers(self) -> None:
         failure: MountFailed | None = None
         for router in dict.fromkeys(self._routers.values()):
             try:
@@ -265,6 +313,7 @@ class CompatAdapter:
             return
         self.host.log("info", "compat-adapter registration", id=result.id, vendor=result.vendor,
                       event=result.event, capability=str(result.capability), route=str(result.route),
+                      alternative=result.alternative,
                       seams=list(result.seams), reason=result.reason,
                       degradations=[str(d.code) for d in result.degradations])
 
@@ -283,10 +332,27 @@ class CompatAdapter:
                              files=tuple(f.summary() for f in carried.files))
         self._log_registration(result)
         if result.capability is Capability.CARRY:
+            policy = self._codex_policy(spec.id, carried, result)
             if self._rules_unsubscribe is None:
                 self._rules_unsubscribe = self.host.on("agent/created", self._inject_rules)
             self._rules[rid] = (result, carried)
+            if policy:
+                self._guard.add(rid, policy)
         return result
+
+    def _codex_policy(self, vendor: str, carried: CarriedRules, result: CapabilityResult) -> tuple[PrefixRule, ...]:
+        """The prefix rules of Codex ``.rules`` files, when the grade says they are enforced here.
+
+        Parsed before anything is mounted: a file outside the rules language raises
+        INVALID_DECLARATION and nothing of the registration takes effect.
+        """
+        if vendor != "codex" or not any(d.code is DegradationCode.APPROXIMATE for d in result.degradations):
+            return ()
+        rules: list[PrefixRule] = []
+        for f in carried.files:
+            if f.path.suffix == ".rules":
+                rules.extend(parse_rules(f.data.decode("utf-8", errors="replace"), str(f.path)))
+        return tuple(rules)
 
     async def _inject_rules(self, event: AgentCreated) -> None:
         for _, carried in self._rules.values():

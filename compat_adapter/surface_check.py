@@ -20,8 +20,11 @@ def consumed() -> dict[str, tuple[str, ...]]:
                 needs.setdefault(f"seam:{seam}", []).append(label)
             for service in row.services:
                 needs.setdefault(f"service:{service}", []).append(label)
-            if row.route is Route.OFFICIAL_BRIDGE and spec.bridge_package:
-                needs.setdefault(f"bridge:{spec.bridge_package}", []).append(label)
+            # A bridge is needed by the rows it carries by default, and by the rows that take it
+            # when a preset asks for prefer="official".
+            if (row.route is Route.OFFICIAL_BRIDGE or row.official is not None) and spec.bridge_package:
+                needs.setdefault(f"bridge:{spec.bridge_package}", []).append(
+                    label if row.route is Route.OFFICIAL_BRIDGE else f"{label} (prefer=official)")
         needs.setdefault("seam:agent/created", []).append(f"{spec.id} rules")
     return {k: tuple(v) for k, v in needs.items()}
 

@@ -1,6 +1,8 @@
 """Verify every vendor row end to end on a host with a real hook; print a table.
 
-Usage: ``verify_live.py [--json] [--vendor V] [--host embedded|dsh]``. The last line is always ``N passed, M failed``
+Usage: ``verify_live.py [--json] [--vendor V] [--host embedded|dsh] [--prefer fidelity|official]``. By
+default a row that the host's official bridge can also carry is checked on both routes. The last line
+is always ``N passed, M failed``
 (with ``--json`` it follows the JSON document, so the document stays valid on its own lines). The
 exit status is 0 only when every row passed.
 """
@@ -50,6 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", choices=("embedded", "dsh"), default="embedded",
                         help="the host to verify on: the embedded host, or the real DeepSeek Harness "
                              "lane (bash scripts/dsh_lane.sh); every row graded ADAPTED there")
+    parser.add_argument("--prefer", choices=("fidelity", "official"), default=None,
+                        help="check one route policy only (default: both, for the rows that have two)")
     args = parser.parse_args(argv)
     if args.vendor is not None:
         from compat_adapter.catalog import resolve_vendor
@@ -66,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
             print(mark, end="", flush=True, file=sys.stderr)
 
     started = time.monotonic()
-    results = anyio.run(lambda: verify_all(progress, vendor=args.vendor, host=args.host))
+    results = anyio.run(lambda: verify_all(progress, vendor=args.vendor, host=args.host, prefer=args.prefer))
     elapsed = time.monotonic() - started
     passed = sum(c.passed for c in results)
     failed = len(results) - passed

@@ -41,7 +41,9 @@ def test_demo_json_is_data() -> None:
     answers = {(r["seam"], r["answer"]) for r in report["timeline"]}
     assert ("Stop", "block") in answers and ("preToolUse", "deny") in answers
     verdicts = [r["verdict"] for r in report["timeline"]]
-    assert "Error: writes under prod/ are blocked by the team preset" in verdicts  # official bridge
+    # Claude's own deny text on its native route (the timeline shortens long verdicts).
+    assert any(v.startswith("Error: PreToolUse:Write hook error: writes under prod/ are blocked")
+               for v in verdicts if v)
     assert "Error: 'rm -rf' is not allowed here" in verdicts  # built-in Copilot bridge
     assert "approval allowed-once" in verdicts  # Claude PermissionRequest answers Copilot's ask
     assert len(report["status"]["rules"]) == 5
@@ -60,7 +62,9 @@ def test_grade_a_real_world_claude_settings_file() -> None:
     assert all(r["losses"] for r in rows if r["capability"] == "ADAPTED")
     assert all(r["reason"] for r in rows if r["capability"] == "UNSUPPORTED")
     table = cli("grade", "--vendor", "cc", str(CLAUDE_SETTINGS))
-    assert table.returncode == 0 and "graded" in table.stdout and "official-bridge" in table.stdout
+    # Native by default; the table names the official bridge as the alternative.
+    assert table.returncode == 0 and "graded" in table.stdout and "native-translate" in table.stdout
+    assert "alternative: official-bridge would lose more" in table.stdout
     strict = cli("grade", "--vendor", "claude", str(CLAUDE_SETTINGS), "--strict")
     assert strict.returncode == (1 if data["unsupported"] else 0)
 

@@ -145,12 +145,12 @@ async def test_permission_payloads_carry_only_the_hosts_reason(tmp_path: Path) -
     assert "secret-arg" not in json.dumps(asked)
 
 
-# ── Codex through its official bridge ─────────────────────────────────────────────────────────
+# ── Codex through its official bridge (prefer="official") ─────────────────────────────────────────────────────────
 
 async def test_codex_apply_patch_matcher_no_longer_selects_writes(tmp_path: Path) -> None:
     (tmp_path / "f.txt").write_text("old\n")
     hook, out = capture(tmp_path, "patch")
-    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host, prefer="official") as adapter:
         await adapter.register_hook("codex", "PreToolUse", "apply_patch", hook)
         agent = await host.create_agent(script=[
             Reply(calls=(call("write", path="new.txt", content="x"),)),
@@ -166,7 +166,7 @@ async def test_codex_apply_patch_matcher_no_longer_selects_writes(tmp_path: Path
 async def test_codex_user_prompt_carries_injected_rules_text(tmp_path: Path) -> None:
     (tmp_path / "AGENTS.md").write_text("RULE-TEXT-42: small diffs.\n")
     hook, out = capture(tmp_path, "ups")
-    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host, prefer="official") as adapter:
         await adapter.register_rules("codex", "AGENTS.md", base_dir=tmp_path)
         await adapter.register_hook("codex", "UserPromptSubmit", None, hook)
         agent = await host.create_agent(script=["done"])
@@ -181,7 +181,7 @@ async def test_codex_user_prompt_carries_injected_rules_text(tmp_path: Path) -> 
 async def test_codex_session_start_context_is_a_sourced_untrusted_message(tmp_path: Path) -> None:
     assert sentence("codex", "SessionStart", DegradationCode.MESSAGE_PROVENANCE)
     hook = str(write_script(tmp_path / "ctx.sh", "cat >/dev/null\necho plain-start-context\n"))
-    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host, prefer="official") as adapter:
         await adapter.register_hook("codex", "SessionStart", None, hook)
         agent = await host.create_agent(script=["done"])
         await agent.run_turn("hi")
@@ -201,7 +201,7 @@ async def test_codex_stop_continue_false_does_not_override_a_block(tmp_path: Pat
     hook = str(write_script(tmp_path / "stop.sh",
                             f"cat >/dev/null\nif [ ! -f '{marker}' ]; then : > '{marker}'; "
                             f"echo '{answer}'; fi\n"))
-    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host, prefer="official") as adapter:
         await adapter.register_hook("codex", "Stop", None, hook)
         agent = await host.create_agent(script=["first", "second"])
         result = await agent.run_turn("hi")

@@ -23,9 +23,19 @@ def hook(vendor: str, event: str, matcher: str | None = None, handler: object = 
 def test_full_surface_adapts_with_the_rows_losses() -> None:
     r = grade(hook("claude", "PreToolUse", "Bash"), FULL)
     assert r.capability is Capability.ADAPTED
-    assert r.route is Route.OFFICIAL_BRIDGE
+    assert r.route is Route.NATIVE_TRANSLATE and r.point == "tools/pre-execute"
     assert r.seams == ("tools/pre-execute",)
     assert any(d.code is DegradationCode.INPUT_REWRITE_IGNORED for d in r.degradations)
+    # The grade names the other route and what it would lose that this one does not.
+    assert r.alternative and r.alternative.startswith("official-bridge would lose more: ")
+    assert "timing-differs" in r.alternative and "exit-code-differs" in r.alternative
+    official = grade(hook("claude", "PreToolUse", "Bash"), FULL, prefer="official")
+    assert official.route is Route.OFFICIAL_BRIDGE and official.point == "PreToolUse"
+    assert official.alternative and official.alternative.startswith("native-translate would lose more: ")
+    assert {d.code for d in official.degradations} >= {DegradationCode.TIMING_DIFFERS,
+                                                       DegradationCode.EXIT_CODE_DIFFERS}
+    with pytest.raises(ValueError):
+        grade(hook("claude", "PreToolUse", "Bash"), FULL, prefer="bridge")
 
 
 def test_no_shell_refuses_command_hooks_but_rules_still_carry() -> None:
@@ -37,9 +47,13 @@ def test_no_shell_refuses_command_hooks_but_rules_still_carry() -> None:
 
 
 def test_missing_bridge_package_is_named_never_replaced() -> None:
-    r = grade(hook("claude", "Stop"), NO_BRIDGE)
+    r = grade(hook("claude", "Stop"), NO_BRIDGE, prefer="official")
     assert r.capability is Capability.UNSUPPORTED
     assert CLAUDE_BRIDGE in (r.reason or "")
+    # By default Stop is translated natively and needs no bridge; the grade says the bridge is missing.
+    native = grade(hook("claude", "Stop"), NO_BRIDGE)
+    assert native.capability is Capability.ADAPTED and native.route is Route.NATIVE_TRANSLATE
+    assert native.alternative and CLAUDE_BRIDGE in native.alternative
     # A natively translated row of the same vendor does not need the bridge.
     assert grade(hook("claude", "Notification"), NO_BRIDGE).capability is Capability.ADAPTED
     # Codex's bridge is still there.

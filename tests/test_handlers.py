@@ -165,7 +165,8 @@ async def test_prompt_hook_asks_the_host_model_and_ok_false_denies(tmp_path: Pat
             fields = {"tool_name": "bash", "tool_input": {"command": "deploy"}, "tool_use_id": "c1"}
             first = await runner.run(point, fields, session=None)
             second = await runner.run(point, fields, session=None)
-    assert first[-1][1].verdict == PreToolDecision("deny", "not on a Friday")
+    # Claude's own deny text on the native route.
+    assert first[-1][1].verdict == PreToolDecision("deny", "PreToolUse:Bash hook error: not on a Friday")
     assert second[-1][1].verdict is None
     asked = server.requests[0].json()
     text = json.dumps(asked)
@@ -267,6 +268,11 @@ def test_file_rules_are_gitignore_patterns_from_the_project() -> None:
     assert hit("Edit(/src/*.ts)", "/p/src/a.ts") and not hit("Edit(/src/*.ts)", "/p/lib/src/a.ts")
     assert hit("Edit(/etc/hosts)", "/etc/hosts")
     assert subcommands("A=1 B=2 make test; echo ok") == ["make test", "echo ok"]
+    fetch = parse_rule("WebFetch(domain:example.com)")
+    assert fetch is not None and not rule_matches(fetch, "WebFetch", {"url": "https://example.com/"}, "/p")
+    graded = grade(declare_hook("claude", "PostToolUseFailure", None, {
+        "type": "command", "command": "true", "if": "WebFetch(domain:example.com)"}), NATIVE)
+    assert any("never runs on WebFetch" in t for t in losses(graded)["matcher-narrowed"])
 
 
 async def test_if_never_runs_off_tool_events_and_is_graded(tmp_path: Path) -> None:
@@ -330,13 +336,13 @@ async def test_async_hook_runs_in_the_background_and_cannot_block(tmp_path: Path
         assert done.read_text() == "finished\n"
         [record] = audit
         assert (record.decision, record.honoured, record.exit_code) == ("deny", False, 2)
-        assert "asyncRewake" in record.note
+        assert "no agent to wake" in record.note  # this dispatch carried no agent
         assert any("Scanning…" in r.message for r in host.records)
         assert any(r.fields.get("output") == "async says no" for r in host.records)
     graded = grade(declare_hook("claude", "PostToolUseFailure", None, e.handler), NATIVE)
     assert graded.capability is Capability.ADAPTED
     texts = [d.text for d in graded.degradations]
-    assert any("audited and dropped" in t for t in texts) and any("not woken" in t for t in texts)
+    assert any("audited and dropped" in t for t in texts) and any("wakes the agent" in t for t in texts)
     assert any("statusMessage goes to the host's operator log" in t for t in texts)
 
 
@@ -362,3 +368,28 @@ def test_unknown_and_unhonoured_fields_are_graded_never_silent() -> None:
     plain = declare_hook("claude", "PostToolUseFailure", None, {"type": "command", "command": "true",
                                                                 "onFailure": "continue"})
     assert plain.handler.ignored == ()  # type: ignore[union-attr]
+
+
+async def test_async_rewake_exit_2_wakes_the_agent_with_its_output(tmp_path: Path) -> None:
+    e = entry({"type": "command", "command": "sleep 0.2; echo 'review: secret in commit' >&2; exit 2",
+               "asyncRewake": True, "rewakeMessage": "Background security review:"}, event="PostToolUse")
+    quiet = entry({"type": "command", "command": "exit 0", "asyncRewake": True}, event="PostToolUse", id="h2")
+    async with MemoryHost(tmp_path) as host:
+        audit: list[AuditRecord] = []
+        runner = Runner(host, audit)
+        point = dataclasses.replace(points.POST_EXECUTE, name=e.row.point)
+        runner.add(e, verdicts.post_tool)
+        runner.add(quiet, verdicts.post_tool)
+        agent = await host.create_agent(script=["noted"])
+        fields = {"tool_name": "bash", "tool_input": {"command": "git commit -m x"}, "tool_use_id": "c1",
+                  "tool_response": "ok", "is_error": False, "error": None}
+        await runner.run(point, fields, session=agent.session, scene={"agent": agent})
+        await host.settle()
+        with anyio.fail_after(30):
+            while agent.status != "idle" or not agent.session.of_type("turn/end"):
+                await anyio.sleep(0.05)
+        woke = [m.data["text"] for m in agent.session.of_type("user/message")]
+    # The hook's exit 2 started a turn whose message is the prefix and the hook's output.
+    assert woke == ["Background security review:\nreview: secret in commit"]
+    assert sorted(a.note for a in audit) == ["async: ran in the background; its answer decides nothing",
+                                             "asyncRewake: exit 2 woke the agent with the hook's output"]

@@ -26,14 +26,18 @@ def test_reference_figures() -> None:
                                                       "opencode": 29, "copilot": 25}
     # The seed's matrix has 80 native-translate and 5 native-seam rows; here a row that only watches
     # an event the vendor acts on is labelled native-seam (test_vendors.py says why).
-    assert t.routes == {"official-bridge": 17, "native-translate": 62, "native-seam": 28,
+    # Fidelity first: the rows the seed bridged are translated natively by default ...
+    assert t.routes == {"official-bridge": 0, "native-translate": 78, "native-seam": 29,
                         "builtin-bridge": 19}
+    # ... and prefer="official" keeps the seed's official-bridge route for all 17.
+    assert build_matrix(prefer="official").totals.routes == {
+        "official-bridge": 17, "native-translate": 62, "native-seam": 28, "builtin-bridge": 19}
     assert t.direct == 0 and t.unsupported == 0 and t.adapted == 126
     assert t.approximate == 10
     assert all(h.degradations for h in m.hooks if h.capability is Capability.ADAPTED)
     assert [r.capability for r in m.rules] == [Capability.CARRY] * 5
     assert [r.capability for r in m.runtimes] == [Capability.UNSUPPORTED] * 5
-    assert len(m.native_points) == 25 and len(m.observation_points) == 14
+    assert len(m.native_points) == 28 and len(m.observation_points) == 14
 
 
 def test_grading_depends_on_the_surface() -> None:
@@ -58,7 +62,7 @@ def test_cli_matrix_json_in_a_real_process() -> None:
     out = subprocess.run([sys.executable, "-m", "compat_adapter.cli", "matrix", "--format", "json"],
                          capture_output=True, text=True, check=True, cwd=ROOT)
     data = json.loads(out.stdout)
-    assert data["totals"]["routes"]["native-translate"] == 62
+    assert data["totals"]["routes"]["native-translate"] == 78
 
 
 def _write_matrix(*args: str) -> subprocess.CompletedProcess[str]:

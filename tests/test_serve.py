@@ -199,10 +199,15 @@ async def test_registration_errors_carry_the_library_codes(client: MiniClient, t
 
 async def test_grading_follows_the_peer_surface(client: MiniClient, tmp_path: Path) -> None:
     await hello(client, tmp_path)
+    # Natively translated by default: the peer's missing Claude bridge is named as the alternative.
     claude = (await client.call("register_hook", {"vendor": "claude", "event": "PreToolUse",
                                                   "matcher": "Bash", "handler": "true"}))["result"]
-    assert claude["capability"] == "UNSUPPORTED"
-    assert "@deepseek-ai/dsh-hooks-claude-code" in claude["reason"]
+    assert (claude["capability"], claude["route"]) == ("ADAPTED", "native-translate")
+    assert "@deepseek-ai/dsh-hooks-claude-code" in claude["alternative"]
+    bridged = (await client.call("register_hook", {"vendor": "claude", "event": "PreToolUse", "matcher": "Bash",
+                                                   "handler": "true", "prefer": "official"}))["result"]
+    assert bridged["capability"] == "UNSUPPORTED"
+    assert "@deepseek-ai/dsh-hooks-claude-code" in bridged["reason"]
     post = (await client.call("register_hook", {"vendor": "copilot", "event": "postToolUse",
                                                 "handler": "true"}))["result"]
     assert post["capability"] == "UNSUPPORTED" and "tools/post-execute" in post["reason"]

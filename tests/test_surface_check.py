@@ -20,7 +20,7 @@ def test_each_missing_piece_is_named_with_the_rows_needing_it() -> None:
     joined = "\n".join(missing)
     assert "seam user-questions/request (needed by 2 rows: claude Elicitation, claude ElicitationResult)" in joined
     assert "service lsp" in joined and "opencode lsp.client.diagnostics" in joined
-    assert f"bridge {CODEX_BRIDGE} (needed by 5 rows" in joined
+    assert f"bridge {CODEX_BRIDGE} (needed by 5 rows: codex SessionStart (prefer=official)" in joined
 
 
 def test_every_consumed_seam_is_on_the_embedded_surface() -> None:

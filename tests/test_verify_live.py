@@ -33,6 +33,8 @@ from compat_adapter.testing.live import (
 )
 
 ROWS = [(spec.id, row.event) for spec, row in all_rows()]
+#: The rows the host's official bridge also carries: each is checked on that route too.
+BRIDGED = [(spec.id, row.event) for spec, row in all_rows() if row.official is not None]
 
 
 def test_the_matrix_has_its_126_rows() -> None:
@@ -44,6 +46,7 @@ def test_the_matrix_has_its_126_rows() -> None:
 def test_every_row_has_a_driver_and_every_point_is_driven() -> None:
     rows = [row for _, row in all_rows()]
     assert all(callable(driver_for(row)) for row in rows)
+    assert len(BRIDGED) == 17 and all(callable(driver_for(row.official)) for row in rows if row.official)
     assert set(DRIVERS) == set(POINTS.values())
 
 
@@ -54,9 +57,18 @@ async def test_row_works_end_to_end(vendor: str, event: str) -> None:
     assert check.passed, check.detail
 
 
-def _codes(vendor: str, event: str) -> set[DegradationCode]:
+@pytest.mark.parametrize(("vendor", "event"), BRIDGED, ids=[f"{v}:{e}" for v, e in BRIDGED])
+async def test_bridged_row_works_end_to_end_with_prefer_official(vendor: str, event: str) -> None:
+    check = await verify_row(vendor, event, "official")
+    assert (check.vendor, check.event, check.route) == (vendor, event, "official-bridge")
+    assert check.passed, check.detail
+
+
+def _codes(vendor: str, event: str, prefer: str = "fidelity") -> set[DegradationCode]:
     for spec, row in all_rows():
         if (spec.id, row.event) == (vendor, event):
+            if prefer == "official" and row.official is not None:
+                row = row.official
             return {d.code for d in spec.losses_for(row)}
     raise LookupError((vendor, event))
 
@@ -64,8 +76,9 @@ def _codes(vendor: str, event: str) -> set[DegradationCode]:
 # ── degradations that say something does not happen ─────────────────────────────────────────
 
 async def test_claude_pretooluse_updated_input_is_ignored() -> None:
+    assert DegradationCode.INPUT_REWRITE_IGNORED in _codes("claude", "PreToolUse", "official")
     assert DegradationCode.INPUT_REWRITE_IGNORED in _codes("claude", "PreToolUse")
-    async with open_session("claude", "PreToolUse") as s:
+    async with open_session("claude", "PreToolUse", prefer="official") as s:
         s.probe.answer(specific("PreToolUse", permissionDecision="allow",
                                 updatedInput={"command": "touch rewritten.txt"}))
         await s.register()
@@ -81,8 +94,8 @@ async def test_claude_pretooluse_updated_input_is_ignored() -> None:
 
 
 async def test_codex_pretooluse_ask_is_not_honoured() -> None:
-    assert DegradationCode.DECISION_NARROWED in _codes("codex", "PreToolUse")
-    async with open_session("codex", "PreToolUse") as s:
+    assert DegradationCode.DECISION_NARROWED in _codes("codex", "PreToolUse", "official")
+    async with open_session("codex", "PreToolUse", prefer="official") as s:
         s.probe.answer(specific("PreToolUse", permissionDecision="ask",
                                 permissionDecisionReason=REASON))
         await s.register()
@@ -115,9 +128,10 @@ async def test_observe_only_precompact_block_does_not_stop_compaction() -> None:
 
 
 async def test_official_bridge_stop_block_has_no_loop_guard() -> None:
-    assert DegradationCode.NO_LOOP_GUARD in _codes("claude", "Stop")
+    assert DegradationCode.NO_LOOP_GUARD in _codes("claude", "Stop", "official")
+    assert DegradationCode.NO_LOOP_GUARD not in _codes("claude", "Stop")
     cap = STOP_BLOCK_LIMIT + 4
-    async with open_session("claude", "Stop", max_steps_per_turn=cap) as s:
+    async with open_session("claude", "Stop", prefer="official", max_steps_per_turn=cap) as s:
         s.probe.answer({"decision": "block", "reason": CONTINUE})
         await s.register()
         agent = await s.host.create_agent(script=[f"answer {i}" for i in range(cap + 5)])

@@ -87,148 +87,292 @@ _SCRUBBED_ENV = degrade(
     "a hook that reads an API token finds nothing.",
 )
 
+
+# What Claude Code shows the model, and where the host puts it instead (rows this project translates).
+_CONTEXT_AS_USER = degrade(
+    "message-provenance",
+    "Hook context reaches the model in Claude's own words (\"<Event> hook additional context: …\"), but "
+    "as a user message sourced from the hook, queued for the next model call, where Claude Code sends a "
+    "system message.",
+)
+_ERROR_PREFIX = degrade(
+    "text-differs",
+    "A deny reaches the model as the tool's error result in Claude's words (\"PreToolUse:Bash hook error: "
+    "<reason>\", the command quoted on exit 2), but the host puts \"Error: \" in front of it.",
+)
+
+_NO_FORK = degrade("matcher-narrowed",
+    "The host never reports a \"fork\" source (a forked session starts as \"startup\"), "
+    "so a fork matcher never fires."
+)
+
+_IN_PROCESS_CHILD = degrade("scope-differs",
+    "additionalContext is injected only into a child that runs in-process and is still "
+    "live when the start is announced."
+)
+
+_CHILD_FINISHED = degrade("observe-only",
+    "The child has already finished: a block cannot keep it running and no context "
+    "reaches it."
+)
+
 EVENTS = (
     EventRow(
         event="SessionStart",
-        route=Route.OFFICIAL_BRIDGE,
-        bridge_event="SessionStart",
+        route=Route.NATIVE_TRANSLATE,
         seams=("agent/created",),
-        point="SessionStart",
+        point="agent/created",
         services=(Service.AGENTS,),
         blocking="context",
         matcher_subject="source",
         degradations=(
+            _CONTEXT_AS_USER,
             degrade("output-field-ignored",
-                    "Only hookSpecificOutput.additionalContext is used: plain stdout, initialUserMessage, "
-                    "sessionTitle, watchPaths and reloadSkills are dropped."),
-            degrade("payload-field-missing",
-                    "The payload carries source but not model, agent_type or session_title, and "
-                    "transcript_path is an empty string."),
-            degrade("env-differs",
-                    "Of Claude's variables the bridge sets only CLAUDE_PROJECT_DIR (besides its shell "
-                    "executor's NO_COLOR, TERM=dumb, PAGER and GIT_PAGER); there is no CLAUDE_ENV_FILE "
-                    "to persist variables into."),
-            degrade("matcher-narrowed",
-                    "The host never reports a \"fork\" source (a forked session starts as \"startup\"), "
-                    "so a fork matcher never fires."),
-            degrade("message-provenance",
-                    "The context is queued as a user message sourced from the bridge and prefixed with "
-                    "a notice calling it untrusted, not given as Claude's system reminder."),
+                    "initialUserMessage, sessionTitle, watchPaths and reloadSkills are dropped, and "
+                    "continue:false refuses the next turn's first step instead of ending the session."),
+            degrade("payload-field-missing", "model, agent_type and session_title are absent."),
+            degrade("env-differs", "There is no CLAUDE_ENV_FILE to persist variables into."),
+            _NO_FORK,
+        ),
+        official=EventRow(
+            event="SessionStart",
+            route=Route.OFFICIAL_BRIDGE,
+            bridge_event="SessionStart",
+            seams=("agent/created",),
+            point="SessionStart",
+            services=(Service.AGENTS,),
+            blocking="context",
+            matcher_subject="source",
+            degradations=(
+                degrade("output-field-ignored",
+                        "Only hookSpecificOutput.additionalContext is used: plain stdout, initialUserMessage, "
+                        "sessionTitle, watchPaths and reloadSkills are dropped."),
+                degrade("payload-field-missing",
+                        "The payload carries source but not model, agent_type or session_title, and "
+                        "transcript_path is an empty string."),
+                degrade("env-differs",
+                        "Of Claude's variables the bridge sets only CLAUDE_PROJECT_DIR (besides its shell "
+                        "executor's NO_COLOR, TERM=dumb, PAGER and GIT_PAGER); there is no CLAUDE_ENV_FILE "
+                        "to persist variables into."),
+                _NO_FORK,
+                degrade("message-provenance",
+                        "The context is queued as a user message sourced from the bridge and prefixed with "
+                        "a notice calling it untrusted, not given as Claude's system reminder."),
+            ),
         ),
     ),
     EventRow(
         event="UserPromptSubmit",
-        route=Route.OFFICIAL_BRIDGE,
-        bridge_event="UserPromptSubmit",
+        route=Route.NATIVE_TRANSLATE,
         seams=("agent/pre-step",),
-        point="UserPromptSubmit",
+        point="agent/pre-step",
         blocking="verdict",
         timeout_s=30.0,
         degradations=(
+            _CONTEXT_AS_USER,
             degrade("output-field-ignored",
-                    "Plain stdout is not turned into context, and the reason of a block reaches neither "
-                    "the user nor the model because the host's reject carries none."),
+                    "A block or continue:false rejects the prompt before any model call, as in Claude "
+                    "Code, but the host's reject carries no text, so \"UserPromptSubmit operation blocked "
+                    "by hook: <reason>\" reaches no one; the audit keeps the reason."),
             shared.EVERY_INBOX_STEP,
             degrade("payload-field-missing",
-                    "prompt is the text of every claimed message run together with no separator, so "
-                    "injected rules or hook context ride in it; prompt_id and permission_mode are absent."),
+                    "prompt_id is absent and permission_mode is always \"default\"."),
+        ),
+        official=EventRow(
+            event="UserPromptSubmit",
+            route=Route.OFFICIAL_BRIDGE,
+            bridge_event="UserPromptSubmit",
+            seams=("agent/pre-step",),
+            point="UserPromptSubmit",
+            blocking="verdict",
+            timeout_s=30.0,
+            degradations=(
+                degrade("output-field-ignored",
+                        "Plain stdout is not turned into context, and the reason of a block reaches neither "
+                        "the user nor the model because the host's reject carries none."),
+                shared.EVERY_INBOX_STEP,
+                degrade("payload-field-missing",
+                        "prompt is the text of every claimed message run together with no separator, so "
+                        "injected rules or hook context ride in it; prompt_id and permission_mode are absent."),
+            ),
         ),
     ),
     EventRow(
         event="PreToolUse",
-        route=Route.OFFICIAL_BRIDGE,
-        bridge_event="PreToolUse",
+        route=Route.NATIVE_TRANSLATE,
         seams=("tools/pre-execute",),
-        point="PreToolUse",
+        point="tools/pre-execute",
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
+            _ERROR_PREFIX,
+            _CONTEXT_AS_USER,
             degrade("decision-narrowed",
-                    "deny blocks and ask goes to the host's approval, but allow does not skip "
-                    "approval and defer is not supported."),
+                    "allow lets the call through without skipping the host's own guards, defer is read "
+                    "as no decision, and ask goes to the host's approval (denied with the hook's reason "
+                    "when the host has none)."),
             degrade("input-rewrite-ignored",
-                    "updatedInput is parsed and logged with a warning, never applied to the call."),
-            degrade("output-field-ignored",
-                    "additionalContext and systemMessage from PreToolUse are dropped, and continue:false "
-                    "is recorded without halting anything."),
+                    "updatedInput is not applied: the host's pre-execute verdict cannot rewrite a call."),
+            _HOST_ONLY_TOOLS,
+        ),
+        official=EventRow(
+            event="PreToolUse",
+            route=Route.OFFICIAL_BRIDGE,
+            bridge_event="PreToolUse",
+            seams=("tools/pre-execute",),
+            point="PreToolUse",
+            blocking="verdict",
+            matcher_subject="tool_name",
+            degradations=(
+                degrade("decision-narrowed",
+                        "deny blocks and ask goes to the host's approval, but allow does not skip "
+                        "approval and defer is not supported."),
+                degrade("input-rewrite-ignored",
+                        "updatedInput is parsed and logged with a warning, never applied to the call."),
+                degrade("output-field-ignored",
+                        "additionalContext and systemMessage from PreToolUse are dropped, and continue:false "
+                        "is recorded without halting anything."),
+            ),
         ),
     ),
     EventRow(
         event="PostToolUse",
-        route=Route.OFFICIAL_BRIDGE,
-        bridge_event="PostToolUse",
+        route=Route.NATIVE_TRANSLATE,
         seams=("tools/post-execute",),
-        point="PostToolUse",
-        blocking="verdict",
+        point="tools/post-execute",
+        fires_on="success",
+        blocking="context",
         matcher_subject="tool_name",
         degradations=(
+            degrade("message-provenance",
+                    "The result stands and a block's feedback (\"PostToolUse:Bash hook blocking error from "
+                    "command: …\") and additionalContext follow it in Claude's words, but as a user message "
+                    "before the next model call, where Claude Code adds a system message."),
             degrade("output-rewrite-ignored",
-                    "A block and additionalContext take effect, but updatedToolOutput and "
-                    "updatedMCPToolOutput never replace the result."),
+                    "updatedToolOutput and updatedMCPToolOutput never replace the result."),
             degrade("payload-field-missing",
-                    "tool_response is the result's text flattened into one string, and duration_ms is absent."),
+                    "tool_response is rebuilt from the result's text (a Bash result puts it in stdout, "
+                    "or stderr on failure), and duration_ms is absent."),
+            _HOST_ONLY_TOOLS,
+        ),
+        official=EventRow(
+            event="PostToolUse",
+            route=Route.OFFICIAL_BRIDGE,
+            bridge_event="PostToolUse",
+            seams=("tools/post-execute",),
+            point="PostToolUse",
+            blocking="verdict",
+            matcher_subject="tool_name",
+            degradations=(
+                degrade("output-rewrite-ignored",
+                        "A block and additionalContext take effect, but updatedToolOutput and "
+                        "updatedMCPToolOutput never replace the result."),
+                degrade("payload-field-missing",
+                        "tool_response is the result's text flattened into one string, and duration_ms is absent."),
+            ),
         ),
     ),
     EventRow(
         event="Stop",
-        route=Route.OFFICIAL_BRIDGE,
-        bridge_event="Stop",
+        route=Route.NATIVE_TRANSLATE,
         seams=("agent/turn-stopping",),
-        point="Stop",
+        point="agent/turn-stopping",
         services=(Service.AGENTS,),
         blocking="continue",
         degradations=(
-            degrade("payload-field-missing",
-                    "stop_hook_active is always false, and last_assistant_message, background_tasks and "
-                    "session_crons are absent."),
-            degrade("no-loop-guard",
-                    "The bridge does not stop after eight consecutive blocks as Claude Code does, so a "
-                    "hook that always blocks keeps the turn going forever."),
-            degrade("output-field-ignored",
-                    "Only a block continues the turn: hookSpecificOutput.additionalContext does not, and "
-                    "continue:false does not end the session."),
             degrade("message-provenance",
-                    "The continuation is a steered message sourced from the bridge, not Claude's "
-                    "feedback to the model."),
+                    "A block continues the turn with Claude's own user message (\"Stop hook feedback:\\n"
+                    "<reason>\", the command quoted on exit 2), steered into the same turn, but Claude's "
+                    "system message \"Stop hook blocking error from command: …\" is not added."),
+            degrade("payload-field-missing", "background_tasks and session_crons are always empty."),
+        ),
+        official=EventRow(
+            event="Stop",
+            route=Route.OFFICIAL_BRIDGE,
+            bridge_event="Stop",
+            seams=("agent/turn-stopping",),
+            point="Stop",
+            services=(Service.AGENTS,),
+            blocking="continue",
+            degradations=(
+                degrade("payload-field-missing",
+                        "stop_hook_active is always false, and last_assistant_message, background_tasks and "
+                        "session_crons are absent."),
+                degrade("no-loop-guard",
+                        "The bridge does not stop after eight consecutive blocks as Claude Code does, so a "
+                        "hook that always blocks keeps the turn going forever."),
+                degrade("output-field-ignored",
+                        "Only a block continues the turn: hookSpecificOutput.additionalContext does not, and "
+                        "continue:false does not end the session."),
+                degrade("message-provenance",
+                        "The continuation is a steered message sourced from the bridge, not Claude's "
+                        "feedback to the model."),
+            ),
         ),
     ),
     EventRow(
         event="SubagentStart",
-        route=Route.OFFICIAL_BRIDGE,
-        bridge_event="SubagentStart",
+        route=Route.NATIVE_TRANSLATE,
         seams=("subagent/start",),
-        point="SubagentStart",
+        point="subagent/start",
         services=(Service.SUBAGENTS, Service.AGENTS),
         blocking="context",
         matcher_subject="agent_type",
         degradations=(
-            _CONSTANT_AGENT_TYPE,
-            degrade("scope-differs",
-                    "additionalContext is injected only into a child that runs in-process and is still "
-                    "live when the start is announced."),
-            degrade("timing-differs",
-                    "The bridge runs this hook detached from the child's start, so its context can "
-                    "arrive after the child's first request."),
-            degrade("payload-field-missing",
-                    "session_id and cwd describe the child's session, and transcript_path is an empty string."),
+            shared.NO_AGENT_TYPE,
+            _IN_PROCESS_CHILD,
+            degrade("message-provenance",
+                    "The child reads the context in Claude's words as a user message, not a system message."),
+        ),
+        official=EventRow(
+            event="SubagentStart",
+            route=Route.OFFICIAL_BRIDGE,
+            bridge_event="SubagentStart",
+            seams=("subagent/start",),
+            point="SubagentStart",
+            services=(Service.SUBAGENTS, Service.AGENTS),
+            blocking="context",
+            matcher_subject="agent_type",
+            degradations=(
+                _CONSTANT_AGENT_TYPE,
+                _IN_PROCESS_CHILD,
+                degrade("timing-differs",
+                        "The bridge runs this hook detached from the child's start, so its context can "
+                        "arrive after the child's first request."),
+                degrade("payload-field-missing",
+                        "session_id and cwd describe the child's session, and transcript_path is an empty string."),
+            ),
         ),
     ),
     EventRow(
         event="SubagentStop",
-        route=Route.OFFICIAL_BRIDGE,
-        bridge_event="SubagentStop",
+        route=Route.NATIVE_SEAM,
         seams=("subagent/end",),
-        point="SubagentStop",
+        point="subagent/end",
         services=(Service.SUBAGENTS,),
         matcher_subject="agent_type",
         degradations=(
-            degrade("observe-only",
-                    "The child has already finished: a block cannot keep it running and no context "
-                    "reaches it."),
+            _CHILD_FINISHED,
             degrade("payload-field-missing",
-                    "stop_hook_active is always false, and agent_transcript_path, last_assistant_message, "
-                    "background_tasks and session_crons are absent."),
-            _CONSTANT_AGENT_TYPE,
+                    "stop_hook_active is always false, and agent_transcript_path, background_tasks and "
+                    "session_crons are absent."),
+            shared.NO_AGENT_TYPE,
+        ),
+        official=EventRow(
+            event="SubagentStop",
+            route=Route.OFFICIAL_BRIDGE,
+            bridge_event="SubagentStop",
+            seams=("subagent/end",),
+            point="SubagentStop",
+            services=(Service.SUBAGENTS,),
+            matcher_subject="agent_type",
+            degradations=(
+                _CHILD_FINISHED,
+                degrade("payload-field-missing",
+                        "stop_hook_active is always false, and agent_transcript_path, last_assistant_message, "
+                        "background_tasks and session_crons are absent."),
+                _CONSTANT_AGENT_TYPE,
+            ),
         ),
     ),
     EventRow(

@@ -63,108 +63,197 @@ _TRIGGER_AUTO = degrade(
     "payload-field-missing",
     "trigger is always \"auto\", even for a manual compaction.",
 )
-_NO_AGENT_TYPE = degrade(
-    "matcher-narrowed",
-    "The host carries no agent type, so agent_type is \"default\" and a matcher naming another type "
-    "never fires.",
+
+
+# Codex's own wording on the rows this project translates, and where the host puts it instead.
+_DEVELOPER_AS_USER = degrade(
+    "message-provenance",
+    "Context reaches the model as bare text, as in Codex, but in a user message sourced from the hook "
+    "where Codex adds a developer message.",
+)
+_NO_MODEL = degrade(
+    "payload-field-missing",
+    "model is an empty string and permission_mode is \"default\": the host names neither to a listener.",
 )
 
 EVENTS = (
     EventRow(
         event="SessionStart",
-        route=Route.OFFICIAL_BRIDGE,
-        bridge_event="SessionStart",
+        route=Route.NATIVE_TRANSLATE,
         seams=("agent/created",),
-        point="SessionStart",
+        point="agent/created",
         services=(Service.AGENTS,),
         blocking="context",
         matcher_subject="source",
         degradations=(
-            degrade("payload-field-missing",
-                    "transcript_path is always null and no hook environment (CODEX_ENV_FILE) is given."),
-            _BRIDGE_MESSAGE,
+            _DEVELOPER_AS_USER,
+            _NO_MODEL,
+            degrade("env-differs",
+                    "No CODEX_ENV_FILE or CLAUDE_ENV_FILE is given, so the hook cannot persist variables."),
+        ),
+        official=EventRow(
+            event="SessionStart",
+            route=Route.OFFICIAL_BRIDGE,
+            bridge_event="SessionStart",
+            seams=("agent/created",),
+            point="SessionStart",
+            services=(Service.AGENTS,),
+            blocking="context",
+            matcher_subject="source",
+            degradations=(
+                degrade("payload-field-missing",
+                        "transcript_path is always null and no hook environment (CODEX_ENV_FILE) is given."),
+                _BRIDGE_MESSAGE,
+            ),
         ),
     ),
     EventRow(
         event="UserPromptSubmit",
-        route=Route.OFFICIAL_BRIDGE,
-        bridge_event="UserPromptSubmit",
+        route=Route.NATIVE_TRANSLATE,
         seams=("agent/pre-step",),
-        point="UserPromptSubmit",
+        point="agent/pre-step",
         blocking="verdict",
         degradations=(
+            _DEVELOPER_AS_USER,
             degrade("output-field-ignored",
-                    "A block rejects the step, but its reason never reaches the model or the user."),
-            degrade("payload-field-missing",
-                    "prompt is the text of every claimed message run together with no separator, so "
-                    "injected rules or hook context ride in it, and permission_mode is the constant "
-                    "default."),
+                    "A block rejects the prompt with no model call, as in Codex, but the host's reject "
+                    "carries no text, so Codex's \"hook: UserPromptSubmit Blocked\" line has no counterpart."),
             shared.EVERY_INBOX_STEP,
-            _BRIDGE_MESSAGE,
+            _NO_MODEL,
+        ),
+        official=EventRow(
+            event="UserPromptSubmit",
+            route=Route.OFFICIAL_BRIDGE,
+            bridge_event="UserPromptSubmit",
+            seams=("agent/pre-step",),
+            point="UserPromptSubmit",
+            blocking="verdict",
+            degradations=(
+                degrade("output-field-ignored",
+                        "A block rejects the step, but its reason never reaches the model or the user."),
+                degrade("payload-field-missing",
+                        "prompt is the text of every claimed message run together with no separator, so "
+                        "injected rules or hook context ride in it, and permission_mode is the constant "
+                        "default."),
+                shared.EVERY_INBOX_STEP,
+                _BRIDGE_MESSAGE,
+            ),
         ),
     ),
     EventRow(
         event="PreToolUse",
-        route=Route.OFFICIAL_BRIDGE,
-        bridge_event="PreToolUse",
+        route=Route.NATIVE_TRANSLATE,
         seams=("tools/pre-execute",),
-        point="PreToolUse",
+        point="tools/pre-execute",
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
-            degrade("decision-narrowed",
-                    "Only deny blocks, as in Codex, but output Codex rejects as a failed run (ask, "
-                    "approve, continue:false) is not checked, so a deny written beside it still blocks."),
-            degrade("input-rewrite-ignored", "updatedInput with allow does not rewrite the call."),
-            degrade("payload-field-missing",
-                    "tool_input is flattened to {command} (empty for non-shell tools) and tool_name is the "
-                    "host's name (bash, edit, write), not Bash or apply_patch."),
+            degrade("text-differs",
+                    "A deny reaches the model as the tool's error result in Codex's words (\"Command "
+                    "blocked by PreToolUse hook: <reason>. Command: <command>\"), but the host puts "
+                    "\"Error: \" in front of it."),
+            degrade("input-rewrite-ignored",
+                    "updatedInput with allow is not applied: the host's pre-execute verdict cannot rewrite "
+                    "a call."),
+            _NO_MODEL,
             degrade("matcher-narrowed",
-                    "Matchers are translated to host tool names (Bash→bash, apply_patch and Edit→edit, "
-                    "Write→write), so apply_patch no longer selects the host's write tool, and MCP tool "
-                    "names never match."),
-            degrade("scope-differs",
-                    "A hook without a matcher also runs for host tools Codex never hooks (read, glob, "
-                    "grep …), with tool_input {\"command\": \"\"}."),
-            degrade("output-field-ignored", "additionalContext and systemMessage from PreToolUse are not shown."),
+                    "Host tools Codex has no name for reach the hook under their host name, and MCP tools "
+                    "never occur, so matchers naming them never fire."),
+        ),
+        official=EventRow(
+            event="PreToolUse",
+            route=Route.OFFICIAL_BRIDGE,
+            bridge_event="PreToolUse",
+            seams=("tools/pre-execute",),
+            point="PreToolUse",
+            blocking="verdict",
+            matcher_subject="tool_name",
+            degradations=(
+                degrade("decision-narrowed",
+                        "Only deny blocks, as in Codex, but output Codex rejects as a failed run (ask, "
+                        "approve, continue:false) is not checked, so a deny written beside it still blocks."),
+                degrade("input-rewrite-ignored", "updatedInput with allow does not rewrite the call."),
+                degrade("payload-field-missing",
+                        "tool_input is flattened to {command} (empty for non-shell tools) and tool_name is the "
+                        "host's name (bash, edit, write), not Bash or apply_patch."),
+                degrade("matcher-narrowed",
+                        "Matchers are translated to host tool names (Bash→bash, apply_patch and Edit→edit, "
+                        "Write→write), so apply_patch no longer selects the host's write tool, and MCP tool "
+                        "names never match."),
+                degrade("scope-differs",
+                        "A hook without a matcher also runs for host tools Codex never hooks (read, glob, "
+                        "grep …), with tool_input {\"command\": \"\"}."),
+                degrade("output-field-ignored", "additionalContext and systemMessage from PreToolUse are not shown."),
+            ),
         ),
     ),
     EventRow(
         event="PostToolUse",
-        route=Route.OFFICIAL_BRIDGE,
-        bridge_event="PostToolUse",
+        route=Route.NATIVE_TRANSLATE,
         seams=("tools/post-execute",),
-        point="PostToolUse",
+        point="tools/post-execute",
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
-            degrade("output-field-ignored",
-                    "Blocking feedback and additionalContext work, but continue:false is recorded "
-                    "without stopping the processing of the result."),
+            degrade("text-differs",
+                    "A block replaces the tool output with the reason, as in Codex, but the host marks "
+                    "that result as an error."),
+            _DEVELOPER_AS_USER,
             degrade("payload-field-missing",
-                    "tool_response is flattened to text, tool_input to {command} (empty for non-shell "
-                    "tools), and tool_name is the host's name (bash, edit, write)."),
-            degrade("matcher-narrowed",
-                    "Matchers are translated to host tool names, so apply_patch no longer selects the "
-                    "host's write tool, and MCP tools never match."),
+                    "tool_response is rebuilt from the result's text ({exit_code, output} for Bash), and "
+                    "model is an empty string."),
+        ),
+        official=EventRow(
+            event="PostToolUse",
+            route=Route.OFFICIAL_BRIDGE,
+            bridge_event="PostToolUse",
+            seams=("tools/post-execute",),
+            point="PostToolUse",
+            blocking="verdict",
+            matcher_subject="tool_name",
+            degradations=(
+                degrade("output-field-ignored",
+                        "Blocking feedback and additionalContext work, but continue:false is recorded "
+                        "without stopping the processing of the result."),
+                degrade("payload-field-missing",
+                        "tool_response is flattened to text, tool_input to {command} (empty for non-shell "
+                        "tools), and tool_name is the host's name (bash, edit, write)."),
+                degrade("matcher-narrowed",
+                        "Matchers are translated to host tool names, so apply_patch no longer selects the "
+                        "host's write tool, and MCP tools never match."),
+            ),
         ),
     ),
     EventRow(
         event="Stop",
-        route=Route.OFFICIAL_BRIDGE,
-        bridge_event="Stop",
+        route=Route.NATIVE_TRANSLATE,
         seams=("agent/turn-stopping",),
-        point="Stop",
+        point="agent/turn-stopping",
         blocking="continue",
         degradations=(
-            degrade("payload-field-missing",
-                    "stop_hook_active is always false and last_assistant_message is null."),
-            degrade("no-loop-guard",
-                    "The bridge has no consecutive-block cap: an unconditional block keeps forcing steps."),
             degrade("message-provenance",
-                    "The continuation is a steered message from the bridge, not a new user prompt."),
-            degrade("output-field-ignored",
-                    "continue:false does not override a block as it does in Codex, so the turn goes on."),
+                    "A block continues with Codex's own prompt (<hook_prompt hook_run_id=\"stop:N:<file>\">"
+                    "reason</hook_prompt>) steered into the same turn rather than a new one; hook_run_id "
+                    "names the hook's id when it did not come from a file."),
+            _NO_MODEL,
+        ),
+        official=EventRow(
+            event="Stop",
+            route=Route.OFFICIAL_BRIDGE,
+            bridge_event="Stop",
+            seams=("agent/turn-stopping",),
+            point="Stop",
+            blocking="continue",
+            degradations=(
+                degrade("payload-field-missing",
+                        "stop_hook_active is always false and last_assistant_message is null."),
+                degrade("no-loop-guard",
+                        "The bridge has no consecutive-block cap: an unconditional block keeps forcing steps."),
+                degrade("message-provenance",
+                        "The continuation is a steered message from the bridge, not a new user prompt."),
+                degrade("output-field-ignored",
+                        "continue:false does not override a block as it does in Codex, so the turn goes on."),
+            ),
         ),
     ),
     EventRow(
@@ -237,7 +326,7 @@ EVENTS = (
             degrade("scope-differs",
                     "additionalContext reaches only an in-process child that is live during the start "
                     "notification."),
-            _NO_AGENT_TYPE,
+            shared.NO_AGENT_TYPE,
         ),
     ),
     EventRow(
@@ -252,7 +341,7 @@ EVENTS = (
             degrade("observe-only",
                     "The child has already settled: a block cannot continue it."),
             degrade("payload-field-missing", "agent_transcript_path is always null."),
-            _NO_AGENT_TYPE,
+            shared.NO_AGENT_TYPE,
         ),
     ),
     EventRow(
@@ -283,7 +372,8 @@ RULES = RulesSpec(
     default_sources=("AGENTS.override.md", "AGENTS.md", ".codex/rules/*.rules"),
     note=(
         "Carried byte for byte and injected as a sourced user message at every agent start. Codex "
-        "Starlark rules are a command-execution policy; no rule engine here enforces them, so the "
+        "Starlark rules (prefix_rule) are a command-execution policy: they are enforced on the host's "
+        "shell tool as Codex enforces them, where the host has a pre-execute waterfall; this carried "
         "text is documentation for the model, never a security boundary."
     ),
 )

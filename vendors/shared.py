@@ -16,6 +16,7 @@ __all__ = (
     "DROPPED_TASKS_NEVER_FIRE",
     "EVERY_INBOX_STEP",
     "INSTRUCTIONS_AT_CREATION",
+    "NO_AGENT_TYPE",
     "ONLY_APPROVAL_REJECTIONS",
     "POLLED_WORKTREES",
     "SETTINGS_COMMITTED",
@@ -91,6 +92,13 @@ WORKTREES_GIT_ONLY = degrade(
     "scope-differs",
     "Only a session inside a git repository is polled, and any worktree change counts, including ones "
     "made outside the agent.",
+)
+
+# subagent/start and subagent/end: the host names no agent type
+NO_AGENT_TYPE = degrade(
+    "matcher-narrowed",
+    "The host carries no agent type, so agent_type is \"default\" and a matcher naming another type "
+    "never fires.",
 )
 
 # approval/request: what an approval answer can become

@@ -111,92 +111,176 @@ _SCRUBBED_ENV = degrade(
     "a hook that reads an API token finds nothing.",
 )
 
+
+# CodeBuddy's own wording on the rows this project translates, and where the host puts it instead.
+_REMINDER_AS_MESSAGE = degrade(
+    "message-provenance",
+    "Context reaches the model in CodeBuddy's own <system-reminder data-role=…> wrapper, but as a "
+    "separate user message queued for the next model call, where CodeBuddy adds a part to the user turn "
+    "(or appends it to the tool result after a tool call).",
+)
+
 EVENTS = (
     EventRow(
         event="SessionStart",
-        route=Route.OFFICIAL_BRIDGE,
-        bridge_event="SessionStart",
+        route=Route.NATIVE_TRANSLATE,
         seams=("agent/created",),
-        point="SessionStart",
+        point="agent/created",
         services=(Service.AGENTS,),
         blocking="context",
         matcher_subject="source",
         degradations=(
-            degrade("output-field-ignored",
-                    "Plain stdout, which CodeBuddy appends to the context, is dropped; only "
-                    "hookSpecificOutput.additionalContext is injected."),
-            degrade("message-provenance",
-                    "The context is queued as a user message sourced from the Claude bridge."),
-            _BRIDGE_PAYLOAD,
+            _REMINDER_AS_MESSAGE,
+            degrade("timing-differs",
+                    "It fires when the agent is created, before the first prompt, where CodeBuddy runs it "
+                    "after UserPromptSubmit."),
+        ),
+        official=EventRow(
+            event="SessionStart",
+            route=Route.OFFICIAL_BRIDGE,
+            bridge_event="SessionStart",
+            seams=("agent/created",),
+            point="SessionStart",
+            services=(Service.AGENTS,),
+            blocking="context",
+            matcher_subject="source",
+            degradations=(
+                degrade("output-field-ignored",
+                        "Plain stdout, which CodeBuddy appends to the context, is dropped; only "
+                        "hookSpecificOutput.additionalContext is injected."),
+                degrade("message-provenance",
+                        "The context is queued as a user message sourced from the Claude bridge."),
+                _BRIDGE_PAYLOAD,
+            ),
         ),
     ),
     EventRow(
         event="UserPromptSubmit",
-        route=Route.OFFICIAL_BRIDGE,
-        bridge_event="UserPromptSubmit",
+        route=Route.NATIVE_TRANSLATE,
         seams=("agent/pre-step",),
-        point="UserPromptSubmit",
+        point="agent/pre-step",
         blocking="verdict",
         degradations=(
-            degrade("decision-narrowed",
-                    "CodeBuddy's documented block, {\"continue\": false, \"reason\": …}, does not reject "
-                    "the prompt here; only exit 2 or the deprecated decision \"block\" does."),
+            _REMINDER_AS_MESSAGE,
             degrade("output-field-ignored",
-                    "Plain stdout is not added to the context, and a block's reason never reaches the "
-                    "user because the host's reject carries none."),
-            _BRIDGE_PAYLOAD,
+                    "A block rejects the prompt with no model call, as in CodeBuddy, but the host's reject "
+                    "carries no text, so \"UserPromptSubmit operation blocked by hook: <reason>\" reaches "
+                    "no one; the audit keeps the reason."),
+        ),
+        official=EventRow(
+            event="UserPromptSubmit",
+            route=Route.OFFICIAL_BRIDGE,
+            bridge_event="UserPromptSubmit",
+            seams=("agent/pre-step",),
+            point="UserPromptSubmit",
+            blocking="verdict",
+            degradations=(
+                degrade("decision-narrowed",
+                        "CodeBuddy's documented block, {\"continue\": false, \"reason\": …}, does not reject "
+                        "the prompt here; only exit 2 or the deprecated decision \"block\" does."),
+                degrade("output-field-ignored",
+                        "Plain stdout is not added to the context, and a block's reason never reaches the "
+                        "user because the host's reject carries none."),
+                _BRIDGE_PAYLOAD,
+            ),
         ),
     ),
     EventRow(
         event="PreToolUse",
-        route=Route.OFFICIAL_BRIDGE,
-        bridge_event="PreToolUse",
+        route=Route.NATIVE_TRANSLATE,
         seams=("tools/pre-execute",),
-        point="PreToolUse",
+        point="tools/pre-execute",
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
             degrade("decision-narrowed",
-                    "deny blocks and ask goes to the host's approval, but allow does not bypass the "
-                    "permission check as it does in CodeBuddy."),
-            degrade("output-field-ignored",
-                    "systemMessage is dropped, and continue:false, which stops the tool in CodeBuddy, is "
-                    "only recorded while the call goes ahead."),
+                    "allow lets the call through without skipping the host's own guards, and ask goes to "
+                    "the host's approval (denied with the hook's reason when the host has none)."),
+            degrade("input-rewrite-ignored", "modifiedInput and updatedInput are not applied."),
+            _HOST_ONLY_TOOLS,
+        ),
+        official=EventRow(
+            event="PreToolUse",
+            route=Route.OFFICIAL_BRIDGE,
+            bridge_event="PreToolUse",
+            seams=("tools/pre-execute",),
+            point="PreToolUse",
+            blocking="verdict",
+            matcher_subject="tool_name",
+            degradations=(
+                degrade("decision-narrowed",
+                        "deny blocks and ask goes to the host's approval, but allow does not bypass the "
+                        "permission check as it does in CodeBuddy."),
+                degrade("output-field-ignored",
+                        "systemMessage is dropped, and continue:false, which stops the tool in CodeBuddy, is "
+                        "only recorded while the call goes ahead."),
+            ),
         ),
     ),
     EventRow(
         event="PostToolUse",
-        route=Route.OFFICIAL_BRIDGE,
-        bridge_event="PostToolUse",
+        route=Route.NATIVE_TRANSLATE,
         seams=("tools/post-execute",),
-        point="PostToolUse",
-        blocking="verdict",
+        point="tools/post-execute",
+        fires_on="success",
+        blocking="context",
         matcher_subject="tool_name",
         degradations=(
-            degrade("output-rewrite-ignored",
-                    "additionalContext is appended, but updatedToolOutput never replaces the result, "
-                    "for built-in and MCP tools alike."),
-            degrade("payload-field-missing", "tool_response is the result's text flattened into one string."),
+            _REMINDER_AS_MESSAGE,
+            degrade("output-rewrite-ignored", "updatedToolOutput never replaces the result."),
+            degrade("payload-field-missing",
+                    "tool_response is rebuilt from the result's text, where CodeBuddy sends only exit "
+                    "metadata."),
+            _HOST_ONLY_TOOLS,
+        ),
+        official=EventRow(
+            event="PostToolUse",
+            route=Route.OFFICIAL_BRIDGE,
+            bridge_event="PostToolUse",
+            seams=("tools/post-execute",),
+            point="PostToolUse",
+            blocking="verdict",
+            matcher_subject="tool_name",
+            degradations=(
+                degrade("output-rewrite-ignored",
+                        "additionalContext is appended, but updatedToolOutput never replaces the result, "
+                        "for built-in and MCP tools alike."),
+                degrade("payload-field-missing", "tool_response is the result's text flattened into one string."),
+            ),
         ),
     ),
     EventRow(
         event="Stop",
-        route=Route.OFFICIAL_BRIDGE,
-        bridge_event="Stop",
+        route=Route.NATIVE_TRANSLATE,
         seams=("agent/turn-stopping",),
-        point="Stop",
+        point="agent/turn-stopping",
         services=(Service.AGENTS,),
         blocking="continue",
         degradations=(
-            degrade("decision-narrowed",
-                    "CodeBuddy's way to keep working, {\"continue\": false, \"reason\": …}, does not "
-                    "continue the turn here; only exit 2 or the deprecated decision \"block\" does."),
-            degrade("no-loop-guard",
-                    "The bridge has no consecutive-block cap, so a hook that always blocks keeps "
-                    "forcing steps."),
-            degrade("payload-field-missing", "stop_hook_active is always false."),
             degrade("message-provenance",
-                    "The continuation is a steered message sourced from the Claude bridge."),
+                    "A block (or continue:false) continues with CodeBuddy's own text (<user_query>Stop hook "
+                    "feedback:\\n[<cmd>]: <reason></user_query>) steered into the same turn, as a user "
+                    "message that is not marked isMeta."),
+        ),
+        official=EventRow(
+            event="Stop",
+            route=Route.OFFICIAL_BRIDGE,
+            bridge_event="Stop",
+            seams=("agent/turn-stopping",),
+            point="Stop",
+            services=(Service.AGENTS,),
+            blocking="continue",
+            degradations=(
+                degrade("decision-narrowed",
+                        "CodeBuddy's way to keep working, {\"continue\": false, \"reason\": …}, does not "
+                        "continue the turn here; only exit 2 or the deprecated decision \"block\" does."),
+                degrade("no-loop-guard",
+                        "The bridge has no consecutive-block cap, so a hook that always blocks keeps "
+                        "forcing steps."),
+                degrade("payload-field-missing", "stop_hook_active is always false."),
+                degrade("message-provenance",
+                        "The continuation is a steered message sourced from the Claude bridge."),
+            ),
         ),
     ),
     EventRow(

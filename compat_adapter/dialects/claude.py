@@ -43,7 +43,7 @@ from compat_adapter.dialects.common import (
     plain,
 )
 from compat_adapter.dialects.patterns import compile_js
-from compat_adapter.jsontext import JsonTextError, js_lines, js_parse, js_trim
+from compat_adapter.jsontext import JsonTextError, js_lines, js_read, js_trim
 
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
@@ -159,7 +159,7 @@ class ClaudeDialect(ClaudePayload):
         if not body.startswith("{"):
             return None
         try:
-            value = js_parse(body)
+            value = js_read(body)
         except JsonTextError:
             return None
         return value if isinstance(value, dict) else None

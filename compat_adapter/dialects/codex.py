@@ -51,7 +51,7 @@ from compat_adapter.dialects.common import (
 )
 from compat_adapter.dialects.facts import flatten
 from compat_adapter.dialects.patterns import compile_rust
-from compat_adapter.jsontext import JsonTextError, rust_parse, rust_trim
+from compat_adapter.jsontext import JsonTextError, rust_read, rust_trim
 
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
@@ -229,7 +229,7 @@ class CodexDialect:
             return HookAnswer()
         if text[0] in "{[":
             try:
-                value = rust_parse(text)
+                value = rust_read(text)
             except JsonTextError as exc:
                 return HookAnswer(failed=f"{event} hook returned invalid JSON output: {exc}")
             if not isinstance(value, dict):

@@ -72,7 +72,7 @@ from compat_adapter.dialects.common import (
 )
 from compat_adapter.dialects.facts import flatten
 from compat_adapter.dialects.patterns import compile_js
-from compat_adapter.jsontext import JsonTextError, js_lines, js_parse, js_trim
+from compat_adapter.jsontext import JsonTextError, js_lines, js_read, js_trim
 
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
@@ -307,7 +307,7 @@ class CopilotDialect:
             alone = js_trim(line)
             if alone.startswith("{") and alone.endswith("}"):
                 try:
-                    value = js_parse(alone)
+                    value = js_read(alone)
                 except JsonTextError:
                     value = None
                 if isinstance(value, dict) and value.get("type") == "progress":
@@ -317,7 +317,7 @@ class CopilotDialect:
         if not body:
             return None
         try:
-            value = js_parse(body)
+            value = js_read(body)
         except JsonTextError:
             return None
         return value if isinstance(value, dict) else None

@@ -73,7 +73,7 @@ from compat_adapter.dialects.common import (
 )
 from compat_adapter.dialects.facts import flatten
 from compat_adapter.dialects.patterns import compile_js
-from compat_adapter.jsontext import JsonTextError, js_parse, js_trim
+from compat_adapter.jsontext import JsonTextError, js_read, js_trim
 
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
@@ -215,7 +215,7 @@ class OpenCodeDialect:
         if text[0] not in "{[":
             return HookAnswer(ignored=("plain stdout",))
         try:
-            obj = js_parse(text)
+            obj = js_read(text)
         except JsonTextError as exc:
             return HookAnswer(failed=f"{event} hook printed invalid JSON: {exc}")
         if not isinstance(obj, dict):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import shutil
 
-from compat_adapter.handlers.rules import IF_EVENTS, parse_rule
+from compat_adapter.handlers.rules import FILE_TOOLS, IF_EVENTS, parse_rule
 from compat_adapter.model import (
     CommandHandler,
     Degradation,
@@ -112,11 +112,16 @@ def handler_losses(spec: VendorSpec, row: EventRow, handler: Handler) -> tuple[D
                            "The async hook's output is audited and dropped; Claude delivers its "
                            "systemMessage or additionalContext on the next turn."))
         if handler.rewake:
-            out.append(degrade("decision-narrowed",
-                               "asyncRewake: an exit 2 is logged and audited, but the agent is not woken "
-                               "with the output as Claude wakes it."))
+            out.append(degrade("message-provenance",
+                               "asyncRewake: an exit 2 wakes the agent with the hook's output as a user message "
+                               "sourced from the hook, where Claude adds a system reminder; without "
+                               "rewakeMessage the prefix is this project's own."))
     if handler.if_rule is not None:
         rule = parse_rule(handler.if_rule)
+        if rule is not None and rule.content is not None and rule.tool != "Bash" and rule.tool not in FILE_TOOLS:
+            out.append(degrade("matcher-narrowed",
+                               f"`if` {handler.if_rule!r}: rule content is read here only for Bash and file "
+                               f"tools, so this handler never runs on {rule.tool} calls."))
         if rule is not None and rule.tool == "Bash" and rule.content is not None:
             out.append(degrade("matcher-narrowed",
                                f"`if` {handler.if_rule!r}: the command is split into simple commands by a POSIX "

@@ -12,6 +12,8 @@ Written from what Claude Code 2.1.328 does (its binary, read in the vendor lane)
   literal star, runs of blanks are one space, and a single trailing `` *`` also matches nothing
   (``git *`` matches ``git``); case-insensitive. A command that cannot be parsed matches every
   rule;
+* any other tool: a rule with content does not match here (Claude asks the tool's own matcher;
+  tools without one never match, and WebFetch's ``domain:`` matcher is not reproduced — graded);
 * Edit, Write, Read, NotebookEdit: gitignore-style path patterns, relative to the project
   (``//abs`` from the filesystem root, ``~/`` from home); a pattern that starts with ``*`` or has
   no wildcard is also tried as a whole-string glob on the absolute path.
@@ -32,12 +34,13 @@ from typing import Any
 
 import pathspec
 
-__all__ = ("IF_EVENTS", "PermissionRule", "parse_rule", "rule_matches", "subcommands", "subject_of", "wildcard")
+__all__ = ("FILE_TOOLS", "IF_EVENTS", "PermissionRule", "parse_rule", "rule_matches", "subcommands", "subject_of",
+           "wildcard")
 
 #: The events whose tool call Claude evaluates ``if`` against.
 IF_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
                        "PermissionDenied"})
-_FILE_TOOLS = {"Edit": "file_path", "Write": "file_path", "Read": "file_path", "MultiEdit": "file_path",
+FILE_TOOLS = {"Edit": "file_path", "Write": "file_path", "Read": "file_path", "MultiEdit": "file_path",
                "NotebookEdit": "notebook_path"}
 _RULE = re.compile(r"^(?P<tool>[^()]+?)(?:\((?P<content>.*)\))?$", re.DOTALL)
 _SEPARATORS = {";", "&&", "||", "|", "&", "\n", ";;", "|&"}
@@ -67,13 +70,12 @@ def rule_matches(rule: PermissionRule, tool_name: str, tool_input: Mapping[str, 
         return True
     if tool_name == "Bash":
         return _bash_matches(rule.content, str(tool_input.get("command", "")))
-    key = _FILE_TOOLS.get(tool_name)
+    key = FILE_TOOLS.get(tool_name)
     if key is not None:
         return _path_matches(rule.content, str(tool_input.get(key, "")), project_dir)
-    # Other tools (WebFetch(domain:…), mcp tools …) have matchers of their own in Claude; the
-    # rule content is compared as a wildcard against the tool's main string argument.
-    subject = next((v for v in tool_input.values() if isinstance(v, str)), "")
-    return wildcard(rule.content, subject, fold_case=False)
+    # Claude asks the tool's own permission matcher; a tool without one never matches a rule with
+    # content. The others' matchers (WebFetch domain:…) are not reproduced: graded as a loss.
+    return False
 
 
 def subcommands(command: str) -> list[str] | None:

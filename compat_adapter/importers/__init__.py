@@ -118,13 +118,15 @@ def _command(hook: ImportedHook) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-async def register_import(adapter: CompatAdapter, result: ImportResult) -> tuple[CapabilityResult, ...]:
+async def register_import(adapter: CompatAdapter, result: ImportResult, *,
+                          prefer: str | None = None) -> tuple[CapabilityResult, ...]:
     """Register every imported hook, then every rules entry, in one batch; results in order.
 
-    Refused items are not registered: they are already the answer for those parts of the files.
+    ``prefer`` is the route policy for these hooks (default: the adapter's). Refused items are not
+    registered: they are already the answer for those parts of the files.
     """
     out: list[CapabilityResult] = []
-    async with adapter.batch():
+    async with adapter.batch(prefer=prefer):  # type: ignore[arg-type]
         for h in result.hooks:
             out.append(await adapter.register(h.declared))
         for r in result.rules:

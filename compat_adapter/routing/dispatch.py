@@ -9,7 +9,7 @@ the host: every hook failure is an outcome the dialect decodes by the vendor's r
 from __future__ import annotations
 
 import os
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -22,7 +22,7 @@ from compat_adapter.dialects import DIALECTS
 from compat_adapter.dialects.base import Dialect, HookAnswer, Moment
 from compat_adapter.handlers.model import Complete
 from compat_adapter.handlers.run import HandlerRun, if_admits, run_handler
-from compat_adapter.host.protocol import Host, SessionHandle, UserMessage, new_message
+from compat_adapter.host.protocol import AgentHandle, Host, SessionHandle, UserMessage, new_message
 from compat_adapter.model import CommandHandler, EventRow, Handler, VendorSpec
 from compat_adapter.runtime.process import BASH, ProcessOutcome, hook_environment
 
@@ -30,14 +30,18 @@ if TYPE_CHECKING:
     from compat_adapter.routing.points import Point
     from compat_adapter.routing.verdicts import Applied, Rule
 
-__all__ = ("HOOK_SOURCE", "AuditRecord", "GroupResult", "HookEntry", "Runner", "make_entry", "run_group",
-           "turn_of")
+__all__ = ("DEDUPLICATING", "HOOK_SOURCE", "AuditRecord", "GroupResult", "HookEntry", "Runner",
+           "make_entry", "run_group", "turn_of")
 
 #: Source kind of every message this project injects or steers for a hook.
 HOOK_SOURCE = "compat-adapter-hook"
 
 _VERDICT_CACHE = 256
 _UNSET = object()
+
+#: Vendors that run one handler once when the same command is configured twice for an event
+#: (Claude Code and CodeBuddy coalesce identical commands; Codex, Copilot and OpenCode do not).
+DEDUPLICATING = frozenset({"claude", "workbuddy"})
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -86,6 +90,8 @@ class GroupResult:
     ran: tuple[HookEntry, ...]
     answers: tuple[HookAnswer, ...]
     outcomes: tuple[ProcessOutcome, ...]
+    moment: Moment | None = None
+    """The host moment the hooks ran for (the rules word their texts from it)."""
 
     @property
     def empty(self) -> bool:
@@ -236,6 +242,8 @@ async def run_selected(chosen: Sequence[HookEntry], moment: Moment, complete: Co
     if not chosen:
         return GroupResult(HookAnswer(), (), (), ())
     spec = chosen[0].spec
+    if spec.id in DEDUPLICATING and len(chosen) > 1:
+        chosen = _distinct(chosen)
     results: list[tuple[HookAnswer, ProcessOutcome] | None] = [None] * len(chosen)
     if spec.concurrent and len(chosen) > 1:
         async def one(i: int) -> None:
@@ -250,7 +258,21 @@ async def run_selected(chosen: Sequence[HookEntry], moment: Moment, complete: Co
     done = [r for r in results if r is not None]
     answers = tuple(a for a, _ in done)
     merged = chosen[0].dialect.merge(moment.event, answers)
-    return GroupResult(merged, tuple(chosen), answers, tuple(o for _, o in done))
+    return GroupResult(merged, tuple(chosen), answers, tuple(o for _, o in done), moment)
+
+
+def _distinct(chosen: Sequence[HookEntry]) -> list[HookEntry]:
+    """The first hook of each distinct handler (a command hook: its command line), in config order."""
+    seen: set[object] = set()
+    kept = []
+    for entry in chosen:
+        handler = entry.handler
+        # Claude keys a command hook by its command line, any other handler by what it is.
+        key = handler.command if isinstance(handler, CommandHandler) else (handler or entry.id)
+        if key not in seen:
+            seen.add(key)
+            kept.append(entry)
+    return kept
 
 
 def make_entry(id: str, declared: Declared) -> HookEntry:
@@ -321,7 +343,7 @@ class Runner:
     read on every dispatch.
     """
 
-    def __init__(self, host: Host, audit: list[AuditRecord]) -> None:
+    def __init__(self, host: Host, audit: MutableSequence[AuditRecord]) -> None:
         self.host = host
         self.audit = audit
         self.closed = False
@@ -390,7 +412,7 @@ class Runner:
             moment = moment_for(first.row.event, session, self.host.cwd, fields, turn)
             chosen, later = admit(group.select(moment), moment)
             for entry in later:
-                self.host.start_soon(self._in_background, entry, moment, point.name)
+                self.host.start_soon(self._in_background, entry, moment, point.name, scene.get("agent"))
             if not chosen:
                 continue
             for entry in chosen:
@@ -403,22 +425,32 @@ class Runner:
                 _log_results(session, turn, result)  # type: ignore[arg-type]
             applied = group.rule(result, first.row, scene)
             self.audit.extend(audit_records(result, point.name, applied.honoured, applied.note))
+            if applied.halt is not None and session is not None:
+                # continue:false: the session's turn ends before its next step (``halted``).
+                self.memo.setdefault("halt", {})[session.id] = turn
             done.append((result, applied))
             if applied.verdict is not None:
                 break
         return done
 
 
-    async def _in_background(self, entry: HookEntry, moment: Moment, point: str) -> None:
-        """An ``async`` hook: it runs to its end, and nothing it answers reaches the host."""
+    async def _in_background(self, entry: HookEntry, moment: Moment, point: str,
+                             agent: AgentHandle | None = None) -> None:
+        """An ``async`` hook: it runs to its end, and nothing it answers reaches the host. An
+        ``asyncRewake`` hook that exits 2 wakes the agent with its output, as Claude does."""
         _status(self.host, entry)
         answer, outcome = await _run_one(entry, moment, self.complete)
         handler = entry.handler
         note = "async: ran in the background; its answer decides nothing"
         if isinstance(handler, CommandHandler) and handler.rewake and outcome.exit_code == 2:
-            note = "asyncRewake: exit 2; the agent is not woken here"
-            self.host.log("warning", f"hook {entry.id}: asyncRewake hook exited 2",
-                          output=(outcome.stderr or outcome.stdout).strip()[:2000])
+            output = (outcome.stderr.strip() or outcome.stdout.strip())
+            if agent is not None:
+                prefix = handler.rewake_message or f"{entry.row.event} hook feedback:"
+                agent.steer(new_message(f"{prefix}\n{output}", HOOK_SOURCE, f"{entry.spec.id}:{entry.row.event}"))
+                note = "asyncRewake: exit 2 woke the agent with the hook's output"
+            else:
+                note = "asyncRewake: exit 2, but no agent to wake at this point"
+                self.host.log("warning", f"hook {entry.id}: asyncRewake hook exited 2", output=output[:2000])
         group = GroupResult(answer, (entry,), (answer,), (outcome,))
         self.audit.extend(audit_records(group, point, False, note))
 

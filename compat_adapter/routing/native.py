@@ -14,25 +14,36 @@ of one seam run in registration order through one listener whichever route broug
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, MutableSequence
 from functools import partial
 
 from compat_adapter.host.protocol import Host
 from compat_adapter.model import EventRow
 from compat_adapter.routing.base import HookState
 from compat_adapter.routing.dispatch import AuditRecord, HookEntry, Runner
-from compat_adapter.routing.points import Point, point_named
+from compat_adapter.routing.points import (
+    AGENT_CREATED,
+    POST_EXECUTE,
+    PRE_EXECUTE,
+    PRE_STEP,
+    TURN_STOPPING,
+    Point,
+    point_named,
+)
 from compat_adapter.routing.seams import LISTENERS
 from compat_adapter.routing.seams.services import arm
 from compat_adapter.routing.verdicts import Rule, observe
 
 __all__ = ("Listening", "NativeRouter", "PointRouter")
 
+#: Points where a vendor's continue:false stops the agent, so a halt must be enforced at the next step.
+_HALTING = frozenset(p.name for p in (PRE_EXECUTE, POST_EXECUTE, AGENT_CREATED, TURN_STOPPING))
+
 
 class Listening:
     """One adapter's listeners on one host: subscriptions, armed services and the runner."""
 
-    def __init__(self, host: Host, adapter_id: str, audit: list[AuditRecord]) -> None:
+    def __init__(self, host: Host, adapter_id: str, audit: MutableSequence[AuditRecord]) -> None:
         self._host = host
         self._adapter_id = adapter_id
         self.runner = Runner(host, audit)
@@ -50,6 +61,9 @@ class Listening:
         try:
             for seam in entry.row.seams:
                 self._subscribe(seam)
+            if point.name in _HALTING and PRE_STEP.seam in self._host.surface.seams:
+                # continue:false ends the turn at its next step: the pre-step seam refuses it.
+                self._subscribe(PRE_STEP.seam)  # type: ignore[arg-type]
             await self._arm(point)
         except BaseException:
             self.runner.remove(entry)

@@ -18,50 +18,26 @@ says so.
 from __future__ import annotations
 
 import itertools
-import json
-import os
 import re
-import tempfile
-import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import anyio
+
 from compat_adapter.errors import MountFailed
 from compat_adapter.host.protocol import BridgeMount, Host
 from compat_adapter.model import VendorSpec
 from compat_adapter.routing.base import HookState
+from compat_adapter.routing.bridgefiles import config_dir, prune_orphans, write_config
 from compat_adapter.routing.dispatch import HookEntry
 
 __all__ = ("BridgeRouter", "BridgeSet", "MountReport", "bridge_config", "config_dir", "prune_orphans",
            "translate_matcher")
 
 _LITERAL = re.compile(r"^[A-Za-z0-9_|]+$")
-#: Generated configs older than this were left by a process that died; nothing reads them.
-ORPHAN_AGE_S = 24 * 3600
 _counter = itertools.count(1)
-
-
-def config_dir(base: Path | None = None) -> Path:
-    """Where generated bridge configs live: ``base`` or a per-user folder in the temp dir."""
-    root = base or Path(tempfile.gettempdir()) / f"compat-adapter-{os.getuid()}" / "bridges"
-    root.mkdir(parents=True, exist_ok=True)
-    return root
-
-
-def prune_orphans(directory: Path, *, now: float | None = None) -> list[Path]:
-    """Delete generated configs older than a day; a day is far beyond any live mount's write."""
-    now = time.time() if now is None else now
-    removed = []
-    for path in directory.glob("*.json"):
-        try:
-            if now - path.stat().st_mtime > ORPHAN_AGE_S:
-                path.unlink()
-                removed.append(path)
-        except FileNotFoundError:
-            continue
-    return removed
 
 
 def _discard(path: Path) -> None:
@@ -138,6 +114,9 @@ class BridgeSet:
         self._silent: frozenset[str] = frozenset()
         #: Ids that the mounted bridge really runs.
         self._live: frozenset[str] = frozenset()
+        #: One re-mount at a time: each reads the running set, so two interleaved ones would each
+        #: mount a set without the other's hooks (every call said ADAPTED, one hook ran).
+        self._lock = anyio.Lock()
 
     def stage(self, entry: HookEntry) -> None:
         """Add a hook to the next mount."""
@@ -149,10 +128,11 @@ class BridgeSet:
 
     async def flush(self) -> MountReport | None:
         """Mount the running set plus the staged hooks; on failure drop the staged ones."""
-        if not self._staged:
-            return None
-        staged, self._staged = self._staged, []
-        return await self.apply([*self._entries, *staged])
+        async with self._lock:
+            if not self._staged:
+                return None
+            staged, self._staged = self._staged, []
+            return await self._apply([*self._entries, *staged])
 
     def state(self, entry: HookEntry, closed: bool) -> HookState:
         held = entry in self._entries or entry in self._staged
@@ -169,9 +149,7 @@ class BridgeSet:
         slug = self.package.rsplit("/", 1)[-1]
         path = self._dir / f"{slug}-{self._owner}-{next(_counter)}-{uuid.uuid4().hex[:8]}.json"
         try:
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(config, indent=2), encoding="utf-8")
-            tmp.replace(path)
+            write_config(path, config, self._owner)
         except OSError as exc:
             raise MountFailed(f"could not write the {self.package} config: {exc}; the hooks already "
                               "running keep running", package=self.package) from exc
@@ -179,6 +157,10 @@ class BridgeSet:
 
     async def apply(self, entries: Sequence[HookEntry]) -> MountReport:
         """Mount ``entries`` as the new whole set, or raise MountFailed leaving the old set live."""
+        async with self._lock:
+            return await self._apply(entries)
+
+    async def _apply(self, entries: Sequence[HookEntry]) -> MountReport:
         path, silent = self._write(entries)
         try:
             new = await self._host.mount_bridge(self.package, path)
@@ -205,6 +187,10 @@ class BridgeSet:
         return MountReport(path, len(entries) - len(silent), silent)
 
     async def close(self) -> None:
+        async with self._lock:
+            await self._close()
+
+    async def _close(self) -> None:
         mount, path = self._mount, self.path
         self._mount, self.path, self._entries, self._staged = None, None, [], []
         self._live = frozenset()

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, MutableSequence
 from pathlib import Path
 from typing import Any
 
@@ -70,7 +70,7 @@ def _seam(point: points.Point) -> str:
 class PluginHostRouter:
     """plugin-host: mounts plugin callbacks on their points; one sidecar per adapter."""
 
-    def __init__(self, host: Host, adapter_id: str, audit: list[AuditRecord]) -> None:
+    def __init__(self, host: Host, adapter_id: str, audit: MutableSequence[AuditRecord]) -> None:
         self._host = host
         self._adapter_id = adapter_id
         self._audit = audit

@@ -22,13 +22,14 @@ from compat_adapter.host.protocol import (
     PreToolDecision,
     QuestionAnswer,
 )
+from compat_adapter.routing.voice import Said, voice_of
 
 if TYPE_CHECKING:
     from compat_adapter.model import EventRow
     from compat_adapter.routing.dispatch import GroupResult
 
 __all__ = ("END_TURN", "Applied", "Rule", "Steer", "approval", "child_context", "inject", "observe",
-           "post_tool", "pre_step", "pre_tool", "question_answers", "questions", "shell_env",
+           "post_tool", "pre_step", "pre_tool", "question_answers", "questions", "said", "shell_env",
            "stop_rule", "transform")
 
 
@@ -57,6 +58,8 @@ class Applied:
     """A replacement for the user's prompt."""
     env: Mapping[str, str] | None = None
     """Variables for the host shell."""
+    halt: str | None = None
+    """``continue: false``: the vendor stops the agent; the turn ends before its next step."""
 
 
 #: A verdict rule: (merged group, the group's row, what the listener knows) → what it does.
@@ -68,14 +71,57 @@ Rule = Callable[["GroupResult", "EventRow", Mapping[str, Any]], Applied]
 _BLOCKS = frozenset({"deny", "block"})
 
 
-def _context(group: GroupResult) -> str | None:
-    texts = group.merged.additional_context
-    return "\n\n".join(texts) if texts else None
-
-
 def _label(group: GroupResult) -> str:
     first = group.ran[0]
     return f"{first.spec.id} {first.row.event}"
+
+
+def _tool(group: GroupResult) -> tuple[str | None, str | None]:
+    """The vendor's name of the tool, and the shell command of a Bash call, for this moment."""
+    moment = group.moment
+    if moment is None or "tool_name" not in moment.fields:
+        return None, None
+    payload = group.ran[0].dialect.payload(moment)
+    name = payload.get("tool_name")
+    args = payload.get("tool_input")
+    command = args.get("command") if isinstance(args, Mapping) else None
+    return (name if isinstance(name, str) else None), (command if isinstance(command, str) else None)
+
+
+def _context(group: GroupResult) -> str | None:
+    """The merged context as the vendor labels it for the model."""
+    texts = group.merged.additional_context
+    if not texts:
+        return None
+    first = group.ran[0]
+    voice = voice_of(first.spec.id)
+    tool = _tool(group)[0]
+    return "\n\n".join(voice.context(first.row.event, tool, t) for t in texts)
+
+
+def said(group: GroupResult, fallback: str | None = None) -> Said:
+    """The first blocking answer (config order) as the vendor words it: command, reason, exit 2."""
+    index = next((i for i, a in enumerate(group.answers) if a.decision in _BLOCKS or a.stop), 0)
+    entry = group.ran[index] if group.ran else None
+    answer = group.answers[index] if group.answers else group.merged
+    outcome = group.outcomes[index] if group.outcomes else None
+    reason = (answer.reason or answer.stop_reason or group.merged.reason
+              or "\n\n".join(group.merged.additional_context) or fallback
+              or f"blocked by {_label(group)} hook")
+    tool, tool_command = _tool(group)
+    origin = entry.declared.origin if entry is not None else None
+    source = origin.rsplit(":", 1)[0] if origin and ":" in origin else origin
+    return Said(event=entry.row.event if entry else "", tool=tool,
+                command=str(getattr(entry.handler, "command", "") or "") if entry is not None else "",
+                reason=reason, exit2=outcome is not None and outcome.exit_code == 2,
+                tool_command=tool_command, source=source or (entry.id if entry else None), index=index)
+
+
+def _halt(group: GroupResult) -> str | None:
+    merged = group.merged
+    if not merged.stop:
+        return None
+    return merged.stop_reason or f"stopped by {_label(group)} hook (continue: false)"
 
 
 def observe(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
@@ -88,33 +134,59 @@ def observe(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Appl
 
 def pre_tool(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
     answer = group.merged
+    voice = voice_of(group.ran[0].spec.id)
+    context = _context(group) if voice.pre_tool_context else None
+    halt = _halt(group)
+    if halt is not None:
+        # continue:false takes precedence over any decision: the call does not run, the turn ends.
+        deny = voice.deny(said(group, halt))
+        return Applied(True, "continue:false: call denied, the turn ends", verdict=PreToolDecision("deny", deny),
+                       context=context, halt=halt)
     if answer.decision in _BLOCKS:
-        reason = answer.reason or f"blocked by {_label(group)} hook"
-        return Applied(True, "deny", verdict=PreToolDecision("deny", reason))
+        return Applied(True, "deny", verdict=PreToolDecision("deny", voice.deny(said(group))), context=context)
     if answer.decision == "ask":
-        return Applied(True, "ask → host approval", verdict=PreToolDecision("ask", answer.reason))
+        if not scene.get("approval", True):
+            # No approval channel: the host would deny with its own words; the hook's reason is
+            # what the vendor would have put before the user, so it is what the model reads.
+            reason = voice.deny(said(group, answer.reason))
+            return Applied(True, "ask with no approval channel: denied with the hook's reason",
+                           verdict=PreToolDecision("deny", reason), context=context)
+        return Applied(True, "ask → host approval", verdict=PreToolDecision("ask", answer.reason), context=context)
     note = "allow does not pre-approve" if answer.decision == "allow" else "no decision"
     if answer.updated_input is not None:
         note += "; input rewrite ignored"
-    return Applied(True, note)
+    return Applied(True, note, context=context)
 
 
 def post_tool(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
     answer = group.merged
-    if answer.decision in _BLOCKS and row.blocking == "verdict":
-        reason = answer.reason or f"blocked by {_label(group)} hook"
-        return Applied(True, "block", verdict=PostToolDecision("block", reason), context=_context(group))
+    voice = voice_of(group.ran[0].spec.id)
+    context = _context(group)
+    halt = _halt(group)
     note = "context" if answer.additional_context else "no decision"
+    if answer.decision in _BLOCKS:
+        if voice.post_block == "context":
+            # The result stands; the vendor puts the block's feedback after it.
+            feedback = voice.post_feedback(said(group))
+            context = f"{feedback}\n\n{context}" if context else feedback
+            note = "block: feedback after the result"
+        elif voice.post_block == "ignored":
+            note = "block ignored, as the vendor ignores it"
+        elif row.blocking == "verdict":
+            reason = voice.post_feedback(said(group))
+            return Applied(True, "block", verdict=PostToolDecision("block", reason), context=context, halt=halt)
     if answer.updated_output is not None:
         note += "; output rewrite ignored"
-    return Applied(True, note, context=_context(group))
+    if halt is not None:
+        note += "; continue:false: the turn ends"
+    return Applied(True, note, context=context, halt=halt)
 
 
 def pre_step(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
     answer = group.merged
-    if row.blocking == "verdict" and answer.decision in _BLOCKS:
+    if row.blocking == "verdict" and (answer.decision in _BLOCKS or answer.stop):
         return Applied(True, "reject", verdict=PreStepDecision("reject"))
-    if row.blocking == "context":
+    if row.blocking in ("verdict", "context"):
         return Applied(True, "context", context=_context(group))
     return observe(group, row, scene)
 
@@ -160,13 +232,21 @@ def child_context(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -
 
 
 def stop_rule(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
-    """A block keeps the turn going with one more step; no cap (the vendor's own has none)."""
+    """A block keeps the turn going with one more step, in the vendor's own words; a vendor with a
+    runaway guard ends the turn after its limit of consecutive blocks; continue:false ends it."""
     answer = group.merged
+    halt = _halt(group)
+    if halt is not None:
+        return Applied(True, "continue:false: the turn ends", halt=halt)
     if answer.decision not in _BLOCKS:
         return Applied(True, "stop allowed")
+    voice = voice_of(group.ran[0].spec.id)
     forced = int(scene.get("forced", 0))
+    if voice.stop_guard is not None and forced >= voice.stop_guard:
+        return Applied(False, f"runaway guard: {voice.stop_guard} consecutive blocks, the turn ends",
+                       verdict=END_TURN)
     return Applied(True, f"block {forced + 1}: another step",
-                   verdict=Steer(answer.reason or "continue: blocked by the stop hook"))
+                   verdict=Steer(voice.stop(said(group, "continue: blocked by the stop hook"))))
 
 
 #: The only variable names a host shell-env contributor may set.

@@ -181,7 +181,7 @@ async def test_a_claude_pretooluse_deny_through_the_official_bridge_blocks_bash(
     ws = lane.host.cwd
     async with lane.adapter(tmp_path) as adapter:
         result = await adapter.register_hook("claude", "PreToolUse", "Bash",
-                                             printing(tmp_path, "cc", claude_deny("json-deny")))
+                                             printing(tmp_path, "cc", claude_deny("json-deny")), prefer="official")
         assert (result.capability, result.route) == (Capability.ADAPTED, Route.OFFICIAL_BRIDGE)
         assert adapter.status().hooks[0].running
         agent = await lane.agent([Reply("trying", (bash(f"touch {ws}/ran"),)), "gave up"])
@@ -196,6 +196,24 @@ async def test_a_claude_pretooluse_deny_through_the_official_bridge_blocks_bash(
     assert payload["tool_input"]["command"] == f"touch {ws}/ran"
     pairs = lane.hook_pairs(log, "PreToolUse")
     assert pairs[0][0] == "hook/invoked" and pairs[1] == ("hook/result", "deny")
+
+
+async def test_a_claude_pretooluse_deny_on_the_native_route_reads_as_claude_says_it(
+        lane: Lane, tmp_path: Path) -> None:
+    ws = lane.host.cwd
+    async with lane.adapter(tmp_path) as adapter:
+        result = await adapter.register_hook("claude", "PreToolUse", "Bash",
+                                             printing(tmp_path, "cc", claude_deny("native-deny")))
+        assert (result.capability, result.route) == (Capability.ADAPTED, Route.NATIVE_TRANSLATE)
+        agent = await lane.agent([Reply("trying", (bash(f"touch {ws}/ran"),)), "gave up"])
+        reason, steps = await lane.run(agent, "please run it")
+        log = await lane.log(agent)
+    assert reason == "completed" and steps == 2
+    assert not (ws / "ran").exists(), "the denied command must not have run"
+    [(is_error, text)] = lane.tool_results(log)
+    assert is_error and text.endswith("PreToolUse:Bash hook error: native-deny")
+    payload = json.loads((tmp_path / "cc.stdin").read_text())
+    assert payload["tool_name"] == "Bash" and payload["tool_input"]["command"] == f"touch {ws}/ran"
 
 
 async def test_a_copilot_pretooluse_deny_through_the_builtin_bridge_blocks_bash(
@@ -259,7 +277,7 @@ async def test_a_claude_stop_block_forces_another_step(lane: Lane, tmp_path: Pat
                         f"cat > /dev/null\nif [ -e {flag} ]; then exit 0; fi\ntouch {flag}\n"
                         "echo 'keep going: tests are red' >&2\nexit 2\n")
     async with lane.adapter(tmp_path) as adapter:
-        result = await adapter.register_hook("claude", "Stop", None, str(stop))
+        result = await adapter.register_hook("claude", "Stop", None, str(stop), prefer="official")
         assert result.route is Route.OFFICIAL_BRIDGE
         agent = await lane.agent(["first answer", "second answer"])
         reason, steps = await lane.run(agent, "finish up")
@@ -292,7 +310,8 @@ async def test_posttooluse_context_reaches_the_model_as_a_user_message(lane: Lan
     context = {"hookSpecificOutput": {"hookEventName": "PostToolUse",
                                       "additionalContext": "remember to lint"}}
     async with lane.adapter(tmp_path) as adapter:
-        await adapter.register_hook("claude", "PostToolUse", "Bash", printing(tmp_path, "post", context))
+        await adapter.register_hook("claude", "PostToolUse", "Bash", printing(tmp_path, "post", context),
+                                    prefer="official")
         agent = await lane.agent([Reply(None, (bash("echo hi"),)), "done"])
         await lane.run(agent, "go")
         log = await lane.log(agent)
@@ -308,7 +327,8 @@ async def test_a_codex_pretooluse_deny_through_the_official_bridge_blocks_bash(
     deny = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
                                    "permissionDecisionReason": "codex-deny"}}
     async with lane.adapter(tmp_path) as adapter:
-        result = await adapter.register_hook("codex", "PreToolUse", "Bash", printing(tmp_path, "cx", deny))
+        result = await adapter.register_hook("codex", "PreToolUse", "Bash", printing(tmp_path, "cx", deny),
+                                             prefer="official")
         assert result.route is Route.OFFICIAL_BRIDGE
         agent = await lane.agent([Reply(None, (bash(f"touch {ws}/ran"),)), "ok"])
         await lane.run(agent, "go")

@@ -131,7 +131,7 @@ async def test_the_plugin_fails_closed_when_the_service_does_not_answer_in_time(
 
 async def test_a_remount_swaps_the_real_bridge_and_a_bad_config_mounts_nothing(runner, tmp_path: Path) -> None:
     ws = runner.host.cwd
-    async with CompatAdapter(runner.host, target_host_version="0.1.0-rc.8",
+    async with CompatAdapter(runner.host, target_host_version="0.1.0-rc.8", prefer="official",
                              state_dir=str(tmp_path / "state")) as adapter:
         await adapter.register_hook("claude", "PreToolUse", "Read", printing(tmp_path, "first", "{}"))
         first = adapter.status().bridges[CLAUDE_BRIDGE]

@@ -10,9 +10,12 @@ Both sides send requests; ids are scoped to the side that sent the request, so a
 ``method`` is always an incoming request or notification and a message with ``result``/``error``
 is always a reply. Replies may come in any order: every request runs in its own task, so a slow
 hook never holds up another dispatch. Notifications are handled in arrival order, before anything
-read after them (the session-log mirror depends on it). A malformed line gets a ``PROTOCOL_ERROR``
-reply and the channel keeps reading (a line over :data:`MAX_LINE` cannot be resynchronised: it is
-answered, then the channel ends); end of input (a dead peer) ends the channel cleanly.
+read after them (the session-log mirror depends on it). A bad line gets an error reply (``id`` null
+when none could be read) and the channel keeps reading: ``PROTOCOL_ERROR`` for a line that is not a
+usable message, ``NESTING_TOO_DEEP`` for one nested deeper than :data:`~compat_adapter.jsonlimits.
+MAX_DEPTH`, ``INPUT_TOO_LARGE`` for one over :data:`MAX_LINE` (skipped up to its newline without
+being held). Ids are strings or numbers a JavaScript peer reads back unchanged (finite, integers
+within ±2**53); anything else is refused. End of input (a dead peer) ends the channel cleanly.
 
 The DSH host (:mod:`compat_adapter.host.dsh.host`) runs on it in both directions: the lane's runner
 spawns Node and speaks to it over pipes, and ``compat-adapter serve --stdio`` is spawned by the
@@ -38,7 +41,9 @@ import anyio.lowlevel
 import anyio.to_thread
 from anyio.abc import TaskGroup
 
-from compat_adapter.errors import CompatError, ProtocolError
+from compat_adapter.errors import CompatError, InputTooLarge, ProtocolError
+from compat_adapter.jsonlimits import loads_json
+from compat_adapter.jsontext import js_read
 
 __all__ = ("MAX_LINE", "PROTOCOL_VERSION", "Channel", "stdio_lines", "version")
 
@@ -46,6 +51,11 @@ __all__ = ("MAX_LINE", "PROTOCOL_VERSION", "Channel", "stdio_lines", "version")
 PROTOCOL_VERSION = 1
 #: Longest line accepted; a longer one is a protocol error (nothing legitimate is this big).
 MAX_LINE = 16 * 1024 * 1024
+
+#: What the stdio reader hands on in place of an over-long line (a real line ends with ``\n``).
+_TOO_LONG = b"\x00line too long"
+#: JavaScript numbers are doubles: past this an integer id comes back as another number.
+_SAFE_INTEGER = 2**53 - 1
 
 RequestHandler = Callable[[dict[str, Any]], Awaitable[Any]]
 NotificationHandler = Callable[[dict[str, Any]], None]
@@ -95,7 +105,19 @@ class Channel:
     def _put(self, message: Mapping[str, Any]) -> None:
         if self._out_closed:  # finished: nothing more goes out
             return
-        line = json.dumps(message, ensure_ascii=False, separators=(",", ":"), default=str)
+        try:
+            # allow_nan off: NaN and Infinity are no JSON, a JavaScript peer's JSON.parse throws.
+            line = json.dumps(message, ensure_ascii=False, separators=(",", ":"), default=str,
+                              allow_nan=False)
+        except (ValueError, RecursionError) as exc:
+            if "method" in message and "id" in message:  # our own request: its caller is told
+                raise ProtocolError(f"{message['method']} is not writable as JSON: {exc}") from None
+            if "result" not in message:  # a notification (or an error reply): nothing to answer
+                _stderr(f"compat-adapter serve: a message could not be written as JSON: {exc}")
+                return
+            # A result that is no JSON (NaN, nested too deep): the peer gets an error instead.
+            line = json.dumps({"id": message["id"], "error": _error_json(ProtocolError(
+                f"the result is not writable as JSON: {exc}"))}, separators=(",", ":"))
         self._send.send_nowait(line.encode("utf-8") + b"\n")
 
     def notify(self, method: str, params: Mapping[str, Any] | None = None) -> None:
@@ -114,8 +136,8 @@ class Channel:
         self._ids += 1
         rid = self._ids
         pending = self._pending[rid] = _Pending(anyio.Event())
-        self._put({"id": rid, "method": method, "params": dict(params or {})})
         try:
+            self._put({"id": rid, "method": method, "params": dict(params or {})})
             with anyio.fail_after(timeout_s) if timeout_s else nullcontext():
                 await pending.done.wait()
         except TimeoutError:
@@ -185,10 +207,9 @@ class Channel:
             except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError) as exc:
                 self.end_reason = f"read failed: {exc}"
                 return
-            except ProtocolError as exc:
+            except CompatError as exc:  # a line the transport refused (too long): answered, skipped
                 self._put({"id": None, "error": _error_json(exc)})
-                self.end_reason = exc.message
-                return
+                continue
             if not line:
                 self.end_reason = "eof"
                 return
@@ -198,7 +219,10 @@ class Channel:
 
     def _handle(self, line: bytes, tg: TaskGroup) -> None:
         try:
-            message = json.loads(line)
+            message = loads_json(line, where="a serve line")
+        except CompatError as exc:  # nested too deep: refused, answered to its id when it has one
+            self._put({"id": _shallow_id(line), "error": _error_json(exc)})
+            return
         except (ValueError, UnicodeDecodeError) as exc:
             self._protocol_error(None, f"the line is not JSON: {exc}")
             return
@@ -206,8 +230,8 @@ class Channel:
             self._protocol_error(None, "a message is a JSON object")
             return
         mid = message.get("id")
-        if mid is not None and (isinstance(mid, bool) or not isinstance(mid, str | int | float)):
-            self._protocol_error(None, "an id is a string or a number")
+        if mid is not None and not _valid_id(mid):
+            self._protocol_error(None, "an id is a string, or a finite number (integers within ±2**53)")
             return
         method = message.get("method")
         if method is None:
@@ -259,6 +283,30 @@ class Channel:
             self.finish(f"{method} requested")
 
 
+def _shallow_id(line: bytes) -> Any:
+    """The id of a request too deep to take, read without recursion (so a peer waiting on it
+    hears at once instead of timing out); None when it has no usable one or is no request."""
+    try:
+        message = js_read(line.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(message, dict) or "method" not in message:
+        return None
+    mid = message.get("id")
+    return mid if mid is not None and _valid_id(mid) else None
+
+
+def _valid_id(mid: object) -> bool:
+    """A string, or a number a JavaScript peer parses back to the same value."""
+    if isinstance(mid, bool):
+        return False
+    if isinstance(mid, str):
+        return True
+    if isinstance(mid, int):
+        return abs(mid) <= _SAFE_INTEGER
+    return isinstance(mid, float) and math.isfinite(mid)
+
+
 def _error_json(exc: CompatError) -> dict[str, Any]:
     return exc.to_json()
 
@@ -280,24 +328,40 @@ def stdio_lines() -> tuple[Callable[[], Awaitable[bytes]], Callable[[bytes], Awa
 
     def pump(token: Any) -> None:
         # Raw reads on the descriptor: a buffered stdin object would hold its lock while blocked,
-        # and interpreter shutdown aborts on a daemon thread holding that lock.
-        pending = b""
+        # and interpreter shutdown aborts on a daemon thread holding that lock. Only the new chunk
+        # is searched for newlines, and an over-long line is dropped as it arrives (never held
+        # whole): one marker goes on in its place, and reading resumes after its newline.
+        pending = bytearray()
+        skipping = False
         while True:
             try:
                 chunk = os.read(in_fd, 65536)
             except OSError:
                 chunk = b""
-            pending += chunk
-            lines = pending.split(b"\n")
-            pending = lines.pop()
-            out = [line + b"\n" for line in lines]
-            if len(pending) > MAX_LINE:
-                out.append(pending)  # too long: handed on without its newline, refused there
-                pending = b""
+            out: list[bytes] = []
+            start = 0
+            while True:
+                end = chunk.find(b"\n", start)
+                if end < 0:
+                    break
+                if skipping:
+                    skipping = False
+                elif len(pending) + end + 1 - start > MAX_LINE + 1:
+                    out.append(_TOO_LONG)
+                else:
+                    out.append(bytes(pending) + chunk[start:end + 1])
+                pending.clear()
+                start = end + 1
+            if not skipping:
+                pending += chunk[start:]
+                if len(pending) > MAX_LINE:
+                    out.append(_TOO_LONG)
+                    pending.clear()
+                    skipping = True
             if not chunk:
-                out.append(pending + b"\n" if pending else b"")
-                if out[-1]:
-                    out.append(b"")
+                if pending:
+                    out.append(bytes(pending) + b"\n")
+                out.append(b"")
             try:
                 for line in out:
                     anyio.from_thread.run(send.send, line, token=token)
@@ -316,8 +380,9 @@ def stdio_lines() -> tuple[Callable[[], Awaitable[bytes]], Callable[[bytes], Awa
             line = await receive.receive()
         except anyio.EndOfStream:
             return b""
-        if len(line) > MAX_LINE and not line.endswith(b"\n"):
-            raise ProtocolError(f"a line is longer than {MAX_LINE} bytes")
+        if line is _TOO_LONG or (line and not line.endswith(b"\n")):
+            raise InputTooLarge(f"a line is longer than {MAX_LINE} bytes; it was skipped",
+                                limit=MAX_LINE)
         return line
 
     async def write(data: bytes) -> None:

@@ -44,7 +44,7 @@ async def on_turn_stopping(runner: Runner, event: TurnStopping) -> None:
     key = (event.agent.id, event.turn)
     forced = blocks.get(key, 0)
     done = await runner.run(point, point.fields(event, forced), session=event.agent.session,
-                            turn=event.turn, scene={"forced": forced})
+                            turn=event.turn, scene={"forced": forced, "agent": event.agent})
     for group, applied in done:
         if isinstance(applied.verdict, Steer):
             blocks[key] = forced + 1

@@ -9,18 +9,35 @@ from compat_adapter.host.protocol import (
     AskUserQuestionAnswer,
     PreStepDecision,
     PreStepEvent,
+    SessionHandle,
     UserMessage,
     UserQuestionsRequest,
 )
 from compat_adapter.routing import points
 from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages, turn_of
 
-__all__ = ("on_pre_step", "on_questions")
+__all__ = ("halted", "on_pre_step", "on_questions")
 
 Next = Callable[[], Awaitable[Any]]
 
 
+def halted(runner: Runner, session: SessionHandle, turn: int) -> bool:
+    """Whether a hook answered continue:false in this turn (or before it began): the step is refused.
+
+    A halt recorded outside a turn (a session start) stops the next turn's first step; one
+    recorded in an earlier turn that has ended is stale and dropped.
+    """
+    halts = runner.memo.get("halt")
+    if not halts or session.id not in halts:
+        return False
+    at = halts.pop(session.id)
+    return at is None or at == turn
+
+
 async def on_pre_step(runner: Runner, event: PreStepEvent, next: Next) -> PreStepDecision:
+    if halted(runner, event.agent.session, event.turn):
+        # A hook answered continue:false: the vendor stops the agent, so no further step runs.
+        return PreStepDecision("reject")
     # Only what the user typed is a prompt: steering, injected context (rules, hook context)
     # and tool continuations ride in the same batch but are not the vendor's prompt.
     prompts = tuple(m for m in event.messages if m.source.kind == "user")

@@ -28,7 +28,14 @@ async def on_pre_execute(runner: Runner, execution: ToolExecution, next: Next) -
         return await next()
     session = execution.agent.session if execution.agent is not None else None
     turn = turn_of(session) if session is not None else None
-    done = await runner.run(point, point.fields(execution), session=session, turn=turn)
+    # The agent is in the scene so that an asyncRewake hook can wake it later.
+    scene = {"approval": "approval" in runner.host.surface.services, "agent": execution.agent}
+    done = await runner.run(point, point.fields(execution), session=session, turn=turn, scene=scene)
+    if execution.agent is not None:
+        # Pre-tool context (Claude shows it after the result): queued for the next model call.
+        for group, applied in done:
+            for context in context_messages(group, applied):
+                execution.agent.inject(context)
     if done and done[-1][1].verdict is not None:
         return done[-1][1].verdict
     return await next()
@@ -46,7 +53,8 @@ async def on_post_execute(runner: Runner, event: ToolPostEvent, next: Next) -> P
         on = entry.row.fires_on
         return not ((on == "failure" and not failed) or (on == "success" and failed))
 
-    done = await runner.run(point, point.fields(event), session=session, turn=turn, keep=fires)
+    done = await runner.run(point, point.fields(event), session=session, turn=turn, keep=fires,
+                            scene={"agent": execution.agent})
     contexts: list[UserMessage] = []
     for group, applied in done:
         contexts.extend(context_messages(group, applied))

@@ -84,8 +84,9 @@ async def embedded_outcome(case: Case, run: Path) -> Outcome:
         # (trusted folder/project flags); here the user's equivalent is trusting the file. The
         # store is the one of COMPAT_ADAPTER_STATE_HOME (the lane's callers point it at a private
         # folder), never the user's own during tests.
-        if case.vendor != "opencode":
-            trust_files(case.vendor, [config], command=TRUST_COMMAND)
+        # OpenCode's config is the lane's plugin file: trusted, it loads in the plugin host (the
+        # same file the real OpenCode runs), so the differential compares the plugin as written.
+        trust_files(case.vendor, [config], command=TRUST_COMMAND)
         imported = import_files(case.vendor, [config])
     except CompatError as exc:
         return Outcome(side="embedded", case=case.name, error=f"import failed: {exc}")

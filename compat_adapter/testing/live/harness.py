@@ -214,9 +214,13 @@ async def make_repo(root: Path) -> Path:
 class open_session:  # noqa: N801 - used like a function: `async with open_session(...) as s`
     """A temporary repository, a probe, a running host and an adapter, torn down on exit."""
 
-    def __init__(self, vendor: str, event: str, *, host: str = "embedded", **host_options: Any) -> None:
+    def __init__(self, vendor: str, event: str, *, host: str = "embedded", prefer: str = "fidelity",
+                 **host_options: Any) -> None:
         self._spec = resolve_vendor(vendor)
-        self._row = resolve_event(self._spec, event)
+        row = resolve_event(self._spec, event)
+        # The row as the adapter will route it: its official form when the bridge is preferred.
+        self._row = row.official if prefer == "official" and row.official is not None else row
+        self._prefer = prefer
         self._kind = host
         self._options = host_options
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
@@ -239,11 +243,11 @@ class open_session:  # noqa: N801 - used like a function: `async with open_sessi
             self._host = launch(root)
             host: Any = LaneHost(await self._host.__aenter__(), self._options.get("approver"))
             adapter = CompatAdapter(host.dsh, target_host_version=host.dsh.surface.version,
-                                    state_dir=str(base / "state"))
+                                    state_dir=str(base / "state"), prefer=self._prefer)
         else:
             self._host = MemoryHost(root, log_dir=base / "logs", **self._options)
             host = await self._host.__aenter__()
-            adapter = CompatAdapter(host, state_dir=str(base / "state"))
+            adapter = CompatAdapter(host, state_dir=str(base / "state"), prefer=self._prefer)
         adapter.start()
         self._session = Session(self._spec, self._row, root, base, probe, host, adapter)
         return self._session

@@ -131,9 +131,10 @@ def _scenarios(spec: VendorSpec, row: EventRow) -> list[tuple[str, Driver, dict[
     return out
 
 
-def graded_rows(host: str = "embedded", vendor: str | None = None
+def graded_rows(host: str = "embedded", vendor: str | None = None, prefer: str = "fidelity"
                 ) -> tuple[tuple[VendorSpec, EventRow], ...]:
-    """The rows graded ADAPTED on ``host``'s surface (the rows that host promises to run)."""
+    """The rows graded ADAPTED on ``host``'s surface on the route ``prefer`` chooses (the rows
+    that host promises to run)."""
     from compat_adapter.grading import grade
     from compat_adapter.host.surfaces import surface_named
     from compat_adapter.model import Capability
@@ -144,16 +145,19 @@ def graded_rows(host: str = "embedded", vendor: str | None = None
     for spec, row in all_rows():
         if wanted is not None and spec.id != wanted:
             continue
-        if grade(declare_hook(spec, row.event, None, "true"), surface).capability is Capability.ADAPTED:
+        if grade(declare_hook(spec, row.event, None, "true"), surface,
+                 prefer=prefer).capability is Capability.ADAPTED:
             out.append((spec, row))
     return tuple(out)
 
 
-async def verify_row(vendor: str, event: str, *, host: str = "embedded") -> RowCheck:
-    """Verify one vendor row end to end on ``host`` (``embedded`` or ``dsh``); never raises for
-    a failing row."""
+async def verify_row(vendor: str, event: str, prefer: str = "fidelity", *, host: str = "embedded") -> RowCheck:
+    """Verify one vendor row end to end on ``host`` (``embedded`` or ``dsh``), on the route
+    ``prefer`` chooses; never raises for a failing row."""
     spec = resolve_vendor(vendor)
     row = resolve_event(spec, event)
+    if prefer == "official" and row.official is not None:
+        row = row.official
     failures: list[str] = []
     proved: list[str] = []
     current: Session | None = None
@@ -167,7 +171,7 @@ async def verify_row(vendor: str, event: str, *, host: str = "embedded") -> RowC
     try:
         with anyio.fail_after(ROW_TIMEOUT_S):
             for label, driver, options in _scenarios(spec, row):
-                async with open_session(spec.id, row.event, host=host, **options) as current:
+                async with open_session(spec.id, row.event, host=host, prefer=prefer, **options) as current:
                     await driver(current)
                 collect(label)
                 current = None
@@ -185,21 +189,37 @@ async def verify_row(vendor: str, event: str, *, host: str = "embedded") -> RowC
 
 
 async def verify_all(progress: Callable[[RowCheck], None] | None = None, *,
-                     vendor: str | None = None, host: str = "embedded") -> tuple[RowCheck, ...]:
+                     vendor: str | None = None, host: str = "embedded",
+                     prefer: str | None = None) -> tuple[RowCheck, ...]:
     """Verify every row graded ADAPTED on ``host`` (or one vendor's), :data:`CONCURRENCY` at a
-    time, in matrix order."""
-    rows = list(graded_rows(host, vendor))
+    time, in matrix order.
+
+    A row the host's official bridge can also carry is verified twice: on its default route and
+    with ``prefer="official"``, so both routes stay first-class. ``prefer`` keeps one policy only
+    (``official``: the bridged rows on the bridge, every other row on its own route).
+    """
+    policies = ("fidelity", "official") if prefer is None else (prefer,)
+    graded = {p: {(s.id, r.event) for s, r in graded_rows(host, vendor, p)} for p in ("fidelity", "official")}
+    rows = []
+    for spec, row in all_rows():
+        for policy in policies:
+            if row.official is None and policy == "official":
+                if prefer is None:
+                    continue  # checked once, on its only route
+                policy = "fidelity"
+            if (spec.id, row.event) in graded[policy]:
+                rows.append((spec, row, policy))
     results: list[RowCheck | None] = [None] * len(rows)
     limiter = anyio.CapacityLimiter(CONCURRENCY)
 
-    async def one(index: int, spec: VendorSpec, row: EventRow) -> None:
+    async def one(index: int, spec: VendorSpec, row: EventRow, policy: str) -> None:
         async with limiter:
-            check = await verify_row(spec.id, row.event, host=host)
+            check = await verify_row(spec.id, row.event, policy, host=host)
         results[index] = check
         if progress is not None:
             progress(check)
 
     async with anyio.create_task_group() as tg:
-        for i, (spec, row) in enumerate(rows):
-            tg.start_soon(one, i, spec, row)
+        for i, (spec, row, policy) in enumerate(rows):
+            tg.start_soon(one, i, spec, row, policy)
     return tuple(r for r in results if r is not None)

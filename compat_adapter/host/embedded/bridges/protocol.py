@@ -26,7 +26,7 @@ from typing import Any, Final, Literal
 import anyio
 
 from compat_adapter.errors import ConfigParseError
-from compat_adapter.jsontext import JsonTextError, js_parse, js_trim
+from compat_adapter.jsontext import JsonTextError, js_read, js_trim
 from compat_adapter.runtime.process import BASH, ProcessOutcome, run_command
 
 #: DSH's shell executor (dsh-bash-local) runs hook commands as `bash -c` (observed).
@@ -294,7 +294,7 @@ def parse_hook_output(exit_code: int | None, stdout: str, stderr: str,
     if exit_code != 0 or not out.startswith("{"):
         return plain
     try:
-        data = js_parse(out)
+        data = js_read(out)
     except JsonTextError:
         return plain
     if not isinstance(data, dict):

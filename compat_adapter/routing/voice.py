@@ -1,0 +1,131 @@
+"""What each vendor shows the model for a hook's answer, word for word, as the vendor lane observed.
+
+The dialects decide *what* an answer means (deny, block, context, stop); this module says *how the
+vendor words it* for the model: the deny text of a blocked tool call, the label of hook context,
+the text of a Stop continuation, the feedback of a post-tool block. The seams then put the text as
+close as the host allows to where the vendor puts it (a deny is the tool's error result, context a
+sourced message before the next model call, a continuation a steered message of the same turn).
+
+Source: ``vendor-lane/README.md`` §2 (Claude Code 2.1.328, Codex 0.169.0, CodeBuddy Code 2.163.0,
+Copilot CLI 1.0.102). A vendor without a voice here keeps the hook's own reason as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Literal
+
+__all__ = ("VOICES", "Said", "Voice", "voice_of")
+
+#: Where a vendor puts a post-tool block: the result stays and feedback follows it ("context"),
+#: the result is replaced by the reason ("replace"), or the block is ignored ("ignored").
+PostBlock = Literal["context", "replace", "ignored"]
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """One hook answer as the vendor words it: who said it and why."""
+
+    event: str
+    tool: str | None
+    """The vendor's name of the tool, on tool events."""
+    command: str
+    """The hook's command line (Claude and CodeBuddy quote it back to the model)."""
+    reason: str
+    exit2: bool
+    """The answer came by exit code 2 (stderr) rather than by a JSON reason."""
+    tool_command: str | None = None
+    """The shell command of a Bash call (Codex names it in a deny)."""
+    source: str | None = None
+    """The config file the hook came from (Codex names it in a Stop continuation)."""
+    index: int = 0
+    """The hook's place among the event's hooks."""
+
+
+def _label(said: Said) -> str:
+    return f"{said.event}:{said.tool}" if said.tool else said.event
+
+
+@dataclass(frozen=True, slots=True)
+class Voice:
+    """One vendor's wording. Each method returns the exact text the vendor's model reads."""
+
+    vendor: str
+    post_block: PostBlock = "context"
+    pre_tool_context: bool = False
+    """Whether pre-tool additionalContext reaches the model (Claude: yes; Codex, CodeBuddy: dropped)."""
+    stop_guard: int | None = None
+    """Consecutive Stop continuations after which the vendor lets the turn end anyway."""
+
+    def deny(self, said: Said) -> str:
+        return said.reason
+
+    def context(self, event: str, tool: str | None, text: str) -> str:
+        return text
+
+    def post_feedback(self, said: Said) -> str:
+        return said.reason
+
+    def stop(self, said: Said) -> str:
+        return said.reason
+
+
+class ClaudeVoice(Voice):
+    """Claude Code: a hook label before every text, the command quoted on exit-2 answers."""
+
+    def deny(self, said: Said) -> str:
+        if said.exit2:
+            return f"{_label(said)} hook error: [{said.command}]: {said.reason}"
+        return f"{_label(said)} hook error: {said.reason}"
+
+    def context(self, event: str, tool: str | None, text: str) -> str:
+        label = f"{event}:{tool}" if tool else event
+        return f"{label} hook additional context: {text}"
+
+    def post_feedback(self, said: Said) -> str:
+        return f'{_label(said)} hook blocking error from command: "{said.command}": {said.reason}'
+
+    def stop(self, said: Said) -> str:
+        if said.exit2:
+            return f"Stop hook feedback:\n[{said.command}]: {said.reason}"
+        return f"Stop hook feedback:\n{said.reason}"
+
+
+class CodexVoice(Voice):
+    """Codex: a deny names the command; context is bare; a Stop block is a tagged user prompt."""
+
+    def deny(self, said: Said) -> str:
+        text = f"Command blocked by {said.event} hook: {said.reason}"
+        return f"{text}. Command: {said.tool_command}" if said.tool_command is not None else text
+
+    def stop(self, said: Said) -> str:
+        run_id = f"stop:{said.index}:{said.source or ''}"
+        return f'<hook_prompt hook_run_id="{run_id}">{said.reason}</hook_prompt>'
+
+
+class CodeBuddyVoice(Voice):
+    """CodeBuddy: context in system-reminder parts; a Stop block quotes the command in a user query."""
+
+    def context(self, event: str, tool: str | None, text: str) -> str:
+        role = "tool-hint" if event in ("PostToolUse", "PostToolUseFailure") else "hook"
+        return f'<system-reminder data-role="{role}">{text}</system-reminder>'
+
+    def stop(self, said: Said) -> str:
+        return f"<user_query>Stop hook feedback:\n[{said.command}]: {said.reason}</user_query>"
+
+
+#: The vendors whose wording this project reproduces on its own routes.
+VOICES: Mapping[str, Voice] = MappingProxyType({
+    "claude": ClaudeVoice("claude", pre_tool_context=True, stop_guard=8),
+    "codex": CodexVoice("codex", post_block="replace"),
+    "workbuddy": CodeBuddyVoice("workbuddy", post_block="ignored"),
+})
+
+_PLAIN = Voice("plain", post_block="replace")
+
+
+def voice_of(vendor: str) -> Voice:
+    """The vendor's wording; a vendor without one keeps the hook's own reason as it is."""
+    return VOICES.get(vendor, _PLAIN)

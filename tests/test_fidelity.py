@@ -1,0 +1,365 @@
+"""Fidelity first: on the native route each vendor's decisions reach the model as the vendor's own
+text, at the nearest host seam (vendor-lane README §2), with real hook processes on the embedded
+host. Each remaining difference is a listed loss; the tests below pin both halves."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import write_script
+
+from compat_adapter import CompatAdapter, MemoryHost
+from compat_adapter.catalog import resolve_vendor
+from compat_adapter.host.embedded.bridges.protocol import UNTRUSTED_HOOK_CONTEXT_NOTICE
+from compat_adapter.host.script import Reply, call
+from compat_adapter.importers import import_files, register_import
+from compat_adapter.model import DegradationCode, Route
+from compat_adapter.presets import apply_preset
+
+
+def hook(tmp: Path, name: str, stdout: str = "", *, stderr: str = "", code: int = 0) -> str:
+    """A hook script that drains stdin, prints the answer, exits with `code`; returns its command."""
+    body = "cat >/dev/null\n"
+    if stdout:
+        body += f"printf '%s\\n' '{stdout}'\n"
+    if stderr:
+        body += f"printf '%s\\n' '{stderr}' >&2\n"
+    body += f"exit {code}\n"
+    return str(write_script(tmp / f"{name}.sh", body))
+
+
+def tool_texts(agent) -> list[str]:
+    return [e.data["text"] for e in agent.session.of_type("tool/result")]
+
+
+def hook_messages(agent) -> list[str]:
+    return [e.data["text"] for e in agent.session.of_type("user/message")
+            if e.data["source"]["kind"] == "compat-adapter-hook"]
+
+
+def losses(vendor: str, event: str, code: DegradationCode) -> list[str]:
+    spec = resolve_vendor(vendor)
+    row = spec.row(event)
+    assert row is not None
+    return [d.text for d in spec.losses_for(row) if d.code is code]
+
+
+BASH_THEN_DONE = [Reply(calls=(call("bash", command="echo ran > ran.txt"),)), "done"]
+
+
+def deny_json(vendor: str, reason: str) -> str:
+    return json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                              "permissionDecisionReason": reason}})
+
+
+# ── deny texts ──────────────────────────────────────────────────────────────────────────────────
+
+async def test_each_vendor_denies_in_its_own_words(tmp_path: Path) -> None:
+    """Claude: `PreToolUse:Bash hook error: …` (command quoted on exit 2); Codex: `Command blocked by
+    PreToolUse hook: … Command: …`; CodeBuddy: the reason. The host puts `Error: ` in front."""
+    cases = [
+        ("claude", hook(tmp_path, "c1", deny_json("claude", "no json")), "PreToolUse:Bash hook error: no json"),
+        ("claude", hook(tmp_path, "c2", stderr="no exit2", code=2), None),
+        ("codex", hook(tmp_path, "x1", deny_json("codex", "no codex")),
+         "Command blocked by PreToolUse hook: no codex. Command: echo ran > ran.txt"),
+        ("workbuddy", hook(tmp_path, "w1", deny_json("workbuddy", "no buddy")), "no buddy"),
+    ]
+    for vendor, command, expected in cases:
+        async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+            result = await adapter.register_hook(vendor, "PreToolUse", "Bash", command)
+            assert result.route is Route.NATIVE_TRANSLATE
+            agent = await host.create_agent(script=BASH_THEN_DONE)
+            await agent.run_turn("go")
+        if expected is None:  # Claude quotes the command line of an exit-2 hook
+            expected = f"PreToolUse:Bash hook error: [{command}]: no exit2"
+        assert tool_texts(agent) == [f"Error: {expected}"], vendor
+        assert not (tmp_path / "ran.txt").exists()
+    # The one difference is listed: the host's "Error: " prefix.
+    for vendor in ("claude", "codex"):
+        assert any("Error: " in t for t in losses(vendor, "PreToolUse", DegradationCode.TEXT_DIFFERS))
+
+
+async def test_exit_1_with_a_json_deny_denies_on_the_native_claude_route(tmp_path: Path) -> None:
+    """Claude lets schema-valid JSON decide on any exit but 2; the bridge dropped it (fail open)."""
+    command = hook(tmp_path, "deny1", deny_json("claude", "exit one"), code=1)
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("claude", "PreToolUse", "Bash", command)
+        agent = await host.create_agent(script=BASH_THEN_DONE)
+        await agent.run_turn("go")
+    assert tool_texts(agent) == ["Error: PreToolUse:Bash hook error: exit one"]
+
+
+class NoApprovalHost(MemoryHost):
+    """A composition without an approval service (a headless host)."""
+
+    @property
+    def surface(self):  # type: ignore[override]
+        return super().surface.without(services=["approval"])
+
+
+async def test_ask_without_an_approval_channel_denies_with_the_hooks_reason(tmp_path: Path) -> None:
+    answer = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask",
+                                                "permissionDecisionReason": "check with a human"}})
+    async with NoApprovalHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        assert "approval" not in host.surface.services
+        await adapter.register_hook("claude", "PreToolUse", "Bash", hook(tmp_path, "ask", answer))
+        agent = await host.create_agent(script=BASH_THEN_DONE)
+        await agent.run_turn("go")
+    assert tool_texts(agent) == ["Error: PreToolUse:Bash hook error: check with a human"]
+    assert not (tmp_path / "ran.txt").exists()
+
+
+# ── where context lands ─────────────────────────────────────────────────────────────────────────
+
+async def test_claude_pre_and_post_tool_context_follow_the_result_in_claudes_words(tmp_path: Path) -> None:
+    pre = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "CTX-PRE"}})
+    post = json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "CTX-POST"}})
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("claude", "PreToolUse", "Bash", hook(tmp_path, "pre", pre))
+        await adapter.register_hook("claude", "PostToolUse", "Bash", hook(tmp_path, "post", post))
+        agent = await host.create_agent(script=BASH_THEN_DONE)
+        await agent.run_turn("go")
+    messages = hook_messages(agent)
+    assert "PreToolUse:Bash hook additional context: CTX-PRE" in messages
+    assert "PostToolUse:Bash hook additional context: CTX-POST" in messages
+    assert not any(UNTRUSTED_HOOK_CONTEXT_NOTICE in m for m in messages)
+    # Both land after the tool result, before the next model call (step 2).
+    steps = {e.data["text"]: e.data["step"] for e in agent.session.of_type("user/message")}
+    assert steps["PreToolUse:Bash hook additional context: CTX-PRE"] == 2
+    assert losses("claude", "PreToolUse", DegradationCode.MESSAGE_PROVENANCE)
+
+
+async def test_codex_drops_pre_tool_context_and_gives_post_tool_context_bare(tmp_path: Path) -> None:
+    pre = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "CTX-PRE"}})
+    post = json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "CTX-POST"}})
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("codex", "PreToolUse", "Bash", hook(tmp_path, "pre", pre))
+        await adapter.register_hook("codex", "PostToolUse", "Bash", hook(tmp_path, "post", post))
+        agent = await host.create_agent(script=BASH_THEN_DONE)
+        await agent.run_turn("go")
+    assert hook_messages(agent) == ["CTX-POST"]
+
+
+async def test_codebuddy_context_wears_its_system_reminder(tmp_path: Path) -> None:
+    start = json.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "CTX-S"}})
+    post = json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "CTX-P"}})
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("workbuddy", "SessionStart", None, hook(tmp_path, "s", start))
+        await adapter.register_hook("workbuddy", "PostToolUse", "Bash", hook(tmp_path, "p", post))
+        agent = await host.create_agent(script=BASH_THEN_DONE)
+        await agent.run_turn("go")
+    assert hook_messages(agent) == ['<system-reminder data-role="hook">CTX-S</system-reminder>',
+                                    '<system-reminder data-role="tool-hint">CTX-P</system-reminder>']
+
+
+# ── post-tool blocks ────────────────────────────────────────────────────────────────────────────
+
+async def test_post_tool_block_as_each_vendor_does_it(tmp_path: Path) -> None:
+    block = json.dumps({"decision": "block", "reason": "POST-BLOCK"})
+    seen = {}
+    for vendor in ("claude", "codex", "workbuddy"):
+        command = hook(tmp_path, f"pb-{vendor}", block)
+        async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+            await adapter.register_hook(vendor, "PostToolUse", "Bash", command)
+            agent = await host.create_agent(script=[Reply(calls=(call("bash", command="echo tool-out"),)), "done"])
+            await agent.run_turn("go")
+        seen[vendor] = (tool_texts(agent), hook_messages(agent), command)
+    # Claude: the output stands; the block's feedback follows it, naming the command.
+    texts, messages, command = seen["claude"]
+    assert "tool-out" in texts[0]
+    assert messages == [f'PostToolUse:Bash hook blocking error from command: "{command}": POST-BLOCK']
+    # Codex: the tool output is replaced by the reason.
+    texts, messages, _ = seen["codex"]
+    assert texts == ["POST-BLOCK"] and messages == []
+    # CodeBuddy ignores a post-tool block.
+    texts, messages, _ = seen["workbuddy"]
+    assert "tool-out" in texts[0] and messages == []
+
+
+# ── Stop continuations ──────────────────────────────────────────────────────────────────────────
+
+def once(tmp: Path, name: str, stdout: str = "", *, stderr: str = "", code: int = 0) -> str:
+    """A Stop hook that answers only the first time (then lets the turn end)."""
+    marker = tmp / f"{name}.once"
+    body = f"cat >/dev/null\nif [ -f '{marker}' ]; then exit 0; fi\n: > '{marker}'\n"
+    if stdout:
+        body += f"printf '%s\\n' '{stdout}'\n"
+    if stderr:
+        body += f"printf '%s\\n' '{stderr}' >&2\n"
+    body += f"exit {code}\n"
+    return str(write_script(tmp / f"{name}.sh", body))
+
+
+async def test_stop_blocks_continue_in_each_vendors_words_never_marked_non_binding(tmp_path: Path) -> None:
+    block = json.dumps({"decision": "block", "reason": "run the tests"})
+    cases = [
+        ("claude", once(tmp_path, "c-json", block), lambda c: "Stop hook feedback:\nrun the tests"),
+        ("claude", once(tmp_path, "c-exit2", stderr="run the tests", code=2),
+         lambda c: f"Stop hook feedback:\n[{c}]: run the tests"),
+        ("workbuddy", once(tmp_path, "w-json", block),
+         lambda c: f"<user_query>Stop hook feedback:\n[{c}]: run the tests</user_query>"),
+    ]
+    for vendor, command, expected in cases:
+        async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+            await adapter.register_hook(vendor, "Stop", None, command)
+            agent = await host.create_agent(script=["first", "second"])
+            result = await agent.run_turn("go")
+        assert result.steps == 2, vendor
+        assert hook_messages(agent) == [expected(command)], vendor
+        assert not any(UNTRUSTED_HOOK_CONTEXT_NOTICE in m for m in hook_messages(agent))
+
+
+async def test_codex_stop_block_is_a_hook_prompt_naming_its_file(tmp_path: Path, monkeypatch) -> None:
+    from conftest import trust
+
+    command = once(tmp_path, "x-stop", json.dumps({"decision": "block", "reason": "keep going"}))
+    config = tmp_path / "hooks.json"
+    config.write_text(json.dumps({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": command}]}]}}))
+    trust("codex", config)
+    imported = import_files("codex", [config])
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await register_import(adapter, imported)
+        agent = await host.create_agent(script=["first", "second"])
+        result = await agent.run_turn("go")
+    assert result.steps == 2
+    [message] = hook_messages(agent)
+    assert message.startswith('<hook_prompt hook_run_id="stop:0:') and message.endswith('">keep going</hook_prompt>')
+    assert "hooks.json" in message
+
+
+# ── continue:false halts ────────────────────────────────────────────────────────────────────────
+
+async def test_continue_false_on_post_tool_use_ends_the_turn(tmp_path: Path) -> None:
+    """Claude: continue:false stops the agent after the hooks run, PostToolUse included."""
+    halt = json.dumps({"continue": False, "stopReason": "enough"})
+    for vendor in ("claude", "codex"):
+        async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+            await adapter.register_hook(vendor, "PostToolUse", "Bash", hook(tmp_path, f"halt-{vendor}", halt))
+            agent = await host.create_agent(script=[Reply(calls=(call("bash", command="echo x"),)),
+                                                    Reply(calls=(call("bash", command="touch later"),)), "done"])
+            result = await agent.run_turn("go")
+        assert result.reason == "blocked" and result.steps == 1, vendor
+        assert not (tmp_path / "later").exists()
+        # The next turn runs normally: the halt belonged to the turn that asked for it.
+        async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+            agent = await host.create_agent(script=["fine"])
+            assert (await agent.run_turn("again")).reason == "completed"
+
+
+async def test_continue_false_on_pre_tool_use_stops_the_call_and_the_turn(tmp_path: Path) -> None:
+    halt = json.dumps({"continue": False, "stopReason": "halt now"})
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("claude", "PreToolUse", "Bash", hook(tmp_path, "halt", halt))
+        agent = await host.create_agent(script=[*BASH_THEN_DONE[:1], "never", "fine"])
+        result = await agent.run_turn("go")
+        assert result.reason == "blocked" and result.steps == 1
+        assert not (tmp_path / "ran.txt").exists()
+        assert tool_texts(agent) == ["Error: PreToolUse:Bash hook error: halt now"]
+        assert (await agent.run_turn("next")).reason == "completed"
+
+
+async def test_codex_continue_false_beats_a_stop_block_natively(tmp_path: Path) -> None:
+    answer = json.dumps({"decision": "block", "reason": "one more", "continue": False})
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("codex", "Stop", None, once(tmp_path, "stop", answer))
+        agent = await host.create_agent(script=["first", "second"])
+        result = await agent.run_turn("hi")
+    assert result.steps == 1 and hook_messages(agent) == []
+
+
+# ── parallel runs and de-duplication ────────────────────────────────────────────────────────────
+
+async def test_claude_runs_matching_hooks_at_once_and_codex_too(tmp_path: Path) -> None:
+    """Four hooks that each wait for the others: they can only all finish if they run together."""
+    for vendor in ("claude", "codex"):
+        gate = tmp_path / f"gate-{vendor}"
+        gate.mkdir()
+        async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+            for i in range(4):
+                # Each hook marks its arrival, then waits (up to 5 s) until all four have arrived.
+                body = (f"cat >/dev/null\n: > '{gate}/{i}'\nn=0\n"
+                        f"while [ $(ls '{gate}' | wc -l) -lt 4 ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n+1)); done\n"
+                        f"[ $(ls '{gate}' | wc -l) -ge 4 ] && echo ok >> '{gate}.done'\n")
+                await adapter.register_hook(vendor, "PreToolUse", "Bash", str(write_script(tmp_path / f"{vendor}{i}.sh", body)))
+            agent = await host.create_agent(script=BASH_THEN_DONE)
+            await agent.run_turn("go")
+        assert (tmp_path / f"gate-{vendor}.done").read_text().split() == ["ok"] * 4, vendor
+
+
+async def test_claude_runs_an_identical_command_once_codex_twice(tmp_path: Path) -> None:
+    for vendor, runs in (("claude", 1), ("workbuddy", 1), ("codex", 2)):
+        count = tmp_path / f"count-{vendor}"
+        command = str(write_script(tmp_path / f"dup-{vendor}.sh", f"cat >/dev/null\necho x >> '{count}'\n"))
+        async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+            await adapter.register_hook(vendor, "PreToolUse", "Bash", command)
+            await adapter.register_hook(vendor, "PreToolUse", None, command)
+            agent = await host.create_agent(script=BASH_THEN_DONE)
+            await agent.run_turn("go")
+        assert len(count.read_text().split()) == runs, vendor
+
+
+# ── the policy: fidelity by default, the official bridge on request ─────────────────────────────
+
+class _Preset:
+    def __init__(self, command: str) -> None:
+        self.command = command
+
+    async def apply(self, adapter: CompatAdapter) -> None:
+        await adapter.register_hook("claude", "PreToolUse", "Bash", self.command)
+
+
+async def test_prefer_official_keeps_the_bridge_everywhere_it_is_asked_for(tmp_path: Path) -> None:
+    command = hook(tmp_path, "deny", deny_json("claude", "bridged no"))
+    async with MemoryHost(tmp_path) as host:
+        async with CompatAdapter(host, prefer="official") as adapter:
+            assert (await adapter.register_hook("claude", "PreToolUse", "Bash", command)).route is Route.OFFICIAL_BRIDGE
+        async with CompatAdapter(host) as adapter:
+            official = await adapter.register_hook("claude", "PreToolUse", "Bash", command, prefer="official")
+            native = await adapter.register_hook("claude", "PreToolUse", "Bash", command)
+            assert (official.route, native.route) == (Route.OFFICIAL_BRIDGE, Route.NATIVE_TRANSLATE)
+            assert native.alternative and native.alternative.startswith("official-bridge would lose more")
+            assert official.alternative and official.alternative.startswith("native-translate would lose more")
+        async with CompatAdapter(host) as adapter:
+            await apply_preset(adapter, _Preset(command), prefer="official")
+            [status] = adapter.status().hooks
+            assert status.route is Route.OFFICIAL_BRIDGE and status.running
+        async with CompatAdapter(host, prefer="official") as adapter:
+            agent = await host.create_agent(script=BASH_THEN_DONE)
+            await adapter.register_hook("claude", "PreToolUse", "Bash", command)
+            await agent.run_turn("go")
+    # The bridge shows the bare reason with the host's prefix (the seed's behaviour).
+    assert tool_texts(agent) == ["Error: bridged no"]
+
+
+async def test_claude_lets_the_turn_end_after_eight_stop_continuations(tmp_path: Path) -> None:
+    """Claude Code overrides an always-blocking Stop hook after 8 consecutive continuations."""
+    command = hook(tmp_path, "always", json.dumps({"decision": "block", "reason": "again"}))
+    async with MemoryHost(tmp_path, max_steps_per_turn=20) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("claude", "Stop", None, command)
+        agent = await host.create_agent(script=[f"answer {i}" for i in range(20)])
+        result = await agent.run_turn("never stop")
+    assert result.reason == "completed" and result.steps == 9
+    assert hook_messages(agent) == ["Stop hook feedback:\nagain"] * 8
+    assert not losses("claude", "Stop", DegradationCode.NO_LOOP_GUARD)
+
+
+async def test_claude_prompt_context_from_plain_stdout_and_a_block(tmp_path: Path) -> None:
+    """Plain stdout on UserPromptSubmit is context in Claude (the bridge dropped it); a block
+    rejects the prompt before any model call."""
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("claude", "UserPromptSubmit", None, hook(tmp_path, "ctx", "PLAIN-CTX"))
+        agent = await host.create_agent(script=["done"])
+        assert (await agent.run_turn("hello")).reason == "completed"
+    assert hook_messages(agent) == ["UserPromptSubmit hook additional context: PLAIN-CTX"]
+    block = json.dumps({"decision": "block", "reason": "not today"})
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("claude", "UserPromptSubmit", None, hook(tmp_path, "block", block))
+        agent = await host.create_agent(script=["never"])
+        result = await agent.run_turn("hello")
+        assert result.reason == "blocked" and result.steps == 0
+        [record] = [r for r in adapter.audit if r.event == "UserPromptSubmit"]
+        assert record.decision == "block" and record.honoured
+    # What stays different is listed: the host's reject carries no text.
+    assert any("reaches no one" in t for t in losses("claude", "UserPromptSubmit",
+                                                       DegradationCode.OUTPUT_FIELD_IGNORED))
