@@ -293,9 +293,7 @@ class VendorSpec(Frozen):
     """Why the vendor's plugin runtime is out of scope (always UNSUPPORTED)."""
     tools: tuple[ToolName, ...] = ()
     unserved: tuple[tuple[str, str], ...] = ()
-    """(event, why) for the vendor's own events that no host route serves, the why in one sentence.
-    Importing one grades it UNSUPPORTED with that reason; it is a vendor event, never "no such
-    event"."""
+    """(event, why) for vendor events no route here serves: imported, one is UNSUPPORTED with why."""
 
     @model_validator(mode="after")
     def _unique_events(self) -> VendorSpec:
