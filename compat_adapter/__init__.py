@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from compat_adapter.declare import Declared, declare_hook
 from compat_adapter.errors import (
     AdapterDisposed,
     CompatError,
@@ -19,20 +18,21 @@ from compat_adapter.errors import (
     UnknownEvent,
     UnknownVendor,
 )
-from compat_adapter.grading import grade, grade_rules, grade_runtime
-from compat_adapter.host.protocol import Host, Surface, validate_host
-from compat_adapter.model import (
-    Capability,
-    CapabilityResult,
-    Degradation,
-    DegradationCode,
-    Route,
-    capability_result,
-)
 
 if TYPE_CHECKING:
+    from compat_adapter.declare import Declared, declare_hook
+    from compat_adapter.grading import grade, grade_rules, grade_runtime
     from compat_adapter.host.embedded.memory import MemoryHost
+    from compat_adapter.host.protocol import Host, Surface, validate_host
     from compat_adapter.matrix import build_matrix
+    from compat_adapter.model import (
+        Capability,
+        CapabilityResult,
+        Degradation,
+        DegradationCode,
+        Route,
+        capability_result,
+    )
     from compat_adapter.service import AdapterConfig, CompatAdapter, Status
 
 __all__ = (
@@ -70,11 +70,19 @@ __all__ = (
 )
 
 
-#: Imported on first use, so that `import compat_adapter` stays cheap (the service pulls in the
-#: routes, dialects and anyio; the embedded host its services).
-_LAZY = {"AdapterConfig": "compat_adapter.service", "CompatAdapter": "compat_adapter.service",
-         "Status": "compat_adapter.service", "MemoryHost": "compat_adapter.host.embedded.memory",
-         "build_matrix": "compat_adapter.matrix"}
+#: Imported on first use, so that `import compat_adapter` stays cheap: pydantic alone costs about
+#: 100 ms, and a command that only needs the errors or one grade should not pay for the service,
+#: the routes, anyio or the embedded host's services.
+_LAZY = {
+    **dict.fromkeys(("Declared", "declare_hook"), "compat_adapter.declare"),
+    **dict.fromkeys(("grade", "grade_rules", "grade_runtime"), "compat_adapter.grading"),
+    **dict.fromkeys(("Host", "Surface", "validate_host"), "compat_adapter.host.protocol"),
+    **dict.fromkeys(("Capability", "CapabilityResult", "Degradation", "DegradationCode", "Route",
+                     "capability_result"), "compat_adapter.model"),
+    **dict.fromkeys(("AdapterConfig", "CompatAdapter", "Status"), "compat_adapter.service"),
+    "MemoryHost": "compat_adapter.host.embedded.memory",
+    "build_matrix": "compat_adapter.matrix",
+}
 
 
 def __getattr__(name: str) -> Any:

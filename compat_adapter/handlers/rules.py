@@ -32,8 +32,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import pathspec
-
 __all__ = ("FILE_TOOLS", "IF_EVENTS", "PermissionRule", "parse_rule", "rule_matches", "subcommands", "subject_of",
            "wildcard")
 
@@ -159,6 +157,10 @@ def _path_matches(content: str, path: str, project_dir: str) -> bool:
     absolute = os.path.normpath(path if os.path.isabs(path) else os.path.join(project_dir, path))
     relative = os.path.relpath(absolute, root)
     if not relative.startswith(".."):
+        # Imported here: only a path rule needs it, and at module level it would add its import
+        # to every declaration (declare -> handlers.grade -> here).
+        import pathspec
+
         spec = pathspec.GitIgnoreSpec.from_lines([pattern])
         if spec.match_file(relative):
             return True
