@@ -135,6 +135,8 @@ class Service(StrEnum):
     SETTINGS = "settings"
     MODEL = "model"
     """A model the host lets hooks ask (prompt and agent hooks)."""
+    TOOLS = "tools"
+    """The host's tool registry: a nested call through its whole pipeline (DSH ``ctx.tools.execute``)."""
 
 
 class SeamMode(StrEnum):

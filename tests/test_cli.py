@@ -42,9 +42,10 @@ def test_demo_json_is_data() -> None:
     assert ("Stop", "block") in answers and ("preToolUse", "deny") in answers
     verdicts = [r["verdict"] for r in report["timeline"]]
     # Claude's own deny text on its native route (the timeline shortens long verdicts).
-    assert any(v.startswith("Error: PreToolUse:Write hook error: writes under prod/ are blocked")
+    assert any(v.startswith("PreToolUse:Write hook error: writes under prod/ are blocked")
                for v in verdicts if v)
-    assert "Error: 'rm -rf' is not allowed here" in verdicts  # built-in Copilot bridge
+    # Copilot's own words on the built-in Copilot bridge.
+    assert "Denied by preToolUse hook: 'rm -rf' is not allowed here" in verdicts
     assert "approval allowed-once" in verdicts  # Claude PermissionRequest answers Copilot's ask
     assert len(report["status"]["rules"]) == 5
     assert all(h["running"] for h in report["status"]["hooks"])
@@ -127,7 +128,7 @@ def test_run_a_users_preset_and_script(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["turns"] == ["completed"]
-    assert any(r["verdict"] == "Error: team says no" for r in data["timeline"])
+    assert any(r["verdict"] == "Denied by preToolUse hook: team says no" for r in data["timeline"])
     assert not (tmp_path / "should-not-exist").exists()
     missing = cli("run", "--preset", "no-such-preset", "--script", str(script), "--cwd", str(tmp_path))
     assert missing.returncode == 2 and missing.stderr.startswith("PRESET_ERROR: ")

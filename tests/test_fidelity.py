@@ -11,6 +11,7 @@ from conftest import write_script
 
 from compat_adapter import CompatAdapter, MemoryHost
 from compat_adapter.catalog import resolve_vendor
+from compat_adapter.host.protocol import PostToolDecision, new_message
 from compat_adapter.host.script import Reply, call
 from compat_adapter.importers import import_files, register_import
 from compat_adapter.model import DegradationCode, Route
@@ -60,27 +61,68 @@ def deny_json(vendor: str, reason: str) -> str:
 
 async def test_each_vendor_denies_in_its_own_words(tmp_path: Path) -> None:
     """Claude: `PreToolUse:Bash hook error: …` (command quoted on exit 2); Codex: `Command blocked by
-    PreToolUse hook: … Command: …`; CodeBuddy: the reason. The host puts `Error: ` in front."""
+    PreToolUse hook: … Command: …`; Copilot: `Denied by preToolUse hook: …` (exit 2: the exit code,
+    stderr dropped); CodeBuddy: `Error: …`. Exactly those words: the host's own `Error: ` envelope
+    is put right on post-execute, after the host's real deny."""
+    copilot_deny = json.dumps({"permissionDecision": "deny", "permissionDecisionReason": "no copilot"})
     cases = [
-        ("claude", hook(tmp_path, "c1", deny_json("claude", "no json")), "PreToolUse:Bash hook error: no json"),
-        ("claude", hook(tmp_path, "c2", stderr="no exit2", code=2), None),
-        ("codex", hook(tmp_path, "x1", deny_json("codex", "no codex")),
+        ("claude", "PreToolUse", "Bash", hook(tmp_path, "c1", deny_json("claude", "no json")),
+         "PreToolUse:Bash hook error: no json"),
+        ("claude", "PreToolUse", "Bash", hook(tmp_path, "c2", stderr="no exit2", code=2), None),
+        ("codex", "PreToolUse", "Bash", hook(tmp_path, "x1", deny_json("codex", "no codex")),
          "Command blocked by PreToolUse hook: no codex. Command: echo ran > ran.txt"),
-        ("workbuddy", hook(tmp_path, "w1", deny_json("workbuddy", "no buddy")), "no buddy"),
+        ("workbuddy", "PreToolUse", "Bash", hook(tmp_path, "w1", deny_json("workbuddy", "no buddy")),
+         "Error: no buddy"),
+        ("copilot", "preToolUse", "bash", hook(tmp_path, "p1", copilot_deny), "Denied by preToolUse hook: no copilot"),
+        ("copilot", "preToolUse", "bash", hook(tmp_path, "p2", stderr="no exit2", code=2),
+         "Denied by preToolUse hook: hook exited with code 2"),
     ]
-    for vendor, command, expected in cases:
+    for vendor, event, matcher, command, expected in cases:
         async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
-            result = await adapter.register_hook(vendor, "PreToolUse", "Bash", command)
-            assert result.route is Route.NATIVE_TRANSLATE
+            await adapter.register_hook(vendor, event, matcher, command)
             agent = await host.create_agent(script=BASH_THEN_DONE)
             await agent.run_turn("go")
+            audit = [(a.decision, a.honoured) for a in adapter.audit]
         if expected is None:  # Claude quotes the command line of an exit-2 hook
             expected = f"PreToolUse:Bash hook error: [{command}]: no exit2"
-        assert tool_texts(agent) == [f"Error: {expected}"], vendor
+        assert tool_texts(agent) == [expected], vendor
         assert not (tmp_path / "ran.txt").exists()
-    # The one difference is listed: the host's "Error: " prefix.
+        # A real host deny: the hook pair says deny, and no post-tool run follows it.
+        assert [e.data["decision"] for e in agent.session.of_type("hook/result")] == ["deny"], vendor
+        assert audit == [("deny", True)], vendor
+    # Nothing is listed for it any more.
     for vendor in ("claude", "codex"):
-        assert any("Error: " in t for t in losses(vendor, "PreToolUse", DegradationCode.TEXT_DIFFERS))
+        assert not any("Error: " in t for t in losses(vendor, "PreToolUse", DegradationCode.TEXT_DIFFERS))
+
+
+async def test_a_deny_reworded_on_post_execute_keeps_a_later_listeners_change(tmp_path: Path) -> None:
+    """Only the host's own wording of our deny is put right; a post-execute listener further in
+    that blocks with its own feedback keeps it, and one that only adds context keeps the context."""
+    async def other(event, next):
+        down = await next()
+        return PostToolDecision("accept", None, (*down.additional_contexts,
+                                                  new_message("OTHER-CTX", "user", "other")))
+
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("codex", "PreToolUse", "Bash", hook(tmp_path, "x", deny_json("codex", "nope")))
+        off = host.on("tools/post-execute", other)
+        agent = await host.create_agent(script=BASH_THEN_DONE)
+        await agent.run_turn("go")
+        off()
+    assert tool_texts(agent) == ["Command blocked by PreToolUse hook: nope. Command: echo ran > ran.txt"]
+    assert any(e.data["text"] == "OTHER-CTX" for e in agent.session.of_type("user/message"))
+
+    async def blocker(event, next):
+        await next()
+        return PostToolDecision("block", "a later listener's own words")
+
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        off = host.on("tools/post-execute", blocker)  # registered first: outermost
+        await adapter.register_hook("codex", "PreToolUse", "Bash", hook(tmp_path, "y", deny_json("codex", "nope")))
+        agent = await host.create_agent(script=BASH_THEN_DONE)
+        await agent.run_turn("go")
+        off()
+    assert tool_texts(agent) == ["a later listener's own words"]
 
 
 async def test_exit_1_with_a_json_deny_denies_on_the_native_claude_route(tmp_path: Path) -> None:
@@ -90,7 +132,7 @@ async def test_exit_1_with_a_json_deny_denies_on_the_native_claude_route(tmp_pat
         await adapter.register_hook("claude", "PreToolUse", "Bash", command)
         agent = await host.create_agent(script=BASH_THEN_DONE)
         await agent.run_turn("go")
-    assert tool_texts(agent) == ["Error: PreToolUse:Bash hook error: exit one"]
+    assert tool_texts(agent) == ["PreToolUse:Bash hook error: exit one"]
 
 
 class NoApprovalHost(MemoryHost):
@@ -109,8 +151,67 @@ async def test_ask_without_an_approval_channel_denies_with_the_hooks_reason(tmp_
         await adapter.register_hook("claude", "PreToolUse", "Bash", hook(tmp_path, "ask", answer))
         agent = await host.create_agent(script=BASH_THEN_DONE)
         await agent.run_turn("go")
-    assert tool_texts(agent) == ["Error: PreToolUse:Bash hook error: check with a human"]
+    # Claude in -p cannot ask either: it denies, and the model reads the hook's reason alone.
+    assert tool_texts(agent) == ["check with a human"]
     assert not (tmp_path / "ran.txt").exists()
+
+
+async def test_an_ask_nobody_can_answer_reads_in_the_vendors_words_and_a_refusal_in_the_hosts(
+        tmp_path: Path) -> None:
+    """The host has an approval service but no channel answers (unavailable): Claude shows the
+    hook's reason, Copilot says it could not ask. A user's refusal keeps the host's own words."""
+    claude = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask",
+                                                "permissionDecisionReason": "check first"}})
+    copilot = json.dumps({"permissionDecision": "ask", "permissionDecisionReason": "check first"})
+    cases = [("claude", "PreToolUse", "Bash", claude, "check first"),
+             ("copilot", "preToolUse", "bash", copilot,
+              "Denied by preToolUse hook (unable to ask user for confirmation): check first")]
+    for vendor, event, matcher, answer, expected in cases:
+        async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+            assert "approval" in host.surface.services
+            await adapter.register_hook(vendor, event, matcher, hook(tmp_path, f"ask-{vendor}", answer))
+            agent = await host.create_agent(script=BASH_THEN_DONE)
+            await agent.run_turn("go")
+        assert [e.data["outcome"] for e in agent.session.of_type("approval/decided")] == ["unavailable"]
+        assert tool_texts(agent) == [expected], vendor
+        assert not (tmp_path / "ran.txt").exists()
+    async with MemoryHost(tmp_path, approver=lambda request: "rejected") as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("copilot", "preToolUse", "bash", hook(tmp_path, "ask-rejected", copilot))
+        agent = await host.create_agent(script=BASH_THEN_DONE)
+        await agent.run_turn("go")
+    assert tool_texts(agent) == ['Error: the user rejected tool "bash"']
+
+
+REWRITTEN = "echo rewritten > ran.txt; echo rewritten-out"
+
+
+async def test_each_vendor_runs_the_rewritten_input_once_hooked(tmp_path: Path) -> None:
+    """updatedInput / modifiedArgs run, as in each vendor: a nested call with the new input; the
+    pre-tool hook runs once and a post-tool hook once, on the model's own call."""
+    claude_like = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                                                     "updatedInput": {"command": REWRITTEN}}})
+    cases = [("claude", "PreToolUse", "PostToolUse", "Bash", claude_like),
+             ("codex", "PreToolUse", "PostToolUse", "Bash", claude_like),
+             ("workbuddy", "PreToolUse", "PostToolUse", "Bash", claude_like),
+             ("copilot", "preToolUse", "postToolUse", "bash",
+              json.dumps({"permissionDecision": "allow", "modifiedArgs": {"command": REWRITTEN}}))]
+    for vendor, pre, post, matcher, answer in cases:
+        (tmp_path / "ran.txt").unlink(missing_ok=True)
+        seen = tmp_path / f"post-{vendor}.jsonl"
+        post_hook = str(write_script(tmp_path / f"post-{vendor}.sh", f"cat >> {seen}\necho >> {seen}\n"))
+        async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+            await adapter.register_hook(vendor, pre, matcher, hook(tmp_path, f"rw-{vendor}", answer))
+            await adapter.register_hook(vendor, post, matcher, post_hook)
+            agent = await host.create_agent(script=BASH_THEN_DONE)
+            await agent.run_turn("go")
+            audit = [(a.event, a.note) for a in adapter.audit]
+        assert (tmp_path / "ran.txt").read_text() == "rewritten\n", vendor
+        assert tool_texts(agent) == ["rewritten-out"], vendor
+        [call_record] = agent.session.of_type("tool/call")
+        assert "echo ran > ran.txt" in call_record.data["arguments"], vendor  # the model's own call
+        assert [e for e, _ in audit] == [pre, post], vendor
+        assert "input rewritten" in audit[0][1], vendor
+        assert len([ln for ln in seen.read_text().splitlines() if ln.strip()]) == 1, vendor
 
 
 # ── where context lands ─────────────────────────────────────────────────────────────────────────
@@ -258,7 +359,7 @@ async def test_continue_false_on_pre_tool_use_stops_the_call_and_the_turn(tmp_pa
         result = await agent.run_turn("go")
         assert result.reason == "blocked" and result.steps == 1
         assert not (tmp_path / "ran.txt").exists()
-        assert tool_texts(agent) == ["Error: PreToolUse:Bash hook error: halt now"]
+        assert tool_texts(agent) == ["PreToolUse:Bash hook error: halt now"]
         assert (await agent.run_turn("next")).reason == "completed"
 
 

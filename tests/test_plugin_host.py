@@ -155,11 +155,11 @@ async def test_the_scripted_loop_runs_the_plugins_end_to_end(project: Path) -> N
         assert sidecar is not None and sidecar.pid is not None
         pid = sidecar.pid
     # the .env read is denied with the plugin's own message, the file never read
-    assert results_log[0]["isError"] and results_log[0]["text"] == "Error: Do not read .env files"
+    assert results_log[0]["isError"] and results_log[0]["text"] == "Do not read .env files"
     assert "do-not-leak" not in json.dumps([dict(r) for r in results_log])
     # the DSH_* variable reaches the bash tool; the plain name is dropped by the host (listed loss)
     assert results_log[1]["text"] == "branch=main plain=unset"
-    assert results_log[2]["isError"] and results_log[2]["text"] == "Error: guard: no rm -rf on main"
+    assert results_log[2]["isError"] and results_log[2]["text"] == "guard: no rm -rf on main"
     assert not results_log[3]["isError"] and "hello" in results_log[3]["text"]
     # the event callback saw the host's bus events, in order
     seen = (project / ".guard-events.log").read_text().split()
@@ -321,7 +321,7 @@ async def test_import_project_offers_the_plugins_of_trusted_files_only(project: 
     assert [(r.event, r.capability) for r in results] == [
         ("tool.execute.before", Capability.ADAPTED), ("tool.execute.before", Capability.ADAPTED),
         ("shell.env", Capability.ADAPTED), ("event", Capability.ADAPTED)]
-    assert texts == ["Error: Do not read .env files"]
+    assert texts == ["Do not read .env files"]
 
 
 async def test_npm_plugins_the_config_lists_load_from_installed_packages_only(tmp_path: Path) -> None:

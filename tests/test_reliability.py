@@ -195,13 +195,13 @@ async def test_fifty_concurrent_sessions_on_two_adapters_lose_and_cross_no_verdi
             out = work / f"out-{i}.txt"
             if "A-" in command:
                 assert result == {**result, "isError": True,
-                                  "text": f"Error: A refuses [{command}]"}, i
+                                  "text": f"Denied by preToolUse hook: A refuses [{command}]"}, i
                 assert not out.exists()
             elif "B-" in command:
-                # Claude's own deny text on its native route; Copilot's reason as it is.
-                label = "PreToolUse:Bash hook error: " if b_vendor == "claude" else ""
+                # Each vendor's own deny text: Claude's on its native route, Copilot's on its bridge.
+                label = "PreToolUse:Bash hook error: " if b_vendor == "claude" else "Denied by preToolUse hook: "
                 assert result == {**result, "isError": True,
-                                  "text": f"Error: {label}B refuses [{command}]"}, i
+                                  "text": f"{label}B refuses [{command}]"}, i
                 assert not out.exists()
             else:
                 assert result["isError"] is False, (i, result)
@@ -359,7 +359,7 @@ async def test_a_failing_copilot_pre_tool_hook_with_unparsable_deep_json_still_d
         result = await _bash_result(host, "touch made.txt")
         assert not (work / "made.txt").exists()
         assert result["isError"] is True
-        assert result["text"].startswith("Error: Denied by preToolUse hook")
+        assert result["text"].startswith("Denied by preToolUse hook (hook errored: ")
         assert [r.decision for r in adapter.audit] == ["deny"]
 
 

@@ -84,14 +84,14 @@ async def test_a_five_vendor_preset_blocks_and_carries(tmp_path: Path) -> None:
         result = await agent.run_turn("go")
         assert result.reason == "completed"
         texts = [e.data["text"] for e in agent.session.events if e.type == "tool/result"]
-        # Each vendor's own deny text (the host puts "Error: " before it). Codex's Write matcher
-        # also selects its apply_patch alias, so Codex denies the edit before CodeBuddy's hook runs.
-        assert texts[0] == "Error: PreToolUse:Bash hook error: claude says no"
-        assert texts[1].startswith("Error: Command blocked by PreToolUse hook: codex says no. Command: *** Begin Patch")
+        # Each vendor's own deny text, exactly. Codex's Write matcher also selects its
+        # apply_patch alias, so Codex denies the edit before CodeBuddy's hook runs.
+        assert texts[0] == "PreToolUse:Bash hook error: claude says no"
+        assert texts[1].startswith("Command blocked by PreToolUse hook: codex says no. Command: *** Begin Patch")
         assert "*** Add File: by-write.txt" in texts[1]
-        assert texts[2].startswith("Error: Command blocked by PreToolUse hook: codex says no. Command: ")
+        assert texts[2].startswith("Command blocked by PreToolUse hook: codex says no. Command: ")
         assert "*** Update File: seed.txt" in texts[2]
-        assert texts[3] == "Error: opencode says no"
+        assert texts[3] == "opencode says no"
         assert not (tmp_path / "by-bash").exists() and not (tmp_path / "by-write.txt").exists()
         assert (tmp_path / "seed.txt").read_text() == "old text\n"
         # Copilot's `view` matcher never fired: the read was denied first by OpenCode's hook.
@@ -125,7 +125,8 @@ async def test_a_copilot_deny_blocks_when_nothing_else_does(tmp_path: Path) -> N
         await agent.run_turn("read it")
         payload = json.loads((tmp_path / "cp.payload").read_text())
         assert payload["toolName"] == "view" and json.loads(payload["toolArgs"]) == {"path": "seed.txt"}
-        assert [e.data["text"] for e in agent.session.events if e.type == "tool/result"] == ["Error: no views"]
+        assert [e.data["text"] for e in agent.session.events if e.type == "tool/result"] == [
+            "Denied by preToolUse hook: no views"]
 
 
 async def test_ids_are_stable_and_unique(tmp_path: Path) -> None:

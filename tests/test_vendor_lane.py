@@ -147,6 +147,14 @@ ORACLE: list[tuple[str, str, Check]] = [
     ("workbuddy:observe", "the five configured events fire once each in -p, with no SessionEnd",
      lambda o: sorted(o.invoked) == ["PostToolUse", "PreToolUse", "SessionStart", "Stop", "UserPromptSubmit"]),
     ("workbuddy:rewrite", "updatedInput runs", lambda o: o.tool_ran and o.rewritten),
+    ("workbuddy:ask", "an ask runs PreToolUse again at the permission check, then the allowed tool runs",
+     lambda o: o.invoked == ("PreToolUse", "PreToolUse") and o.tool_ran),
+    ("claude:ask", "Claude in -p cannot ask: the model reads the hook's reason alone", denied("LANE-DENY-ASK why")),
+    ("copilot:ask", "Copilot cannot ask in -p and says so",
+     denied("Denied by preToolUse hook (unable to ask user for confirmation): LANE-DENY-ASK why")),
+    ("codex:deny_json", "a JSON deny names the reason and the command",
+     denied("Command blocked by PreToolUse hook: LANE-DENY-JSON reason. Command: echo ran > tool-ran.txt; "
+            "echo hello-from-tool")),
 ]
 
 

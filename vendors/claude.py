@@ -95,12 +95,6 @@ _CONTEXT_AS_USER = degrade(
     "as a user message sourced from the hook, queued for the next model call, where Claude Code sends a "
     "system message.",
 )
-_ERROR_PREFIX = degrade(
-    "text-differs",
-    "A deny reaches the model as the tool's error result in Claude's words (\"PreToolUse:Bash hook error: "
-    "<reason>\", the command quoted on exit 2), but the host puts \"Error: \" in front of it.",
-)
-
 _NO_FORK = degrade("matcher-narrowed",
     "The host never reports a \"fork\" source (a forked session starts as \"startup\"), "
     "so a fork matcher never fires."
@@ -205,14 +199,12 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
-            _ERROR_PREFIX,
             _CONTEXT_AS_USER,
             degrade("decision-narrowed",
                     "allow lets the call through without skipping the host's own guards, defer is read "
                     "as no decision, and ask goes to the host's approval (denied with the hook's reason "
                     "when the host has none)."),
-            degrade("input-rewrite-ignored",
-                    "updatedInput is not applied: the host's pre-execute verdict cannot rewrite a call."),
+            shared.REWRITE_NESTED,
             _HOST_ONLY_TOOLS,
         ),
         official=EventRow(

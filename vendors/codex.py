@@ -148,13 +148,7 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
-            degrade("text-differs",
-                    "A deny reaches the model as the tool's error result in Codex's words (\"Command "
-                    "blocked by PreToolUse hook: <reason>. Command: <command>\"), but the host puts "
-                    "\"Error: \" in front of it."),
-            degrade("input-rewrite-ignored",
-                    "updatedInput with allow is not applied: the host's pre-execute verdict cannot rewrite "
-                    "a call."),
+            shared.REWRITE_NESTED,
             _NO_MODEL,
             degrade("matcher-narrowed",
                     "Host tools Codex has no name for reach the hook under their host name, and MCP tools "

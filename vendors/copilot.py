@@ -17,6 +17,7 @@ from compat_adapter.model import (
     VendorSpec,
     degrade,
 )
+from vendors import shared
 
 _OWN = degrade(
     "own-translation",
@@ -39,9 +40,8 @@ _SCRUBBED_ENV = degrade(
 
 # Losses of one event, true of both its spellings (camelCase and PascalCase).
 _PRE_TOOL = (
-    degrade("input-rewrite-ignored",
-            "modifiedArgs (or updatedInput) is recorded in the audit but the call runs with "
-            "its original arguments."),
+    shared.REWRITE_NESTED,
+    shared.REWRITE_IN_HISTORY,
     degrade("decision-narrowed",
             "allow does not pre-approve the call: it only hands it to the next listener, so "
             "a later policy may still ask for approval."),

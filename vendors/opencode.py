@@ -14,6 +14,7 @@ from compat_adapter.model import (
     VendorSpec,
     degrade,
 )
+from vendors import shared
 from vendors.opencode_plugins import PLUGIN_REFUSED
 
 _CALLBACK = degrade(
@@ -48,9 +49,8 @@ EVENTS = (
             degrade("reauthored",
                     "The callback that throws to deny must be rewritten as a command whose answer "
                     "denies the call instead."),
-            degrade("input-rewrite-ignored",
-                    "Mutating output.args has no counterpart: a rewritten argument set is recorded "
-                    "but the call runs with its original arguments."),
+            shared.REWRITE_NESTED,
+            shared.REWRITE_IN_HISTORY,
             degrade("payload-field-missing",
                     "The plugin context (client, $, project, worktree) is not available to a command."),
             degrade("timeout-differs",

@@ -31,9 +31,6 @@ PLUGIN_EVENTS = (
         point="tools/pre-execute",
         blocking="verdict",
         degradations=(
-            degrade("approximate",
-                    "A throw denies the call and the model reads 'Error: <message>', where OpenCode "
-                    "gives the bare message as the tool result."),
             degrade("input-rewrite-ignored",
                     "Mutating output.args is recorded in the audit but the call runs with its original "
                     "arguments: the host has no input-rewrite arm (OpenCode runs the mutated args)."),

@@ -19,9 +19,24 @@ __all__ = (
     "NO_AGENT_TYPE",
     "ONLY_APPROVAL_REJECTIONS",
     "POLLED_WORKTREES",
+    "REWRITE_IN_HISTORY",
+    "REWRITE_NESTED",
     "SETTINGS_COMMITTED",
     "TASKS_FROM_SNAPSHOTS",
     "WORKTREES_GIT_ONLY",
+)
+
+# tools/pre-execute + tools/execute: an input rewrite (compat_adapter/routing/rewrite.py)
+REWRITE_NESTED = degrade(
+    "approximate",
+    "A new input runs as a nested call through the host's tool pipeline (the way a composite tool "
+    "dispatches), so the host's own policy judges it again; a field the new input leaves out keeps "
+    "the model's value, and post-tool hooks read the model's original arguments.",
+)
+REWRITE_IN_HISTORY = degrade(
+    "message-provenance",
+    "The model's history keeps the call it made (with the new input's output), where the vendor shows "
+    "the rewritten arguments in the call.",
 )
 
 # agent/pre-step: the prompt point

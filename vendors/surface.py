@@ -20,6 +20,7 @@ TABLE_SURFACE = Surface.model_construct(
     version="0.2.0-rc.2",
     seams={
         "tools/pre-execute": _W,
+        "tools/execute": _W,
         "tools/post-execute": _W,
         "tools/result": _E,
         "agent/created": _S,
@@ -39,7 +40,7 @@ TABLE_SURFACE = Surface.model_construct(
     },
     services=frozenset({
         "shell", "shellEnv", "fs.watch", "lsp", "worktrees", "agents", "approval",
-        "userQuestions", "subagents", "settings",
+        "userQuestions", "subagents", "settings", "tools",
     }),
     bridge_packages=frozenset({CLAUDE_BRIDGE, CODEX_BRIDGE}),
 )

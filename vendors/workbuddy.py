@@ -195,8 +195,13 @@ EVENTS = (
         degradations=(
             degrade("decision-narrowed",
                     "allow lets the call through without skipping the host's own guards, and ask goes to "
-                    "the host's approval (denied with the hook's reason when the host has none)."),
-            degrade("input-rewrite-ignored", "modifiedInput and updatedInput are not applied."),
+                    "the host's approval (denied with the hook's reason when the host has none), not to "
+                    "CodeBuddy's own allow rules: a call CodeBuddy allows up front (--allowedTools) is "
+                    "denied here when no approval channel answers."),
+            degrade("approximate",
+                    "CodeBuddy runs the PreToolUse hooks a second time when an ask reaches its permission "
+                    "check; here they run once."),
+            shared.REWRITE_NESTED,
             _HOST_ONLY_TOOLS,
         ),
         official=EventRow(

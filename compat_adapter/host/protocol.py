@@ -330,6 +330,7 @@ class ModelRequest:
 #: no answer by default: the host raises "no provider" instead.
 SEAM_DEFAULTS: Mapping[str, object] = {
     "tools/pre-execute": PreToolDecision("allow"),
+    "tools/execute": "the tool body's result",
     "tools/post-execute": PostToolDecision("accept"),
     "agent/pre-step": "enter with the claimed messages",
     "approval/request": ApprovalOutcome.UNAVAILABLE,
@@ -427,6 +428,14 @@ class Host(abc.ABC):
         """Contribute `DSH_*` variables to the model's shell tool runs (``resolve`` may be async)."""
         raise NotImplementedError
 
+    async def execute_nested(self, parent: ToolExecution, call_id: str,
+                             arguments: Mapping[str, Any]) -> ToolResult:
+        """From a ``tools/execute`` listener of ``parent``: run ``parent``'s tool as a nested call
+        ``call_id`` with ``arguments``, through the host's whole tool pipeline (pre-execute,
+        approval, around-dispatch, post-execute), and return its result (DSH: ``ctx.tools.execute``
+        with ``parent`` set to the outer call's token, as a composite tool dispatches)."""
+        raise NotImplementedError
+
 
 #: Optional method → the service name it stands for in a surface.
 OPTIONAL_PARTS: Mapping[str, str] = {
@@ -437,6 +446,7 @@ OPTIONAL_PARTS: Mapping[str, str] = {
     "watch_worktrees": "worktrees",
     "register_shell_env": "shellEnv",
     "complete": "model",
+    "execute_nested": "tools",
 }
 
 REQUIRED_PARTS: tuple[str, ...] = ("surface", "on", "get_agent", "log", "start_soon", "settle", "cwd")

@@ -24,6 +24,8 @@ from compat_adapter.handlers.model import Complete
 from compat_adapter.handlers.run import HandlerRun, if_admits, run_handler
 from compat_adapter.host.protocol import AgentHandle, Host, SessionHandle, UserMessage, new_message
 from compat_adapter.model import CommandHandler, EventRow, Handler, VendorSpec
+from compat_adapter.routing.rewrite import Rewrites
+from compat_adapter.routing.verbatim import Verbatim
 from compat_adapter.runtime.process import BASH, ProcessOutcome, hook_environment
 
 if TYPE_CHECKING:
@@ -352,6 +354,10 @@ class Runner:
         self._groups: dict[str, list[Group]] = {}
         #: What listeners remember between dispatches (stop blocks, todo lists, models), by topic.
         self.memo: dict[str, dict[Any, Any]] = {}
+        #: The denies given at pre-execute, to be read by the model in the vendor's own words.
+        self.verbatim = Verbatim()
+        #: The input rewrites the hooks asked for, run as nested calls on tools/execute.
+        self.rewrites = Rewrites(host)
         #: The host's model for prompt and agent hooks (the optional `complete` part), if it has one.
         self.complete: Complete | None = host.complete if "model" in host.surface.services else None
 

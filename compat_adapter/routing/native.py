@@ -30,8 +30,10 @@ from compat_adapter.routing.points import (
     Point,
     point_named,
 )
+from compat_adapter.routing.rewrite import can_rewrite
 from compat_adapter.routing.seams import LISTENERS
 from compat_adapter.routing.seams.services import arm
+from compat_adapter.routing.seams.tools import EXECUTE_SEAM
 from compat_adapter.routing.verdicts import Rule, observe
 
 __all__ = ("Listening", "NativeRouter", "PointRouter")
@@ -64,6 +66,12 @@ class Listening:
             if point.name in _HALTING and PRE_STEP.seam in self._host.surface.seams:
                 # continue:false ends the turn at its next step: the pre-step seam refuses it.
                 self._subscribe(PRE_STEP.seam)  # type: ignore[arg-type]
+            if point is PRE_EXECUTE and POST_EXECUTE.seam in self._host.surface.seams:
+                # A deny is put in the vendor's words on post-execute (``verbatim``).
+                self._subscribe(POST_EXECUTE.seam)  # type: ignore[arg-type]
+            if point is PRE_EXECUTE and can_rewrite(self._host):
+                # An input rewrite runs as a nested call on tools/execute (``rewrite``).
+                self._subscribe(EXECUTE_SEAM)
             await self._arm(point)
         except BaseException:
             self.runner.remove(entry)

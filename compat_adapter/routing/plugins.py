@@ -6,8 +6,9 @@ plugins through :meth:`PluginHostRouter.load`, grades every key they return, and
 one: the entry's ``declared.origin`` names the plugin, its row's event is the hook key. Per point,
 the hooks of one key run in mount order on one shared ``output``, as OpenCode runs them:
 
-* ``tool.execute.before`` on ``tools/pre-execute``: a throw denies with the plugin's message; a
-  mutation of ``output.args`` is audited and not applied (the host has no input-rewrite arm);
+* ``tool.execute.before`` on ``tools/pre-execute``: a throw denies with the plugin's message (the
+  model reads it bare, as in OpenCode: ``verbatim``); a mutation of ``output.args`` is audited and
+  not applied (the host has no input-rewrite arm);
 * ``tool.execute.after`` on ``tools/post-execute``: a changed ``output.output`` replaces what the
   model reads (through the host's result block);
 * ``shell.env`` through the host's shell-environment registry (the host keeps ``DSH_*`` names);
@@ -50,6 +51,7 @@ from compat_adapter.plugin_host.sources import PluginSource
 from compat_adapter.routing import points
 from compat_adapter.routing.base import HookState
 from compat_adapter.routing.dispatch import AuditRecord, HookEntry
+from compat_adapter.routing.verbatim import Verbatim, reworded
 
 __all__ = ("PLUGIN_SOURCE", "PluginHostRouter")
 
@@ -79,6 +81,8 @@ class PluginHostRouter:
         self._by_key: dict[str, list[HookEntry]] = {}
         self._unsubscribe: dict[str, Callable[[], None]] = {}
         self._closed = False
+        #: A throw's message is what OpenCode's model reads, bare: put right after the host's deny.
+        self._verbatim = Verbatim()
 
     # ── loading ──
     async def load(self, root: Path, sources: tuple[PluginSource, ...] | None = None
@@ -118,10 +122,14 @@ class PluginHostRouter:
         if key in self._unsubscribe:
             return
         host = self._host
-        if key == "tool.execute.before":
-            self._unsubscribe[key] = host.on(_seam(points.PRE_EXECUTE), self._pre_execute)
-        elif key == "tool.execute.after":
-            self._unsubscribe[key] = host.on(_seam(points.POST_EXECUTE), self._post_execute)
+        if key in ("tool.execute.before", "tool.execute.after"):
+            # One post-execute listener serves both: it puts a before-hook's deny in OpenCode's words.
+            if key == "tool.execute.before":
+                self._unsubscribe[key] = host.on(_seam(points.PRE_EXECUTE), self._pre_execute)
+            else:
+                self._unsubscribe[key] = lambda: None
+            if "post-execute" not in self._unsubscribe:
+                self._unsubscribe["post-execute"] = host.on(_seam(points.POST_EXECUTE), self._post_execute)
         elif key == "shell.env":
             self._unsubscribe[key] = host.register_shell_env(f"compat-adapter-{self._adapter_id}-plugins",
                                                              self._shell_env)
@@ -170,7 +178,7 @@ class PluginHostRouter:
         result, entries = await self._run("tool.execute.before", input, output)
         if result.error is not None:
             self._record(entries, points.PRE_EXECUTE.name, result, "deny", True, "denied by a throw")
-            return PreToolDecision("deny", result.error)
+            return self._verbatim.deny(execution, result.error)
         args = result.output.get("args") if isinstance(result.output, dict) else None
         rewritten = isinstance(args, dict) and args != original
         self._record(entries, points.PRE_EXECUTE.name, result, "allow", not rewritten,
@@ -178,6 +186,10 @@ class PluginHostRouter:
         return await next()
 
     async def _post_execute(self, event: ToolPostEvent, next: Next) -> PostToolDecision:
+        said = self._verbatim.take(event)
+        if said is not None:
+            # OpenCode runs no tool.execute.after for a call a before-hook threw on.
+            return await reworded(said, next)
         if not self._by_key.get("tool.execute.after"):
             return await next()
         input, output = payloads.tool_after(event)

@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from compat_adapter.catalog import vendor_tool
+from compat_adapter.dialects.common import host_call
 from compat_adapter.host.protocol import (
     ApprovalOutcome,
     AskUserQuestionAnswer,
@@ -60,6 +62,11 @@ class Applied:
     """Variables for the host shell."""
     halt: str | None = None
     """``continue: false``: the vendor stops the agent; the turn ends before its next step."""
+    unanswered: str | None = None
+    """An ``ask`` the host's approval may leave unanswered: what the vendor, unable to ask, shows
+    the model instead of the host's words."""
+    rewrite: Mapping[str, Any] | None = None
+    """The arguments (host names) the call runs with instead of the model's (an input rewrite)."""
 
 
 #: A verdict rule: (merged group, the group's row, what the listener knows) → what it does.
@@ -146,16 +153,34 @@ def pre_tool(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> App
         return Applied(True, "deny", verdict=PreToolDecision("deny", voice.deny(said(group))), context=context)
     if answer.decision == "ask":
         if not scene.get("approval", True):
-            # No approval channel: the host would deny with its own words; the hook's reason is
-            # what the vendor would have put before the user, so it is what the model reads.
-            reason = voice.deny(said(group, answer.reason))
+            # No approval channel: the host would deny with its own words; the vendor, unable to
+            # ask either, denies with the hook's reason in its own words.
+            asked = said(group, answer.reason)
+            reason = voice.ask_denied(asked) or voice.deny(asked)
             return Applied(True, "ask with no approval channel: denied with the hook's reason",
                            verdict=PreToolDecision("deny", reason), context=context)
-        return Applied(True, "ask → host approval", verdict=PreToolDecision("ask", answer.reason), context=context)
+        return Applied(True, "ask → host approval", verdict=PreToolDecision("ask", answer.reason), context=context,
+                       unanswered=voice.ask_denied(said(group, answer.reason)))
     note = "allow does not pre-approve" if answer.decision == "allow" else "no decision"
+    rewrite = _rewrite(group, answer.updated_input) if answer.updated_input is not None else None
     if answer.updated_input is not None:
-        note += "; input rewrite ignored"
-    return Applied(True, note, context=context)
+        note += "; input rewritten" if rewrite is not None else "; input rewrite ignored (another tool's input)"
+    return Applied(True, note, context=context, rewrite=rewrite)
+
+
+def _rewrite(group: GroupResult, updated: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The host arguments a hook's new input stands for, over the call's own (a field the hook
+    leaves out keeps its value, so the host's required fields stay); None when the new input
+    names fields of another host tool."""
+    moment = group.moment
+    if moment is None:
+        return None
+    host_name, host_args = moment.fields.get("tool_name"), moment.fields.get("tool_input")
+    if not isinstance(host_name, str) or not isinstance(host_args, Mapping):
+        return None
+    vendor = group.ran[0].spec.id
+    name, arguments = host_call(vendor, vendor_tool(vendor, host_name), updated)
+    return {**host_args, **arguments} if name == host_name else None
 
 
 def post_tool(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:

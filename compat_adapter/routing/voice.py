@@ -62,6 +62,11 @@ class Voice:
     def deny(self, said: Said) -> str:
         return said.reason
 
+    def ask_denied(self, said: Said) -> str | None:
+        """An ``ask`` that no one can answer (no approval channel): the vendor denies, in these
+        words; None when the vendor's words for it are unknown (the host's own words stay)."""
+        return self.deny(said)
+
     def context(self, event: str, tool: str | None, text: str) -> str:
         return text
 
@@ -79,6 +84,10 @@ class ClaudeVoice(Voice):
         if said.exit2:
             return f"{_label(said)} hook error: [{said.command}]: {said.reason}"
         return f"{_label(said)} hook error: {said.reason}"
+
+    def ask_denied(self, said: Said) -> str:
+        # Claude in -p cannot ask: the tool result is the hook's reason, unlabelled.
+        return said.reason
 
     def context(self, event: str, tool: str | None, text: str) -> str:
         label = f"{event}:{tool}" if tool else event
@@ -105,8 +114,33 @@ class CodexVoice(Voice):
         return f'<hook_prompt hook_run_id="{run_id}">{said.reason}</hook_prompt>'
 
 
+_COPILOT_DENIED = "Denied by preToolUse hook"
+
+
+class CopilotVoice(Voice):
+    """Copilot: a deny names the hook event; an exit-2 deny drops stderr and names the exit code."""
+
+    def deny(self, said: Said) -> str:
+        if said.reason.startswith(_COPILOT_DENIED):
+            return said.reason  # the dialect's words already (a hook that errored is a deny)
+        reason = "hook exited with code 2" if said.exit2 else said.reason
+        return f"{_COPILOT_DENIED}: {reason}"
+
+    def ask_denied(self, said: Said) -> str:
+        return f"{_COPILOT_DENIED} (unable to ask user for confirmation): {said.reason}"
+
+
 class CodeBuddyVoice(Voice):
-    """CodeBuddy: context in system-reminder parts; a Stop block quotes the command in a user query."""
+    """CodeBuddy: a deny keeps the ``Error:`` envelope; context in system-reminder parts; a Stop
+    block quotes the command in a user query."""
+
+    def deny(self, said: Said) -> str:
+        return f"Error: {said.reason}"
+
+    def ask_denied(self, said: Said) -> str | None:
+        # CodeBuddy takes an ask to its own permission rules (and runs PreToolUse again there);
+        # what it shows when nothing can answer was not observed.
+        return None
 
     def context(self, event: str, tool: str | None, text: str) -> str:
         role = "tool-hint" if event in ("PostToolUse", "PostToolUseFailure") else "hook"
@@ -121,6 +155,7 @@ VOICES: Mapping[str, Voice] = MappingProxyType({
     "claude": ClaudeVoice("claude", pre_tool_context=True, stop_guard=8),
     "codex": CodexVoice("codex", post_block="replace"),
     "workbuddy": CodeBuddyVoice("workbuddy", post_block="ignored"),
+    "copilot": CopilotVoice("copilot", post_block="replace"),
 })
 
 _PLAIN = Voice("plain", post_block="replace")

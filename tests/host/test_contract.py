@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from conftest import trust_project, write_script
 
-from compat_adapter.host.protocol import Host
+from compat_adapter.host.protocol import Host, PreToolDecision
 from compat_adapter.host.script import Reply, call
 from compat_adapter.model import Capability, Route
 from compat_adapter.service import CompatAdapter
@@ -211,7 +211,10 @@ async def test_a_claude_pretooluse_deny_on_the_native_route_reads_as_claude_says
     assert reason == "completed" and steps == 2
     assert not (ws / "ran").exists(), "the denied command must not have run"
     [(is_error, text)] = lane.tool_results(log)
-    assert is_error and text.endswith("PreToolUse:Bash hook error: native-deny")
+    # Claude's words exactly: the host's "Error: " envelope is put right on post-execute, while
+    # the host's own pre-execute deny (and its hook pair) stands.
+    assert is_error and text == "PreToolUse:Bash hook error: native-deny"
+    assert lane.hook_pairs(log, "PreToolUse")[1] == ("hook/result", "deny")
     payload = json.loads((tmp_path / "cc.stdin").read_text())
     assert payload["tool_name"] == "Bash" and payload["tool_input"]["command"] == f"touch {ws}/ran"
 
@@ -231,11 +234,67 @@ async def test_a_copilot_pretooluse_deny_through_the_builtin_bridge_blocks_bash(
         audit = adapter.audit
     assert not (ws / "ran").exists()
     [(is_error, text)] = lane.tool_results(log)
-    assert is_error and "copilot says no" in text
+    assert is_error and text == "Denied by preToolUse hook: copilot says no"
     payload = json.loads((tmp_path / "cp.stdin").read_text())
     assert payload["toolName"] == "bash" and json.loads(payload["toolArgs"])["command"] == f"touch {ws}/ran"
     assert [(a.decision, a.honoured) for a in audit] == [("deny", True)]
     assert lane.hook_pairs(log, "preToolUse") == [("hook/invoked", "copilot"), ("hook/result", "deny")]
+
+
+def rewrite_to(command: str) -> dict[str, Any]:
+    return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                                   "updatedInput": {"command": command}}}
+
+
+async def test_a_claude_input_rewrite_runs_the_new_command_as_a_nested_call(lane: Lane, tmp_path: Path) -> None:
+    """updatedInput runs, as in Claude Code: the host dispatches the call's tool again as a nested
+    call (tools/execute, the way a composite tool does); the log keeps the model's own call."""
+    ws = lane.host.cwd
+    async with lane.adapter(tmp_path) as adapter:
+        await adapter.register_hook("claude", "PreToolUse", "Bash",
+                                    printing(tmp_path, "rw", rewrite_to(f"touch {ws}/rewritten; echo rewritten-out")))
+        agent = await lane.agent([Reply("trying", (bash(f"touch {ws}/original"),)), "done"])
+        reason, steps = await lane.run(agent, "please run it")
+        log = await lane.log(agent)
+        audit = [(a.decision, a.honoured, a.note) for a in adapter.audit]
+    assert (reason, steps) == ("completed", 2)
+    assert (ws / "rewritten").exists() and not (ws / "original").exists()
+    [(is_error, text)] = lane.tool_results(log)
+    assert not is_error and "rewritten-out" in text
+    # The hook ran once: the nested call passes the host's pipeline, not our hooks again.
+    assert lane.hook_pairs(log, "PreToolUse") == [("hook/invoked", "claude"), ("hook/result", "allow")]
+    assert audit == [("allow", True, "allow does not pre-approve; input rewritten")]
+    [logged] = [e["data"] for e in log if e["type"] == "tool/call"]
+    assert f"touch {ws}/original" in json.dumps(logged)
+
+
+async def test_a_rewritten_input_still_passes_the_hosts_other_policy(lane: Lane, tmp_path: Path) -> None:
+    """The nested call goes through tools/pre-execute again: another policy listener that refuses
+    the new command denies it, so a rewrite cannot slip a command past the host's policy."""
+    ws = lane.host.cwd
+    judged: list[str] = []
+
+    async def policy(execution: Any, next: Any) -> Any:
+        command = str(execution.arguments.get("command", ""))
+        judged.append(command)
+        if "forbidden" in command:
+            return PreToolDecision("deny", "policy: forbidden")
+        return await next()
+
+    off = lane.host.on("tools/pre-execute", policy)
+    try:
+        async with lane.adapter(tmp_path) as adapter:
+            await adapter.register_hook("claude", "PreToolUse", "Bash",
+                                        printing(tmp_path, "rw", rewrite_to(f"touch {ws}/forbidden")))
+            agent = await lane.agent([Reply("trying", (bash(f"touch {ws}/original"),)), "done"])
+            await lane.run(agent, "please run it")
+            log = await lane.log(agent)
+    finally:
+        off()
+    assert not (ws / "forbidden").exists() and not (ws / "original").exists()
+    assert judged == [f"touch {ws}/original", f"touch {ws}/forbidden"]
+    [(is_error, text)] = lane.tool_results(log)
+    assert is_error and text == "Error: policy: forbidden"
 
 
 async def test_an_allowing_hook_lets_the_real_command_run(lane: Lane, tmp_path: Path) -> None:
@@ -459,7 +518,8 @@ async def test_an_opencode_plugin_runs_in_the_plugin_host_on_every_host(lane: La
     assert (results["tool.execute.before"].capability, results["tool.execute.before"].route) == (
         Capability.ADAPTED, Route.PLUGIN_HOST)
     (denied, denied_text), (_, env_text) = lane.tool_results(log)
-    assert denied and "no .env here" in denied_text
+    # OpenCode's model reads the thrown message bare, on both hosts.
+    assert denied and denied_text == "no .env here"
     env = results["shell.env"]
     if "shellEnv" in lane.host.surface.services:
         assert env.capability is Capability.ADAPTED and "guard=on" in env_text

@@ -46,6 +46,7 @@ __all__ = (
     "AgentGone",
     "Proxies",
     "decode_event",
+    "decode_result",
     "decode_message",
     "decode_verdict",
     "encode_message",
@@ -120,7 +121,7 @@ def decode_event(host: Proxies, seam: str, data: Mapping[str, Any]) -> Any:
     def agent(key: str = "agent") -> Any:
         return host.agent_from(data[key])
 
-    if seam == "tools/pre-execute":
+    if seam in ("tools/pre-execute", "tools/execute"):
         return _execution(host, data)
     if seam == "tools/post-execute":
         result = data.get("result") or {}
@@ -188,6 +189,13 @@ def encode_verdict(seam: str, verdict: Any) -> Any:
         return {"answers": [{"id": a.id, "selected": list(a.selected), "custom": a.custom}
                             for a in verdict.answers]}
     raise ProtocolError(f"a {seam} listener returned {type(verdict).__name__}, not a verdict")
+
+
+def decode_result(tool: str, data: Any) -> ToolResult:
+    """A tool result the peer sent (``tools/execute``'s downstream, a nested call's outcome)."""
+    data = data if isinstance(data, Mapping) else {}
+    text = str(data.get("text", ""))
+    return ToolResult(is_error=failed(tool, data, text), text=text)
 
 
 def decode_verdict(seam: str, data: Any) -> Any:

@@ -37,6 +37,7 @@ from compat_adapter.errors import HostSurfaceMismatch, MountFailed, ProtocolErro
 from compat_adapter.host.dsh.channel import Channel
 from compat_adapter.host.dsh.codec import (
     decode_event,
+    decode_result,
     decode_verdict,
     encode_message,
     encode_verdict,
@@ -50,6 +51,8 @@ from compat_adapter.host.protocol import (
     SeamMode,
     SessionEventNotice,
     Surface,
+    ToolExecution,
+    ToolResult,
     UserMessage,
 )
 from compat_adapter.host.sessionlog import SessionLog
@@ -63,6 +66,27 @@ _LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARN
 # The open dispatch's effect list; None outside a dispatch.
 _EFFECTS: contextvars.ContextVar[list[dict[str, Any]] | None] = contextvars.ContextVar(
     "dsh_effects", default=None)
+
+
+@dataclass(slots=True)
+class _OpenExecute:
+    """An open ``tools/execute`` dispatch: the results the plugin holds, by the Python object
+    that stands for each (what ``next`` returned, a nested call's outcome)."""
+
+    dispatch: Any
+    held: dict[int, tuple[str, ToolResult]] = field(default_factory=dict)
+
+    def hold(self, kind: str, result: ToolResult) -> ToolResult:
+        self.held[id(result)] = (kind, result)
+        return result
+
+    def verdict(self, result: Any) -> dict[str, Any]:
+        kind, held = self.held.get(id(result), ("", None))
+        # Only a result the plugin holds can answer: a listener cannot make one up.
+        return {"kind": kind if held is result else "not-held"}
+
+
+_EXECUTE: contextvars.ContextVar[_OpenExecute | None] = contextvars.ContextVar("dsh_execute", default=None)
 
 
 # ── session and agent proxies ──────────────────────────────────────────────────────────────────
@@ -348,6 +372,15 @@ class DshHost(Host):
                 await result
             self.start_soon(wait)
 
+    async def execute_nested(self, parent: ToolExecution, call_id: str,
+                             arguments: Mapping[str, Any]) -> ToolResult:
+        open_execute = _EXECUTE.get()
+        if open_execute is None:
+            raise ProtocolError("a nested tool call is made from inside a tools/execute listener")
+        reply = await self._channel.request("execute_nested", {
+            "dispatch": open_execute.dispatch, "call_id": call_id, "arguments": plain(arguments)})
+        return open_execute.hold("nested", decode_result(parent.name, reply))
+
     async def _dispatch(self, params: dict[str, Any]) -> dict[str, Any]:
         seam = str(params.get("seam"))
         mode = self.surface.seams.get(seam)
@@ -360,6 +393,8 @@ class DshHost(Host):
         listeners = list(self._listeners.get(seam, ()))
         effects: list[dict[str, Any]] = []
         token = _EFFECTS.set(effects)
+        open_execute = _OpenExecute(did) if seam == "tools/execute" else None
+        execute_token = _EXECUTE.set(open_execute)
         self._begin()
         try:
             verdict: Any = None
@@ -382,13 +417,19 @@ class DshHost(Host):
                         self.log("error", "emit listener failed", seam=seam, error=repr(exc))
         finally:
             _EFFECTS.reset(token)
+            _EXECUTE.reset(execute_token)
             self._end()
+        if open_execute is not None:
+            return {"verdict": open_execute.verdict(verdict), "effects": effects}
         return {"verdict": encode_verdict(seam, verdict), "effects": effects}
 
     async def _waterfall(self, seam: str, listeners: list[Callable[..., Any]], event: Any,
                          did: Any) -> Any:
         async def downstream() -> Any:
             reply = await self._channel.request("next", {"dispatch": did})
+            open_execute = _EXECUTE.get()
+            if seam == "tools/execute" and open_execute is not None:
+                return open_execute.hold("downstream", decode_result(event.name, reply))
             return decode_verdict(seam, reply)
 
         async def call(i: int) -> Any:

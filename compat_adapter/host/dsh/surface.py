@@ -53,11 +53,13 @@ def _seam(mode: SeamMode, package: str, service: str) -> SeamInfo:
 
 
 #: The seams of 0.1.0-rc.8 that a Host listener can use (``session/flush`` is parallel and
-#: ``llm/*``, ``system-prompt/*``, ``tools/execute`` are host internals the routes never name).
+#: ``llm/*``, ``system-prompt/*`` are host internals the routes never name; ``tools/execute`` carries
+#: an input rewrite as a nested call, ``routing/rewrite.py``).
 #: Differences from the 0.2.0-rc.2 surface the embedded host publishes: ``agent/created`` is emit
 #: (not serial), ``agent/session-start`` exists, ``user-questions/request`` does not.
 DSH_RC8_SEAMS: Mapping[str, SeamInfo] = MappingProxyType({
     "tools/pre-execute": _seam(_W, "dsh-tools", "tools"),
+    "tools/execute": _seam(_W, "dsh-tools", "tools"),
     "tools/post-execute": _seam(_W, "dsh-tools", "tools"),
     "tools/result": _seam(_E, "dsh-tools", "tools"),
     "agent/created": _seam(_E, "dsh-agent", "agents"),
@@ -84,6 +86,7 @@ SERVICE_NAMES: Mapping[str, str] = MappingProxyType({
     "userQuestions": "userQuestions",
     "subagents": "subagents",
     "settings": "settings",
+    "tools": "tools",
 })
 
 #: Services rc.8 has under a name the surface knows, but that this host cannot offer, and why.

@@ -9,7 +9,8 @@ A turn (live events in brackets)::
       → assistant/message  (or the scripted Error: step/end, [agent/error], turn/end {error})
       → per tool call: tool/call → tools/pre-execute waterfall
             → [ask: approval/asked → approval/request waterfall → approval/decided]
-            → the real tool → tools/post-execute waterfall → tool/result → [tools/result]
+            → the real tool (or, denied, the error `Error: <reason>`) → tools/post-execute
+            waterfall → tool/result → [tools/result]
       → post-tool additional_contexts enter the next-step inbox → step/end
       → tool calls made: next step (pre-step again, same turn)
       → model stopped and next-step inbox empty: agent/turn-stopping serial
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -62,6 +64,9 @@ if TYPE_CHECKING:
     from compat_adapter.host.embedded.agent import MemoryAgent
     from compat_adapter.host.embedded.memory import MemoryHost
 
+#: The running call's change tracker, for a nested call made from inside it.
+_TRACKER: ContextVar[ChangeTracker | None] = ContextVar("embedded_call_tracker", default=None)
+
 __all__ = (
     "TurnResult",
     "compact",
@@ -69,6 +74,7 @@ __all__ = (
     "message_record",
     "model_config",
     "run_command",
+    "run_nested",
     "run_turn",
 )
 
@@ -108,12 +114,12 @@ def message_record(message: UserMessage, turn: int | None, step: int | None) -> 
 
 
 def denial_text(tool: str, outcome: ApprovalOutcome) -> str:
-    """The deny reason DSH gives when an ``ask`` is not approved."""
+    """The deny reason DSH gives when an ``ask`` is not approved (``serviceAsk``, word for word)."""
     if outcome is ApprovalOutcome.REJECTED:
-        return f"the user rejected tool {tool}"
+        return f'the user rejected tool "{tool}"'
     if outcome is ApprovalOutcome.CANCELLED:
-        return f"approval for tool {tool} was cancelled"
-    return f"tool {tool} requires approval, but no approval channel is available"
+        return f'approval for tool "{tool}" was cancelled'
+    return f'tool "{tool}" requires approval, but no approval channel is available'
 
 
 async def run_turn(agent: MemoryAgent) -> TurnResult:
@@ -282,6 +288,23 @@ async def _run_call(agent: MemoryAgent, host: MemoryHost, turn: int, step: int, 
     # Listeners get their own copy; the tool body gets another, so nothing a listener does to
     # the arguments changes what runs (DSH has no input-rewrite arm).
     execution = ToolExecution(call_id, name, tool_call.plain_arguments(), agent)
+    token = _TRACKER.set(tracker)
+    try:
+        result, contexts = await _pipeline(agent, host, execution, tool_call.plain_arguments(), tracker)
+    finally:
+        _TRACKER.reset(token)
+    session.append("tool/result", {"turn": turn, "step": step, "callId": call_id, "name": name,
+                                   "isError": result.is_error, "text": result.text})
+    host.emit("tools/result", ToolPostEvent(execution, result))
+    return contexts
+
+
+async def _pipeline(agent: MemoryAgent, host: MemoryHost, execution: ToolExecution,
+                    arguments: Mapping[str, Any], tracker: ChangeTracker
+                    ) -> tuple[ToolResult, tuple[UserMessage, ...]]:
+    """One call through the registry's stages, as DSH's ``ToolRuntime.execute``: pre-execute
+    (and approval), around-dispatch ``tools/execute`` with the body inside, post-execute."""
+    name = execution.name
     decision = await host.waterfall("tools/pre-execute", execution,
                                     lambda: PreToolDecision("allow"))
     if not isinstance(decision, PreToolDecision):
@@ -291,26 +314,41 @@ async def _run_call(agent: MemoryAgent, host: MemoryHost, turn: int, step: int, 
     if decision.kind == "ask":
         decision = await _approve(agent, host, execution, decision.reason)
 
-    contexts: tuple[UserMessage, ...] = ()
     if decision.kind == "deny":
         result = ToolResult(True, f"Error: {decision.reason or f'tool {name} was denied'}")
     else:
-        result = await execute_tool(agent, execution, tool_call.plain_arguments(), tracker)
-        post = await host.waterfall("tools/post-execute", ToolPostEvent(execution, result),
-                                    lambda: PostToolDecision("accept"))
-        if not isinstance(post, PostToolDecision):
-            host.log("error", "tools/post-execute returned a non-decision; accepting",
-                     verdict=repr(post))
-            post = PostToolDecision("accept")
-        if post.kind == "block":
-            result = ToolResult(True, post.feedback if post.feedback is not None else
-                                f"the result of tool {name} was blocked", result.value)
-        contexts = tuple(post.additional_contexts)
+        result = await host.waterfall("tools/execute", execution,
+                                      lambda: execute_tool(agent, execution, dict(arguments), tracker))
+        if not isinstance(result, ToolResult):
+            host.log("error", "tools/execute returned a non-result; failing the call", verdict=repr(result))
+            result = ToolResult(True, f"Error: tools/execute returned no result for tool {name}")
+    # DSH runs post-execute on a denied call too (a denial is a "post-result"): a listener may
+    # reword or enrich the error result, never turn it into a success.
+    post = await host.waterfall("tools/post-execute", ToolPostEvent(execution, result),
+                                lambda: PostToolDecision("accept"))
+    if not isinstance(post, PostToolDecision):
+        host.log("error", "tools/post-execute returned a non-decision; accepting",
+                 verdict=repr(post))
+        post = PostToolDecision("accept")
+    if post.kind == "block":
+        result = ToolResult(True, post.feedback if post.feedback is not None else
+                            f"the result of tool {name} was blocked", result.value)
+    return result, tuple(post.additional_contexts)
 
-    session.append("tool/result", {"turn": turn, "step": step, "callId": call_id, "name": name,
-                                   "isError": result.is_error, "text": result.text})
+
+async def run_nested(host: MemoryHost, parent: ToolExecution, call_id: str,
+                     arguments: Mapping[str, Any]) -> ToolResult:
+    """A nested call of ``parent``'s tool (``Host.execute_nested``): the whole pipeline, no log
+    records of its own (DSH's registry writes none; the loop logs the outer call), and its final
+    outcome announced on ``tools/result``. Its post-execute context is not carried over."""
+    tracker = _TRACKER.get()
+    agent = parent.agent
+    if tracker is None or agent is None:
+        raise RuntimeError("a nested tool call needs a running call of an agent")
+    execution = ToolExecution(call_id, parent.name, dict(arguments), agent)
+    result, _ = await _pipeline(agent, host, execution, arguments, tracker)  # type: ignore[arg-type]  # a MemoryAgent
     host.emit("tools/result", ToolPostEvent(execution, result))
-    return contexts
+    return result
 
 
 async def _approve(agent: MemoryAgent, host: MemoryHost, execution: ToolExecution,

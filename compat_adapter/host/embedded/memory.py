@@ -38,6 +38,7 @@ from compat_adapter.errors import HostSurfaceMismatch, InvalidDeclaration
 from compat_adapter.handlers.model import ModelEndpoint, ask_endpoint, endpoint_from_env
 from compat_adapter.host.embedded.agent import MemoryAgent, StartSource
 from compat_adapter.host.embedded.bridges import mount
+from compat_adapter.host.embedded.loop import run_nested
 from compat_adapter.host.embedded.seams import Default, Listener, Seams
 from compat_adapter.host.embedded.services import Services
 from compat_adapter.host.embedded.session import MemorySession
@@ -55,6 +56,7 @@ from compat_adapter.host.protocol import (
     SettingsUpdated,
     Surface,
     ToolExecution,
+    ToolResult,
     Worktree,
 )
 from compat_adapter.host.script import Script
@@ -380,6 +382,10 @@ class MemoryHost(Host):
     async def collect_shell_env(self, execution: ToolExecution) -> dict[str, str]:
         """The ``DSH_*`` snapshot for one shell run (see :class:`ShellEnv`)."""
         return await self._shell_env.collect(execution)
+
+    async def execute_nested(self, parent: ToolExecution, call_id: str,
+                             arguments: Mapping[str, Any]) -> ToolResult:
+        return await run_nested(self, parent, call_id, arguments)
 
     # ── optional services ──
     async def mount_bridge(self, package: str, config_path: Path) -> BridgeMount:

@@ -19,6 +19,7 @@ __all__ = ("LISTENERS",)
 #: Host seam → its listener.
 LISTENERS: Mapping[str, Callable[..., Any]] = MappingProxyType({
     points.PRE_EXECUTE.seam: tools.on_pre_execute,
+    tools.EXECUTE_SEAM: tools.on_execute,
     points.POST_EXECUTE.seam: tools.on_post_execute,
     points.APPROVAL.seam: tools.on_approval,
     points.PRE_STEP.seam: prompts.on_pre_step,

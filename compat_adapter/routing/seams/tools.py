@@ -12,19 +12,26 @@ from compat_adapter.host.protocol import (
     PreToolDecision,
     ToolExecution,
     ToolPostEvent,
+    ToolResult,
     UserMessage,
 )
 from compat_adapter.routing import points
 from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages, turn_of
+from compat_adapter.routing.verbatim import reworded
 
-__all__ = ("on_approval", "on_post_execute", "on_pre_execute")
+__all__ = ("EXECUTE_SEAM", "on_approval", "on_execute", "on_post_execute", "on_pre_execute")
 
 Next = Callable[[], Awaitable[Any]]
+
+#: The around-dispatch seam: no point of its own (no hook runs there); it carries input rewrites.
+EXECUTE_SEAM = "tools/execute"
 
 
 async def on_pre_execute(runner: Runner, execution: ToolExecution, next: Next) -> PreToolDecision:
     point = points.PRE_EXECUTE
-    if not runner.has(point):
+    if not runner.has(point) or runner.rewrites.nested(execution):
+        # A rewrite's nested call: our hooks answered for the outer call; the host's other
+        # policy listeners and guards judge the new input.
         return await next()
     session = execution.agent.session if execution.agent is not None else None
     turn = turn_of(session) if session is not None else None
@@ -36,13 +43,33 @@ async def on_pre_execute(runner: Runner, execution: ToolExecution, next: Next) -
         for group, applied in done:
             for context in context_messages(group, applied):
                 execution.agent.inject(context)
-    if done and done[-1][1].verdict is not None:
-        return done[-1][1].verdict
+    applied = done[-1][1] if done else None
+    verdict = applied.verdict if applied is not None else None
+    if isinstance(verdict, PreToolDecision) and verdict.kind == "deny" and verdict.reason is not None:
+        # The host words a deny its own way: the model reads the vendor's text after post-execute.
+        return runner.verbatim.deny(execution, verdict.reason)
+    if isinstance(verdict, PreToolDecision) and verdict.kind == "ask" and applied.unanswered is not None:
+        runner.verbatim.ask(execution, applied.unanswered)
+    if verdict is None and applied is not None and applied.rewrite is not None:
+        runner.rewrites.want(execution, applied.rewrite)
+    if verdict is not None:
+        return verdict
     return await next()
+
+
+async def on_execute(runner: Runner, execution: ToolExecution, next: Next) -> ToolResult:
+    return await runner.rewrites.on_execute(execution, next)
 
 
 async def on_post_execute(runner: Runner, event: ToolPostEvent, next: Next) -> PostToolDecision:
     point = points.POST_EXECUTE
+    if runner.rewrites.nested(event.execution):
+        return await next()  # post-tool hooks run once, on the outer call
+    said = runner.verbatim.take(event)
+    if said is not None:
+        # A call one of our pre-tool hooks denied: no vendor runs post-tool hooks for it; the
+        # model reads the deny in the vendor's words.
+        return await reworded(said, next)
     if not runner.has(point):
         return await next()
     execution, failed = event.execution, event.result.is_error

@@ -222,7 +222,7 @@ def context_text(*contexts: str) -> str:
 
 # ── tools/pre-execute → PreToolUse ──────────────────────────────────────────────────────────────
 
-UNAVAILABLE = "tool bash requires approval, but no approval channel is available"
+UNAVAILABLE = 'tool "bash" requires approval, but no approval channel is available'
 ALLOW: tuple[str, str | None] = ("allow", None)
 
 

@@ -354,7 +354,8 @@ async def test_every_seam_fires_in_dsh_turn_order(tmp_path: Path) -> None:
         "log:tool/call", "seam:tools/pre-execute", "seam:tools/post-execute", "log:tool/result",
         "seam:tools/result",
         "log:tool/call", "seam:tools/pre-execute", "log:approval/asked", "seam:approval/request",
-        "log:approval/decided", "log:tool/result", "seam:tools/result",
+        # a denied call still passes post-execute, as in DSH (a denial is a "post-result")
+        "log:approval/decided", "seam:tools/post-execute", "log:tool/result", "seam:tools/result",
         "log:tool/call", "seam:tools/pre-execute", "seam:user-questions/request",
         "seam:tools/post-execute", "log:tool/result", "seam:tools/result",
         "log:tool/call", "seam:tools/pre-execute", *child_turn,
@@ -453,7 +454,7 @@ async def test_every_seam_fires_in_dsh_turn_order(tmp_path: Path) -> None:
     assert decided.data["outcome"] == "unavailable"
     texts = [e.data["text"] for e in session.of_type("tool/result")]
     assert texts[0] == "wrote 4 bytes to out.txt" and texts[1] == "a\nb"
-    assert texts[2] == "Error: tool edit requires approval, but no approval channel is available"
+    assert texts[2] == 'Error: tool "edit" requires approval, but no approval channel is available'
     assert texts[3] == "Error: no user-questions answerer accepted the request"
     assert texts[4] == "child answer"
     assert (tmp_path / "notes.txt").read_text() == "one\n"
@@ -493,15 +494,15 @@ async def test_ask_without_approver_fails_closed(tmp_path: Path) -> None:
         result = agent.session.of_type("tool/result")[0]
     assert not (tmp_path / "should-not-exist").exists()
     assert result.data["isError"] is True
-    assert result.data["text"] == ("Error: tool bash requires approval, but no approval channel "
+    assert result.data["text"] == ('Error: tool "bash" requires approval, but no approval channel '
                                    "is available")
     assert types.index("approval/asked") < types.index("approval/decided") < types.index("tool/result")
 
 
 @pytest.mark.parametrize(("outcome", "text"), [
-    (ApprovalOutcome.REJECTED, "Error: the user rejected tool bash"),
-    (ApprovalOutcome.CANCELLED, "Error: approval for tool bash was cancelled"),
-    ("not-an-outcome", "Error: tool bash requires approval, but no approval channel is available"),
+    (ApprovalOutcome.REJECTED, 'Error: the user rejected tool "bash"'),
+    (ApprovalOutcome.CANCELLED, 'Error: approval for tool "bash" was cancelled'),
+    ("not-an-outcome", 'Error: tool "bash" requires approval, but no approval channel is available'),
 ])
 async def test_approval_answers_other_than_allowed_once_deny(tmp_path: Path, outcome: Any,
                                                              text: str) -> None:

@@ -19,7 +19,7 @@ export const PROTOCOL = 1
 // Long enough for the slowest vendor default hook timeout (Claude: 600 s) plus its kill grace.
 export const DEFAULT_ANSWER_TIMEOUT_MS = 660_000
 
-const WATERFALL = new Set(['tools/pre-execute', 'tools/post-execute', 'agent/pre-step', 'approval/request'])
+const WATERFALL = new Set(['tools/pre-execute', 'tools/execute', 'tools/post-execute', 'agent/pre-step', 'approval/request'])
 const SERIAL = new Set(['agent/turn-stopping'])
 const BRIDGES = ['@deepseek-ai/dsh-hooks-claude-code', '@deepseek-ai/dsh-hooks-codex']
 const CODEX_BRIDGE = '@deepseek-ai/dsh-hooks-codex'
@@ -50,6 +50,7 @@ export async function apply(ctx, config) {
   const sessionJson = (session) => ({ id: session.header?.id ?? session.id, cwd: session.header?.cwd ?? null, transcript_path: null })
   const agentJson = (agent) => agent ? { id: agent.id, session: sessionJson(agent.session), parent_id: agent.session?.header?.parentSession ?? null } : null
   const executionJson = (exec) => ({ call_id: exec.callId, name: exec.name, arguments: exec.arguments, agent: agentJson(exec.agent) })
+  const resultJson = (result) => ({ is_error: !!result?.isError, text: textOf(result?.content) })
   const dshSource = (s) => s?.kind === 'user' ? { kind: 'user' } : { kind: 'plugin', plugin: s?.kind ?? 'compat-adapter', ...(s?.name ? { name: s.name } : {}) }
   // A message this side sent comes back as the same object unless its text was replaced (a
   // transformed prompt): then it is a new message with the original's source.
@@ -61,6 +62,7 @@ export async function apply(ctx, config) {
 
   const encoders = {
     'tools/pre-execute': (exec) => executionJson(exec),
+    'tools/execute': (exec) => executionJson(exec),
     'tools/post-execute': (exec, result) => ({ execution: executionJson(exec), result: { is_error: !!result.isError, text: textOf(result.content) } }),
     'agent/pre-step': (p, known) => ({ agent: agentJson(p.agent), messages: p.messages.map((m) => messageJson(m, known)), turn: p.turn, step: p.step }),
     'agent/turn-stopping': (p) => ({ agent: agentJson(p.agent), turn: p.turn }),
@@ -85,6 +87,10 @@ export async function apply(ctx, config) {
     logger.warn(`compat-adapter: failing closed on ${seam}: ${reason}`)
     if (seam === 'tools/pre-execute') return { kind: 'deny', reason: `compat-adapter: ${reason}` }
     if (seam === 'tools/post-execute') return { kind: 'block', feedback: [{ type: 'text', text: `compat-adapter: ${reason}` }] }
+    if (seam === 'tools/execute') {
+      const message = `compat-adapter: ${reason}`
+      return { isError: true, error: { message }, content: [{ type: 'text', text: message }] }
+    }
     if (seam === 'agent/pre-step') return { kind: 'reject' }
     if (seam === 'approval/request') return 'unavailable'
     return undefined
@@ -106,6 +112,11 @@ export async function apply(ctx, config) {
         const { additionalContexts, ...rest } = down
         return { ...rest, kind: 'accept', ...(contexts.length ? { additionalContexts: contexts } : {}) }
       }
+    } else if (seam === 'tools/execute') {
+      // The service answers with one of the two results this side holds: what next() returned, or
+      // the nested call's (a rewrite run through ctx.tools.execute).
+      if (v?.kind === 'downstream' && state.downstream) return state.downstream
+      if (v?.kind === 'nested' && state.nested) return state.nested
     } else if (seam === 'agent/pre-step') {
       if (v?.kind === 'reject') return { kind: 'reject' }
       if (v?.kind === 'enter') return { kind: 'enter', messages: v.messages.map((m) => dshMessage(m, state.known)) }
@@ -155,7 +166,7 @@ export async function apply(ctx, config) {
     if (WATERFALL.has(seam)) {
       return async (...args) => {
         const next = args.pop()
-        const state = { known: new Map(), next, downstream: undefined }
+        const state = { known: new Map(), next, downstream: undefined, event: args[0] }
         const outcome = await forward(seam, encode(...args, state.known), state)
         if (outcome.failed) return failClosed(seam, outcome.failed)
         applyEffects(outcome.reply.effects)
@@ -198,7 +209,28 @@ export async function apply(ctx, config) {
         additional_contexts: (verdict.additionalContexts ?? []).map((m) => messageJson(m, known)) }
     }
     if (seam === 'agent/pre-step') return { kind: verdict.kind, messages: (verdict.messages ?? []).map((m) => messageJson(m, known)) }
+    if (seam === 'tools/execute') return resultJson(verdict)
     return verdict
+  })
+
+  // A tools/execute listener of the service runs the wrapped call's tool as a nested call with
+  // other arguments (an input rewrite): through the registry's whole pipeline, as a composite tool
+  // does, never by changing the wrapped call (its identity is immutable).
+  channel.onRequest('execute_nested', async ({ dispatch, call_id: callId, arguments: args }) => {
+    const state = dispatches.get(dispatch)
+    if (!state || state.settled || state.seam !== 'tools/execute' || state.nestedCall) {
+      throw Object.assign(new Error(`no open tools/execute dispatch ${dispatch}`), { code: 'PROTOCOL_ERROR' })
+    }
+    const tools = ctx.get('tools')
+    if (!tools) throw new Error('this composition has no tool registry')
+    const exec = state.event
+    state.pause()
+    state.nestedCall = Promise.resolve(tools.execute({
+      callId, rootCallId: exec.rootCallId, name: exec.name, arguments: args,
+      ...(exec.agent ? { agent: exec.agent } : {}), parent: exec.token, signal: exec.signal,
+    })).finally(() => { if (!state.settled) state.arm() })
+    state.nested = await state.nestedCall
+    return resultJson(state.nested)
   })
 
   channel.onNotification('subscribe', ({ seam }) => {
