@@ -24,10 +24,10 @@ ends a turn that keeps being steered, with reason ``max-steps``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 
@@ -63,6 +63,8 @@ if TYPE_CHECKING:
     # these names are for the type checker only.
     from compat_adapter.host.embedded.agent import MemoryAgent
     from compat_adapter.host.embedded.memory import MemoryHost
+
+_T = TypeVar("_T")
 
 #: The running call's change tracker, for a nested call made from inside it.
 _TRACKER: ContextVar[ChangeTracker | None] = ContextVar("embedded_call_tracker", default=None)
@@ -305,35 +307,36 @@ async def _pipeline(agent: MemoryAgent, host: MemoryHost, execution: ToolExecuti
     """One call through the registry's stages, as DSH's ``ToolRuntime.execute``: pre-execute
     (and approval), around-dispatch ``tools/execute`` with the body inside, post-execute."""
     name = execution.name
-    decision = await host.waterfall("tools/pre-execute", execution,
-                                    lambda: PreToolDecision("allow"))
-    if not isinstance(decision, PreToolDecision):
-        host.log("error", "tools/pre-execute returned a non-decision; allowing",
-                 verdict=repr(decision))
-        decision = PreToolDecision("allow")
+    decision = await _answer(host, "tools/pre-execute", execution, lambda: PreToolDecision("allow"),
+                             PreToolDecision("allow"), "allowing")
     if decision.kind == "ask":
         decision = await _approve(agent, host, execution, decision.reason)
 
     if decision.kind == "deny":
         result = ToolResult(True, f"Error: {decision.reason or f'tool {name} was denied'}")
     else:
-        result = await host.waterfall("tools/execute", execution,
-                                      lambda: execute_tool(agent, execution, dict(arguments), tracker))
-        if not isinstance(result, ToolResult):
-            host.log("error", "tools/execute returned a non-result; failing the call", verdict=repr(result))
-            result = ToolResult(True, f"Error: tools/execute returned no result for tool {name}")
+        result = await _answer(host, "tools/execute", execution,
+                               lambda: execute_tool(agent, execution, dict(arguments), tracker),
+                               ToolResult(True, f"Error: tools/execute returned no result for tool {name}"),
+                               "failing the call")
     # DSH runs post-execute on a denied call too (a denial is a "post-result"): a listener may
     # reword or enrich the error result, never turn it into a success.
-    post = await host.waterfall("tools/post-execute", ToolPostEvent(execution, result),
-                                lambda: PostToolDecision("accept"))
-    if not isinstance(post, PostToolDecision):
-        host.log("error", "tools/post-execute returned a non-decision; accepting",
-                 verdict=repr(post))
-        post = PostToolDecision("accept")
+    post = await _answer(host, "tools/post-execute", ToolPostEvent(execution, result),
+                         lambda: PostToolDecision("accept"), PostToolDecision("accept"), "accepting")
     if post.kind == "block":
         result = ToolResult(True, post.feedback if post.feedback is not None else
                             f"the result of tool {name} was blocked", result.value)
     return result, tuple(post.additional_contexts)
+
+
+async def _answer(host: MemoryHost, seam: str, event: Any, default: Callable[[], Any], fallback: _T,
+                  instead: str) -> _T:
+    """A waterfall's answer, or ``fallback`` (logged) when a listener answered something else."""
+    answer = await host.waterfall(seam, event, default)
+    if isinstance(answer, type(fallback)):
+        return answer
+    host.log("error", f"{seam} returned a non-{type(fallback).__name__}; {instead}", verdict=repr(answer))
+    return fallback
 
 
 async def run_nested(host: MemoryHost, parent: ToolExecution, call_id: str,
