@@ -143,7 +143,9 @@ async def test_on_refuses_a_seam_outside_the_surface(tmp_path: Path) -> None:
             host.on("agent/session-start", lambda event: None)
         assert caught.value.code == "HOST_SURFACE_MISMATCH"
         with pytest.raises(HostSurfaceMismatch):
-            host.on("tools/execute", lambda event, next_: next_())
+            host.on("system-prompt/assemble", lambda event, next_: next_())
+        # tools/execute is DSH 0.2.0-rc.2's around-dispatch seam, offered (input rewrites use it).
+        host.on("tools/execute", lambda event, next_: next_())()
 
 
 async def test_dispatching_in_the_wrong_mode_is_refused(tmp_path: Path) -> None:
@@ -349,16 +351,17 @@ async def test_every_seam_fires_in_dsh_turn_order(tmp_path: Path) -> None:
         "seam:agent/inbox/inserted", "seam:agent/status", "log:turn/start",
         "seam:agent/pre-step", "log:step/start", "log:user/message", "log:request/header",
         "log:assistant/message",
-        "log:tool/call", "seam:tools/pre-execute", "seam:tools/post-execute", "log:tool/result",
-        "seam:tools/result",
-        "log:tool/call", "seam:tools/pre-execute", "seam:tools/post-execute", "log:tool/result",
-        "seam:tools/result",
+        # tools/execute wraps each allowed call's body (DSH's around-dispatch waterfall)
+        "log:tool/call", "seam:tools/pre-execute", "seam:tools/execute", "seam:tools/post-execute",
+        "log:tool/result", "seam:tools/result",
+        "log:tool/call", "seam:tools/pre-execute", "seam:tools/execute", "seam:tools/post-execute",
+        "log:tool/result", "seam:tools/result",
         "log:tool/call", "seam:tools/pre-execute", "log:approval/asked", "seam:approval/request",
         # a denied call still passes post-execute, as in DSH (a denial is a "post-result")
         "log:approval/decided", "seam:tools/post-execute", "log:tool/result", "seam:tools/result",
-        "log:tool/call", "seam:tools/pre-execute", "seam:user-questions/request",
+        "log:tool/call", "seam:tools/pre-execute", "seam:tools/execute", "seam:user-questions/request",
         "seam:tools/post-execute", "log:tool/result", "seam:tools/result",
-        "log:tool/call", "seam:tools/pre-execute", *child_turn,
+        "log:tool/call", "seam:tools/pre-execute", "seam:tools/execute", *child_turn,
         "seam:tools/post-execute", "log:tool/result", "seam:tools/result",
         "log:step/end",
         "seam:agent/pre-step", "log:step/start", "log:assistant/message", "log:step/end",
