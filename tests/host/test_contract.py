@@ -432,6 +432,23 @@ async def test_a_rejected_claude_prompt_ends_the_turn_without_a_step(lane: Lane,
     assert json.loads((tmp_path / "ups.stdin").read_text())["prompt"] == "here is my password"
 
 
+async def test_an_ask_no_approval_channel_answers_reads_as_copilot_says_it(lane: Lane, tmp_path: Path) -> None:
+    """The host's approval has no channel (unavailable): the host denies in its own words, and the
+    model reads Copilot's, on both hosts (the same DSH wording is what gets replaced)."""
+    ws = lane.host.cwd
+    async with lane.adapter(tmp_path) as adapter:
+        await adapter.register_hook("copilot", "preToolUse", "bash",
+                                    printing(tmp_path, "cp", {"permissionDecision": "ask",
+                                                              "permissionDecisionReason": "check first"}))
+        agent = await lane.agent([Reply(None, (bash(f"touch {ws}/ran"),)), "ok"])
+        await lane.run(agent, "go")
+        log = await lane.log(agent)
+    assert not (ws / "ran").exists()
+    assert [e["data"]["outcome"] for e in log if e["type"] == "approval/decided"] == ["unavailable"]
+    [(is_error, text)] = lane.tool_results(log)
+    assert is_error and text == "Denied by preToolUse hook (unable to ask user for confirmation): check first"
+
+
 async def test_an_ask_goes_to_the_host_approval_and_a_permissionrequest_hook_answers_it(
         lane: Lane, tmp_path: Path) -> None:
     ws = lane.host.cwd
