@@ -27,7 +27,7 @@ def test_full_surface_adapts_with_the_rows_losses() -> None:
     assert r.seams == ("tools/pre-execute",)
     # An input rewrite runs (as a nested call), so the native route lists no ignored rewrite.
     assert not any(d.code is DegradationCode.INPUT_REWRITE_IGNORED for d in r.degradations)
-    assert any(d.code is DegradationCode.APPROXIMATE and "nested call" in d.text for d in r.degradations)
+    assert any(d.code is DegradationCode.DECISION_NARROWED and "nested call" in d.text for d in r.degradations)
     # The grade names the other route and what it would lose that this one does not.
     assert r.alternative and r.alternative.startswith("official-bridge would lose more: ")
     assert "timing-differs" in r.alternative and "exit-code-differs" in r.alternative

@@ -230,7 +230,8 @@ async def test_a_copilot_deny_comes_back_as_the_verdict_with_its_hook_records(
         "seam": "tools/pre-execute", "dispatch": "d1",
         "event": {"call_id": "c1", "name": "bash", "arguments": {"command": "rm -rf build"},
                   "agent": agent_json(tmp_path)}})
-    assert reply["result"]["verdict"] == {"kind": "deny", "reason": "no rm here"}
+    # Copilot's words; this peer offers no post-execute, so the host's "Error: " stays in front.
+    assert reply["result"]["verdict"] == {"kind": "deny", "reason": "Denied by preToolUse hook: no rm here"}
     assert not client.service_requests, "a deny vetoes the rest of the chain: no next()"
     payload = json.loads((tmp_path / "deny.stdin").read_text())
     assert payload["toolName"] == "bash" and json.loads(payload["toolArgs"]) == {"command": "rm -rf build"}

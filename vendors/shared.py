@@ -28,10 +28,11 @@ __all__ = (
 
 # tools/pre-execute + tools/execute: an input rewrite (compat_adapter/routing/rewrite.py)
 REWRITE_NESTED = degrade(
-    "approximate",
+    "decision-narrowed",
     "A new input runs as a nested call through the host's tool pipeline (the way a composite tool "
-    "dispatches), so the host's own policy judges it again; a field the new input leaves out keeps "
-    "the model's value, and post-tool hooks read the model's original arguments.",
+    "dispatches), so the host's own policy judges it again and may refuse it; where the vendor "
+    "replaces the whole input, a field the new input leaves out keeps the model's value here; "
+    "post-tool hooks read the model's original arguments.",
 )
 REWRITE_IN_HISTORY = degrade(
     "message-provenance",

@@ -198,7 +198,7 @@ EVENTS = (
                     "the host's approval (denied with the hook's reason when the host has none), not to "
                     "CodeBuddy's own allow rules: a call CodeBuddy allows up front (--allowedTools) is "
                     "denied here when no approval channel answers."),
-            degrade("approximate",
+            degrade("timing-differs",
                     "CodeBuddy runs the PreToolUse hooks a second time when an ask reaches its permission "
                     "check; here they run once."),
             shared.REWRITE_NESTED,

@@ -213,5 +213,7 @@ def test_a_dsh_host_needs_hello_before_it_has_a_surface() -> None:
     with pytest.raises(ProtocolError):
         _ = host.surface
     host.welcome({"composition": {"services": ["tools"], "versions": {}, "bridges": []}})
-    assert set(host.surface.seams) == {"tools/pre-execute", "tools/post-execute", "tools/result"}
-    assert host.surface.services == frozenset()
+    assert set(host.surface.seams) == {"tools/pre-execute", "tools/execute", "tools/post-execute",
+                                       "tools/result"}
+    # The tool registry is the "tools" service: a nested call through its pipeline (input rewrites).
+    assert host.surface.services == frozenset({"tools"})
