@@ -96,6 +96,17 @@ def _plugin_rows(vendor: str, plugins: Any, surface: Any) -> list[dict[str, Any]
 
 
 def _grade(args: argparse.Namespace) -> int:
+    if args.trust_all:
+        from compat_adapter.trust import trusting_all
+
+        # OpenCode plugins load (in the plugin sidecar) only from trusted files: --trust-all covers
+        # that load too, with its warning line.
+        with trusting_all():
+            return _grade_files(args)
+    return _grade_files(args)
+
+
+def _grade_files(args: argparse.Namespace) -> int:
     from compat_adapter.catalog import resolve_vendor
     from compat_adapter.errors import ConfigParseError
     from compat_adapter.importers import import_files

@@ -139,6 +139,13 @@ ORACLE: list[tuple[str, str, Check]] = [
     ("opencode:rewrite", "mutated output.args run", lambda o: o.tool_ran and o.rewritten),
     ("opencode:session_context", "a system transform push is a system message",
      lands("LANE-CTX-SESSION", "message:system", "LANE-CTX-SESSION")),
+    ("opencode:observe", "the system transform runs for each model request and the session-title request",
+     lambda o: o.model_calls == 2 and o.invoked.count("experimental.chat.system.transform") == 3),
+    ("opencode:plugin_env_protection", "the documented .env protection plugin's throw is the tool result",
+     denied("Do not read .env files")),
+    ("opencode:plugin_guard_deny", "a guard plugin's throw is the tool result, and .opencode/plugin/ loads first",
+     lambda o: denied("[guard] command not allowed: echo ran > tool-ran.txt; cat ./.env")(o)
+     and "tool.execute.before" in o.invoked),
     ("workbuddy:deny_exit2", "CodeBuddy shows the stderr after Error:", denied("Error: LANE-DENY-EXIT2 reason")),
     ("workbuddy:pre_context", "CodeBuddy drops pre-tool context", lambda o: "LANE-CTX-PRE" not in o.landings),
     ("workbuddy:post_context", "post-tool context is a tool hint in the result",

@@ -124,15 +124,16 @@ PLUGIN_EVENTS = (
     EventRow(
         event="experimental.chat.system.transform",
         route=Route.PLUGIN_HOST,
-        seams=("agent/created",),
-        point="agent/created",
+        seams=("agent/pre-step",),
+        point="agent/pre-step",
         blocking="context",
         degradations=(
             degrade("message-provenance",
-                    "Lines pushed to output.system reach the model as one sourced context message "
-                    "when an agent starts, not as system prompt lines."),
-            degrade("timing-differs",
-                    "Called once per agent start; OpenCode calls it before every model request."),
+                    "Called before every model request, as OpenCode calls it, but the lines pushed to "
+                    "output.system reach the model as one sourced context message in the history, "
+                    "added before the first request they appear in and again only when they change, "
+                    "where OpenCode puts them in the system prompt of each request (a line a later "
+                    "call drops stays in the history here)."),
         ),
     ),
     EventRow(
