@@ -77,7 +77,7 @@ async def test_system_lines_that_change_reach_the_model_again(tmp_path: Path) ->
 
 
 def test_plugin_files_load_in_opencodes_order(tmp_path: Path) -> None:
-    # OpenCode globs {plugin,plugins}/*.{ts,js} and sorts the paths: plugin/ before plugins/.
+    # OpenCode globs {plugin,plugins}/*.{ts,js} and sorts the paths (then loads them concurrently).
     for place in (".opencode/plugins/a.ts", ".opencode/plugin/z.ts", ".opencode/plugin/b.js", ".opencode/plugins/c.md"):
         (tmp_path / place).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / place).write_text("export const P = async () => ({})\n")

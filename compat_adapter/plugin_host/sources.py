@@ -51,7 +51,8 @@ def project_sources(root: Path) -> tuple[PluginSource, ...]:
         config = root / name
         if config.is_file():
             out += _config_sources(root, config)
-    # One glob over both folders, the paths sorted as strings: `plugin/b.ts` before `plugins/a.ts`.
+    # One glob over both folders, the paths sorted as strings: `plugin/b.ts` before `plugins/a.ts`
+    # (OpenCode starts the loads in that order, then runs them concurrently).
     files = (p for folder in PLUGIN_DIRS if (root / folder).is_dir() for p in (root / folder).iterdir()
              if p.is_file() and p.suffix in PLUGIN_SUFFIXES)
     out += [file_source(root, path) for path in sorted(files, key=str)]

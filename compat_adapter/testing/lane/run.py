@@ -66,10 +66,11 @@ def turns_for(case: Case) -> list[dict[str, Any]]:
 
 def hook_files(case: Case, proj: Path) -> list[Path]:
     """The project files that hold the case's hooks (what a user would import)."""
-    # In the order OpenCode loads them (paths sorted): the lane's recording plugin in
-    # .opencode/plugin/ first, then the corpus plugins in .opencode/plugins/.
-    files = [proj / cli_for(case.vendor).hooks_file, *(proj / ".opencode/plugins" / name for name in case.plugins)]
-    return sorted(files, key=str)
+    if case.plugins:
+        # A corpus plugin runs alone, without the lane's recording plugin: OpenCode loads plugin
+        # files concurrently, so which of two plugins' hooks runs first varies from run to run.
+        return [proj / ".opencode/plugins" / name for name in case.plugins]
+    return [proj / cli_for(case.vendor).hooks_file]
 
 
 def prepare_project(case: Case, run: Path) -> Path:
@@ -93,7 +94,7 @@ def prepare_project(case: Case, run: Path) -> Path:
         placed = proj / ".opencode/plugins" / source
         placed.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(CORPUS_PLUGINS / source, placed)
-    if case.vendor == "opencode":
+    if case.vendor == "opencode" and not case.plugins:
         shutil.copyfile(HERE / "lane_plugin.ts", target)
         rules = {**(case.plugin_rules or {}), "log": str(run / "state" / "hooks.jsonl")}
         (proj / ".opencode" / "lane_rules.json").write_text(json.dumps(rules))

@@ -61,7 +61,7 @@ class Case:
     """OpenCode: what the lane's plugin does at each of its hooks."""
     plugins: tuple[str, ...] = ()
     """OpenCode: corpus plugin files (names in :data:`CORPUS_PLUGINS`), copied as written into the
-    project's ``.opencode/plugins/``; the lane's recording plugin loads after them."""
+    project's ``.opencode/plugins/`` in place of the lane's recording plugin."""
     files: Mapping[str, str] = field(default_factory=dict)
     """Project files written before the run (relative path → text)."""
     not_drivable: str | None = None
@@ -185,9 +185,9 @@ def _opencode() -> dict[str, tuple[tuple[HookAnswer, ...], dict[str, Any]] | str
         "session_context": ((), {"plugin_rules": {"system_append": "LANE-CTX-SESSION"}}),
         "permission_request": "OpenCode's permission.ask plugin hook does not fire in a non-interactive `opencode run`",
         # A real project's plugins, as written (the corpus): the same file under both sides.
-        "plugin_env_protection": ((), {"plugin_rules": {}, "plugins": ("env-protection.js",),
+        "plugin_env_protection": ((), {"plugins": ("env-protection.js",),
                                        "files": {".env": ENV_FILE}, "steps": (("read", ".env"), ("text", "done"))}),
-        "plugin_guard_deny": ((), {"plugin_rules": {}, "plugins": ("guard.ts",), "files": {".env": ENV_FILE},
+        "plugin_guard_deny": ((), {"plugins": ("guard.ts",), "files": {".env": ENV_FILE},
                                    "steps": (("shell", "echo ran > tool-ran.txt; cat ./.env"), ("text", "done"))}),
     }
 
