@@ -148,5 +148,5 @@ def test_the_matrix_grades_each_plugin_hook_key_as_a_loaded_plugin_is_graded() -
     page = to_markdown(matrix)
     assert "## OpenCode plugins, as written: the plugin host" in page and "out of scope" not in page.split(
         "## Vendor runtimes embedded in the host")[0].split("## OpenCode plugins")[1]
-    assert "**opencode plugins, as written**" in summary_markdown(matrix)
+    assert "**opencode plugins, as written**: 8 hook keys ADAPTED" in summary_markdown(matrix)
     assert build_matrix(vendor="claude").plugins == ()
