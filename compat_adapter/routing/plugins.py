@@ -137,8 +137,8 @@ class PluginHostRouter:
                                                              self._shell_env)
         elif key in _STEP_KEYS:
             # One listener for both keys, so that they run in OpenCode's order whatever mounts first.
-            if "agent/pre-step" not in self._unsubscribe:
-                self._unsubscribe["agent/pre-step"] = host.on(_seam(points.PRE_STEP), self._pre_step)
+            if points.PRE_STEP.name not in self._unsubscribe:
+                self._unsubscribe[points.PRE_STEP.name] = host.on(_seam(points.PRE_STEP), self._pre_step)
         elif key == "permission.ask":
             self._unsubscribe[key] = host.on(_seam(points.APPROVAL), self._approval)
         elif key == "event":
