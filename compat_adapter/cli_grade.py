@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import nullcontext
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -96,17 +97,14 @@ def _plugin_rows(vendor: str, plugins: Any, surface: Any) -> list[dict[str, Any]
 
 
 def _grade(args: argparse.Namespace) -> int:
-    if args.trust_all:
-        from compat_adapter.trust import trusting_all
+    from compat_adapter.trust import trusting_all
 
-        # OpenCode plugins load (in the plugin sidecar) only from trusted files: --trust-all covers
-        # that load too, with its warning line.
-        with trusting_all():
-            return _grade_files(args)
-    return _grade_files(args)
+    # --trust-all reaches the plugin host too: grading an OpenCode plugin loads (runs) it.
+    with trusting_all() if args.trust_all else nullcontext():
+        return _graded(args)
 
 
-def _grade_files(args: argparse.Namespace) -> int:
+def _graded(args: argparse.Namespace) -> int:
     from compat_adapter.catalog import resolve_vendor
     from compat_adapter.errors import ConfigParseError
     from compat_adapter.importers import import_files
