@@ -148,7 +148,7 @@ EVENTS = (
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=(
-            shared.REWRITE_NESTED,
+            shared.REWRITE_POST_PAYLOAD,
             _NO_MODEL,
             degrade("matcher-narrowed",
                     "Host tools Codex has no name for reach the hook under their host name, and MCP tools "

@@ -21,6 +21,7 @@ __all__ = (
     "POLLED_WORKTREES",
     "REWRITE_IN_HISTORY",
     "REWRITE_NESTED",
+    "REWRITE_POST_PAYLOAD",
     "SETTINGS_COMMITTED",
     "TASKS_FROM_SNAPSHOTS",
     "WORKTREES_GIT_ONLY",
@@ -33,6 +34,10 @@ REWRITE_NESTED = degrade(
     "dispatches), so the host's own policy judges it again and may refuse it; where the vendor "
     "replaces the whole input, a field the new input leaves out keeps the model's value here; "
     "post-tool hooks read the model's original arguments.",
+)
+REWRITE_POST_PAYLOAD = degrade(
+    "payload-field-missing",
+    "After an input rewrite, post-tool hooks read the model's original arguments, not the new ones.",
 )
 REWRITE_IN_HISTORY = degrade(
     "message-provenance",
