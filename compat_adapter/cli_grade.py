@@ -194,7 +194,9 @@ def _summary(rows: list[dict[str, Any]], surface: Any, vendors: list[str], doubl
     it affects (``--verbose`` prints every row in full)."""
     from rich.console import Console
 
-    from compat_adapter.cli_reports import losses_once, summary_lines
+    from compat_adapter.cli_reports import losses_once, short_origin, summary_lines
+
+    _short = short_origin
 
     console = Console(markup=False, highlight=False, soft_wrap=False)
     console.print(f"{', '.join(vendors) or 'no'} hooks graded on {surface.host} {surface.version}")
@@ -205,7 +207,8 @@ def _summary(rows: list[dict[str, Any]], surface: Any, vendors: list[str], doubl
         console.print("\nlosses (each once, with the hooks it affects):")
         for text, origins in lost:
             console.print(f"- {text}")
-            shown = ", ".join(origins[:3]) + (f" and {len(origins) - 3} more" if len(origins) > 3 else "")
+            shown = ", ".join(_short(o) for o in origins[:3]) + (f" and {len(origins) - 3} more" if len(origins) > 3
+                                                                  else "")
             console.print(f"  affects {len(origins)}: {shown}", overflow="ellipsis", no_wrap=True)
     for r in rows:
         for p in r["preflight"]:

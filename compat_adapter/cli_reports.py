@@ -11,7 +11,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ("GradeReport", "GradeRow", "losses_once", "sarif", "schemas", "summary_lines", "version")
+__all__ = ("GradeReport", "GradeRow", "losses_once", "sarif", "schemas", "short_origin", "summary_lines",
+           "version")
 
 
 def version() -> str:
@@ -103,9 +104,18 @@ def summary_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
             tail += ("; " if tail else "") + "preflight: " + ", ".join(dict.fromkeys(p["kind"] for p in r["preflight"]))
         if r.get("loads_twice"):
             tail += ("; " if tail else "") + "loads twice"
-        out.append(f"{r['capability']:<11} {r['route']:<16} {r['vendor']} {r['event']} {r['origin']}"
-                   + (f" — {tail}" if tail else ""))
+        # The origin goes last: on a narrow terminal the line is cut there, never in the codes.
+        out.append(f"{r['capability']:<11} {r['route']:<16} {r['vendor']} {r['event']}"
+                   + (f" [{tail}]" if tail else "") + f" {short_origin(r['origin'])}")
     return out
+
+
+def short_origin(origin: str) -> str:
+    """An origin relative to the working folder when it lies under it."""
+    try:
+        return str(Path(origin).relative_to(Path.cwd()))
+    except ValueError:
+        return origin
 
 
 def losses_once(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[str]]]:
