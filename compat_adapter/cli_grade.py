@@ -194,9 +194,11 @@ def _summary(rows: list[dict[str, Any]], surface: Any, vendors: list[str], doubl
     it affects (``--verbose`` prints every row in full)."""
     from rich.console import Console
 
-    from compat_adapter.cli_reports import losses_once, short_origin, summary_lines
+    from compat_adapter.cli_reports import losses_once, short_origin, split_origin, summary_lines
 
-    _short = short_origin
+    def _short(origin: str) -> str:
+        path, place = split_origin(origin)
+        return place or short_origin(path)
 
     console = Console(markup=False, highlight=False, soft_wrap=False)
     console.print(f"{', '.join(vendors) or 'no'} hooks graded on {surface.host} {surface.version}")

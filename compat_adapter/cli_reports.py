@@ -11,8 +11,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ("GradeReport", "GradeRow", "losses_once", "sarif", "schemas", "short_origin", "summary_lines",
-           "version")
+__all__ = ("GradeReport", "GradeRow", "losses_once", "sarif", "schemas", "short_origin", "split_origin",
+           "summary_lines", "version")
 
 
 def version() -> str:
@@ -95,19 +95,31 @@ def _code(loss: str) -> str:
 
 
 def summary_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
-    """One line per row: where, event, grade, route and its loss codes (or its reason)."""
+    """One line per row (grade, route, where in its file, loss codes or reason), under a line naming
+    the vendor and the file whenever that changes; the codes come before anything a narrow terminal cuts."""
     out = []
+    shown: tuple[str, str] | None = None
     for r in rows:
+        path, place = split_origin(r["origin"])
+        if shown != (r["vendor"], path):
+            shown = (r["vendor"], path)
+            out.append(f"{r['vendor']} {short_origin(path)}")
         codes = list(dict.fromkeys(_code(x) for x in r["losses"]))
         tail = ", ".join(codes) if codes else (r["reason"] or "")
         if r["preflight"]:
             tail += ("; " if tail else "") + "preflight: " + ", ".join(dict.fromkeys(p["kind"] for p in r["preflight"]))
         if r.get("loads_twice"):
             tail += ("; " if tail else "") + "loads twice"
-        # The origin goes last: on a narrow terminal the line is cut there, never in the codes.
-        out.append(f"{r['capability']:<11} {r['route']:<16} {r['vendor']} {r['event']}"
-                   + (f" [{tail}]" if tail else "") + f" {short_origin(r['origin'])}")
+        out.append(f"  {r['capability']:<11} {r['route']:<16} {place or r['event']}" + (f" [{tail}]" if tail else ""))
     return out
+
+
+def split_origin(origin: str) -> tuple[str, str]:
+    """``<file>:<place>`` → (file, place); an origin without a place is all file."""
+    path, sep, place = origin.rpartition(":")
+    if not sep or not path or "/" in place:
+        return origin, ""
+    return path, place
 
 
 def short_origin(origin: str) -> str:
@@ -131,9 +143,7 @@ _LEVEL = {"UNSUPPORTED": "error", "ADAPTED": "warning"}
 
 
 def _location(origin: str, root: Path) -> dict[str, Any]:
-    path, _, place = origin.rpartition(":") if ":" in origin else (origin, "", "")
-    if not path:
-        path, place = origin, ""
+    path, place = split_origin(origin)
     try:
         uri = Path(path).resolve().relative_to(root.resolve()).as_posix()
     except ValueError:

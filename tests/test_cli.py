@@ -75,7 +75,7 @@ def test_grade_a_real_world_claude_settings_file() -> None:
     # once with the hooks it affects.
     summary = cli("grade", "--vendor", "cc", str(CLAUDE_SETTINGS), columns=200)
     lines = summary.stdout.splitlines()
-    per_row = [ln for ln in lines if ln.startswith(("ADAPTED", "UNSUPPORTED"))]
+    per_row = [ln for ln in lines if ln.startswith(("  ADAPTED", "  UNSUPPORTED"))]
     assert len(per_row) == len(rows)
     codes = {d.split(":", 1)[0] for r in rows for d in r["losses"]}
     assert all(any(code in ln for ln in per_row) for code in codes)
