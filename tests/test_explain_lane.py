@@ -134,7 +134,15 @@ def test_explain_predicts_what_the_real_vendor_did(lane: dict[str, Any], tmp_pat
     assert not disagree, json.dumps(disagree, indent=1)
 
 
-def test_opencode_scenarios_are_plugins_explain_does_not_load() -> None:
-    # Not a skip: the reason is stated and pinned, so a change in the lane shows up here.
+def test_opencode_scenarios_are_plugins_that_explain_names_and_does_not_replay(tmp_path: Path) -> None:
     drivable = [c for c in cases_for("opencode") if not c.not_drivable]
     assert drivable and all(not c.hooks and c.plugin_rules is not None for c in drivable)
+    case = drivable[0]
+    proj = prepare_project(case, tmp_path / "run")
+    config = proj / cli_for("opencode").hooks_file
+    trust_files("opencode", [config], command="tests/test_explain_lane.py: the scenario's own plugin")
+    report = anyio.run(explain, Question("opencode", tool="bash", tool_input={"command": TOOL_COMMAND},
+                                         files=(config,), root=proj))
+    assert report.hooks == () and report.vendor_view is None
+    [note] = report.not_replayed
+    assert note.startswith(f"{config}: an OpenCode plugin") and "grade" in note

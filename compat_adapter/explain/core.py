@@ -113,7 +113,8 @@ def _imports(spec: VendorSpec, q: Question) -> tuple[Any, list[Lint], list[str]]
     refused = tuple(r for d in found if d.result for r in d.result.refused)
     lints = [Lint(code="loads-twice", origin=t.origin, text=f"{t.why} (first: {t.other})")
              for t in twice(found, q.root)]
-    return ImportResult(hooks=hooks, refused=refused), lints, errors
+    plugins = tuple(p for d in found if d.result for p in d.result.plugins)
+    return ImportResult(hooks=hooks, refused=refused, plugins=plugins), lints, errors
 
 
 def _handler_text(handler: Handler | None, raw: Any) -> str:
@@ -189,7 +190,10 @@ async def explain(q: Question) -> ExplainReport:
     return ExplainReport(vendor=spec.id, event=event, subject=subject, payload=json.loads(json.dumps(payload)),
                          files=tuple(sorted({h.origin.rsplit(":", 1)[0] for h in imported.hooks})),
                          hooks=tuple(explained), vendor_view=merged_view, host_view=host, differences=diffs,
-                         lints=tuple(_unique(lints)), refused=refused)
+                         lints=tuple(_unique(lints)), refused=refused,
+                         not_replayed=tuple(f"{p.origin}: an OpenCode plugin ({p.name}); it runs in the plugin host, "
+                                            "which explain does not start (`grade` lists its hooks)"
+                                            for p in imported.plugins))
 
 
 def _unique(lints: Sequence[Lint]) -> list[Lint]:

@@ -75,6 +75,8 @@ def render(report: ExplainReport) -> None:
         console.print(f"lint {lint.code}: {lint.origin}: {lint.text}")
     for refused in report.refused:
         console.print(f"refused: {refused}")
+    for item in report.not_replayed:
+        console.print(f"not replayed: {item}")
     if not report.hooks:
         where = ", ".join(report.files) or "the project"
         console.print(f"no {report.vendor} hook is configured for {report.event} in {where}")

@@ -155,3 +155,5 @@ class ExplainReport(_Frozen):
     lints: tuple[Lint, ...]
     refused: tuple[str, ...] = ()
     """``CODE: what — reason`` for hooks of the files that will never run here."""
+    not_replayed: tuple[str, ...] = ()
+    """What the files hold that explain does not replay (OpenCode plugins: ``grade`` lists their hooks)."""
