@@ -60,7 +60,17 @@ def _line(place: str, text: str, marker: str) -> str:
 
 
 def _predicted(case: Case, reports: list[ExplainReport], roots: list[str]) -> dict[str, Any]:
-    """The lane's facets, as explain's vendor predictions say they will be."""
+    """The lane's facets, as explain's vendor predictions say they will be.
+
+    explain answers for one event at a time; the turn's own order decides which events happen at all:
+    a call the pre-tool hooks deny never runs, so its post-tool events never come.
+    """
+    from compat_adapter.catalog import resolve_vendor
+
+    spec = resolve_vendor(case.vendor)
+    kinds = {r.event: kind_of(spec.row(r.event)) for r in reports}  # type: ignore[arg-type]
+    denied = any(kinds[r.event] == "pre" and r.vendor_view and r.vendor_view.tool_runs is False for r in reports)
+    reports = [r for r in reports if not (denied and kinds[r.event] == "post")]
     out: dict[str, Any] = {"invoked": sorted(h.event for r in reports for h in r.hooks if h.fires)}
     landings: dict[str, Any] = {}
     for r in reports:
