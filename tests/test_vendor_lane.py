@@ -55,7 +55,8 @@ def test_every_drivable_case_runs_the_real_cli_offline(lane: dict[str, CaseResul
         assert outcome.error is None, f"{case.name}: {outcome.error}"
         assert f"isolation: {why}" in outcome.notes
         # The hooks named in the config fired, and only those (OpenCode: its plugin's callbacks).
-        assert outcome.hooks, f"{case.name}: no hook fired"
+        if not case.plugins:  # a corpus plugin runs as written: it records nothing
+            assert outcome.hooks, f"{case.name}: no hook fired"
         configured = {h.event for h in case.hooks}
         if configured:
             assert set(outcome.invoked) <= configured, case.name
@@ -132,6 +133,12 @@ ORACLE: list[tuple[str, str, Check]] = [
     ("opencode:rewrite", "mutated output.args run", lambda o: o.tool_ran and o.rewritten),
     ("opencode:session_context", "a system transform push is a system message",
      lands("LANE-CTX-SESSION", "message:system", "LANE-CTX-SESSION")),
+    ("opencode:observe", "the system transform runs for each model request and the session-title request",
+     lambda o: o.model_calls == 2 and o.invoked.count("experimental.chat.system.transform") == 3),
+    ("opencode:plugin_env_protection", "the documented .env protection plugin's throw is the tool result",
+     denied("Do not read .env files")),
+    ("opencode:plugin_guard_deny", "a guard plugin's throw is the tool result",
+     denied("[guard] command not allowed: echo ran > tool-ran.txt; cat ./.env")),
     ("workbuddy:deny_exit2", "CodeBuddy shows the stderr after Error:", denied("Error: LANE-DENY-EXIT2 reason")),
     ("workbuddy:pre_context", "CodeBuddy drops pre-tool context", lambda o: "LANE-CTX-PRE" not in o.landings),
     ("workbuddy:post_context", "post-tool context is a tool hint in the result",
