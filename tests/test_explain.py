@@ -106,21 +106,16 @@ def test_if_rules_admit_only_the_calls_they_name(tmp_path: Path) -> None:
     assert refused.vendor_view is None and refused.host_view is None
 
 
-def test_a_rewrite_is_a_difference_named_by_its_degradation(tmp_path: Path) -> None:
+def test_a_rewrite_runs_on_the_native_route_and_is_no_difference(tmp_path: Path) -> None:
     answer = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
                                                 "updatedInput": {"command": "ls -la"}}})
     config = claude_project(tmp_path, {"PreToolUse": [{"matcher": "Bash", **command(f"echo '{answer}'", timeout=5)}]})
     done = cli("explain", "--vendor", "claude", "--tool", "Bash", "--input", '{"command": "ls"}', str(config),
                "--json", cwd=tmp_path)
-    assert done.returncode == 1, done.stderr  # a difference was found
     report = json.loads(done.stdout)
     assert report["vendor_view"]["input_rewritten"] is True
-    [difference] = report["differences"]
-    assert "rewritten input" in difference and "[input-rewrite-ignored]" in difference
-    human = cli("explain", "--vendor", "claude", "--tool", "Bash", "--input", '{"command": "ls"}', str(config),
-                cwd=tmp_path)
-    assert human.returncode == 1 and "difference: the vendor runs the hook's rewritten input" in human.stdout
-    assert "claude would" in human.stdout
+    # The native route runs the rewritten input as a nested call (routing/rewrite.py), as Claude does.
+    assert not any("rewritten input" in d for d in report["differences"]), report["differences"]
 
 
 def test_lints_found_on_the_way(tmp_path: Path) -> None:

@@ -40,7 +40,8 @@ def differences(kind: str, vendor: VendorView, host: HostView, result: Capabilit
     if kind == "pre" and vendor.tool_runs is not None and vendor.tool_runs != _host_runs(host):
         out.append(f"the tool call {'runs' if vendor.tool_runs else 'is denied'} at the vendor but "
                    f"{'runs' if _host_runs(host) else 'is denied'} on the host" + _named("tool", codes))
-    if vendor.input_rewritten:
+    # The native rule runs a rewrite as a nested call (routing/rewrite.py) and says so in its note.
+    if vendor.input_rewritten and "input rewritten" not in host.note:
         out.append("the vendor runs the hook's rewritten input; the host runs the original call"
                    + _named("rewrite", codes))
     if kind == "prompt" and vendor.prompt_blocked is not None:
