@@ -195,7 +195,7 @@ class MemoryHost(Host):
             # Still running after the grace period: disposed without waiting; its turn is
             # cancelled with the task group.
             agent.dispose_nowait()
-        for mounted in reversed(self._mounts):
+        for mounted in reversed(list(self._mounts)):
             try:
                 with anyio.move_on_after(self.close_grace_s):
                     await mounted.unmount()
@@ -389,8 +389,19 @@ class MemoryHost(Host):
             raise HostSurfaceMismatch(f"bridge package {package!r} is not offered by this host",
                                       package=package)
         mounted = await mount(self, package, Path(config_path))
+        # Held until unmounted, then forgotten: a remount replaces a mount, never adds one.
         self._mounts.append(mounted)
+        mounted.on_unmount.append(self._forget_mount)
         return mounted
+
+    def _forget_mount(self, mounted: BridgeMount) -> None:
+        if mounted in self._mounts:
+            self._mounts.remove(mounted)
+
+    @property
+    def mounts(self) -> tuple[BridgeMount, ...]:
+        """The bridges mounted now, oldest first."""
+        return tuple(self._mounts)
 
     async def watch(self, path: Path, changed: Callable[[tuple[str, ...]], Awaitable[None]],
                     *, debounce_ms: int = 250) -> Callable[[], Awaitable[None]]:
