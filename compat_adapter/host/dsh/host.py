@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextvars
 import inspect
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -165,7 +166,7 @@ class DshHost(Host):
     arrived (:meth:`welcome`).
     """
 
-    def __init__(self, channel: Channel, *, cwd: Path, tg: TaskGroup) -> None:
+    def __init__(self, channel: Channel, *, cwd: Path, tg: TaskGroup, max_records: int = 1000) -> None:
         self._channel = channel
         self._cwd = Path(cwd)
         self._tg = tg
@@ -176,8 +177,9 @@ class DshHost(Host):
         self._pending = 0
         self._idle = anyio.Event()
         self._idle.set()
-        #: Operator log, oldest first (also sent to the composition's logger).
-        self.records: list[HostRecord] = []
+        #: Operator log, the newest ``max_records``, oldest first (also sent to the composition's
+        #: logger): a ring, so that adapters coming and going do not grow it.
+        self.records: deque[HostRecord] = deque(maxlen=max_records)
         #: The composition report from ``hello`` (services, versions, bridges).
         self.composition: Mapping[str, Any] = {}
 

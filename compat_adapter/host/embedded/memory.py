@@ -24,6 +24,7 @@ import contextvars
 import inspect
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,7 +40,7 @@ from compat_adapter.handlers.model import ModelEndpoint, ask_endpoint, endpoint_
 from compat_adapter.host.embedded.agent import MemoryAgent, StartSource
 from compat_adapter.host.embedded.bridges import mount
 from compat_adapter.host.embedded.seams import Default, Listener, Seams
-from compat_adapter.host.embedded.services import Services
+from compat_adapter.host.embedded.services import HOST_USER, Services
 from compat_adapter.host.embedded.session import MemorySession
 from compat_adapter.host.embedded.shellenv import ShellEnv
 from compat_adapter.host.protocol import (
@@ -99,6 +100,7 @@ class MemoryHost(Host):
         listeners before its first step.
     :param close_grace_s: how long leaving the host waits for running turns and background work
         before cancelling them.
+    :param max_records: operator-log entries kept in :attr:`records` (the newest).
     :param model: the model server prompt and agent hooks ask; without one (and without
         ``COMPAT_ADAPTER_MODEL_URL``) the surface has no ``model`` service and they are UNSUPPORTED.
     """
@@ -109,7 +111,7 @@ class MemoryHost(Host):
                  approver: Callable[[ApprovalRequest], Any] | None = None,
                  clock: Callable[[], float] = time.time, max_steps_per_turn: int = 64,
                  subagent_start_wait_s: float = 10.0, close_grace_s: float = 10.0,
-                 model: ModelEndpoint | None = None) -> None:
+                 model: ModelEndpoint | None = None, max_records: int = 1000) -> None:
         self._cwd = Path(cwd)
         #: The model prompt and agent hooks ask (``COMPAT_ADAPTER_MODEL_URL`` … when not given).
         self.model = model if model is not None else endpoint_from_env()
@@ -141,8 +143,9 @@ class MemoryHost(Host):
             self._surface = self._surface.model_copy(
                 update={"services": self._surface.services | {"model"}})
 
-        #: Operator log (see :meth:`log`), oldest first.
-        self.records: list[HostRecord] = []
+        #: Operator log (see :meth:`log`), oldest first; a ring, so that adapters registering and
+        #: disposing for the host's whole life do not grow it.
+        self.records: deque[HostRecord] = deque(maxlen=max_records)
         self._seams = Seams(self._surface.seams, self.log, self._spawn)
         self._sessions: dict[str, MemorySession] = {}
         self._agents: dict[str, MemoryAgent] = {}
@@ -404,18 +407,28 @@ class MemoryHost(Host):
         return tuple(self._mounts)
 
     async def watch(self, path: Path, changed: Callable[[tuple[str, ...]], Awaitable[None]],
-                    *, debounce_ms: int = 250) -> Callable[[], Awaitable[None]]:
+                    *, debounce_ms: int = 250, user: str | None = None) -> Callable[[], Awaitable[None]]:
         if not self._fs_watch:
             raise NotImplementedError("fs.watch is switched off on this host")
         # Imported on first use, like the other services: watchfiles, pygls and GitPython are
         # slow to import and most hosts never start them.
         from compat_adapter.runtime.fswatch import FsWatchService
 
-        service = await self._services.shared(self._require_running(), "fs.watch", FsWatchService)
-        return await service.watch(Path(path), changed, debounce_ms=debounce_ms)
+        who = HOST_USER if user is None else user
+        service = await self._services.shared(self._require_running(), "fs.watch", FsWatchService, who)
+        try:
+            unwatch = await service.watch(Path(path), changed, debounce_ms=debounce_ms)
+        except BaseException:
+            await self._services.drop("fs.watch", who)
+            raise
+
+        async def close() -> None:  # the watch, then its hold: the last one stops the watcher
+            await unwatch()
+            await self._services.drop("fs.watch", who)
+        return self._services.opened("fs.watch", who, close)
 
     async def lsp_query(self, operation: str, file_path: Path, line: int = 0,
-                        character: int = 0) -> LspResult:
+                        character: int = 0, *, user: str | None = None) -> LspResult:
         if not self._lsp:
             raise NotImplementedError("lsp is switched off on this host")
         from compat_adapter.runtime.lsp import LspService
@@ -425,7 +438,8 @@ class MemoryHost(Host):
                 return LspService(self._cwd)
             return LspService(self._cwd, self._lsp_command)
 
-        service = await self._services.shared(self._require_running(), "lsp", factory)
+        service = await self._services.shared(self._require_running(), "lsp", factory,
+                                              HOST_USER if user is None else user, once=True)
         return await service.query(operation, Path(file_path), line, character)
 
     async def list_worktrees(self, cwd: Path) -> tuple[Worktree, ...]:
@@ -438,13 +452,21 @@ class MemoryHost(Host):
     async def watch_worktrees(self, cwd: Path,
                               changed: Callable[[tuple[Worktree, ...], tuple[Worktree, ...]],
                                                 Awaitable[None]],
-                              *, interval_s: float = 0.5) -> Callable[[], Awaitable[None]]:
+                              *, interval_s: float = 0.5, user: str | None = None) -> Callable[[], Awaitable[None]]:
         if not self._worktrees:
             raise NotImplementedError("worktrees are switched off on this host")
         from compat_adapter.runtime.worktrees import WorktreePoller
 
-        return await self._services.hold(self._require_running(),
-                                         WorktreePoller(Path(cwd), changed, interval_s=interval_s))
+        close = await self._services.hold(self._require_running(),
+                                          WorktreePoller(Path(cwd), changed, interval_s=interval_s))
+        return self._services.opened("worktrees", HOST_USER if user is None else user, close)
+
+    async def release(self, service: str, user: str) -> None:
+        await self._services.release(service, user)
+
+    def services_in_use(self) -> Mapping[str, tuple[str, ...]]:
+        """Service → the users holding it now (``""``: the host itself, for unnamed callers)."""
+        return self._services.in_use()
 
     # ── background work ──
     def _require_running(self) -> TaskGroup:
