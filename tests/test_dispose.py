@@ -19,12 +19,12 @@ from typing import Any
 
 import anyio
 import pytest
+from conftest import write_script
 
 from compat_adapter import CompatAdapter
 from compat_adapter.host.embedded.memory import MemoryHost
 from compat_adapter.host.script import call
 from compat_adapter.testing.live.harness import all_rows
-from conftest import write_script
 
 pytestmark = pytest.mark.anyio
 
