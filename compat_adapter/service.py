@@ -184,7 +184,8 @@ class CompatAdapter:
             for router in dict.fromkeys(self._routers.values()):
                 await router.close()
             # Last: the host stops what it started for this adapter alone (its language server …).
-            for service in sorted(self.host.surface.services):
+            surface = self.host.surface
+            for service in sorted({*surface.services, *(("bridges",) if surface.bridge_packages else ())}):
                 await self.host.release(service, self.id)
 
     # ── hooks ───────────────────────────────────────────────────────────────────────────────────

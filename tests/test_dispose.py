@@ -36,7 +36,7 @@ CYCLES = 4
 MAX_RECORDS = 100
 
 
-def _descendants() -> int:
+def descendants() -> int:
     """Live (non-zombie) processes below this one."""
     parents: dict[int, int] = {}
     for name in os.listdir("/proc"):
@@ -61,7 +61,7 @@ def _counts(host: MemoryHost) -> dict[str, Any]:
         "listeners": sum(host.listener_count(seam) for seam in host.surface.seams),
         "mounts": len(host.mounts),
         "services": dict(host.services_in_use()),
-        "processes": _descendants(),
+        "processes": descendants(),
         "fds": len(os.listdir("/proc/self/fd")),
         "threads": threading.active_count(),
         "tasks": len(anyio.get_running_tasks()),
@@ -69,7 +69,7 @@ def _counts(host: MemoryHost) -> dict[str, Any]:
     }
 
 
-def _starts(marker: Path) -> int:
+def starts(marker: Path) -> int:
     return marker.read_text(encoding="utf-8").count("start") if marker.exists() else 0
 
 
@@ -89,9 +89,9 @@ async def _cycle(host: MemoryHost, root: Path, prefer: str) -> tuple[CompatAdapt
         "done",
     ])
     await agent.run_turn("work")
-    assert _starts(marker) > 0, "the hooks never ran: the cycle proves nothing"
+    assert starts(marker) > 0, "the hooks never ran: the cycle proves nothing"
     await adapter.dispose()
-    started = _starts(marker)
+    started = starts(marker)
     await agent.dispose()
     return adapter, marker, started
 
@@ -108,7 +108,7 @@ async def test_repeated_adapters_leave_nothing_behind_and_no_hook_starts_after_d
             # Everything the turn queued has had its chance to run by now.
             await host.settle()
             await anyio.sleep(0.5)
-            assert _starts(marker) == started, f"cycle {cycle}: a hook started after dispose() returned"
+            assert starts(marker) == started, f"cycle {cycle}: a hook started after dispose() returned"
             assert len(adapter.audit) == audited, f"cycle {cycle}: the disposed adapter's audit grew"
             now = _counts(host)
             assert now["listeners"] == before["listeners"], now
@@ -141,7 +141,7 @@ async def test_dispose_kills_a_running_hook_with_its_whole_process_group(git_rep
         for pid in map(int, pids.read_text().split()):
             with pytest.raises(ProcessLookupError):
                 os.kill(pid, 0)
-        assert _descendants() == 0
+        assert descendants() == 0
 
 
 async def test_the_language_server_stops_when_its_last_user_releases_it(tmp_path: Path) -> None:
@@ -150,14 +150,14 @@ async def test_the_language_server_stops_when_its_last_user_releases_it(tmp_path
         await host.lsp_query("diagnostics", tmp_path / "m.py", user="a")
         await host.lsp_query("hover", tmp_path / "m.py", user="b")
         assert host.services_in_use() == {"lsp": ("a", "b")}
-        server = _descendants()
+        server = descendants()
         assert server >= 1
         await host.release("lsp", "a")
         assert host.services_in_use() == {"lsp": ("b",)}
-        assert _descendants() == server
+        assert descendants() == server
         await host.release("lsp", "b")
         assert host.services_in_use() == {}
-        assert _descendants() == 0
+        assert descendants() == 0
         # Released twice, or by a user that never held it: nothing happens.
         await host.release("lsp", "b")
         await host.release("lsp", "nobody")

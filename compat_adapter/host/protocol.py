@@ -391,8 +391,9 @@ class Host(abc.ABC):
         """The working directory sessions start in."""
 
     # ── optional ──
-    async def mount_bridge(self, package: str, config_path: Path) -> BridgeMount:
-        """Mount an official bridge package on a generated config file."""
+    async def mount_bridge(self, package: str, config_path: Path, *, user: str | None = None) -> BridgeMount:
+        """Mount an official bridge package on a generated config file; the mount is ``user``'s
+        (``release("bridges", user)`` unmounts what it left mounted)."""
         raise NotImplementedError
 
     async def watch(self, path: Path, changed: Callable[[tuple[str, ...]], Awaitable[None]],

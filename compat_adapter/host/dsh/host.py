@@ -254,13 +254,14 @@ class DshHost(Host):
                     return
             await self._idle.wait()
 
-    async def mount_bridge(self, package: str, config_path: Path) -> _Mount:
+    async def mount_bridge(self, package: str, config_path: Path, *, user: str | None = None) -> _Mount:
         if package not in self.surface.bridge_packages:
             raise HostSurfaceMismatch(f"bridge package {package!r} is not in this composition",
                                       package=package)
         try:
             reply = await self._channel.request("mount_bridge", {"package": package,
-                                                                 "config_path": str(config_path)})
+                                                                 "config_path": str(config_path),
+                                                                 "user": user})
         except ProtocolError as exc:
             raise MountFailed(f"the composition could not mount {package}: {exc.message}",
                               package=package) from exc
@@ -269,6 +270,20 @@ class DshHost(Host):
         for warning in mount.warnings:
             self.log("warning", warning, package=package, config_path=str(config_path))
         return mount
+
+    async def release(self, service: str, user: str) -> None:
+        """The plugin drops what ``user`` holds: its bridge mounts still up, and with the last
+        Codex mount the ``bash`` alias the plugin provided for it."""
+        if service == "bridges" and not self._channel.closed.is_set():
+            await self._channel.request("release", {"service": service, "user": user})
+
+    def listener_count(self, seam: str) -> int:
+        return len(self._listeners.get(seam, ()))
+
+    async def plugin_state(self) -> Mapping[str, Any]:
+        """What the plugin holds now: forwarded seams, bridge mounts, services it provides,
+        dispatches and emits in flight."""
+        return await self._channel.request("plugin.state", {})
 
     # ── background work ──
     def _begin(self) -> None:

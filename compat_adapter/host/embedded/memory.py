@@ -38,7 +38,7 @@ from anyio.abc import TaskGroup
 from compat_adapter.errors import HostSurfaceMismatch, InvalidDeclaration
 from compat_adapter.handlers.model import ModelEndpoint, ask_endpoint, endpoint_from_env
 from compat_adapter.host.embedded.agent import MemoryAgent, StartSource
-from compat_adapter.host.embedded.bridges import mount
+from compat_adapter.host.embedded.bridges import MountedBridge, mount
 from compat_adapter.host.embedded.seams import Default, Listener, Seams
 from compat_adapter.host.embedded.services import HOST_USER, Services
 from compat_adapter.host.embedded.session import MemorySession
@@ -152,7 +152,7 @@ class MemoryHost(Host):
         self._counters: dict[str, int] = {}
         self._shell_env = ShellEnv(self.log)
         self._settings: dict[str, tuple[int, Any]] = {}
-        self._mounts: list[BridgeMount] = []
+        self._mounts: dict[MountedBridge, str] = {}
         self._services = Services(close_grace_s)
         self._tg: TaskGroup | None = None
         self._closing = False
@@ -385,7 +385,7 @@ class MemoryHost(Host):
         return await self._shell_env.collect(execution)
 
     # ── optional services ──
-    async def mount_bridge(self, package: str, config_path: Path) -> BridgeMount:
+    async def mount_bridge(self, package: str, config_path: Path, *, user: str | None = None) -> BridgeMount:
         if not self._bridges:
             raise NotImplementedError("bridges are switched off on this host")
         if package not in self._surface.bridge_packages:
@@ -393,13 +393,9 @@ class MemoryHost(Host):
                                       package=package)
         mounted = await mount(self, package, Path(config_path))
         # Held until unmounted, then forgotten: a remount replaces a mount, never adds one.
-        self._mounts.append(mounted)
-        mounted.on_unmount.append(self._forget_mount)
+        self._mounts[mounted] = HOST_USER if user is None else user
+        mounted.on_unmount.append(lambda m: self._mounts.pop(m, None))
         return mounted
-
-    def _forget_mount(self, mounted: BridgeMount) -> None:
-        if mounted in self._mounts:
-            self._mounts.remove(mounted)
 
     @property
     def mounts(self) -> tuple[BridgeMount, ...]:
@@ -462,6 +458,9 @@ class MemoryHost(Host):
         return self._services.opened("worktrees", HOST_USER if user is None else user, close)
 
     async def release(self, service: str, user: str) -> None:
+        if service == "bridges":
+            for mounted in [m for m, u in self._mounts.items() if u == user]:
+                await mounted.unmount()
         await self._services.release(service, user)
 
     def services_in_use(self) -> Mapping[str, tuple[str, ...]]:
