@@ -274,8 +274,12 @@ class DshHost(Host):
     async def release(self, service: str, user: str) -> None:
         """The plugin drops what ``user`` holds: its bridge mounts still up, and with the last
         Codex mount the ``bash`` alias the plugin provided for it."""
-        if service == "bridges" and not self._channel.closed.is_set():
+        if service != "bridges" or self._channel.closed.is_set():
+            return
+        try:
             await self._channel.request("release", {"service": service, "user": user})
+        except ProtocolError as exc:  # a plugin that cannot release still unmounted on request
+            self.log("warning", f"the plugin could not release {service} for {user}: {exc.message}")
 
     def listener_count(self, seam: str) -> int:
         return len(self._listeners.get(seam, ()))
