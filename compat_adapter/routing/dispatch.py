@@ -24,7 +24,7 @@ from compat_adapter.handlers.model import Complete
 from compat_adapter.handlers.run import HandlerRun, if_admits, run_handler
 from compat_adapter.host.protocol import AgentHandle, Host, SessionHandle, UserMessage, new_message
 from compat_adapter.model import CommandHandler, EventRow, Handler, VendorSpec
-from compat_adapter.runtime.inflight import InFlight
+from compat_adapter.runtime.inflight import InFlight, tracked
 from compat_adapter.runtime.process import BASH, ProcessOutcome, hook_environment
 
 if TYPE_CHECKING:
@@ -347,10 +347,8 @@ class Runner:
     def __init__(self, host: Host, audit: MutableSequence[AuditRecord], owner: str = "") -> None:
         self.host = host
         self.audit = audit
-        #: Who holds the host services this runner's points use (the adapter's id).
-        self.owner = owner
-        #: Every run under way; closing cancels them (see :meth:`close`).
-        self.inflight = InFlight()
+        self.owner = owner  # who holds the host services its points use (the adapter's id)
+        self.inflight = InFlight()  # runs under way: `close` cancels them, see `tracked`
         self._entries: dict[str, list[HookEntry]] = {}
         self._rules: dict[tuple[str, str], Rule] = {}
         self._groups: dict[str, list[Group]] = {}
@@ -381,8 +379,6 @@ class Runner:
         return self.inflight.closed
 
     async def close(self) -> None:
-        """Run nothing more: a run the host queued returns without starting a hook, the runs
-        under way are cancelled (each hook's process group is killed) and awaited."""
         self._entries.clear()
         self._groups.clear()
         await self.inflight.close()
@@ -407,24 +403,15 @@ class Runner:
                     turn: int | None, keep: Keep | None) -> None:
         await self.run(point, fields, session=session, turn=turn, keep=keep)
 
+    @tracked(list)
     async def run(self, point: Point, fields: Mapping[str, Any], *, session: SessionHandle | None,
                   turn: int | None = None, scene: Mapping[str, Any] = _NO_SCENE,
                   keep: Keep | None = None) -> list[tuple[GroupResult, Applied]]:
         """Run the point's groups in order until one's rule gives a verdict; audit every run.
 
         Returns each group that ran with what its answer does here, the verdict (if any) last.
-        Once the runner is closed nothing runs; a run cut short by :meth:`close` returns the
-        groups that finished before it (its cancelled hooks are neither applied nor audited).
         """
         done: list[tuple[GroupResult, Applied]] = []
-        with self.inflight.track():
-            if not self.closed:
-                await self._run_groups(done, point, fields, session, turn, scene, keep)
-        return done
-
-    async def _run_groups(self, done: list[tuple[GroupResult, Applied]], point: Point,
-                          fields: Mapping[str, Any], session: SessionHandle | None, turn: int | None,
-                          scene: Mapping[str, Any], keep: Keep | None) -> None:
         for group in self.groups(point):
             first = group.entries[0]
             if keep is not None and not keep(first):
@@ -451,18 +438,13 @@ class Runner:
             done.append((result, applied))
             if applied.verdict is not None:
                 break
+        return done
 
+    @tracked(lambda: None)
     async def _in_background(self, entry: HookEntry, moment: Moment, point: str,
                              agent: AgentHandle | None = None) -> None:
         """An ``async`` hook: it runs to its end, and nothing it answers reaches the host. An
-        ``asyncRewake`` hook that exits 2 wakes the agent with its output, as Claude does.
-        Closing the runner cancels it, and one queued after the close never starts."""
-        with self.inflight.track():
-            if not self.closed:
-                await self._background(entry, moment, point, agent)
-
-    async def _background(self, entry: HookEntry, moment: Moment, point: str,
-                          agent: AgentHandle | None) -> None:
+        ``asyncRewake`` hook that exits 2 wakes the agent with its output, as Claude does."""
         _status(self.host, entry)
         answer, outcome = await _run_one(entry, moment, self.complete)
         handler = entry.handler

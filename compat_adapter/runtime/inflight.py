@@ -9,13 +9,18 @@ one has left. When ``close`` returns no hook of this set is running and none can
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 import anyio
 
-__all__ = ("InFlight",)
+__all__ = ("InFlight", "tracked")
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 @dataclass(eq=False, slots=True)
@@ -68,3 +73,28 @@ class InFlight:
         with anyio.CancelScope(shield=True):
             for run in pending:
                 await run.done.wait()
+
+
+class _Owner(Protocol):
+    @property
+    def inflight(self) -> InFlight: ...
+
+
+S = TypeVar("S", bound=_Owner)
+
+
+def tracked(empty: Callable[[], Any]) -> Callable[[Callable[Concatenate[S, P], Awaitable[T]]],
+                                                  Callable[Concatenate[S, P], Awaitable[T]]]:
+    """Make an async method of an object with an ``inflight`` set one tracked run: once the set
+    is closed the method returns ``empty()`` without running, and a call that closing cut short
+    returns ``empty()`` too (what it had done before is kept: its audit, its finished hooks)."""
+    def wrap(method: Callable[Concatenate[S, P], Awaitable[T]]) -> Callable[Concatenate[S, P], Awaitable[T]]:
+        @functools.wraps(method)
+        async def run(self: S, *args: P.args, **kwargs: P.kwargs) -> T:
+            inflight = self.inflight
+            with inflight.track():
+                if not inflight.closed:
+                    return await method(self, *args, **kwargs)
+            return empty()  # type: ignore[no-any-return]
+        return run
+    return wrap
