@@ -32,8 +32,9 @@ as ``updated_input``), ``additionalContext``; permissionRequest ``behavior``, ``
 ``interrupt``; postToolUse ``modifiedResult`` (``updated_output``) and ``additionalContext``;
 agentStop / subagentStop ``decision: "block"`` + ``reason`` (the next prompt) and subagentStop
 ``modifiedResponse``; userPromptTransformed ``modifiedTransformedPrompt`` (``replacement_prompt``);
-sessionStart, subagentStart and notification ``additionalContext``. userPromptSubmitted output is
-dropped, as Copilot drops command output there.
+sessionStart, subagentStart, notification and userPromptSubmitted ``additionalContext`` (the last
+is all Copilot CLI 1.0.102 reads there: the vendor lane saw it added to the prompt; any other field
+is dropped, so a prompt cannot be blocked).
 
 Matchers (§5.5): JavaScript regular expressions (`patterns.compile_js`: linear time, JavaScript's
 meanings). On camelCase events the pattern is compiled as ``^(?:P)$`` and must match the
@@ -372,7 +373,10 @@ class CopilotDialect:
             lifted = {k: v for k, v in nested.items() if k != "hookEventName" and k not in obj}
             obj = {**{k: v for k, v in obj.items() if k != "hookSpecificOutput"}, **lifted}
         if event in ("userPromptSubmitted", "UserPromptSubmit"):
-            d.ignored.extend(obj)  # command output is dropped on this event
+            # Copilot CLI 1.0.102 reads only additionalContext here (the vendor lane saw it added to
+            # the prompt); every other field is dropped, so a prompt cannot be blocked.
+            self._context(obj, d)
+            d.ignored.extend(k for k in obj if k != "additionalContext")
             return d
         if event in _PRE_TOOL:
             used |= {"permissionDecision", "permissionDecisionReason", "modifiedArgs", "updatedInput",
