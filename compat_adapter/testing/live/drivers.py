@@ -143,6 +143,15 @@ async def drive_pre_step(s: Session) -> None:
         s.expect(result.reason == "blocked" and result.steps == 0
                  and not (s.root / "stepped.txt").exists(),
                  f"a prompt block did not reject the step: {result}", "block rejected the turn")
+    elif s.row.blocking == "context":
+        # Only context is read here (Copilot): the blocking rest of the answer changes nothing.
+        s.expect(result.reason == "completed" and (s.root / "stepped.txt").exists(),
+                 f"a context-only answer changed the turn: {result}", "turn ran unchanged")
+        seen = [m for m in user_messages(agent.session) if CONTEXT in m["text"]]
+        where = "in the prompt's message" if seen and seen[0]["source"]["kind"] == "user" else "as a message"
+        s.expect(seen and seen[0]["turn"] == 1 and seen[0]["step"] == 1,
+                 f"prompt context did not reach the first step: {user_messages(agent.session)}",
+                 f"context reached the first step {where}")
     else:
         s.expect(result.reason == "completed" and (s.root / "stepped.txt").exists(),
                  f"an observe-only answer changed the turn: {result}", "turn ran unchanged")
