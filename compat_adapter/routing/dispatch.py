@@ -491,14 +491,3 @@ def message(group: GroupResult, text: str) -> UserMessage:
 def context_messages(group: GroupResult, applied: Applied) -> tuple[UserMessage, ...]:
     """The context a rule decided, when it lands as a message of its own (see ``Applied.place``)."""
     return (message(group, applied.context),) if applied.context and applied.place == "message" else ()
-
-
-def prompt_parts(applied: Applied) -> tuple[str, str]:
-    """The context a rule decided that rides in the user's prompt message: (before, after) it."""
-    if not applied.context:
-        return "", ""
-    if applied.place == "before-prompt":
-        return applied.context, ""
-    if applied.place == "after-prompt":
-        return "", applied.context
-    return "", ""

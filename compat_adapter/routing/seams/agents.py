@@ -19,8 +19,8 @@ from compat_adapter.host.protocol import (
     TurnStopping,
 )
 from compat_adapter.routing import points
-from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages, message, prompt_parts, turn_of
-from compat_adapter.routing.seams.prompts import PROMPT_PARTS
+from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages, message, turn_of
+from compat_adapter.routing.seams.prompts import PROMPT_PARTS, prompt_parts
 from compat_adapter.routing.verdicts import Steer
 
 __all__ = ("on_agent_created", "on_disposed", "on_error", "on_inbox", "on_status", "on_subagent_end",

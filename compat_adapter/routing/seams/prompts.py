@@ -14,15 +14,25 @@ from compat_adapter.host.protocol import (
     UserQuestionsRequest,
 )
 from compat_adapter.routing import points
-from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages, prompt_parts, turn_of
+from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages, turn_of
+from compat_adapter.routing.verdicts import Applied
 
-__all__ = ("PROMPT_PARTS", "halted", "on_pre_step", "on_questions")
+__all__ = ("PROMPT_PARTS", "halted", "on_pre_step", "on_questions", "prompt_parts")
 
 #: Memo key: agent id → context parts (before, after) waiting for the agent's next prompt, from hooks
 #: that ran before there was one (CodeBuddy puts session-start context in the first user message).
 PROMPT_PARTS = "prompt-parts"
 
 Next = Callable[[], Awaitable[Any]]
+
+
+def prompt_parts(applied: Applied) -> tuple[str, str]:
+    """The context a rule decided that rides in the user's prompt message: (before, after) it."""
+    if applied.context and applied.place == "before-prompt":
+        return applied.context, ""
+    if applied.context and applied.place == "after-prompt":
+        return "", applied.context
+    return "", ""
 
 
 def halted(runner: Runner, session: SessionHandle, turn: int) -> bool:
