@@ -638,7 +638,8 @@ def test_copilot_other_events() -> None:
     assert prompt.replacement_prompt == "new"
     empty = COPILOT.decode("userPromptTransformed", run(0, js({"modifiedTransformedPrompt": ""})))
     assert empty.replacement_prompt is None
-    # Copilot CLI 1.0.102 adds additionalContext to the prompt (vendor lane) and drops the rest.
+    # Copilot CLI 1.0.102 appends a userPromptSubmitted additionalContext to the prompt (vendor lane);
+    # a decision there blocks nothing.
     submitted = COPILOT.decode("userPromptSubmitted", run(0, js({"additionalContext": "x", "decision": "block"})))
     assert submitted.additional_context == ("x",) and submitted.ignored == ("decision",)
     assert submitted.decision == "none"
