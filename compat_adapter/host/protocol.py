@@ -172,6 +172,9 @@ class PostToolDecision:
     kind: Literal["accept", "block"]
     feedback: str | None = None
     additional_contexts: tuple[UserMessage, ...] = ()
+    appended: str | None = None
+    """accept: text added after the result's own content, which the model then reads as part of the
+    result (DSH: an accept whose ``content`` is the result's blocks followed by this text)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -496,4 +496,5 @@ def message(group: GroupResult, text: str) -> UserMessage:
 
 
 def context_messages(group: GroupResult, applied: Applied) -> tuple[UserMessage, ...]:
-    return (message(group, applied.context),) if applied.context else ()
+    """The context a rule decided, when it lands as a message of its own (see ``Applied.place``)."""
+    return (message(group, applied.context),) if applied.context and applied.place == "message" else ()

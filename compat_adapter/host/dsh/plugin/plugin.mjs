@@ -103,7 +103,11 @@ export async function apply(ctx, config) {
       }
       if (v?.kind === 'accept') {
         const { additionalContexts, ...rest } = down
-        return { ...rest, kind: 'accept', ...(contexts.length ? { additionalContexts: contexts } : {}) }
+        // Appended context follows the result's own blocks (or the ones a later listener chose).
+        if (v.appended && rest.value !== undefined) logger.warn('compat-adapter: a later listener replaced the result value; appended context dropped')
+        const appended = typeof v.appended === 'string' && v.appended && rest.value === undefined
+          ? { content: [...(rest.content ?? state.result?.content ?? []), { type: 'text', text: v.appended }] } : {}
+        return { ...rest, kind: 'accept', ...appended, ...(contexts.length ? { additionalContexts: contexts } : {}) }
       }
     } else if (seam === 'agent/pre-step') {
       if (v?.kind === 'reject') return { kind: 'reject' }
@@ -154,7 +158,8 @@ export async function apply(ctx, config) {
     if (WATERFALL.has(seam)) {
       return async (...args) => {
         const next = args.pop()
-        const state = { known: new Map(), next, downstream: undefined }
+        // The post-execute result stays here: appended context follows its own blocks.
+        const state = { known: new Map(), next, downstream: undefined, result: seam === 'tools/post-execute' ? args[1] : undefined }
         const outcome = await forward(seam, encode(...args, state.known), state)
         if (outcome.failed) return failClosed(seam, outcome.failed)
         applyEffects(outcome.reply.effects)
