@@ -326,6 +326,8 @@ async def _pipeline(agent: MemoryAgent, host: MemoryHost, execution: ToolExecuti
     if post.kind == "block":
         result = ToolResult(True, post.feedback if post.feedback is not None else
                             f"the result of tool {name} was blocked", result.value)
+    elif post.appended:
+        result = ToolResult(result.is_error, result.text + post.appended, result.value)
     return result, tuple(post.additional_contexts)
 
 
