@@ -105,7 +105,7 @@ NO_AGENT_TYPE = degrade(
 APPROVAL_ONCE = degrade(
     "decision-narrowed",
     "allow becomes allowed-once and deny becomes rejected; the host has no lasting grant, so "
-    "updatedPermissions and interrupt have no effect.",
+    "updatedPermissions has no effect.",
 )
 
 # compaction/end
