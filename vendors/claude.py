@@ -565,9 +565,7 @@ EVENTS = (
                     "The host publishes agent status changes, not Claude's notifications: this fires as "
                     "idle_prompt when an agent turns idle (at once, not after 60 s of waiting), and never "
                     "for a permission prompt, auth_success or an elicitation dialog."),
-            degrade("matcher-narrowed",
-                    "Only idle_prompt is ever reported, so a matcher naming another notification type "
-                    "(permission_prompt, auth_success …) selects nothing."),
+            shared.NOTIFICATION_IDLE_ONLY,
         ),
     ),
     EventRow(

@@ -546,9 +546,7 @@ EVENTS = (
                     "The host publishes agent status changes, not CodeBuddy's notifications: this fires "
                     "as idle_prompt when an agent turns idle, and never for a permission prompt or "
                     "auth_success (CodeBuddy's one notification in -p, at start-up)."),
-            degrade("matcher-narrowed",
-                    "Only idle_prompt is ever reported, so a matcher naming another notification type "
-                    "(permission_prompt, auth_success …) selects nothing."),
+            shared.NOTIFICATION_IDLE_ONLY,
         ),
     ),
     EventRow(
