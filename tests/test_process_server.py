@@ -127,3 +127,11 @@ async def test_a_working_directory_removed_before_the_fork_is_a_spawn_failure(tm
         assert "working directory" in str(exc) and str(gone) in str(exc)
     else:
         raise AssertionError("a missing working directory was not refused")
+
+
+async def test_a_hook_starts_with_no_signal_ignored_or_blocked(tmp_path: Path) -> None:
+    # What a freshly started process has: the server ignores SIGINT and Python ignores SIGPIPE and
+    # SIGXFSZ, and an ignored signal survives exec, so the launcher restores each before the shell.
+    outcome = await run_command("grep -E '^Sig(Ign|Blk)' /proc/self/status", stdin=None, cwd=tmp_path,
+                                env=hook_environment(os.environ), timeout_s=30)
+    assert outcome.stdout.split() == ["SigBlk:", "0" * 16, "SigIgn:", "0" * 16]

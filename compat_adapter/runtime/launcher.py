@@ -234,6 +234,7 @@ def launch(server: int, report: int, stdio: list[int], request: dict) -> None:
         signal.pthread_sigmask(signal.SIG_BLOCK, _WATCHED)  # the host may signal us at once
         signal.set_wakeup_fd(-1)  # the server's: a SIGCHLD of ours must not wake it
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # the server ignores it; SIG_IGN survives exec
         os.setsid()  # our own session and process group, as the host's group kill expects
         stdin = stdio[0] if stdio[0] >= 0 else os.open(os.devnull, os.O_RDONLY)
         for target, fd in enumerate((stdin, stdio[1], stdio[2])):
