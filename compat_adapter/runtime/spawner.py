@@ -35,6 +35,7 @@ __all__ = ("LaunchRefused", "Launched", "launch", "server_pid")
 _SCRIPT = Path(__file__).with_name("launcher.py")
 _ORDERS = {signal.SIGTERM: b"T", KILL_NOW: b"K"}
 _CHUNK = 65536
+_START_LIMIT_S = 60.0
 
 
 class LaunchRefused(Exception):
@@ -289,13 +290,16 @@ async def launch(argv: Sequence[str], *, python: str, env: Mapping[str, str], cw
         os.close(fd)
     run = Launched(sock, ours[0] if with_stdin else None, ours[-2], ours[-1])
     try:
-        view = memoryview(len(request).to_bytes(8, "big") + request)
-        while view:
-            try:
-                view = view[sock.send(view):]
-            except BlockingIOError:
-                await anyio.wait_writable(sock)
-        await run.started()
+        # Bounded: the caller shields this from cancellation, and a server that stopped answering
+        # must become a spawn failure, not a hang (closing the socket then stops the launcher).
+        with anyio.fail_after(_START_LIMIT_S):
+            view = memoryview(len(request).to_bytes(8, "big") + request)
+            while view:
+                try:
+                    view = view[sock.send(view):]
+                except BlockingIOError:
+                    await anyio.wait_writable(sock)
+            await run.started()
     except BaseException:
         await run.aclose()
         raise
