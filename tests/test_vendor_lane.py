@@ -66,7 +66,8 @@ def test_every_drivable_case_runs_the_real_cli_offline(lane: dict[str, CaseResul
         assert outcome.error is None, f"{case.name}: {outcome.error}"
         assert f"isolation: {why}" in outcome.notes
         # The hooks named in the config fired, and only those (OpenCode: its plugin's callbacks).
-        assert outcome.hooks, f"{case.name}: no hook fired"
+        if not case.plugins:  # a corpus plugin runs as written: it records nothing
+            assert outcome.hooks, f"{case.name}: no hook fired"
         configured = {h.event for h in case.hooks}
         if configured:
             assert set(outcome.invoked) <= configured, case.name
@@ -114,6 +115,10 @@ ORACLE: list[tuple[str, str, Check]] = [
                                             "Stop hook feedback:\nLANE-STOP-REASON json")(o)),
     ("claude:permission_request", "a PermissionRequest allow lets the tool run in -p",
      lambda o: o.invoked == ("PermissionRequest",) and o.tool_ran),
+    ("claude:if_match", "a handler whose `if` rule matches the call runs, and its deny blocks",
+     lambda o: "PreToolUse" in o.invoked and denied("PreToolUse:Bash hook error: LANE-DENY-JSON if rule")(o)),
+    ("claude:if_no_match", "a handler whose `if` rule does not match never starts",
+     lambda o: o.invoked == ("PostToolUse",) and o.tool_ran),
     ("codex:deny_exit2", "Codex names the command after the stderr",
      denied("Command blocked by PreToolUse hook: LANE-DENY-EXIT2 reason. Command: echo ran > tool-ran.txt; "
             "echo hello-from-tool")),
@@ -139,6 +144,12 @@ ORACLE: list[tuple[str, str, Check]] = [
     ("opencode:rewrite", "mutated output.args run", lambda o: o.tool_ran and o.rewritten),
     ("opencode:session_context", "a system transform push is a system message",
      lands("LANE-CTX-SESSION", "message:system", "LANE-CTX-SESSION")),
+    ("opencode:observe", "the system transform runs for each model request and the session-title request",
+     lambda o: o.model_calls == 2 and o.invoked.count("experimental.chat.system.transform") == 3),
+    ("opencode:plugin_env_protection", "the documented .env protection plugin's throw is the tool result",
+     denied("Do not read .env files")),
+    ("opencode:plugin_guard_deny", "a guard plugin's throw is the tool result",
+     denied("[guard] command not allowed: echo ran > tool-ran.txt; cat ./.env")),
     ("workbuddy:deny_exit2", "CodeBuddy shows the stderr after Error:", denied("Error: LANE-DENY-EXIT2 reason")),
     ("workbuddy:pre_context", "CodeBuddy drops pre-tool context", lambda o: "LANE-CTX-PRE" not in o.landings),
     ("workbuddy:post_context", "post-tool context is a tool hint in the result",
@@ -166,6 +177,16 @@ def test_differential_verdicts_match_the_pin(lane: dict[str, CaseResult]) -> Non
     detail = {name: lane[name].verdict.as_json() for name in changed if name in lane and lane[name].verdict}
     assert not changed, ("differential verdicts changed (review, then rewrite the pin with scripts/vendor_diff.py "
                          f"--write-pin):\n{json.dumps(changed, indent=1)}\n{json.dumps(detail, indent=1)[:6000]}")
+
+
+def test_claude_if_rules_select_the_same_hooks_as_the_real_claude(lane: dict[str, CaseResult]) -> None:
+    # Which hooks fired and whether the tool ran agree with Claude Code for an `if` that matches
+    # and one that does not; only the deny's text may differ, as a listed difference.
+    for name in ("claude:if_match", "claude:if_no_match"):
+        verdict = lane[name].verdict
+        assert verdict is not None, name
+        assert not {d.facet for d in verdict.differences} & {"invoked", "tool_ran"}, verdict.as_json()
+        assert verdict.status != "differ_unlisted", verdict.as_json()
 
 
 def test_every_listed_difference_is_named_by_a_code_of_that_case(lane: dict[str, CaseResult]) -> None:
