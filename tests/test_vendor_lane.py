@@ -1,6 +1,6 @@
 """The vendor lane: the five real vendor CLIs, offline, as the judge of fidelity (issue 12).
 
-One session-wide run installs the pinned CLIs (``scripts/vendor_lane.sh``, a no-op when installed)
+One session-wide run (the ``lane`` fixture of ``conftest.py``, shared with ``test_explain_lane.py``) installs the pinned CLIs (``scripts/vendor_lane.sh``, a no-op when installed)
 and runs every scenario under the real vendor and through compat-adapter on the embedded host.
 The tests then check (1) that every vendor really ran offline with its hooks firing, (2) what each
 real vendor does for the standard hook answers (the oracle facts of reference/vendor-lane), and
@@ -21,24 +21,13 @@ import pytest
 from compat_adapter.testing.lane.outcome import Outcome
 from compat_adapter.testing.lane.run import isolation
 from compat_adapter.testing.lane.scenarios import cases_for
-from compat_adapter.testing.lane.suite import VENDORS, CaseResult, pin_of, run_suite, summarize
+from compat_adapter.testing.lane.suite import VENDORS, CaseResult, pin_of, summarize
 
 pytestmark = pytest.mark.vendor
 
 REPO = Path(__file__).resolve().parents[1]
 PIN = REPO / "tests" / "fixtures" / "vendor_lane" / "pin.json"
 HOOKREC = "python3 <run>/bin/hookrec.py --log <run>/state/hooks.jsonl"
-
-
-@pytest.fixture(scope="session")
-def lane(tmp_path_factory: pytest.TempPathFactory) -> dict[str, CaseResult]:
-    done = subprocess.run(["bash", str(REPO / "scripts" / "vendor_lane.sh")], capture_output=True, text=True)
-    assert done.returncode == 0, f"scripts/vendor_lane.sh failed:\n{done.stdout}\n{done.stderr}"
-    # The embedded side trusts each scenario's config in a private trust store, never the user's.
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("COMPAT_ADAPTER_STATE_HOME", str(tmp_path_factory.mktemp("lane-state-home")))
-        results, _ = run_suite(root=tmp_path_factory.mktemp("vendor-lane"))
-    return {r.case.name: r for r in results}
 
 
 def vendor_side(lane: dict[str, CaseResult], name: str) -> Outcome:
