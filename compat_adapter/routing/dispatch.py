@@ -24,6 +24,7 @@ from compat_adapter.handlers.model import Complete
 from compat_adapter.handlers.run import HandlerRun, if_admits, run_handler
 from compat_adapter.host.protocol import AgentHandle, Host, SessionHandle, UserMessage, new_message
 from compat_adapter.model import CommandHandler, EventRow, Handler, VendorSpec
+from compat_adapter.routing.hostfacts import session_facts
 from compat_adapter.runtime.process import BASH, ProcessOutcome, hook_environment
 
 if TYPE_CHECKING:
@@ -308,6 +309,7 @@ def moment_for(event: str, session: SessionHandle | None, cwd: Path, fields: Map
         transcript_path=str(session.transcript_path) if session is not None and session.transcript_path else None,
         turn=turn,
         fields=dict(fields),
+        logged=session_facts(session) if session is not None else {},
     )
 
 

@@ -47,7 +47,8 @@ async def on_pre_step(runner: Runner, event: PreStepEvent, next: Next) -> PreSte
     contexts: list[UserMessage] = []
     replacement: str | None = None
     for point in (points.PRE_STEP, points.PRE_STEP_TRANSFORM):
-        done = await runner.run(point, point.fields(prompt, event.agent.id), session=event.agent.session,
+        done = await runner.run(point, point.fields(prompt, event.agent.id, prompts[0].id),
+                                session=event.agent.session,
                                 turn=event.turn)
         for group, applied in done:
             if applied.verdict is not None:

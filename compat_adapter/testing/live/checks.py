@@ -151,11 +151,10 @@ def check_payload(s: Session, *, tool: str | None = "bash", at_least: int = 1) -
                 s.expect(isinstance(payload.get("toolInput"), dict),
                          f"toolInput is not an object: {payload.get('toolInput')!r}")
             else:
+                # An object, as Copilot CLI 1.0.102 sends it (vendor lane), not a JSON string.
                 args = payload.get("toolArgs")
-                decoded = loads_or_none(args) if isinstance(args, str) else None
-                ok = isinstance(decoded, dict) and (tool != "bash" or "command" in decoded)
-                s.expect(ok, f"toolArgs is not a JSON string of an object: {args!r}",
-                         "toolArgs as a JSON string")
+                ok = isinstance(args, dict) and (tool != "bash" or "command" in args)
+                s.expect(ok, f"toolArgs is not an object: {args!r}", "toolArgs as an object")
     elif v == "opencode":
         from compat_adapter.dialects.opencode import INTERCEPTORS
 
