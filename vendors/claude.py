@@ -88,6 +88,17 @@ _SCRUBBED_ENV = degrade(
 )
 
 
+# True of every row this project translates (vendor lane: Claude Code 2.1.328 sends both); the
+# host's bridge sends neither.
+_PROMPT_AND_EFFORT = degrade(
+    "payload-field-missing",
+    "prompt_id is a UUID derived from the session and the host's id of the message the user typed "
+    "(the same for every event of one prompt, but not Claude's own random id), and effort.level is "
+    "Claude's default \"medium\" because the host has no effort setting; the host's bridge sends "
+    "neither.",
+)
+
+
 # What Claude Code shows the model, and where the host puts it instead (rows this project translates).
 _CONTEXT_AS_USER = degrade(
     "message-provenance",
@@ -175,8 +186,7 @@ EVENTS = (
                     "Code, but the host's reject carries no text, so \"UserPromptSubmit operation blocked "
                     "by hook: <reason>\" reaches no one; the audit keeps the reason."),
             shared.EVERY_INBOX_STEP,
-            degrade("payload-field-missing",
-                    "prompt_id is absent and permission_mode is always \"default\"."),
+            degrade("payload-field-missing", "permission_mode is always \"default\"."),
         ),
         official=EventRow(
             event="UserPromptSubmit",
@@ -251,8 +261,10 @@ EVENTS = (
             degrade("output-rewrite-ignored",
                     "updatedToolOutput and updatedMCPToolOutput never replace the result."),
             degrade("payload-field-missing",
-                    "tool_response is rebuilt from the result's text (a Bash result puts it in stdout, "
-                    "or stderr on failure), and duration_ms is absent."),
+                    "A Bash tool_response has the command's stdout and stderr when the host's result "
+                    "states them (else the result's text in one of them) and noOutputExpected is always "
+                    "false; duration_ms runs from the end of the pre-tool hooks (or from when the host "
+                    "logged the call) to the result."),
             _HOST_ONLY_TOOLS,
         ),
         official=EventRow(
@@ -501,8 +513,8 @@ EVENTS = (
                     "The hook runs only when the host actually asks for approval; a tool that is "
                     "already permitted never reaches it."),
             degrade("payload-field-missing",
-                    "The host's approval request names the tool and a reason only, so tool_input holds "
-                    "just that reason, not the call's arguments, and permission_suggestions is empty."),
+                    "tool_input is the call's arguments as the host logged them (only the approval reason "
+                    "when the log does not hold the call), and permission_suggestions is empty."),
             _HOST_ONLY_TOOLS,
         ),
     ),
@@ -788,7 +800,7 @@ RULES = RulesSpec(
 CLAUDE = VendorSpec(
     id="claude",
     aliases=("claude-code", "cc"),
-    losses=(_SCRUBBED_ENV,),
+    losses=(_SCRUBBED_ENV, _PROMPT_AND_EFFORT),
     bridge=BRIDGE,
     default_timeout_s=600.0,
     concurrent=True,

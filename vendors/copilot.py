@@ -94,6 +94,9 @@ _AGENT_STOP = (
     degrade("message-provenance",
             "A block's reason is steered into another step of the same turn as a message "
             "sourced to the hook, where Copilot sends it as the prompt of a new turn."),
+    degrade("payload-field-missing",
+            "transcriptPath (transcript_path in the Claude format) is absent when the host keeps no "
+            "transcript file."),
 )
 
 _SUBAGENT_STOP = (
@@ -133,8 +136,8 @@ _PERMISSION = (
             "The hook runs only when the host actually asks for approval; calls the host "
             "already permits never reach it."),
     degrade("payload-field-missing",
-            "The host's approval request names the tool and a reason but not the call's "
-            "arguments, so toolArgs cannot carry them."),
+            "toolInput is the call's arguments as the host logged them (only the approval reason "
+            "when the log does not hold the call), and permissionSuggestions is empty."),
     _UNMAPPED_TOOLS,
 )
 

@@ -196,7 +196,10 @@ class CopilotDialect:
             name, args = self._tool(facts)
             out["toolName"] = name
             if event in _PERMISSION:
-                # As Copilot CLI 1.0.102 sends it (vendor lane): the hook's name and the suggestions.
+                # As Copilot CLI 1.0.102 sends it (vendor lane): the hook's name and the suggestions,
+                # and a shell call's input without the model's description.
+                if name == "bash":
+                    args = {k: v for k, v in args.items() if k != "description"}
                 out = {"hookName": event, **out, "toolName": name, "toolInput": args,
                        "permissionSuggestions": plain(facts.get("permission_suggestions") or [])}
             else:
