@@ -15,6 +15,7 @@ from itertools import islice
 from typing import Any
 
 from compat_adapter.host.protocol import LogEvent, SessionHandle
+from compat_adapter.routing.points import MODEL_SWITCH
 
 __all__ = ("call_arguments", "call_started", "session_facts")
 
@@ -36,7 +37,7 @@ def session_facts(session: SessionHandle) -> dict[str, Any]:
             source = data.get("source")
             if isinstance(source, Mapping) and source.get("kind") == "user" and data.get("id"):
                 out["prompt_id"] = str(data["id"])
-        elif "model" not in out and event.type == "request/header":
+        elif "model" not in out and event.type == MODEL_SWITCH.record:
             current = data.get("current")
             if isinstance(current, Mapping) and current.get("model"):
                 out["model"] = str(current["model"])

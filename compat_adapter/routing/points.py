@@ -26,7 +26,6 @@ from compat_adapter.host.protocol import (
     QuestionAnswer,
 )
 from compat_adapter.jsondata import jsonable
-from compat_adapter.routing.hostfacts import call_arguments
 from compat_adapter.routing.verdicts import (
     Rule,
     approval,
@@ -105,10 +104,8 @@ def _prompt(prompt: str, agent_id: str, prompt_id: str | None = None) -> dict[st
 
 
 def _approval_request(request: Any) -> dict[str, Any]:
-    # The request names the call; its arguments are the ones the host logged for that call.
-    arguments = call_arguments(request.agent.session, request.call_id) if request.agent is not None else None
-    return {"tool_name": request.tool_name,
-            "tool_input": arguments if arguments is not None else {"reason": request.reason},
+    # The request names the call, not its arguments; the listener adds the ones the host logged.
+    return {"tool_name": request.tool_name, "tool_input": {"reason": request.reason},
             "tool_use_id": request.call_id, "reason": request.reason}
 
 

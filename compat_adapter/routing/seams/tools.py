@@ -18,7 +18,7 @@ from compat_adapter.host.protocol import (
 )
 from compat_adapter.routing import points
 from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages, turn_of
-from compat_adapter.routing.hostfacts import call_started
+from compat_adapter.routing.hostfacts import call_arguments, call_started
 
 __all__ = ("on_approval", "on_post_execute", "on_pre_execute")
 
@@ -96,7 +96,11 @@ async def on_approval(runner: Runner, request: ApprovalRequest, next: Next) -> A
     if not runner.has(point):
         return await next()
     session = request.agent.session
-    done = await runner.run(point, point.fields(request), session=session, turn=turn_of(session))
+    fields = dict(point.fields(request))
+    arguments = call_arguments(session, request.call_id)
+    if arguments is not None:  # the request names the call; the log holds its arguments
+        fields["tool_input"] = arguments
+    done = await runner.run(point, fields, session=session, turn=turn_of(session))
     if done and done[-1][1].verdict is not None:
         return done[-1][1].verdict
     return await next()
