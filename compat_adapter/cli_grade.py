@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import nullcontext
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -96,6 +97,14 @@ def _plugin_rows(vendor: str, plugins: Any, surface: Any) -> list[dict[str, Any]
 
 
 def _grade(args: argparse.Namespace) -> int:
+    from compat_adapter.trust import trusting_all
+
+    # --trust-all reaches the plugin host too: grading an OpenCode plugin loads (runs) it.
+    with trusting_all() if args.trust_all else nullcontext():
+        return _graded(args)
+
+
+def _graded(args: argparse.Namespace) -> int:
     from compat_adapter.catalog import resolve_vendor
     from compat_adapter.errors import ConfigParseError
     from compat_adapter.importers import import_files

@@ -317,6 +317,8 @@ def test_copilot_nested_groups_and_command_fallback() -> None:
         ("postToolUse", "edit|create", f"npx prettier --write {jq}", "hooks.postToolUse[0].hooks[0]"),
         ("postToolUse", "edit|create", f"npx eslint --fix {jq}", "hooks.postToolUse[0].hooks[1]"),
         ("preToolUse", "bash", "node scripts/hooks/check-command.mjs", "hooks.preToolUse[0]"),
+        ("preToolUse", "web_fetch", None, "hooks.preToolUse[1]"),  # http over https
+        ("preToolUse", "task", None, "hooks.preToolUse[2]"),  # exec form
         ("subagentStart", "reviewer", "cat docs/review-checklist.md | jq -Rs '{additionalContext: .}'",
          "hooks.subagentStart[0]"),
         ("subagentStop", None, "./scripts/hooks/subagent-summary.sh", "hooks.subagentStop[0]"),
@@ -325,8 +327,10 @@ def test_copilot_nested_groups_and_command_fallback() -> None:
         ("userPromptTransformed", None, "./scripts/hooks/expand-aliases.sh",
          "hooks.userPromptTransformed[0]"),
     ]
-    assert refused_of(result) == [("INVALID_HANDLER", "hooks.preToolUse[1]"),   # http
-                                  ("INVALID_HANDLER", "hooks.preToolUse[2]")]   # exec form
+    assert refused_of(result) == []
+    http, exec_form = result.hooks[3].declared.handler, result.hooks[4].declared.handler
+    assert http.url == "https://policy.example.com/copilot/pre-tool" and http.timeout_s == 5
+    assert (exec_form.command, exec_form.args) == ("node", ("scripts/hooks/task-guard.mjs",))
     assert {h.vendor for h in result.hooks} == {"copilot"}
 
 

@@ -114,6 +114,10 @@ ORACLE: list[tuple[str, str, Check]] = [
                                             "Stop hook feedback:\nLANE-STOP-REASON json")(o)),
     ("claude:permission_request", "a PermissionRequest allow lets the tool run in -p",
      lambda o: o.invoked == ("PermissionRequest",) and o.tool_ran),
+    ("claude:if_match", "a handler whose `if` rule matches the call runs, and its deny blocks",
+     lambda o: "PreToolUse" in o.invoked and denied("PreToolUse:Bash hook error: LANE-DENY-JSON if rule")(o)),
+    ("claude:if_no_match", "a handler whose `if` rule does not match never starts",
+     lambda o: o.invoked == ("PostToolUse",) and o.tool_ran),
     ("codex:deny_exit2", "Codex names the command after the stderr",
      denied("Command blocked by PreToolUse hook: LANE-DENY-EXIT2 reason. Command: echo ran > tool-ran.txt; "
             "echo hello-from-tool")),
@@ -166,6 +170,16 @@ def test_differential_verdicts_match_the_pin(lane: dict[str, CaseResult]) -> Non
     detail = {name: lane[name].verdict.as_json() for name in changed if name in lane and lane[name].verdict}
     assert not changed, ("differential verdicts changed (review, then rewrite the pin with scripts/vendor_diff.py "
                          f"--write-pin):\n{json.dumps(changed, indent=1)}\n{json.dumps(detail, indent=1)[:6000]}")
+
+
+def test_claude_if_rules_select_the_same_hooks_as_the_real_claude(lane: dict[str, CaseResult]) -> None:
+    # Which hooks fired and whether the tool ran agree with Claude Code for an `if` that matches
+    # and one that does not; only the deny's text may differ, as a listed difference.
+    for name in ("claude:if_match", "claude:if_no_match"):
+        verdict = lane[name].verdict
+        assert verdict is not None, name
+        assert not {d.facet for d in verdict.differences} & {"invoked", "tool_ran"}, verdict.as_json()
+        assert verdict.status != "differ_unlisted", verdict.as_json()
 
 
 def test_every_listed_difference_is_named_by_a_code_of_that_case(lane: dict[str, CaseResult]) -> None:

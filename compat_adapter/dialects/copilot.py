@@ -75,6 +75,7 @@ from compat_adapter.dialects.common import (
 )
 from compat_adapter.dialects.facts import flatten
 from compat_adapter.dialects.patterns import compile_js
+from compat_adapter.handlers.outcome import UNANSWERED
 from compat_adapter.jsontext import JsonTextError, js_lines, js_read, js_trim
 
 if TYPE_CHECKING:
@@ -337,6 +338,9 @@ class CopilotDialect:
         if outcome.timed_out or outcome.cause == "timeout":
             # Timeouts fail open everywhere, preToolUse and policy hooks included.
             return HookAnswer(failed=cause_text(outcome))
+        if outcome.cause == UNANSWERED:
+            # An http hook with no usable answer (network error, non-2xx) fails open, preToolUse too.
+            return HookAnswer(failed=js_trim(outcome.stderr) or f"{event} hook got no answer")
         if event in _PRE_TOOL and code != 0:
             return self._fail_closed(event, outcome)
         if code is None:

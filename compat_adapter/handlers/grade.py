@@ -26,11 +26,12 @@ from compat_adapter.model import (
 __all__ = ("VENDOR_KINDS", "handler_losses", "handler_refusal")
 
 #: The handler kinds each vendor runs (Claude: all five; CodeBuddy/WorkBuddy: command and prompt
-#: in settings, agent and http in frontmatter); the others run commands only here.
+#: in settings, agent and http in frontmatter; Copilot: command and http); the others run commands only here.
 VENDOR_KINDS = {
     "claude": frozenset({"command", "http", "mcp_tool", "prompt", "agent"}),
     "codebuddy": frozenset({"command", "http", "prompt", "agent"}),
     "workbuddy": frozenset({"command", "http", "prompt", "agent"}),
+    "copilot": frozenset({"command", "http"}),
 }
 #: Claude: SessionStart and Setup take only command and mcp_tool; prompt and agent only the
 #: events below; every other event command, http and mcp_tool.
@@ -88,9 +89,11 @@ _IGNORED_TEXT = {
 def handler_losses(spec: VendorSpec, row: EventRow, handler: Handler) -> tuple[Degradation, ...]:
     out: list[Degradation] = []
     if isinstance(handler, HttpHandler):
-        out.append(degrade("scope-differs",
-                           "Claude's settings-level allowedHttpHookUrls and httpHookAllowedEnvVars "
-                           "policies are not read: the URL and header variables are used as the handler gives them."))
+        if spec.id != "copilot":  # Copilot has no settings-level URL or variable policy
+            out.append(degrade("scope-differs",
+                               "Claude's settings-level allowedHttpHookUrls and httpHookAllowedEnvVars "
+                               "policies are not read: the URL and header variables are used as the handler gives "
+                               "them."))
     elif isinstance(handler, McpToolHandler):
         out.append(degrade("timing-differs",
                            "The MCP server is started over stdio for each call and stopped after it, where "

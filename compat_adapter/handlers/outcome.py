@@ -2,8 +2,9 @@
 
 A web request, an MCP call or a model answer is read by the vendor like a command's stdout, with
 the vendor's rules for failures: so each is reported as a :class:`ProcessOutcome` — exit 0 with
-the body on stdout when it answered, exit 1 (a non-blocking error in every vendor) with the cause
-on stderr when it did not, and a timeout as a timeout.
+the body on stdout when it answered, exit 1 (a non-blocking error in every vendor but Copilot's
+preToolUse, hence the ``unanswered`` cause) with the reason on stderr when it did not, and a timeout
+as a timeout.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import time
 
 from compat_adapter.runtime.process import ProcessOutcome
 
-__all__ = ("answered", "failed", "timed_out")
+__all__ = ("UNANSWERED", "answered", "failed", "timed_out")
 
 
 def _ms(started: float) -> float:
@@ -33,10 +34,15 @@ def answered(stdout: str, started: float, limit: int, *, exit_code: int = 0, std
                           truncated=cut or cut_err, cause=None, duration_ms=_ms(started))
 
 
+#: The cause of a request that got no usable answer (exit 1 all the same): Copilot lets a
+#: preToolUse call through on it, where a command's exit 1 denies.
+UNANSWERED = "unanswered"
+
+
 def failed(message: str, started: float) -> ProcessOutcome:
     """No answer: a non-blocking error whose stderr says why."""
     return ProcessOutcome(exit_code=1, stdout="", stderr=message, timed_out=False, truncated=False,
-                          cause=None, duration_ms=_ms(started))
+                          cause=UNANSWERED, duration_ms=_ms(started))
 
 
 def timed_out(message: str, started: float) -> ProcessOutcome:

@@ -40,8 +40,10 @@ _OTHER_FIELDS: Mapping[str, frozenset[str]] = {
     "codex": frozenset({"type", "command", "timeout", "timeoutSec", "statusMessage", "commandWindows",
                         "command_windows", "async"}),
     "copilot": frozenset({"type", "bash", "powershell", "command", "cwd", "env", "timeoutSec", "timeout",
-                          "comment", "exec", "args"}),
+                          "comment", "exec", "args", "matcher"}),
 }
+#: Fields of Copilot's ``http`` entries (hooks reference: url, headers, allowedEnvVars, timeoutSec).
+_COPILOT_HTTP = frozenset({"type", "url", "headers", "allowedEnvVars", "timeoutSec", "timeout", "comment", "matcher"})
 #: Claude fields accepted but not honoured here, each with what that loses (the grader lists it).
 _NOT_HONOURED = frozenset({"rewakeSummary", "cloud"})
 
@@ -81,7 +83,7 @@ def _ignored(vendor: str, kind: str, h: Mapping[str, Any]) -> tuple[str, ...]:
                      or (k == "rewakeMessage" and h.get("asyncRewake") is not True)
                      # "block": a failing hook would block in Claude; it does not here.
                      or (k == "onFailure" and h[k] != "continue"))
-    fields = _OTHER_FIELDS.get(vendor)
+    fields = _COPILOT_HTTP if (vendor, kind) == ("copilot", "http") else _OTHER_FIELDS.get(vendor)
     return tuple(k for k in h if k not in fields) if fields is not None else ()
 
 
@@ -142,19 +144,14 @@ def parse_mapping(vendor: str, kind: str, h: Mapping[str, Any]) -> Handler:
 
 def _command(vendor: str, h: Mapping[str, Any], common: dict[str, Any]) -> CommandHandler:
     command = h.get("command")
+    args = None
     if vendor == "copilot":
-        # Copilot's own shape: {bash, powershell, cwd, env, timeoutSec}. On a POSIX host Copilot
-        # runs `bash` and falls back to `command`; this host runs POSIX sh.
-        command = h.get("bash") or command
-        if command is None and h.get("powershell") is not None:
-            raise InvalidHandler("this host runs POSIX shell commands; the handler has only a "
-                                 "powershell command", vendor=vendor)
+        command, args = _copilot_command(h)
     if not isinstance(command, str) or not command.strip():
         raise InvalidHandler("a command handler needs a non-empty command string", vendor=vendor)
     cwd = h.get("cwd")
     if cwd is not None and not isinstance(cwd, str):
         raise InvalidHandler("cwd must be a string", vendor=vendor)
-    args = None
     shell = None
     if vendor in CLAUDE_SHAPED:
         if "args" in h:
@@ -167,3 +164,28 @@ def _command(vendor: str, h: Mapping[str, Any], common: dict[str, Any]) -> Comma
                           shell=shell, run_async=rewake or (vendor in CLAUDE_SHAPED and _flag(vendor, h, "async")),
                           rewake=rewake, rewake_message=_string(vendor, h, "rewakeMessage") if rewake else None,
                           **common)
+
+
+def _copilot_command(h: Mapping[str, Any]) -> tuple[object, tuple[str, ...] | None]:
+    """Copilot's own shape: ``{bash, powershell, command, exec, args, cwd, env, timeoutSec}``.
+
+    On a POSIX host Copilot runs ``bash`` and falls back to ``command``; this host runs POSIX sh.
+    ``exec`` with ``args`` starts the program directly, no shell. An empty ``bash`` is a hook that
+    does nothing: Copilot CLI 1.0.102 still runs it (measured: with a missing ``cwd`` it fails and
+    denies the call, so it is started, not skipped), and ``:`` is the shell's own empty command.
+    """
+    bash, command = h.get("bash"), h.get("command")
+    chosen = bash or command
+    if isinstance(chosen, str) and chosen.strip():
+        return chosen, None
+    if "exec" in h:
+        program = h.get("exec")
+        if not isinstance(program, str) or not program.strip():
+            raise InvalidHandler("`exec` must name a program", vendor="copilot")
+        return program, _strings("copilot", h.get("args", []), "args")
+    if "" in (bash, command) and all(isinstance(v, str) for v in (bash, command) if v is not None):
+        return ":", None
+    if chosen is None and h.get("powershell") is not None:
+        raise InvalidHandler("this host runs POSIX shell commands; the handler has only a "
+                             "powershell command", vendor="copilot")
+    return chosen, None

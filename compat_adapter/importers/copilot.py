@@ -4,9 +4,12 @@
 A hook file is ``{"version": 1, "disableAllHooks"?: bool, "hooks": {"<event>": [entry, ...]}}``
 where each entry is a handler carrying its own ``matcher`` (§5.1). Newer CLIs also accept Claude's
 nested ``{"matcher", "hooks": [...]}`` groups, so both are read. Event names are Copilot's own
-camelCase ones: the PascalCase ("VS Code compatible") names switch Copilot to a different payload
-format and to Claude's matcher rules, which this project does not adapt yet, so each such hook is
-an UNSERVED_EVENT row saying so, and the rest of the file still imports.
+camelCase ones or the PascalCase ("VS Code compatible") ones, which switch Copilot to a snake_case
+payload and Claude's matcher rules (the copilot dialect reads both).
+
+Entries are ``command`` (``bash``/``command``, or ``exec`` with ``args`` and no shell) and
+``http`` (run here); a ``prompt`` entry (a first user message Copilot submits at session start) is
+one refused row saying why.
 
 A malformed item is one refused row with its place: Copilot drops that item of a directory-loaded
 file and runs the rest.
@@ -19,7 +22,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from compat_adapter.declare import REFUSED_HANDLER_TYPES
 from compat_adapter.errors import ConfigParseError, InvalidMatcher
 from compat_adapter.importers import rules as project_rules
 from compat_adapter.importers.common import (
@@ -47,7 +49,11 @@ __all__ = ("classify", "import_file", "project_files")
 #: Inline hooks in settings files, after the hooks folder (§5.1 load order).
 SETTINGS = (".github/copilot/settings.json", ".github/copilot/settings.local.json")
 _SETTINGS_NAMES = frozenset({"settings.json", "settings.local.json"})
-_HANDLER_KEYS = frozenset({"type", "command", "bash", "powershell", "exec"})
+_HANDLER_KEYS = frozenset({"type", "command", "bash", "powershell", "exec", "url", "prompt"})
+#: Entry types Copilot runs here: commands (shell or exec form) and web requests.
+_KINDS = frozenset({"command", "http"})
+#: Events whose http hooks Copilot accepts only over https.
+_HTTPS_ONLY = frozenset({"preToolUse", "permissionRequest", "PreToolUse", "PermissionRequest", "preMcpToolCall"})
 
 
 def project_files(root: Path) -> list[Path]:
@@ -141,22 +147,51 @@ def _hooks_data(spec: VendorSpec, path: Path, shown: str, data: Mapping[str, Any
 
 
 def _posix_command(h: Mapping[str, Any]) -> bool:
-    return any(isinstance(h.get(k), str) and h[k].strip() for k in ("bash", "command"))
+    return any(isinstance(h.get(k), str) for k in ("bash", "command"))
+
+
+def _http_refusal(event: str, h: Mapping[str, Any]) -> str | None:
+    """Copilot's own rules for an http entry's URL, as its 1.0.102 runtime states them: a hook that
+    passes header variables, or one that can decide a call (preToolUse, permissionRequest), must
+    use https:// unless the user sets COPILOT_HOOK_ALLOW_LOCALHOST=1 (localhost) or
+    COPILOT_HOOK_ALLOW_HTTP_AUTH_HOOKS=1, which a repository cannot set for its readers."""
+    url = h.get("url")
+    if not isinstance(url, str) or url.startswith("https://"):
+        return None  # a missing or odd url is the handler parser's to report
+    override = "unless its user sets COPILOT_HOOK_ALLOW_LOCALHOST=1 for a localhost URL"
+    if event in _HTTPS_ONLY:
+        return (f"Copilot requires https:// for {event} http hooks (they decide a call) {override} or "
+                "COPILOT_HOOK_ALLOW_HTTP_AUTH_HOOKS=1, so by default it never runs this one")
+    if h.get("allowedEnvVars"):
+        return ("Copilot requires https:// for an http hook that passes allowedEnvVars (credential "
+                f"exposure) {override}, so by default it never runs this one")
+    return None
 
 
 def classify(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook | Refused:
     kind = handler_type(slot, shown)
-    if kind in REFUSED_HANDLER_TYPES:
-        return refuse(spec, slot, shown, "INVALID_HANDLER",
-                      f"{kind!r} entries are not run here: only command hooks are adapted")
     h = slot.handler
-    if not _posix_command(h):
-        if isinstance(h.get("powershell"), str):
-            return refuse(spec, slot, shown, "INVALID_HANDLER",
-                          "the entry has only a powershell command; this host runs POSIX shell "
-                          "commands (as Copilot's cloud agent does)")
-        if "exec" in h:
-            return refuse(spec, slot, shown, "INVALID_HANDLER",
-                          "exec form runs without a shell and only in the Copilot CLI; give the "
-                          "entry a bash command to adapt it")
+    if kind == "prompt":
+        text = h.get("prompt")
+        what = (f"{text.split()[0]!r} is a Copilot CLI slash command, which this host does not have"
+                if isinstance(text, str) and text.startswith("/") else
+                "the host contract has no way for a hook to submit a user turn")
+        return refuse(spec, slot, shown, "INVALID_HANDLER",
+                      "Copilot submits a prompt entry as the first user message of a new interactive "
+                      f"session (sessionStart only); {what}")
+    if kind not in _KINDS:
+        return refuse(spec, slot, shown, "INVALID_HANDLER", f"Copilot has no {kind!r} hook entries")
+    if kind == "http":
+        why = _http_refusal(slot.event, h)
+        if why:
+            return refuse(spec, slot, shown, "SKIPPED_BY_VENDOR", why)
+        return accept(spec, slot, shown)
+    if "exec" in h and any(k in h for k in ("bash", "powershell", "command")):
+        return refuse(spec, slot, shown, "INVALID_ENTRY",
+                      "Copilot takes either `exec` or a shell command (bash, powershell, command), not both, "
+                      "and drops this entry")
+    if not _posix_command(h) and "exec" not in h and isinstance(h.get("powershell"), str):
+        return refuse(spec, slot, shown, "INVALID_HANDLER",
+                      "the entry has only a powershell command; this host runs POSIX shell "
+                      "commands (as Copilot's cloud agent does)")
     return accept(spec, slot, shown)

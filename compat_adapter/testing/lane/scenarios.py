@@ -41,6 +41,8 @@ class HookAnswer:
     stderr: str = ""
     exit: int = 0
     once: bool = False
+    if_rule: str | None = None
+    """Claude's handler ``if`` (a permission rule): the hook runs only on calls it matches."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +102,12 @@ def _claude_like(vendor: str) -> dict[str, tuple[tuple[HookAnswer, ...], dict[st
                                                                      decision={"behavior": "allow"})),),
                                {"options": {"no_allowed_tools": True}}),
     }
+    if vendor == "claude":
+        # `if` on a deny: the tool command starts with `echo`, so Bash(echo *) matches it and
+        # Bash(git *) does not (then only the plain PostToolUse observer fires, and the tool runs).
+        deny = _hso(pre, permissionDecision="deny", permissionDecisionReason="LANE-DENY-JSON if rule")
+        out["if_match"] = ((HookAnswer(pre, deny, if_rule="Bash(echo *)"), HookAnswer(post)), {})
+        out["if_no_match"] = ((HookAnswer(pre, deny, if_rule="Bash(git *)"), HookAnswer(post)), {})
     if vendor == "codex":
         out["permission_request"] = ("Codex asks for approval only under an approval policy other than `never`, "
                                      "and a non-interactive `codex exec` has no approver: PermissionRequest "
@@ -212,7 +220,10 @@ def hook_config(case: Case, run: Path) -> dict[str, Any]:
         if case.vendor == "copilot" and answer.event[0].islower():
             table.setdefault(answer.event, []).append({"type": "command", "bash": command})
             continue
-        group: dict[str, Any] = {"hooks": [{"type": "command", "command": command}]}
+        handler: dict[str, Any] = {"type": "command", "command": command}
+        if answer.if_rule:
+            handler["if"] = answer.if_rule
+        group: dict[str, Any] = {"hooks": [handler]}
         if answer.event in TOOL_EVENTS:
             group = {"matcher": ".*", **group}
         table.setdefault(answer.event, []).append(group)
