@@ -120,7 +120,7 @@ def check_payload(s: Session, *, tool: str | None = "bash", at_least: int = 1) -
             # The child runs inside the parent's first turn.
             s.expect(payload.get("turn_id") == "1", f"turn_id is not the parent's turn: {payload}",
                      "turn_id of the parent's turn")
-        if native_wb and e in _TOOL_EVENTS and e != "PermissionRequest":
+        if native_wb and e in ("PreToolUse", "PostToolUse", "PostToolUseFailure"):
             # CodeBuddy 2.163.0 sends the call's id twice (vendor lane).
             s.expect(payload.get("tool_use_id") and payload.get("call_id") == payload.get("tool_use_id"),
                      f"a CodeBuddy payload lacks tool_use_id = call_id: {sorted(payload)}")
