@@ -14,6 +14,7 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 
+from compat_adapter.cli_explain import add_commands as add_explain_commands
 from compat_adapter.cli_grade import add_commands as add_grade_commands
 from compat_adapter.cli_serve import add_commands as add_serve_commands
 from compat_adapter.cli_session import add_commands as add_session_commands
@@ -75,21 +76,25 @@ def _surface(args: argparse.Namespace) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
+    from compat_adapter.cli_reports import version
+
     parser = argparse.ArgumentParser(prog="compat-adapter", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"compat-adapter {version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     m = sub.add_parser("matrix", help="print the support matrix")
-    m.add_argument("--format", choices=("md", "json"), default="md")
-    m.add_argument("--vendor", default=None)
+    m.add_argument("--format", choices=("md", "json"), default="md", help="markdown (default) or JSON")
+    m.add_argument("--vendor", default=None, help="only this vendor's rows")
     m.add_argument("--host", default="embedded",
                    help="grade on this host's surface (embedded, dsh = published 0.1.0-rc.8, dsh-0.2)")
 
     s = sub.add_parser("surface", help="show a host surface and what the vendor rows miss on it")
-    s.add_argument("--host", default="embedded")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--host", default="embedded", help="the host surface to show (embedded, dsh, dsh-0.2)")
+    s.add_argument("--json", action="store_true", help="print the surface as JSON")
 
     _COMMANDS.update(add_session_commands(sub))
     _COMMANDS.update(add_grade_commands(sub))
+    _COMMANDS.update(add_explain_commands(sub))
     _COMMANDS.update(add_serve_commands(sub))
     _COMMANDS.update(add_trust_commands(sub))
     return parser
@@ -104,18 +109,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _COMMANDS[args.command](args)
     except CompatError as exc:
-        print(f"{exc.code}: {exc.message}" + (f" — {exc.hint}" if exc.hint else ""), file=sys.stderr)
-        return 2
+        return _fail(exc, args)
     except KeyboardInterrupt:
         return 130
     except BaseExceptionGroup as group:
         # A task group wraps errors; the first stable one is what the user needs to see.
         for exc in _leaves(group):
             if isinstance(exc, CompatError):
-                print(f"{exc.code}: {exc.message}" + (f" — {exc.hint}" if exc.hint else ""),
-                      file=sys.stderr)
-                return 2
+                return _fail(exc, args)
         raise
+
+
+def _fail(exc: CompatError, args: argparse.Namespace) -> int:
+    """One line on stderr, and under ``--json`` the error as JSON on stdout (docs/schema/error.schema.json)."""
+    print(f"{exc.code}: {exc.message}" + (f" — {exc.hint}" if exc.hint else ""), file=sys.stderr)
+    if getattr(args, "json", False) or getattr(args, "format", None) == "json":
+        print(json.dumps({"error": exc.to_json()}, indent=2))
+    return 2
 
 
 def _leaves(group: BaseExceptionGroup) -> list[BaseException]:

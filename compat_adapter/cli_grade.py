@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from contextlib import nullcontext
 from functools import partial
 from pathlib import Path
@@ -151,14 +150,20 @@ def _graded(args: argparse.Namespace) -> int:
         if r["origin"] in by_origin:
             r["loads_twice"] = by_origin[r["origin"]]
     unsupported = sum(r["capability"] == "UNSUPPORTED" for r in rows)
-    if args.json:
-        out: dict[str, Any] = {"host": surface.host, "vendors": vendors, "rows": rows,
-                               "unsupported": unsupported, "loads_twice": doubles, "errors": errors}
-        if len(vendors) == 1:
-            out["vendor"] = vendors[0]
+    out: dict[str, Any] = {"host": surface.host, "vendors": vendors, "rows": rows,
+                           "unsupported": unsupported, "loads_twice": doubles, "errors": errors}
+    if len(vendors) == 1:
+        out["vendor"] = vendors[0]
+    if args.sarif:
+        from compat_adapter.cli_reports import sarif, version
+
+        print(json.dumps(sarif(out, Path.cwd(), version()), indent=2))
+    elif args.json:
         print(json.dumps(out, indent=2))
-    else:
+    elif args.verbose:
         _table(rows, surface, vendors, doubles, errors, unsupported)
+    else:
+        _summary(rows, surface, vendors, doubles, errors, unsupported)
     if errors and not rows:
         return 2
     return 1 if args.strict and unsupported else 0
@@ -183,13 +188,49 @@ def _table(rows: list[dict[str, Any]], surface: Any, vendors: list[str], doubles
                      "file not trusted (rules still carry: context, not code)"]
         table.add_row(r["vendor"], r["origin"], r["event"], r["matcher"] or "", r["capability"],
                       r["route"], "\n".join(n for n in notes if n))
-    console = Console(width=200) if not sys.stdout.isatty() else Console()
+    console = Console()  # the terminal's width (COLUMNS when not a terminal); long cells fold
     console.print(table)
     for error in errors:
         console.print(f"unusable: {error}")
     warned = sum(bool(r["preflight"]) for r in rows)
     console.print(f"{len(rows)} graded, {unsupported} UNSUPPORTED, {warned} with preflight findings, "
                   f"{len(doubles)} would load twice")
+
+
+def _summary(rows: list[dict[str, Any]], surface: Any, vendors: list[str], doubles: list[dict[str, str]],
+             errors: list[str], unsupported: int) -> None:
+    """Summary first: one line per hook with its loss codes, then each loss text once with the hooks
+    it affects (``--verbose`` prints every row in full)."""
+    from rich.console import Console
+
+    from compat_adapter.cli_reports import losses_once, short_origin, split_origin, summary_lines
+
+    def _short(origin: str) -> str:
+        path, place = split_origin(origin)
+        return place or short_origin(path)
+
+    console = Console(markup=False, highlight=False, soft_wrap=False)
+    console.print(f"{', '.join(vendors) or 'no'} hooks graded on {surface.host} {surface.version}")
+    for line in summary_lines(rows):
+        console.print(line, overflow="ellipsis", no_wrap=True)
+    lost = losses_once(rows)
+    if lost:
+        console.print("\nlosses (each once, with the hooks it affects):")
+        for text, origins in lost:
+            console.print(f"- {text}")
+            shown = ", ".join(_short(o) for o in origins[:3]) + (f" and {len(origins) - 3} more" if len(origins) > 3
+                                                                  else "")
+            console.print(f"  affects {len(origins)}: {shown}", overflow="ellipsis", no_wrap=True)
+    for r in rows:
+        for p in r["preflight"]:
+            console.print(f"preflight {p['kind']}: {r['origin']}: {p['text']}")
+    for d in doubles:
+        console.print(f"loads twice: {d['origin']}: {d['why']}")
+    for error in errors:
+        console.print(f"unusable: {error}")
+    warned = sum(bool(r["preflight"]) for r in rows)
+    console.print(f"{len(rows)} graded, {unsupported} UNSUPPORTED, {warned} with preflight findings, "
+                  f"{len(doubles)} would load twice (--verbose: every row in full)")
 
 
 _TRUST_ALL_HELP = ("DANGEROUS: run hooks from files nobody trusted (`compat-adapter trust`); "
@@ -201,8 +242,11 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
     g.add_argument("--vendor", default=None,
                    help="the vendor of the named files (for folders: only this vendor's files)")
     g.add_argument("files", nargs="*", help="files of --vendor, or project folders (default: .)")
-    g.add_argument("--host", default="embedded")
-    g.add_argument("--json", action="store_true")
+    g.add_argument("--host", default="embedded", help="grade on this host's surface (embedded, dsh, dsh-0.2)")
+    g.add_argument("--json", action="store_true",
+                   help="print the report as JSON (schema: docs/schema/grade.schema.json)")
+    g.add_argument("--sarif", action="store_true", help="print SARIF 2.1.0 (for CI annotations of a pull request)")
+    g.add_argument("--verbose", "-v", action="store_true", help="every row in full, each with all its losses")
     g.add_argument("--strict", action="store_true", help="exit 1 when anything is UNSUPPORTED")
     g.add_argument("--trust-all", action="store_true", help=_TRUST_ALL_HELP)
     g.add_argument("--prefer", choices=("fidelity", "official"), default="fidelity",

@@ -148,7 +148,7 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
     r.add_argument("--preset", required=True, help="entry-point name, file.py or module:attr")
     r.add_argument("--script", required=True, help="session script (JSON)")
     r.add_argument("--cwd", default=None, help="session working directory (default: .)")
-    r.add_argument("--json", action="store_true")
+    r.add_argument("--json", action="store_true", help="print the report as JSON")
     r.add_argument("--trust-all", action="store_true", help=_TRUST_ALL_HELP)
     r.add_argument("--prefer", choices=("fidelity", "official"), default="fidelity", help=_PREFER_HELP)
     return {"demo": _demo, "run": _run}

@@ -213,5 +213,5 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
     t.add_argument("--revoke", action="store_true", help="forget the trust of these files or projects")
     t.add_argument("--list", action="store_true", help="list every trusted file and whether it changed")
     t.add_argument("--yes", action="store_true", help="do not ask on a terminal")
-    t.add_argument("--json", action="store_true")
+    t.add_argument("--json", action="store_true", help="print the result as JSON")
     return {"trust": _trust}

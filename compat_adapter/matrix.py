@@ -25,7 +25,7 @@ from compat_adapter.model import (
 )
 from compat_adapter.routing.points import POINTS
 
-__all__ = ("Matrix", "NativePoint", "VendorCounts", "build_matrix", "host_differences",
+__all__ = ("Matrix", "NativePoint", "VendorCounts", "build_matrix", "host_differences", "plugin_rows",
            "summary_markdown", "to_json", "to_markdown")
 
 #: The handler the matrix grades each row with: a plain command, as any preset would declare.
@@ -63,6 +63,8 @@ class Matrix(Frozen):
     hooks: tuple[CapabilityResult, ...]
     rules: tuple[CapabilityResult, ...]
     runtimes: tuple[CapabilityResult, ...]
+    plugins: tuple[CapabilityResult, ...]
+    """OpenCode plugin hook keys as the plugin host grades them (one row per key a plugin returns)."""
     native_points: tuple[NativePoint, ...]
     observation_points: tuple[NativePoint, ...]
     counts: tuple[VendorCounts, ...]
@@ -110,6 +112,15 @@ def _points(hooks: tuple[CapabilityResult, ...], route: Route, surface: Surface)
     return tuple(sorted(points, key=lambda p: p.point))
 
 
+def plugin_rows(surface: Surface) -> tuple[CapabilityResult, ...]:
+    """Every OpenCode plugin hook key graded on ``surface``, as a loaded plugin's key is graded."""
+    from compat_adapter.plugin_host.grade import grade_key
+    from vendors.opencode_plugins import PLUGIN_EVENTS, PLUGIN_REFUSED
+
+    keys = [row.event for row in PLUGIN_EVENTS] + [key for key, _ in PLUGIN_REFUSED]
+    return tuple(grade_key(f"opencode:plugin:{key}", key, surface) for key in keys)
+
+
 def build_matrix(surface: Surface = EMBEDDED_SURFACE, vendor: str | None = None,
                  prefer: str = "fidelity") -> Matrix:
     """Grade every row of every vendor (or one) on ``surface`` with a plain command handler."""
@@ -148,6 +159,7 @@ def build_matrix(surface: Surface = EMBEDDED_SURFACE, vendor: str | None = None,
         hooks=all_hooks,
         rules=tuple(rules),
         runtimes=tuple(runtimes),
+        plugins=plugin_rows(surface) if any(s.id == "opencode" for s in specs) else (),
         native_points=_points(all_hooks, Route.NATIVE_TRANSLATE, surface),
         observation_points=_points(all_hooks, Route.NATIVE_SEAM, surface),
         counts=tuple(counts),
@@ -241,6 +253,11 @@ def summary_markdown(matrix: Matrix) -> str:
             if mine:
                 out += ["", f"{route}:", ""]
                 out += [f"- `{h.event}` {_codes(_own(h))}".rstrip() for h in mine]
+    if matrix.plugins:
+        # One line: the README stays small; the keys and their losses are in the support matrix.
+        adapted = sum(h.capability is Capability.ADAPTED for h in matrix.plugins)
+        out += ["", f"**opencode plugins, as written**: {adapted} hook keys ADAPTED on the plugin host (a Bun "
+                f"sidecar), {len(matrix.plugins) - adapted} UNSUPPORTED."]
     return "\n".join(out) + "\n"
 
 
@@ -275,8 +292,10 @@ def to_markdown(matrix: Matrix) -> str:
                    f"{', '.join(spec.rules.formats)} | "
                    f"{', '.join(f'`{s}`' for s in spec.rules.default_sources)} | "
                    f"{_cell(spec.rules.note)} |")
-    out += ["", "## Vendor plugin runtimes: out of scope", "", "| vendor | capability | reason |",
-            "|---|---|---|"]
+    out += _plugin_section(matrix)
+    out += ["", "## Vendor runtimes embedded in the host", "",
+            "No vendor's own runtime runs inside the host; OpenCode's plugins run as written in the plugin "
+            "host's sidecar (the section above).", "", "| vendor | capability | reason |", "|---|---|---|"]
     for r in matrix.runtimes:
         out.append(f"| {r.vendor} | {r.capability} | {_cell(r.reason or '')} |")
     out += ["", "## Native translation points", "",
@@ -289,6 +308,36 @@ def to_markdown(matrix: Matrix) -> str:
     for p in matrix.observation_points:
         out.append(f"| `{p.point}` | {', '.join(p.seams)} | {', '.join(p.used_by)} |")
     return "\n".join(out) + "\n"
+
+
+def _plugin_shared() -> tuple[Degradation, ...]:
+    """What every plugin hook loses: OpenCode's own losses and the plugin host's."""
+    from vendors.opencode import OPENCODE
+    from vendors.opencode_plugins import PLUGIN_LOSSES
+
+    return OPENCODE.losses + PLUGIN_LOSSES
+
+
+def _plugin_section(matrix: Matrix) -> list[str]:
+    if not matrix.plugins:
+        return []
+    shared = _plugin_shared()
+    out = ["", "## OpenCode plugins, as written: the plugin host", "",
+           "A project's OpenCode plugins (the `.ts`/`.js` files of `.opencode/plugin/` and `.opencode/plugins/`, "
+           "and the npm plugins `opencode.json` lists) load in the plugin host: one Bun sidecar per adapter in "
+           "its own process group, killed with the adapter (set-up: `bash scripts/plugin_lane.sh`), never in "
+           "this process. Grading a plugin loads it there and gives one row per hook key it returns, graded "
+           "as below; a plugin that throws at load, or fails to import, is one UNSUPPORTED row with the "
+           "error. The OpenCode rows above stay for teams that re-write a hook as a command.", "",
+           "Lost on every plugin hook:", "", *(f"- `{d.code}` {d.text}" for d in shared),
+           "", "| hook key | capability | route (point) | seams / services | its own losses or reason |",
+           "|---|---|---|---|---|"]
+    for h in matrix.plugins:
+        where = ", ".join((*h.seams, *h.services)) or "—"
+        own = _cell(h.reason) if h.reason else (_losses([d for d in h.degradations if d not in shared])
+                                                 or "only the shared losses above")
+        out.append(f"| `{h.event}` | {h.capability} | {_route_label(h)} | {where} | {own} |")
+    return out
 
 
 def host_differences(first: Matrix, second: Matrix) -> str:
@@ -317,6 +366,12 @@ def host_differences(first: Matrix, second: Matrix) -> str:
             differ += 1
             why = o.reason or "; ".join(f"`{d.code}` {d.text}" for d in added)
             out.append(f"| {r.vendor} | rules | {r.capability} | {o.capability} | {_cell(why)} |")
-    same = len(first.hooks) + len(first.rules) - differ
-    out += ["", f"The other {same} rows (hooks and rules) grade the same on both hosts."]
+    for p, o in zip(first.plugins, second.plugins, strict=True):
+        added = [d for d in o.degradations if d not in p.degradations]
+        if (p.capability, p.route) != (o.capability, o.route) or added:
+            differ += 1
+            why = o.reason or "; ".join(f"`{d.code}` {d.text}" for d in added) or "route differs"
+            out.append(f"| {p.vendor} plugin | `{p.event}` | {p.capability} | {o.capability} | {_cell(why)} |")
+    same = len(first.hooks) + len(first.rules) + len(first.plugins) - differ
+    out += ["", f"The other {same} rows (hooks, rules and OpenCode plugin hooks) grade the same on both hosts."]
     return "\n".join(out) + "\n"

@@ -62,3 +62,20 @@ def trust_project(vendor: str, root: Path) -> None:
     from compat_adapter.importers.gate import importer_for
 
     trust(vendor, *importer_for(resolve_vendor(vendor).id).project_files(Path(root)))
+
+
+@pytest.fixture(scope="session")
+def lane(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """The vendor lane, run once per session: every scenario under the real vendor CLI (offline) and
+    on the embedded host, by case name (``suite.CaseResult``). Shared by test_vendor_lane.py and
+    test_explain_lane.py so that the real CLIs run once."""
+    from compat_adapter.testing.lane.suite import run_suite
+
+    done = subprocess.run(["bash", str(Path(__file__).resolve().parents[1] / "scripts" / "vendor_lane.sh")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, f"scripts/vendor_lane.sh failed:\n{done.stdout}\n{done.stderr}"
+    # The embedded side trusts each scenario's config in a private trust store, never the user's.
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("COMPAT_ADAPTER_STATE_HOME", str(tmp_path_factory.mktemp("lane-state-home")))
+        results, _ = run_suite(root=tmp_path_factory.mktemp("vendor-lane"))
+    return {r.case.name: r for r in results}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import shutil
@@ -18,9 +19,11 @@ FIXTURES = ROOT / "tests" / "fixtures" / "importers"
 CLAUDE_SETTINGS = FIXTURES / "claude" / "webapp" / ".claude" / "settings.json"
 
 
-def cli(*args: str, cwd: Path = ROOT, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+def cli(*args: str, cwd: Path = ROOT, timeout: float = 180, columns: int | None = None
+        ) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COLUMNS": str(columns)} if columns else None
     return subprocess.run([sys.executable, "-m", "compat_adapter.cli", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=timeout)
+                          capture_output=True, text=True, timeout=timeout, env=env)
 
 
 def test_demo_prints_the_timeline_and_exits_0() -> None:
@@ -61,10 +64,24 @@ def test_grade_a_real_world_claude_settings_file() -> None:
     assert {r["capability"] for r in rows} <= {"ADAPTED", "UNSUPPORTED"}
     assert all(r["losses"] for r in rows if r["capability"] == "ADAPTED")
     assert all(r["reason"] for r in rows if r["capability"] == "UNSUPPORTED")
-    table = cli("grade", "--vendor", "cc", str(CLAUDE_SETTINGS))
-    # Native by default; the table names the official bridge as the alternative.
+    table = cli("grade", "--vendor", "cc", str(CLAUDE_SETTINGS), "--verbose", columns=200)
+    # Native by default; the full table names the official bridge as the alternative.
     assert table.returncode == 0 and "graded" in table.stdout and "native-translate" in table.stdout
     assert "alternative: official-bridge would lose more" in table.stdout
+    # Tables fit the terminal's width: long cells fold instead of running off the screen.
+    narrow = cli("grade", "--vendor", "cc", str(CLAUDE_SETTINGS), "--verbose", columns=70)
+    assert max(len(line) for line in narrow.stdout.splitlines()) <= 70
+    # Without --verbose: the summary first, one line per row with its loss codes, then each loss text
+    # once with the hooks it affects.
+    summary = cli("grade", "--vendor", "cc", str(CLAUDE_SETTINGS), columns=200)
+    lines = summary.stdout.splitlines()
+    per_row = [ln for ln in lines if ln.startswith(("  ADAPTED", "  UNSUPPORTED"))]
+    assert len(per_row) == len(rows)
+    codes = {d.split(":", 1)[0] for r in rows for d in r["losses"]}
+    assert all(any(code in ln for ln in per_row) for code in codes)
+    texts = [ln[2:] for ln in lines if ln.startswith("- ")]
+    assert len(texts) == len(set(texts)) == len({d for r in rows for d in r["losses"]})
+    assert sum(ln.strip().startswith("affects ") for ln in lines) == len(texts)
     strict = cli("grade", "--vendor", "claude", str(CLAUDE_SETTINGS), "--strict")
     assert strict.returncode == (1 if data["unsupported"] else 0)
 
@@ -183,3 +200,44 @@ def test_every_readme_compat_adapter_command_runs(tmp_path: Path) -> None:
         assert done.stdout.strip(), command
         ran += 1
     assert ran >= 3
+
+
+def test_grade_sarif_and_json_schema(tmp_path: Path) -> None:
+    import jsonschema
+
+    trust("claude", CLAUDE_SETTINGS)
+    done = cli("grade", "--vendor", "claude", str(CLAUDE_SETTINGS), "--json")
+    report = json.loads(done.stdout)
+    jsonschema.validate(report, json.loads((ROOT / "docs" / "schema" / "grade.schema.json").read_text()))
+    sarif = cli("grade", "--vendor", "claude", str(CLAUDE_SETTINGS), "--sarif")
+    assert sarif.returncode == 0, sarif.stderr
+    log = json.loads(sarif.stdout)
+    assert log["version"] == "2.1.0"
+    [run] = log["runs"]
+    results = run["results"]
+    assert len(results) == sum(len(r["losses"]) + len(r["preflight"]) + (r["capability"] == "UNSUPPORTED")
+                               + len(r.get("loads_twice") or ()) for r in report["rows"])
+    rule_ids = {rule["id"] for rule in run["tool"]["driver"]["rules"]}
+    assert {r["ruleId"] for r in results} == rule_ids
+    uri = results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+    assert uri == "tests/fixtures/importers/claude/webapp/.claude/settings.json"
+    assert all(r["level"] in ("error", "warning", "note") for r in results)
+
+
+def test_version_module_entry_and_help_on_every_option() -> None:
+    import argparse
+
+    from compat_adapter.cli import _parser
+    from compat_adapter.cli_reports import version
+
+    done = subprocess.run([sys.executable, "-m", "compat_adapter", "--version"], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.strip() == f"compat-adapter {version()}"
+    assert re.fullmatch(r"\d+\.\d+\.\d+.*", version())
+    done = subprocess.run([sys.executable, "-m", "compat_adapter", "explain", "--help"], capture_output=True, text=True)
+    assert done.returncode == 0 and "--payload FILE" in done.stdout
+    parser = _parser()
+    subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    missing = [f"{name} {'/'.join(action.option_strings) or action.dest}"
+               for name, sub in subs.choices.items() for action in sub._actions
+               if not isinstance(action, argparse._HelpAction) and not action.help]
+    assert not missing, missing

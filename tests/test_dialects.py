@@ -645,8 +645,11 @@ def test_copilot_other_events() -> None:
     assert prompt.replacement_prompt == "new"
     empty = COPILOT.decode("userPromptTransformed", run(0, js({"modifiedTransformedPrompt": ""})))
     assert empty.replacement_prompt is None
-    submitted = COPILOT.decode("userPromptSubmitted", run(0, js({"additionalContext": "x"})))
-    assert submitted.additional_context == () and submitted.ignored == ("additionalContext",)
+    # Copilot CLI 1.0.102 appends a userPromptSubmitted additionalContext to the prompt (vendor lane);
+    # a decision there blocks nothing.
+    submitted = COPILOT.decode("userPromptSubmitted", run(0, js({"additionalContext": "x", "decision": "block"})))
+    assert submitted.additional_context == ("x",) and submitted.ignored == ("decision",)
+    assert submitted.decision == "none"
     assert COPILOT.decode("sessionStart", run(0, js({"additionalContext": None}))) == HookAnswer()
 
 

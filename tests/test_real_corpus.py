@@ -85,6 +85,11 @@ def test_the_corpus_figure_holds_its_floor() -> None:
         r["origin"] for p in served["vendors"].values() for r in p["not_adapted"]}
     assert gained == {"claude/settings.full-featured.json:hooks.Stop[0].hooks[0]",
                       "codebuddy/plugin.hooks.json:hooks.Stop[0].hooks[0]"}
+    # The DSH host asks the composition's own model: there the prompt hooks are ADAPTED as they are.
+    dsh = json.loads(subprocess.run([sys.executable, str(CORPUS.parents[2] / "scripts" / "corpus_figure.py"),
+                                     "--json", "--host", "dsh"], capture_output=True, text=True, env=env,
+                                    timeout=600, check=True).stdout)
+    assert not gained & {r["origin"] for p in dsh["vendors"].values() for r in p["not_adapted"]}
 
 
 def test_codex_schema_key_imports_and_says_why_nothing_runs(tmp_path: Path) -> None:

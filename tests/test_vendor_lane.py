@@ -1,6 +1,6 @@
 """The vendor lane: the five real vendor CLIs, offline, as the judge of fidelity (issue 12).
 
-One session-wide run installs the pinned CLIs (``scripts/vendor_lane.sh``, a no-op when installed)
+One session-wide run (the ``lane`` fixture of ``conftest.py``, shared with ``test_explain_lane.py``) installs the pinned CLIs (``scripts/vendor_lane.sh``, a no-op when installed)
 and runs every scenario under the real vendor and through compat-adapter on the embedded host.
 The tests then check (1) that every vendor really ran offline with its hooks firing, (2) what each
 real vendor does for the standard hook answers (the oracle facts of reference/vendor-lane), and
@@ -21,24 +21,13 @@ import pytest
 from compat_adapter.testing.lane.outcome import Outcome
 from compat_adapter.testing.lane.run import isolation
 from compat_adapter.testing.lane.scenarios import cases_for
-from compat_adapter.testing.lane.suite import VENDORS, CaseResult, pin_of, run_suite, summarize
+from compat_adapter.testing.lane.suite import VENDORS, CaseResult, pin_of, summarize
 
 pytestmark = pytest.mark.vendor
 
 REPO = Path(__file__).resolve().parents[1]
 PIN = REPO / "tests" / "fixtures" / "vendor_lane" / "pin.json"
 HOOKREC = "python3 <run>/bin/hookrec.py --log <run>/state/hooks.jsonl"
-
-
-@pytest.fixture(scope="session")
-def lane(tmp_path_factory: pytest.TempPathFactory) -> dict[str, CaseResult]:
-    done = subprocess.run(["bash", str(REPO / "scripts" / "vendor_lane.sh")], capture_output=True, text=True)
-    assert done.returncode == 0, f"scripts/vendor_lane.sh failed:\n{done.stdout}\n{done.stderr}"
-    # The embedded side trusts each scenario's config in a private trust store, never the user's.
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("COMPAT_ADAPTER_STATE_HOME", str(tmp_path_factory.mktemp("lane-state-home")))
-        results, _ = run_suite(root=tmp_path_factory.mktemp("vendor-lane"))
-    return {r.case.name: r for r in results}
 
 
 def vendor_side(lane: dict[str, CaseResult], name: str) -> Outcome:
@@ -66,7 +55,8 @@ def test_every_drivable_case_runs_the_real_cli_offline(lane: dict[str, CaseResul
         assert outcome.error is None, f"{case.name}: {outcome.error}"
         assert f"isolation: {why}" in outcome.notes
         # The hooks named in the config fired, and only those (OpenCode: its plugin's callbacks).
-        assert outcome.hooks, f"{case.name}: no hook fired"
+        if not case.plugins:  # a corpus plugin runs as written: it records nothing
+            assert outcome.hooks, f"{case.name}: no hook fired"
         configured = {h.event for h in case.hooks}
         if configured:
             assert set(outcome.invoked) <= configured, case.name
@@ -143,6 +133,12 @@ ORACLE: list[tuple[str, str, Check]] = [
     ("opencode:rewrite", "mutated output.args run", lambda o: o.tool_ran and o.rewritten),
     ("opencode:session_context", "a system transform push is a system message",
      lands("LANE-CTX-SESSION", "message:system", "LANE-CTX-SESSION")),
+    ("opencode:observe", "the system transform runs for each model request and the session-title request",
+     lambda o: o.model_calls == 2 and o.invoked.count("experimental.chat.system.transform") == 3),
+    ("opencode:plugin_env_protection", "the documented .env protection plugin's throw is the tool result",
+     denied("Do not read .env files")),
+    ("opencode:plugin_guard_deny", "a guard plugin's throw is the tool result",
+     denied("[guard] command not allowed: echo ran > tool-ran.txt; cat ./.env")),
     ("workbuddy:deny_exit2", "CodeBuddy shows the stderr after Error:", denied("Error: LANE-DENY-EXIT2 reason")),
     ("workbuddy:pre_context", "CodeBuddy drops pre-tool context", lambda o: "LANE-CTX-PRE" not in o.landings),
     ("workbuddy:post_context", "post-tool context is a tool hint in the result",

@@ -475,10 +475,11 @@ OPENCODE = VendorSpec(
     events=EVENTS,
     rules=RULES,
     plugin_runtime=(
-        "OpenCode's own runtime is not embedded in the host: plugins run as written only in the "
-        "plugin host's Bun sidecar (CompatAdapter.register_plugins, or an import of the trusted "
-        "project; set-up: scripts/plugin_lane.sh), which loads .ts and .js plugin files and the npm "
-        "plugins opencode.json lists; the rows below take command re-writes of their hooks."
+        "OpenCode's own runtime is not embedded in the host: plugins run as written in the plugin "
+        "host's Bun sidecar (CompatAdapter.register_plugins, or an import of the trusted project; "
+        "set-up: scripts/plugin_lane.sh), which loads the .ts and .js files of OpenCode's plugin "
+        "folders and the npm plugins opencode.json lists; OpenCode's event rows take command "
+        "re-writes of its hooks."
     ),
     tools=TOOLS,
     unserved=UNSERVED,

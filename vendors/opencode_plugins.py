@@ -17,6 +17,10 @@ PLUGIN_LOSSES = (
     degrade("scope-differs",
             "Only the project's opencode.json plugin list and its .opencode/plugin(s) folders are "
             "loaded; the global config and ~/.config/opencode/plugins are not."),
+    degrade("timing-differs",
+            "OpenCode starts loading plugin files in sorted path order but loads them concurrently, so "
+            "which plugin's hook runs first can change from run to run (vendor lane); here plugins "
+            "always run in load order: opencode.json entries, then the sorted plugin files."),
     degrade("timeout-differs",
             "OpenCode waits on a callback for ever and the session stalls; here a callback that has "
             "not finished after 60 s fails as a throw would, and a sidecar blocked by it is restarted "
@@ -31,9 +35,9 @@ PLUGIN_EVENTS = (
         point="tools/pre-execute",
         blocking="verdict",
         degradations=(
-            degrade("approximate",
-                    "A throw denies the call and the model reads 'Error: <message>', where OpenCode "
-                    "gives the bare message as the tool result."),
+            degrade("message-provenance",
+                    "A throw denies the call and the model reads 'Error: <message>' as the tool result, "
+                    "where OpenCode gives the bare message."),
             degrade("input-rewrite-ignored",
                     "Mutating output.args is recorded in the audit but the call runs with its original "
                     "arguments: the host has no input-rewrite arm (OpenCode runs the mutated args)."),
@@ -124,15 +128,16 @@ PLUGIN_EVENTS = (
     EventRow(
         event="experimental.chat.system.transform",
         route=Route.PLUGIN_HOST,
-        seams=("agent/created",),
-        point="agent/created",
+        seams=("agent/pre-step",),
+        point="agent/pre-step",
         blocking="context",
         degradations=(
             degrade("message-provenance",
-                    "Lines pushed to output.system reach the model as one sourced context message "
-                    "when an agent starts, not as system prompt lines."),
-            degrade("timing-differs",
-                    "Called once per agent start; OpenCode calls it before every model request."),
+                    "Called before every model request, as OpenCode calls it, but the lines pushed to "
+                    "output.system reach the model as one sourced context message in the history, "
+                    "added before the first request they appear in and again only when they change, "
+                    "where OpenCode puts them in the system prompt of each request (a line a later "
+                    "call drops stays in the history here)."),
         ),
     ),
     EventRow(

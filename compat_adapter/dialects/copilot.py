@@ -35,8 +35,8 @@ as ``updated_input``), ``additionalContext``; permissionRequest ``behavior``, ``
 ``interrupt``; postToolUse ``modifiedResult`` (``updated_output``) and ``additionalContext``;
 agentStop / subagentStop ``decision: "block"`` + ``reason`` (the next prompt) and subagentStop
 ``modifiedResponse``; userPromptTransformed ``modifiedTransformedPrompt`` (``replacement_prompt``);
-sessionStart, subagentStart and notification ``additionalContext``. userPromptSubmitted output is
-dropped, as Copilot drops command output there.
+sessionStart, subagentStart and notification ``additionalContext``. On userPromptSubmitted only
+``additionalContext`` is read (appended to the prompt, as the vendor lane measured); the rest is dropped.
 
 Matchers (§5.5): JavaScript regular expressions (`patterns.compile_js`: linear time, JavaScript's
 meanings). On camelCase events the pattern is compiled as ``^(?:P)$`` and must match the
@@ -386,7 +386,10 @@ class CopilotDialect:
             lifted = {k: v for k, v in nested.items() if k != "hookEventName" and k not in obj}
             obj = {**{k: v for k, v in obj.items() if k != "hookSpecificOutput"}, **lifted}
         if event in ("userPromptSubmitted", "UserPromptSubmit"):
-            d.ignored.extend(obj)  # command output is dropped on this event
+            # Only additionalContext counts here: Copilot CLI 1.0.102 appends it to the prompt in a
+            # <system_reminder> (vendor lane, prompt_context); a decision cannot block the prompt.
+            self._context(obj, d)
+            d.ignored.extend(k for k in obj if k != "additionalContext")
             return d
         if event in _PRE_TOOL:
             used |= {"permissionDecision", "permissionDecisionReason", "modifiedArgs", "updatedInput",

@@ -9,7 +9,8 @@ that JSON is a non-blocking error.
 
 The model comes from the host (the optional ``complete`` part of the host contract). The embedded
 host takes an endpoint from configuration (:class:`ModelEndpoint`): an Anthropic Messages or an
-OpenAI Chat Completions server. An ``agent`` hook here is one model call without tools.
+OpenAI Chat Completions server; the DSH host asks the composition's own model. An ``agent`` hook
+here is one model call without tools.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any, Literal
 
 import httpx
 
+from compat_adapter.errors import CompatError
 from compat_adapter.handlers.outcome import answered, failed, timed_out
 from compat_adapter.host.protocol import ModelRequest
 from compat_adapter.model import ModelHandler
@@ -135,9 +137,9 @@ async def run_model_hook(handler: ModelHandler, event: str, payload_json: str, *
                            model=handler.model, timeout_s=timeout_s)
     try:
         text = await complete(request)
-    except httpx.TimeoutException:
+    except (httpx.TimeoutException, TimeoutError):
         return timed_out(f"{handler.kind} hook: the model did not answer within {timeout_s:g} s", started)
-    except (httpx.HTTPError, ValueError, KeyError, TypeError, AttributeError) as exc:
+    except (httpx.HTTPError, CompatError, ValueError, KeyError, TypeError, AttributeError) as exc:
         return failed(f"{handler.kind} hook: the model could not be asked: {type(exc).__name__}: {exc}", started)
     verdict = _verdict(text)
     if verdict is None:

@@ -56,10 +56,10 @@ def project_files(root: Path) -> list[Path]:
     # and whose plugins load before the plugin folder's), then the plugin folder.
     files = project_rules.project_rules("opencode", root)
     files += [root / name for name in CONFIGS if (root / name).is_file()]
-    for folder in PLUGIN_DIRS:
-        if (root / folder).is_dir():
-            files += sorted(p for p in (root / folder).iterdir()
-                            if p.is_file() and p.suffix.lower() in PLUGIN_SUFFIXES)
+    # OpenCode globs both plugin folders at once and sorts the paths as strings, so `plugin/b.ts`
+    # starts loading before `plugins/a.ts` (its loads then run concurrently).
+    files += sorted((p for folder in PLUGIN_DIRS if (root / folder).is_dir() for p in (root / folder).iterdir()
+                     if p.is_file() and p.suffix.lower() in PLUGIN_SUFFIXES), key=str)
     return files
 
 

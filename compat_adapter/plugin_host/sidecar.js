@@ -157,9 +157,15 @@ async function load(params) {
           continue;
         }
       }
+      file = path.resolve(directory, file);
+      if (source.kind === "file" && !fs.existsSync(file)) {
+        // Said plainly: the import error would name this script, not the project.
+        entry.error = `the plugin file ${file} does not exist`;
+        continue;
+      }
       let mod = moduleCache.get(file);
       if (!mod) {
-        mod = await withTimeout(import(pathToFileURL(path.resolve(directory, file)).href),
+        mod = await withTimeout(import(pathToFileURL(file).href),
                                 params.timeoutMs, `loading ${source.id}`);
         moduleCache.set(file, mod);
       }

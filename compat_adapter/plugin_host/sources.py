@@ -1,8 +1,8 @@
 """Which OpenCode plugins a project has, in OpenCode's load order (vendor-protocols §4.1).
 
 A project's plugins are the npm names (or ``[name, options]`` pairs, or ``file:`` URLs) that its
-``opencode.json``/``opencode.jsonc`` lists under ``plugin``, then the files in
-``.opencode/plugins/`` and ``.opencode/plugin/`` (older builds), sorted. OpenCode also loads a
+``opencode.json``/``opencode.jsonc`` lists under ``plugin``, then the files of
+``.opencode/plugin/`` and ``.opencode/plugins/`` together, sorted by path as OpenCode sorts them. OpenCode also loads a
 global config and a global plugin folder; this host reads the project only (a listed loss).
 Pure: nothing here loads or runs a plugin.
 """
@@ -51,11 +51,11 @@ def project_sources(root: Path) -> tuple[PluginSource, ...]:
         config = root / name
         if config.is_file():
             out += _config_sources(root, config)
-    for folder in PLUGIN_DIRS:
-        if (root / folder).is_dir():
-            for path in sorted((root / folder).iterdir()):
-                if path.is_file() and path.suffix in PLUGIN_SUFFIXES:
-                    out.append(file_source(root, path))
+    # One glob over both folders, the paths sorted as strings: `plugin/b.ts` before `plugins/a.ts`
+    # (OpenCode starts the loads in that order, then runs them concurrently).
+    files = (p for folder in PLUGIN_DIRS if (root / folder).is_dir() for p in (root / folder).iterdir()
+             if p.is_file() and p.suffix in PLUGIN_SUFFIXES)
+    out += [file_source(root, path) for path in sorted(files, key=str)]
     return tuple(out)
 
 

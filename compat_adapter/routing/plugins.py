@@ -13,8 +13,12 @@ the hooks of one key run in mount order on one shared ``output``, as OpenCode ru
 * ``shell.env`` through the host's shell-environment registry (the host keeps ``DSH_*`` names);
 * ``chat.message`` on ``agent/pre-step``: changed text parts replace the prompt, added text parts
   follow it;
+* ``experimental.chat.system.transform`` on ``agent/pre-step`` too, after ``chat.message``: OpenCode
+  calls it before every model request, so it runs before every step (and once more on a session's
+  first prompt, for the session-title request OpenCode makes and this host does not); lines that
+  differ from the last ones given reach the model as one sourced context message;
 * ``permission.ask`` on ``approval/request``; ``event`` on the host moments that stand for bus
-  events; ``experimental.chat.system.transform`` on ``agent/created``.
+  events.
 
 Any other throw is what OpenCode makes of it, a session error: logged, audited, and the moment goes
 on as if the hook had not answered. Every run is one audit record.
@@ -29,7 +33,6 @@ from pathlib import Path
 from typing import Any
 
 from compat_adapter.host.protocol import (
-    AgentCreated,
     ApprovalOutcome,
     ApprovalRequest,
     Host,
@@ -56,6 +59,9 @@ __all__ = ("PLUGIN_SOURCE", "PluginHostRouter")
 #: Source kind of every message a plugin adds to what the model reads.
 PLUGIN_SOURCE = "compat-adapter-plugin"
 _DSH_KEY = re.compile(r"DSH_[A-Z][A-Z0-9_]*")
+SYSTEM_TRANSFORM = "experimental.chat.system.transform"
+#: The keys that run on ``agent/pre-step``, in the order OpenCode calls them for a prompt.
+_STEP_KEYS = ("chat.message", SYSTEM_TRANSFORM)
 #: The host moments that stand for OpenCode bus events (see ``plugin_host.payloads.bus_events``).
 _EVENT_POINTS = (points.SESSION_CREATED, points.AGENT_STATUS, points.AGENT_ERROR, points.INBOX)
 
@@ -79,6 +85,10 @@ class PluginHostRouter:
         self._by_key: dict[str, list[HookEntry]] = {}
         self._unsubscribe: dict[str, Callable[[], None]] = {}
         self._closed = False
+        #: Per agent, the system lines last given to the model (a step re-sends nothing unchanged).
+        self._system_given: dict[str, tuple[str, ...]] = {}
+        #: Sessions whose first prompt has had OpenCode's title-request transform call.
+        self._titled: set[str] = set()
 
     # ── loading ──
     async def load(self, root: Path, sources: tuple[PluginSource, ...] | None = None
@@ -125,12 +135,12 @@ class PluginHostRouter:
         elif key == "shell.env":
             self._unsubscribe[key] = host.register_shell_env(f"compat-adapter-{self._adapter_id}-plugins",
                                                              self._shell_env)
-        elif key == "chat.message":
-            self._unsubscribe[key] = host.on(_seam(points.PRE_STEP), self._pre_step)
+        elif key in _STEP_KEYS:
+            # One listener for both keys, so that they run in OpenCode's order whatever mounts first.
+            if points.PRE_STEP.name not in self._unsubscribe:
+                self._unsubscribe[points.PRE_STEP.name] = host.on(_seam(points.PRE_STEP), self._pre_step)
         elif key == "permission.ask":
             self._unsubscribe[key] = host.on(_seam(points.APPROVAL), self._approval)
-        elif key == "experimental.chat.system.transform":
-            self._unsubscribe[key] = host.on(_seam(points.AGENT_CREATED), self._agent_created)
         elif key == "event":
             offs = [host.on(_seam(point), self._bus) for point in _EVENT_POINTS]
             self._unsubscribe[key] = lambda: [off() for off in offs]  # type: ignore[func-returns-value]
@@ -210,9 +220,22 @@ class PluginHostRouter:
         return {} if result.error is not None else kept
 
     async def _pre_step(self, event: PreStepEvent, next: Next) -> PreStepDecision:
+        changed = await self._chat_message(event)
+        system = await self._system_transform(event)
+        if not changed and system is None:
+            return await next()
+        downstream: PreStepDecision = await next()
+        if downstream.kind != "enter":
+            return downstream
+        messages = tuple(UserMessage(m.id, changed[m.id], m.source) if m.id in changed else m
+                         for m in downstream.messages)
+        return PreStepDecision("enter", messages if system is None else (*messages, system))
+
+    async def _chat_message(self, event: PreStepEvent) -> dict[str, str]:
+        """``chat.message`` on a step that carries prompts: the prompt texts it changed, by id."""
         prompts = tuple(m for m in event.messages if m.source.kind == "user")
         if not prompts or not self._by_key.get("chat.message"):
-            return await next()
+            return {}
         input, output = payloads.chat_message(event.agent.session.id, event.agent.id, prompts)
         result, entries = await self._run("chat.message", input, output)
         parts = [] if result.error is not None else payloads.text_parts(result.output)
@@ -226,11 +249,34 @@ class PluginHostRouter:
             changed[last] = "\n".join([changed.get(last, known[last].text), *added])
         self._record(entries, points.PRE_STEP.name, result, "context" if changed else "none", True,
                      f"{len(changed)} prompt message(s) changed, {len(added)} part(s) added")
-        downstream: PreStepDecision = await next()
-        if downstream.kind != "enter" or not changed:
-            return downstream
-        return PreStepDecision("enter", tuple(UserMessage(m.id, changed[m.id], m.source) if m.id in changed else m
-                                              for m in downstream.messages))
+        return changed
+
+    async def _system_transform(self, event: PreStepEvent) -> UserMessage | None:
+        """``experimental.chat.system.transform`` before this step's model request: the message that
+        carries its lines when they differ from the last ones this agent's model was given."""
+        if not self._by_key.get(SYSTEM_TRANSFORM):
+            return None
+        session = event.agent.session.id
+        input = {"sessionID": session, "model": {}}
+        if session not in self._titled and any(m.source.kind == "user" for m in event.messages):
+            # OpenCode's first prompt of a session also starts a session-title request, and the
+            # transform runs for it too; this host makes no such request, so what the plugin
+            # pushes for it reaches no model.
+            self._titled.add(session)
+            result, entries = await self._run(SYSTEM_TRANSFORM, input, {"system": []})
+            self._record(entries, points.PRE_STEP.name, result, "none", True,
+                         "OpenCode's session-title request (none here): lines dropped")
+        result, entries = await self._run(SYSTEM_TRANSFORM, input, {"system": []})
+        system = result.output.get("system") if isinstance(result.output, dict) else None
+        lines = tuple(str(s) for s in system if isinstance(s, str)) if isinstance(system, list) else ()
+        fresh = result.error is None and bool(lines) and lines != self._system_given.get(event.agent.id)
+        if fresh:
+            self._system_given[event.agent.id] = lines
+        self._record(entries, points.PRE_STEP.name, result, "context" if fresh else "none", True,
+                     f"{len(lines)} system line(s)" + ("" if fresh or not lines else ", already given"))
+        if not fresh:
+            return None
+        return new_message("\n".join(lines), PLUGIN_SOURCE, "opencode:experimental.chat.system.transform")
 
     async def _approval(self, request: ApprovalRequest, next: Next) -> ApprovalOutcome:
         if not self._by_key.get("permission.ask"):
@@ -243,17 +289,6 @@ class PluginHostRouter:
             return ApprovalOutcome.ALLOWED_ONCE if status == "allow" else ApprovalOutcome.REJECTED
         self._record(entries, points.APPROVAL.name, result, "ask", True, "left to the host")
         return await next()
-
-    async def _agent_created(self, event: AgentCreated) -> None:
-        input = {"sessionID": event.agent.session.id, "model": {}}
-        result, entries = await self._run("experimental.chat.system.transform", input, {"system": []})
-        system = result.output.get("system") if isinstance(result.output, dict) else None
-        lines = [str(s) for s in system if isinstance(s, str)] if isinstance(system, list) else []
-        if lines and result.error is None:
-            event.agent.inject(new_message("\n".join(lines), PLUGIN_SOURCE,
-                                           "opencode:experimental.chat.system.transform"))
-        self._record(entries, points.AGENT_CREATED.name, result, "context" if lines else "none", True,
-                     f"{len(lines)} system line(s)")
 
     async def _bus(self, moment: Any) -> None:
         for event in payloads.bus_events(moment):

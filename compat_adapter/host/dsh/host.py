@@ -47,6 +47,7 @@ from compat_adapter.host.dsh.surface import surface_from_composition
 from compat_adapter.host.protocol import (
     Host,
     LogEvent,
+    ModelRequest,
     SeamMode,
     SessionEventNotice,
     Surface,
@@ -267,6 +268,17 @@ class DshHost(Host):
         for warning in mount.warnings:
             self.log("warning", warning, package=package, config_path=str(config_path))
         return mount
+
+    async def complete(self, request: ModelRequest) -> str:
+        """The composition's own model answers (the provider and model of a live agent), through
+        the plugin; raises TimeoutError after ``request.timeout_s`` and ProtocolError on a failed call."""
+        with anyio.fail_after(request.timeout_s):
+            reply = await self._channel.request("complete", {"system": request.system, "prompt": request.prompt,
+                                                             "model": request.model})
+        text = reply.get("text") if isinstance(reply, Mapping) else None
+        if not isinstance(text, str):
+            raise ProtocolError("the composition's model answered without text")
+        return text
 
     # ── background work ──
     def _begin(self) -> None:

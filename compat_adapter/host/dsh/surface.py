@@ -84,6 +84,8 @@ SERVICE_NAMES: Mapping[str, str] = MappingProxyType({
     "userQuestions": "userQuestions",
     "subagents": "subagents",
     "settings": "settings",
+    # The plugin answers the host contract's `complete` with the composition's own model.
+    "llm": "model",
 })
 
 #: Services rc.8 has under a name the surface knows, but that this host cannot offer, and why.

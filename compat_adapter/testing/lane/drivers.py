@@ -21,7 +21,7 @@ from compat_adapter.testing.lane.outcome import (
     normalize_text,
     wire_items,
 )
-from compat_adapter.testing.lane.run import VendorRecord, prepare_project, run_vendor
+from compat_adapter.testing.lane.run import VendorRecord, hook_files, prepare_project, run_vendor
 from compat_adapter.testing.lane.scenarios import Case
 from compat_adapter.testing.lane.vendors import cli_for
 
@@ -78,7 +78,7 @@ async def embedded_outcome(case: Case, run: Path) -> Outcome:
     proj = prepare_project(case, run)
     roots = [str(run), str(run.resolve())]
     cli = cli_for(case.vendor)
-    config = proj / cli.hooks_file
+    configs = hook_files(case, proj)
     try:
         # The vendor runs load the project's hooks only because they were told to trust it
         # (trusted folder/project flags); here the user's equivalent is trusting the file. The
@@ -86,16 +86,17 @@ async def embedded_outcome(case: Case, run: Path) -> Outcome:
         # folder), never the user's own during tests.
         # OpenCode's config is the lane's plugin file: trusted, it loads in the plugin host (the
         # same file the real OpenCode runs), so the differential compares the plugin as written.
-        trust_files(case.vendor, [config], command=TRUST_COMMAND)
-        imported = import_files(case.vendor, [config])
+        trust_files(case.vendor, configs, command=TRUST_COMMAND)
+        imported = import_files(case.vendor, configs)
     except CompatError as exc:
         return Outcome(side="embedded", case=case.name, error=f"import failed: {exc}")
     refused = tuple((r.code, r.reason) for r in imported.refused)
     # The scripted loop's JSON form: the host's own shell tool, with the arguments the vendor's
     # model sent besides the command (a description), so that the payloads compare on the fields
     # the dialect builds.
-    script = [{"tools": [{"name": "bash", "arguments": {"command": value, **cli.extra_args}}]} if kind == "shell"
-              else value for kind, value in case.steps]
+    calls = {"shell": lambda value: {"name": "bash", "arguments": {"command": value, **cli.extra_args}},
+             "read": lambda value: {"name": "read", "arguments": {"path": value}}}
+    script = [{"tools": [calls[kind](value)]} if kind in calls else value for kind, value in case.steps]
     degradations: dict[str, tuple[str, ...]] = {}
     async with MemoryHost(proj) as host:
         async with CompatAdapter(host, state_dir=str(run / "adapter")) as adapter:

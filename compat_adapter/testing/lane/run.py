@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from compat_adapter.testing.lane.scenarios import Case, hook_config
+from compat_adapter.testing.lane.scenarios import CORPUS_PLUGINS, Case, hook_config
 from compat_adapter.testing.lane.vendors import cli_for, prepare
 
-__all__ = ("NETNS_PORT", "VendorRecord", "isolation", "prepare_project", "run_vendor", "turns_for")
+__all__ = ("NETNS_PORT", "VendorRecord", "hook_files", "isolation", "prepare_project", "run_vendor", "turns_for")
 
 HERE = Path(__file__).resolve().parent
 #: Inside a fresh network namespace every port is free; the model always listens here.
@@ -60,7 +60,17 @@ def _free_port() -> int:
 
 def turns_for(case: Case) -> list[dict[str, Any]]:
     cli = cli_for(case.vendor)
-    return [{"calls": [cli.call(value)]} if kind == "shell" else {"text": value} for kind, value in case.steps]
+    calls = {"shell": cli.call, "read": cli.read}
+    return [{"calls": [calls[kind](value)]} if kind in calls else {"text": value} for kind, value in case.steps]
+
+
+def hook_files(case: Case, proj: Path) -> list[Path]:
+    """The project files that hold the case's hooks (what a user would import)."""
+    if case.plugins:
+        # A corpus plugin runs alone, without the lane's recording plugin: OpenCode loads plugin
+        # files concurrently, so which of two plugins' hooks runs first varies from run to run.
+        return [proj / ".opencode/plugins" / name for name in case.plugins]
+    return [proj / cli_for(case.vendor).hooks_file]
 
 
 def prepare_project(case: Case, run: Path) -> Path:
@@ -74,10 +84,17 @@ def prepare_project(case: Case, run: Path) -> Path:
     (proj / "README.md").write_text("lane project\n")
     for args in (["init", "-q", "-b", "main"], ["add", "README.md"], ["commit", "-q", "-m", "init"]):
         subprocess.run(["git", *args], cwd=proj, env=git_env, check=True, capture_output=True)
+    for name, text in case.files.items():
+        (proj / name).parent.mkdir(parents=True, exist_ok=True)
+        (proj / name).write_text(text)
     cli = cli_for(case.vendor)
     target = proj / cli.hooks_file
     target.parent.mkdir(parents=True, exist_ok=True)
-    if case.vendor == "opencode":
+    for source in case.plugins:
+        placed = proj / ".opencode/plugins" / source
+        placed.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(CORPUS_PLUGINS / source, placed)
+    if case.vendor == "opencode" and not case.plugins:
         shutil.copyfile(HERE / "lane_plugin.ts", target)
         rules = {**(case.plugin_rules or {}), "log": str(run / "state" / "hooks.jsonl")}
         (proj / ".opencode" / "lane_rules.json").write_text(json.dumps(rules))

@@ -15,11 +15,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ("KINDS", "MARKERS", "Case", "HookAnswer", "cases_for", "hook_config", "recorder_command")
+__all__ = ("CORPUS_PLUGINS", "KINDS", "MARKERS", "Case", "HookAnswer", "cases_for", "hook_config",
+           "recorder_command")
 
 TOOL_COMMAND = "echo ran > tool-ran.txt; echo hello-from-tool"
 REWRITTEN_COMMAND = "echo ran > tool-ran.txt; echo rewritten-by-hook"
 PROMPT = "run the lane step"
+#: The secret a project's .env holds in the plugin cases (it must never reach the model).
+ENV_FILE = "LANE_SECRET=do-not-leak\n"
 
 #: Marker strings whose landing place in the model's requests is looked up.
 MARKERS = ("LANE-CTX-SESSION", "LANE-CTX-PROMPT", "LANE-CTX-PRE", "LANE-CTX-POST", "LANE-DENY", "LANE-BLOCK",
@@ -28,6 +31,9 @@ MARKERS = ("LANE-CTX-SESSION", "LANE-CTX-PROMPT", "LANE-CTX-PRE", "LANE-CTX-POST
 KINDS = ("observe", "deny_exit2", "deny_json", "allow", "ask", "rewrite", "pre_context", "post_context", "post_block",
          "prompt_block", "prompt_context", "stop_block_json", "stop_block_exit2", "session_context",
          "permission_request")
+
+#: The OpenCode plugins of the real-config corpus (a real project's own files, used as written).
+CORPUS_PLUGINS = Path(__file__).resolve().parents[3] / "tests/fixtures/real-configs/opencode/plugins"
 
 TOOL_EVENTS = {"PreToolUse", "PostToolUse", "PermissionRequest", "preToolUse", "postToolUse", "permissionRequest"}
 
@@ -55,6 +61,11 @@ class Case:
     options: Mapping[str, Any] = field(default_factory=dict)
     plugin_rules: Mapping[str, Any] | None = None
     """OpenCode: what the lane's plugin does at each of its hooks."""
+    plugins: tuple[str, ...] = ()
+    """OpenCode: corpus plugin files (names in :data:`CORPUS_PLUGINS`), copied as written into the
+    project's ``.opencode/plugins/`` in place of the lane's recording plugin."""
+    files: Mapping[str, str] = field(default_factory=dict)
+    """Project files written before the run (relative path → text)."""
     not_drivable: str | None = None
 
     @property
@@ -181,6 +192,11 @@ def _opencode() -> dict[str, tuple[tuple[HookAnswer, ...], dict[str, Any]] | str
         "stop_block_exit2": "OpenCode has no Stop equivalent (and no exit codes)",
         "session_context": ((), {"plugin_rules": {"system_append": "LANE-CTX-SESSION"}}),
         "permission_request": "OpenCode's permission.ask plugin hook does not fire in a non-interactive `opencode run`",
+        # A real project's plugins, as written (the corpus): the same file under both sides.
+        "plugin_env_protection": ((), {"plugins": ("env-protection.js",),
+                                       "files": {".env": ENV_FILE}, "steps": (("read", ".env"), ("text", "done"))}),
+        "plugin_guard_deny": ((), {"plugins": ("guard.ts",), "files": {".env": ENV_FILE},
+                                   "steps": (("shell", "echo ran > tool-ran.txt; cat ./.env"), ("text", "done"))}),
     }
 
 

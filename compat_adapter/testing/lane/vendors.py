@@ -41,6 +41,8 @@ class VendorCli:
     """The project file the hook config is written to (relative to the project)."""
     shell_arg: str = "command"
     extra_args: Mapping[str, Any] = field(default_factory=dict)
+    read_tool: tuple[str, str] | None = None
+    """The file-read tool and its path argument, for the vendors whose scenarios read a file."""
 
     def binary_path(self, lane: Path | None = None) -> Path:
         return (lane or lane_dir()) / self.binary
@@ -48,6 +50,13 @@ class VendorCli:
     def call(self, command: str) -> dict[str, Any]:
         """The tool call the scripted model makes to run ``command`` in this vendor's shell tool."""
         return {"name": self.shell_tool, "arguments": {self.shell_arg: command, **self.extra_args}}
+
+    def read(self, path: str) -> dict[str, Any]:
+        """The tool call the scripted model makes to read ``path`` with this vendor's read tool."""
+        if self.read_tool is None:
+            raise ValueError(f"no read tool is set up for {self.vendor}")
+        name, argument = self.read_tool
+        return {"name": name, "arguments": {argument: path}}
 
 
 CLIS: Mapping[str, VendorCli] = {
@@ -59,7 +68,8 @@ CLIS: Mapping[str, VendorCli] = {
     "copilot": VendorCli("copilot", "copilot", "1.0.102", "copilot/node_modules/@github/copilot-linux-x64/copilot",
                          "chat", "bash", ".github/hooks/lane.json", extra_args={"description": "lane step"}),
     "opencode": VendorCli("opencode", "opencode", "1.18.33", "opencode/node_modules/opencode-linux-x64/bin/opencode",
-                          "chat", "bash", ".opencode/plugin/lane_plugin.ts", extra_args={"description": "lane step"}),
+                          "chat", "bash", ".opencode/plugin/lane_plugin.ts", extra_args={"description": "lane step"},
+                          read_tool=("read", "filePath")),
     "workbuddy": VendorCli("workbuddy", "codebuddy", "2.163.0",
                            "codebuddy/wheel/codebuddy_agent_sdk/bin/codebuddy-headless", "chat", "Bash",
                            ".codebuddy/settings.json", extra_args={"description": "lane step"}),

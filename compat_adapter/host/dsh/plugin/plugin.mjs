@@ -247,6 +247,24 @@ export async function apply(ctx, config) {
     return {}
   })
 
+  // The composition's own model for prompt and agent hooks: one call without tools, on the provider
+  // route and model of a live agent (the named one, else the first); the service reads the text.
+  channel.onRequest('complete', async ({ agent: agentId, system, prompt }) => {
+    const agents = ctx.get('agents')
+    const agent = (agentId ? agents?.get(agentId) : undefined) ?? agents?.list?.()?.[0]
+    const { provider, model } = agent?.options ?? {}
+    if (!provider || !model) throw new Error('no live agent names a provider and model to ask')
+    const message = createUserMessage({ content: [{ type: 'text', text: prompt }], source: { kind: 'plugin', plugin: 'compat-adapter' } })
+    let text = ''
+    for await (const chunk of ctx.get('llm').stream({ provider, model, system, messages: [message] })) {
+      if (chunk.type === 'text-delta') text += chunk.text
+      else if (chunk.type === 'finish' && chunk.reason?.kind !== 'stop') {
+        throw new Error(`the model call ended with ${chunk.reason?.kind}: ${chunk.reason?.failure?.message ?? ''}`)
+      }
+    }
+    return { text }
+  })
+
   // Always on: the service keeps a mirror of every session log, and forgets agents that are gone.
   ctx.on('session/event', (session, event) => channel.notify('session/event', { session: sessionJson(session), event }))
   ctx.on('agent/disposed', ({ agent }) => channel.notify('agent/gone', { id: agent.id }))

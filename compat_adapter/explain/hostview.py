@@ -1,0 +1,68 @@
+"""What this project does on the host with the same merged answer: the grade's route, then the verdict
+rule that route mounts (the points table's rule, observe-only, or Copilot's guarded stop), applied
+to the real run. The rules are the ones the seams run; nothing is re-implemented here."""
+
+from __future__ import annotations
+
+from compat_adapter.explain.report import HostView, Read
+from compat_adapter.host.protocol import PostToolDecision, PreStepDecision, PreToolDecision
+from compat_adapter.model import CapabilityResult, EventRow, Route
+from compat_adapter.routing.copilot import guarded_stop
+from compat_adapter.routing.dispatch import GroupResult
+from compat_adapter.routing.points import TURN_STOPPING, point_named
+from compat_adapter.routing.verdicts import END_TURN, Rule, Steer, observe
+
+__all__ = ("host_view", "rule_for")
+
+
+def rule_for(result: CapabilityResult, row: EventRow) -> tuple[str, Rule | None]:
+    """The verdict rule the graded route mounts for ``row`` (None: the host's official bridge decides)."""
+    if result.route is Route.OFFICIAL_BRIDGE:
+        return "bridge", None
+    if result.route is Route.NATIVE_SEAM or row.blocking == "observe":
+        return "observe", observe
+    point = point_named(row.point)
+    if result.route is Route.BUILTIN_BRIDGE and point is TURN_STOPPING:
+        return "guarded_stop", guarded_stop
+    return point.rule.__name__, point.rule
+
+
+def _verdict(verdict: object) -> tuple[str | None, tuple[Read, ...]]:
+    if verdict is None:
+        return None, ()
+    if isinstance(verdict, PreToolDecision):
+        reads = (Read(place="tool_result", text=verdict.reason or ""),) if verdict.kind == "deny" else ()
+        return f"PreToolDecision({verdict.kind})", reads
+    if isinstance(verdict, PostToolDecision):
+        reads = (Read(place="tool_result", text=verdict.feedback or ""),) if verdict.kind == "block" else ()
+        return f"PostToolDecision({verdict.kind})", reads
+    if isinstance(verdict, PreStepDecision):
+        return f"PreStepDecision({verdict.kind})", ()
+    if isinstance(verdict, Steer):
+        return "Steer(another step)", (Read(place="message:user", text=verdict.text),)
+    if verdict is END_TURN:
+        return "EndTurn", ()
+    return f"{type(verdict).__name__}({verdict})", ()
+
+
+def host_view(result: CapabilityResult, row: EventRow, group: GroupResult, host: str) -> HostView:
+    """The host's handling of the group's merged answer on the route ``result`` chose."""
+    losses = tuple(f"{d.code}: {d.text}" for d in result.degradations)
+    common = {"host": host, "capability": str(result.capability),
+              "route": str(result.route), "degradations": losses}
+    if not result.mounted:
+        return HostView(**common, rule="none", honoured=None,
+                        note=f"not mounted: {result.reason or 'UNSUPPORTED'}")
+    name, rule = rule_for(result, row)
+    if rule is None:
+        return HostView(**common, rule=name, honoured=None,
+                        note="the host's official bridge reads this answer itself (its losses are listed)")
+    applied = rule(group, row, {})
+    verdict, reads = _verdict(applied.verdict)
+    extra: list[Read] = list(reads)
+    if applied.context:
+        extra.append(Read(place="message:user", text=applied.context))
+    if applied.replacement is not None:
+        extra.append(Read(place="prompt", text=applied.replacement))
+    note = applied.note + (f"; halt: {applied.halt}" if applied.halt else "")
+    return HostView(**common, rule=name, honoured=applied.honoured, note=note, verdict=verdict, reads=tuple(extra))

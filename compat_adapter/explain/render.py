@@ -1,0 +1,82 @@
+"""The human form of an ``explain`` report: one table per hook and one for the merged verdicts, at the
+terminal's width (rich folds long cells instead of cutting them)."""
+
+from __future__ import annotations
+
+from compat_adapter.explain.report import ExplainReport, HookExplained, Read
+
+__all__ = ("render",)
+
+_CAP = 400
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= _CAP else text[:_CAP] + f"… ({len(text)} chars)"
+
+
+def _reads(reads: tuple[Read, ...]) -> str:
+    return "\n".join(f"[{r.place}] {_cut(r.text)}" for r in reads) or "nothing"
+
+
+def _hook_rows(h: HookExplained) -> list[tuple[str, str]]:
+    rows = [("matcher", f"{h.matcher.engine}: {h.matcher.why}"), ("if", h.if_rule.why)]
+    if h.run is None:
+        rows.append(("runs", f"no — {h.why_not}"))
+        return rows
+    r = h.run
+    status = f"exit {r.exit_code}" if r.exit_code is not None else f"no exit code ({r.cause})"
+    rows += [("stdin", _cut(r.stdin.rstrip("\n"))),
+             ("run", f"{status} in {r.duration_ms:.0f} ms (timeout {r.timeout_s:g} s)"
+              + (", output truncated" if r.truncated else "")),
+             ("stdout", _cut(r.stdout.rstrip("\n")) or "(empty)"), ("stderr", _cut(r.stderr.rstrip("\n")) or "(empty)")]
+    if h.vendor_view is not None:
+        v = h.vendor_view
+        rows.append(("vendor reads it", f"{v.decision}" + (f" — {v.reason}" if v.reason else "")
+                     + (f"; failed: {v.failed}" if v.failed else "")))
+    return rows
+
+
+def render(report: ExplainReport) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    # Hook output and reasons are printed as they are: brackets in them are text, never markup.
+    console = Console(markup=False, highlight=False)
+    head = f"{report.vendor} {report.event}"
+    if report.subject is not None:
+        head += f" on {report.subject}"
+    console.print(f"{head}: {len(report.hooks)} hook(s) of this event, "
+                  f"{sum(h.fires for h in report.hooks)} fired")
+    for h in report.hooks:
+        table = Table(title=f"{h.origin}\n{_cut(h.handler)}", show_header=False, expand=True)
+        table.add_column("step", style="bold", no_wrap=True)
+        table.add_column("what", overflow="fold", ratio=1)
+        for step, what in _hook_rows(h):
+            table.add_row(step, what)
+        console.print(table)
+    if report.vendor_view is not None and report.host_view is not None:
+        v, host = report.vendor_view, report.host_view
+        table = Table(title="every hook that ran, merged", expand=True)
+        table.add_column("", style="bold", no_wrap=True)
+        table.add_column(f"{report.vendor} would", overflow="fold", ratio=1)
+        table.add_column(f"host {host.host} ({host.route}, {host.capability})", overflow="fold", ratio=1)
+        table.add_row("decision", v.decision + (f" — {v.reason}" if v.reason else ""),
+                      f"{host.verdict or 'no verdict'} ({host.rule}: {host.note})")
+        table.add_row("effect", v.effect, "honoured" if host.honoured else
+                      "not honoured" if host.honoured is False else "decided elsewhere")
+        table.add_row("the model reads", _reads(v.reads), _reads(host.reads))
+        console.print(table)
+    for d in report.differences:
+        console.print(f"difference: {d}")
+    if report.host_view is not None and report.host_view.degradations:
+        console.print("losses the grade lists: " + ", ".join(
+            dict.fromkeys(d.split(":", 1)[0] for d in report.host_view.degradations)))
+    for lint in report.lints:
+        console.print(f"lint {lint.code}: {lint.origin}: {lint.text}")
+    for refused in report.refused:
+        console.print(f"refused: {refused}")
+    for item in report.not_replayed:
+        console.print(f"not replayed: {item}")
+    if not report.hooks:
+        where = ", ".join(report.files) or "the project"
+        console.print(f"no {report.vendor} hook is configured for {report.event} in {where}")

@@ -1,0 +1,68 @@
+"""OpenCode plugins on both hosts: the same plugin file, loaded in the adapter's Bun sidecar, runs on
+the embedded host and on the real DSH through the seams each one really has (``agent/pre-step``,
+``tools/pre-execute``), and the sidecar's process group dies with the adapter.
+
+Needs the plugin host runtime (`bash scripts/plugin_lane.sh`) and, for the DSH lane, the DSH lane
+(`bash scripts/dsh_lane.sh`); `.ci/run` installs both."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import trust_project
+from test_contract import Lane, bash, dsh_lane, lane
+
+from compat_adapter.host.script import Reply
+from compat_adapter.plugin_host.lane import lane as plugin_lane
+from compat_adapter.plugin_host.sidecar import pid_alive
+
+REPO = Path(__file__).resolve().parents[2]
+__all__ = ("dsh_lane", "lane")  # the contract suite's fixtures, used here
+
+PLUGIN = """\
+import { appendFileSync } from "node:fs"
+export const Guard = async ({ directory }) => ({
+  "tool.execute.before": async (input, output) => {
+    if (input.tool === "bash" && /\\brm\\s+-rf\\b/.test(output.args.command)) throw new Error("guard: no rm -rf")
+  },
+  "experimental.chat.system.transform": async (input, output) => {
+    appendFileSync(`${directory}/transform.log`, "call\\n")
+    output.system.push("GUARD-SYSTEM-LINE")
+  },
+})
+"""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def installed() -> None:
+    done = subprocess.run(["bash", str(REPO / "scripts" / "plugin_lane.sh")], capture_output=True, text=True,
+                          timeout=900)
+    assert done.returncode == 0, f"scripts/plugin_lane.sh failed:\n{done.stdout}\n{done.stderr}"
+    assert plugin_lane().installed
+
+
+async def test_a_plugin_denies_and_transforms_each_request_on_both_hosts(lane: Lane, tmp_path: Path) -> None:
+    ws = lane.host.cwd
+    (ws / ".opencode/plugins").mkdir(parents=True)
+    (ws / ".opencode/plugins/guard.js").write_text(PLUGIN)
+    trust_project("opencode", ws)  # the user trusted this plugin
+    async with lane.adapter(tmp_path) as adapter:
+        results = await adapter.register_plugins(ws)
+        assert [(r.event, str(r.capability)) for r in results] == [
+            ("tool.execute.before", "ADAPTED"), ("experimental.chat.system.transform", "ADAPTED")]
+        agent = await lane.agent([Reply(None, (bash(f"rm -rf {ws}/build; touch {ws}/ran"),)), "ok"])
+        reason, steps = await lane.run(agent, "go")
+        log = await lane.log(agent)
+        sidecar = adapter._plugins.plugins.sidecar  # noqa: SLF001 - the test checks the process group
+        assert sidecar is not None and sidecar.pid is not None
+        pid = sidecar.pid
+    assert steps == 2 and not (ws / "ran").exists()
+    ((denied, text),) = Lane.tool_results(log)
+    assert denied and "guard: no rm -rf" in text
+    # before each of the two model requests, and once for OpenCode's session-title request
+    assert (ws / "transform.log").read_text().split() == ["call"] * 3
+    lines = [m for m in Lane.messages(log) if "GUARD-SYSTEM-LINE" in m[0]]
+    assert [m[0] for m in lines] == ["GUARD-SYSTEM-LINE"]  # given once: the later calls repeat it
+    assert not pid_alive(pid)  # the adapter's close killed the sidecar's process group

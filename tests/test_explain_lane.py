@@ -1,0 +1,159 @@
+"""`explain`'s "what the vendor would do", checked against what the real vendor did (issue 18).
+
+For every drivable scenario of the vendor lane (the session's ``lane`` fixture runs the real CLIs
+offline through the lane's own driver), ``explain`` replays each configured event of the scenario's
+own hook config (the same self-recording hook, really run) and its vendor prediction is compared
+with the real vendor's recorded outcome: which hooks fired, whether the tool ran, whether a
+rewritten input ran, the text the model read in place of a denied call, where each hook text landed
+and in which words, whether a blocked prompt made no model call, and whether a Stop block gave the
+agent another step. OpenCode's scenarios are plugins, not command hooks: explain does not load
+plugins, so those are left out (and listed).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from compat_adapter.catalog import vendor_tool
+from compat_adapter.explain import ExplainReport, Question, explain
+from compat_adapter.explain.vendorview import kind_of
+from compat_adapter.importers.gate import trust_files
+from compat_adapter.testing.lane.outcome import MARKERS, Outcome, normalize_text
+from compat_adapter.testing.lane.run import prepare_project
+from compat_adapter.testing.lane.scenarios import TOOL_COMMAND, Case, cases_for
+from compat_adapter.testing.lane.vendors import cli_for
+
+pytestmark = pytest.mark.vendor
+
+#: Vendors whose lane scenarios are command hooks explain runs (OpenCode's are plugins).
+EXPLAINED = ("claude", "codex", "copilot", "workbuddy")
+#: Model calls of a STOP_STEPS run when no Stop hook blocks: the tool call, then the first answer.
+STOP_BASELINE = 2
+
+
+def _question(case: Case, event: str, config: Path, proj: Path) -> Question:
+    from compat_adapter.catalog import resolve_vendor
+
+    row = resolve_vendor(case.vendor).row(event)
+    assert row is not None, f"{case.name}: {event} has no row"
+    kind = kind_of(row)
+    common: dict[str, Any] = {"vendor": case.vendor, "event": event, "files": (config,), "root": proj}
+    if kind in ("pre", "post", "permission"):
+        cli = cli_for(case.vendor)
+        return Question(**common, tool=vendor_tool(case.vendor, "bash"),
+                        tool_input={"command": TOOL_COMMAND, **cli.extra_args})
+    if kind == "prompt":
+        return Question(**common, prompt=case.prompt)
+    return Question(**common)
+
+
+def _line(place: str, text: str, marker: str) -> str:
+    # The lane's own rule for which part of a text it records (outcome.landings).
+    if place == "tool_result":
+        return next(ln for ln in text.splitlines() if marker in ln).strip()
+    return next(p for p in text.split("\n\n") if marker in p).strip()
+
+
+def _predicted(case: Case, reports: list[ExplainReport], roots: list[str]) -> dict[str, Any]:
+    """The lane's facets, as explain's vendor predictions say they will be.
+
+    explain answers for one event at a time; the turn's own order decides which events happen at all:
+    a call the pre-tool hooks deny never runs, so its post-tool events never come.
+    """
+    from compat_adapter.catalog import resolve_vendor
+
+    spec = resolve_vendor(case.vendor)
+    kinds = {r.event: kind_of(spec.row(r.event)) for r in reports}  # type: ignore[arg-type]
+    denied = any(kinds[r.event] == "pre" and r.vendor_view and r.vendor_view.tool_runs is False for r in reports)
+    reports = [r for r in reports if not (denied and kinds[r.event] == "post")]
+    out: dict[str, Any] = {"invoked": sorted(h.event for r in reports for h in r.hooks if h.fires)}
+    landings: dict[str, Any] = {}
+    for r in reports:
+        v = r.vendor_view
+        if v is None:
+            continue
+        if v.tool_runs is not None:
+            out["tool_ran"] = out.get("tool_ran", True) and v.tool_runs
+        if v.input_rewritten:
+            out["rewritten"] = True
+        if v.prompt_blocked is not None:
+            out["prompt_blocked"] = v.prompt_blocked
+        if v.turn_continues is not None:
+            out["turn_continues"] = v.turn_continues
+        for read in v.reads:
+            text = normalize_text(read.text, roots)
+            if read.place == "tool_result" and v.tool_runs is False:
+                out["tool_result"] = text
+            for marker in MARKERS:
+                if marker in text and read.place != "result" and marker not in landings:
+                    landings[marker] = [read.place, _line(read.place, text, marker)]
+    out["landings"] = landings
+    return out
+
+
+def _measured(case: Case, o: Outcome, predicted: dict[str, Any]) -> dict[str, Any]:
+    """The same facets from the real vendor's outcome (only those explain predicts for this case)."""
+    out: dict[str, Any] = {"invoked": sorted(set(o.invoked)),
+                           "landings": {m: [x.place, x.line] for m, x in o.landings.items()}}
+    if "tool_ran" in predicted:
+        out["tool_ran"] = o.tool_ran
+    if "tool_result" in predicted or ("tool_ran" in predicted and not o.tool_ran):
+        out["tool_result"] = o.tool_result
+    if predicted.get("rewritten") or o.rewritten:
+        out["rewritten"] = o.rewritten
+    if "prompt_blocked" in predicted:
+        out["prompt_blocked"] = o.model_calls == 0
+    if "turn_continues" in predicted:
+        out["turn_continues"] = o.model_calls > STOP_BASELINE
+    return out
+
+
+def _explained(case: Case, run: Path) -> tuple[list[ExplainReport], list[str]]:
+    proj = prepare_project(case, run)
+    config = proj / cli_for(case.vendor).hooks_file
+    trust_files(case.vendor, [config], command="tests/test_explain_lane.py: the scenario's own config")
+    events = list(dict.fromkeys(h.event for h in case.hooks))
+    reports = [anyio.run(explain, _question(case, event, config, proj)) for event in events]
+    return reports, [str(run), str(run.resolve())]
+
+
+def _drivable() -> list[Case]:
+    return [c for v in EXPLAINED for c in cases_for(v) if not c.not_drivable]
+
+
+def test_explain_predicts_what_the_real_vendor_did(lane: dict[str, Any], tmp_path: Path) -> None:
+    disagree = {}
+    checked = 0
+    for case in _drivable():
+        result = lane[case.name]
+        assert result.failure is None and result.vendor is not None, f"{case.name}: {result.failure}"
+        reports, roots = _explained(case, tmp_path / case.vendor / case.kind)
+        predicted = _predicted(case, reports, roots)
+        # Each hook fires once per event in these one-turn runs (a `once` Stop hook included).
+        predicted["invoked"] = sorted(set(predicted["invoked"]))
+        measured = _measured(case, result.vendor, predicted)
+        checked += 1
+        if predicted != measured:
+            disagree[case.name] = {"explain": predicted, "vendor": measured}
+    assert checked >= 45
+    assert not disagree, json.dumps(disagree, indent=1)
+
+
+def test_opencode_scenarios_are_plugins_that_explain_names_and_does_not_replay(tmp_path: Path) -> None:
+    drivable = [c for c in cases_for("opencode") if not c.not_drivable]
+    # Every OpenCode scenario is a plugin: the lane's recording plugin, or corpus plugins as written.
+    assert drivable and all(not c.hooks and (c.plugin_rules is not None or c.plugins) for c in drivable)
+    case = drivable[0]
+    proj = prepare_project(case, tmp_path / "run")
+    config = proj / cli_for("opencode").hooks_file
+    trust_files("opencode", [config], command="tests/test_explain_lane.py: the scenario's own plugin")
+    report = anyio.run(explain, Question("opencode", tool="bash", tool_input={"command": TOOL_COMMAND},
+                                         files=(config,), root=proj))
+    assert report.hooks == () and report.vendor_view is None
+    [note] = report.not_replayed
+    assert note.startswith(f"{config}: an OpenCode plugin") and "grade" in note
