@@ -103,11 +103,10 @@ LOSSES: dict[tuple[str, str], set[str]] = {
 
 #: Fields sent in the vendor's shape with a value the host cannot know exactly: each one listed.
 APPROXIMATED: dict[str, dict[str, set[str]]] = {
-    "claude": {"PreToolUse": {"prompt_id", "effort"}, "PostToolUse": {"noOutputExpected", "duration_ms"},
-               "UserPromptSubmit": {"prompt_id"}, "Stop": {"effort"}, "PermissionRequest": {"prompt_id"}},
+    "claude": {"PostToolUse": {"noOutputExpected", "duration_ms", "prompt_id", "effort"},
+               "UserPromptSubmit": {"prompt_id"}, "Stop": {"prompt_id", "effort"}, "PermissionRequest": {"prompt_id"}},
     "codex": {"SessionStart": {"model"}},
-    "workbuddy": {"SessionStart": {"version", "generation_id", "model"},
-                  "PostToolUse": {"sandboxDenied", "stdoutBytesTruncated"}},
+    "workbuddy": {"PostToolUse": {"sandboxDenied", "stdoutBytesTruncated", "version", "generation_id", "model"}},
 }
 
 _TOOL = {"tool_name": "bash", "tool_input": {"command": COMMAND, "description": "lane step"},

@@ -88,15 +88,7 @@ _SCRUBBED_ENV = degrade(
 )
 
 
-# True of every row this project translates (vendor lane: Claude Code 2.1.328 sends both); the
-# host's bridge sends neither.
-_PROMPT_AND_EFFORT = degrade(
-    "payload-field-missing",
-    "prompt_id is a UUID derived from the session and the host's id of the message the user typed "
-    "(the same for every event of one prompt, but not Claude's own random id), and effort.level is "
-    "Claude's default \"medium\" because the host has no effort setting; the host's bridge sends "
-    "neither.",
-)
+
 
 
 # What Claude Code shows the model, and where the host puts it instead (rows this project translates).
@@ -186,7 +178,11 @@ EVENTS = (
                     "Code, but the host's reject carries no text, so \"UserPromptSubmit operation blocked "
                     "by hook: <reason>\" reaches no one; the audit keeps the reason."),
             shared.EVERY_INBOX_STEP,
-            degrade("payload-field-missing", "permission_mode is always \"default\"."),
+            degrade("payload-field-missing",
+                    "permission_mode is always \"default\"; prompt_id is a UUID derived from the session "
+                    "and the host's id "
+                    "of the message the user typed "
+                    "(the same for every event of one prompt, not Claude's own random id)."),
         ),
         official=EventRow(
             event="UserPromptSubmit",
@@ -264,7 +260,11 @@ EVENTS = (
                     "A Bash tool_response has the command's stdout and stderr when the host's result "
                     "states them (else the result's text in one of them) and noOutputExpected is always "
                     "false; duration_ms runs from the end of the pre-tool hooks (or from when the host "
-                    "logged the call) to the result."),
+                    "logged the call) to the result; prompt_id is a UUID derived from the session and "
+                    "the host's id "
+                    "of the message the user typed "
+                    "(the same for every event of one prompt, not Claude's own random id). "
+                    "effort.level is Claude's default \"medium\": the host has no effort setting."),
             _HOST_ONLY_TOOLS,
         ),
         official=EventRow(
@@ -296,7 +296,12 @@ EVENTS = (
                     "A block continues the turn with Claude's own user message (\"Stop hook feedback:\\n"
                     "<reason>\", the command quoted on exit 2), steered into the same turn, but Claude's "
                     "system message \"Stop hook blocking error from command: …\" is not added."),
-            degrade("payload-field-missing", "background_tasks and session_crons are always empty."),
+            degrade("payload-field-missing",
+                    "background_tasks and session_crons are always empty; prompt_id is a UUID derived "
+                    "from the session and the host's id "
+                    "of the message the user typed "
+                    "(the same for every event of one prompt, not Claude's own random id). "
+                    "effort.level is Claude's default \"medium\": the host has no effort setting."),
         ),
         official=EventRow(
             event="Stop",
@@ -514,7 +519,10 @@ EVENTS = (
                     "already permitted never reaches it."),
             degrade("payload-field-missing",
                     "tool_input is the call's arguments as the host logged them (only the approval reason "
-                    "when the log does not hold the call), and permission_suggestions is empty."),
+                    "when the log does not hold the call), and permission_suggestions is empty; "
+                    "prompt_id is a UUID derived from the session and the host's id "
+                    "of the message the user typed "
+                    "(the same for every event of one prompt, not Claude's own random id)."),
             _HOST_ONLY_TOOLS,
         ),
     ),
@@ -800,7 +808,7 @@ RULES = RulesSpec(
 CLAUDE = VendorSpec(
     id="claude",
     aliases=("claude-code", "cc"),
-    losses=(_SCRUBBED_ENV, _PROMPT_AND_EFFORT),
+    losses=(_SCRUBBED_ENV,),
     bridge=BRIDGE,
     default_timeout_s=600.0,
     concurrent=True,

@@ -50,12 +50,6 @@ _DISPOSED_BROADER = degrade(
     "which is broader than the end of a Codex session.",
 )
 
-# True of every row this project translates: Codex names its configured model from the start.
-_MODEL_OF_LAST_REQUEST = degrade(
-    "payload-field-missing",
-    "model is the model of the host's last request, so it is an empty string until the first one "
-    "(SessionStart and the first UserPromptSubmit).",
-)
 
 # True of every row: the one hook runner (and the bridges) scrub the environment.
 _SCRUBBED_ENV = degrade(
@@ -80,7 +74,8 @@ _DEVELOPER_AS_USER = degrade(
 )
 _NO_MODEL = degrade(
     "payload-field-missing",
-    "model is an empty string and permission_mode is \"default\": the host names neither to a listener.",
+    "model is the model of the host's last request, an empty string until the first one, and "
+    "permission_mode is \"default\": the host names neither to a listener.",
 )
 
 EVENTS = (
@@ -398,7 +393,7 @@ UNSERVED = (
 CODEX = VendorSpec(
     id="codex",
     aliases=("openai-codex",),
-    losses=(_SCRUBBED_ENV, _MODEL_OF_LAST_REQUEST),
+    losses=(_SCRUBBED_ENV,),
     bridge=BRIDGE,
     default_timeout_s=600.0,
     concurrent=True,

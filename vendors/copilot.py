@@ -29,6 +29,12 @@ _UNMAPPED_TOOLS = degrade(
     "the host does not have (web_fetch, web_search, MCP tools) never match.",
 )
 
+# On the stop events only (the others carry no transcript path), but named once here.
+_NO_TRANSCRIPT = degrade(
+    "payload-field-missing",
+    "transcriptPath on agentStop (transcript_path on Stop) is absent when the host keeps no transcript file.",
+)
+
 # True of every row: the one hook runner (and the bridges) scrub the environment.
 _SCRUBBED_ENV = degrade(
     "env-differs",
@@ -94,9 +100,6 @@ _AGENT_STOP = (
     degrade("message-provenance",
             "A block's reason is steered into another step of the same turn as a message "
             "sourced to the hook, where Copilot sends it as the prompt of a new turn."),
-    degrade("payload-field-missing",
-            "transcriptPath (transcript_path in the Claude format) is absent when the host keeps no "
-            "transcript file."),
 )
 
 _SUBAGENT_STOP = (
@@ -422,7 +425,7 @@ UNSERVED = (
 COPILOT = VendorSpec(
     id="copilot",
     aliases=("github-copilot",),
-    losses=(_SCRUBBED_ENV, _OWN),
+    losses=(_SCRUBBED_ENV, _OWN, _NO_TRANSCRIPT),
     default_timeout_s=30.0,
     concurrent=False,
     shell="bash",

@@ -103,14 +103,6 @@ _TODO_ONLY = degrade(
     "Only items of the host's todo list are visible; there are no team tasks behind them.",
 )
 
-# True of every row this project translates (vendor lane: CodeBuddy Code 2.163.0 stamps every payload).
-_CODEBUDDY_STAMP = degrade(
-    "payload-field-missing",
-    "version names the CodeBuddy release this dialect follows (2.163.0), not a running CodeBuddy; "
-    "generation_id is derived from the session id; model is the model of the host's last request, "
-    "an empty string until the first one; the host's bridge sends none of client, version, "
-    "generation_id and model.",
-)
 
 # True of every row: the one hook runner (and the bridges) scrub the environment.
 _SCRUBBED_ENV = degrade(
@@ -240,7 +232,10 @@ EVENTS = (
             degrade("payload-field-missing",
                     "tool_response is CodeBuddy's exit metadata with exitCode from the host's result "
                     "(from its error flag when it states none), while sandboxDenied is always false and "
-                    "stdoutBytesTruncated and stderrBytesTruncated are always 0."),
+                    "stdoutBytesTruncated and stderrBytesTruncated are always 0. As on every event here, "
+                    "version names the CodeBuddy release this dialect follows (2.163.0), not a running "
+                    "CodeBuddy; generation_id is derived from the session id; model is the model of the "
+                    "host's last request, an empty string until the first one."),
             _HOST_ONLY_TOOLS,
         ),
         official=EventRow(
@@ -627,7 +622,7 @@ RULES = RulesSpec(
 WORKBUDDY = VendorSpec(
     id="workbuddy",
     aliases=("codebuddy",),
-    losses=(_NO_PUBLIC_API, _SCRUBBED_ENV, _CODEBUDDY_STAMP),
+    losses=(_NO_PUBLIC_API, _SCRUBBED_ENV),
     bridge=BRIDGE,
     default_timeout_s=60.0,
     concurrent=True,
