@@ -169,7 +169,10 @@ class CompatAdapter:
         self.start()
 
     async def dispose(self) -> None:
-        """Unmount bridges and listeners, stop watchers and pollers. Later registrations raise."""
+        """Unmount bridges and listeners, stop watchers and pollers, release the host services
+        this adapter used. When it returns no hook of this adapter runs or can start: runs the
+        host had queued never start, runs under way are cancelled (each hook's process group is
+        killed) and awaited. Later registrations raise."""
         if self._disposed:
             return
         self._disposed = True
@@ -180,6 +183,10 @@ class CompatAdapter:
         async with self._registering:
             for router in dict.fromkeys(self._routers.values()):
                 await router.close()
+            # Last: the host stops what it started for this adapter alone (its language server …).
+            surface = self.host.surface
+            for service in sorted({*surface.services, *(("bridges",) if surface.bridge_packages else ())}):
+                await self.host.release(service, self.id)
 
     # ── hooks ───────────────────────────────────────────────────────────────────────────────────
     def _next_id(self, vendor: str, event: str, given: str | None) -> str:

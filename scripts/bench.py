@@ -30,6 +30,12 @@ Figures:
 * ``import_ms`` (``import compat_adapter`` minus a bare interpreter), ``heavy_modules_imported``,
   ``matrix_cli_ms``, ``grade_cli_ms`` (subprocess wall times);
 * ``rss_1000_hooks_mb`` — resident memory growth of a process for 1000 registered hooks;
+* ``dispose_cycle_rss_kb`` — resident memory growth per adapter cycle on one host (create, one
+  hook on every row of all five vendors plus rules, a scripted turn, dispose): the median step
+  over ``DISPOSE_CYCLES`` cycles after ``DISPOSE_WARMUP`` warm-up ones, and
+  ``dispose_rss_growth_kb`` over all of them; ``dispose_mounts_left``,
+  ``dispose_services_left`` and ``dispose_hook_starts_after`` are what those cycles left behind
+  (bridge mounts, services in use, hook processes started after ``dispose()`` returned);
 * ``fswatch_latency_ms`` — an outside write to a FileChanged hook's marker, minus the 250 ms
   debounce;
 * ``plugin_host_*`` and ``plugin_runtime_*`` — the OpenCode plugin host's start-up and per-call
@@ -89,6 +95,11 @@ GOALS: dict[str, tuple[float, str]] = {
     "grade_cli_ms": (1000.0, "<"),
     "matrix_cli_ms": (1000.0, "<"),
     "import_ms": (150.0, "<="),
+    # Within noise: what is left is the host's own session logs (one session per cycle).
+    "dispose_cycle_rss_kb": (128.0, "<="),
+    "dispose_mounts_left": (0, "<="),
+    "dispose_services_left": (0, "<="),
+    "dispose_hook_starts_after": (0, "<="),
 }
 HEAVY = ("pygls", "watchfiles", "git")
 SLEEP_S = 0.2
@@ -410,6 +421,79 @@ def bench_rss() -> dict[str, float]:
     return {"rss_1000_hooks_mb": (data["after_kb"] - data["before_kb"]) / 1024.0}
 
 
+DISPOSE_WARMUP = 3
+DISPOSE_CYCLES = 8
+
+_DISPOSE_PROBE = r"""
+import gc, json, os, shlex, subprocess, sys, tempfile
+from pathlib import Path
+import anyio
+from compat_adapter import CompatAdapter
+from compat_adapter.host.embedded.memory import MemoryHost
+from compat_adapter.host.script import call
+from compat_adapter.testing.live.harness import all_rows
+
+def rss_kb():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError("no VmRSS")
+
+def starts(marker):
+    return marker.read_text().count("start") if marker.exists() else 0
+
+async def cycle(host, root, n):
+    adapter = CompatAdapter(host, state_dir=str(root / "state"))
+    marker = root / f"starts-{n}"
+    command = f"echo start >> {shlex.quote(str(marker))}; cat > /dev/null"
+    prefer = "official" if n % 2 == 0 else "fidelity"
+    for spec, row in all_rows():  # outside batch(): each bridged row remounts its bridge
+        await adapter.register_hook(spec.id, row.event, None, command, prefer=prefer)
+    await adapter.register_rules("claude", "CLAUDE.md", base_dir=root)
+    agent = await host.create_agent(script=[call("bash", command="echo hi"),
+                                            call("write", path="m.py", content="x = 1\n"), "done"])
+    await agent.run_turn("work")
+    await adapter.dispose()
+    started = starts(marker)
+    await agent.dispose()
+    await host.settle()
+    await anyio.sleep(0.5)
+    return starts(marker) - started
+
+async def main(warmup, cycles):
+    root = Path(tempfile.mkdtemp())
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / "CLAUDE.md").write_text("Keep the tests green.\n")
+    # A small log ring, full after one cycle: the steady state of a long-lived host.
+    async with MemoryHost(root, max_records=100) as host:
+        for n in range(warmup):
+            await cycle(host, root, n)
+        gc.collect()
+        rss = [rss_kb()]
+        late = 0
+        for n in range(warmup, warmup + cycles):
+            late += await cycle(host, root, n)
+            gc.collect()
+            rss.append(rss_kb())
+        print(json.dumps({"rss_kb": rss, "late": late, "mounts": len(host.mounts),
+                          "services": len(host.services_in_use())}))
+
+anyio.run(main, int(sys.argv[1]), int(sys.argv[2]))
+"""
+
+
+def bench_dispose() -> dict[str, float]:
+    done = subprocess.run([sys.executable, "-c", _DISPOSE_PROBE, str(DISPOSE_WARMUP), str(DISPOSE_CYCLES)],
+                          cwd=REPO, capture_output=True, text=True, check=True)
+    data = json.loads(done.stdout.strip().splitlines()[-1])
+    rss = data["rss_kb"]
+    # The median step: one allocator arena grown in one cycle is not a growth per cycle.
+    return {"dispose_cycle_rss_kb": _median([b - a for a, b in zip(rss, rss[1:], strict=False)]),
+            "dispose_rss_growth_kb": rss[-1] - rss[0],
+            "dispose_mounts_left": data["mounts"], "dispose_services_left": data["services"],
+            "dispose_hook_starts_after": data["late"]}
+
+
 # ── fs watch ────────────────────────────────────────────────────────────────────────────────────
 
 async def _wait_for(path: Path, limit_s: float) -> float | None:
@@ -493,6 +577,8 @@ def run(progress: Callable[[str], None]) -> dict[str, Any]:
     figures.update(bench_cli())
     progress("rss")
     figures.update(bench_rss())
+    progress("dispose")
+    figures.update(bench_dispose())
     goals, met = _met(figures)
     figures["total_s"] = time.perf_counter() - started
     return {**{k: (round(v, 3) if isinstance(v, float) else v) for k, v in figures.items()},

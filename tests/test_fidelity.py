@@ -133,7 +133,8 @@ async def test_claude_pre_and_post_tool_context_follow_the_result_in_claudes_wor
     assert losses("claude", "PreToolUse", DegradationCode.MESSAGE_PROVENANCE)
 
 
-async def test_codex_drops_pre_tool_context_and_gives_post_tool_context_bare(tmp_path: Path) -> None:
+async def test_codex_gives_pre_and_post_tool_context_bare(tmp_path: Path) -> None:
+    """Codex 0.169.0 shows both (vendor lane: developer messages); the pre-tool one comes first."""
     pre = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "CTX-PRE"}})
     post = json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "CTX-POST"}})
     async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
@@ -141,7 +142,7 @@ async def test_codex_drops_pre_tool_context_and_gives_post_tool_context_bare(tmp
         await adapter.register_hook("codex", "PostToolUse", "Bash", hook(tmp_path, "post", post))
         agent = await host.create_agent(script=BASH_THEN_DONE)
         await agent.run_turn("go")
-    assert hook_messages(agent) == ["CTX-POST"]
+    assert hook_messages(agent) == ["CTX-PRE", "CTX-POST"]
 
 
 async def test_codebuddy_context_wears_its_system_reminder(tmp_path: Path) -> None:
@@ -152,8 +153,10 @@ async def test_codebuddy_context_wears_its_system_reminder(tmp_path: Path) -> No
         await adapter.register_hook("workbuddy", "PostToolUse", "Bash", hook(tmp_path, "p", post))
         agent = await host.create_agent(script=BASH_THEN_DONE)
         await agent.run_turn("go")
-    assert hook_messages(agent) == ['<system-reminder data-role="hook">CTX-S</system-reminder>',
-                                    '<system-reminder data-role="tool-hint">CTX-P</system-reminder>']
+    # Where each lands (the prompt's message, the tool result): tests/test_context_landing.py.
+    texts = [e.data["text"] for e in agent.session.of_type("user/message", "tool/result")]
+    assert any(t.startswith('<system-reminder data-role="hook">CTX-S</system-reminder>') for t in texts)
+    assert any(t.endswith('<system-reminder data-role="tool-hint">CTX-P</system-reminder>') for t in texts)
 
 
 # ── post-tool blocks ────────────────────────────────────────────────────────────────────────────

@@ -85,7 +85,7 @@ def test_copilot_http_entries_copilot_refuses_are_one_row_each(tmp_path: Path) -
     assert "https:// for preToolUse" in rows["hooks.preToolUse[0]"].reason
     assert "allowedEnvVars" in rows["hooks.postToolUse[0]"].reason
     assert "'/context' is a Copilot CLI slash command" in rows["hooks.sessionStart[0]"].reason
-    assert "submit a user turn" in rows["hooks.sessionStart[1]"].reason
+    assert "never submits a prompt on the user's behalf" in rows["hooks.sessionStart[1]"].reason
     graded = [grade(h.declared, EMBEDDED_SURFACE) for h in result.hooks]
     assert [g.capability for g in graded] == [Capability.ADAPTED] * 2
     # Claude's settings-level http policies are no loss for Copilot, which has none.

@@ -218,7 +218,7 @@ async def test_chat_message_rewrites_and_adds_prompt_parts(tmp_path: Path) -> No
         agent = await host.create_agent(script=["ok"])
         await agent.run_turn("hello there")
         users = [e.data["text"] for e in agent.session.events if e.type == "user/message"]
-    assert users == ["HELLO THERE\nplugin context"]  # one user message, as OpenCode's parts are
+    assert users == ["HELLO THERE\n\nplugin context"]  # one user message, as OpenCode's parts are; a part a paragraph
 
 
 async def test_a_hanging_callback_times_out_and_a_blocked_sidecar_is_replaced(tmp_path: Path) -> None:

@@ -225,11 +225,11 @@ class FlakyMountHost(MemoryHost):
         super().__init__(*args, **kwargs)
         self.mount_calls = 0
 
-    async def mount_bridge(self, package: str, config_path: Path) -> BridgeMount:
+    async def mount_bridge(self, package: str, config_path: Path, *, user: str | None = None) -> BridgeMount:
         self.mount_calls += 1
         if self.mount_calls == 2:
             raise RuntimeError("bridge refused to mount (injected)")
-        return await super().mount_bridge(package, config_path)
+        return await super().mount_bridge(package, config_path, user=user)
 
 
 def _claude_deny(tmp_path: Path, name: str, reason: str) -> str:

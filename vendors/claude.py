@@ -96,7 +96,8 @@ _CONTEXT_AS_USER = degrade(
     "message-provenance",
     "Hook context reaches the model in Claude's own words (\"<Event> hook additional context: …\"), but "
     "as a user message sourced from the hook, queued for the next model call, where Claude Code sends a "
-    "system message.",
+    "system message: a plugin cannot give the host's model a system message (the session log holds user "
+    "messages only, and the system prompt is one text before the whole conversation).",
 )
 _ERROR_PREFIX = degrade(
     "text-differs",

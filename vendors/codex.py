@@ -70,7 +70,8 @@ _TRIGGER_AUTO = degrade(
 _DEVELOPER_AS_USER = degrade(
     "message-provenance",
     "Context reaches the model as bare text, as in Codex, but in a user message sourced from the hook "
-    "where Codex adds a developer message.",
+    "where Codex adds a developer message: the host has no developer role, and a plugin cannot give its "
+    "model a system message either (the session log holds user messages only).",
 )
 _NO_MODEL = degrade(
     "payload-field-missing",
@@ -157,6 +158,10 @@ EVENTS = (
             degrade("input-rewrite-ignored",
                     "updatedInput with allow is not applied: the host's pre-execute verdict cannot rewrite "
                     "a call."),
+            degrade("message-provenance",
+                    "additionalContext reaches the model as bare text, as in Codex 0.169.0, but in a user "
+                    "message sourced from the hook after the tool's result, where Codex adds a developer "
+                    "message before it."),
             _NO_MODEL,
             degrade("matcher-narrowed",
                     "Host tools Codex has no name for reach the hook under their host name, and MCP tools "

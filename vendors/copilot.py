@@ -68,9 +68,6 @@ _POST_FAILURE = (
     degrade("scope-differs",
             "The host reports successes and failures on one post-execute seam, so this runs "
             "only for results the host flags as errors."),
-    degrade("message-provenance",
-            "additionalContext (including stdout after exit 2) arrives as a sourced message "
-            "before the next step instead of being appended to the failure the model reads."),
 )
 
 _SESSION_START = (
@@ -94,6 +91,9 @@ _PROMPT = (
     degrade("timing-differs",
             "The hook runs at the pre-step that claims new messages, so prompts queued "
             "together before one step reach it as a single run."),
+    degrade("output-field-ignored",
+            "Only additionalContext is read, as in Copilot (added after the prompt in a "
+            "<system_reminder>); any other field of the answer is dropped, so a prompt cannot be blocked."),
 )
 
 _AGENT_STOP = (
@@ -194,6 +194,7 @@ EVENTS = (
         route=Route.BUILTIN_BRIDGE,
         seams=("agent/pre-step",),
         point="agent/pre-step",
+        blocking="context",
         degradations=_PROMPT,
     ),
     EventRow(
@@ -316,6 +317,7 @@ EVENTS = (
         route=Route.BUILTIN_BRIDGE,
         seams=("agent/pre-step",),
         point="agent/pre-step",
+        blocking="context",
         degradations=_PROMPT,
     ),
     EventRow(

@@ -114,11 +114,11 @@ _SCRUBBED_ENV = degrade(
 
 
 # CodeBuddy's own wording on the rows this project translates, and where the host puts it instead.
-_REMINDER_AS_MESSAGE = degrade(
+_REMINDER_IN_PROMPT = degrade(
     "message-provenance",
-    "Context reaches the model in CodeBuddy's own <system-reminder data-role=…> wrapper, but as a "
-    "separate user message queued for the next model call, where CodeBuddy adds a part to the user turn "
-    "(or appends it to the tool result after a tool call).",
+    "Context reaches the model in CodeBuddy's own <system-reminder data-role=\"hook\"> wrapper inside the "
+    "user's prompt message, before the prompt, as CodeBuddy puts it; but the host's messages are text, so "
+    "it is a paragraph of that message where CodeBuddy adds a part of its own.",
 )
 
 EVENTS = (
@@ -131,10 +131,10 @@ EVENTS = (
         blocking="context",
         matcher_subject="source",
         degradations=(
-            _REMINDER_AS_MESSAGE,
+            _REMINDER_IN_PROMPT,
             degrade("timing-differs",
                     "It fires when the agent is created, before the first prompt, where CodeBuddy runs it "
-                    "after UserPromptSubmit."),
+                    "after UserPromptSubmit; its context waits for the first prompt, as in CodeBuddy."),
         ),
         official=EventRow(
             event="SessionStart",
@@ -162,7 +162,7 @@ EVENTS = (
         point="agent/pre-step",
         blocking="verdict",
         degradations=(
-            _REMINDER_AS_MESSAGE,
+            _REMINDER_IN_PROMPT,
             degrade("output-field-ignored",
                     "A block rejects the prompt with no model call, as in CodeBuddy, but the host's reject "
                     "carries no text, so \"UserPromptSubmit operation blocked by hook: <reason>\" reaches "
@@ -227,7 +227,6 @@ EVENTS = (
         blocking="context",
         matcher_subject="tool_name",
         degradations=(
-            _REMINDER_AS_MESSAGE,
             degrade("output-rewrite-ignored", "updatedToolOutput never replaces the result."),
             degrade("payload-field-missing",
                     "tool_response is CodeBuddy's exit metadata with exitCode from the host's result "

@@ -172,6 +172,9 @@ class PostToolDecision:
     kind: Literal["accept", "block"]
     feedback: str | None = None
     additional_contexts: tuple[UserMessage, ...] = ()
+    appended: str | None = None
+    """accept: text added after the result's own content, which the model then reads as part of the
+    result (DSH: an accept whose ``content`` is the result's blocks followed by this text)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,18 +394,21 @@ class Host(abc.ABC):
         """The working directory sessions start in."""
 
     # ── optional ──
-    async def mount_bridge(self, package: str, config_path: Path) -> BridgeMount:
-        """Mount an official bridge package on a generated config file."""
+    async def mount_bridge(self, package: str, config_path: Path, *, user: str | None = None) -> BridgeMount:
+        """Mount an official bridge package on a generated config file; the mount is ``user``'s
+        (``release("bridges", user)`` unmounts what it left mounted)."""
         raise NotImplementedError
 
     async def watch(self, path: Path, changed: Callable[[tuple[str, ...]], Awaitable[None]],
-                    *, debounce_ms: int = 250) -> Callable[[], Awaitable[None]]:
-        """Watch a directory; ``changed`` gets the changed paths. Returns an async close."""
+                    *, debounce_ms: int = 250, user: str | None = None) -> Callable[[], Awaitable[None]]:
+        """Watch a directory; ``changed`` gets the changed paths. Returns an async close.
+        The watch is ``user``'s until closed or released (see :meth:`release`)."""
         raise NotImplementedError
 
     async def lsp_query(self, operation: str, file_path: Path, line: int = 0,
-                        character: int = 0) -> LspResult:
-        """Ask the host's language service (`hover`, `diagnostics`, `goToDefinition` …)."""
+                        character: int = 0, *, user: str | None = None) -> LspResult:
+        """Ask the host's language service (`hover`, `diagnostics`, `goToDefinition` …). A
+        language server started for the query stays up for ``user`` until it is released."""
         raise NotImplementedError
 
     async def list_worktrees(self, cwd: Path) -> tuple[Worktree, ...]:
@@ -412,10 +418,22 @@ class Host(abc.ABC):
     async def watch_worktrees(self, cwd: Path,
                               changed: Callable[[tuple[Worktree, ...], tuple[Worktree, ...]],
                                                 Awaitable[None]],
-                              *, interval_s: float = 0.5) -> Callable[[], Awaitable[None]]:
+                              *, interval_s: float = 0.5, user: str | None = None
+                              ) -> Callable[[], Awaitable[None]]:
         """Poll the git worktrees at ``cwd``; the first poll is the baseline, later ones call
-        ``changed(added, removed)``. Returns an async close."""
+        ``changed(added, removed)``. Returns an async close; the poller is ``user``'s."""
         raise NotImplementedError
+
+    async def release(self, service: str, user: str) -> None:
+        """``user`` is done with ``service``: what it opened there stops (watches, pollers …),
+        and a service the host started for its users (a language server, a file watcher) stops
+        once its last user is gone. Releasing what ``user`` does not hold does nothing.
+
+        Services are reference-counted per user: a service asked for with ``user=None`` is held
+        by the host itself until the host closes. A host that keeps nothing per user (this
+        default) has nothing to release.
+        """
+        return None
 
     async def complete(self, request: ModelRequest) -> str:
         """The host's model answers one prompt with text (raises on a failed call)."""

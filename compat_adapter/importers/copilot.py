@@ -175,7 +175,7 @@ def classify(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook | Refused
         text = h.get("prompt")
         what = (f"{text.split()[0]!r} is a Copilot CLI slash command, which this host does not have"
                 if isinstance(text, str) and text.startswith("/") else
-                "the host contract has no way for a hook to submit a user turn")
+                "this project never submits a prompt on the user's behalf")
         return refuse(spec, slot, shown, "INVALID_HANDLER",
                       "Copilot submits a prompt entry as the first user message of a new interactive "
                       f"session (sessionStart only); {what}")

@@ -25,6 +25,7 @@ from compat_adapter.handlers.run import HandlerRun, if_admits, run_handler
 from compat_adapter.host.protocol import AgentHandle, Host, SessionHandle, UserMessage, new_message
 from compat_adapter.model import CommandHandler, EventRow, Handler, VendorSpec
 from compat_adapter.routing.hostfacts import session_facts
+from compat_adapter.runtime.inflight import InFlight, tracked
 from compat_adapter.runtime.process import BASH, ProcessOutcome, hook_environment
 
 if TYPE_CHECKING:
@@ -345,10 +346,11 @@ class Runner:
     read on every dispatch.
     """
 
-    def __init__(self, host: Host, audit: MutableSequence[AuditRecord]) -> None:
+    def __init__(self, host: Host, audit: MutableSequence[AuditRecord], owner: str = "") -> None:
         self.host = host
         self.audit = audit
-        self.closed = False
+        self.owner = owner  # who holds the host services its points use (the adapter's id)
+        self.inflight = InFlight()  # runs under way: `close` cancels them, see `tracked`
         self._entries: dict[str, list[HookEntry]] = {}
         self._rules: dict[tuple[str, str], Rule] = {}
         self._groups: dict[str, list[Group]] = {}
@@ -374,10 +376,14 @@ class Runner:
     def has(self, point: Point) -> bool:
         return bool(self._entries.get(point.name))
 
-    def clear(self) -> None:
-        self.closed = True
+    @property
+    def closed(self) -> bool:
+        return self.inflight.closed
+
+    async def close(self) -> None:
         self._entries.clear()
         self._groups.clear()
+        await self.inflight.close()
 
     def groups(self, point: Point) -> list[Group]:
         cached = self._groups.get(point.name)
@@ -399,6 +405,7 @@ class Runner:
                     turn: int | None, keep: Keep | None) -> None:
         await self.run(point, fields, session=session, turn=turn, keep=keep)
 
+    @tracked(list)
     async def run(self, point: Point, fields: Mapping[str, Any], *, session: SessionHandle | None,
                   turn: int | None = None, scene: Mapping[str, Any] = _NO_SCENE,
                   keep: Keep | None = None) -> list[tuple[GroupResult, Applied]]:
@@ -435,7 +442,7 @@ class Runner:
                 break
         return done
 
-
+    @tracked(lambda: None)
     async def _in_background(self, entry: HookEntry, moment: Moment, point: str,
                              agent: AgentHandle | None = None) -> None:
         """An ``async`` hook: it runs to its end, and nothing it answers reaches the host. An
@@ -491,4 +498,5 @@ def message(group: GroupResult, text: str) -> UserMessage:
 
 
 def context_messages(group: GroupResult, applied: Applied) -> tuple[UserMessage, ...]:
-    return (message(group, applied.context),) if applied.context else ()
+    """The context a rule decided, when it lands as a message of its own (see ``Applied.place``)."""
+    return (message(group, applied.context),) if applied.context and applied.place == "message" else ()

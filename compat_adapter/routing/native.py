@@ -46,7 +46,7 @@ class Listening:
     def __init__(self, host: Host, adapter_id: str, audit: MutableSequence[AuditRecord]) -> None:
         self._host = host
         self._adapter_id = adapter_id
-        self.runner = Runner(host, audit)
+        self.runner = Runner(host, audit, adapter_id)
         self._unsubscribe: dict[str, Callable[[], None]] = {}
         self._closers: list[Callable[[], Awaitable[None]]] = []
         self._armed: set[str] = set()
@@ -86,12 +86,14 @@ class Listening:
         self._armed.add(point.service)
 
     async def close(self) -> None:
+        """Unsubscribe, end the runs under way (a queued one never starts a hook), then close
+        the services this adapter's points armed."""
         if self.runner.closed:
             return
-        self.runner.clear()
         for unsubscribe in self._unsubscribe.values():
             unsubscribe()
         self._unsubscribe.clear()
+        await self.runner.close()
         for close in reversed(self._closers):
             await close()
         self._closers.clear()

@@ -163,7 +163,7 @@ class BridgeSet:
     async def _apply(self, entries: Sequence[HookEntry]) -> MountReport:
         path, silent = self._write(entries)
         try:
-            new = await self._host.mount_bridge(self.package, path)
+            new = await self._host.mount_bridge(self.package, path, user=self._owner)
         except Exception as exc:
             _discard(path)
             still = "the earlier hooks were never unmounted and keep running" if self._mount \

@@ -244,9 +244,10 @@ class PluginHostRouter:
         added = [text for pid, text in parts if pid not in known]
         if added:
             # OpenCode sends an added part inside the same user message; here a message is one
-            # text, so the added parts follow the last prompt's text on their own lines.
+            # text, so each added part is a paragraph of its own after the last prompt's text (the
+            # separator every context part uses on this host: routing/seams/prompts.py).
             last = prompts[-1].id
-            changed[last] = "\n".join([changed.get(last, known[last].text), *added])
+            changed[last] = "\n\n".join([changed.get(last, known[last].text), *added])
         self._record(entries, points.PRE_STEP.name, result, "context" if changed else "none", True,
                      f"{len(changed)} prompt message(s) changed, {len(added)} part(s) added")
         return changed

@@ -22,7 +22,7 @@ from compat_adapter.host.protocol import (
     PreToolDecision,
     QuestionAnswer,
 )
-from compat_adapter.routing.voice import Said, voice_of
+from compat_adapter.routing.voice import Place, Said, voice_of
 
 if TYPE_CHECKING:
     from compat_adapter.model import EventRow
@@ -54,6 +54,8 @@ class Applied:
     """A host verdict: the seam answers with it and no later group runs."""
     context: str | None = None
     """Context text for the model (a sourced user message, or the child agent's inbox)."""
+    place: Place = "message"
+    """Where ``context`` lands, as the vendor puts it (a message, a part of the prompt, the result)."""
     replacement: str | None = None
     """A replacement for the user's prompt."""
     env: Mapping[str, str] | None = None
@@ -82,13 +84,13 @@ def _tool(group: GroupResult) -> tuple[str | None, str | None]:
     if moment is None or "tool_name" not in moment.fields:
         return None, None
     payload = group.ran[0].dialect.payload(moment)
-    name = payload.get("tool_name")
+    name = payload.get("tool_name", payload.get("toolName"))
     args = payload.get("tool_input")
     command = args.get("command") if isinstance(args, Mapping) else None
     return (name if isinstance(name, str) else None), (command if isinstance(command, str) else None)
 
 
-def _context(group: GroupResult) -> str | None:
+def _context(group: GroupResult, failed: bool = False) -> str | None:
     """The merged context as the vendor labels it for the model."""
     texts = group.merged.additional_context
     if not texts:
@@ -96,7 +98,13 @@ def _context(group: GroupResult) -> str | None:
     first = group.ran[0]
     voice = voice_of(first.spec.id)
     tool = _tool(group)[0]
-    return "\n\n".join(voice.context(first.row.event, tool, t) for t in texts)
+    return "\n\n".join(voice.context(first.row.event, tool, t, failed) for t in texts)
+
+
+def _place(group: GroupResult, failed: bool = False) -> Place:
+    """Where the vendor puts this event's context."""
+    first = group.ran[0]
+    return voice_of(first.spec.id).place(first.row.event, failed)
 
 
 def said(group: GroupResult, fallback: str | None = None) -> Said:
@@ -161,7 +169,8 @@ def pre_tool(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> App
 def post_tool(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
     answer = group.merged
     voice = voice_of(group.ran[0].spec.id)
-    context = _context(group)
+    failed = bool(scene.get("failed"))
+    context, place = _context(group, failed), _place(group, failed)
     halt = _halt(group)
     note = "context" if answer.additional_context else "no decision"
     if answer.decision in _BLOCKS:
@@ -169,6 +178,7 @@ def post_tool(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Ap
             # The result stands; the vendor puts the block's feedback after it.
             feedback = voice.post_feedback(said(group))
             context = f"{feedback}\n\n{context}" if context else feedback
+            place = "message"
             note = "block: feedback after the result"
         elif voice.post_block == "ignored":
             note = "block ignored, as the vendor ignores it"
@@ -179,7 +189,7 @@ def post_tool(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Ap
         note += "; output rewrite ignored"
     if halt is not None:
         note += "; continue:false: the turn ends"
-    return Applied(True, note, context=context, halt=halt)
+    return Applied(True, note, context=context, place=place, halt=halt)
 
 
 def pre_step(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
@@ -187,7 +197,7 @@ def pre_step(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> App
     if row.blocking == "verdict" and (answer.decision in _BLOCKS or answer.stop):
         return Applied(True, "reject", verdict=PreStepDecision("reject"))
     if row.blocking in ("verdict", "context"):
-        return Applied(True, "context", context=_context(group))
+        return Applied(True, "context", context=_context(group), place=_place(group))
     return observe(group, row, scene)
 
 
@@ -219,7 +229,7 @@ def questions(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Ap
 
 def inject(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
     context = _context(group)
-    return Applied(True, "context" if context else "no context", context=context)
+    return Applied(True, "context" if context else "no context", context=context, place=_place(group))
 
 
 def child_context(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:

@@ -3,8 +3,10 @@
 The dialects decide *what* an answer means (deny, block, context, stop); this module says *how the
 vendor words it* for the model: the deny text of a blocked tool call, the label of hook context,
 the text of a Stop continuation, the feedback of a post-tool block. The seams then put the text as
-close as the host allows to where the vendor puts it (a deny is the tool's error result, context a
-sourced message before the next model call, a continuation a steered message of the same turn).
+close as the host allows to where the vendor puts it (a deny is the tool's error result, a
+continuation a steered message of the same turn, and context where :meth:`Voice.place` says: a
+sourced message before the next model call, a part of the user's prompt message, or text appended to
+the tool's result).
 
 Source: ``vendor-lane/README.md`` §2 (Claude Code 2.1.328, Codex 0.169.0, CodeBuddy Code 2.163.0,
 Copilot CLI 1.0.102). A vendor without a voice here keeps the hook's own reason as it is.
@@ -13,15 +15,21 @@ Copilot CLI 1.0.102). A vendor without a voice here keeps the hook's own reason 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
-__all__ = ("VOICES", "Said", "Voice", "voice_of")
+__all__ = ("VOICES", "Place", "Said", "Voice", "voice_of")
 
 #: Where a vendor puts a post-tool block: the result stays and feedback follows it ("context"),
 #: the result is replaced by the reason ("replace"), or the block is ignored ("ignored").
 PostBlock = Literal["context", "replace", "ignored"]
+
+#: Where a vendor puts hook context: its own message before the next model call ("message"), a part
+#: of the user's prompt message before or after what the user typed ("before-prompt",
+#: "after-prompt"; session-start context waits for the first prompt), or the end of the tool's
+#: result ("result").
+Place = Literal["message", "before-prompt", "after-prompt", "result"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,12 +66,19 @@ class Voice:
     """Whether pre-tool additionalContext reaches the model (Claude: yes; Codex, CodeBuddy: dropped)."""
     stop_guard: int | None = None
     """Consecutive Stop continuations after which the vendor lets the turn end anyway."""
+    places: Mapping[str, Place] = field(default_factory=lambda: MappingProxyType({}))
+    """Event → where its context lands, for the events whose context is not a message of its own."""
+    result_separator: str = "\n"
+    """What comes between a tool's result and the context appended to it."""
 
     def deny(self, said: Said) -> str:
         return said.reason
 
-    def context(self, event: str, tool: str | None, text: str) -> str:
+    def context(self, event: str, tool: str | None, text: str, failed: bool = False) -> str:
         return text
+
+    def place(self, event: str, failed: bool = False) -> Place:
+        return self.places.get(event, "message")
 
     def post_feedback(self, said: Said) -> str:
         return said.reason
@@ -80,7 +95,7 @@ class ClaudeVoice(Voice):
             return f"{_label(said)} hook error: [{said.command}]: {said.reason}"
         return f"{_label(said)} hook error: {said.reason}"
 
-    def context(self, event: str, tool: str | None, text: str) -> str:
+    def context(self, event: str, tool: str | None, text: str, failed: bool = False) -> str:
         label = f"{event}:{tool}" if tool else event
         return f"{label} hook additional context: {text}"
 
@@ -108,7 +123,7 @@ class CodexVoice(Voice):
 class CodeBuddyVoice(Voice):
     """CodeBuddy: context in system-reminder parts; a Stop block quotes the command in a user query."""
 
-    def context(self, event: str, tool: str | None, text: str) -> str:
+    def context(self, event: str, tool: str | None, text: str, failed: bool = False) -> str:
         role = "tool-hint" if event in ("PostToolUse", "PostToolUseFailure") else "hook"
         return f'<system-reminder data-role="{role}">{text}</system-reminder>'
 
@@ -116,11 +131,45 @@ class CodeBuddyVoice(Voice):
         return f"<user_query>Stop hook feedback:\n[{said.command}]: {said.reason}</user_query>"
 
 
+class CopilotVoice(Voice):
+    """Copilot: pre-tool context a labelled user message, post-tool context appended to the result
+    under a line naming the tool, prompt context a <system_reminder> after the prompt, session-start
+    context bare. The PascalCase spellings are the same events to Copilot."""
+
+    def context(self, event: str, tool: str | None, text: str, failed: bool = False) -> str:
+        name = _COPILOT_EVENTS.get(event, event)
+        if name == "preToolUse":
+            return f"Additional context from preToolUse hook:\n{text}"
+        if name in ("postToolUse", "postToolUseFailure"):
+            outcome = "failed" if failed else "succeeded"
+            return f'Tool "{tool}" {outcome}. Additional guidance from {name} hooks:\n{text}'
+        if name == "userPromptSubmitted":
+            return f"<system_reminder>\n{text}\n</system_reminder>"
+        return text
+
+    def place(self, event: str, failed: bool = False) -> Place:
+        # A failing tool's context is a user message of its own (measured with postToolUseFailure).
+        return "message" if failed else super().place(_COPILOT_EVENTS.get(event, event))
+
+
+#: Copilot's PascalCase spellings → its own event names (the words it uses for the model).
+_COPILOT_EVENTS: Mapping[str, str] = MappingProxyType({
+    "PreToolUse": "preToolUse", "PostToolUse": "postToolUse", "PostToolUseFailure": "postToolUseFailure",
+    "UserPromptSubmit": "userPromptSubmitted", "SessionStart": "sessionStart",
+})
+
 #: The vendors whose wording this project reproduces on its own routes.
 VOICES: Mapping[str, Voice] = MappingProxyType({
     "claude": ClaudeVoice("claude", pre_tool_context=True, stop_guard=8),
-    "codex": CodexVoice("codex", post_block="replace"),
-    "workbuddy": CodeBuddyVoice("workbuddy", post_block="ignored"),
+    # Codex 0.169.0 shows pre-tool context as a developer message (the lane saw it; older notes
+    # say dropped).
+    "codex": CodexVoice("codex", post_block="replace", pre_tool_context=True),
+    "workbuddy": CodeBuddyVoice("workbuddy", post_block="ignored", places=MappingProxyType({
+        "PostToolUse": "result", "PostToolUseFailure": "result",
+        "UserPromptSubmit": "before-prompt", "SessionStart": "before-prompt"})),
+    "copilot": CopilotVoice("copilot", post_block="replace", pre_tool_context=True, result_separator="\n\n",
+                            places=MappingProxyType({"postToolUse": "result", "postToolUseFailure": "result",
+                                                     "userPromptSubmitted": "after-prompt"})),
 })
 
 _PLAIN = Voice("plain", post_block="replace")

@@ -420,9 +420,10 @@ async def test_copilot_posttooluse_context_is_added_after_the_downstream_verdict
         await lane.run(agent, "go")
         log = await lane.log(agent)
     [(is_error, text)] = lane.tool_results(log)
-    assert not is_error and "out" in text
-    added = [m for m in lane.messages(log) if "check the exit code" in m[0]]
-    assert [m[1] for m in added] == ["compat-adapter-hook"]
+    # Copilot appends postToolUse context to the result the model reads (vendor lane).
+    assert not is_error and text.startswith("out")
+    assert text.endswith('\n\nTool "bash" succeeded. Additional guidance from postToolUse hooks:\ncheck the exit code')
+    assert not [m for m in lane.messages(log) if "check the exit code" in m[0]]
     assert json.loads((tmp_path / "post.stdin").read_text())["toolResult"]["textResultForLlm"].startswith("out")
 
 

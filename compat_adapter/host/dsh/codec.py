@@ -179,7 +179,8 @@ def encode_verdict(seam: str, verdict: Any) -> Any:
         return {"kind": verdict.kind, "reason": verdict.reason}
     if isinstance(verdict, PostToolDecision):
         return {"kind": verdict.kind, "feedback": verdict.feedback,
-                "additional_contexts": [encode_message(m) for m in verdict.additional_contexts]}
+                "additional_contexts": [encode_message(m) for m in verdict.additional_contexts],
+                "appended": verdict.appended}
     if isinstance(verdict, PreStepDecision):
         return {"kind": verdict.kind, "messages": [encode_message(m) for m in verdict.messages]}
     if isinstance(verdict, ApprovalOutcome):
@@ -195,7 +196,8 @@ def decode_verdict(seam: str, data: Any) -> Any:
         return PreToolDecision(data.get("kind", "allow"), data.get("reason"))
     if seam == "tools/post-execute":
         return PostToolDecision(data.get("kind", "accept"), data.get("feedback"),
-                                tuple(decode_message(m) for m in data.get("additional_contexts") or ()))
+                                tuple(decode_message(m) for m in data.get("additional_contexts") or ()),
+                                data.get("appended"))
     if seam == "agent/pre-step":
         return PreStepDecision(data.get("kind", "enter"),
                                tuple(decode_message(m) for m in data.get("messages") or ()))

@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextvars
 import inspect
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -166,7 +167,7 @@ class DshHost(Host):
     arrived (:meth:`welcome`).
     """
 
-    def __init__(self, channel: Channel, *, cwd: Path, tg: TaskGroup) -> None:
+    def __init__(self, channel: Channel, *, cwd: Path, tg: TaskGroup, max_records: int = 1000) -> None:
         self._channel = channel
         self._cwd = Path(cwd)
         self._tg = tg
@@ -177,8 +178,9 @@ class DshHost(Host):
         self._pending = 0
         self._idle = anyio.Event()
         self._idle.set()
-        #: Operator log, oldest first (also sent to the composition's logger).
-        self.records: list[HostRecord] = []
+        #: Operator log, the newest ``max_records``, oldest first (also sent to the composition's
+        #: logger): a ring, so that adapters coming and going do not grow it.
+        self.records: deque[HostRecord] = deque(maxlen=max_records)
         #: The composition report from ``hello`` (services, versions, bridges).
         self.composition: Mapping[str, Any] = {}
 
@@ -253,13 +255,14 @@ class DshHost(Host):
                     return
             await self._idle.wait()
 
-    async def mount_bridge(self, package: str, config_path: Path) -> _Mount:
+    async def mount_bridge(self, package: str, config_path: Path, *, user: str | None = None) -> _Mount:
         if package not in self.surface.bridge_packages:
             raise HostSurfaceMismatch(f"bridge package {package!r} is not in this composition",
                                       package=package)
         try:
             reply = await self._channel.request("mount_bridge", {"package": package,
-                                                                 "config_path": str(config_path)})
+                                                                 "config_path": str(config_path),
+                                                                 "user": user})
         except ProtocolError as exc:
             raise MountFailed(f"the composition could not mount {package}: {exc.message}",
                               package=package) from exc
@@ -268,6 +271,24 @@ class DshHost(Host):
         for warning in mount.warnings:
             self.log("warning", warning, package=package, config_path=str(config_path))
         return mount
+
+    async def release(self, service: str, user: str) -> None:
+        """The plugin drops what ``user`` holds: its bridge mounts still up, and with the last
+        Codex mount the ``bash`` alias the plugin provided for it."""
+        if service != "bridges" or self._channel.closed.is_set():
+            return
+        try:
+            await self._channel.request("release", {"service": service, "user": user})
+        except ProtocolError as exc:  # a plugin that cannot release still unmounted on request
+            self.log("warning", f"the plugin could not release {service} for {user}: {exc.message}")
+
+    def listener_count(self, seam: str) -> int:
+        return len(self._listeners.get(seam, ()))
+
+    async def plugin_state(self) -> Mapping[str, Any]:
+        """What the plugin holds now: forwarded seams, bridge mounts, services it provides,
+        dispatches and emits in flight."""
+        return await self._channel.request("plugin.state", {})
 
     async def complete(self, request: ModelRequest) -> str:
         """The composition's own model answers (the provider and model of a live agent), through

@@ -305,6 +305,8 @@ async def _run_call(agent: MemoryAgent, host: MemoryHost, turn: int, step: int, 
         if post.kind == "block":
             result = ToolResult(True, post.feedback if post.feedback is not None else
                                 f"the result of tool {name} was blocked", result.value)
+        elif post.appended:
+            result = ToolResult(result.is_error, result.text + post.appended, result.value)
         contexts = tuple(post.additional_contexts)
 
     session.append("tool/result", {"turn": turn, "step": step, "callId": call_id, "name": name,

@@ -24,6 +24,7 @@ import contextvars
 import inspect
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,9 +38,9 @@ from anyio.abc import TaskGroup
 from compat_adapter.errors import HostSurfaceMismatch, InvalidDeclaration
 from compat_adapter.handlers.model import ModelEndpoint, ask_endpoint, endpoint_from_env
 from compat_adapter.host.embedded.agent import MemoryAgent, StartSource
-from compat_adapter.host.embedded.bridges import mount
+from compat_adapter.host.embedded.bridges import MountedBridge, mount
 from compat_adapter.host.embedded.seams import Default, Listener, Seams
-from compat_adapter.host.embedded.services import Services
+from compat_adapter.host.embedded.services import HOST_USER, Services
 from compat_adapter.host.embedded.session import MemorySession
 from compat_adapter.host.embedded.shellenv import ShellEnv
 from compat_adapter.host.protocol import (
@@ -99,6 +100,7 @@ class MemoryHost(Host):
         listeners before its first step.
     :param close_grace_s: how long leaving the host waits for running turns and background work
         before cancelling them.
+    :param max_records: operator-log entries kept in :attr:`records` (the newest).
     :param model: the model server prompt and agent hooks ask; without one (and without
         ``COMPAT_ADAPTER_MODEL_URL``) the surface has no ``model`` service and they are UNSUPPORTED.
     """
@@ -109,7 +111,7 @@ class MemoryHost(Host):
                  approver: Callable[[ApprovalRequest], Any] | None = None,
                  clock: Callable[[], float] = time.time, max_steps_per_turn: int = 64,
                  subagent_start_wait_s: float = 10.0, close_grace_s: float = 10.0,
-                 model: ModelEndpoint | None = None) -> None:
+                 model: ModelEndpoint | None = None, max_records: int = 1000) -> None:
         self._cwd = Path(cwd)
         #: The model prompt and agent hooks ask (``COMPAT_ADAPTER_MODEL_URL`` … when not given).
         self.model = model if model is not None else endpoint_from_env()
@@ -141,15 +143,16 @@ class MemoryHost(Host):
             self._surface = self._surface.model_copy(
                 update={"services": self._surface.services | {"model"}})
 
-        #: Operator log (see :meth:`log`), oldest first.
-        self.records: list[HostRecord] = []
+        #: Operator log (see :meth:`log`), oldest first; a ring, so that adapters registering and
+        #: disposing for the host's whole life do not grow it.
+        self.records: deque[HostRecord] = deque(maxlen=max_records)
         self._seams = Seams(self._surface.seams, self.log, self._spawn)
         self._sessions: dict[str, MemorySession] = {}
         self._agents: dict[str, MemoryAgent] = {}
         self._counters: dict[str, int] = {}
         self._shell_env = ShellEnv(self.log)
         self._settings: dict[str, tuple[int, Any]] = {}
-        self._mounts: list[BridgeMount] = []
+        self._mounts: dict[MountedBridge, str] = {}
         self._services = Services(close_grace_s)
         self._tg: TaskGroup | None = None
         self._closing = False
@@ -195,7 +198,7 @@ class MemoryHost(Host):
             # Still running after the grace period: disposed without waiting; its turn is
             # cancelled with the task group.
             agent.dispose_nowait()
-        for mounted in reversed(self._mounts):
+        for mounted in reversed(list(self._mounts)):
             try:
                 with anyio.move_on_after(self.close_grace_s):
                     await mounted.unmount()
@@ -382,29 +385,46 @@ class MemoryHost(Host):
         return await self._shell_env.collect(execution)
 
     # ── optional services ──
-    async def mount_bridge(self, package: str, config_path: Path) -> BridgeMount:
+    async def mount_bridge(self, package: str, config_path: Path, *, user: str | None = None) -> BridgeMount:
         if not self._bridges:
             raise NotImplementedError("bridges are switched off on this host")
         if package not in self._surface.bridge_packages:
             raise HostSurfaceMismatch(f"bridge package {package!r} is not offered by this host",
                                       package=package)
         mounted = await mount(self, package, Path(config_path))
-        self._mounts.append(mounted)
+        # Held until unmounted, then forgotten: a remount replaces a mount, never adds one.
+        self._mounts[mounted] = HOST_USER if user is None else user
+        mounted.on_unmount.append(lambda m: self._mounts.pop(m, None))
         return mounted
 
+    @property
+    def mounts(self) -> tuple[BridgeMount, ...]:
+        """The bridges mounted now, oldest first."""
+        return tuple(self._mounts)
+
     async def watch(self, path: Path, changed: Callable[[tuple[str, ...]], Awaitable[None]],
-                    *, debounce_ms: int = 250) -> Callable[[], Awaitable[None]]:
+                    *, debounce_ms: int = 250, user: str | None = None) -> Callable[[], Awaitable[None]]:
         if not self._fs_watch:
             raise NotImplementedError("fs.watch is switched off on this host")
         # Imported on first use, like the other services: watchfiles, pygls and GitPython are
         # slow to import and most hosts never start them.
         from compat_adapter.runtime.fswatch import FsWatchService
 
-        service = await self._services.shared(self._require_running(), "fs.watch", FsWatchService)
-        return await service.watch(Path(path), changed, debounce_ms=debounce_ms)
+        who = HOST_USER if user is None else user
+        service = await self._services.shared(self._require_running(), "fs.watch", FsWatchService, who)
+        try:
+            unwatch = await service.watch(Path(path), changed, debounce_ms=debounce_ms)
+        except BaseException:
+            await self._services.drop("fs.watch", who)
+            raise
+
+        async def close() -> None:  # the watch, then its hold: the last one stops the watcher
+            await unwatch()
+            await self._services.drop("fs.watch", who)
+        return self._services.opened("fs.watch", who, close)
 
     async def lsp_query(self, operation: str, file_path: Path, line: int = 0,
-                        character: int = 0) -> LspResult:
+                        character: int = 0, *, user: str | None = None) -> LspResult:
         if not self._lsp:
             raise NotImplementedError("lsp is switched off on this host")
         from compat_adapter.runtime.lsp import LspService
@@ -414,7 +434,8 @@ class MemoryHost(Host):
                 return LspService(self._cwd)
             return LspService(self._cwd, self._lsp_command)
 
-        service = await self._services.shared(self._require_running(), "lsp", factory)
+        service = await self._services.shared(self._require_running(), "lsp", factory,
+                                              HOST_USER if user is None else user, once=True)
         return await service.query(operation, Path(file_path), line, character)
 
     async def list_worktrees(self, cwd: Path) -> tuple[Worktree, ...]:
@@ -427,13 +448,24 @@ class MemoryHost(Host):
     async def watch_worktrees(self, cwd: Path,
                               changed: Callable[[tuple[Worktree, ...], tuple[Worktree, ...]],
                                                 Awaitable[None]],
-                              *, interval_s: float = 0.5) -> Callable[[], Awaitable[None]]:
+                              *, interval_s: float = 0.5, user: str | None = None) -> Callable[[], Awaitable[None]]:
         if not self._worktrees:
             raise NotImplementedError("worktrees are switched off on this host")
         from compat_adapter.runtime.worktrees import WorktreePoller
 
-        return await self._services.hold(self._require_running(),
-                                         WorktreePoller(Path(cwd), changed, interval_s=interval_s))
+        close = await self._services.hold(self._require_running(),
+                                          WorktreePoller(Path(cwd), changed, interval_s=interval_s))
+        return self._services.opened("worktrees", HOST_USER if user is None else user, close)
+
+    async def release(self, service: str, user: str) -> None:
+        if service == "bridges":
+            for mounted in [m for m, u in self._mounts.items() if u == user]:
+                await mounted.unmount()
+        await self._services.release(service, user)
+
+    def services_in_use(self) -> Mapping[str, tuple[str, ...]]:
+        """Service → the users holding it now (``""``: the host itself, for unnamed callers)."""
+        return self._services.in_use()
 
     # ── background work ──
     def _require_running(self) -> TaskGroup:

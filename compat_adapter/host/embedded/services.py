@@ -1,22 +1,35 @@
 """The long-lived services of one embedded host: the file watcher, the language server and
-worktree pollers.
+worktree pollers, reference-counted per user.
 
 Each service is an async context manager. Its context is entered and left in one task of its own,
 whichever task first asked for it, because a service's own task group must not straddle tasks.
 These tasks are not background work: ``settle()`` does not wait for a service that never ends by
-itself; the host stops them when it closes.
+itself.
+
+A shared service (one per host: the file watcher, the language server) is held by its users. A
+user holds it once per thing it opened there (one watch) or once in all (the language server it
+queried); the service stops when its last hold is given back. What a user opened (a watch, a
+poller, a shell-environment contributor) is recorded under its name, so that ``release(service,
+user)`` closes all of it at once, whatever the user forgot to close. The host stops whatever is
+left when it closes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager
+from types import MappingProxyType
 from typing import Any
 
 import anyio
 from anyio.abc import TaskGroup
 
-__all__ = ("Services",)
+__all__ = ("HOST_USER", "Services")
+
+Closer = Callable[[], Awaitable[None]]
+
+#: The user of a service asked for without a name: the host itself, released when it closes.
+HOST_USER = ""
 
 
 class Services:
@@ -27,16 +40,43 @@ class Services:
         self._shared: dict[str, Any] = {}
         self._stops: dict[str, tuple[anyio.Event, anyio.Event]] = {}
         self._lock: anyio.Lock | None = None
+        #: Shared service → user → holds.
+        self._holds: dict[str, dict[str, int]] = {}
+        #: (service, user) → closers of what the user opened there, by id.
+        self._opened: dict[tuple[str, str], dict[int, Closer]] = {}
 
-    async def shared(self, tg: TaskGroup, key: str, factory: Callable[[], Any]) -> Any:
-        """The service under ``key``, started in ``tg`` the first time it is asked for."""
+    # ── shared services ──
+    async def shared(self, tg: TaskGroup, key: str, factory: Callable[[], Any], user: str = HOST_USER,
+                     *, once: bool = False) -> Any:
+        """The service under ``key``, started in ``tg`` the first time it is asked for, with one
+        more hold by ``user`` (``once``: only when the user holds none yet)."""
         if self._lock is None:
             self._lock = anyio.Lock()
         async with self._lock:
             service = self._shared.get(key)
             if service is None:
                 service = await tg.start(self._hold_shared, key, factory)
+            users = self._holds.setdefault(key, {})
+            if not (once and users.get(user)):
+                users[user] = users.get(user, 0) + 1
             return service
+
+    async def drop(self, key: str, user: str = HOST_USER) -> None:
+        """Give back one hold of ``user`` on ``key``; the service stops with the last one."""
+        users = self._holds.get(key, {})
+        if users.get(user, 0) > 1:
+            users[user] -= 1
+            return
+        users.pop(user, None)
+        await self._stop_unheld(key)
+
+    async def _stop_unheld(self, key: str) -> None:
+        if self._holds.get(key):
+            return
+        self._holds.pop(key, None)
+        stops = self._stops.get(key)
+        if stops is not None and key in self._shared:
+            await self._stop(*stops)
 
     async def _hold_shared(
             self, key: str, factory: Callable[[], Any], *,
@@ -51,12 +91,34 @@ class Services:
                 task_status.started(service)
                 await stop.wait()
         finally:
-            self._shared.pop(key, None)
-            self._stops.pop(key, None)
+            # A service that stopped (or failed) is forgotten at once: the next use starts a new one.
+            if self._stops.get(key) == (stop, closed):
+                self._shared.pop(key, None)
+                self._stops.pop(key, None)
             closed.set()
 
-    async def hold(self, tg: TaskGroup, manager: AbstractAsyncContextManager[Any]
-                   ) -> Callable[[], Awaitable[None]]:
+    # ── what users open ──
+    def opened(self, key: str, user: str, close: Closer) -> Closer:
+        """Record ``close`` as something ``user`` opened on ``key``; returns the close to hand out
+        (idempotent; it also forgets the record)."""
+        held = self._opened.setdefault((key, user), {})
+        token = id(close)
+        done = False
+
+        async def once() -> None:
+            nonlocal done
+            if done:
+                return
+            done = True
+            held.pop(token, None)
+            if not held:
+                self._opened.pop((key, user), None)
+            await close()
+
+        held[token] = once
+        return once
+
+    async def hold(self, tg: TaskGroup, manager: AbstractAsyncContextManager[Any]) -> Closer:
         """Enter ``manager`` in a task of its own in ``tg``; returns the async close that leaves it
         (waiting at most the grace period)."""
         stop, closed = anyio.Event(), anyio.Event()
@@ -74,15 +136,43 @@ class Services:
         self._stops[key] = (stop, closed)
 
         async def close() -> None:
-            stop.set()
-            with anyio.move_on_after(self._grace_s):
-                await closed.wait()
+            await self._stop(stop, closed)
             self._stops.pop(key, None)
 
         return close
 
+    async def release(self, key: str, user: str) -> None:
+        """``user`` is done with ``key``: close what it opened there, give back its holds, and
+        stop the shared service if nobody else holds it."""
+        for close in list(self._opened.get((key, user), {}).values()):
+            await close()
+        users = self._holds.get(key)
+        if users is not None and user in users:
+            users.pop(user)
+            await self._stop_unheld(key)
+
+    def in_use(self) -> Mapping[str, tuple[str, ...]]:
+        """Service → its users now: the shared services running, and every service with
+        something open by a named user."""
+        found: dict[str, set[str]] = {key: set(self._holds.get(key, {})) for key in self._shared}
+        for key, user in self._opened:
+            found.setdefault(key, set()).add(user)
+        return MappingProxyType({k: tuple(sorted(v)) for k, v in found.items()})
+
+    @property
+    def running(self) -> int:
+        """Service tasks alive now (shared services and held managers)."""
+        return len(self._stops)
+
+    async def _stop(self, stop: anyio.Event, closed: anyio.Event) -> None:
+        stop.set()
+        with anyio.move_on_after(self._grace_s):
+            await closed.wait()
+
     async def close(self) -> None:
         """Stop every service, waiting for each at most the grace period."""
+        self._opened.clear()
+        self._holds.clear()
         for stop, closed in list(self._stops.values()):
             stop.set()
             with anyio.move_on_after(self._grace_s):

@@ -20,6 +20,7 @@ from compat_adapter.host.protocol import (
 )
 from compat_adapter.routing import points
 from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages, message, turn_of
+from compat_adapter.routing.seams.prompts import PROMPT_PARTS, prompt_parts
 from compat_adapter.routing.verdicts import Steer
 
 __all__ = ("on_agent_created", "on_disposed", "on_error", "on_inbox", "on_status", "on_subagent_end",
@@ -34,6 +35,10 @@ async def on_agent_created(runner: Runner, event: AgentCreated) -> None:
     for group, applied in done:
         for context in context_messages(group, applied):
             event.agent.inject(context)
+        parts = prompt_parts(applied)
+        if any(parts):
+            # The vendor puts this context in the first prompt (CodeBuddy): it waits for it.
+            runner.memo.setdefault(PROMPT_PARTS, {}).setdefault(event.agent.id, []).append(parts)
 
 
 async def on_turn_stopping(runner: Runner, event: TurnStopping) -> None:

@@ -15,10 +15,24 @@ from compat_adapter.host.protocol import (
 )
 from compat_adapter.routing import points
 from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages, turn_of
+from compat_adapter.routing.verdicts import Applied
 
-__all__ = ("halted", "on_pre_step", "on_questions")
+__all__ = ("PROMPT_PARTS", "halted", "on_pre_step", "on_questions", "prompt_parts")
+
+#: Memo key: agent id → context parts (before, after) waiting for the agent's next prompt, from hooks
+#: that ran before there was one (CodeBuddy puts session-start context in the first user message).
+PROMPT_PARTS = "prompt-parts"
 
 Next = Callable[[], Awaitable[Any]]
+
+
+def prompt_parts(applied: Applied) -> tuple[str, str]:
+    """The context a rule decided that rides in the user's prompt message: (before, after) it."""
+    if applied.context and applied.place == "before-prompt":
+        return applied.context, ""
+    if applied.context and applied.place == "after-prompt":
+        return "", applied.context
+    return "", ""
 
 
 def halted(runner: Runner, session: SessionHandle, turn: int) -> bool:
@@ -41,12 +55,17 @@ async def on_pre_step(runner: Runner, event: PreStepEvent, next: Next) -> PreSte
     # Only what the user typed is a prompt: steering, injected context (rules, hook context)
     # and tool continuations ride in the same batch but are not the vendor's prompt.
     prompts = tuple(m for m in event.messages if m.source.kind == "user")
-    if not prompts or not (runner.has(points.PRE_STEP) or runner.has(points.PRE_STEP_TRANSFORM)):
+    waiting = runner.memo.get(PROMPT_PARTS, {})
+    hooked = runner.has(points.PRE_STEP) or runner.has(points.PRE_STEP_TRANSFORM)
+    if not prompts or not (hooked or event.agent.id in waiting):
         return await next()
     prompt = "\n".join(m.text for m in prompts)
     contexts: list[UserMessage] = []
+    parts: list[tuple[str, str]] = list(waiting.get(event.agent.id, ()))
     replacement: str | None = None
     for point in (points.PRE_STEP, points.PRE_STEP_TRANSFORM):
+        if not runner.has(point):
+            continue
         done = await runner.run(point, point.fields(prompt, event.agent.id, prompts[0].id),
                                 session=event.agent.session,
                                 turn=event.turn)
@@ -56,15 +75,25 @@ async def on_pre_step(runner: Runner, event: PreStepEvent, next: Next) -> PreSte
             if applied.replacement is not None:
                 replacement = applied.replacement
             contexts.extend(context_messages(group, applied))
+            parts.append(prompt_parts(applied))
     downstream: PreStepDecision = await next()
     if downstream.kind != "enter":
         return downstream
+    # The prompt is entered: context that waited for it rides in it now, and only now.
+    waiting.pop(event.agent.id, None)
     messages = downstream.messages
+    first, rest = prompts[0].id, {m.id for m in prompts[1:]}
     if replacement is not None:
         # The batch's prompts become one replaced prompt; everything else stays as it was.
-        first, rest = prompts[0].id, {m.id for m in prompts[1:]}
         messages = tuple(UserMessage(id=m.id, text=replacement, source=m.source) if m.id == first else m
                          for m in messages if m.id not in rest)
+    before = [b for b, _ in parts if b]
+    after = [a for _, a in parts if a]
+    if before or after:
+        # The vendor adds the context to the user's own message (CodeBuddy a part before the
+        # query, Copilot a reminder after it); this host's message is text, so parts are paragraphs.
+        messages = tuple(UserMessage(id=m.id, text="\n\n".join([*before, m.text, *after]), source=m.source)
+                         if m.id == first else m for m in messages)
     return PreStepDecision("enter", tuple(messages) + tuple(contexts))
 
 

@@ -25,10 +25,11 @@ async def arm(runner: Runner, point: points.Point, owner: str) -> Closer | None:
     """Start the host service behind ``point`` for this runner; None when it needs no start."""
     host = runner.host
     if point.service == points.FS_WATCH.service:
-        return await host.watch(host.cwd, lambda paths: _files_changed(runner, paths), debounce_ms=DEBOUNCE_MS)
+        return await host.watch(host.cwd, lambda paths: _files_changed(runner, paths), debounce_ms=DEBOUNCE_MS,
+                                user=owner)
     if point.service == points.WORKTREES.service:
         return await host.watch_worktrees(host.cwd, lambda added, removed: _worktrees(runner, added, removed),
-                                          interval_s=WORKTREE_POLL_S)
+                                          interval_s=WORKTREE_POLL_S, user=owner)
     if point.service == points.SHELL_ENV.service:
         unregister = host.register_shell_env(f"compat-adapter-{owner}", lambda e: _shell_env(runner, e))
 

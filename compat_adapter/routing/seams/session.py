@@ -156,11 +156,16 @@ def _lsp_after_turn(runner: Runner, session: SessionHandle, files: tuple[Any, ..
         return None
 
     async def run() -> None:
-        for path in paths:
-            full = Path(session.cwd) / path
-            diagnostics = await runner.host.lsp_query("diagnostics", full)
-            hover = await runner.host.lsp_query("hover", full)
-            await runner.run(point, point.fields(path, diagnostics.data, hover.data), session=session)
+        # Tracked like a hook run: disposing the adapter cancels the queries, and a run queued
+        # before it never starts the language server again (the adapter released it).
+        with runner.inflight.track():
+            for path in paths:
+                if runner.closed:
+                    return
+                full = Path(session.cwd) / path
+                diagnostics = await runner.host.lsp_query("diagnostics", full, user=runner.owner)
+                hover = await runner.host.lsp_query("hover", full, user=runner.owner)
+                await runner.run(point, point.fields(path, diagnostics.data, hover.data), session=session)
     return run()
 
 

@@ -19,6 +19,7 @@ from compat_adapter.host.protocol import (
 from compat_adapter.routing import points
 from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages, turn_of
 from compat_adapter.routing.hostfacts import call_arguments, call_started
+from compat_adapter.routing.voice import voice_of
 
 __all__ = ("on_approval", "on_post_execute", "on_pre_execute")
 
@@ -77,18 +78,26 @@ async def on_post_execute(runner: Runner, event: ToolPostEvent, next: Next) -> P
 
     fields = {**point.fields(event), **_duration(runner, session, execution.call_id)}
     done = await runner.run(point, fields, session=session, turn=turn, keep=fires,
-                            scene={"agent": execution.agent})
+                            scene={"agent": execution.agent, "failed": failed})
     contexts: list[UserMessage] = []
+    appended = ""
     for group, applied in done:
         contexts.extend(context_messages(group, applied))
+        if applied.context and applied.place == "result":
+            # The vendor appends this context to the result the model reads (Copilot, CodeBuddy).
+            appended += voice_of(group.ran[0].spec.id).result_separator + applied.context
     if done and isinstance(done[-1][1].verdict, PostToolDecision):
         verdict = done[-1][1].verdict
         return PostToolDecision(verdict.kind, verdict.feedback, tuple(contexts))
     downstream: PostToolDecision = await next()
-    if not contexts:
+    if not contexts and not appended:
         return downstream
-    return PostToolDecision(downstream.kind, downstream.feedback,
-                            tuple(contexts) + downstream.additional_contexts)
+    if downstream.kind != "accept":
+        # A later listener blocked the result: appended context has no result left to follow.
+        return PostToolDecision(downstream.kind, downstream.feedback,
+                                tuple(contexts) + downstream.additional_contexts)
+    return PostToolDecision("accept", None, tuple(contexts) + downstream.additional_contexts,
+                            appended=appended + (downstream.appended or "") or None)
 
 
 async def on_approval(runner: Runner, request: ApprovalRequest, next: Next) -> ApprovalOutcome:

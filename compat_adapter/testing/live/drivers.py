@@ -13,6 +13,7 @@ from compat_adapter.host.protocol import (
 )
 from compat_adapter.host.script import Error, Reply, Subagent, SwitchModel, call
 from compat_adapter.routing import points
+from compat_adapter.routing.voice import voice_of
 from compat_adapter.testing.live.checks import (
     ask_answer,
     block_answer,
@@ -103,6 +104,12 @@ async def drive_post_tool(s: Session) -> None:
         s.expect(results and results[0]["isError"] and REASON in results[0]["text"],
                  f"a post-tool block did not replace the result: {results[:1]}",
                  "block replaced the tool result with the reason")
+    elif not s.official and voice_of(s.vendor).place(s.event, failed=s.row.fires_on == "failure") == "result":
+        # Copilot and CodeBuddy append post-tool context to the result the model reads.
+        appended = [r for r in results if CONTEXT in r["text"]]
+        s.expect(len(appended) == 1 and not [m for m in user_messages(agent.session) if CONTEXT in m["text"]],
+                 f"context was not appended to one tool result: {results} {user_messages(agent.session)}",
+                 "context appended to the tool result")
     else:
         seen = [m for m in user_messages(agent.session) if CONTEXT in m["text"]]
         s.expect(seen and seen[0]["turn"] == 1 and seen[0]["step"] == 2,
@@ -136,6 +143,15 @@ async def drive_pre_step(s: Session) -> None:
         s.expect(result.reason == "blocked" and result.steps == 0
                  and not (s.root / "stepped.txt").exists(),
                  f"a prompt block did not reject the step: {result}", "block rejected the turn")
+    elif s.row.blocking == "context":
+        # Only context is read here (Copilot): the blocking rest of the answer changes nothing.
+        s.expect(result.reason == "completed" and (s.root / "stepped.txt").exists(),
+                 f"a context-only answer changed the turn: {result}", "turn ran unchanged")
+        seen = [m for m in user_messages(agent.session) if CONTEXT in m["text"]]
+        where = "in the prompt's message" if seen and seen[0]["source"]["kind"] == "user" else "as a message"
+        s.expect(seen and seen[0]["turn"] == 1 and seen[0]["step"] == 1,
+                 f"prompt context did not reach the first step: {user_messages(agent.session)}",
+                 f"context reached the first step {where}")
     else:
         s.expect(result.reason == "completed" and (s.root / "stepped.txt").exists(),
                  f"an observe-only answer changed the turn: {result}", "turn ran unchanged")

@@ -41,7 +41,6 @@ export async function apply(ctx, config) {
   const inflight = new Set()
   let dispatchIds = 0
   let mountIds = 0
-  let bashAlias
 
   // ── wire shapes (host vocabulary) ──
   const textOf = (blocks) => (blocks ?? []).filter((b) => b?.type === 'text').map((b) => b.text).join('')
@@ -104,7 +103,11 @@ export async function apply(ctx, config) {
       }
       if (v?.kind === 'accept') {
         const { additionalContexts, ...rest } = down
-        return { ...rest, kind: 'accept', ...(contexts.length ? { additionalContexts: contexts } : {}) }
+        // Appended context follows the result's own blocks (or the ones a later listener chose).
+        if (v.appended && rest.value !== undefined) logger.warn('compat-adapter: a later listener replaced the result value; appended context dropped')
+        const appended = typeof v.appended === 'string' && v.appended && rest.value === undefined
+          ? { content: [...(rest.content ?? state.result?.content ?? []), { type: 'text', text: v.appended }] } : {}
+        return { ...rest, kind: 'accept', ...appended, ...(contexts.length ? { additionalContexts: contexts } : {}) }
       }
     } else if (seam === 'agent/pre-step') {
       if (v?.kind === 'reject') return { kind: 'reject' }
@@ -155,7 +158,8 @@ export async function apply(ctx, config) {
     if (WATERFALL.has(seam)) {
       return async (...args) => {
         const next = args.pop()
-        const state = { known: new Map(), next, downstream: undefined }
+        // The post-execute result stays here: appended context follows its own blocks.
+        const state = { known: new Map(), next, downstream: undefined, result: seam === 'tools/post-execute' ? args[1] : undefined }
         const outcome = await forward(seam, encode(...args, state.known), state)
         if (outcome.failed) return failClosed(seam, outcome.failed)
         applyEffects(outcome.reply.effects)
@@ -222,30 +226,72 @@ export async function apply(ctx, config) {
     logger[method](`compat-adapter service: ${message}${fields && Object.keys(fields).length ? ' ' + JSON.stringify(fields) : ''}`)
   })
 
-  // The real official bridges, on the config the service wrote.
-  const captured = []
-  ctx.effect(() => ctx.logger.exporter({ levels: { default: 2 }, export: (message) => captured.push(message) }))
-  channel.onRequest('mount_bridge', async ({ package: pkg, config_path: configPath }) => {
+  // The real official bridges, on the config the service wrote. The log lines a mount writes
+  // are captured only while it mounts (its warnings), so nothing grows with the mounts made.
+  const capturing = new Set()
+  ctx.effect(() => ctx.logger.exporter({ levels: { default: 2 }, export: (message) => { for (const c of capturing) c.push(message) } }))
+  // Services this plugin provides for the bridges it mounts, each held by the mounts that need it
+  // and disposed with the last one: rc.1 of the Codex bridge injects `bash`, which rc.8 calls
+  // `shell` (same contract), so a Codex mount holds a `bash` alias of `shell`.
+  const held = new Map()
+  const holdAlias = (mountId) => {
+    if (ctx.get('bash') && !held.has('bash')) return false
+    if (!held.has('bash')) {
+      if (!ctx.get('shell')) return false
+      held.set('bash', { dispose: ctx.reflect.provide('bash', ctx.get('shell')), holders: new Set() })
+    }
+    held.get('bash').holders.add(mountId)
+    return true
+  }
+  const releaseHolds = async (mountId) => {
+    for (const [service, entry] of held) {
+      entry.holders.delete(mountId)
+      if (entry.holders.size) continue
+      held.delete(service)
+      await entry.dispose()
+    }
+  }
+  channel.onRequest('mount_bridge', async ({ package: pkg, config_path: configPath, user }) => {
     if (!BRIDGES.includes(pkg)) throw new Error(`${pkg} is not an official bridge package`)
     const module = await load(pkg)
-    if (pkg === CODEX_BRIDGE && !ctx.get('bash') && ctx.get('shell') && !bashAlias) {
-      // rc.1 of the Codex bridge injects `bash`, which rc.8 calls `shell` (same contract).
-      bashAlias = ctx.reflect.provide('bash', ctx.get('shell'))
-    }
-    const from = captured.length
-    const fiber = ctx.plugin(module, { configPath, ...(config.projectDir ? { projectDir: config.projectDir } : {}) })
-    await Promise.race([fiber, new Promise((_, reject) => setTimeout(() => reject(new Error(`${pkg} did not start within 10 s (missing service?)`)), 10_000))])
-    const warnings = captured.slice(from).map((m) => m.args.map(String).join(' ')).filter((t) => t.includes(configPath))
     const id = `mount-${++mountIds}`
-    mounts.set(id, fiber)
+    if (pkg === CODEX_BRIDGE) holdAlias(id)
+    const seen = []
+    capturing.add(seen)
+    let fiber
+    try {
+      fiber = ctx.plugin(module, { configPath, ...(config.projectDir ? { projectDir: config.projectDir } : {}) })
+      await Promise.race([fiber, new Promise((_, reject) => setTimeout(() => reject(new Error(`${pkg} did not start within 10 s (missing service?)`)), 10_000))])
+    } catch (error) {
+      await fiber?.dispose?.()
+      await releaseHolds(id)
+      throw error
+    } finally {
+      capturing.delete(seen)
+    }
+    const warnings = seen.map((m) => m.args.map(String).join(' ')).filter((t) => t.includes(configPath))
+    mounts.set(id, { fiber, user: user ?? null })
     return { mount: id, loaded: !warnings.some((w) => w.includes('could not load hook config')), warnings }
   })
-  channel.onRequest('unmount_bridge', async ({ mount }) => {
-    const fiber = mounts.get(mount)
-    mounts.delete(mount)
-    if (fiber) await fiber.dispose()
-    return {}
+  const unmount = async (id) => {
+    const mounted = mounts.get(id)
+    mounts.delete(id)
+    if (mounted) await mounted.fiber.dispose()
+    await releaseHolds(id)
+  }
+  channel.onRequest('unmount_bridge', async ({ mount }) => { await unmount(mount); return {} })
+  // A user is done with a service: what it still holds there goes (its bridge mounts).
+  channel.onRequest('release', async ({ service, user }) => {
+    if (service !== 'bridges') return { released: 0 }
+    const ids = [...mounts].filter(([, m]) => m.user === user).map(([id]) => id)
+    for (const id of ids) await unmount(id)
+    return { released: ids.length }
   })
+  // What this plugin holds now, for status and for the checks that nothing outlives its user.
+  channel.onRequest('plugin.state', async () => ({
+    subscriptions: [...subscriptions.keys()].sort(), mounts: mounts.size, services: [...held.keys()],
+    dispatches: dispatches.size, inflight: inflight.size, capturing: capturing.size,
+  }))
 
   // The composition's own model for prompt and agent hooks: one call without tools, on the provider
   // route and model of a live agent (the named one, else the first); the service reads the text.

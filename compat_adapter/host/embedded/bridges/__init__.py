@@ -30,7 +30,7 @@ from compat_adapter.host.embedded.bridges.protocol import (
     HookConfig,
     parse_config,
 )
-from compat_adapter.host.protocol import BridgeMount, Host
+from compat_adapter.host.protocol import Host
 
 __all__ = ("PACKAGES", "BridgeOptions", "Dialect", "MountedBridge", "load_config", "mount")
 
@@ -50,7 +50,7 @@ async def load_config(dialect: Dialect, config_path: Path, options: BridgeOption
 async def mount(host: Host, package: str, config_path: str | PathLike[str], *,
                 project_dir: Path | None = None, plugin_root: Path | None = None,
                 model: str = "", default_timeout_s: float = DEFAULT_HOOK_TIMEOUT_S,
-                stderr_summary_max_chars: int = DEFAULT_STDERR_SUMMARY_MAX_CHARS) -> BridgeMount:
+                stderr_summary_max_chars: int = DEFAULT_STDERR_SUMMARY_MAX_CHARS) -> MountedBridge:
     """Mount ``package`` on ``host`` with the hooks in ``config_path``.
 
     :param project_dir: Claude only: ``${CLAUDE_PROJECT_DIR}`` and the exported variable

@@ -29,6 +29,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+import anyio
+
 from compat_adapter.host.embedded.bridges.protocol import (
     DEFAULT_HOOK_TIMEOUT_S,
     DEFAULT_STDERR_SUMMARY_MAX_CHARS,
@@ -179,6 +181,11 @@ class MountedBridge:
         self._detached = DetachedRuns()
         self._unsubscribes: list[Callable[[], None]] = []
         self._mounted = True
+        #: Point runs under way in seam listeners, and the event set when the last one leaves.
+        self._running = 0
+        self._quiet: anyio.Event | None = None
+        #: Called once unmounted (the host forgets this mount).
+        self.on_unmount: list[Callable[[MountedBridge], None]] = []
         #: (event, subject) → the hooks whose matcher selects it. The config never changes for a
         #: mount and subjects repeat (tool names), so each pair is matched once, not per dispatch.
         self._matches: dict[tuple[str, str | None], tuple[_Matched, ...]] = {}
@@ -207,6 +214,10 @@ class MountedBridge:
         return tuple(self._config.events) if self._config is not None else ()
 
     async def unmount(self) -> None:
+        """Remove the listeners, cancel detached runs (their hooks are killed) and wait for the
+        point runs under way in seam listeners: those finish the hook they are running, so a
+        verdict already being decided still counts (a remount leaves no gap), but start no
+        further hook. When this returns, nothing of this mount runs any more."""
         if not self._mounted:
             return
         self._mounted = False
@@ -214,6 +225,12 @@ class MountedBridge:
             unsubscribe()
         self._unsubscribes.clear()
         await self._detached.drain()
+        while self._running:
+            self._quiet = self._quiet or anyio.Event()
+            await self._quiet.wait()
+        for forget in self.on_unmount:
+            forget(self)
+        self.on_unmount.clear()
 
     # ── registration ──
     def subscribe(self) -> None:
@@ -272,6 +289,8 @@ class MountedBridge:
         session = site.session if records and site.turn is not None else None
         outputs: list[HookOutput] = []
         for group, hook in matched:
+            if not self._mounted:
+                break  # unmounted meanwhile: the hooks already run decide, no further one starts
             handler_id = next_handler_id(dialect.name, point)
             if session is not None:
                 session.append("hook/invoked", hook_invoked_record(
@@ -309,6 +328,7 @@ class MountedBridge:
         # A dispatch that took its listener snapshot before unmount still reaches us: run nothing.
         if not self._mounted:
             return None
+        self._running += 1
         # A bridge fault must never take the host's seam down: it fails open, like a failed hook.
         try:
             return await self._run_point(point, subject, site, fields, records=records)
@@ -316,6 +336,11 @@ class MountedBridge:
             self._host.log("error", f"{self._dialect.label}: {point} hooks failed: "
                            f"{type(exc).__name__}: {exc}", point=point)
             return None
+        finally:
+            self._running -= 1
+            if not self._running and self._quiet is not None:
+                self._quiet.set()
+                self._quiet = None
 
     def _message(self, texts: tuple[str, ...]) -> UserMessage:
         # The published bridges send the hooks' context as it is, with no notice in front
