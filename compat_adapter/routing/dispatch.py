@@ -304,13 +304,10 @@ def audit_records(group: GroupResult, point: str, honoured: bool, note: str
 def moment_for(event: str, session: SessionHandle | None, cwd: Path, fields: Mapping[str, Any],
                turn: int | None = None) -> Moment:
     return Moment(
-        event=event,
-        session_id=session.id if session is not None else "",
+        event=event, session_id=session.id if session is not None else "",
         cwd=str(session.cwd if session is not None else cwd),
         transcript_path=str(session.transcript_path) if session is not None and session.transcript_path else None,
-        turn=turn,
-        fields=dict(fields),
-        logged=session_facts(session) if session is not None else {},
+        turn=turn, fields=dict(fields), logged=session_facts(session) if session is not None else {},
     )
 
 
