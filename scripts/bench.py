@@ -18,6 +18,9 @@ Figures:
   (Copilot preToolUse). No process starts (checked by a marker file and in the audit);
 * ``spawn_ratio`` — one matching allow hook through that dispatch / the same command run bare
   with ``runtime.process.run_command``;
+* ``launcher_ratio`` — that bare run under the hook launcher (forked by the launch server) / the
+  same run with no launcher at all (``COMPAT_ADAPTER_HOOK_LAUNCHER=off``): what the kill-all
+  guarantee costs per hook;
 * ``parallel_ratio`` — four matching ``sleep 0.2`` hooks of a concurrent vendor (Claude
   PermissionRequest on ``approval/request``): wall time / 0.2 s;
 * ``pretool_<route>_ratio`` — the same four hooks on PreToolUse per route (Claude natively, as by
@@ -88,6 +91,7 @@ GOALS: dict[str, tuple[float, str]] = {
     **{f"nomatch_{route}_1000_us": (100.0, "<=") for route in NOMATCH_ROUTES},
     **{f"pretool_{route}_ratio": (4.6, "<=") for route in PRETOOL_ROUTES},
     "spawn_ratio": (1.3, "<="),
+    "launcher_ratio": (1.5, "<="),
     "parallel_ratio": (1.5, "<="),
     # Claude Code starts every matching PreToolUse hook at once; the native route does too.
     "pretool_native_claude_ratio": (1.5, "<="),
@@ -203,6 +207,7 @@ async def bench_spawn_ratio(root: Path, reps: int = 40) -> dict[str, float]:
     env = hook_environment(os.environ)
     adapter_ms: list[float] = []
     bare_ms: list[float] = []
+    direct_ms: list[float] = []
     async with MemoryHost(root) as host, CompatAdapter(host, log_registrations=False) as adapter:
         await adapter.register_hook("copilot", "preToolUse", "bash", command)
         execution = ToolExecution("call-1", "bash", arguments, None)
@@ -212,28 +217,38 @@ async def bench_spawn_ratio(root: Path, reps: int = 40) -> dict[str, float]:
             assert verdict == PreToolDecision("allow"), verdict
             return (time.perf_counter() - t0) * 1000
 
-        async def bare() -> float:
-            t0 = time.perf_counter()
-            # Same machinery, same shell: Copilot hooks run with bash, as Copilot runs them.
-            outcome = await run_command(command, stdin=stdin, cwd=root, env=env, timeout_s=30.0,
-                                        shell=BASH)
-            assert outcome.exit_code == 0, outcome
-            return (time.perf_counter() - t0) * 1000
+        async def bare(launcher: str = "on") -> float:
+            before = os.environ.get("COMPAT_ADAPTER_HOOK_LAUNCHER")
+            os.environ["COMPAT_ADAPTER_HOOK_LAUNCHER"] = launcher
+            try:
+                t0 = time.perf_counter()
+                # Same machinery, same shell: Copilot hooks run with bash, as Copilot runs them.
+                outcome = await run_command(command, stdin=stdin, cwd=root, env=env, timeout_s=30.0,
+                                            shell=BASH)
+                assert outcome.exit_code == 0, outcome
+                return (time.perf_counter() - t0) * 1000
+            finally:
+                if before is None:
+                    os.environ.pop("COMPAT_ADAPTER_HOOK_LAUNCHER", None)
+                else:
+                    os.environ["COMPAT_ADAPTER_HOOK_LAUNCHER"] = before
 
         for i in range(reps + 2):
-            # Interleaved in ABBA order, so drift and "who goes first" hit both sides alike;
-            # the first two rounds warm up.
+            # Interleaved, the order turning every round, so drift and "who goes first" hit every
+            # side alike; the first two rounds warm up (and start the launch server).
             if i % 2:
-                b, a = await bare(), await through_adapter()
+                c, b, a = await bare("off"), await bare(), await through_adapter()
             else:
-                a, b = await through_adapter(), await bare()
+                a, b, c = await through_adapter(), await bare(), await bare("off")
             if i >= 2:
                 adapter_ms.append(a)
                 bare_ms.append(b)
+                direct_ms.append(c)
         ran = [r for r in adapter.audit if r.decision == "allow"]
         assert len(ran) == reps + 2, f"expected every dispatch to run the hook: {len(ran)}"
-    a, b = _median(adapter_ms), _median(bare_ms)
-    return {"spawn_adapter_ms": a, "spawn_bare_ms": b, "spawn_ratio": a / b}
+    a, b, c = _median(adapter_ms), _median(bare_ms), _median(direct_ms)
+    return {"spawn_adapter_ms": a, "spawn_bare_ms": b, "spawn_ratio": a / b,
+            "spawn_no_launcher_ms": c, "launcher_ratio": b / c}
 
 
 # ── concurrency ─────────────────────────────────────────────────────────────────────────────────

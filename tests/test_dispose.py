@@ -24,6 +24,7 @@ from conftest import write_script
 from compat_adapter import CompatAdapter
 from compat_adapter.host.embedded.memory import MemoryHost
 from compat_adapter.host.script import call
+from compat_adapter.runtime import spawner
 from compat_adapter.testing.live.harness import all_rows
 
 pytestmark = pytest.mark.anyio
@@ -37,7 +38,8 @@ MAX_RECORDS = 100
 
 
 def descendants() -> int:
-    """Live (non-zombie) processes below this one."""
+    """Live (non-zombie) processes below this one, the launch server itself aside (it lives as
+    long as this process and forks each hook's launcher; those launchers still count)."""
     parents: dict[int, int] = {}
     for name in os.listdir("/proc"):
         if not name.isdigit():
@@ -53,7 +55,7 @@ def descendants() -> int:
     while frontier:
         frontier = {pid for pid, ppid in parents.items() if ppid in frontier} - mine
         mine |= frontier
-    return len(mine)
+    return len(mine - {spawner.server_pid()})
 
 
 def _counts(host: MemoryHost) -> dict[str, Any]:

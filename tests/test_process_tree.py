@@ -174,8 +174,10 @@ HOST = textwrap.dedent("""
 
     async def main():
         hook = ("cat /proc/$PPID/environ > parent.env; "
-                "launcher_parent=$(cut -d' ' -f4 /proc/$PPID/stat); "
-                "cat /proc/$launcher_parent/environ > grandparent.env; "
+                "server=$(cut -d' ' -f4 /proc/$PPID/stat); "
+                "cat /proc/$server/environ > grandparent.env; "
+                "host=$(cut -d' ' -f4 /proc/$server/stat); "
+                "cat /proc/$host/environ > host.env; echo $host > host.pid; "
                 "cat /proc/$PPID/cmdline > parent.cmdline")
         out = await run_command(hook, stdin=None, cwd=Path(sys.argv[1]),
                                 env=hook_environment(os.environ), timeout_s=30)
@@ -189,23 +191,28 @@ def test_a_hook_reads_no_scrubbed_secret_from_its_parent_environ(tmp_path: Path)
     env = {"PATH": os.environ["PATH"], "OPENAI_API_KEY": SECRET, "DATABASE_URL":
            "postgres://app:hunter2@db.internal/app", "HOME": str(tmp_path)}
     # Python as the host, with the secrets in its real (initial) environment, the one /proc shows.
-    done = subprocess.run([sys.executable, "-c", HOST, str(tmp_path)], env=env, capture_output=True,
-                          text=True, timeout=120, cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("0 "), done.stdout
-    parent = (tmp_path / "parent.env").read_bytes()
+    host = subprocess.Popen([sys.executable, "-c", HOST, str(tmp_path)], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    out, err = host.communicate(timeout=120)
+    assert host.returncode == 0, err
+    assert out.startswith("0 "), out
     assert b"launcher.py" in (tmp_path / "parent.cmdline").read_bytes()  # $PPID is the launcher
-    assert parent and SECRET.encode() not in parent and b"hunter2" not in parent
-    assert b"PATH=" in parent  # it is the hook's own (scrubbed) environment
+    # The launcher and the server that forked it show the server's initial environment: none.
+    assert (tmp_path / "parent.env").read_bytes() == b""
+    assert (tmp_path / "grandparent.env").read_bytes() == b""
     # Pinned limit: one hop further up is the host itself, same user, readable.
-    assert SECRET.encode() in (tmp_path / "grandparent.env").read_bytes()
+    assert (tmp_path / "host.pid").read_text().strip() == str(host.pid)
+    assert SECRET.encode() in (tmp_path / "host.env").read_bytes()
 
 
-async def test_launcher_environment_is_the_hook_environment(tmp_path: Path) -> None:
+async def test_launcher_environment_holds_nothing_and_the_hook_gets_its_own(tmp_path: Path) -> None:
     env = hook_environment({"PATH": os.environ["PATH"], "GITHUB_TOKEN": "ghp_" + "x" * 36,
                             "LANG": "C.UTF-8"})
-    outcome = await _run("tr '\\0' '\\n' < /proc/$PPID/environ | sort", tmp_path, env=env)
-    assert outcome.stdout.splitlines() == sorted(f"{k}={v}" for k, v in env.items())
+    outcome = await _run("wc -c < /proc/$PPID/environ; env | sort", tmp_path, env=env)
+    size, *own = outcome.stdout.splitlines()
+    assert size.strip() == "0"
+    assert [line for line in own if not line.startswith(("PWD=", "SHLVL=", "_="))] == \
+        sorted(f"{k}={v}" for k, v in env.items())
 
 
 def _sleepers(marker: str) -> list[int]:

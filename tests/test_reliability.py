@@ -383,3 +383,35 @@ async def test_a_bridge_hook_with_unparsable_deep_json_does_not_cancel_a_sibling
         result = await _bash_result(host, "touch made.txt")
         assert not (work / "made.txt").exists()
         assert result["isError"] is True and "blocker says no" in result["text"]
+
+
+# ── the DSH lane runner printing a line over the limit ──────────────────────────────────────────
+
+async def test_an_over_long_runner_line_is_refused_and_the_next_lines_still_read() -> None:
+    from anyio.streams.buffered import BufferedByteReceiveStream
+
+    from compat_adapter.errors import InputTooLarge
+    from compat_adapter.host.dsh.lane import next_line
+
+    # A real process, as Node's console would: a short line, one far over the limit written in
+    # many pieces, then two more lines, the first right behind the long one's newline.
+    writer = ("import sys, os\n"
+              "os.write(1, b'first\\n')\n"
+              "for _ in range(40): os.write(1, b'x' * 4096)\n"
+              "os.write(1, b'x' * 100 + b'\\nsecond\\n')\n"
+              "os.write(1, b'third\\n')\n")
+    async with await anyio.open_process([sys.executable, "-c", writer]) as proc:
+        assert proc.stdout is not None
+        reader = BufferedByteReceiveStream(proc.stdout)
+        lines: list[bytes | str] = []
+        with anyio.fail_after(30):
+            while True:
+                try:
+                    line = await next_line(reader, limit=65536)
+                except InputTooLarge:
+                    lines.append("too long")
+                    continue
+                lines.append(line)
+                if not line:
+                    break
+    assert lines == [b"first\n", "too long", b"second\n", b"third\n", b""]

@@ -199,6 +199,9 @@ def test_rows_that_fire_on_part_of_a_seam_say_which_part() -> None:
         ("claude", "TeammateIdle"): "idle", ("workbuddy", "TeammateIdle"): "idle",
         ("codex", "Interrupt"): "idle", ("opencode", "session.idle"): "idle",
         ("workbuddy", "Elicitation"): "idle", ("workbuddy", "ElicitationResult"): "idle",
+        # An agent waiting for the user is the host's one notification (idle_prompt).
+        ("claude", "Notification"): "idle", ("workbuddy", "Notification"): "idle",
+        ("copilot", "notification"): "idle",
     }
     assert {s.id: s.shell for s in VENDORS} == {
         "claude": "sh", "codex": "sh", "workbuddy": "user", "opencode": "sh", "copilot": "bash"}

@@ -516,8 +516,10 @@ EVENTS = (
             shared.APPROVAL_ONCE,
             degrade("input-rewrite-ignored", "updatedInput in an allow does not change the call."),
             degrade("timing-differs",
-                    "The hook runs only when the host actually asks for approval; a tool that is "
-                    "already permitted never reaches it."),
+                    "The hook runs only when the host asks for approval (a pre-tool answer of ask, or a "
+                    "sandboxed command asking to escalate); the host has no permission rules of its own, "
+                    "so a call Claude's rules would send for approval (an output redirection, a command "
+                    "not allowed in settings) runs without the hook."),
             degrade("payload-field-missing",
                     "tool_input is the call's arguments as the host logged them (only the approval reason "
                     "when the log does not hold the call), and permission_suggestions is empty; "
@@ -577,14 +579,14 @@ EVENTS = (
         route=Route.NATIVE_TRANSLATE,
         seams=("agent/status",),
         point="agent/status",
+        fires_on="idle",
         matcher_subject="notification_type",
         degradations=(
             degrade("timing-differs",
-                    "The host publishes agent status changes, not Claude's notifications, so this fires "
-                    "when an agent's status flips rather than on a permission prompt or idle reminder."),
-            degrade("matcher-narrowed",
-                    "The host carries no notification type, so a matcher naming one (permission_prompt, "
-                    "auth_success …) cannot narrow."),
+                    "The host publishes agent status changes, not Claude's notifications: this fires as "
+                    "idle_prompt when an agent turns idle (at once, not after 60 s of waiting), and never "
+                    "for a permission prompt, auth_success or an elicitation dialog."),
+            shared.NOTIFICATION_IDLE_ONLY,
         ),
     ),
     EventRow(

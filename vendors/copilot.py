@@ -131,13 +131,13 @@ _PRE_COMPACT = (
 
 _PERMISSION = (
     degrade("decision-narrowed",
-            "allow becomes allowed-once and deny becomes rejected; interrupt does not stop "
-            "the agent."),
+            "allow becomes allowed-once and deny becomes rejected."),
     degrade("output-field-ignored",
             "The host's approval outcome has no text, so a deny's message is not shown."),
     degrade("timing-differs",
-            "The hook runs only when the host actually asks for approval; calls the host "
-            "already permits never reach it."),
+            "The hook runs only when the host asks for approval (a pre-tool answer of ask, or a "
+            "sandboxed command asking to escalate); Copilot CLI runs it for a shell call even "
+            "under --allow-all-tools, so a call the host permits runs here without it."),
     degrade("payload-field-missing",
             "toolInput is the call's arguments as the host logged them (only the approval reason "
             "when the log does not hold the call), and permissionSuggestions is empty."),
@@ -270,14 +270,15 @@ EVENTS = (
         route=Route.NATIVE_SEAM,
         seams=("agent/status",),
         point="agent/status",
+        fires_on="idle",
         matcher_subject="notification_type",
         degradations=(
             degrade("timing-differs",
-                    "The host publishes only idle/running status flips, so this fires on a status "
-                    "change instead of on Copilot's typed notifications."),
+                    "The host publishes only idle/running status flips: this fires as idle_prompt when "
+                    "an agent turns idle, instead of on Copilot's typed notifications."),
             degrade("matcher-narrowed",
-                    "The host has no notification kinds, so a matcher on notification_type cannot "
-                    "pick one kind out."),
+                    "Only idle_prompt is ever reported, so a matcher naming another notification type "
+                    "selects nothing."),
             degrade("observe-only",
                     "additionalContext from this hook is recorded but not injected into the agent."),
         ),

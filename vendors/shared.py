@@ -16,6 +16,7 @@ __all__ = (
     "DROPPED_TASKS_NEVER_FIRE",
     "EVERY_INBOX_STEP",
     "INSTRUCTIONS_AT_CREATION",
+    "NOTIFICATION_IDLE_ONLY",
     "NO_AGENT_TYPE",
     "ONLY_APPROVAL_REJECTIONS",
     "POLLED_WORKTREES",
@@ -105,7 +106,14 @@ NO_AGENT_TYPE = degrade(
 APPROVAL_ONCE = degrade(
     "decision-narrowed",
     "allow becomes allowed-once and deny becomes rejected; the host has no lasting grant, so "
-    "updatedPermissions and interrupt have no effect.",
+    "updatedPermissions has no effect.",
+)
+
+# agent/status as a notification: an agent turning idle is the one kind the host reports
+NOTIFICATION_IDLE_ONLY = degrade(
+    "matcher-narrowed",
+    "Only idle_prompt is ever reported, so a matcher naming another notification type "
+    "(permission_prompt, auth_success …) selects nothing.",
 )
 
 # compaction/end

@@ -542,16 +542,15 @@ EVENTS = (
         route=Route.NATIVE_TRANSLATE,
         seams=("agent/status",),
         point="agent/status",
+        fires_on="idle",
         matcher_subject="notification_type",
         degradations=(
             _NOT_BRIDGED,
             degrade("timing-differs",
-                    "The host publishes agent status changes, not CodeBuddy's notifications, so this "
-                    "fires when an agent's status flips rather than on a permission prompt, an idle "
-                    "reminder or auth_success."),
-            degrade("matcher-narrowed",
-                    "The host carries no notification type, so a matcher naming one (permission_prompt, "
-                    "idle_prompt, auth_success …) cannot narrow."),
+                    "The host publishes agent status changes, not CodeBuddy's notifications: this fires "
+                    "as idle_prompt when an agent turns idle, and never for a permission prompt or "
+                    "auth_success (CodeBuddy's one notification in -p, at start-up)."),
+            shared.NOTIFICATION_IDLE_ONLY,
         ),
     ),
     EventRow(

@@ -148,7 +148,10 @@ def _error(event: Any) -> dict[str, Any]:
 
 
 def _status(event: Any) -> dict[str, Any]:
-    return {"status": event.status, "agent_id": event.agent.id, "notification": f"agent {event.status}"}
+    # An agent turning idle waits for the user: the one notification kind the host can report.
+    kind = "idle_prompt" if event.status == "idle" else ""
+    return {"status": event.status, "agent_id": event.agent.id, "notification": f"agent {event.status}",
+            "notification_type": kind}
 
 
 def _inbox(event: Any) -> dict[str, Any]:

@@ -210,6 +210,10 @@ def transform(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Ap
 
 def approval(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
     decision = group.merged.decision
+    halt = _halt(group)
+    if halt is not None:
+        # continue:false (or a deny that interrupts) wins over any decision: no call, the turn ends.
+        return Applied(True, "continue:false: rejected, the turn ends", verdict=ApprovalOutcome.REJECTED, halt=halt)
     if decision in _BLOCKS:
         return Applied(True, "rejected", verdict=ApprovalOutcome.REJECTED)
     if decision == "allow":
@@ -229,7 +233,9 @@ def questions(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Ap
 
 def inject(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
     context = _context(group)
-    return Applied(True, "context" if context else "no context", context=context, place=_place(group))
+    halt = _halt(group)  # SessionStart continue:false: the agent stops before its first step
+    note = ("context" if context else "no context") + ("; continue:false: the next turn ends" if halt else "")
+    return Applied(True, note, context=context, place=_place(group), halt=halt)
 
 
 def child_context(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:

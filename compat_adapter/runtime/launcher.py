@@ -1,10 +1,14 @@
 """The hook launcher: a small process between the host and a hook that owns every descendant.
 
-`run_command` starts ``python -I -S launcher.py <parent-pid> <cgroup|-> <shell> -c <command>``
-instead of the shell itself. This file is run as a script and uses the standard library only
-(``-S`` keeps site-packages out, which saves most of the interpreter's start-up).
+This file runs as a script, with the standard library only, as one long-lived **launch server**
+per host process (``python -I -S launcher.py serve <fd>``, started by
+`compat_adapter.runtime.spawner`). For each hook run the host hands it the run's pipes and a
+socket of its own; the server forks a **launcher** for the run, which forks the hook's shell.
+Forking an interpreter that is already running costs a fraction of a millisecond; starting one per
+hook cost 10 ms of CPU on an idle machine and ten times that in wall time on a loaded one, which is
+what kept hooks that the vendor starts at once from finishing together.
 
-Why a separate process:
+Why a launcher between the host and the shell:
 
 - it makes itself a *child subreaper* (``PR_SET_CHILD_SUBREAPER``): a descendant whose parent exits,
   including one that called ``setsid`` to leave the process group, is re-parented to the launcher
@@ -13,20 +17,25 @@ Why a separate process:
   watchers (they wait for the pids they started) never reap;
 - when a cgroup directory is given, the hook's shell moves itself into it before ``exec``; nothing
   it starts can leave that cgroup without root, and ``cgroup.kill`` ends all of it at once;
-- its own environment is the hook's scrubbed environment, so a hook reading
-  ``/proc/$PPID/environ`` (``sh -c 'cmd'`` execs the last command, so ``$PPID`` would otherwise be
-  the host) finds no secret there.
+- the server starts with an empty environment, and a forked launcher shows the environment its
+  server was started with, so a hook reading ``/proc/$PPID/environ`` (``sh -c 'cmd'`` execs the
+  last command, so ``$PPID`` would otherwise be the host) or its grandparent's finds nothing there.
 
-Protocol with the host (signals, because the host already owns the process and its pipes):
+Protocol of one run, on the run's own socket (the host never signals a process it did not start):
 
-- SIGTERM: the hook timed out. Every descendant gets SIGTERM once; the launcher keeps waiting
-  for the shell.
-- SIGUSR1: stop now. Every descendant gets SIGKILL.
-- parent death (``PR_SET_PDEATHSIG``) counts as SIGUSR1.
+- host → server: an 8-byte big-endian length and a JSON request (``argv``, ``env``, ``cwd``,
+  ``cgroup``), then single bytes: ``T`` — the hook timed out: every descendant gets SIGTERM once,
+  the launcher keeps waiting for the shell; ``K`` — stop now: every descendant gets SIGKILL. The
+  host closing the socket (it was cancelled, or died) counts as ``K``;
+- launcher → host: ``P <pid>`` once it is in the hook's working directory (its pid is also its
+  process group and session), or ``E <message>`` when the run cannot start (the working directory
+  went away); server → host: ``X <wait status>`` when the launcher has ended.
 
 When the shell has exited (or was killed), whatever it left behind is killed and reaped, then the
 launcher ends the way the shell did: the same exit code, or the same signal, so the host reads
-the shell's status from the launcher's.
+the shell's status from the launcher's. The server ends when the host closes its control socket
+(the host exited), killing every launcher still running; each launcher also dies with the server
+(``PR_SET_PDEATHSIG``), killing its descendants.
 """
 
 from __future__ import annotations
@@ -34,26 +43,31 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # `typing` alone would double the server's start-up
 if TYPE_CHECKING:
     import signal
 else:
-    import _signal as signal  # the C module: `signal` would import enum, a third of our start-up
+    import _signal as signal  # the C module: `signal` would import enum
 
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
-#: The signal the host sends for "kill everything now".
+#: The signal that means "kill everything now" to a launcher.
 KILL_NOW = signal.SIGUSR1
 _WATCHED = {signal.SIGCHLD, signal.SIGTERM, KILL_NOW}
+#: The bytes the host sends on a run's socket, and the signal each one becomes.
+ORDERS = {ord("T"): signal.SIGTERM, ord("K"): KILL_NOW}
+_LIBC = None
 
 
 def _prctl(option: int, value: int) -> bool:
-    import ctypes
+    global _LIBC
+    if _LIBC is None:
+        import ctypes
 
-    libc = ctypes.CDLL(None, use_errno=True)
-    return libc.prctl(option, value, 0, 0, 0) == 0
+        _LIBC = ctypes.CDLL(None, use_errno=True)
+    return _LIBC.prctl(option, value, 0, 0, 0) == 0
 
 
 def _children(me: int) -> list[int]:
@@ -162,11 +176,11 @@ class Launcher:
                 # host's own group kill ends it and us.
                 time.sleep(0.01)
 
-    def run(self, argv: list[str]) -> int:
+    def run(self, argv: list[str], env: dict[str, str]) -> int:
         signal.pthread_sigmask(signal.SIG_BLOCK, _WATCHED)
         self.shell_pid = os.fork()
         if self.shell_pid == 0:
-            _exec_shell(self.cgroup, argv)
+            _exec_shell(self.cgroup, argv, env)
         while self.shell_status is None:
             sig = signal.sigwait(_WATCHED)
             if sig == signal.SIGTERM:
@@ -178,7 +192,7 @@ class Launcher:
         return self.shell_status
 
 
-def _exec_shell(cgroup: str | None, argv: list[str]) -> None:
+def _exec_shell(cgroup: str | None, argv: list[str], env: dict[str, str]) -> None:
     try:
         if cgroup is not None:
             try:
@@ -190,7 +204,7 @@ def _exec_shell(cgroup: str | None, argv: list[str]) -> None:
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
         signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_SETMASK, ())
-        os.execv(argv[0], argv)
+        os.execve(argv[0], argv, env)
     except BaseException as exc:  # noqa: BLE001 - a forked child must never return into our loop
         try:
             os.write(2, f"cannot run hook: {type(exc).__name__}: {exc}\n".encode(errors="replace"))
@@ -210,18 +224,200 @@ def _end_like(status: int) -> None:
     os._exit(os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 1)
 
 
-def main(args: list[str]) -> None:
-    parent, cgroup, shell_argv = int(args[0]), (None if args[1] == "-" else args[1]), args[2:]
-    # Non-dumpable: no core file when we re-raise a core-dumping signal of the shell.
-    _prctl(PR_SET_DUMPABLE, 0)
-    subreaper = _prctl(PR_SET_CHILD_SUBREAPER, 1)
-    _prctl(PR_SET_PDEATHSIG, KILL_NOW)
-    if os.getppid() != parent:
-        os._exit(125)  # the host died before we could watch it: start nothing
-    if not subreaper:
-        os.write(2, b"compat-adapter launcher: PR_SET_CHILD_SUBREAPER refused\n")
-    _end_like(Launcher(cgroup).run(shell_argv))
+def launch(server: int, report: int, stdio: list[int], request: dict) -> None:
+    """The forked launcher of one run: never returns.
+
+    `report` is the run's socket (for ``E``), `stdio` the hook's stdin (-1: none), stdout and
+    stderr descriptors, `server` the pid of the server that forked us.
+    """
+    try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, _WATCHED)  # the host may signal us at once
+        signal.set_wakeup_fd(-1)  # the server's: a SIGCHLD of ours must not wake it
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # the server ignores it; SIG_IGN survives exec
+        os.setsid()  # our own session and process group, as the host's group kill expects
+        stdin = stdio[0] if stdio[0] >= 0 else os.open(os.devnull, os.O_RDONLY)
+        for target, fd in enumerate((stdin, stdio[1], stdio[2])):
+            os.dup2(fd, target)  # dup2 leaves the copy inheritable, as the shell needs
+        try:
+            os.chdir(request["cwd"])
+        except OSError as exc:
+            message = f"cannot run hook: working directory {request['cwd']!r}: {exc.strerror}"
+            os.write(report, b"E " + message.encode(errors="replace").replace(b"\n", b" ") + b"\n")
+            os._exit(127)
+        os.write(report, f"P {os.getpid()}\n".encode())  # started: the host may signal us now
+        os.closerange(3, os.sysconf("SC_OPEN_MAX"))  # the server's sockets, other runs' pipes
+        # Non-dumpable: no core file when we re-raise a core-dumping signal of the shell.
+        _prctl(PR_SET_DUMPABLE, 0)
+        subreaper = _prctl(PR_SET_CHILD_SUBREAPER, 1)
+        _prctl(PR_SET_PDEATHSIG, KILL_NOW)
+        if os.getppid() != server:
+            os._exit(125)  # the server died before we could watch it: start nothing
+        if not subreaper:
+            os.write(2, b"compat-adapter launcher: PR_SET_CHILD_SUBREAPER refused\n")
+        status = Launcher(request.get("cgroup")).run(request["argv"], request["env"])
+    except BaseException as exc:  # noqa: BLE001 - a forked child must never return into the server
+        try:
+            os.write(2, f"compat-adapter launcher: {type(exc).__name__}: {exc}\n".encode(errors="replace"))
+        finally:
+            os._exit(126)
+    _end_like(status)
+
+
+class Run:
+    """One run as the server sees it: its socket, its pipes until the fork, then its launcher."""
+
+    __slots__ = ("sock", "stdio", "pending", "pid", "ended")
+
+    def __init__(self, sock: object, stdio: list[int]) -> None:
+        self.sock = sock
+        self.stdio = stdio
+        self.pending = b""
+        self.pid = 0
+        self.ended = False  # the host closed its end
+
+    def release(self) -> None:
+        for fd in self.stdio:
+            if fd >= 0:
+                os.close(fd)
+        self.stdio = []
+
+
+class Server:
+    """The launch server's loop: runs arrive on the control socket, launchers leave by SIGCHLD."""
+
+    def __init__(self, control_fd: int) -> None:
+        import selectors
+        import socket
+
+        self.socket = socket
+        self.me = os.getpid()
+        self.control = socket.socket(fileno=control_fd)
+        self.wake, wake_in = socket.socketpair()
+        self.wake.setblocking(False)
+        wake_in.setblocking(False)
+        self.wake_in = wake_in  # kept open: the wake-up fd writes into it
+        signal.signal(signal.SIGCHLD, lambda *_: None)  # a handler, so the wake-up fd is written
+        signal.set_wakeup_fd(wake_in.fileno())
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the host's terminal is not ours to obey
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(self.control, selectors.EVENT_READ)
+        self.selector.register(self.wake, selectors.EVENT_READ)
+        self.runs: dict[int, Run] = {}  # by socket fd
+        self.launched: dict[int, Run] = {}  # by launcher pid
+
+    def serve(self) -> None:
+        _prctl(PR_SET_DUMPABLE, 0)  # loads ctypes once, before any fork
+        while True:
+            for key, _ in self.selector.select():
+                if key.fileobj is self.control:
+                    if not self.accept():
+                        self.stop()
+                        return
+                elif key.fileobj is self.wake:
+                    self.reap()
+                else:
+                    self.order(self.runs[key.fd])
+
+    def accept(self) -> bool:
+        """Take one run's descriptors: its socket, stdin (or none), stdout, stderr."""
+        socket = self.socket
+        size = socket.CMSG_SPACE(4 * 4)
+        try:
+            data, ancillary, _, _ = self.control.recvmsg(16, size)
+        except InterruptedError:
+            return True
+        fds: list[int] = []
+        for level, kind, payload in ancillary:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                fds.extend(int.from_bytes(payload[i:i + 4], sys.byteorder) for i in range(0, len(payload), 4))
+        if not data:
+            return False  # the host is gone
+        if len(fds) != 3 + (data == b"I"):
+            for fd in fds:
+                os.close(fd)
+            return True
+        sock = socket.socket(fileno=fds[0])
+        sock.setblocking(False)
+        stdio = fds[1:] if data == b"I" else [-1, *fds[1:]]
+        self.runs[sock.fileno()] = Run(sock, stdio)
+        self.selector.register(sock, 1)  # EVENT_READ
+        return True
+
+    def order(self, run: Run) -> None:
+        try:
+            data = run.sock.recv(65536)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self.drop(run)
+            return
+        if not run.pid:
+            run.pending += data
+            size = int.from_bytes(run.pending[:8], "big") if len(run.pending) >= 8 else -1
+            if size >= 0 and len(run.pending) >= 8 + size:
+                import json
+
+                request = json.loads(run.pending[8:8 + size])
+                orders, run.pending = run.pending[8 + size:], b""
+                self.fork(run, request)
+                data = orders
+            else:
+                return
+        for byte in data:
+            if byte in ORDERS and run.pid:
+                _signal(run.pid, ORDERS[byte])
+
+    def fork(self, run: Run, request: dict) -> None:
+        pid = os.fork()
+        if pid == 0:
+            launch(self.me, run.sock.fileno(), run.stdio, request)
+        run.release()  # the launcher holds them now; the host sees EOF when the hook is done
+        run.pid = pid
+        self.launched[pid] = run
+
+    def tell(self, run: Run, line: str) -> None:
+        try:
+            run.sock.send(line.encode())
+        except OSError:
+            pass  # the host stopped listening: nothing to tell
+
+    def drop(self, run: Run) -> None:
+        """The host closed the run: stop its launcher now and forget the socket."""
+        if run.pid and run.pid in self.launched:
+            _signal(run.pid, KILL_NOW)
+        run.ended = True
+        run.release()
+        self.selector.unregister(run.sock)
+        del self.runs[run.sock.fileno()]
+        run.sock.close()
+
+    def reap(self) -> None:
+        try:
+            while self.wake.recv(4096):
+                pass
+        except (BlockingIOError, InterruptedError):
+            pass
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            run = self.launched.pop(pid, None)
+            if run is not None and not run.ended:
+                self.tell(run, f"X {status}\n")
+                self.drop(run)
+
+    def stop(self) -> None:
+        for pid in self.launched:
+            _signal(pid, KILL_NOW)  # each kills its own descendants, then dies
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    if sys.argv[1:2] != ["serve"] or len(sys.argv) != 3:
+        sys.exit("usage: launcher.py serve <control fd>")
+    Server(int(sys.argv[2])).serve()

@@ -1,8 +1,10 @@
 """The one place that runs a hook command.
 
-`run_command` runs ``/bin/sh -c <command>`` (or the vendor's shell) under the hook launcher
+`run_command` runs ``/bin/sh -c <command>`` (or the vendor's shell) under a hook launcher
 (`compat_adapter.runtime.launcher`), in a session of its own, so that every process the hook starts
-is ours to end:
+is ours to end. Launchers are forked by one long-lived launch server per host process
+(`compat_adapter.runtime.spawner`): no interpreter starts per run, so hooks the vendor starts at
+once finish together here too.
 
 - the launcher is a child subreaper: a descendant that leaves the process group (``setsid``,
   double fork) is re-parented to it, not to init. Where this process may create a cgroup v2
@@ -24,20 +26,20 @@ is ours to end:
 
 On a timeout ``signal`` names the signal that ended the shell (SIGTERM or SIGKILL), when known.
 
-The launcher's own environment is the hook's (already scrubbed), so ``/proc/$PPID/environ`` read
-by a hook holds no secret of the host. Limits that remain, each pinned by a test in ``tests/test_process_tree.py``:
+The launcher and its server run with an empty initial environment, so ``/proc/$PPID/environ`` (and
+its parent's) read by a hook holds nothing of the host; the hook's own environment is the scrubbed
+one it is given. Limits that remain, each pinned by a test in ``tests/test_process_tree.py``:
 
 - without a cgroup, a hook that SIGKILLs its own launcher (``kill -9 $PPID``) orphans anything
   it had already moved out of the process group; with a cgroup it is still killed;
 - a process started on the hook's behalf by something outside its tree (``systemd-run``, ``at``,
   a daemon reached over a socket) is not a descendant and is not tracked;
 - hooks run as the host's user, so ``/proc/<host pid>/environ`` — the host's own initial
-  environment — stays readable to them (the launcher only hides it behind one more hop);
+  environment — stays readable to them (the launcher and its server only hide it two hops up);
 - without ``sys.executable`` (an embedding), or with ``COMPAT_ADAPTER_HOOK_LAUNCHER=off`` in the
   host's environment, there is no launcher: the process group is killed, a process that left it is
-  not, and ``/proc/$PPID/environ`` may be the host's. What the launcher costs is one interpreter
-  start per hook run (``python -I -S``, about 10 ms on an idle machine, several times that on a
-  loaded one); ``off`` trades the guarantees above for that time.
+  not, and ``/proc/$PPID/environ`` may be the host's. What the launcher costs is one fork of the
+  small server per run (the server itself starts once, on the first run); ``off`` saves that too.
 
 Environment policy: `hook_environment`, see `compat_adapter.runtime.environment`.
 """
@@ -61,15 +63,15 @@ from anyio.abc import ByteReceiveStream, ByteSendStream, Process
 from compat_adapter.runtime.cgroup import HookCgroup
 from compat_adapter.runtime.environment import hook_environment
 from compat_adapter.runtime.launcher import KILL_NOW
+from compat_adapter.runtime.spawner import Launched, LaunchRefused, launch
 
 __all__ = ("BASH", "ProcessOutcome", "hook_environment", "run_command")
 
 _SHELL = "/bin/sh"
 #: bash where the machine has it: DSH's shell executor and Copilot's `bash` handlers run with it.
 BASH = shutil.which("bash") or _SHELL
-#: The hook launcher (a stdlib-only script) and the interpreter that runs it; without an
-#: interpreter (an embedding with no ``sys.executable``) hooks run directly under the group kill.
-_LAUNCHER = Path(__file__).with_name("launcher.py")
+#: The interpreter that runs the launch server; without one (an embedding with no
+#: ``sys.executable``) hooks run directly under the group kill.
 _PYTHON: str | None = sys.executable if sys.executable and os.access(sys.executable, os.X_OK) else None
 # Reaping a SIGKILLed group is quick; the bound only guards against a process stuck in the kernel.
 _REAP_LIMIT_S = 10.0
@@ -158,11 +160,6 @@ def _cwd_problem(cwd: Path) -> str | None:
     return f"cannot run hook: working directory {str(cwd)!r} does not exist"
 
 
-def _launcher_argv(python: str, program: list[str], cgroup: HookCgroup | None) -> list[str]:
-    return [python, "-I", "-S", str(_LAUNCHER), str(os.getpid()),
-            str(cgroup.path) if cgroup is not None else "-", *program]
-
-
 def _shell_problem(shell: str) -> str | None:
     # Checked here so that a missing shell stays a spawn failure: the launcher could only report
     # it as the shell's exit code 127.
@@ -177,7 +174,7 @@ class _Tree:
 
     __slots__ = ("proc", "launched", "cgroup")
 
-    def __init__(self, proc: Process, launched: bool, cgroup: HookCgroup | None) -> None:
+    def __init__(self, proc: Process | Launched, launched: bool, cgroup: HookCgroup | None) -> None:
         self.proc, self.launched, self.cgroup = proc, launched, cgroup
 
     def terminate(self) -> None:
@@ -226,26 +223,32 @@ async def run_command(
     python = _PYTHON if os.environ.get("COMPAT_ADAPTER_HOOK_LAUNCHER", "on").lower() != "off" else None
     launched = python is not None
     cgroup = HookCgroup.create() if launched else None
-    spawn = _launcher_argv(python, program, cgroup) if python is not None else program
     try:
         # Shielded: a cancellation landing mid-spawn would leave a started shell nobody kills.
         # It is delivered at the next checkpoint instead, inside the try/finally below.
         with anyio.CancelScope(shield=True):
-            proc: Process = await anyio.open_process(
-                spawn,
-                stdin=PIPE if stdin is not None else DEVNULL,
-                stdout=PIPE,
-                stderr=PIPE,
-                cwd=cwd,
-                env=dict(env),
-                start_new_session=True,  # setsid(): the group id is the launcher's pid
-            )
-    except (OSError, ValueError, TypeError) as exc:
+            if python is not None:
+                proc: Process | Launched = await launch(
+                    program, python=python, env=env, cwd=cwd, with_stdin=stdin is not None,
+                    cgroup=str(cgroup.path) if cgroup is not None else None)
+            else:
+                proc = await anyio.open_process(
+                    program,
+                    stdin=PIPE if stdin is not None else DEVNULL,
+                    stdout=PIPE,
+                    stderr=PIPE,
+                    cwd=cwd,
+                    env=dict(env),
+                    start_new_session=True,  # setsid(): the group id is the shell's pid
+                )
+    except (OSError, ValueError, TypeError, LaunchRefused) as exc:
         # OSError: cwd removed meanwhile, fd exhaustion …; ValueError: a NUL byte in the command
-        # or the environment; TypeError: a non-string in the environment.
+        # or the environment; TypeError: a non-string in the environment; LaunchRefused: the
+        # launcher could not enter the working directory.
         if cgroup is not None:
             await cgroup.remove()
-        return _spawn_failed(f"cannot run hook: {type(exc).__name__}: {exc}", started)
+        message = str(exc) if isinstance(exc, LaunchRefused) else f"cannot run hook: {type(exc).__name__}: {exc}"
+        return _spawn_failed(message, started)
 
     tree = _Tree(proc, launched, cgroup)
     limit = max(0, max_output_bytes)

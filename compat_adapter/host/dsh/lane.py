@@ -18,12 +18,12 @@ from typing import Any
 import anyio
 from anyio.streams.buffered import BufferedByteReceiveStream
 
-from compat_adapter.errors import HostSurfaceMismatch, ProtocolError
+from compat_adapter.errors import HostSurfaceMismatch, InputTooLarge, ProtocolError
 from compat_adapter.host.dsh.channel import MAX_LINE, PROTOCOL_VERSION, Channel, version
 from compat_adapter.host.dsh.host import DshAgent, DshHost
 from compat_adapter.host.script import normalize_script, script_to_json
 
-__all__ = ("PLUGIN_DIR", "DshLane", "Runner", "TurnOutcome", "lane", "launch")
+__all__ = ("PLUGIN_DIR", "DshLane", "Runner", "TurnOutcome", "lane", "launch", "next_line")
 
 #: The JavaScript side (runner, plugin, scripted model), shipped as package data.
 PLUGIN_DIR = Path(__file__).with_name("plugin")
@@ -131,6 +131,37 @@ class Runner:
         return list(reply["records"])
 
 
+#: Enough for any chunk a pipe gives at once, so a read never leaves part of it buffered.
+_WHOLE_CHUNK = 1 << 30
+
+
+async def next_line(reader: BufferedByteReceiveStream, limit: int = MAX_LINE) -> bytes:
+    """The runner's next output line with its ``\\n``; ``b""`` at the end of its output.
+
+    A line longer than `limit` is dropped up to its newline, never held whole, and raises
+    `InputTooLarge` (the channel answers that and reads on), as on the serve channel: a runaway
+    console line of Node must not end the lane.
+    """
+    try:
+        return await reader.receive_until(b"\n", limit) + b"\n"
+    except (anyio.IncompleteRead, anyio.EndOfStream):
+        return b""
+    except anyio.DelimiterNotFound:
+        pass
+    # What is buffered holds no newline at all: drop it, then read on to the line's end.
+    await reader.receive(len(reader.buffer))
+    while True:
+        try:
+            chunk = await reader.receive(_WHOLE_CHUNK)
+        except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+            break
+        end = chunk.find(b"\n")
+        if end >= 0:
+            reader.feed_data(chunk[end + 1:])  # the buffer is empty: this is what comes next
+            break
+    raise InputTooLarge(f"a line of the DSH runner is longer than {limit} bytes; it was skipped", limit=limit)
+
+
 @asynccontextmanager
 async def launch(cwd: Path, *, lane_root: Path | None = None, answer_timeout_ms: int | None = None,
                  hello_timeout_s: float = 60.0) -> AsyncIterator[Runner]:
@@ -151,10 +182,7 @@ async def launch(cwd: Path, *, lane_root: Path | None = None, answer_timeout_ms:
     reader = BufferedByteReceiveStream(process.stdout)
 
     async def read_line() -> bytes:
-        try:
-            return await reader.receive_until(b"\n", MAX_LINE) + b"\n"
-        except (anyio.IncompleteRead, anyio.EndOfStream):
-            return b""
+        return await next_line(reader)
 
     async def write(data: bytes) -> None:
         await process.stdin.send(data)

@@ -1,0 +1,306 @@
+"""The host's side of the launch server: hook runs started by a forking server, not by ``exec``.
+
+One server per host process (`compat_adapter.runtime.launcher`, run as ``python -I -S launcher.py
+serve``), started on the first hook run and again whenever it is found gone. A run costs the host
+three pipes, one socket pair and a message; the server forks a launcher for it. The server's
+protocol is described in the launcher's docstring.
+
+`launch` returns a `Launched`: the same surface `runtime.process` uses of an anyio process (pid,
+streams, ``wait``, ``send_signal``, ``aclose``), with the launcher's exit status read from the run's
+socket, since the launcher is the server's child, not ours.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Mapping, Sequence
+from contextlib import suppress
+from pathlib import Path
+
+import anyio
+import anyio.lowlevel
+from anyio.abc import ByteReceiveStream, ByteSendStream
+
+from compat_adapter.runtime.launcher import KILL_NOW
+
+__all__ = ("LaunchRefused", "Launched", "launch", "server_pid")
+
+_SCRIPT = Path(__file__).with_name("launcher.py")
+_ORDERS = {signal.SIGTERM: b"T", KILL_NOW: b"K"}
+_CHUNK = 65536
+_START_LIMIT_S = 60.0
+
+
+class LaunchRefused(Exception):
+    """The server could not start the run (its message says why); the hook never ran."""
+
+
+class _Server:
+    """The running server and the host's end of its control socket; restarted when gone."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.control: socket.socket | None = None
+
+    def _start(self, python: str) -> socket.socket:
+        if self.proc is not None:
+            self.proc.poll()  # reap a server that ended
+        if self.control is not None:
+            self.control.close()
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            # An empty environment: a launcher shows its server's initial environment in /proc.
+            # Its own session: a Ctrl-C meant for the host's terminal group is not for it.
+            self.proc = subprocess.Popen(
+                [python, "-I", "-S", str(_SCRIPT), "serve", str(theirs.fileno())],
+                pass_fds=(theirs.fileno(),), env={}, cwd="/", stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, start_new_session=True)
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        self.control = ours
+        return ours
+
+    def submit(self, python: str, fds: Sequence[int], with_stdin: bool) -> None:
+        """Hand one run's descriptors to the server (starting it if needed)."""
+        message = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, b"".join(fd.to_bytes(4, sys.byteorder) for fd in fds))]
+        tag = b"I" if with_stdin else b"N"
+        with self.lock:
+            for attempt in (1, 2):
+                control = self.control
+                if control is None or (self.proc is not None and self.proc.poll() is not None):
+                    control = self._start(python)
+                try:
+                    # Blocking, but a few bytes into a socket buffer: it returns at once unless
+                    # the server has stopped reading, which a dead server reports as EPIPE.
+                    control.sendmsg([tag], message)
+                    return
+                except (BrokenPipeError, ConnectionError):
+                    if attempt == 2:
+                        raise
+                    self.control = None  # gone: start another one
+
+
+    def forget(self) -> None:
+        """In a forked child: the server belongs to the parent; start our own when needed."""
+        self.lock = threading.Lock()
+        self.proc = None
+        self.control = None
+
+    def stop(self) -> None:
+        """At exit: closing the control socket ends the server (and any launcher left)."""
+        if self.control is not None:
+            self.control.close()
+            self.control = None
+        if self.proc is not None:
+            with suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=2.0)
+            self.proc = None
+
+
+_SERVER = _Server()
+os.register_at_fork(after_in_child=_SERVER.forget)
+atexit.register(_SERVER.stop)
+
+
+def server_pid() -> int | None:
+    """The running launch server's pid, if one is running."""
+    proc = _SERVER.proc
+    return proc.pid if proc is not None and proc.poll() is None else None
+
+
+def _check(argv: Sequence[str], env: Mapping[str, str]) -> None:
+    """What ``subprocess`` refuses before starting anything, refused the same way here."""
+    for arg in argv:
+        if not isinstance(arg, str):
+            raise TypeError(f"expected str, bytes or os.PathLike object, not {type(arg).__name__}")
+        if "\0" in arg:
+            raise ValueError("embedded null byte")
+    for name, value in env.items():
+        if not isinstance(name, str) or not isinstance(value, str):
+            raise TypeError("environment can only contain strings")
+        if "\0" in name or "\0" in value:
+            raise ValueError("embedded null byte")
+        if "=" in name or not name:
+            raise ValueError("illegal environment variable name")
+
+
+class _PipeReader(ByteReceiveStream):
+    """Our end of a hook's stdout or stderr pipe, read without a thread."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    async def receive(self, max_bytes: int = _CHUNK) -> bytes:
+        await anyio.lowlevel.checkpoint()  # a hook that floods its pipe must not starve the loop
+        while True:
+            if self.fd < 0:
+                raise anyio.ClosedResourceError
+            try:
+                data = os.read(self.fd, max_bytes)
+            except BlockingIOError:
+                await anyio.wait_readable(self.fd)
+                continue
+            if not data:
+                raise anyio.EndOfStream
+            return data
+
+    async def aclose(self) -> None:
+        _close(self)
+
+
+class _PipeWriter(ByteSendStream):
+    """Our end of a hook's stdin pipe."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    async def send(self, item: bytes) -> None:
+        view = memoryview(item)
+        while view:
+            if self.fd < 0:
+                raise anyio.ClosedResourceError
+            try:
+                view = view[os.write(self.fd, view):]
+            except BlockingIOError:
+                await anyio.wait_writable(self.fd)
+            except BrokenPipeError as exc:
+                raise anyio.BrokenResourceError from exc
+
+    async def aclose(self) -> None:
+        _close(self)
+
+
+def _close(end: _PipeReader | _PipeWriter) -> None:
+    if end.fd >= 0:
+        fd, end.fd = end.fd, -1
+        anyio.notify_closing(fd)
+        os.close(fd)
+
+
+class Launched:
+    """A hook run started by the server: its launcher's pid, our ends of its pipes, its status."""
+
+    def __init__(self, sock: socket.socket, stdin: int | None, stdout: int, stderr: int) -> None:
+        self.sock = sock
+        self.pid = 0
+        self.returncode: int | None = None
+        self.refused: str | None = None
+        self.stdin = _PipeWriter(stdin) if stdin is not None else None
+        self.stdout = _PipeReader(stdout)
+        self.stderr = _PipeReader(stderr)
+        self._lines = b""
+        self._reading = anyio.Lock()
+
+    async def _next(self) -> None:
+        """Read the server's next report (``P``, ``E``, ``X``); its going away ends the run."""
+        async with self._reading:
+            while b"\n" not in self._lines:
+                try:
+                    data = self.sock.recv(256)
+                except BlockingIOError:
+                    await anyio.wait_readable(self.sock)
+                    continue
+                except OSError:
+                    data = b""
+                if not data:
+                    # The server went away before telling: its launchers die with it (PDEATHSIG),
+                    # so the run is over; report it as killed.
+                    lost = b"X %d\n" % signal.SIGKILL if self.pid else b"E cannot run hook: the launcher stopped\n"
+                    self._lines += lost
+                    break
+                self._lines += data
+            line, _, self._lines = self._lines.partition(b"\n")
+        kind, _, value = line.decode(errors="replace").partition(" ")
+        if kind == "P":
+            self.pid = int(value)
+        elif kind == "E":
+            self.refused = value
+        elif kind == "X":
+            self.returncode = os.waitstatus_to_exitcode(int(value))
+
+    async def started(self) -> None:
+        while not self.pid and self.refused is None:
+            await self._next()
+            if self.returncode is not None and not self.pid:
+                self.refused = f"cannot run hook: the launcher ended before starting it (status {self.returncode})"
+        if self.refused is not None:
+            raise LaunchRefused(self.refused)
+
+    async def wait(self) -> int:
+        while self.returncode is None:
+            await self._next()
+        return self.returncode
+
+    def send_signal(self, sig: int) -> None:
+        """SIGTERM and KILL_NOW, relayed by the server (which owns the pid until it reaps it)."""
+        with suppress(OSError):
+            self.sock.send(_ORDERS[sig])
+
+    async def aclose(self) -> None:
+        for end in (self.stdin, self.stdout, self.stderr):
+            if end is not None:
+                _close(end)
+        if self.sock.fileno() >= 0:
+            anyio.notify_closing(self.sock)
+            self.sock.close()  # the server kills the launcher if it is still running
+
+
+async def launch(argv: Sequence[str], *, python: str, env: Mapping[str, str], cwd: Path,
+                 cgroup: str | None, with_stdin: bool) -> Launched:
+    """Start `argv` under a launcher; raises OSError, ValueError, TypeError as ``subprocess``
+    would, and `LaunchRefused` when the launcher could not start it."""
+    _check(argv, env)
+    request = json.dumps({"argv": list(argv), "env": dict(env), "cwd": str(cwd), "cgroup": cgroup}).encode()
+    theirs: list[int] = []
+    ours: list[int] = []
+    sock = None
+    try:
+        sock, their_sock = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        theirs.append(their_sock.detach())
+        sock.setblocking(False)
+        if with_stdin:
+            r, w = os.pipe()
+            theirs.append(r)
+            ours.append(w)
+        for _ in range(2):
+            r, w = os.pipe()
+            ours.append(r)
+            theirs.append(w)
+        for fd in ours:
+            os.set_blocking(fd, False)
+        _SERVER.submit(python, theirs, with_stdin)
+    except BaseException:
+        for fd in theirs + ours:
+            os.close(fd)
+        if sock is not None:
+            sock.close()
+        raise
+    for fd in theirs:  # the server has its own copies now
+        os.close(fd)
+    run = Launched(sock, ours[0] if with_stdin else None, ours[-2], ours[-1])
+    try:
+        # Bounded: the caller shields this from cancellation, and a server that stopped answering
+        # must become a spawn failure, not a hang (closing the socket then stops the launcher).
+        with anyio.fail_after(_START_LIMIT_S):
+            view = memoryview(len(request).to_bytes(8, "big") + request)
+            while view:
+                try:
+                    view = view[sock.send(view):]
+                except BlockingIOError:
+                    await anyio.wait_writable(sock)
+            await run.started()
+    except BaseException:
+        await run.aclose()
+        raise
+    return run

@@ -1,0 +1,137 @@
+"""The launch server that forks every hook's launcher: runs do not cross, a dead server is
+replaced, and nothing of a hook survives the server or the host. Real processes, checked in /proc.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import anyio
+
+from compat_adapter.runtime import spawner
+from compat_adapter.runtime.process import hook_environment, run_command
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
+async def _gone(pids: list[int], seconds: float = 10.0) -> list[int]:
+    with anyio.move_on_after(seconds):
+        while any(_alive(pid) for pid in pids):
+            await anyio.sleep(0.02)
+    left = [pid for pid in pids if _alive(pid)]
+    for pid in left:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    return left
+
+
+async def _wait_file(path: Path, seconds: float = 20.0) -> None:
+    with anyio.fail_after(seconds):
+        while not (path.is_file() and path.read_text().endswith("\n")):
+            await anyio.sleep(0.01)
+
+
+async def test_fifty_concurrent_runs_each_get_their_own_input_output_and_status(tmp_path: Path) -> None:
+    env = hook_environment(os.environ)
+    results: dict[int, tuple[int | None, str, str]] = {}
+
+    async def one(i: int) -> None:
+        outcome = await run_command(f"read x; echo out-$x; echo err-{i} >&2; exit {i % 7}",
+                                    stdin=f"{i}\n".encode(), cwd=tmp_path, env=env, timeout_s=60)
+        results[i] = (outcome.exit_code, outcome.stdout, outcome.stderr)
+
+    async with anyio.create_task_group() as tg:
+        for i in range(50):
+            tg.start_soon(one, i)
+    assert results == {i: (i % 7, f"out-{i}\n", f"err-{i}\n") for i in range(50)}
+
+
+async def test_a_killed_server_ends_its_runs_with_their_descendants_and_is_replaced(tmp_path: Path) -> None:
+    env = hook_environment(os.environ)
+    await run_command("true", stdin=None, cwd=tmp_path, env=env, timeout_s=30)  # the server is up
+    server = spawner.server_pid()
+    assert server is not None
+    hook = "setsid sh -c 'echo $$ > esc.pid; exec sleep 120' & echo $$ > shell.pid; sleep 120"
+    async with anyio.create_task_group() as tg:
+        outcomes = []
+
+        async def run() -> None:
+            outcomes.append(await run_command(hook, stdin=None, cwd=tmp_path, env=env, timeout_s=120))
+
+        tg.start_soon(run)
+        await _wait_file(tmp_path / "esc.pid")
+        await _wait_file(tmp_path / "shell.pid")
+        os.kill(server, signal.SIGKILL)
+    (outcome,) = outcomes
+    assert outcome.cause == "signal" and outcome.signal == signal.SIGKILL
+    pids = [int((tmp_path / name).read_text()) for name in ("esc.pid", "shell.pid")]
+    assert await _gone(pids) == []
+    again = await run_command("echo again", stdin=None, cwd=tmp_path, env=env, timeout_s=30)
+    assert (again.exit_code, again.stdout) == (0, "again\n")
+    assert spawner.server_pid() not in (None, server)
+
+
+HOST = textwrap.dedent("""
+    import os, sys, anyio
+    from pathlib import Path
+    from compat_adapter.runtime.process import hook_environment, run_command
+
+    async def main():
+        hook = "setsid sh -c 'echo $$ > esc.pid; exec sleep 120' & echo $$ > shell.pid; sleep 120"
+        await run_command(hook, stdin=None, cwd=Path(sys.argv[1]), env=hook_environment(os.environ),
+                          timeout_s=120)
+
+    anyio.run(main)
+""")
+
+
+async def test_a_host_killed_outright_leaves_no_hook_process(tmp_path: Path) -> None:
+    # SIGKILL: the host runs no clean-up at all; its server sees the control socket close.
+    host = subprocess.Popen([sys.executable, "-c", HOST, str(tmp_path)], cwd=tmp_path,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        await _wait_file(tmp_path / "esc.pid", 60)
+        await _wait_file(tmp_path / "shell.pid", 60)
+    finally:
+        host.kill()
+        host.wait()
+    pids = [int((tmp_path / name).read_text()) for name in ("esc.pid", "shell.pid")]
+    assert await _gone(pids) == []
+
+
+async def test_a_working_directory_removed_before_the_fork_is_a_spawn_failure(tmp_path: Path) -> None:
+    # The launcher reports it cannot enter the directory (the check before the spawn passed).
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    run = await spawner.launch(["/bin/sh", "-c", "true"], python=sys.executable, env={}, cwd=tmp_path,
+                               cgroup=None, with_stdin=False)
+    assert await run.wait() == 0
+    await run.aclose()
+    gone.rmdir()
+    try:
+        await spawner.launch(["/bin/sh", "-c", "true"], python=sys.executable, env={}, cwd=gone,
+                             cgroup=None, with_stdin=False)
+    except spawner.LaunchRefused as exc:
+        assert "working directory" in str(exc) and str(gone) in str(exc)
+    else:
+        raise AssertionError("a missing working directory was not refused")
+
+
+async def test_a_hook_starts_with_no_signal_ignored_or_blocked(tmp_path: Path) -> None:
+    # What a freshly started process has: the server ignores SIGINT and Python ignores SIGPIPE and
+    # SIGXFSZ, and an ignored signal survives exec, so the launcher restores each before the shell.
+    outcome = await run_command("grep -E '^Sig(Ign|Blk)' /proc/self/status", stdin=None, cwd=tmp_path,
+                                env=hook_environment(os.environ), timeout_s=30)
+    assert outcome.stdout.split() == ["SigBlk:", "0" * 16, "SigIgn:", "0" * 16]

@@ -1,0 +1,158 @@
+"""Decisions honoured where the vendor documents them and the host has a seam for them: continue:false
+on the events that carry it, the approval seam firing exactly when the host asks. Real hook
+processes on the embedded host.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import write_script
+
+from compat_adapter import CompatAdapter, MemoryHost
+from compat_adapter.host.protocol import ApprovalOutcome
+from compat_adapter.host.script import Reply, call
+
+HALT = json.dumps({"continue": False, "stopReason": "enough for today"})
+
+
+def _hook(tmp: Path, name: str, answer: str) -> str:
+    """A hook that counts its runs in ``<name>.runs`` and prints `answer`."""
+    return str(write_script(tmp / f"{name}.sh", f"cat >/dev/null\necho run >> '{tmp}/{name}.runs'\n"
+                                                 f"printf '%s\\n' '{answer}'\n"))
+
+
+def _runs(tmp: Path, name: str) -> int:
+    path = tmp / f"{name}.runs"
+    return len(path.read_text().split()) if path.exists() else 0
+
+
+BASH_TWICE = [Reply(calls=(call("bash", command="touch first"),)),
+              Reply(calls=(call("bash", command="touch second"),)), "done"]
+
+
+async def test_continue_false_on_session_start_stops_the_agent_before_its_first_step(tmp_path: Path) -> None:
+    # Claude: `continue` is universal; Codex lists it among SessionStart's common fields.
+    for vendor in ("claude", "codex"):
+        where = tmp_path / vendor
+        where.mkdir()
+        async with MemoryHost(where) as host, CompatAdapter(host) as adapter:
+            await adapter.register_hook(vendor, "SessionStart", None, _hook(where, "start", HALT))
+            agent = await host.create_agent(script=BASH_TWICE)
+            result = await agent.run_turn("go")
+            assert _runs(where, "start") == 1, vendor
+            assert (result.reason, result.steps) == ("blocked", 0), vendor
+            assert not (where / "first").exists()
+            # The halt belonged to the start it answered: the next turn runs.
+            assert (await agent.run_turn("again")).reason == "completed", vendor
+
+
+async def test_session_start_without_continue_false_lets_the_turn_run(tmp_path: Path) -> None:
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("claude", "SessionStart", None, _hook(tmp_path, "start", json.dumps({})))
+        agent = await host.create_agent(script=BASH_TWICE)
+        result = await agent.run_turn("go")
+    assert (result.reason, _runs(tmp_path, "start")) == ("completed", 1)
+    assert (tmp_path / "first").exists() and (tmp_path / "second").exists()
+
+
+def _ask() -> str:
+    return json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask",
+                                              "permissionDecisionReason": "needs a look"}})
+
+
+async def test_continue_false_on_permission_request_rejects_the_call_and_ends_the_turn(tmp_path: Path) -> None:
+    # The host's approver would allow: the hook's continue:false wins over it and over any decision.
+    async with MemoryHost(tmp_path, approver=lambda _r: ApprovalOutcome.ALLOWED_ONCE) as host, \
+            CompatAdapter(host) as adapter:
+        await adapter.register_hook("claude", "PreToolUse", "Bash", _hook(tmp_path, "ask", _ask()))
+        await adapter.register_hook("claude", "PermissionRequest", "Bash", _hook(tmp_path, "perm", HALT))
+        agent = await host.create_agent(script=BASH_TWICE)
+        result = await agent.run_turn("go")
+    assert _runs(tmp_path, "perm") == 1
+    assert result.reason == "blocked" and result.steps == 1
+    assert not (tmp_path / "first").exists() and not (tmp_path / "second").exists()
+
+
+async def test_permission_request_fires_only_when_the_host_asks(tmp_path: Path) -> None:
+    """Pinned loss (timing-differs): the host asks only when a pre-tool answer is ask. Claude's own
+    permission rules (output redirection, commands not allowed up front) are not the host's, so a
+    call they would send for approval runs here without the hook."""
+    allow = json.dumps({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+                                               "decision": {"behavior": "allow"}}})
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("claude", "PermissionRequest", "Bash", _hook(tmp_path, "perm", allow))
+        agent = await host.create_agent(script=[Reply(calls=(call("bash", command="echo x > redirected"),)),
+                                                "done"])
+        await agent.run_turn("go")
+        assert _runs(tmp_path, "perm") == 0 and (tmp_path / "redirected").exists()
+        # Once something asks (a PreToolUse ask here), the hook answers the approval: no approver is
+        # configured, yet its allow lets the call run.
+        await adapter.register_hook("claude", "PreToolUse", "Bash", _hook(tmp_path, "ask", _ask()))
+        agent = await host.create_agent(script=[Reply(calls=(call("bash", command="touch asked"),)), "done"])
+        await agent.run_turn("go")
+    assert _runs(tmp_path, "perm") == 1 and (tmp_path / "asked").exists()
+
+
+async def test_a_deny_that_interrupts_ends_the_turn_claude_and_copilot(tmp_path: Path) -> None:
+    # Claude: decision.interrupt with deny stops Claude; Copilot: interrupt with deny stops the agent.
+    answers = {
+        ("claude", "PermissionRequest", "Bash"): json.dumps({"hookSpecificOutput": {
+            "hookEventName": "PermissionRequest", "decision": {"behavior": "deny", "message": "no", "interrupt": True}}}),
+        ("copilot", "permissionRequest", "bash"): json.dumps({"behavior": "deny", "message": "no", "interrupt": True}),
+    }
+    asks = {"claude": ("PreToolUse", "Bash", _ask()),
+            "copilot": ("preToolUse", "bash", json.dumps({"permissionDecision": "ask"}))}
+    for (vendor, event, matcher), answer in answers.items():
+        where = tmp_path / vendor
+        where.mkdir()
+        async with MemoryHost(where) as host, CompatAdapter(host) as adapter:
+            ask_event, ask_matcher, ask_answer = asks[vendor]
+            await adapter.register_hook(vendor, ask_event, ask_matcher, _hook(where, "ask", ask_answer))
+            await adapter.register_hook(vendor, event, matcher, _hook(where, "perm", answer))
+            agent = await host.create_agent(script=BASH_TWICE)
+            result = await agent.run_turn("go")
+        assert _runs(where, "perm") == 1, vendor
+        assert (result.reason, result.steps) == ("blocked", 1), vendor
+        assert not (where / "first").exists() and not (where / "second").exists(), vendor
+
+
+async def test_copilot_permission_request_fires_only_when_the_host_asks(tmp_path: Path) -> None:
+    """Pinned loss (timing-differs): Copilot CLI runs permissionRequest hooks for a shell call even
+    under --allow-all-tools (vendor lane, `copilot:observe`); the host consults its approval seam
+    only when a pre-tool answer is ask, so a plain call runs without the hook."""
+    allow = json.dumps({"behavior": "allow"})
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("copilot", "permissionRequest", "bash", _hook(tmp_path, "perm", allow))
+        agent = await host.create_agent(script=[Reply(calls=(call("bash", command="touch plain"),)), "done"])
+        await agent.run_turn("go")
+        assert _runs(tmp_path, "perm") == 0 and (tmp_path / "plain").exists()
+        await adapter.register_hook("copilot", "preToolUse", "bash",
+                                    _hook(tmp_path, "ask", json.dumps({"permissionDecision": "ask"})))
+        agent = await host.create_agent(script=[Reply(calls=(call("bash", command="touch asked"),)), "done"])
+        await agent.run_turn("go")
+    assert _runs(tmp_path, "perm") == 1 and (tmp_path / "asked").exists()
+
+
+async def test_notification_fires_once_per_idle_as_idle_prompt_never_on_running(tmp_path: Path) -> None:
+    """Claude, CodeBuddy and Copilot notify when the agent waits for the user; the host's
+    equivalent is the agent turning idle. Its turning busy is no notification (CodeBuddy fired once in
+    the lane where this fired twice). A matcher on another kind selects nothing."""
+    rows = (("claude", "Notification"), ("workbuddy", "Notification"), ("copilot", "notification"))
+    for vendor, event in rows:
+        where = tmp_path / vendor
+        where.mkdir()
+        log = where / "payloads"
+        idle = str(write_script(where / "idle.sh", f"cat >> '{log}'\necho >> '{log}'\n"))
+        other = _hook(where, "other", "")
+        async with MemoryHost(where) as host, CompatAdapter(host) as adapter:
+            await adapter.register_hook(vendor, event, "idle_prompt", idle)
+            await adapter.register_hook(vendor, event, "permission_prompt", other)
+            agent = await host.create_agent(script=["one", "two"])
+            await agent.run_turn("first")
+            await agent.run_turn("second")
+            await host.settle()
+        payloads = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+        assert [p["notification_type"] for p in payloads] == ["idle_prompt", "idle_prompt"], vendor
+        assert _runs(where, "other") == 0, vendor
