@@ -118,9 +118,10 @@ async def test_copilot_error_occurred_names_every_error_error(tmp_path: Path) ->
 
 # ── approvals: what the request really carries ────────────────────────────────────────────────
 
-async def test_permission_payloads_carry_only_the_hosts_reason(tmp_path: Path) -> None:
-    """Claude PermissionRequest and OpenCode permission.asked: the fields are there, but empty or
-    holding the host's reason, never the call's arguments."""
+async def test_permission_payloads_carry_what_the_host_logged(tmp_path: Path) -> None:
+    """Claude PermissionRequest: tool_input is the call's arguments as the host logged the call (as
+    Claude sends them), permission_suggestions is empty. OpenCode permission.asked: the fields are
+    there, but empty or holding the host's reason, never the call's arguments."""
     ask = str(write_script(tmp_path / "ask.sh", f"cat >/dev/null\necho '{_ask('needs a look')}'\n"))
     claude, claude_out = capture(tmp_path, "claude-perm")
     opencode, opencode_out = capture(tmp_path, "opencode-perm")
@@ -135,7 +136,7 @@ async def test_permission_payloads_carry_only_the_hosts_reason(tmp_path: Path) -
         await host.settle()
     [req] = payloads(claude_out)
     assert req["tool_name"] == "Bash"
-    assert req["tool_input"] == {"reason": "needs a look"}  # not {"command": "echo secret-arg"}
+    assert req["tool_input"] == {"command": "echo secret-arg"}  # read back from the tool/call record
     assert req["permission_suggestions"] == []
     [asked] = payloads(opencode_out)
     props = asked["input"]["event"]["properties"]

@@ -7,6 +7,7 @@ vectors (tests/test_conformance.py) run real processes.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -131,8 +132,8 @@ def test_claude_pre_tool_payload() -> None:
     payload = CLAUDE.payload(moment("PreToolUse", **WRITE))
     assert payload == {
         "session_id": "sess-1", "transcript_path": "/t/s.jsonl", "cwd": "/w",
-        "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Write",
-        "tool_input": {"file_path": "/w/a.txt", "content": "one\ntwo"}, "tool_use_id": "call_1"}
+        "permission_mode": "default", "effort": {"level": "medium"}, "hook_event_name": "PreToolUse",
+        "tool_name": "Write", "tool_input": {"file_path": "/w/a.txt", "content": "one\ntwo"}, "tool_use_id": "call_1"}
     assert CLAUDE.subject(moment("PreToolUse", **WRITE)) == "Write"
     assert CLAUDE.encode(payload).endswith(b"}\n")
 
@@ -142,7 +143,7 @@ def test_claude_event_payloads() -> None:
                                  tool_use_id="c", tool_response="a.txt\n"))
     assert post["tool_name"] == "Bash"
     assert post["tool_response"] == {"stdout": "a.txt\n", "stderr": "", "interrupted": False,
-                                      "isImage": False}
+                                      "isImage": False, "noOutputExpected": False}
     perm = CLAUDE.payload(moment("PermissionRequest", tool_name="bash", tool_input={"command": "ls"}))
     assert "tool_use_id" not in perm and perm["permission_suggestions"] == []
     stop = CLAUDE.payload(moment("Stop", last_assistant_message="done"))
@@ -438,11 +439,16 @@ def test_codex_merge() -> None:
 
 # ── WorkBuddy / CodeBuddy ───────────────────────────────────────────────────────────────────────
 
-def test_workbuddy_payload_has_no_tool_use_id() -> None:
+def test_workbuddy_tool_payload_is_what_codebuddy_sends() -> None:
+    # CodeBuddy Code 2.163.0 (vendor lane) sends tool_use_id and call_id, both the model's call id,
+    # where the older reference said it sends no tool_use_id.
     payload = WORKBUDDY.payload(moment("PreToolUse", tool_name="bash", tool_input={"command": "ls"},
                                        tool_use_id="c1"))
-    assert payload["tool_name"] == "Bash" and "tool_use_id" not in payload
+    assert payload["tool_name"] == "Bash" and payload["tool_use_id"] == payload["call_id"] == "c1"
     assert payload["permission_mode"] == "default" and WORKBUDDY.encode(payload).endswith(b"\n")
+    assert (payload["agent_type"], payload["client"], payload["version"]) == ("cli", "CLI", "2.163.0")
+    assert re.fullmatch(r"[0-9a-f]{32}", payload["generation_id"]) and payload["model"] == ""
+    assert "prompt_id" not in payload and "effort" not in payload
 
 
 WORKBUDDY_MATCHERS = [
@@ -516,8 +522,9 @@ def test_workbuddy_output_fields() -> None:
 def test_copilot_camel_case_payloads() -> None:
     pre = COPILOT.payload(moment("preToolUse", **WRITE))
     assert pre == {"sessionId": "sess-1", "timestamp": 1_755_700_000_000, "cwd": "/w",
-                   "toolName": "create", "toolArgs": json.dumps({"path": "/w/a.txt", "file_text": "one\ntwo"})}
-    assert isinstance(pre["toolArgs"], str) and json.loads(pre["toolArgs"])["path"] == "/w/a.txt"
+                   "toolName": "create", "toolArgs": {"path": "/w/a.txt", "file_text": "one\ntwo"}}
+    # An object, as Copilot CLI 1.0.102 sends it (vendor lane), not the JSON string the docs describe.
+    assert isinstance(pre["toolArgs"], dict) and pre["toolArgs"]["path"] == "/w/a.txt"
     post = COPILOT.payload(moment("postToolUse", tool_name="read", tool_input={"path": "R"},
                                   tool_response="# Readme"))
     assert post["toolName"] == "view"
@@ -737,8 +744,9 @@ def test_workbuddy_stop_context_does_not_continue() -> None:
     assert CLAUDE.decode("Stop", run(0, hso("Stop", additionalContext="note"))).decision == "block"
 
 
-def test_workbuddy_payloads_carry_no_claude_only_fields() -> None:
-    stop = WORKBUDDY.payload(moment("SubagentStop", last_assistant_message="done"))
-    assert "background_tasks" not in stop and "session_crons" not in stop
-    claude_stop = CLAUDE.payload(moment("SubagentStop", last_assistant_message="done"))
-    assert "background_tasks" in claude_stop
+def test_workbuddy_stop_payload_is_what_codebuddy_sends() -> None:
+    # CodeBuddy Code 2.163.0 sends Claude's background_tasks and session_crons on Stop (vendor lane).
+    stop = WORKBUDDY.payload(moment("Stop", last_assistant_message="done"))
+    assert stop["background_tasks"] == [] and stop["session_crons"] == []
+    assert stop["is_truncation_recovery"] is False and stop["agent_type"] == "cli"
+    assert "effort" not in stop and "effort" in CLAUDE.payload(moment("Stop", last_assistant_message="done"))

@@ -49,8 +49,8 @@ async def test_copilot_http_hook_posts_the_camel_case_payload_and_its_context_la
     assert result.merged.additional_context == ("remote policy: keep builds green",)
     [request] = server.requests
     sent = request.json()
-    # Copilot's camelCase payload (toolArgs a JSON string), not Claude's.
-    assert sent["toolName"] == "bash" and json.loads(sent["toolArgs"]) == {"command": "make"}
+    # Copilot's camelCase payload (toolArgs an object, as Copilot CLI 1.0.102 sends it), not Claude's.
+    assert sent["toolName"] == "bash" and sent["toolArgs"] == {"command": "make"}
     assert "tool_name" not in sent and isinstance(sent["timestamp"], int)
 
 

@@ -145,7 +145,7 @@ _DENIER = textwrap.dedent("""\
     tag, fmt = sys.argv[1], sys.argv[2]
     payload = json.load(sys.stdin)
     if fmt == "copilot":
-        command = json.loads(payload["toolArgs"])["command"]
+        command = payload["toolArgs"]["command"]
     else:
         command = payload["tool_input"]["command"]
     if tag + "-" not in command:

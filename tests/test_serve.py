@@ -234,7 +234,7 @@ async def test_a_copilot_deny_comes_back_as_the_verdict_with_its_hook_records(
     assert reply["result"]["verdict"] == {"kind": "deny", "reason": "Denied by preToolUse hook: no rm here"}
     assert not client.service_requests, "a deny vetoes the rest of the chain: no next()"
     payload = json.loads((tmp_path / "deny.stdin").read_text())
-    assert payload["toolName"] == "bash" and json.loads(payload["toolArgs"]) == {"command": "rm -rf build"}
+    assert payload["toolName"] == "bash" and payload["toolArgs"] == {"command": "rm -rf build"}
     appended = client.notes("session/append")
     assert [a["type"] for a in appended] == ["hook/invoked", "hook/result"]
     assert appended[1]["data"]["decision"] == "deny" and appended[0]["data"]["turn"] == 1

@@ -124,7 +124,7 @@ async def test_a_copilot_deny_blocks_when_nothing_else_does(tmp_path: Path) -> N
         agent = await host.create_agent(script=[Reply(calls=(call("read", path="seed.txt"),)), "ok"])
         await agent.run_turn("read it")
         payload = json.loads((tmp_path / "cp.payload").read_text())
-        assert payload["toolName"] == "view" and json.loads(payload["toolArgs"]) == {"path": "seed.txt"}
+        assert payload["toolName"] == "view" and payload["toolArgs"] == {"path": "seed.txt"}
         assert [e.data["text"] for e in agent.session.events if e.type == "tool/result"] == [
             "Denied by preToolUse hook: no views"]
 

@@ -88,6 +88,9 @@ _SCRUBBED_ENV = degrade(
 )
 
 
+
+
+
 # What Claude Code shows the model, and where the host puts it instead (rows this project translates).
 _CONTEXT_AS_USER = degrade(
     "message-provenance",
@@ -171,7 +174,10 @@ EVENTS = (
                     "by hook: <reason>\" reaches no one; the audit keeps the reason."),
             shared.EVERY_INBOX_STEP,
             degrade("payload-field-missing",
-                    "prompt_id is absent and permission_mode is always \"default\"."),
+                    "permission_mode is always \"default\"; prompt_id is a UUID derived from the session "
+                    "and the host's id "
+                    "of the message the user typed "
+                    "(the same for every event of one prompt, not Claude's own random id)."),
         ),
         official=EventRow(
             event="UserPromptSubmit",
@@ -244,8 +250,14 @@ EVENTS = (
             degrade("output-rewrite-ignored",
                     "updatedToolOutput and updatedMCPToolOutput never replace the result."),
             degrade("payload-field-missing",
-                    "tool_response is rebuilt from the result's text (a Bash result puts it in stdout, "
-                    "or stderr on failure), and duration_ms is absent."),
+                    "A Bash tool_response has the command's stdout and stderr when the host's result "
+                    "states them (else the result's text in one of them) and noOutputExpected is always "
+                    "false; duration_ms runs from the end of the pre-tool hooks (or from when the host "
+                    "logged the call) to the result; prompt_id is a UUID derived from the session and "
+                    "the host's id "
+                    "of the message the user typed "
+                    "(the same for every event of one prompt, not Claude's own random id). "
+                    "effort.level is Claude's default \"medium\": the host has no effort setting."),
             _HOST_ONLY_TOOLS,
         ),
         official=EventRow(
@@ -277,7 +289,12 @@ EVENTS = (
                     "A block continues the turn with Claude's own user message (\"Stop hook feedback:\\n"
                     "<reason>\", the command quoted on exit 2), steered into the same turn, but Claude's "
                     "system message \"Stop hook blocking error from command: …\" is not added."),
-            degrade("payload-field-missing", "background_tasks and session_crons are always empty."),
+            degrade("payload-field-missing",
+                    "background_tasks and session_crons are always empty; prompt_id is a UUID derived "
+                    "from the session and the host's id "
+                    "of the message the user typed "
+                    "(the same for every event of one prompt, not Claude's own random id). "
+                    "effort.level is Claude's default \"medium\": the host has no effort setting."),
         ),
         official=EventRow(
             event="Stop",
@@ -496,8 +513,11 @@ EVENTS = (
                     "so a call Claude's rules would send for approval (an output redirection, a command "
                     "not allowed in settings) runs without the hook."),
             degrade("payload-field-missing",
-                    "The host's approval request names the tool and a reason only, so tool_input holds "
-                    "just that reason, not the call's arguments, and permission_suggestions is empty."),
+                    "tool_input is the call's arguments as the host logged them (only the approval reason "
+                    "when the log does not hold the call), and permission_suggestions is empty; "
+                    "prompt_id is a UUID derived from the session and the host's id "
+                    "of the message the user typed "
+                    "(the same for every event of one prompt, not Claude's own random id)."),
             _HOST_ONLY_TOOLS,
         ),
     ),

@@ -50,6 +50,7 @@ _DISPOSED_BROADER = degrade(
     "which is broader than the end of a Codex session.",
 )
 
+
 # True of every row: the one hook runner (and the bridges) scrub the environment.
 _SCRUBBED_ENV = degrade(
     "env-differs",
@@ -74,7 +75,8 @@ _DEVELOPER_AS_USER = degrade(
 )
 _NO_MODEL = degrade(
     "payload-field-missing",
-    "model is an empty string and permission_mode is \"default\": the host names neither to a listener.",
+    "model is the model of the host's last request, an empty string until the first one, and "
+    "permission_mode is \"default\": the host names neither to a listener.",
 )
 
 EVENTS = (
@@ -199,8 +201,8 @@ EVENTS = (
                     "that result as an error."),
             _DEVELOPER_AS_USER,
             degrade("payload-field-missing",
-                    "tool_response is rebuilt from the result's text ({exit_code, output} for Bash), and "
-                    "model is an empty string."),
+                    "tool_response is a Bash command's stdout and stderr run together when the host's "
+                    "result states them, else the result's text."),
         ),
         official=EventRow(
             event="PostToolUse",
@@ -272,8 +274,9 @@ EVENTS = (
                     "The hook runs only when the host actually asks for approval; pre-approved tools "
                     "never reach it."),
             degrade("payload-field-missing",
-                    "tool_input carries none of the call's arguments (a Bash command is an empty "
-                    "string); description holds the host's approval reason."),
+                    "tool_input is the call's arguments as the host logged them (a Bash command is an "
+                    "empty string when the log does not hold the call); description holds the host's "
+                    "approval reason."),
         ),
     ),
     EventRow(

@@ -30,6 +30,12 @@ _UNMAPPED_TOOLS = degrade(
     "the host does not have (web_fetch, web_search, MCP tools) never match.",
 )
 
+# On the stop events only (the others carry no transcript path), but named once here.
+_NO_TRANSCRIPT = degrade(
+    "payload-field-missing",
+    "transcriptPath on agentStop (transcript_path on Stop) is absent when the host keeps no transcript file.",
+)
+
 # True of every row: the one hook runner (and the bridges) scrub the environment.
 _SCRUBBED_ENV = degrade(
     "env-differs",
@@ -133,8 +139,8 @@ _PERMISSION = (
             "sandboxed command asking to escalate); Copilot CLI runs it for a shell call even "
             "under --allow-all-tools, so a call the host permits runs here without it."),
     degrade("payload-field-missing",
-            "The host's approval request names the tool and a reason but not the call's "
-            "arguments, so toolArgs cannot carry them."),
+            "toolInput is the call's arguments as the host logged them (only the approval reason "
+            "when the log does not hold the call), and permissionSuggestions is empty."),
     _UNMAPPED_TOOLS,
 )
 
@@ -422,7 +428,7 @@ UNSERVED = (
 COPILOT = VendorSpec(
     id="copilot",
     aliases=("github-copilot",),
-    losses=(_SCRUBBED_ENV, _OWN),
+    losses=(_SCRUBBED_ENV, _OWN, _NO_TRANSCRIPT),
     default_timeout_s=30.0,
     concurrent=False,
     shell="bash",

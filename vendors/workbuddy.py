@@ -103,6 +103,7 @@ _TODO_ONLY = degrade(
     "Only items of the host's todo list are visible; there are no team tasks behind them.",
 )
 
+
 # True of every row: the one hook runner (and the bridges) scrub the environment.
 _SCRUBBED_ENV = degrade(
     "env-differs",
@@ -233,8 +234,12 @@ EVENTS = (
         degradations=(
             degrade("output-rewrite-ignored", "updatedToolOutput never replaces the result."),
             degrade("payload-field-missing",
-                    "tool_response is rebuilt from the result's text, where CodeBuddy sends only exit "
-                    "metadata."),
+                    "tool_response is CodeBuddy's exit metadata with exitCode from the host's result "
+                    "(from its error flag when it states none), while sandboxDenied is always false and "
+                    "stdoutBytesTruncated and stderrBytesTruncated are always 0. As on every event here, "
+                    "version names the CodeBuddy release this dialect follows (2.163.0), not a running "
+                    "CodeBuddy; generation_id is derived from the session id; model is the model of the "
+                    "host's last request, an empty string until the first one."),
             _HOST_ONLY_TOOLS,
         ),
         official=EventRow(
@@ -568,8 +573,8 @@ EVENTS = (
                     "The hook runs only when the host actually asks for approval; a tool that is "
                     "already permitted never reaches it (CodeBuddy in -p never fires it at all)."),
             degrade("payload-field-missing",
-                    "The host's approval request names the tool and a reason only, so tool_input holds "
-                    "just that reason, not the call's arguments."),
+                    "tool_input is the call's arguments as the host logged them (only the approval reason "
+                    "when the log does not hold the call)."),
             _HOST_ONLY_TOOLS,
         ),
     ),

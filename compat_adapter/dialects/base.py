@@ -18,6 +18,8 @@ returns a vendor-neutral :class:`HookAnswer`. Several answers for one event fold
   ``agent_display_name``, ``agent_description``, ``model`` (a string, or ``{previous, current}``),
   ``permission_mode``, ``status``, ``error`` (text or ``{message, name, stack}``),
   ``timestamp`` (epoch seconds);
+- the session log's ``prompt_id`` (id of the last message the user typed) and ``model`` arrive
+  in ``Moment.logged``;
 - everything else by the vendor's own snake_case name (``trigger``, ``custom_instructions``,
   ``summary``, ``notification`` / ``notification_type`` / ``message`` / ``title``, ``file_path``,
   ``files``, ``worktree`` ``{path, head, branch}``, ``previous_model``, ``questions`` …);
@@ -59,6 +61,9 @@ class Moment:
     turn: int | None = None
     #: Host-side facts; see the module docstring for the keys the dialects read.
     fields: Mapping[str, Any] = field(default_factory=_empty)
+    #: Facts read back from the session log (``prompt_id``, ``model``): under `fields`, which win.
+    #: Kept apart because only the dialects whose vendor sends them read them.
+    logged: Mapping[str, Any] = field(default_factory=_empty)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,14 +1,23 @@
-"""What Claude Code sends a hook on stdin (v2.1.2xx, `vendor-protocols.md` §1.3).
+"""What Claude Code sends a hook on stdin (2.1.328 as recorded by the vendor lane, `vendor-protocols.md` §1.3).
 
-Snake_case: ``session_id``, ``transcript_path``, ``cwd``, ``permission_mode``, ``hook_event_name``
-and the event's own fields, read from the host facts by :data:`EVENT_FIELDS`. Host tools become
-Claude tools (``write`` {path} → ``Write`` {file_path}); a Bash result is Claude's structured
-object; a PostToolBatch call carries the serialized result the model saw. CodeBuddy shares this
-payload (it inherits :class:`ClaudePayload` through the Claude dialect).
+Snake_case: ``session_id``, ``transcript_path``, ``cwd``, ``prompt_id`` (every event after the
+first prompt), ``permission_mode`` (not on SessionStart / SessionEnd), ``effort`` on tool and stop
+events, ``hook_event_name`` and the event's own fields, read from the host facts by
+:data:`EVENT_FIELDS`. Host tools become Claude tools (``write`` {path} → ``Write`` {file_path}); a
+Bash result is Claude's structured object; a PostToolBatch call carries the serialized result the
+model saw. ``agent_id`` / ``agent_type`` appear only inside a subagent, as in Claude. CodeBuddy
+shares this payload (it inherits :class:`ClaudePayload` through the Claude dialect).
+
+What the host cannot know is sent in Claude's own shape and listed as a loss of the row:
+``prompt_id`` is a UUID derived from the session and the id of the message the user typed (the same
+for every event of one prompt, not Claude's random one); ``effort.level`` is Claude's default
+``"medium"`` (the host has no effort setting); ``noOutputExpected`` is always false (Claude guesses
+it from the command).
 """
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -16,7 +25,17 @@ from compat_adapter.dialects.base import Moment
 from compat_adapter.dialects.common import encode_json, plain, vendor_call
 from compat_adapter.dialects.facts import OMIT, flatten, take
 
-__all__ = ("EVENT_FIELDS", "TOOL_EVENTS", "ClaudePayload")
+__all__ = ("DEFAULT_EFFORT", "EVENT_FIELDS", "TOOL_EVENTS", "ClaudePayload", "prompt_uuid")
+
+#: Claude's effort level when none is configured (vendor lane, Claude Code 2.1.328).
+DEFAULT_EFFORT = "medium"
+#: Namespace of the prompt ids derived here (a fixed, project-own UUID).
+_PROMPT_NS = uuid.UUID("5f0c2b1e-3d4a-4e7b-9c61-0a8d7e2f4b93")
+
+
+def prompt_uuid(session_id: str, message_id: str) -> str:
+    """A stable UUID for one prompt: the same session and message always give the same id."""
+    return str(uuid.uuid5(_PROMPT_NS, f"{session_id}\n{message_id}"))
 
 TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
                          "PermissionDenied"})
@@ -90,6 +109,12 @@ class ClaudePayload:
     trailing_newline: bool = True
     #: Whether PreToolUse/PostToolUse payloads carry ``tool_use_id``.
     sends_tool_use_id: ClassVar[bool] = True
+    #: Whether payloads carry ``prompt_id`` (once a prompt was typed).
+    sends_prompt_id: ClassVar[bool] = True
+    #: Events whose payload has no ``permission_mode`` (vendor lane: Claude's SessionStart, SessionEnd).
+    no_permission_mode: ClassVar[frozenset[str]] = frozenset({"SessionStart", "SessionEnd"})
+    #: Events whose payload carries ``effort: {level}``.
+    effort_events: ClassVar[frozenset[str]] = TOOL_EVENTS | {"Stop", "SubagentStop"}
 
     def _tool(self, facts: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
         host_name = str(facts.get("tool_name") or "")
@@ -102,9 +127,15 @@ class ClaudePayload:
             return plain(raw)
         text = "" if raw is None else str(raw)
         if name == "Bash":
-            # Claude's Bash result is structured; hooks commonly read .tool_response.stdout.
-            stream = "stderr" if facts.get("is_error") else "stdout"
-            return {"stdout": "", "stderr": "", stream: text, "interrupted": False, "isImage": False}
+            # Claude's Bash result is structured; hooks commonly read .tool_response.stdout. The
+            # streams come apart when the host's result states them, else the text goes to one.
+            if isinstance(facts.get("stdout"), str):
+                streams = {"stdout": facts["stdout"].rstrip("\n"),
+                           "stderr": str(facts.get("stderr") or "").rstrip("\n")}
+            else:
+                stream = "stderr" if facts.get("is_error") else "stdout"
+                streams = {"stdout": "", "stderr": "", stream: text}
+            return {**streams, "interrupted": False, "isImage": False, "noOutputExpected": False}
         return text
 
     def _tool_fields(self, event: str, facts: Mapping[str, Any]) -> dict[str, Any]:
@@ -141,17 +172,24 @@ class ClaudePayload:
         return calls
 
     def _common(self, moment: Moment, facts: Mapping[str, Any]) -> dict[str, Any]:
-        return {
+        event = moment.event
+        out: dict[str, Any] = {
             "session_id": moment.session_id,
             "transcript_path": moment.transcript_path or "",
             "cwd": moment.cwd,
-            "permission_mode": str(facts.get("permission_mode") or "default"),
-            "hook_event_name": moment.event,
         }
+        if self.sends_prompt_id and event != "SessionStart" and facts.get("prompt_id"):
+            out["prompt_id"] = prompt_uuid(moment.session_id, str(facts["prompt_id"]))
+        if event not in self.no_permission_mode:
+            out["permission_mode"] = str(facts.get("permission_mode") or "default")
+        if event in self.effort_events:
+            out["effort"] = {"level": str(facts.get("effort") or DEFAULT_EFFORT)}
+        out["hook_event_name"] = event
+        return out
 
     def payload(self, moment: Moment) -> dict[str, Any]:
         event = moment.event
-        facts = flatten(moment.fields)
+        facts = flatten({**moment.logged, **moment.fields})
         out = self._common(moment, facts)
         if event in TOOL_EVENTS:
             out.update(self._tool_fields(event, facts))
@@ -161,10 +199,11 @@ class ClaudePayload:
             value = take(facts, *sources[:1], default, *sources[1:])
             if value is not OMIT:
                 out[key] = plain(value)
-        # Inside a subagent every event names the agent.
-        for key in ("agent_id", "agent_type"):
-            if key not in out and facts.get(key):
-                out[key] = facts[key]
+        # Inside a subagent every event names the agent; the main agent's events name none.
+        if facts.get("parent_id"):
+            for key in ("agent_id", "agent_type"):
+                if key not in out and facts.get(key):
+                    out[key] = facts[key]
         return out
 
     def encode(self, payload: Mapping[str, Any]) -> bytes:

@@ -3,8 +3,17 @@ differences `vendor-protocols.md` §3 lists.
 
 What differs from :mod:`compat_adapter.dialects.claude`:
 
-- Payload: Claude's shape without ``tool_use_id`` on tool events; host tools get the CLI names
-  (``Bash``, ``Write`` …).
+- Payload (CodeBuddy Code 2.163.0 as the vendor lane records it): Claude's shape without
+  ``prompt_id`` and ``effort``, plus ``client: "CLI"``, ``version`` (the release this dialect
+  follows, :data:`VERSION`), ``generation_id`` and ``model`` on every event; tool events add
+  ``call_id`` (equal to ``tool_use_id``, the host's call id) and ``agent_type: "cli"`` (the main
+  agent's type); a Bash PostToolUse ``tool_response`` is exit metadata only (``exitCode``,
+  ``signal``, ``interrupted``, ``sandboxDenied``, ``stdoutBytesTruncated``,
+  ``stderrBytesTruncated``, ``tool_error_code``), no output; Stop adds ``is_truncation_recovery``
+  and ``agent_type``, UserPromptSubmit ``is_internal_continuation``; SessionStart has no ``cwd``
+  and Notification neither ``session_id`` nor ``generation_id`` (its ``title`` defaults to
+  CodeBuddy's own). ``generation_id`` is derived from the session id (stable for a session, as
+  measured); host tools get the CLI names (``Bash``, ``Write`` …).
 - Matchers are ALWAYS an unanchored, case-sensitive JavaScript regular expression (``Write`` matches
   ``NotebookWrite``; write ``^Write$`` for exact), tested against the tool name and its CLI/IDE alias
   (``Bash``/``execute_command``, ``Write``/``write_to_file``, ``Edit``/``replace_in_file``,
@@ -30,6 +39,7 @@ What differs from :mod:`compat_adapter.dialects.claude`:
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -60,6 +70,34 @@ def overlay_input(original: Mapping[str, Any] | None, modified: Mapping[str, Any
     return overlay(original, modified)
 
 
+#: What CodeBuddy Code's headless CLI names itself in ``client``.
+CLIENT = "CLI"
+#: The CodeBuddy Code release whose payload this dialect sends (the vendor lane's pin).
+VERSION = "2.163.0"
+#: The title CodeBuddy gives a notification that has none of its own.
+NOTIFICATION_TITLE = "CodeBuddy Code"
+#: ``agent_type`` of the main agent (CodeBuddy Code 2.163.0).
+MAIN_AGENT_TYPE = "cli"
+_TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure"})
+_STOPS = frozenset({"Stop", "SubagentStop"})
+_GENERATION_NS = uuid.UUID("9b3e6f20-41c7-4d8a-a5f2-6c0e1d7b3a58")
+
+
+def generation_id(session_id: str) -> str:
+    """CodeBuddy's ``generation_id`` shape (32 hex digits), stable for one session."""
+    return uuid.uuid5(_GENERATION_NS, session_id).hex
+
+
+def _exit_metadata(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """A Bash result as CodeBuddy 2.163.0 hands it to PostToolUse: how it ended, not what it printed.
+    With no exit code from the host, the error flag stands for it (1 or 0)."""
+    code = facts.get("exit_code")
+    if not isinstance(code, int) or isinstance(code, bool):
+        code = 1 if facts.get("is_error") else 0
+    return {"exitCode": code, "signal": facts.get("signal"), "interrupted": False, "sandboxDenied": False,
+            "stderrBytesTruncated": 0, "stdoutBytesTruncated": 0, "tool_error_code": str(code)}
+
+
 class WorkBuddyDialect(ClaudeDialect):
     """CodeBuddy Code's hook protocol (WorkBuddy uses the same engine)."""
 
@@ -72,13 +110,34 @@ class WorkBuddyDialect(ClaudeDialect):
     subject_keys: ClassVar[Mapping[str, str]] = {
         event: key for event, key in SUBJECT_KEY.items() if event != "SubagentStop"}
 
-    #: Claude Code fields CodeBuddy does not send.
-    claude_only_fields: ClassVar[frozenset[str]] = frozenset({"background_tasks", "session_crons"})
+    sends_prompt_id: ClassVar[bool] = False
+    no_permission_mode: ClassVar[frozenset[str]] = frozenset()
+    effort_events: ClassVar[frozenset[str]] = frozenset()
 
     def payload(self, moment: Moment) -> dict[str, Any]:
         out = super().payload(moment)
-        for key in self.claude_only_fields:
-            out.pop(key, None)
+        event = moment.event
+        facts = {**moment.logged, **moment.fields}
+        if event == "SessionStart":
+            out.pop("cwd", None)
+        elif event == "Notification":
+            out.pop("session_id", None)
+            out.setdefault("title", NOTIFICATION_TITLE)
+        if event in _TOOL_EVENTS:
+            out["call_id"] = out["tool_use_id"] = str(facts.get("tool_use_id") or "")
+        if event in _TOOL_EVENTS or event in _STOPS:
+            out["agent_type"] = str(facts.get("agent_type") or MAIN_AGENT_TYPE)
+        if event in _STOPS:
+            out["is_truncation_recovery"] = False  # the host never resumes a truncated answer
+        elif event == "UserPromptSubmit":
+            out["is_internal_continuation"] = False  # a prompt the user typed
+        if event == "PostToolUse" and out.get("tool_name") == "Bash":
+            out["tool_response"] = _exit_metadata(facts)
+        out.pop("duration_ms", None)  # CodeBuddy does not time its tools for hooks
+        out.update(client=CLIENT, version=VERSION)
+        if event != "Notification":  # measured: a notification belongs to no generation
+            out["generation_id"] = generation_id(moment.session_id)
+        out["model"] = str(facts.get("model") or "")
         return out
 
     # ── matchers ────────────────────────────────────────────────────────────────────────────

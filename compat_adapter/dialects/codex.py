@@ -1,13 +1,16 @@
 """The OpenAI Codex CLI dialect (0.137 docs, ≈0.153 behaviour), as `vendor-protocols.md` §2 says.
 
-Payload: ``session_id``, ``transcript_path`` (null when unknown), ``cwd``, ``hook_event_name``,
-``model`` (``""`` when unknown), ``permission_mode`` and, on every turn-scoped event (all but
-SessionStart and SessionEnd), ``turn_id``: the host turn as a string (``"0"`` when there is none,
-as the host's Codex bridge sends). Codex only ever names ``Bash``, ``apply_patch`` and
-``mcp__…`` tools: a host ``bash`` call becomes ``Bash`` with ``tool_input`` ``{command}`` only; a
-host ``write`` or ``edit`` becomes ``apply_patch`` whose ``command`` is a small patch envelope
-naming the file and the new text (an approximation of the patch Codex would send). Other tools
-keep the catalog's name and their arguments. Stdin has no trailing newline.
+Payload (Codex 0.169.0 as the vendor lane records it): ``session_id``, ``transcript_path`` (null
+when unknown), ``cwd``, ``hook_event_name``, then — on every event but SessionEnd, which stops there
+and adds ``reason`` — ``model`` (the model of the host's last request, ``""`` before the first),
+``permission_mode`` and, on every turn-scoped event (all but SessionStart), ``turn_id``: the host
+turn as a string (``"0"`` when there is none, as the host's Codex bridge sends). Codex only ever
+names ``Bash``, ``apply_patch`` and ``mcp__…`` tools: a host ``bash`` call becomes ``Bash`` with
+``tool_input`` ``{command}`` only; a host ``write`` or ``edit`` becomes ``apply_patch`` whose
+``command`` is a small patch envelope naming the file and the new text (an approximation of the
+patch Codex would send). Other tools keep the catalog's name and their arguments. PostToolUse
+``tool_response`` is a plain string: a shell call's output as the command wrote it. Stdin has no
+trailing newline.
 
 Output (§2.4): exit 0 with empty stdout is success; stdout starting with ``{`` or ``[`` must be a
 JSON object or the run fails (the action proceeds); plain text is context on SessionStart,
@@ -157,15 +160,19 @@ class CodexDialect:
 
     def payload(self, moment: Moment) -> dict[str, Any]:
         event = moment.event
-        facts = flatten(moment.fields)
+        facts = flatten({**moment.logged, **moment.fields})
         out: dict[str, Any] = {
             "session_id": moment.session_id,
             "transcript_path": moment.transcript_path,
             "cwd": moment.cwd,
             "hook_event_name": event,
-            "model": str(facts.get("model") or ""),
-            "permission_mode": str(facts.get("permission_mode") or "default"),
         }
+        if event == "SessionEnd":
+            # Measured on Codex 0.169.0: SessionEnd names neither the model nor the mode.
+            out["reason"] = str(facts.get("reason") or facts.get("stop_reason") or "other")
+            return out
+        out["model"] = str(facts.get("model") or "")
+        out["permission_mode"] = str(facts.get("permission_mode") or "default")
         if event not in _TURNLESS:
             out["turn_id"] = str(moment.turn) if moment.turn is not None else "0"
         if event in _TOOL_EVENTS:
@@ -194,21 +201,16 @@ class CodexDialect:
             out["source"] = str(facts.get("source") or "startup")
         elif event in ("PreCompact", "PostCompact"):
             out["trigger"] = str(facts.get("trigger") or "auto")
-        elif event == "SessionEnd":
-            out["reason"] = str(facts.get("reason") or facts.get("stop_reason") or "other")
         return out
 
     def _tool_response(self, name: str, facts: Mapping[str, Any]) -> Any:
         raw = facts.get("tool_response")
         if isinstance(raw, Mapping):
             return plain(raw)
-        text = "" if raw is None else str(raw)
-        if name == "Bash":
-            code = facts.get("exit_code")
-            if not isinstance(code, int):
-                code = 1 if facts.get("is_error") else 0
-            return {"exit_code": code, "output": text}
-        return text
+        if name == "Bash" and isinstance(facts.get("stdout"), str):
+            # Codex 0.169.0 sends a shell call's output as one plain string, as the command wrote it.
+            return facts["stdout"] + str(facts.get("stderr") or "")
+        return "" if raw is None else str(raw)
 
     def encode(self, payload: Mapping[str, Any]) -> bytes:
         return encode_json(payload, newline=self.trailing_newline)

@@ -4,12 +4,15 @@ Two input formats, chosen by how the event is spelled:
 
 - camelCase events (``preToolUse`` …): camelCase payload with ``sessionId``, ``timestamp`` (Unix
   milliseconds) and ``cwd``; tool events carry ``toolName`` (Copilot's runtime name: ``bash``,
-  ``view``, ``create``, ``edit`` …) and ``toolArgs`` as a JSON-encoded STRING (permissionRequest
-  sends ``toolInput`` as an object, as the reference vector shows); ``toolResult`` is
-  ``{resultType, textResultForLlm}``; ``stop_hook_active`` stays snake_case.
+  ``view``, ``create``, ``edit`` …) and ``toolArgs`` as an OBJECT — measured on Copilot CLI
+  1.0.102 (vendor lane), where the docs and github/copilot-cli#3349 describe a JSON-encoded
+  string; permissionRequest sends ``toolInput`` (an object) with ``hookName`` and
+  ``permissionSuggestions``; ``toolResult`` is ``{resultType, textResultForLlm}``; agentStop adds
+  ``transcriptPath`` when the host has a transcript; ``stop_hook_active`` stays snake_case.
 - PascalCase events (``PreToolUse`` …, the "VS Code compatible" format): snake_case payload with
   ``hook_event_name``, ``session_id``, an ISO-8601 ``timestamp``, ``tool_name`` as the Claude name
-  (``bash`` → ``Bash``, ``view`` → ``Read`` …) and ``tool_input`` as an object.
+  (``bash`` → ``Bash``, ``view`` → ``Read`` …) and ``tool_input`` as an object. Only Stop carries
+  ``transcript_path``; it carries no ``last_assistant_message`` (both measured on 1.0.102).
 
 ``timestamp`` comes from ``Moment.fields["timestamp"]`` (epoch seconds); when the host gives none
 the current clock is read — the only impure read in the dialects. Stdin carries no trailing
@@ -115,7 +118,8 @@ _STOPS = frozenset({"agentStop", "Stop", "subagentStop", "SubagentStop"})
 _CONTEXT_ONLY = frozenset({"sessionStart", "SessionStart", "subagentStart", "notification"})
 _TOOL_EVENTS = _PRE_TOOL | _PERMISSION | _POST_TOOL | _POST_FAILURE
 
-_SOURCES = {"startup": "startup", "resume": "resume", "clear": "new", "compact": "resume"}
+# A fresh session is "new" (measured on Copilot CLI 1.0.102), as is one cleared.
+_SOURCES = {"startup": "new", "resume": "resume", "clear": "new", "compact": "resume"}
 
 
 def is_claude_format(event: str) -> bool:
@@ -180,7 +184,7 @@ class CopilotDialect:
         return ("failure" if facts.get("is_error") else "success"), text
 
     def payload(self, moment: Moment) -> dict[str, Any]:
-        facts = flatten(moment.fields)
+        facts = flatten({**moment.logged, **moment.fields})
         if is_claude_format(moment.event):
             return self._snake(moment, facts)
         return self._camel(moment, facts)
@@ -193,18 +197,21 @@ class CopilotDialect:
             name, args = self._tool(facts)
             out["toolName"] = name
             if event in _PERMISSION:
-                # As Copilot CLI 1.0.102 sends it (vendor lane): the hook's name and the suggestions.
+                # As Copilot CLI 1.0.102 sends it (vendor lane): the hook's name and the suggestions,
+                # and a shell call's input without the model's description.
+                if name == "bash":
+                    args = {k: v for k, v in args.items() if k != "description"}
                 out = {"hookName": event, **out, "toolName": name, "toolInput": args,
                        "permissionSuggestions": plain(facts.get("permission_suggestions") or [])}
             else:
-                out["toolArgs"] = json.dumps(args, ensure_ascii=False)
+                out["toolArgs"] = args
             if event in _POST_TOOL:
                 kind, text = self._result(facts)
                 out["toolResult"] = {"resultType": kind, "textResultForLlm": text}
             elif event in _POST_FAILURE:
                 out["error"] = str(facts.get("error_message") or self._result(facts)[1])
         elif event == "sessionStart":
-            out["source"] = _SOURCES.get(str(facts.get("source") or "startup"), "startup")
+            out["source"] = _SOURCES.get(str(facts.get("source") or "startup"), "new")
             if facts.get("initial_prompt"):
                 out["initialPrompt"] = facts["initial_prompt"]
         elif event == "sessionEnd":
@@ -263,8 +270,6 @@ class CopilotDialect:
             "timestamp": stamp.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
             "cwd": moment.cwd,
         }
-        if moment.transcript_path:
-            out["transcript_path"] = moment.transcript_path
         if event in _TOOL_EVENTS:
             name, args = self._tool(facts)
             out["tool_name"] = CLAUDE_NAMES.get(name, name)
@@ -277,13 +282,18 @@ class CopilotDialect:
         elif event == "UserPromptSubmit":
             out["prompt"] = str(facts.get("prompt") or "")
         elif event == "SessionStart":
-            out["source"] = _SOURCES.get(str(facts.get("source") or "startup"), "startup")
+            out["source"] = _SOURCES.get(str(facts.get("source") or "startup"), "new")
+            if facts.get("initial_prompt"):
+                out["initial_prompt"] = facts["initial_prompt"]
         elif event == "SessionEnd":
             out["reason"] = str(facts.get("reason") or "complete")
         elif event in ("Stop", "SubagentStop"):
+            if moment.transcript_path:
+                out["transcript_path"] = moment.transcript_path
             out["stop_reason"] = str(facts.get("stop_reason") or "end_turn")
             out["stop_hook_active"] = bool(facts.get("stop_hook_active", False))
-            out["last_assistant_message"] = facts.get("last_assistant_message")
+            if event == "SubagentStop":  # not measured; Stop sends no last_assistant_message
+                out["last_assistant_message"] = facts.get("last_assistant_message")
         elif event == "PreCompact":
             out["trigger"] = str(facts.get("trigger") or "auto")
             out["custom_instructions"] = str(facts.get("custom_instructions") or "")

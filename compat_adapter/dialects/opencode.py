@@ -160,8 +160,10 @@ class OpenCodeDialect:
             hook_input, hook_output = self._permission(sid, call_id, facts), {"status": "ask"}
         elif event == "chat.message":
             prompt = str(facts.get("prompt") or "")
-            hook_input = {"sessionID": sid, "agent": facts.get("agent_type"),
-                          "model": facts.get("model") or None, "messageID": facts.get("message_id")}
+            # agent, model and messageID only when the prompt asked for them (a typed one does not).
+            hook_input = {"sessionID": sid, **{key: facts[source] for key, source in
+                                                (("agent", "agent_type"), ("model", "model"),
+                                                 ("messageID", "message_id")) if facts.get(source)}}
             hook_output = {"message": {"role": "user"}, "parts": [{"type": "text", "text": prompt}]}
         elif event == "command.execute.before":
             hook_input = {"command": str(facts.get("command") or ""), "sessionID": sid,

@@ -83,8 +83,9 @@ def chat_message(session_id: str, agent_id: str, prompts: Sequence[UserMessage]
                "time": {"created": int(time.time() * 1000)}, "agent": agent_id}
     parts = [{"type": "text", "text": m.text, "id": m.id, "messageID": message_id, "sessionID": session_id}
              for m in prompts]
-    return {"sessionID": session_id, "agent": agent_id, "messageID": message_id}, \
-        {"message": message, "parts": parts}
+    # The input names an agent or a message id only when the prompt asked for them; a typed prompt
+    # names neither (OpenCode 1.18.33, vendor lane: ``opencode run`` sends ``{sessionID}`` alone).
+    return {"sessionID": session_id}, {"message": message, "parts": parts}
 
 
 def text_parts(output: Any) -> list[tuple[str, str]]:

@@ -2,9 +2,10 @@
 
 What is Copilot's own, and where it lives:
 
-* the dialect (``dialects/copilot.py``): camelCase payloads with ``toolArgs`` as a JSON string, a
-  top-level ``permissionDecision``, matchers anchored as ``^(?:P)$`` (an invalid pattern skips the
-  hook, never matches all), and ``allow`` that does not pre-approve;
+* the dialect (``dialects/copilot.py``): camelCase payloads with ``toolArgs`` as an object (as
+  Copilot CLI 1.0.102 sends it), a top-level ``permissionDecision``, matchers anchored as
+  ``^(?:P)$`` (an invalid pattern skips the hook, never matches all), and ``allow`` that does not
+  pre-approve;
 * the points table's rules, shared with every vendor that answers the same way: a
   ``userPromptTransformed`` replacement becomes the prompt the model reads, and ``subagentStart``
   context reaches the in-process child before it starts;

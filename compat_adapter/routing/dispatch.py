@@ -24,6 +24,7 @@ from compat_adapter.handlers.model import Complete
 from compat_adapter.handlers.run import HandlerRun, if_admits, run_handler
 from compat_adapter.host.protocol import AgentHandle, Host, SessionHandle, UserMessage, new_message
 from compat_adapter.model import CommandHandler, EventRow, Handler, VendorSpec
+from compat_adapter.routing.hostfacts import session_facts
 from compat_adapter.routing.rewrite import Rewrites
 from compat_adapter.routing.verbatim import Verbatim
 from compat_adapter.runtime.inflight import InFlight, tracked
@@ -305,12 +306,10 @@ def audit_records(group: GroupResult, point: str, honoured: bool, note: str
 def moment_for(event: str, session: SessionHandle | None, cwd: Path, fields: Mapping[str, Any],
                turn: int | None = None) -> Moment:
     return Moment(
-        event=event,
-        session_id=session.id if session is not None else "",
+        event=event, session_id=session.id if session is not None else "",
         cwd=str(session.cwd if session is not None else cwd),
         transcript_path=str(session.transcript_path) if session is not None and session.transcript_path else None,
-        turn=turn,
-        fields=dict(fields),
+        turn=turn, fields=dict(fields), logged=session_facts(session) if session is not None else {},
     )
 
 

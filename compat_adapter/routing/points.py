@@ -79,14 +79,32 @@ def _tool_call(execution: Any) -> dict[str, Any]:
 def _tool_result(event: Any) -> dict[str, Any]:
     result = event.result
     return {**_tool_call(event.execution), "tool_response": result.text, "is_error": result.is_error,
-            "error": result.text if result.is_error else None}
+            "error": result.text if result.is_error else None, **_shell_outcome(result.value)}
 
 
-def _prompt(prompt: str, agent_id: str) -> dict[str, Any]:
-    return {"prompt": prompt, "agent_id": agent_id}
+def _shell_outcome(value: Any) -> dict[str, Any]:
+    """A shell result's exit code and streams, when the host's result value states them (the
+    embedded host: ``{exitCode, stdout, stderr, timedOut}``; DSH: streams as ``{text}``)."""
+    if not isinstance(value, Mapping) or "exitCode" not in value:
+        return {}
+    out: dict[str, Any] = {"exit_code": value.get("exitCode")}
+    for key in ("stdout", "stderr"):
+        stream = value.get(key)
+        text = stream.get("text") if isinstance(stream, Mapping) else stream
+        if isinstance(text, str):
+            out[key] = text
+    if value.get("signal") is not None:
+        out["signal"] = value["signal"]
+    return out
+
+
+def _prompt(prompt: str, agent_id: str, prompt_id: str | None = None) -> dict[str, Any]:
+    # The message is logged after the pre-step waterfall: its id is given here, not read back.
+    return {"prompt": prompt, "agent_id": agent_id, "prompt_id": prompt_id}
 
 
 def _approval_request(request: Any) -> dict[str, Any]:
+    # The request names the call, not its arguments; the listener adds the ones the host logged.
     return {"tool_name": request.tool_name, "tool_input": {"reason": request.reason},
             "tool_use_id": request.call_id, "reason": request.reason}
 

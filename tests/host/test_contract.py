@@ -236,7 +236,7 @@ async def test_a_copilot_pretooluse_deny_through_the_builtin_bridge_blocks_bash(
     [(is_error, text)] = lane.tool_results(log)
     assert is_error and text == "Denied by preToolUse hook: copilot says no"
     payload = json.loads((tmp_path / "cp.stdin").read_text())
-    assert payload["toolName"] == "bash" and json.loads(payload["toolArgs"])["command"] == f"touch {ws}/ran"
+    assert payload["toolName"] == "bash" and payload["toolArgs"]["command"] == f"touch {ws}/ran"
     assert [(a.decision, a.honoured) for a in audit] == [("deny", True)]
     assert lane.hook_pairs(log, "preToolUse") == [("hook/invoked", "copilot"), ("hook/result", "deny")]
 

@@ -66,7 +66,8 @@ async def on_pre_step(runner: Runner, event: PreStepEvent, next: Next) -> PreSte
     for point in (points.PRE_STEP, points.PRE_STEP_TRANSFORM):
         if not runner.has(point):
             continue
-        done = await runner.run(point, point.fields(prompt, event.agent.id), session=event.agent.session,
+        done = await runner.run(point, point.fields(prompt, event.agent.id, prompts[0].id),
+                                session=event.agent.session,
                                 turn=event.turn)
         for group, applied in done:
             if applied.verdict is not None:

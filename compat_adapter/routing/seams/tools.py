@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -10,6 +11,7 @@ from compat_adapter.host.protocol import (
     ApprovalRequest,
     PostToolDecision,
     PreToolDecision,
+    SessionHandle,
     ToolExecution,
     ToolPostEvent,
     ToolResult,
@@ -17,6 +19,7 @@ from compat_adapter.host.protocol import (
 )
 from compat_adapter.routing import points
 from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages, turn_of
+from compat_adapter.routing.hostfacts import call_arguments, call_started
 from compat_adapter.routing.verbatim import reworded
 from compat_adapter.routing.voice import voice_of
 
@@ -26,6 +29,20 @@ Next = Callable[[], Awaitable[Any]]
 
 #: The around-dispatch seam: no point of its own (no hook runs there); it carries input rewrites.
 EXECUTE_SEAM = "tools/execute"
+
+#: Start times kept for calls whose result has not come back (a denied call never comes back).
+_STARTS_KEPT = 1024
+
+
+def _duration(runner: Runner, session: SessionHandle | None, call_id: str) -> dict[str, Any]:
+    """``duration_ms`` of a finished call: from the end of its pre-tool hooks, else from when the
+    host logged the call; absent when neither is known."""
+    started = runner.memo.get("tool_started", {}).pop(call_id, None)
+    if started is None and session is not None:
+        started = call_started(session, call_id)
+    if started is None:
+        return {}
+    return {"duration_ms": max(0, round((time.time() - started) * 1000))}
 
 
 async def on_pre_execute(runner: Runner, execution: ToolExecution, next: Next) -> PreToolDecision:
@@ -39,6 +56,11 @@ async def on_pre_execute(runner: Runner, execution: ToolExecution, next: Next) -
     # The agent is in the scene so that an asyncRewake hook can wake it later.
     scene = {"approval": "approval" in runner.host.surface.services, "agent": execution.agent}
     done = await runner.run(point, point.fields(execution), session=session, turn=turn, scene=scene)
+    if not (done and done[-1][1].verdict is not None):
+        # The call runs from here: its duration starts after the pre-tool hooks, as the vendors time it.
+        started = runner.memo.setdefault("tool_started", {})
+        if len(started) < _STARTS_KEPT:
+            started[execution.call_id] = time.time()
     if execution.agent is not None:
         # Pre-tool context (Claude shows it after the result): queued for the next model call.
         for group, applied in done:
@@ -81,7 +103,8 @@ async def on_post_execute(runner: Runner, event: ToolPostEvent, next: Next) -> P
         on = entry.row.fires_on
         return not ((on == "failure" and not failed) or (on == "success" and failed))
 
-    done = await runner.run(point, point.fields(event), session=session, turn=turn, keep=fires,
+    fields = {**point.fields(event), **_duration(runner, session, execution.call_id)}
+    done = await runner.run(point, fields, session=session, turn=turn, keep=fires,
                             scene={"agent": execution.agent, "failed": failed})
     contexts: list[UserMessage] = []
     appended = ""
@@ -109,7 +132,11 @@ async def on_approval(runner: Runner, request: ApprovalRequest, next: Next) -> A
     if not runner.has(point):
         return await next()
     session = request.agent.session
-    done = await runner.run(point, point.fields(request), session=session, turn=turn_of(session))
+    fields = dict(point.fields(request))
+    arguments = call_arguments(session, request.call_id)
+    if arguments is not None:  # the request names the call; the log holds its arguments
+        fields["tool_input"] = arguments
+    done = await runner.run(point, fields, session=session, turn=turn_of(session))
     if done and done[-1][1].verdict is not None:
         return done[-1][1].verdict
     return await next()

@@ -7,7 +7,7 @@ script that records every stdin payload it gets to a file and prints an answer w
 row's vendor dialect. It then drives the session until the row's seam fires and checks two things:
 
 * the hook really ran, and its payload speaks the vendor's dialect (Claude ``hook_event_name``,
-  Copilot camelCase ``toolName`` with ``toolArgs`` as a JSON string, OpenCode ``{hook, input,
+  Copilot camelCase ``toolName`` with ``toolArgs`` as an object, OpenCode ``{hook, input,
   output}`` …, with the vendor's stdin framing);
 * the answer had the effect the row promises: a deny blocks (no side effect, the reason is in the
   tool result the model reads), an ask reaches the host's approval and fails closed without an
