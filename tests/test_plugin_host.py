@@ -102,7 +102,9 @@ async def test_grading_lists_one_adapted_row_per_hook_key(project: Path) -> None
     ]
     before = graded[0].result
     codes = [d.code.value for d in before.degradations]
-    assert "input-rewrite-ignored" in codes and "timeout-differs" in codes
+    # output.args mutations run (a nested call), and the history keeps the model's own call
+    assert {"decision-narrowed", "message-provenance", "timeout-differs"} <= set(codes)
+    assert "input-rewrite-ignored" not in codes
     assert before.seams == ("tools/pre-execute",)
 
 
@@ -171,7 +173,7 @@ async def test_the_scripted_loop_runs_the_plugins_end_to_end(project: Path) -> N
     assert not pid_alive(pid)
 
 
-async def test_args_mutation_is_audited_and_not_applied(tmp_path: Path) -> None:
+async def test_args_mutation_runs_as_the_new_input_and_the_hook_runs_once(tmp_path: Path) -> None:
     folder = tmp_path / ".opencode/plugin"
     folder.mkdir(parents=True)
     (folder / "rewrite.ts").write_text(
@@ -184,8 +186,10 @@ async def test_args_mutation_is_audited_and_not_applied(tmp_path: Path) -> None:
         await agent.run_turn("go")
         texts = [e.data["text"] for e in agent.session.events if e.type == "tool/result"]
         audit = [a for a in adapter.audit if a.event == "tool.execute.before"]
-    assert texts == ["original"]
-    assert audit[0].note == "args mutated; input rewrite ignored" and not audit[0].honoured
+    # OpenCode runs the mutated args: so does the host, through one nested call
+    assert texts == ["rewritten"]
+    assert len(audit) == 1, "tool.execute.before ran again on the nested call"
+    assert audit[0].note == "args mutated; the call runs with them" and audit[0].honoured
 
 
 async def test_tool_execute_after_rewrites_what_the_model_reads(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ What the real OpenCode 1.18.33 did is in the vendor lane's README (its OpenCode 
 """
 
 from compat_adapter.model import EventRow, Route, Service, degrade
+from vendors import shared
 
 #: True of every plugin-host row, stated once here.
 PLUGIN_LOSSES = (
@@ -34,11 +35,7 @@ PLUGIN_EVENTS = (
         seams=("tools/pre-execute",),
         point="tools/pre-execute",
         blocking="verdict",
-        degradations=(
-            degrade("input-rewrite-ignored",
-                    "Mutating output.args is recorded in the audit but the call runs with its original "
-                    "arguments: the host has no input-rewrite arm (OpenCode runs the mutated args)."),
-        ),
+        degradations=(shared.REWRITE_NESTED, shared.REWRITE_IN_HISTORY),
     ),
     EventRow(
         event="tool.execute.after",

@@ -24,6 +24,7 @@ from compat_adapter.handlers.model import Complete
 from compat_adapter.handlers.run import HandlerRun, if_admits, run_handler
 from compat_adapter.host.protocol import AgentHandle, Host, SessionHandle, UserMessage, new_message
 from compat_adapter.model import CommandHandler, EventRow, Handler, VendorSpec
+from compat_adapter.routing.hooklog import log_invoked, log_results
 from compat_adapter.routing.hostfacts import session_facts
 from compat_adapter.routing.rewrite import Rewrites
 from compat_adapter.routing.verbatim import Verbatim
@@ -431,10 +432,10 @@ class Runner:
                 _status(self.host, entry)
             paired = point.log_pair and session is not None and turn is not None
             if paired:
-                _log_invoked(session, turn, chosen)  # type: ignore[arg-type]
+                log_invoked(session, turn, chosen)  # type: ignore[arg-type]
             result = await run_selected(chosen, moment, self.complete)
             if paired:
-                _log_results(session, turn, result)  # type: ignore[arg-type]
+                log_results(session, turn, result)  # type: ignore[arg-type]
             applied = group.rule(result, first.row, scene)
             self.audit.extend(audit_records(result, point.name, applied.honoured, applied.note))
             if applied.halt is not None and session is not None:
@@ -475,23 +476,6 @@ def _status(host: Host, entry: HookEntry) -> None:
 
 #: Which groups a dispatch runs, asked of each group's first hook (all share vendor and row).
 Keep = Callable[[HookEntry], bool]
-
-
-def _log_invoked(session: SessionHandle, turn: int, chosen: Sequence[HookEntry]) -> None:
-    for entry in chosen:
-        session.append("hook/invoked", {"turn": turn, "point": entry.row.event, "dialect": entry.spec.id,
-                                        "matcher": entry.matcher, "handlerId": entry.id})
-
-
-def _log_results(session: SessionHandle, turn: int, group: GroupResult) -> None:
-    for entry, answer, outcome in zip(group.ran, group.answers, group.outcomes, strict=True):
-        record: dict[str, Any] = {"turn": turn, "point": entry.row.event, "handlerId": entry.id,
-                                  "decision": answer.decision, "durationMs": round(outcome.duration_ms, 3)}
-        if outcome.exit_code is not None:
-            record["exitCode"] = outcome.exit_code
-        if outcome.stderr.strip():
-            record["stderrSummary"] = outcome.stderr.strip()[:500]
-        session.append("hook/result", record)
 
 
 def message(group: GroupResult, text: str) -> UserMessage:

@@ -7,8 +7,9 @@ one: the entry's ``declared.origin`` names the plugin, its row's event is the ho
 the hooks of one key run in mount order on one shared ``output``, as OpenCode runs them:
 
 * ``tool.execute.before`` on ``tools/pre-execute``: a throw denies with the plugin's message (the
-  model reads it bare, as in OpenCode: ``verbatim``); a mutation of ``output.args`` is audited and
-  not applied (the host has no input-rewrite arm);
+  model reads it bare, as in OpenCode: ``verbatim``); a mutation of ``output.args`` runs as the
+  call's new input where the host can (``rewrite``: a nested call on ``tools/execute``), else it is
+  audited and not applied;
 * ``tool.execute.after`` on ``tools/post-execute``: a changed ``output.output`` replaces what the
   model reads (through the host's result block);
 * ``shell.env`` through the host's shell-environment registry (the host keeps ``DSH_*`` names);
@@ -54,6 +55,8 @@ from compat_adapter.plugin_host.sources import PluginSource
 from compat_adapter.routing import points
 from compat_adapter.routing.base import HookState
 from compat_adapter.routing.dispatch import AuditRecord, HookEntry
+from compat_adapter.routing.rewrite import Rewrites, can_rewrite
+from compat_adapter.routing.seams.tools import EXECUTE_SEAM
 from compat_adapter.routing.verbatim import Verbatim, reworded
 
 __all__ = ("PLUGIN_SOURCE", "PluginHostRouter")
@@ -89,6 +92,8 @@ class PluginHostRouter:
         self._closed = False
         #: A throw's message is what OpenCode's model reads, bare: put right after the host's deny.
         self._verbatim = Verbatim()
+        #: Mutated ``output.args`` run as a nested call, as OpenCode runs the mutated args.
+        self._rewrites = Rewrites(host)
         #: Per agent, the system lines last given to the model (a step re-sends nothing unchanged).
         self._system_given: dict[str, tuple[str, ...]] = {}
         #: Sessions whose first prompt has had OpenCode's title-request transform call.
@@ -136,6 +141,8 @@ class PluginHostRouter:
             # One post-execute listener serves both: it puts a before-hook's deny in OpenCode's words.
             if key == "tool.execute.before":
                 self._unsubscribe[key] = host.on(_seam(points.PRE_EXECUTE), self._pre_execute)
+                if can_rewrite(host):
+                    self._unsubscribe[EXECUTE_SEAM] = host.on(EXECUTE_SEAM, self._rewrites.on_execute)
             else:
                 self._unsubscribe[key] = lambda: None
             if "post-execute" not in self._unsubscribe:
@@ -181,7 +188,8 @@ class PluginHostRouter:
                            plugin=result.plugin)
 
     async def _pre_execute(self, execution: ToolExecution, next: Next) -> PreToolDecision:
-        if not self._by_key.get("tool.execute.before"):
+        if not self._by_key.get("tool.execute.before") or self._rewrites.nested(execution):
+            # A rewrite's nested call: the hooks already ran on the model's call.
             return await next()
         input, output = payloads.tool_before(execution)
         original = dict(output["args"])
@@ -191,11 +199,18 @@ class PluginHostRouter:
             return self._verbatim.deny(execution, result.error)
         args = result.output.get("args") if isinstance(result.output, dict) else None
         rewritten = isinstance(args, dict) and args != original
-        self._record(entries, points.PRE_EXECUTE.name, result, "allow", not rewritten,
-                     "args mutated; input rewrite ignored" if rewritten else "no throw")
+        applied = rewritten and can_rewrite(self._host)
+        if applied:
+            self._rewrites.want(execution, payloads.host_arguments(execution.name, args))  # type: ignore[arg-type]
+        note = ("args mutated; the call runs with them" if applied else
+                "args mutated; input rewrite ignored (no tools/execute seam)" if rewritten else "no throw")
+        self._record(entries, points.PRE_EXECUTE.name, result, "rewrite" if applied else "allow",
+                     applied or not rewritten, note)
         return await next()
 
     async def _post_execute(self, event: ToolPostEvent, next: Next) -> PostToolDecision:
+        if self._rewrites.nested(event.execution):
+            return await next()  # tool.execute.after runs once, on the model's call
         said = self._verbatim.take(event)
         if said is not None:
             # OpenCode runs no tool.execute.after for a call a before-hook threw on.

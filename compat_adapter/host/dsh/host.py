@@ -57,6 +57,7 @@ from compat_adapter.host.protocol import (
     ToolResult,
     UserMessage,
 )
+from compat_adapter.host.records import HostRecord
 from compat_adapter.host.sessionlog import SessionLog
 
 __all__ = ("DshAgent", "DshHost", "DshSession", "HostRecord")
@@ -175,13 +176,6 @@ class _Mount:
         self.gone = True
         if not self.host._channel.closed.is_set():
             await self.host._channel.request("unmount_bridge", {"mount": self.mount_id})
-
-
-@dataclass(frozen=True, slots=True)
-class HostRecord:
-    level: str
-    message: str
-    fields: Mapping[str, Any] = field(default_factory=dict)
 
 
 class DshHost(Host):

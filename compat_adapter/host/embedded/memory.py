@@ -26,7 +26,6 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -60,6 +59,7 @@ from compat_adapter.host.protocol import (
     ToolResult,
     Worktree,
 )
+from compat_adapter.host.records import HostRecord
 from compat_adapter.host.script import Script
 from compat_adapter.host.surfaces import EMBEDDED_SURFACE
 
@@ -72,15 +72,6 @@ _SOURCES = frozenset({"startup", "resume", "clear", "compact"})
 # Set inside the host's background tasks: settle() there would wait for itself.
 _IN_BACKGROUND: contextvars.ContextVar[bool] = contextvars.ContextVar("in_background",
                                                                      default=False)
-
-
-@dataclass(frozen=True, slots=True)
-class HostRecord:
-    """One operator-log entry (:meth:`MemoryHost.log`)."""
-
-    level: str
-    message: str
-    fields: Mapping[str, Any] = field(default_factory=dict)
 
 
 class MemoryHost(Host):
