@@ -144,7 +144,9 @@ async def test_notification_fires_once_per_idle_as_idle_prompt_never_on_running(
         where = tmp_path / vendor
         where.mkdir()
         log = where / "payloads"
-        idle = str(write_script(where / "idle.sh", f"cat >> '{log}'\necho >> '{log}'\n"))
+        log.mkdir()
+        # One file per run: the two idles' hooks may run at once, and appends would interleave.
+        idle = str(write_script(where / "idle.sh", f"cat > '{log}'/$$.json\n"))
         other = _hook(where, "other", "")
         async with MemoryHost(where) as host, CompatAdapter(host) as adapter:
             await adapter.register_hook(vendor, event, "idle_prompt", idle)
@@ -153,6 +155,6 @@ async def test_notification_fires_once_per_idle_as_idle_prompt_never_on_running(
             await agent.run_turn("first")
             await agent.run_turn("second")
             await host.settle()
-        payloads = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+        payloads = [json.loads(f.read_text()) for f in sorted(log.iterdir())]
         assert [p["notification_type"] for p in payloads] == ["idle_prompt", "idle_prompt"], vendor
         assert _runs(where, "other") == 0, vendor
