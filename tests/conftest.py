@@ -79,3 +79,25 @@ def lane(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
         mp.setenv("COMPAT_ADAPTER_STATE_HOME", str(tmp_path_factory.mktemp("lane-state-home")))
         results, _ = run_suite(root=tmp_path_factory.mktemp("vendor-lane"))
     return {r.case.name: r for r in results}
+
+
+@pytest.fixture(scope="session")
+def plugin_runtime() -> None:
+    """The OpenCode plugin runtime, installed by the project's own set-up script: a no-op check when
+    it is there (``.ci/run`` runs it first), an npm install from a fresh clone. Never a skip."""
+    from compat_adapter.plugin_host.lane import lane as plugin_lane
+
+    done = subprocess.run(["bash", str(Path(__file__).resolve().parents[1] / "scripts" / "plugin_lane.sh")],
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, f"scripts/plugin_lane.sh failed:\n{done.stdout}\n{done.stderr}"
+    assert plugin_lane().installed
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` still runs: a zombie has stopped (only its reaping is left, and in a
+    container without an init that reaps, that may never come)."""
+    try:
+        stat_line = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat_line.rpartition(")")[2].split()[0] != "Z"

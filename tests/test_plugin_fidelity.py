@@ -17,7 +17,6 @@ from conftest import trust_project
 
 from compat_adapter.host.embedded.memory import MemoryHost
 from compat_adapter.host.script import Reply, call
-from compat_adapter.plugin_host.lane import lane
 from compat_adapter.plugin_host.sources import project_sources
 from compat_adapter.service import CompatAdapter
 
@@ -38,12 +37,8 @@ const MODE = "%s"
 """
 
 
-@pytest.fixture(scope="module", autouse=True)
-def installed() -> None:
-    done = subprocess.run(["bash", str(REPO / "scripts" / "plugin_lane.sh")], capture_output=True, text=True,
-                          timeout=900)
-    assert done.returncode == 0, f"scripts/plugin_lane.sh failed:\n{done.stdout}\n{done.stderr}"
-    assert lane().installed
+#: The plugin runtime from the set-up step (conftest.plugin_runtime): never a skip.
+pytestmark = pytest.mark.usefixtures("plugin_runtime")
 
 
 async def run_counting(root: Path, mode: str) -> tuple[list[str], list[str]]:

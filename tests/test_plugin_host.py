@@ -65,14 +65,8 @@ export const Guard: Plugin = async ({ directory, worktree, $ }) => {
 """
 
 
-@pytest.fixture(scope="module", autouse=True)
-def installed() -> None:
-    """The runtime, installed by the project's own set-up script: a no-op check when it is there
-    (``.ci/run`` runs it first), an npm install from a fresh clone. Never a skip."""
-    done = subprocess.run(["bash", str(REPO / "scripts" / "plugin_lane.sh")], capture_output=True, text=True,
-                          timeout=900)
-    assert done.returncode == 0, f"scripts/plugin_lane.sh failed:\n{done.stdout}\n{done.stderr}"
-    assert lane().installed
+#: The plugin runtime from the set-up step (conftest.plugin_runtime): never a skip.
+pytestmark = pytest.mark.usefixtures("plugin_runtime")
 
 
 @pytest.fixture

@@ -13,24 +13,17 @@ import textwrap
 from pathlib import Path
 
 import anyio
+from conftest import running
 
 from compat_adapter.runtime import spawner
 from compat_adapter.runtime.process import hook_environment, run_command
 
 
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rpartition(")")[2].split()[0] != "Z"
-
-
 async def _gone(pids: list[int], seconds: float = 10.0) -> list[int]:
     with anyio.move_on_after(seconds):
-        while any(_alive(pid) for pid in pids):
+        while any(running(pid) for pid in pids):
             await anyio.sleep(0.02)
-    left = [pid for pid in pids if _alive(pid)]
+    left = [pid for pid in pids if running(pid)]
     for pid in left:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)

@@ -27,7 +27,7 @@ from typing import Any
 
 from compat_adapter.errors import UnsafeStateDir
 from compat_adapter.jsonlimits import loads_json
-from compat_adapter.statedir import private_dir
+from compat_adapter.statedir import private_dir, write_private
 
 __all__ = ("MARKER", "ORPHAN_AGE_S", "config_dir", "is_generated_name", "prune_orphans", "write_config")
 
@@ -80,18 +80,7 @@ def write_config(path: Path, config: dict[str, Any], owner: str) -> None:
     if not is_generated_name(path.name):
         raise ValueError(f"{path.name} is not a generated config name")
     data = json.dumps({MARKER: {"owner": owner, "pid": os.getpid()}, **config}, indent=2).encode()
-    tmp = path.with_name(f".{path.name}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    write_private(path, data)
 
 
 def _ours(directory: Path, name: str, now: float) -> bool:

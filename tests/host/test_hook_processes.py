@@ -14,18 +14,10 @@ from pathlib import Path
 
 import anyio
 import pytest
-from conftest import write_script
+from conftest import running, write_script
 from test_contract import Lane, bash, dsh_lane, lane
 
 __all__ = ("dsh_lane", "lane")  # fixtures, shared with the contract suite
-
-
-def _running(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rpartition(")")[2].split()[0] != "Z"
 
 
 @pytest.mark.parametrize("prefer", ["fidelity", "official"])
@@ -45,13 +37,13 @@ async def test_a_setsid_grandchild_after_the_hook_timeout(lane: Lane, tmp_path: 
     escaped = int((tmp_path / "esc.pid").read_text())
     try:
         with anyio.move_on_after(5):
-            while _running(escaped):
+            while running(escaped):
                 await anyio.sleep(0.05)
         if lane.name == "embedded" or prefer == "fidelity":
             # compat-adapter runs the hook itself (the native route runs it on DSH too).
-            assert not _running(escaped)
+            assert not running(escaped)
         else:  # pinned limit of DSH's own hook runner (process-group kill only)
-            assert _running(escaped)
+            assert running(escaped)
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.kill(escaped, signal.SIGKILL)

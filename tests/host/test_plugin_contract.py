@@ -7,7 +7,6 @@ Needs the plugin host runtime (`bash scripts/plugin_lane.sh`) and, for the DSH l
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,6 @@ from conftest import trust_project
 from test_contract import Lane, bash, dsh_lane, lane
 
 from compat_adapter.host.script import Reply
-from compat_adapter.plugin_host.lane import lane as plugin_lane
 from compat_adapter.plugin_host.sidecar import pid_alive
 
 REPO = Path(__file__).resolve().parents[2]
@@ -35,12 +33,8 @@ export const Guard = async ({ directory }) => ({
 """
 
 
-@pytest.fixture(scope="module", autouse=True)
-def installed() -> None:
-    done = subprocess.run(["bash", str(REPO / "scripts" / "plugin_lane.sh")], capture_output=True, text=True,
-                          timeout=900)
-    assert done.returncode == 0, f"scripts/plugin_lane.sh failed:\n{done.stdout}\n{done.stderr}"
-    assert plugin_lane().installed
+#: The plugin runtime from the set-up step (conftest.plugin_runtime): never a skip.
+pytestmark = pytest.mark.usefixtures("plugin_runtime")
 
 
 async def test_a_plugin_denies_and_transforms_each_request_on_both_hosts(lane: Lane, tmp_path: Path) -> None:
