@@ -128,3 +128,40 @@ async def test_a_hook_starts_with_no_signal_ignored_or_blocked(tmp_path: Path) -
     outcome = await run_command("grep -E '^Sig(Ign|Blk)' /proc/self/status", stdin=None, cwd=tmp_path,
                                 env=hook_environment(os.environ), timeout_s=30)
     assert outcome.stdout.split() == ["SigBlk:", "0" * 16, "SigIgn:", "0" * 16]
+
+
+BATCH = textwrap.dedent("""
+    import json, os, socket, sys, time
+    from compat_adapter.runtime.launcher import Server
+
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    server = Server(theirs.fileno())
+    host, their_sock = socket.socketpair()
+    (out_r, out_w), (err_r, err_w) = os.pipe(), os.pipe()
+    fds = [their_sock.detach(), out_w, err_w]
+    ours.sendmsg([b"N"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS,
+                           b"".join(fd.to_bytes(4, sys.byteorder) for fd in fds))])
+    assert server.accept()
+    for fd in fds:
+        os.close(fd)
+    (key,) = [k for k in server.selector.get_map().values() if k.data is not None]
+    request = json.dumps({"argv": ["/bin/sh", "-c", "true"], "env": {}, "cwd": "/", "cgroup": None}).encode()
+    host.sendall(len(request).to_bytes(8, "big") + request)
+    assert server.handle(key) and key.data.pid  # the launcher is forked
+    stat = f"/proc/{key.data.pid}/stat"
+    while open(stat).read().rpartition(") ")[2][0] != "Z":
+        time.sleep(0.01)
+    host.close()  # the launcher has ended and the host hangs up: both ready in one batch
+    ready = {k.fileobj for k, _ in server.selector.select(10)}
+    assert ready == {server.wake, key.fileobj}, ready
+    server.reap()  # the batch's wake-up first: the run is told its status and dropped
+    assert key.data.ended and not server.launched
+    print(server.handle(key))  # then the same batch's event for the dropped run's socket
+""")
+
+
+def test_a_run_reaped_and_hung_up_in_one_batch_is_handled_once() -> None:
+    # CI once saw this batch crash the server (KeyError on the dropped run's socket), which
+    # ended every run in flight and leaked the host's end of the old server.
+    done = subprocess.run([sys.executable, "-c", BATCH], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "True\n", "")

@@ -46,6 +46,7 @@ import time
 
 TYPE_CHECKING = False  # `typing` alone would double the server's start-up
 if TYPE_CHECKING:
+    import selectors
     import signal
 else:
     import _signal as signal  # the C module: `signal` would import enum
@@ -303,21 +304,26 @@ class Server:
         self.selector = selectors.DefaultSelector()
         self.selector.register(self.control, selectors.EVENT_READ)
         self.selector.register(self.wake, selectors.EVENT_READ)
-        self.runs: dict[int, Run] = {}  # by socket fd
         self.launched: dict[int, Run] = {}  # by launcher pid
 
     def serve(self) -> None:
         _prctl(PR_SET_DUMPABLE, 0)  # loads ctypes once, before any fork
         while True:
             for key, _ in self.selector.select():
-                if key.fileobj is self.control:
-                    if not self.accept():
-                        self.stop()
-                        return
-                elif key.fileobj is self.wake:
-                    self.reap()
-                else:
-                    self.order(self.runs[key.fd])
+                if not self.handle(key):
+                    self.stop()
+                    return
+
+    def handle(self, key: selectors.SelectorKey) -> bool:
+        """One ready descriptor of a batch; False when the host has gone."""
+        if key.fileobj is self.control:
+            return self.accept()
+        if key.fileobj is self.wake:
+            self.reap()
+        elif not key.data.ended:
+            # An ended run is skipped: one batch can reap a run, then still report its socket.
+            self.order(key.data)
+        return True
 
     def accept(self) -> bool:
         """Take one run's descriptors: its socket, stdin (or none), stdout, stderr."""
@@ -340,8 +346,7 @@ class Server:
         sock = socket.socket(fileno=fds[0])
         sock.setblocking(False)
         stdio = fds[1:] if data == b"I" else [-1, *fds[1:]]
-        self.runs[sock.fileno()] = Run(sock, stdio)
-        self.selector.register(sock, 1)  # EVENT_READ
+        self.selector.register(sock, 1, Run(sock, stdio))  # EVENT_READ; the key's data is the run
         return True
 
     def order(self, run: Run) -> None:
@@ -391,7 +396,6 @@ class Server:
         run.ended = True
         run.release()
         self.selector.unregister(run.sock)
-        del self.runs[run.sock.fileno()]
         run.sock.close()
 
     def reap(self) -> None:

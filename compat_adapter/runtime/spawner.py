@@ -50,11 +50,21 @@ class _Server:
         self.proc: subprocess.Popen[bytes] | None = None
         self.control: socket.socket | None = None
 
-    def _start(self, python: str) -> socket.socket:
-        if self.proc is not None:
-            self.proc.poll()  # reap a server that ended
+    def _retire(self) -> None:
+        """Let go of the current server: one that refused a message may still be exiting, so it
+        is killed (its launchers die with it) and reaped rather than left to ``Popen.__del__``."""
         if self.control is not None:
             self.control.close()
+            self.control = None
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                with suppress(OSError):
+                    self.proc.kill()
+                self.proc.wait()
+            self.proc = None
+
+    def _start(self, python: str) -> socket.socket:
+        self._retire()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             # An empty environment: a launcher shows its server's initial environment in /proc.
@@ -86,10 +96,9 @@ class _Server:
                     control.sendmsg([tag], message)
                     return
                 except (BrokenPipeError, ConnectionError):
+                    self._retire()  # gone: the next attempt starts another one
                     if attempt == 2:
                         raise
-                    self.control = None  # gone: start another one
-
 
     def forget(self) -> None:
         """In a forked child: the server belongs to the parent; start our own when needed."""
