@@ -114,9 +114,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BaseExceptionGroup as group:
         # A task group wraps errors; the first stable one is what the user needs to see.
-        for exc in _leaves(group):
-            if isinstance(exc, CompatError):
-                return _fail(exc, args)
+        for leaf in _leaves(group):
+            if isinstance(leaf, CompatError):
+                return _fail(leaf, args)
         raise
 
 

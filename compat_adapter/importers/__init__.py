@@ -18,7 +18,7 @@ import importlib
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, cast
 
 from compat_adapter.catalog import resolve_vendor
 from compat_adapter.errors import ConfigParseError
@@ -34,7 +34,7 @@ from compat_adapter.importers.common import (
 from compat_adapter.importers.gate import gate
 
 if TYPE_CHECKING:
-    from compat_adapter.model import CapabilityResult
+    from compat_adapter.model import CapabilityResult, VendorSpec
     from compat_adapter.plugin_host.sources import PluginSource
     from compat_adapter.service import CompatAdapter
 
@@ -56,8 +56,17 @@ _MODULES = {"claude": "claude", "codex": "codex", "workbuddy": "codebuddy", "ope
             "copilot": "copilot"}
 
 
-def _module(vendor_id: str):
-    return importlib.import_module(f"compat_adapter.importers.{_MODULES[vendor_id]}")
+class _VendorImporter(Protocol):
+    """What each module named in ``_MODULES`` defines."""
+
+    def project_files(self, root: Path) -> list[Path]: ...
+
+    def import_file(self, spec: VendorSpec, path: Path, shown: str) -> FileImport: ...
+
+
+def _module(vendor_id: str) -> _VendorImporter:
+    # import_module is typed as returning any module; every module _MODULES names defines both.
+    return cast(_VendorImporter, importlib.import_module(f"compat_adapter.importers.{_MODULES[vendor_id]}"))
 
 
 def import_files(vendor: str, paths: Sequence[str | Path], *, trust_all: bool | None = None

@@ -16,6 +16,7 @@ from compat_adapter.errors import ConfigParseError
 from compat_adapter.handlers.rules import IF_EVENTS
 from compat_adapter.importers import rules as project_rules
 from compat_adapter.importers.common import (
+    Decide,
     FileImport,
     ImportedHook,
     Refused,
@@ -55,7 +56,7 @@ def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
                            ".json or a rules .md)", path=shown)
 
 
-def settings_file(spec: VendorSpec, path: Path, shown: str, decide) -> FileImport:
+def settings_file(spec: VendorSpec, path: Path, shown: str, decide: Decide) -> FileImport:
     """A Claude-shaped settings file; ``decide(spec, slot, shown)`` judges each handler."""
     data = load_json(path, shown)
     out = FileImport()
@@ -75,8 +76,7 @@ def settings_file(spec: VendorSpec, path: Path, shown: str, decide) -> FileImpor
             refuse_slots(spec, event, groups, shown, place, out.refused, *no_row(spec, event))
             continue
         for slot in grouped_slots(spec, event, row, groups, shown, place, out.refused):
-            found = judged(decide, spec, slot, shown)
-            (out.hooks if isinstance(found, ImportedHook) else out.refused).append(found)
+            out.add(judged(decide, spec, slot, shown))
     return out
 
 

@@ -152,7 +152,7 @@ def _hooks(spec: VendorSpec, data: Mapping[str, Any], shown: str, *, managed: bo
                 continue
             except CompatError:
                 found = judged(classify, spec, slot, shown)
-            (out.hooks if isinstance(found, ImportedHook) else out.refused).append(found)
+            out.add(found)
     return out
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -152,6 +152,13 @@ class FileImport:
     managed: bool = False
     #: Where ``allow_managed_hooks_only = true`` was set: only managed hooks of the import run.
     managed_only: str | None = None
+
+    def add(self, found: ImportedHook | Refused) -> None:
+        """One judged handler: kept as a hook, or listed as refused."""
+        if isinstance(found, ImportedHook):
+            self.hooks.append(found)
+        else:
+            self.refused.append(found)
 
 
 # ── reading ────────────────────────────────────────────────────────────────────────────────────
@@ -382,11 +389,15 @@ def grouped_slots(spec: VendorSpec, event: str, row: EventRow | None, groups: li
             yield Slot(event, row, matcher, handler, hplace, gplace)
 
 
-def judged(decide: Any, spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook | Refused:
+#: A vendor's judge of one handler: ``decide(spec, slot, shown)``.
+Decide = Callable[[VendorSpec, Slot, str], "ImportedHook | Refused"]
+
+
+def judged(decide: Decide, spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook | Refused:
     """``decide(spec, slot, shown)``, with a handler or matcher it cannot accept turned into one
     refusal at its place (the way the vendor skips one bad entry), never a dead file."""
     try:
-        return decide(spec, slot, shown)  # type: ignore[no-any-return]
+        return decide(spec, slot, shown)
     except InvalidMatcher as exc:
         return refuse(spec, slot, shown, "INVALID_MATCHER", exc.message.split(": ", 1)[-1])
     except (ConfigParseError, InvalidHandler, InvalidDeclaration) as exc:

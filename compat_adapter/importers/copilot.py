@@ -141,8 +141,7 @@ def _hooks_data(spec: VendorSpec, path: Path, shown: str, data: Mapping[str, Any
                                                      "INVALID_MATCHER"))
                     continue
             for slot in slots:
-                found = judged(classify, spec, slot, shown)
-                (out.hooks if isinstance(found, ImportedHook) else out.refused).append(found)
+                out.add(judged(classify, spec, slot, shown))
     return out
 
 

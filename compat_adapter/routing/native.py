@@ -65,10 +65,10 @@ class Listening:
                 self._subscribe(seam)
             if point.name in _HALTING and PRE_STEP.seam in self._host.surface.seams:
                 # continue:false ends the turn at its next step: the pre-step seam refuses it.
-                self._subscribe(PRE_STEP.seam)  # type: ignore[arg-type]
+                self._subscribe(PRE_STEP.seam)
             if point is PRE_EXECUTE and POST_EXECUTE.seam in self._host.surface.seams:
                 # A deny is put in the vendor's words on post-execute (``verbatim``).
-                self._subscribe(POST_EXECUTE.seam)  # type: ignore[arg-type]
+                self._subscribe(POST_EXECUTE.seam)
             if point is PRE_EXECUTE and can_rewrite(self._host):
                 # An input rewrite runs as a nested call on tools/execute (``rewrite``).
                 self._subscribe(EXECUTE_SEAM)

@@ -73,11 +73,6 @@ _EVENT_POINTS = (points.SESSION_CREATED, points.AGENT_STATUS, points.AGENT_ERROR
 Next = Callable[[], Awaitable[Any]]
 
 
-def _seam(point: points.Point) -> str:
-    assert point.seam is not None
-    return point.seam
-
-
 class PluginHostRouter:
     """plugin-host: mounts plugin callbacks on their points; one sidecar per adapter."""
 
@@ -140,25 +135,29 @@ class PluginHostRouter:
         if key in ("tool.execute.before", "tool.execute.after"):
             # One post-execute listener serves both: it puts a before-hook's deny in OpenCode's words.
             if key == "tool.execute.before":
-                self._unsubscribe[key] = host.on(_seam(points.PRE_EXECUTE), self._pre_execute)
+                self._unsubscribe[key] = host.on(points.PRE_EXECUTE.seam, self._pre_execute)
                 if can_rewrite(host):
                     self._unsubscribe[EXECUTE_SEAM] = host.on(EXECUTE_SEAM, self._rewrites.on_execute)
             else:
                 self._unsubscribe[key] = lambda: None
             if "post-execute" not in self._unsubscribe:
-                self._unsubscribe["post-execute"] = host.on(_seam(points.POST_EXECUTE), self._post_execute)
+                self._unsubscribe["post-execute"] = host.on(points.POST_EXECUTE.seam, self._post_execute)
         elif key == "shell.env":
             self._unsubscribe[key] = host.register_shell_env(f"compat-adapter-{self._adapter_id}-plugins",
                                                              self._shell_env)
         elif key in _STEP_KEYS:
             # One listener for both keys, so that they run in OpenCode's order whatever mounts first.
             if points.PRE_STEP.name not in self._unsubscribe:
-                self._unsubscribe[points.PRE_STEP.name] = host.on(_seam(points.PRE_STEP), self._pre_step)
+                self._unsubscribe[points.PRE_STEP.name] = host.on(points.PRE_STEP.seam, self._pre_step)
         elif key == "permission.ask":
-            self._unsubscribe[key] = host.on(_seam(points.APPROVAL), self._approval)
+            self._unsubscribe[key] = host.on(points.APPROVAL.seam, self._approval)
         elif key == "event":
-            offs = [host.on(_seam(point), self._bus) for point in _EVENT_POINTS]
-            self._unsubscribe[key] = lambda: [off() for off in offs]  # type: ignore[func-returns-value]
+            offs = [host.on(point.seam, self._bus) for point in _EVENT_POINTS]
+
+            def off_all() -> None:
+                for off in offs:
+                    off()
+            self._unsubscribe[key] = off_all
         # `dispose` needs no seam: the sidecar calls it when it is closed.
 
     # ── running ──

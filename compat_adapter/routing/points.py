@@ -16,7 +16,7 @@ steer, call ``next``).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
@@ -44,7 +44,7 @@ from compat_adapter.routing.verdicts import (
 if TYPE_CHECKING:
     pass
 
-__all__ = ("POINTS", "Point", "point_named", "question_result")
+__all__ = ("POINTS", "Point", "RecordPoint", "SeamPoint", "point_named", "question_result")
 
 Mode = Literal["waterfall", "serial", "emit", "service"]
 
@@ -67,6 +67,20 @@ class Point:
     transcripts show these runs)."""
     record: str | None = None
     """For a point derived from ``session/event``: the kind of durable record it follows."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeamPoint(Point):
+    """A point a host seam drives: every point but the host services' (their callers need a seam name)."""
+
+    seam: str
+
+
+@dataclass(frozen=True, slots=True)
+class RecordPoint(SeamPoint):
+    """A point derived from one kind of durable ``session/event`` record."""
+
+    record: str = field(kw_only=True)
 
 
 # ── payload fields ──────────────────────────────────────────────────────────────────────────────
@@ -261,52 +275,52 @@ _OBS = "none (observe)"
 _EVENT = "session/event"
 
 # waterfalls: the answer can be the host's verdict
-PRE_EXECUTE = Point("tools/pre-execute", "tools/pre-execute", "waterfall", "PreToolDecision", pre_tool,
-                    _tool_call, log_pair=True)
-POST_EXECUTE = Point("tools/post-execute", "tools/post-execute", "waterfall", "PostToolDecision", post_tool,
-                     _tool_result, log_pair=True)
-PRE_STEP = Point("agent/pre-step", "agent/pre-step", "waterfall", "PreStepDecision", pre_step, _prompt,
-                 log_pair=True)
-PRE_STEP_TRANSFORM = Point("agent/pre-step/transform", "agent/pre-step", "waterfall", "PreStepDecision", transform,
-                           _prompt, log_pair=True)
-APPROVAL = Point("approval/request", "approval/request", "waterfall", "ApprovalOutcome", approval,
-                 _approval_request, log_pair=True)
-QUESTIONS = Point("user-questions/request", "user-questions/request", "waterfall", "AskUserQuestionAnswer",
-                  questions, _question_request, log_pair=True)
+PRE_EXECUTE = SeamPoint("tools/pre-execute", "tools/pre-execute", "waterfall", "PreToolDecision", pre_tool,
+                        _tool_call, log_pair=True)
+POST_EXECUTE = SeamPoint("tools/post-execute", "tools/post-execute", "waterfall", "PostToolDecision", post_tool,
+                         _tool_result, log_pair=True)
+PRE_STEP = SeamPoint("agent/pre-step", "agent/pre-step", "waterfall", "PreStepDecision", pre_step, _prompt,
+                     log_pair=True)
+PRE_STEP_TRANSFORM = SeamPoint("agent/pre-step/transform", "agent/pre-step", "waterfall", "PreStepDecision", transform,
+                               _prompt, log_pair=True)
+APPROVAL = SeamPoint("approval/request", "approval/request", "waterfall", "ApprovalOutcome", approval,
+                     _approval_request, log_pair=True)
+QUESTIONS = SeamPoint("user-questions/request", "user-questions/request", "waterfall", "AskUserQuestionAnswer",
+                      questions, _question_request, log_pair=True)
 
 # serial: the host waits, so context or another step can land
-AGENT_CREATED = Point("agent/created", "agent/created", "serial", "inject (context)", inject, _agent_created)
-TURN_STOPPING = Point("agent/turn-stopping", "agent/turn-stopping", "serial", "steer (another step)", stop_rule,
-                      _turn_stopping, log_pair=True)
+AGENT_CREATED = SeamPoint("agent/created", "agent/created", "serial", "inject (context)", inject, _agent_created)
+TURN_STOPPING = SeamPoint("agent/turn-stopping", "agent/turn-stopping", "serial", "steer (another step)", stop_rule,
+                          _turn_stopping, log_pair=True)
 
 # emit: observed (a child's context still reaches the child, which has not started yet)
-SUBAGENT_START = Point("subagent/start", "subagent/start", "emit", "inject into the child", child_context,
-                       _subagent_start)
-SUBAGENT_END = Point("subagent/end", "subagent/end", "emit", _OBS, observe, _subagent_end)
-DISPOSED = Point("agent/disposed", "agent/disposed", "emit", _OBS, observe, _disposed)
-AGENT_ERROR = Point("agent/error", "agent/error", "emit", _OBS, observe, _error)
-AGENT_STATUS = Point("agent/status", "agent/status", "emit", _OBS, observe, _status)
-INBOX = Point("agent/inbox/inserted", "agent/inbox/inserted", "emit", _OBS, observe, _inbox)
-SETTINGS = Point("settings/document-updated", "settings/document-updated", "emit", _OBS, observe, _settings)
-SESSION_CREATED = Point("session/created", "session/created", "emit", _OBS, observe, _session_created)
-INSTRUCTIONS_LOADED = Point("agent/instructions-loaded", "session/created", "emit", _OBS, observe, _instructions)
+SUBAGENT_START = SeamPoint("subagent/start", "subagent/start", "emit", "inject into the child", child_context,
+                           _subagent_start)
+SUBAGENT_END = SeamPoint("subagent/end", "subagent/end", "emit", _OBS, observe, _subagent_end)
+DISPOSED = SeamPoint("agent/disposed", "agent/disposed", "emit", _OBS, observe, _disposed)
+AGENT_ERROR = SeamPoint("agent/error", "agent/error", "emit", _OBS, observe, _error)
+AGENT_STATUS = SeamPoint("agent/status", "agent/status", "emit", _OBS, observe, _status)
+INBOX = SeamPoint("agent/inbox/inserted", "agent/inbox/inserted", "emit", _OBS, observe, _inbox)
+SETTINGS = SeamPoint("settings/document-updated", "settings/document-updated", "emit", _OBS, observe, _settings)
+SESSION_CREATED = SeamPoint("session/created", "session/created", "emit", _OBS, observe, _session_created)
+INSTRUCTIONS_LOADED = SeamPoint("agent/instructions-loaded", "session/created", "emit", _OBS, observe, _instructions)
 
 # emit, derived from the durable records of session/event
-SESSION_EVENT = Point("session/event", _EVENT, "emit", _OBS, observe, _record)
-COMPACTION_START = Point("compaction/start", _EVENT, "emit", _OBS, observe, _compaction_start,
-                         record="compaction/start")
-COMPACTION_END = Point("compaction/end", _EVENT, "emit", _OBS, observe, _compaction_end,
-                       record="compaction/end")
-TODO = Point("todo/write", _EVENT, "emit", _OBS, observe, _todo, record="todo/write")
-STEP_END = Point("step/end", _EVENT, "emit", _OBS, observe, _step_end, record="step/end")
-MODEL_SWITCH = Point("request/header", _EVENT, "emit", _OBS, observe, _model_switch, record="request/header")
-COMMAND = Point("command/run", _EVENT, "emit", _OBS, observe, _command, record="command/run")
-WORKSPACE = Point("workspace/changes", _EVENT, "emit", _OBS, observe, _workspace,
-                  record="workspace/changes")
-APPROVAL_DECIDED = Point("approval/decided", _EVENT, "emit", _OBS, observe, _approval_decided,
-                         record="approval/decided")
-DISPLAY = Point("message/display", _EVENT, "emit", _OBS, observe, _display, record="assistant/message")
-LSP = Point("lsp/query", _EVENT, "emit", _OBS, observe, _lsp, service="lsp", record="workspace/changes")
+SESSION_EVENT = SeamPoint("session/event", _EVENT, "emit", _OBS, observe, _record)
+COMPACTION_START = RecordPoint("compaction/start", _EVENT, "emit", _OBS, observe, _compaction_start,
+                               record="compaction/start")
+COMPACTION_END = RecordPoint("compaction/end", _EVENT, "emit", _OBS, observe, _compaction_end,
+                             record="compaction/end")
+TODO = RecordPoint("todo/write", _EVENT, "emit", _OBS, observe, _todo, record="todo/write")
+STEP_END = RecordPoint("step/end", _EVENT, "emit", _OBS, observe, _step_end, record="step/end")
+MODEL_SWITCH = RecordPoint("request/header", _EVENT, "emit", _OBS, observe, _model_switch, record="request/header")
+COMMAND = RecordPoint("command/run", _EVENT, "emit", _OBS, observe, _command, record="command/run")
+WORKSPACE = RecordPoint("workspace/changes", _EVENT, "emit", _OBS, observe, _workspace,
+                        record="workspace/changes")
+APPROVAL_DECIDED = RecordPoint("approval/decided", _EVENT, "emit", _OBS, observe, _approval_decided,
+                               record="approval/decided")
+DISPLAY = RecordPoint("message/display", _EVENT, "emit", _OBS, observe, _display, record="assistant/message")
+LSP = RecordPoint("lsp/query", _EVENT, "emit", _OBS, observe, _lsp, service="lsp", record="workspace/changes")
 
 # host services call back
 FS_WATCH = Point("fs/watch", None, "service", _OBS, observe, _file_changed, service="fs.watch")

@@ -40,7 +40,7 @@ class PolicyGuard:
     def add(self, rid: str, rules: tuple[PrefixRule, ...]) -> None:
         self._rules[rid] = rules
         if self._unsubscribe is None:
-            self._unsubscribe = self._host.on(PRE_EXECUTE.seam, self._on_pre_execute)  # type: ignore[arg-type]
+            self._unsubscribe = self._host.on(PRE_EXECUTE.seam, self._on_pre_execute)
 
     @property
     def rules(self) -> tuple[PrefixRule, ...]:
