@@ -60,6 +60,10 @@ def test_prefix_rules_match_as_codex_matches_them() -> None:
     'prefix_rule(pattern = ["x"], not_match = ["x y"])\n',
     'prefix_rule(pattern = ["x"], other = 1)\n',
     'prefix_rule(pattern = [open("f")])\n',
+    # Values of the wrong type (found by mypy): these raised TypeError before, not a refusal.
+    'prefix_rule(pattern = ["x"], match = 5)\n',
+    'prefix_rule(pattern = ["x"], not_match = {"x": 1})\n',
+    'prefix_rule(pattern = ["x"], decision = ["allow"])\n',
 ])
 def test_a_file_outside_the_rules_language_is_refused(text: str) -> None:
     with pytest.raises(InvalidDeclaration):

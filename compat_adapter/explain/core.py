@@ -71,7 +71,7 @@ def moment_fields(spec: VendorSpec, q: Question) -> dict[str, Any]:
     given = dict(q.payload or {})
     tool, args = q.tool, q.tool_input
     if q.payload is not None:
-        nested = given.get("input") if isinstance(given.get("input"), Mapping) else {}
+        nested = given_input if isinstance(given_input := given.get("input"), Mapping) else {}
         tool = tool or given.get("tool_name") or given.get("toolName") or nested.get("tool")
         raw = given.get("tool_input", given.get("toolArgs"))
         if isinstance(raw, str):
@@ -79,7 +79,7 @@ def moment_fields(spec: VendorSpec, q: Question) -> dict[str, Any]:
                 raw = json.loads(raw)
             except ValueError:
                 raw = {"value": raw}
-        out = given.get("output") if isinstance(given.get("output"), Mapping) else {}
+        out = given_output if isinstance(given_output := given.get("output"), Mapping) else {}
         args = args if args is not None else raw if isinstance(raw, Mapping) else out.get("args")
         for key, value in given.items():
             if key not in ("tool_name", "toolName", "tool_input", "toolArgs", "input", "output", "hook_event_name",

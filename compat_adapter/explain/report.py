@@ -3,7 +3,7 @@ published JSON Schema generated from the very classes that build it (``docs/sche
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -11,7 +11,7 @@ __all__ = ("SCHEMA_VERSION", "ExplainReport", "HookExplained", "HostView", "IfDe
            "Read", "RunResult", "VendorView")
 
 #: Bumped when a field changes meaning or goes away (adding one is compatible).
-SCHEMA_VERSION = 1
+SCHEMA_VERSION: Final = 1
 
 
 class _Frozen(BaseModel):

@@ -210,12 +210,13 @@ class Sidecar:
             return
         method = message.get("method")
         if method is not None and "id" not in message:
-            params = message.get("params") if isinstance(message.get("params"), dict) else {}
+            params = given if isinstance(given := message.get("params"), dict) else {}
             if method == "ready":
                 self._ready.set()
             elif self._on_notice is not None:
                 self._on_notice(str(method), params)
             return
+        # Any JSON value may stand as the id: one that names no request of ours finds nothing.
         pending = self._pending.get(message.get("id"))  # type: ignore[arg-type]
         if pending is not None:
             pending.reply = message

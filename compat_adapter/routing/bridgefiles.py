@@ -106,7 +106,7 @@ def _ours(directory: Path, name: str, now: float) -> bool:
 def prune_orphans(directory: Path, *, now: float | None = None) -> list[Path]:
     """Delete the generated configs older than a day that this package wrote; nothing else."""
     now = time.time() if now is None else now
-    removed = []
+    removed: list[Path] = []
     try:
         names = os.listdir(directory)
     except OSError:

@@ -20,7 +20,7 @@ import ast
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeGuard
 
 from compat_adapter.errors import InvalidDeclaration
 
@@ -77,6 +77,18 @@ def _example(value: object, where: str) -> list[str]:
     raise InvalidDeclaration(f"{where}: an example is a command string or a list of words", source=where)
 
 
+def _is_decision(value: object) -> TypeGuard[PolicyDecision]:
+    return isinstance(value, str) and value in _RANK  # an unhashable value is no decision either
+
+
+def _examples(value: object, key: str, where: str) -> list[object] | tuple[object, ...]:
+    if value is None:
+        return []
+    if isinstance(value, list | tuple):
+        return value
+    raise InvalidDeclaration(f"{where}: {key} must be a list of examples", source=where)
+
+
 def _rule(call: ast.Call, where: str) -> PrefixRule:
     if call.args:
         raise InvalidDeclaration(f"{where}: prefix_rule takes keyword arguments only", source=where)
@@ -88,19 +100,19 @@ def _rule(call: ast.Call, where: str) -> PrefixRule:
     if not isinstance(pattern, list) or not pattern:
         raise InvalidDeclaration(f"{where}: pattern must be a non-empty list", source=where)
     decision = given.get("decision", "allow")
-    if decision not in _RANK:
+    if not _is_decision(decision):
         raise InvalidDeclaration(f"{where}: decision {decision!r} is not allow, prompt or forbidden",
                                  source=where)
     justification = given.get("justification")
     if justification is not None and not isinstance(justification, str):
         raise InvalidDeclaration(f"{where}: justification must be a string", source=where)
-    rule = PrefixRule(tuple(_words(p, where) for p in pattern), decision, justification, where)  # type: ignore[arg-type]
+    rule = PrefixRule(tuple(_words(p, where) for p in pattern), decision, justification, where)
     # Codex checks the examples when it loads the file: a rule that contradicts them is an error.
-    for example in given.get("match") or []:
+    for example in _examples(given.get("match"), "match", where):
         if not rule.matches(_example(example, where)):
             raise InvalidDeclaration(f"{where}: the example {example!r} does not match the pattern",
                                      source=where)
-    for example in given.get("not_match") or []:
+    for example in _examples(given.get("not_match"), "not_match", where):
         if rule.matches(_example(example, where)):
             raise InvalidDeclaration(f"{where}: the example {example!r} matches the pattern", source=where)
     return rule

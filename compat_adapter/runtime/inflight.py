@@ -95,6 +95,6 @@ def tracked(empty: Callable[[], Any]) -> Callable[[Callable[Concatenate[S, P], A
             with inflight.track():
                 if not inflight.closed:
                     return await method(self, *args, **kwargs)
-            return empty()  # type: ignore[no-any-return]
+            return empty()
         return run
     return wrap

@@ -33,7 +33,7 @@ from compat_adapter.runtime.launcher import KILL_NOW
 __all__ = ("LaunchRefused", "Launched", "launch", "server_pid")
 
 _SCRIPT = Path(__file__).with_name("launcher.py")
-_ORDERS = {signal.SIGTERM: b"T", KILL_NOW: b"K"}
+_ORDERS: dict[int, bytes] = {signal.SIGTERM: b"T", KILL_NOW: b"K"}
 _CHUNK = 65536
 _START_LIMIT_S = 60.0
 

@@ -56,7 +56,7 @@ class RecordReader:
             return [self._with(event, {**data, **where, "text": text_of(data.get("content")),
                                        "source": _source(data.get("source"))})]
         if event.type == "assistant/message" and "text" not in data:
-            message = data.get("message") if isinstance(data.get("message"), Mapping) else {}
+            message = given if isinstance(given := data.get("message"), Mapping) else {}
             return [self._with(event, {**data, **where, "text": text_of(message.get("content"))})]
         if event.type == "compaction/summary" and isinstance(data.get("summary"), (list, tuple)):
             return [self._with(event, {**data, "summary": text_of(data["summary"]),

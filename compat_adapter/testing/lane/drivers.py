@@ -94,9 +94,9 @@ async def embedded_outcome(case: Case, run: Path) -> Outcome:
     # The scripted loop's JSON form: the host's own shell tool, with the arguments the vendor's
     # model sent besides the command (a description), so that the payloads compare on the fields
     # the dialect builds.
-    calls = {"shell": lambda value: {"name": "bash", "arguments": {"command": value, **cli.extra_args}},
-             "read": lambda value: {"name": "read", "arguments": {"path": value}}}
-    script = [{"tools": [calls[kind](value)]} if kind in calls else value for kind, value in case.steps]
+    call_of = {"shell": lambda value: {"name": "bash", "arguments": {"command": value, **cli.extra_args}},
+               "read": lambda value: {"name": "read", "arguments": {"path": value}}}
+    script = [{"tools": [call_of[kind](value)]} if kind in call_of else value for kind, value in case.steps]
     degradations: dict[str, tuple[str, ...]] = {}
     async with MemoryHost(proj) as host:
         async with CompatAdapter(host, state_dir=str(run / "adapter")) as adapter:

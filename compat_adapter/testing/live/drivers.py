@@ -203,7 +203,7 @@ async def drive_agent_created(s: Session) -> None:
 async def drive_subagent_start(s: Session) -> None:
     s.probe.answer(context_answer(s.vendor, s.event))
     await s.register()
-    script = [Subagent(script=("child answer",), prompt="look at the code"), "done"]
+    script = [Subagent(script=(Reply("child answer"),), prompt="look at the code"), "done"]
     agent = await s.host.create_agent(script=script)
     result = await agent.run_turn("delegate")
     await s.host.settle()
@@ -221,7 +221,7 @@ async def drive_subagent_end(s: Session) -> None:
     answer = observe_answer(s.vendor, s.event)
     s.probe.answer(answer)
     await s.register()
-    script = [Subagent(script=("child answer",), prompt="look at the code"), "done"]
+    script = [Subagent(script=(Reply("child answer"),), prompt="look at the code"), "done"]
     agent = await s.host.create_agent(script=script)
     result = await agent.run_turn("delegate")
     await s.host.settle()
