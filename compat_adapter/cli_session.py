@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,7 @@ def _console() -> Any:
     return Console(stderr=False, highlight=False, soft_wrap=False, width=140)
 
 
-def _progress(enabled: bool):
+def _progress(enabled: bool) -> Callable[[str], None] | None:
     """One line per stage on stderr, so anything longer than a second shows it is working."""
     if not enabled:
         return None

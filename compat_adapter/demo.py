@@ -90,7 +90,7 @@ async def run_demo(workdir: Path | None = None, progress: Callable[[str], None] 
                    ) -> DemoReport:
     """Run the whole demo; ``workdir`` (default: a fresh temporary folder) keeps the files."""
     own_tmp = workdir is None
-    root = Path(tempfile.mkdtemp(prefix="compat-adapter-demo-")) if own_tmp else Path(workdir)
+    root = Path(workdir) if workdir is not None else Path(tempfile.mkdtemp(prefix="compat-adapter-demo-"))
     try:
         repo = prepare_repository(root)
         trace = root / "hook-trace.jsonl"

@@ -111,7 +111,7 @@ async def run_mcp_tool(handler: McpToolHandler, payload: Mapping[str, Any], *, p
     if result is None:
         return timed_out(f"mcp_tool hook: {handler.server}/{handler.tool} did not answer within "
                          f"{timeout_s:g} s", started)
-    text = "\n".join(block.text for block in result.content if getattr(block, "type", None) == "text")
+    text = "\n".join(block.text for block in result.content if block.type == "text")
     if result.is_error:
         return failed(f"mcp_tool hook: {handler.server}/{handler.tool} failed: {text}", started)
     return answered(text, started, limit)

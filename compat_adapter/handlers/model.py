@@ -21,7 +21,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 import httpx
 
@@ -44,11 +44,18 @@ _SYSTEM = {
 _IGNORES_OK = frozenset({"PermissionRequest", "PermissionDenied"})
 
 
+ModelApi = Literal["anthropic", "chat"]
+
+
+def _is_api(value: str) -> TypeGuard[ModelApi]:
+    return value in ("anthropic", "chat")
+
+
 @dataclass(frozen=True, slots=True)
 class ModelEndpoint:
     """A model server the embedded host asks: Anthropic Messages or OpenAI Chat Completions."""
 
-    api: Literal["anthropic", "chat"]
+    api: ModelApi
     base_url: str
     model: str
     api_key_env: str | None = None
@@ -61,7 +68,7 @@ def endpoint_from_env(environ: Mapping[str, str] = os.environ) -> ModelEndpoint 
     if not url:
         return None
     api = environ.get("COMPAT_ADAPTER_MODEL_API", "anthropic")
-    if api not in ("anthropic", "chat"):
+    if not _is_api(api):
         raise ValueError(f"COMPAT_ADAPTER_MODEL_API is anthropic or chat, not {api!r}")
     return ModelEndpoint(api=api, base_url=url, model=environ.get("COMPAT_ADAPTER_MODEL_NAME", "default"),
                          api_key_env=environ.get("COMPAT_ADAPTER_MODEL_KEY_ENV"))

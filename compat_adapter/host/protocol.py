@@ -55,6 +55,7 @@ __all__ = (
     "SessionEventNotice",
     "SessionHandle",
     "SettingsUpdated",
+    "ShellEnvResolver",
     "SubagentEnd",
     "SubagentStart",
     "Surface",
@@ -354,6 +355,7 @@ class BridgeMount(Protocol):
 
 Listener = Callable[..., Any]
 Unsubscribe = Callable[[], None]
+ShellEnvResolver = Callable[[ToolExecution], Mapping[str, str] | Awaitable[Mapping[str, str]]]
 
 
 class Host(abc.ABC):
@@ -378,7 +380,7 @@ class Host(abc.ABC):
         """A live agent by id (subagent children included while they run)."""
 
     @abc.abstractmethod
-    def log(self, level: str, message: str, **fields: Any) -> None:
+    def log(self, level: str, message: str, /, **fields: Any) -> None:
         """Operator log (not the session log): registrations, refusals, infrastructure faults."""
 
     @abc.abstractmethod
@@ -440,9 +442,7 @@ class Host(abc.ABC):
         """The host's model answers one prompt with text (raises on a failed call)."""
         raise NotImplementedError
 
-    def register_shell_env(self, name: str,
-                           resolve: Callable[[ToolExecution], Mapping[str, str] | Awaitable[Mapping[str, str]]]
-                           ) -> Unsubscribe:
+    def register_shell_env(self, name: str, resolve: ShellEnvResolver) -> Unsubscribe:
         """Contribute `DSH_*` variables to the model's shell tool runs (``resolve`` may be async)."""
         raise NotImplementedError
 

@@ -42,7 +42,6 @@ __all__ = ("DEDUPLICATING", "HOOK_SOURCE", "AuditRecord", "GroupResult", "HookEn
 HOOK_SOURCE = "compat-adapter-hook"
 
 _VERDICT_CACHE = 256
-_UNSET = object()
 
 #: Vendors that run one handler once when the same command is configured twice for an event
 #: (Claude Code and CodeBuddy coalesce identical commands; Codex, Copilot and OpenCode do not).
@@ -215,21 +214,22 @@ def select(entries: Sequence[HookEntry], moment: Moment) -> list[HookEntry]:
     first = entries[0]
     if first.row.matcher_subject is None:  # the vendor has no matcher for this event
         return list(entries)
-    subject = _UNSET
+    subject: str | None = None
+    asked = False  # the subject is computed once, at the first entry with a matcher
     chosen = []
     for entry in entries:
         matcher = entry.matcher
         if not matcher:
             chosen.append(entry)
             continue
-        if subject is _UNSET:
-            subject = first.dialect.subject(moment)
+        if not asked:
+            subject, asked = first.dialect.subject(moment), True
         verdicts = entry.verdicts
-        hit = verdicts.get(subject)  # type: ignore[arg-type]
+        hit = verdicts.get(subject)
         if hit is None:
-            hit = entry.dialect.matches(moment.event, matcher, subject)  # type: ignore[arg-type]
+            hit = entry.dialect.matches(moment.event, matcher, subject)
             if len(verdicts) < _VERDICT_CACHE:  # file paths would grow it without end
-                verdicts[subject] = hit  # type: ignore[index]
+                verdicts[subject] = hit
         if hit:
             chosen.append(entry)
     return chosen

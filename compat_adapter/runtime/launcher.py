@@ -48,6 +48,7 @@ TYPE_CHECKING = False  # `typing` alone would double the server's start-up
 if TYPE_CHECKING:
     import selectors
     import signal
+    import socket
 else:
     import _signal as signal  # the C module: `signal` would import enum
 
@@ -270,7 +271,7 @@ class Run:
 
     __slots__ = ("sock", "stdio", "pending", "pid", "ended")
 
-    def __init__(self, sock: object, stdio: list[int]) -> None:
+    def __init__(self, sock: socket.socket, stdio: list[int]) -> None:
         self.sock = sock
         self.stdio = stdio
         self.pending = b""

@@ -180,12 +180,13 @@ async def launch(cwd: Path, *, lane_root: Path | None = None, answer_timeout_ms:
     process = await anyio.open_process(command, cwd=str(cwd))
     assert process.stdout is not None and process.stdin is not None and process.stderr is not None
     reader = BufferedByteReceiveStream(process.stdout)
+    stdin, stderr = process.stdin, process.stderr  # bound once narrowed: the closures below use them
 
     async def read_line() -> bytes:
         return await next_line(reader)
 
     async def write(data: bytes) -> None:
-        await process.stdin.send(data)
+        await stdin.send(data)
 
     channel = Channel(read_line, write, name="dsh runner")
     hello = anyio.Event()
@@ -203,7 +204,7 @@ async def launch(cwd: Path, *, lane_root: Path | None = None, answer_timeout_ms:
         channel.on_request("hello", on_hello)
 
         async def drain_stderr() -> None:
-            async for chunk in process.stderr:
+            async for chunk in stderr:
                 runner.stderr.append(chunk.decode("utf-8", "replace"))
 
         tg.start_soon(channel.run)

@@ -27,6 +27,7 @@ import json
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
@@ -185,7 +186,7 @@ async def _steps(agent: MemoryAgent, host: MemoryHost, turn: int, claimed: tuple
         step += 1
         batch = claimed
         decision = await host.waterfall("agent/pre-step", PreStepEvent(agent, batch, turn, step),
-                                        lambda batch=batch: PreStepDecision("enter", batch))
+                                        partial(PreStepDecision, "enter", batch))
         if not isinstance(decision, PreStepDecision):
             host.log("error", "agent/pre-step returned a non-decision; entering the claimed batch",
                      verdict=repr(decision))

@@ -54,6 +54,7 @@ from compat_adapter.host.protocol import (
     SessionCreated,
     SessionEventNotice,
     SettingsUpdated,
+    ShellEnvResolver,
     Surface,
     ToolExecution,
     ToolResult,
@@ -366,8 +367,7 @@ class MemoryHost(Host):
         return self._settings.get(namespace, (0, None))
 
     # ── shell environment ──
-    def register_shell_env(self, name: str, resolve: Callable[[ToolExecution], Mapping[str, str]]
-                           ) -> Callable[[], None]:
+    def register_shell_env(self, name: str, resolve: ShellEnvResolver) -> Callable[[], None]:
         """Add a contributor of ``DSH_*`` variables to the model's ``bash`` runs."""
         if not self.shell:
             raise NotImplementedError("this host has no shell executor")

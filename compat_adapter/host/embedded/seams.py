@@ -55,7 +55,7 @@ class Seams:
 
     modes: Mapping[str, SeamMode]
     log: Callable[..., None]
-    spawn: Callable[..., None]
+    spawn: Callable[[Callable[[], Awaitable[Any]]], anyio.Event]
     _lists: dict[str, list[_Entry]] = field(default_factory=dict)
 
     def on(self, seam: str, listener: Listener, prepend: bool = False) -> Callable[[], None]:

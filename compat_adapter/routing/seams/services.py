@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable, Mapping
 
 from compat_adapter.host.protocol import ToolExecution, Worktree
 from compat_adapter.routing import points
-from compat_adapter.routing.dispatch import Runner
+from compat_adapter.routing.dispatch import HookEntry, Keep, Runner
 
 __all__ = ("DEBOUNCE_MS", "WORKTREE_POLL_S", "arm")
 
@@ -55,7 +55,13 @@ async def _worktrees(runner: Runner, added: tuple[Worktree, ...], removed: tuple
     for kind, items in (("Create", added), ("Remove", removed)):
         for tree in items:
             await runner.run(point, point.fields(tree), session=None,
-                             keep=lambda e, k=kind: e.row.event.endswith(k))
+                             keep=_event_ends(kind))
+
+
+def _event_ends(suffix: str) -> Keep:
+    def keep(entry: HookEntry) -> bool:
+        return entry.row.event.endswith(suffix)
+    return keep
 
 
 async def _shell_env(runner: Runner, execution: ToolExecution) -> Mapping[str, str]:

@@ -13,7 +13,7 @@ from typing import Any
 from compat_adapter.host.protocol import LogEvent, SessionCreated, SessionEventNotice, SessionHandle, SettingsUpdated
 from compat_adapter.jsondata import jsonable
 from compat_adapter.routing import points
-from compat_adapter.routing.dispatch import HookEntry, Runner
+from compat_adapter.routing.dispatch import HookEntry, Keep, Runner
 
 __all__ = ("LSP_FILES_PER_TURN", "on_session_created", "on_session_event", "on_settings", "run_in_order")
 
@@ -126,9 +126,15 @@ def _todo_changes(runner: Runner, session: SessionHandle, record: LogEvent) -> J
     return jobs
 
 
-def _event_is(name: str):  # noqa: ANN202 - a small predicate factory
+def _event_is(name: str) -> Keep:
     def keep(entry: HookEntry) -> bool:
         return entry.row.event == name
+    return keep
+
+
+def _event_starts(prefix: str) -> Keep:
+    def keep(entry: HookEntry) -> bool:
+        return entry.row.event.startswith(prefix)
     return keep
 
 
@@ -142,7 +148,7 @@ def _model_switch(runner: Runner, session: SessionHandle, record: LogEvent) -> J
         return []
     point = points.MODEL_SWITCH
     return [runner.emit(point, point.fields(previous, current, phase), session,
-                        keep=lambda e, p=phase: e.row.event.startswith(p))
+                        keep=_event_starts(phase))
             for phase in ("Pre", "Post")]
 
 

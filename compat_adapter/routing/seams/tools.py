@@ -63,17 +63,19 @@ async def on_pre_execute(runner: Runner, execution: ToolExecution, next: Next) -
             started[execution.call_id] = time.time()
     if execution.agent is not None:
         # Pre-tool context (Claude shows it after the result): queued for the next model call.
-        for group, applied in done:
-            for context in context_messages(group, applied):
+        for group, answer in done:
+            for context in context_messages(group, answer):
                 execution.agent.inject(context)
-    applied = done[-1][1] if done else None
-    verdict = applied.verdict if applied is not None else None
+    if not done:
+        return await next()
+    applied = done[-1][1]
+    verdict = applied.verdict
     if isinstance(verdict, PreToolDecision) and verdict.kind == "deny" and verdict.reason is not None:
         # The host words a deny its own way: the model reads the vendor's text after post-execute.
         return runner.verbatim.deny(execution, verdict.reason)
     if isinstance(verdict, PreToolDecision) and verdict.kind == "ask" and applied.unanswered is not None:
         runner.verbatim.ask(execution, applied.unanswered)
-    if verdict is None and applied is not None and applied.rewrite is not None:
+    if verdict is None and applied.rewrite is not None:
         runner.rewrites.want(execution, applied.rewrite)
     if verdict is not None:
         return verdict

@@ -185,7 +185,7 @@ class MountedBridge:
         self._running = 0
         self._quiet: anyio.Event | None = None
         #: Called once unmounted (the host forgets this mount).
-        self.on_unmount: list[Callable[[MountedBridge], None]] = []
+        self.on_unmount: list[Callable[[MountedBridge], object]] = []
         #: (event, subject) → the hooks whose matcher selects it. The config never changes for a
         #: mount and subjects repeat (tool names), so each pair is matched once, not per dispatch.
         self._matches: dict[tuple[str, str | None], tuple[_Matched, ...]] = {}
@@ -286,21 +286,22 @@ class MountedBridge:
         stdin = encode_payload(dialect.payload(point, site, fields, options),
                                trailing_newline=dialect.trailing_newline)
         env = hook_environment(os.environ, add={**EXECUTOR_ENV, **dialect.env(site, options)})
-        session = site.session if records and site.turn is not None else None
+        turn = site.turn if records else None  # records belong to a turn: none outside one
+        session = site.session if turn is not None else None
         outputs: list[HookOutput] = []
         for group, hook in matched:
             if not self._mounted:
                 break  # unmounted meanwhile: the hooks already run decide, no further one starts
             handler_id = next_handler_id(dialect.name, point)
-            if session is not None:
+            if session is not None and turn is not None:
                 session.append("hook/invoked", hook_invoked_record(
-                    turn=site.turn, point=point, dialect=dialect.name, handler_id=handler_id,
+                    turn=turn, point=point, dialect=dialect.name, handler_id=handler_id,
                     matcher=group.matcher))
             run = await run_hook(hook, point=point, stdin=stdin, cwd=site.cwd, env=env,
                                  default_timeout_s=options.default_timeout_s)
-            if session is not None:
+            if session is not None and turn is not None:
                 session.append("hook/result", hook_result_record(
-                    turn=site.turn, point=point, handler_id=handler_id, run=run,
+                    turn=turn, point=point, handler_id=handler_id, run=run,
                     stderr_summary_max_chars=options.stderr_summary_max_chars))
             outputs.append(self._context_from_plain_stdout(point, run.output))
             self._warn_ignored(point, handler_id, run.output)
