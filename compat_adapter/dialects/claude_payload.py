@@ -159,8 +159,10 @@ class ClaudePayload:
         return out
 
     def _batch(self, facts: Mapping[str, Any]) -> list[dict[str, Any]]:
-        calls = []
-        for call in facts.get("tool_calls") or ():
+        calls: list[dict[str, Any]] = []
+        batch = facts.get("tool_calls")
+        # Host facts are JSON-ish: a batch that is not a list is no calls, not a crash.
+        for call in batch if isinstance(batch, list | tuple) else ():
             if not isinstance(call, Mapping):
                 continue
             name, args = self._tool(call)
