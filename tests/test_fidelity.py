@@ -338,9 +338,10 @@ async def test_codex_stop_block_is_a_hook_prompt_naming_its_file(tmp_path: Path,
 # ── continue:false halts ────────────────────────────────────────────────────────────────────────
 
 async def test_continue_false_on_post_tool_use_ends_the_turn(tmp_path: Path) -> None:
-    """Claude: continue:false stops the agent after the hooks run, PostToolUse included."""
+    """Claude: continue:false stops the agent after the hooks run, PostToolUse included (measured,
+    lane case claude:post_halt)."""
     halt = json.dumps({"continue": False, "stopReason": "enough"})
-    for vendor in ("claude", "codex"):
+    for vendor in ("claude",):
         async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
             await adapter.register_hook(vendor, "PostToolUse", "Bash", hook(tmp_path, f"halt-{vendor}", halt))
             agent = await host.create_agent(script=[Reply(calls=(call("bash", command="echo x"),)),
@@ -352,6 +353,25 @@ async def test_continue_false_on_post_tool_use_ends_the_turn(tmp_path: Path) -> 
         async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
             agent = await host.create_agent(script=["fine"])
             assert (await agent.run_turn("again")).reason == "completed"
+
+
+async def test_continue_false_after_a_tool_goes_on_where_the_vendor_ignores_it(tmp_path: Path) -> None:
+    """Measured with the lane: Codex 0.169.0 ignores PostToolUse's continue:false (codex:post_halt),
+    Claude Code 2.1.328 PostToolUseFailure's (claude:post_failure_halt): the turn goes on."""
+    halt = json.dumps({"continue": False, "stopReason": "enough"})
+    cases = {("codex", "PostToolUse"): "echo x", ("claude", "PostToolUseFailure"): "exit 3"}
+    for (vendor, event), command in cases.items():
+        where = tmp_path / vendor
+        where.mkdir()
+        async with MemoryHost(where) as host, CompatAdapter(host) as adapter:
+            await adapter.register_hook(vendor, event, "Bash", hook(where, "halt", halt))
+            agent = await host.create_agent(script=[Reply(calls=(call("bash", command=command),)),
+                                                    Reply(calls=(call("bash", command="touch later"),)), "done"])
+            result = await agent.run_turn("go")
+            notes = {r.note for r in adapter.audit if r.event == event}
+        assert result.reason == "completed" and result.steps == 3, vendor
+        assert (where / "later").exists(), vendor
+        assert notes and all(n.endswith("continue:false ignored, as the vendor ignores it here") for n in notes), notes
 
 
 async def test_continue_false_on_pre_tool_use_stops_the_call_and_the_turn(tmp_path: Path) -> None:

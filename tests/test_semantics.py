@@ -33,19 +33,35 @@ BASH_TWICE = [Reply(calls=(call("bash", command="touch first"),)),
 
 
 async def test_continue_false_on_session_start_stops_the_agent_before_its_first_step(tmp_path: Path) -> None:
-    # Claude: `continue` is universal; Codex lists it among SessionStart's common fields.
-    for vendor in ("claude", "codex"):
+    # Codex honours SessionStart's continue:false: no model call at all (measured, lane case
+    # codex:session_halt).
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("codex", "SessionStart", None, _hook(tmp_path, "start", HALT))
+        agent = await host.create_agent(script=BASH_TWICE)
+        result = await agent.run_turn("go")
+        assert _runs(tmp_path, "start") == 1
+        assert (result.reason, result.steps) == ("blocked", 0)
+        assert not (tmp_path / "first").exists()
+        # The halt belonged to the start it answered: the next turn runs.
+        assert (await agent.run_turn("again")).reason == "completed"
+        assert adapter.audit[0].note == "no context; continue:false: the next turn ends"
+
+
+async def test_continue_false_on_session_start_is_ignored_where_the_vendor_ignores_it(tmp_path: Path) -> None:
+    # Claude Code 2.1.328 and CodeBuddy 2.163.0 run the whole turn after a SessionStart hook's
+    # continue:false (measured, lane cases claude:session_halt and workbuddy:session_halt).
+    for vendor in ("claude", "workbuddy"):
         where = tmp_path / vendor
         where.mkdir()
         async with MemoryHost(where) as host, CompatAdapter(host) as adapter:
             await adapter.register_hook(vendor, "SessionStart", None, _hook(where, "start", HALT))
             agent = await host.create_agent(script=BASH_TWICE)
             result = await agent.run_turn("go")
-            assert _runs(where, "start") == 1, vendor
-            assert (result.reason, result.steps) == ("blocked", 0), vendor
-            assert not (where / "first").exists()
-            # The halt belonged to the start it answered: the next turn runs.
-            assert (await agent.run_turn("again")).reason == "completed", vendor
+            notes = [r.note for r in adapter.audit if r.event == "SessionStart"]
+        assert _runs(where, "start") == 1, vendor
+        assert (result.reason, result.steps) == ("completed", 3), vendor
+        assert (where / "first").exists() and (where / "second").exists(), vendor
+        assert notes == ["no context; continue:false ignored, as the vendor ignores it here"], vendor
 
 
 async def test_session_start_without_continue_false_lets_the_turn_run(tmp_path: Path) -> None:

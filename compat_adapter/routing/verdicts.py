@@ -134,9 +134,19 @@ def said(group: GroupResult, fallback: str | None = None) -> Said:
 
 def _halt(group: GroupResult) -> str | None:
     merged = group.merged
-    if not merged.stop:
+    if not merged.stop or _halt_ignored(group):
         return None
     return merged.stop_reason or f"stopped by {_label(group)} hook (continue: false)"
+
+
+def _halt_ignored(group: GroupResult) -> bool:
+    """continue:false on an event where the vendor itself ignores it (the turn goes on there too)."""
+    first = group.ran[0]
+    return group.merged.stop and first.row.event in voice_of(first.spec.id).halt_ignored
+
+
+def _ignored_note(group: GroupResult) -> str:
+    return "; continue:false ignored, as the vendor ignores it here" if _halt_ignored(group) else ""
 
 
 def observe(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
@@ -214,7 +224,7 @@ def post_tool(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Ap
         note += "; output rewrite ignored"
     if halt is not None:
         note += "; continue:false: the turn ends"
-    return Applied(True, note, context=context, place=place, halt=halt)
+    return Applied(True, note + _ignored_note(group), context=context, place=place, halt=halt)
 
 
 def pre_step(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
@@ -258,8 +268,9 @@ def questions(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Ap
 
 def inject(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
     context = _context(group)
-    halt = _halt(group)  # SessionStart continue:false: the agent stops before its first step
+    halt = _halt(group)  # SessionStart continue:false: the agent stops before its first step (Codex)
     note = ("context" if context else "no context") + ("; continue:false: the next turn ends" if halt else "")
+    note += _ignored_note(group)
     return Applied(True, note, context=context, place=_place(group), halt=halt)
 
 

@@ -82,6 +82,9 @@ def _hso(event: str, **fields: Any) -> str:
 
 
 STOP_STEPS = (("shell", TOOL_COMMAND), ("text", "first answer"), ("text", "second answer"), ("text", "third answer"))
+#: Two tool steps: a continue:false that stops the agent leaves the second one (and the last model call) out.
+TWO_STEPS = (("shell", TOOL_COMMAND), ("shell", "echo second > second.txt"), ("text", "done"))
+HALT = _j({"continue": False, "stopReason": "LANE-HALT stop"})
 
 
 def _claude_like(vendor: str) -> dict[str, tuple[tuple[HookAnswer, ...], dict[str, Any]] | str]:
@@ -113,7 +116,12 @@ def _claude_like(vendor: str) -> dict[str, tuple[tuple[HookAnswer, ...], dict[st
                                                                      decision={"behavior": "allow"})),),
                                {"options": {"no_allowed_tools": True}}),
     }
+    # continue:false where the vendors differ (measured): does the agent stop before its next step?
+    out["session_halt"] = ((HookAnswer("SessionStart", HALT),), {"steps": TWO_STEPS})
+    out["post_halt"] = ((HookAnswer(post, HALT),), {"steps": TWO_STEPS})
     if vendor == "claude":
+        out["post_failure_halt"] = ((HookAnswer("PostToolUseFailure", HALT),), {"steps": (
+            ("shell", "echo ran > tool-ran.txt; exit 3"), *TWO_STEPS[1:])})
         # `if` on a deny: the tool command starts with `echo`, so Bash(echo *) matches it and
         # Bash(git *) does not (then only the plain PostToolUse observer fires, and the tool runs).
         deny = _hso(pre, permissionDecision="deny", permissionDecisionReason="LANE-DENY-JSON if rule")
