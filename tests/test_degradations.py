@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import anyio
+
 from conftest import write_script
 
 from compat_adapter import CompatAdapter, MemoryHost
@@ -209,6 +211,29 @@ async def test_codex_stop_continue_false_does_not_override_a_block(tmp_path: Pat
         await host.settle()
     # Codex: continue:false wins and the turn stops after one step; here the block steers on.
     assert result.steps == 2
+
+
+async def test_claude_notification_continue_false_is_ignored_and_listed(tmp_path: Path) -> None:
+    """Claude documents continue:false as stopping Claude on any event; on Notification (an idle
+    status flip here) the answer is audited and ignored, and the next turn runs in full."""
+    halt = json.dumps({"continue": False, "stopReason": "stop now"})
+    hook, out = capture(tmp_path, "notify", halt)
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("claude", "Notification", None, hook)
+        agent = await host.create_agent(script=["first", Reply(calls=(call("bash", command="touch later"),)),
+                                                "done"])
+        await agent.run_turn("hi")
+        with anyio.fail_after(30):
+            while not payloads(out):
+                await anyio.sleep(0.05)
+        result = await agent.run_turn("again")
+        await host.settle()
+        audit = [(a.honoured, a.note) for a in adapter.audit if a.event == "Notification"]
+    assert payloads(out)[0]["notification_type"] == "idle_prompt"
+    assert (result.reason, result.steps) == ("completed", 2) and (tmp_path / "later").exists()
+    assert audit and audit[0] == (False, "observe-only: the blocking answer was ignored")
+    assert any("continue:false" in t for t in sentence("claude", "Notification",
+                                                       DegradationCode.OUTPUT_FIELD_IGNORED))
 
 
 # ── the environment every hook gets ────────────────────────────────────────────────────────────

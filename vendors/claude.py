@@ -73,6 +73,15 @@ _AT_SESSION_CREATION = degrade(
     "The host fixes one working directory when a session is created and never changes or adds one, "
     "so this fires once, at session creation, instead of on a change.",
 )
+# continue:false on rows whose rule ignores it. The lane measured Claude Code ignoring it on
+# SessionStart, InstructionsLoaded, CwdChanged and PostToolUseFailure and honouring it on the tool
+# loop's events; it cannot fire these rows (or see their effect) in -p, so the documented rule
+# ("stops Claude entirely", on any event) stands for them.
+_HALT_DOCUMENTED = degrade(
+    "output-field-ignored",
+    "continue:false is audited and ignored, so the session goes on, where Claude Code documents it as "
+    "stopping Claude on every event (a non-interactive run cannot show whether it does so here).",
+)
 _TODO_ONLY = degrade(
     "scope-differs",
     "Only items of the host's todo list are visible; there are no team tasks, so task_description, "
@@ -432,6 +441,7 @@ EVENTS = (
             degrade("payload-field-missing",
                     "compact_summary is the text of the durable summary record, and nothing in the "
                     "payload tells a failed compaction from a finished one."),
+            _HALT_DOCUMENTED,
         ),
     ),
     EventRow(
@@ -447,6 +457,7 @@ EVENTS = (
             degrade("matcher-narrowed",
                     "The host has no maintenance run, so trigger is never \"maintenance\" and such a "
                     "matcher never fires."),
+            _HALT_DOCUMENTED,
         ),
     ),
     EventRow(
@@ -494,6 +505,7 @@ EVENTS = (
                     "displayContent cannot alter, delay or hide what is shown."),
             degrade("payload-field-missing",
                     "It fires once per committed message, so there are no streaming deltas."),
+            _HALT_DOCUMENTED,
         ),
     ),
     EventRow(
@@ -579,6 +591,7 @@ EVENTS = (
                     "idle_prompt when an agent turns idle (at once, not after 60 s of waiting), and never "
                     "for a permission prompt, auth_success or an elicitation dialog."),
             shared.NOTIFICATION_IDLE_ONLY,
+            _HALT_DOCUMENTED,
         ),
     ),
     EventRow(
@@ -669,6 +682,7 @@ EVENTS = (
             degrade("matcher-narrowed",
                     "Nothing tells how the directory was added, so a matcher on slash_command or "
                     "register_repo_root cannot narrow."),
+            _HALT_DOCUMENTED,
         ),
     ),
     EventRow(
@@ -684,6 +698,7 @@ EVENTS = (
             degrade("scope-differs",
                     "Only the session's working directory is watched, so a file named in a matcher that "
                     "lives elsewhere never fires."),
+            _HALT_DOCUMENTED,
         ),
     ),
     EventRow(
@@ -710,6 +725,7 @@ EVENTS = (
         degradations=(
             shared.POLLED_WORKTREES,
             shared.WORKTREES_GIT_ONLY,
+            _HALT_DOCUMENTED,
         ),
     ),
     EventRow(
@@ -733,6 +749,7 @@ EVENTS = (
             degrade("timing-differs",
                     "It shares one detection with PreModelSwitch, so both fire for the same transition, "
                     "just before the first request that uses the new model."),
+            _HALT_DOCUMENTED,
         ),
     ),
     EventRow(
@@ -752,6 +769,7 @@ EVENTS = (
             degrade("decision-narrowed",
                     "Only an accept answers the questions; decline and cancel have no counterpart in the "
                     "host's answer, and answers to questions that were not asked are dropped."),
+            _HALT_DOCUMENTED,
         ),
     ),
     EventRow(
