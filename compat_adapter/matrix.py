@@ -197,10 +197,11 @@ def _shared(h: CapabilityResult) -> set[Degradation]:
     return set(spec.losses_for(row)) - set(row.degradations)
 
 
-def _own(h: CapabilityResult) -> list[Degradation]:
-    """The losses of ``h`` that belong to its row alone (the vendor's and bridge's are said once)."""
+def _own(h: CapabilityResult, said: DegradationCode | None = None) -> list[Degradation]:
+    """The losses of ``h`` that belong to its row alone (the vendor's and bridge's are said once),
+    without the code ``said`` already names for the whole group."""
     shared = _shared(h)
-    return [d for d in h.degradations if d not in shared]
+    return [d for d in h.degradations if d not in shared and d.code is not said]
 
 
 #: How the vendor section names each bridge scope, in the order the bridge states them.
@@ -250,7 +251,11 @@ def summary_markdown(matrix: Matrix) -> str:
         out += ["", f"**{c.vendor}** — {shared}."]
         for route in (*ROUTES, Route.UNSUPPORTED):
             mine = [h for h in hooks if h.route is route]
-            if mine:
+            if mine and route is Route.NATIVE_SEAM:
+                # Every native-seam row is observe-only (the row model insists): said once, in the heading.
+                out += ["", f"{route} (all observe-only):", ""]
+                out += [f"- `{h.event}` {_codes(_own(h, DegradationCode.OBSERVE_ONLY))}".rstrip() for h in mine]
+            elif mine:
                 out += ["", f"{route}:", ""]
                 out += [f"- `{h.event}` {_codes(_own(h))}".rstrip() for h in mine]
     if matrix.plugins:

@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 
 import anyio
-
 from conftest import write_script
 
 from compat_adapter import CompatAdapter, MemoryHost

@@ -371,19 +371,26 @@ async def test_continue_false_after_a_tool_goes_on_where_the_vendor_ignores_it(t
             notes = {r.note for r in adapter.audit if r.event == event}
         assert result.reason == "completed" and result.steps == 3, vendor
         assert (where / "later").exists(), vendor
-        assert notes and all(n.endswith("continue:false ignored, as the vendor ignores it here") for n in notes), notes
+        assert notes and not any("continue:false" in n for n in notes), notes
 
 
-async def test_continue_false_on_pre_tool_use_stops_the_call_and_the_turn(tmp_path: Path) -> None:
+async def test_continue_false_on_pre_tool_use_ends_the_turn_after_or_instead_of_the_call(tmp_path: Path) -> None:
+    """Measured (lane cases claude:pre_halt, workbuddy:pre_halt): Claude Code runs the call, then stops
+    before the model is called again; CodeBuddy stops without running it."""
     halt = json.dumps({"continue": False, "stopReason": "halt now"})
-    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
-        await adapter.register_hook("claude", "PreToolUse", "Bash", hook(tmp_path, "halt", halt))
-        agent = await host.create_agent(script=[*BASH_THEN_DONE[:1], "never", "fine"])
-        result = await agent.run_turn("go")
-        assert result.reason == "blocked" and result.steps == 1
-        assert not (tmp_path / "ran.txt").exists()
-        assert tool_texts(agent) == ["PreToolUse:Bash hook error: halt now"]
-        assert (await agent.run_turn("next")).reason == "completed"
+    expected = {"claude": (True, ["ran"]), "workbuddy": (False, ["Error: halt now"])}
+    for vendor, (runs, texts) in expected.items():
+        where = tmp_path / vendor
+        where.mkdir()
+        async with MemoryHost(where) as host, CompatAdapter(host) as adapter:
+            await adapter.register_hook(vendor, "PreToolUse", "Bash", hook(where, "halt", halt))
+            agent = await host.create_agent(script=[Reply(calls=(call("bash", command="echo ran > ran.txt; echo ran"),)),
+                                                    "never", "fine"])
+            result = await agent.run_turn("go")
+            assert result.reason == "blocked" and result.steps == 1, vendor
+            assert (where / "ran.txt").exists() is runs, vendor
+            assert [t.strip() for t in tool_texts(agent)] == texts, vendor
+            assert (await agent.run_turn("next")).reason == "completed", vendor
 
 
 async def test_codex_continue_false_beats_a_stop_block_natively(tmp_path: Path) -> None:

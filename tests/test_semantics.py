@@ -61,7 +61,8 @@ async def test_continue_false_on_session_start_is_ignored_where_the_vendor_ignor
         assert _runs(where, "start") == 1, vendor
         assert (result.reason, result.steps) == ("completed", 3), vendor
         assert (where / "first").exists() and (where / "second").exists(), vendor
-        assert notes == ["no context; continue:false ignored, as the vendor ignores it here"], vendor
+        # The dialect reads it as an ignored field, so no halt reaches the host.
+        assert notes == ["no context"], vendor
 
 
 async def test_session_start_without_continue_false_lets_the_turn_run(tmp_path: Path) -> None:
@@ -78,17 +79,18 @@ def _ask() -> str:
                                               "permissionDecisionReason": "needs a look"}})
 
 
-async def test_continue_false_on_permission_request_rejects_the_call_and_ends_the_turn(tmp_path: Path) -> None:
-    # The host's approver would allow: the hook's continue:false wins over it and over any decision.
+async def test_continue_false_on_permission_request_is_ignored_as_claude_ignores_it(tmp_path: Path) -> None:
+    # Claude Code 2.1.328 goes on after a PermissionRequest hook's continue:false (measured in -p):
+    # the permission flow decides (here the host's approver allows) and the turn runs on.
     async with MemoryHost(tmp_path, approver=lambda _r: ApprovalOutcome.ALLOWED_ONCE) as host, \
             CompatAdapter(host) as adapter:
         await adapter.register_hook("claude", "PreToolUse", "Bash", _hook(tmp_path, "ask", _ask()))
         await adapter.register_hook("claude", "PermissionRequest", "Bash", _hook(tmp_path, "perm", HALT))
         agent = await host.create_agent(script=BASH_TWICE)
         result = await agent.run_turn("go")
-    assert _runs(tmp_path, "perm") == 1
-    assert result.reason == "blocked" and result.steps == 1
-    assert not (tmp_path / "first").exists() and not (tmp_path / "second").exists()
+    assert _runs(tmp_path, "perm") == 2
+    assert result.reason == "completed" and result.steps == 3
+    assert (tmp_path / "first").exists() and (tmp_path / "second").exists()
 
 
 async def test_permission_request_fires_only_when_the_host_asks(tmp_path: Path) -> None:

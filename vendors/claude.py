@@ -73,14 +73,18 @@ _AT_SESSION_CREATION = degrade(
     "The host fixes one working directory when a session is created and never changes or adds one, "
     "so this fires once, at session creation, instead of on a change.",
 )
-# continue:false on rows whose rule ignores it. The lane measured Claude Code ignoring it on
-# SessionStart, InstructionsLoaded, CwdChanged and PostToolUseFailure and honouring it on the tool
-# loop's events; it cannot fire these rows (or see their effect) in -p, so the documented rule
-# ("stops Claude entirely", on any event) stands for them.
+
+# continue:false on rows whose rule ignores it. Measured with the lane (Claude Code 2.1.328, -p):
+# honoured on the tool loop's events (PreToolUse, PostToolUse, PostToolBatch), ignored on every other
+# event it could fire (SessionStart, InstructionsLoaded, CwdChanged, FileChanged with a matcher,
+# PostToolUseFailure, PermissionRequest), so those rows agree (dialects/claude.py reads it as
+# ignored). The rows below cannot be fired (or their effect seen) in -p; there the documented rule
+# ("stops Claude entirely", on any event) stands.
 _HALT_DOCUMENTED = degrade(
     "output-field-ignored",
     "continue:false is audited and ignored, so the session goes on, where Claude Code documents it as "
-    "stopping Claude on every event (a non-interactive run cannot show whether it does so here).",
+    "stopping Claude on any event (not verifiable here; on every event the lane could fire outside the "
+    "tool loop, Claude ignored it too).",
 )
 _TODO_ONLY = degrade(
     "scope-differs",
@@ -698,7 +702,6 @@ EVENTS = (
             degrade("scope-differs",
                     "Only the session's working directory is watched, so a file named in a matcher that "
                     "lives elsewhere never fires."),
-            _HALT_DOCUMENTED,
         ),
     ),
     EventRow(

@@ -202,6 +202,10 @@ EVENTS = (
             degrade("timing-differs",
                     "CodeBuddy runs the PreToolUse hooks a second time when an ask reaches its permission "
                     "check; here they run once."),
+            degrade("scope-differs",
+                    "continue:false stops the agent before the call runs, as in CodeBuddy, but CodeBuddy then "
+                    "runs its Stop hooks and here the turn ends without them; the unrun call keeps the "
+                    "hook's reason as its result in the history, which a next turn reads."),
             shared.REWRITE_NESTED,
             _HOST_ONLY_TOOLS,
         ),

@@ -104,6 +104,11 @@ class ClaudeDialect(ClaudePayload):
     subject_keys: ClassVar[Mapping[str, str]] = SUBJECT_KEY
     #: Whether Stop/SubagentStop ``additionalContext`` keeps the agent working (Claude: yes).
     stop_context_continues: ClassVar[bool] = True
+    #: Events where the vendor goes on after a ``continue: false`` (measured with the vendor lane,
+    #: Claude Code 2.1.328 -p, cases *_halt; TaskCreated as documented): read as an ignored field.
+    continue_ignored: ClassVar[frozenset[str]] = frozenset({
+        "SessionStart", "InstructionsLoaded", "CwdChanged", "FileChanged", "PostToolUseFailure",
+        "PermissionRequest", "SessionEnd", "TaskCreated"})
 
     # ── matchers ────────────────────────────────────────────────────────────────────────────
 
@@ -208,6 +213,8 @@ class ClaudeDialect(ClaudePayload):
             reason = None
         if not isinstance(keep_going, bool):
             d.problems.append("continue must be a boolean")
+        elif keep_going is False and event in self.continue_ignored:
+            d.ignored.append("continue")
         elif keep_going is False:
             d.stop = True
             d.stop_reason = reason

@@ -106,6 +106,9 @@ class WorkBuddyDialect(ClaudeDialect):
     sends_tool_use_id: ClassVar[bool] = False
     # CodeBuddy continues a stop only through continue:false (or the deprecated block).
     stop_context_continues: ClassVar[bool] = False
+    # Measured (CodeBuddy 2.163.0 -p): the agent goes on after these events' continue:false.
+    continue_ignored: ClassVar[frozenset[str]] = frozenset({
+        "SessionStart", "PostToolUse", "Notification", "InstructionsLoaded"})
     # The reference lists no matcher for SubagentStop (nor for Stop and UserPromptSubmit).
     subject_keys: ClassVar[Mapping[str, str]] = {
         event: key for event, key in SUBJECT_KEY.items() if event != "SubagentStop"}
@@ -164,8 +167,10 @@ class WorkBuddyDialect(ClaudeDialect):
 
     def read_json(self, event: str, obj: Mapping[str, Any]) -> AnswerDraft:
         d = super().read_json(event, obj)
-        if d.stop and (event in EXIT2_DENY or event in EXIT2_BLOCK):
-            # continue:false blocks the action and the reason goes to the agent.
+        if d.stop and event != "PreToolUse" and (event in EXIT2_DENY or event in EXIT2_BLOCK):
+            # continue:false blocks the action and the reason goes to the agent. On PreToolUse it
+            # stops the agent: the call does not run and the model is not called again (measured,
+            # CodeBuddy 2.163.0, lane case workbuddy:pre_halt), as in Claude Code.
             d.decision = "deny" if event in EXIT2_DENY else "block"
             d.reason = d.stop_reason
             d.stop, d.stop_reason = False, None

@@ -304,7 +304,9 @@ class CodexDialect:
         elif "suppressOutput" in obj:
             d.ignored.append("suppressOutput")
         if keep_going is False:
-            if event == "SubagentStart":
+            # SubagentStart: parsed, no effect; PostToolUse: the turn goes on (measured, Codex
+            # 0.169.0 exec, lane case codex:post_halt), although the docs say it stops processing.
+            if event in ("SubagentStart", "PostToolUse"):
                 d.ignored.append("continue")
             else:
                 d.stop = True

@@ -134,19 +134,9 @@ def said(group: GroupResult, fallback: str | None = None) -> Said:
 
 def _halt(group: GroupResult) -> str | None:
     merged = group.merged
-    if not merged.stop or _halt_ignored(group):
+    if not merged.stop:
         return None
     return merged.stop_reason or f"stopped by {_label(group)} hook (continue: false)"
-
-
-def _halt_ignored(group: GroupResult) -> bool:
-    """continue:false on an event where the vendor itself ignores it (the turn goes on there too)."""
-    first = group.ran[0]
-    return group.merged.stop and first.row.event in voice_of(first.spec.id).halt_ignored
-
-
-def _ignored_note(group: GroupResult) -> str:
-    return "; continue:false ignored, as the vendor ignores it here" if _halt_ignored(group) else ""
 
 
 def observe(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
@@ -162,6 +152,9 @@ def pre_tool(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> App
     voice = voice_of(group.ran[0].spec.id)
     context = _context(group) if voice.pre_tool_context else None
     halt = _halt(group)
+    if halt is not None and voice.halt_runs_call and answer.decision not in _BLOCKS:
+        # Claude Code runs the call and then stops, before the model is called again (measured).
+        return Applied(True, "continue:false: the call runs, then the turn ends", context=context, halt=halt)
     if halt is not None:
         # continue:false takes precedence over any decision: the call does not run, the turn ends.
         deny = voice.deny(said(group, halt))
@@ -224,7 +217,7 @@ def post_tool(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Ap
         note += "; output rewrite ignored"
     if halt is not None:
         note += "; continue:false: the turn ends"
-    return Applied(True, note + _ignored_note(group), context=context, place=place, halt=halt)
+    return Applied(True, note, context=context, place=place, halt=halt)
 
 
 def pre_step(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
@@ -270,7 +263,6 @@ def inject(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Appli
     context = _context(group)
     halt = _halt(group)  # SessionStart continue:false: the agent stops before its first step (Codex)
     note = ("context" if context else "no context") + ("; continue:false: the next turn ends" if halt else "")
-    note += _ignored_note(group)
     return Applied(True, note, context=context, place=_place(group), halt=halt)
 
 

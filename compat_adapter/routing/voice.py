@@ -70,9 +70,9 @@ class Voice:
     """Event → where its context lands, for the events whose context is not a message of its own."""
     result_separator: str = "\n"
     """What comes between a tool's result and the context appended to it."""
-    halt_ignored: frozenset[str] = frozenset()
-    """Events whose ``continue: false`` the vendor ignores although its rule here could honour it
-    (the turn goes on), as the vendor lane measured; elsewhere continue:false stops the agent."""
+    halt_runs_call: bool = False
+    """Whether a pre-tool continue:false (with no deny) still lets the call run before the agent
+    stops (Claude Code, measured) rather than stopping it unrun (CodeBuddy, measured)."""
 
     def deny(self, said: Said) -> str:
         return said.reason
@@ -194,17 +194,12 @@ _COPILOT_EVENTS: Mapping[str, str] = MappingProxyType({
 
 #: The vendors whose wording this project reproduces on its own routes.
 VOICES: Mapping[str, Voice] = MappingProxyType({
-    # continue:false, measured with the lane (Claude Code 2.1.328, Codex 0.169.0, CodeBuddy 2.163.0):
-    # Claude honours it on PostToolUse but not on SessionStart or PostToolUseFailure; Codex on
-    # SessionStart but not on PostToolUse; CodeBuddy on neither SessionStart nor PostToolUse.
-    "claude": ClaudeVoice("claude", pre_tool_context=True, stop_guard=8,
-                          halt_ignored=frozenset({"SessionStart", "PostToolUseFailure"})),
+    # A pre-tool continue:false (lane case claude:pre_halt): Claude Code runs the call, then stops.
+    "claude": ClaudeVoice("claude", pre_tool_context=True, stop_guard=8, halt_runs_call=True),
     # Codex 0.169.0 shows pre-tool context as a developer message (the lane saw it; older notes
     # say dropped).
-    "codex": CodexVoice("codex", post_block="replace", pre_tool_context=True,
-                        halt_ignored=frozenset({"PostToolUse"})),
-    "workbuddy": CodeBuddyVoice("workbuddy", post_block="ignored",
-                                halt_ignored=frozenset({"SessionStart", "PostToolUse"}), places=MappingProxyType({
+    "codex": CodexVoice("codex", post_block="replace", pre_tool_context=True),
+    "workbuddy": CodeBuddyVoice("workbuddy", post_block="ignored", places=MappingProxyType({
         "PostToolUse": "result", "PostToolUseFailure": "result",
         "UserPromptSubmit": "before-prompt", "SessionStart": "before-prompt"})),
     "copilot": CopilotVoice("copilot", post_block="replace", pre_tool_context=True, result_separator="\n\n",
