@@ -235,6 +235,22 @@ async def test_claude_notification_continue_false_is_ignored_and_listed(tmp_path
                                                        DegradationCode.OUTPUT_FIELD_IGNORED))
 
 
+async def test_workbuddy_cwd_changed_continue_false_is_ignored_and_listed(tmp_path: Path) -> None:
+    """CodeBuddy documents continue for every hook; on CwdChanged (at session creation here) the
+    answer is audited and ignored, and the turn runs in full."""
+    hook, out = capture(tmp_path, "cwd", json.dumps({"continue": False, "stopReason": "stop now"}))
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("workbuddy", "CwdChanged", None, hook)
+        agent = await host.create_agent(script=[Reply(calls=(call("bash", command="touch later"),)), "done"])
+        result = await agent.run_turn("go")
+        await host.settle()
+        audit = [(a.honoured, a.note) for a in adapter.audit if a.event == "CwdChanged"]
+    assert payloads(out) and (result.reason, result.steps) == ("completed", 2) and (tmp_path / "later").exists()
+    assert audit == [(False, "observe-only: the blocking answer was ignored")]
+    assert any("continue:false" in t for t in sentence("workbuddy", "CwdChanged",
+                                                       DegradationCode.OUTPUT_FIELD_IGNORED))
+
+
 # ── the environment every hook gets ────────────────────────────────────────────────────────────
 
 async def test_secret_like_variables_never_reach_a_hook(tmp_path: Path, monkeypatch) -> None:

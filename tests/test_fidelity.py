@@ -384,13 +384,18 @@ async def test_continue_false_on_pre_tool_use_ends_the_turn_after_or_instead_of_
         where.mkdir()
         async with MemoryHost(where) as host, CompatAdapter(host) as adapter:
             await adapter.register_hook(vendor, "PreToolUse", "Bash", hook(where, "halt", halt))
+            await adapter.register_hook(vendor, "Stop", None, hook(where, "stop", "{}"))
             agent = await host.create_agent(script=[Reply(calls=(call("bash", command="echo ran > ran.txt; echo ran"),)),
                                                     "never", "fine"])
             result = await agent.run_turn("go")
             assert result.reason == "blocked" and result.steps == 1, vendor
             assert (where / "ran.txt").exists() is runs, vendor
             assert [t.strip() for t in tool_texts(agent)] == texts, vendor
+            # Claude runs no Stop hook after the halt; CodeBuddy does, and here none runs (a listed
+            # loss of its PreToolUse row, measured in a lane run with a Stop hook added).
+            assert not [a for a in adapter.audit if a.event == "Stop"], vendor
             assert (await agent.run_turn("next")).reason == "completed", vendor
+            assert [a for a in adapter.audit if a.event == "Stop"], vendor  # a turn that ends runs them
 
 
 async def test_codex_continue_false_beats_a_stop_block_natively(tmp_path: Path) -> None:

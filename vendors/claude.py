@@ -346,6 +346,7 @@ EVENTS = (
             _IN_PROCESS_CHILD,
             degrade("message-provenance",
                     "The child reads the context in Claude's words as a user message, not a system message."),
+            _HALT_DOCUMENTED,
         ),
         official=EventRow(
             event="SubagentStart",

@@ -20,6 +20,16 @@ from vendors import shared
 from vendors.surface import CLAUDE_BRIDGE
 
 # True of every row: the dialect is assumed, not published.
+# continue:false on rows whose rule ignores it. Measured with the lane (CodeBuddy 2.163.0, -p): it
+# stops the agent on PreToolUse and is ignored on SessionStart, PostToolUse, Notification and
+# InstructionsLoaded (dialects/codebuddy.py reads it as ignored there). The rows below cannot be
+# fired in -p; CodeBuddy documents continue as a field of every hook's output, as in Claude Code.
+_HALT_DOCUMENTED = degrade(
+    "output-field-ignored",
+    "continue:false is audited and ignored, so the session goes on, where CodeBuddy documents continue "
+    "as a field of every hook's output, as in Claude Code, which stops there (not verifiable here; on "
+    "the events the lane could fire besides PreToolUse, CodeBuddy ignored it).",
+)
 _NO_PUBLIC_API = degrade(
     "no-public-api",
     "WorkBuddy desktop publishes no hook API, so this declaration is read as a hook config for the "
@@ -204,8 +214,11 @@ EVENTS = (
                     "check; here they run once."),
             degrade("scope-differs",
                     "continue:false stops the agent before the call runs, as in CodeBuddy, but CodeBuddy then "
-                    "runs its Stop hooks and here the turn ends without them; the unrun call keeps the "
-                    "hook's reason as its result in the history, which a next turn reads."),
+                    "runs its Stop hooks and here the turn ends without them."),
+            degrade("message-provenance",
+                    "After a continue:false the unrun call keeps the hook's reason as its result in the "
+                    "history, which the model reads if the session goes on; CodeBuddy's model reads nothing "
+                    "of it in the run."),
             shared.REWRITE_NESTED,
             _HOST_ONLY_TOOLS,
         ),
@@ -356,6 +369,7 @@ EVENTS = (
                     "when the start is announced."),
             degrade("matcher-narrowed",
                     "The host carries no agent type, so a matcher naming one cannot narrow."),
+            _HALT_DOCUMENTED,
         ),
     ),
     EventRow(
@@ -439,6 +453,7 @@ EVENTS = (
             shared.DEBOUNCED_CHANGES,
             shared.CHANGE_KIND_MISSING,
             degrade("scope-differs", "Only the session's working directory is watched."),
+            _HALT_DOCUMENTED,
         ),
     ),
     EventRow(
@@ -448,6 +463,7 @@ EVENTS = (
         point="session/created",
         degradations=(
             _AT_SESSION_CREATION,
+            _HALT_DOCUMENTED,
         ),
     ),
     EventRow(
@@ -473,6 +489,7 @@ EVENTS = (
         degradations=(
             shared.POLLED_WORKTREES,
             shared.WORKTREES_GIT_ONLY,
+            _HALT_DOCUMENTED,
         ),
     ),
     EventRow(
@@ -485,6 +502,7 @@ EVENTS = (
             degrade("timing-differs",
                     "It fires when a session is created, with the host already running, not during a "
                     "setup run before the session starts."),
+            _HALT_DOCUMENTED,
         ),
     ),
     EventRow(
@@ -591,6 +609,7 @@ EVENTS = (
         degradations=(
             _NOT_BRIDGED,
             shared.COMPACTION_ALWAYS_AUTO,
+            _HALT_DOCUMENTED,
         ),
     ),
 )

@@ -18,6 +18,7 @@ NAMING: Mapping[str, frozenset[str]] = {
                           "approximate"}),
     "shape": frozenset({"message-provenance", "approximate"}),
     "turn": frozenset({"decision-narrowed", "no-loop-guard", "observe-only", "approximate"}),
+    "halt": frozenset({"output-field-ignored", "decision-narrowed", "observe-only", "approximate"}),
 }
 
 
@@ -54,6 +55,9 @@ def differences(kind: str, vendor: VendorView, host: HostView, result: Capabilit
         if steered != vendor.turn_continues:
             out.append(f"the turn {'continues' if vendor.turn_continues else 'ends'} at the vendor but "
                        f"{'continues' if steered else 'ends'} on the host" + _named("turn", codes))
+    if vendor.halted != host.halted:
+        out.append(f"continue:false {'stops' if vendor.halted else 'does not stop'} the agent at the vendor but "
+                   f"{'does' if host.halted else 'does not'} on the host" + _named("halt", codes))
     for read in vendor.reads:
         if read.place == "result":
             continue  # shown to the user, never to the model

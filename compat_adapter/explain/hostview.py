@@ -65,4 +65,7 @@ def host_view(result: CapabilityResult, row: EventRow, group: GroupResult, host:
     if applied.replacement is not None:
         extra.append(Read(place="prompt", text=applied.replacement))
     note = applied.note + (f"; halt: {applied.halt}" if applied.halt else "")
-    return HostView(**common, rule=name, honoured=applied.honoured, note=note, verdict=verdict, reads=tuple(extra))
+    rejected = isinstance(applied.verdict, PreStepDecision) and applied.verdict.kind == "reject"
+    halted = applied.halt is not None or (group.merged.stop and rejected)
+    return HostView(**common, rule=name, honoured=applied.honoured, note=note, verdict=verdict, halted=halted,
+                    reads=tuple(extra))

@@ -104,6 +104,8 @@ class HostView(_Frozen):
     note: str
     verdict: str | None = None
     """The host verdict, as ``Kind(value)``."""
+    halted: bool = False
+    """``continue: false``: the host ends the turn before its next step (or rejects the prompt)."""
     reads: tuple[Read, ...] = ()
     degradations: tuple[str, ...] = ()
     """``code: text`` of every loss the grade lists for this hook."""

@@ -62,6 +62,9 @@ def vendor_view(vendor: str, row: EventRow, group: GroupResult) -> VendorView:
             "ignored": tuple(answer.ignored), "halted": answer.stop}
     contexts = _contexts(vendor, kind, event, tool, answer.additional_context)
     if kind == "pre":
+        if answer.stop and voice.halt_runs_call and answer.decision not in _BLOCKS:
+            return VendorView(**base, effect="continue:false: the call runs, then the agent stops", tool_runs=True,
+                              input_rewritten=False, reads=contexts)
         if answer.stop or answer.decision in _BLOCKS:
             text = framed(facts.deny_frame, voice.deny(said(group)), event=event, tool=tool)
             return VendorView(**base, effect="the tool call is denied; the model reads why as the tool's result",
@@ -78,6 +81,9 @@ def vendor_view(vendor: str, row: EventRow, group: GroupResult) -> VendorView:
         effect = ("the call runs with the hook's rewritten input" if rewritten else
                   "allow: the call runs" if answer.decision == "allow" else "no decision: the call goes on as usual")
         return VendorView(**base, effect=effect, tool_runs=True, input_rewritten=rewritten, reads=contexts)
+    if answer.stop and kind in ("post", "session", "other"):
+        # continue:false, where the dialect did not read it as ignored: the agent stops.
+        return VendorView(**base, effect="continue:false: the agent stops before its next step", reads=contexts)
     if kind == "post":
         if answer.decision in _BLOCKS:
             feedback = voice.post_feedback(said(group))

@@ -118,7 +118,7 @@ def _claude_like(vendor: str) -> dict[str, tuple[tuple[HookAnswer, ...], dict[st
     }
     # continue:false where the vendors differ (measured): does the agent stop before its next step?
     out["session_halt"] = ((HookAnswer("SessionStart", HALT),), {"steps": TWO_STEPS})
-    out["pre_halt"] = ((HookAnswer(pre, HALT), HookAnswer(stop)), {"steps": TWO_STEPS})
+    out["pre_halt"] = ((HookAnswer(pre, HALT),), {"steps": TWO_STEPS})
     out["post_halt"] = ((HookAnswer(post, HALT),), {"steps": TWO_STEPS})
     if vendor == "claude":
         out["post_failure_halt"] = ((HookAnswer("PostToolUseFailure", HALT),), {"steps": (
