@@ -242,8 +242,8 @@ def summary_markdown(matrix: Matrix) -> str:
         "",
         *_vendor_table(matrix, aliases=False),
         "",
-        "Loss codes, one line per event. What a vendor (or its bridge) loses on many rows is named once, "
-        "first; an event's line names only its own losses. The sentences are in the support matrix.",
+        "Loss codes, one line per event; what a vendor (or its bridge) loses on many rows is named once, "
+        "first. The sentences are in the support matrix.",
     ]
     for c in matrix.counts:
         hooks = [h for h in matrix.hooks if h.vendor == c.vendor]

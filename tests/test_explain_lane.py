@@ -79,6 +79,8 @@ def _predicted(case: Case, reports: list[ExplainReport], roots: list[str]) -> di
             continue
         if v.tool_runs is not None:
             out["tool_ran"] = out.get("tool_ran", True) and v.tool_runs
+        if v.tool_runs is False and v.halted:
+            out["tool_result"] = None  # continue:false: the agent stops, the model reads nothing more
         if v.input_rewritten:
             out["rewritten"] = True
         if v.prompt_blocked is not None:

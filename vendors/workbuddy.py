@@ -323,6 +323,7 @@ EVENTS = (
             degrade("payload-field-missing",
                     "The host gives no end reason, so reason is always \"other\" and a matcher cannot "
                     "tell clear from logout."),
+            _HALT_DOCUMENTED,
         ),
     ),
     EventRow(

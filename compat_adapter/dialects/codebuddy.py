@@ -106,10 +106,9 @@ class WorkBuddyDialect(ClaudeDialect):
     sends_tool_use_id: ClassVar[bool] = False
     # CodeBuddy continues a stop only through continue:false (or the deprecated block).
     stop_context_continues: ClassVar[bool] = False
-    # Measured (CodeBuddy 2.163.0 -p): the agent goes on after these events' continue:false (and
-    # after SessionEnd there is nothing left to stop).
+    # Measured (CodeBuddy 2.163.0 -p): the agent goes on after these events' continue:false.
     continue_ignored: ClassVar[frozenset[str]] = frozenset({
-        "SessionStart", "PostToolUse", "Notification", "InstructionsLoaded", "SessionEnd"})
+        "SessionStart", "PostToolUse", "Notification", "InstructionsLoaded"})
     # The reference lists no matcher for SubagentStop (nor for Stop and UserPromptSubmit).
     subject_keys: ClassVar[Mapping[str, str]] = {
         event: key for event, key in SUBJECT_KEY.items() if event != "SubagentStop"}

@@ -65,6 +65,10 @@ def vendor_view(vendor: str, row: EventRow, group: GroupResult) -> VendorView:
         if answer.stop and voice.halt_runs_call and answer.decision not in _BLOCKS:
             return VendorView(**base, effect="continue:false: the call runs, then the agent stops", tool_runs=True,
                               input_rewritten=False, reads=contexts)
+        if answer.stop:
+            # The agent stops at once: the model is not called again, so it reads no deny.
+            return VendorView(**base, effect="continue:false: the call does not run and the agent stops",
+                              tool_runs=False, input_rewritten=False, reads=contexts)
         if answer.stop or answer.decision in _BLOCKS:
             text = framed(facts.deny_frame, voice.deny(said(group)), event=event, tool=tool)
             return VendorView(**base, effect="the tool call is denied; the model reads why as the tool's result",
