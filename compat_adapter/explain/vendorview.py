@@ -69,7 +69,7 @@ def vendor_view(vendor: str, row: EventRow, group: GroupResult) -> VendorView:
             # The agent stops at once: the model is not called again, so it reads no deny.
             return VendorView(**base, effect="continue:false: the call does not run and the agent stops",
                               tool_runs=False, input_rewritten=False, reads=contexts)
-        if answer.stop or answer.decision in _BLOCKS:
+        if answer.decision in _BLOCKS:
             text = framed(facts.deny_frame, voice.deny(said(group)), event=event, tool=tool)
             return VendorView(**base, effect="the tool call is denied; the model reads why as the tool's result",
                               tool_runs=False, input_rewritten=False, reads=(Read(place="tool_result", text=text),))
