@@ -196,9 +196,10 @@ class EventRow(Frozen):
     """For official-bridge rows: the event name in the generated bridge config."""
     timeout_s: float | None = None
     """The vendor's default timeout for this event when it differs from the vendor-wide one."""
-    fires_on: Literal["any", "success", "failure", "idle"] = "any"
+    fires_on: Literal["any", "success", "failure", "completed", "incomplete", "idle"] = "any"
     """Which occurrences of the seam are this event: a host may publish one seam (tool results,
-    status flips) where the vendor has several events."""
+    status flips) where the vendor has several events. ``completed``: a success, or a shell command
+    that ran and ended non-zero (its exit or a signal); ``incomplete``: any other failure."""
     official: EventRow | None = None
     """The same event on the host's official bridge, taken when ``prefer="official"`` is asked for."""
 

@@ -192,8 +192,9 @@ def test_rows_that_fire_on_part_of_a_seam_say_which_part() -> None:
     partial = {(spec.id, row.event): row.fires_on for spec in VENDORS for row in spec.events
                if row.fires_on != "any"}
     assert partial == {
-        ("claude", "PostToolUseFailure"): "failure", ("workbuddy", "PostToolUseFailure"): "failure",
-        ("claude", "PostToolUse"): "success", ("workbuddy", "PostToolUse"): "success",
+        # CodeBuddy: a Bash command that ran and ended non-zero is a PostToolUse (lane, 2.163.0).
+        ("claude", "PostToolUseFailure"): "failure", ("workbuddy", "PostToolUseFailure"): "incomplete",
+        ("claude", "PostToolUse"): "success", ("workbuddy", "PostToolUse"): "completed",
         ("copilot", "postToolUseFailure"): "failure", ("copilot", "postToolUse"): "success",
         ("copilot", "PostToolUseFailure"): "failure", ("copilot", "PostToolUse"): "success",
         ("claude", "TeammateIdle"): "idle", ("workbuddy", "TeammateIdle"): "idle",

@@ -9,9 +9,10 @@ What differs from :mod:`compat_adapter.dialects.claude`:
   ``call_id`` (equal to ``tool_use_id``, the host's call id) and ``agent_type: "cli"`` (the main
   agent's type); a Bash PostToolUse ``tool_response`` is exit metadata only (``exitCode``,
   ``signal``, ``interrupted``, ``sandboxDenied``, ``stdoutBytesTruncated``,
-  ``stderrBytesTruncated``, ``tool_error_code``), no output; Stop adds ``is_truncation_recovery``
-  and ``agent_type``, UserPromptSubmit ``is_internal_continuation``; SessionStart has no ``cwd``
-  and Notification neither ``session_id`` nor ``generation_id`` (its ``title`` defaults to
+  ``stderrBytesTruncated``, ``tool_error_code``), no output, plus ``is_error`` and CodeBuddy's
+  ``error`` text when the command ended non-zero (which is a PostToolUse to CodeBuddy); Stop adds
+  ``is_truncation_recovery`` and ``agent_type``, UserPromptSubmit ``is_internal_continuation``;
+  SessionStart has no ``cwd`` and Notification neither ``session_id`` nor ``generation_id`` (its ``title`` defaults to
   CodeBuddy's own). ``generation_id`` is derived from the session id (stable for a session, as
   measured); host tools get the CLI names (``Bash``, ``Write`` …).
 - Matchers are ALWAYS an unanchored, case-sensitive JavaScript regular expression (``Write`` matches
@@ -39,6 +40,7 @@ What differs from :mod:`compat_adapter.dialects.claude`:
 
 from __future__ import annotations
 
+import signal
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -90,12 +92,33 @@ def generation_id(session_id: str) -> str:
 
 def _exit_metadata(facts: Mapping[str, Any]) -> dict[str, Any]:
     """A Bash result as CodeBuddy 2.163.0 hands it to PostToolUse: how it ended, not what it printed.
-    With no exit code from the host, the error flag stands for it (1 or 0)."""
-    code = facts.get("exit_code")
-    if not isinstance(code, int) or isinstance(code, bool):
+    With no exit code nor signal from the host, the error flag stands for it (1 or 0). A command
+    that ended non-zero (exit 3, or killed by SIGKILL: lane cases post_exit_nonzero, post_killed)
+    adds CodeBuddy's error code (8002 an exit, 8013 a signal), is_error and its error text."""
+    code, number = facts.get("exit_code"), facts.get("signal")
+    sig = _signal_name(number) if isinstance(number, int) and not isinstance(number, bool) else number
+    if sig is not None:
+        code = None
+    elif not isinstance(code, int) or isinstance(code, bool):
         code = 1 if facts.get("is_error") else 0
-    return {"exitCode": code, "signal": facts.get("signal"), "interrupted": False, "sandboxDenied": False,
-            "stderrBytesTruncated": 0, "stdoutBytesTruncated": 0, "tool_error_code": str(code)}
+    out: dict[str, Any] = {"exitCode": code, "signal": sig, "interrupted": False, "sandboxDenied": False,
+                           "stderrBytesTruncated": 0, "stdoutBytesTruncated": 0, "tool_error_code": str(code)}
+    if sig is None and code == 0:
+        return out
+    command = (facts.get("tool_input") or {}).get("command", "")
+    lines = [f"Command: {command}"] + [
+        f"{name}: {str(facts.get(key) or '').rstrip(chr(10)) or '(empty)'}"
+        for name, key in (("Stdout", "stdout"), ("Stderr", "stderr"))]
+    lines += [f"Exit Code: {'(none)' if code is None else code}", f"Signal: {sig or '(none)'}"]
+    return {**out, "tool_error_code": "8013" if sig is not None else "8002", "is_error": True,
+            "error": "\n".join(lines)}
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return str(number)
 
 
 class WorkBuddyDialect(ClaudeDialect):

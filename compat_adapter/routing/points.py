@@ -44,7 +44,7 @@ from compat_adapter.routing.verdicts import (
 if TYPE_CHECKING:
     pass
 
-__all__ = ("POINTS", "Point", "RecordPoint", "SeamPoint", "point_named", "question_result")
+__all__ = ("POINTS", "Point", "RecordPoint", "SeamPoint", "point_named", "question_result", "shell_ended")
 
 Mode = Literal["waterfall", "serial", "emit", "service"]
 
@@ -110,6 +110,20 @@ def _shell_outcome(value: Any) -> dict[str, Any]:
     if value.get("signal") is not None:
         out["signal"] = value["signal"]
     return out
+
+
+def shell_ended(value: Any) -> bool:
+    """Whether a host result is a shell command that ran and ended by itself, by its own exit
+    code or a signal, rather than a timeout, an abort or a spawn failure. Read from the result
+    value (embedded host: ``exitCode`` and ``cause``; DSH: ``exitCode`` null on a signal death,
+    ``signal``, ``timedOut``, ``aborted``), never from its text."""
+    if not isinstance(value, Mapping) or "exitCode" not in value:
+        return False
+    if value.get("timedOut") or value.get("aborted") or value.get("cause") not in (None, "signal"):
+        return False
+    code = value["exitCode"]
+    exited = isinstance(code, int) and not isinstance(code, bool)
+    return exited or value.get("cause") == "signal" or value.get("signal") is not None
 
 
 def _prompt(prompt: str, agent_id: str, prompt_id: str | None = None) -> dict[str, Any]:

@@ -170,7 +170,7 @@ async def _bash(agent: MemoryAgent, execution: ToolExecution, arguments: dict[st
         parts.append(f"[exit code {outcome.exit_code}]")
     failed = outcome.cause is not None or outcome.exit_code != 0
     value = {"exitCode": outcome.exit_code, "stdout": outcome.stdout, "stderr": outcome.stderr,
-             "timedOut": outcome.timed_out, "cause": outcome.cause}
+             "timedOut": outcome.timed_out, "cause": outcome.cause, "signal": outcome.signal}
     return ToolResult(failed, "\n".join(parts), value)
 
 

@@ -100,10 +100,13 @@ async def on_post_execute(runner: Runner, event: ToolPostEvent, next: Next) -> P
     execution, failed = event.execution, event.result.is_error
     session = execution.agent.session if execution.agent is not None else None
     turn = turn_of(session) if session is not None else None
+    # A shell command that ran and ended non-zero (its exit or a signal) is a failure to some
+    # vendors (Claude) and a completed call to others (CodeBuddy): each row says which it takes.
+    completed = not failed or points.shell_ended(event.result.value)
+    part = {"success": not failed, "failure": failed, "completed": completed, "incomplete": not completed}
 
     def fires(entry: HookEntry) -> bool:
-        on = entry.row.fires_on
-        return not ((on == "failure" and not failed) or (on == "success" and failed))
+        return part.get(entry.row.fires_on, True)
 
     fields = {**point.fields(event), **_duration(runner, session, execution.call_id)}
     done = await runner.run(point, fields, session=session, turn=turn, keep=fires,

@@ -120,6 +120,14 @@ def _claude_like(vendor: str) -> dict[str, tuple[tuple[HookAnswer, ...], dict[st
     out["session_halt"] = ((HookAnswer("SessionStart", HALT),), {"steps": TWO_STEPS})
     out["pre_halt"] = ((HookAnswer(pre, HALT),), {"steps": TWO_STEPS})
     out["post_halt"] = ((HookAnswer(post, HALT),), {"steps": TWO_STEPS})
+    if vendor in ("claude", "workbuddy"):
+        # A shell command that ran and exited non-zero: is it PostToolUse or PostToolUseFailure?
+        out["post_exit_nonzero"] = ((HookAnswer(post), HookAnswer("PostToolUseFailure")), {"steps": (
+            ("shell", "echo ran > tool-ran.txt; exit 3"), ("text", "done"))})
+    if vendor == "workbuddy":
+        # A shell command killed by a signal (it did not end by its own exit).
+        out["post_killed"] = ((HookAnswer(post), HookAnswer("PostToolUseFailure")), {"steps": (
+            ("shell", "echo ran > tool-ran.txt; kill -9 $$"), ("text", "done"))})
     if vendor == "claude":
         out["post_failure_halt"] = ((HookAnswer("PostToolUseFailure", HALT),), {"steps": (
             ("shell", "echo ran > tool-ran.txt; exit 3"), *TWO_STEPS[1:])})

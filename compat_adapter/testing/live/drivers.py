@@ -84,7 +84,12 @@ async def drive_post_tool(s: Session) -> None:
     else:
         s.probe.answer(context_answer(s.vendor, s.event))
     await s.register()
-    calls = (bash_call("touch ran.txt && echo ok"), bash_call("echo failing >&2; exit 3"))
+    failing = bash_call("echo failing >&2; exit 3")
+    if s.row.fires_on in ("completed", "incomplete"):
+        # To this vendor a command that ran and exited non-zero is a completed call: the failure is
+        # a call that cannot run (a timeout argument both hosts reject).
+        failing = call("bash", command="exit 3", description="run a command", timeout=-1, timeoutMs=-1)
+    calls = (bash_call("touch ran.txt && echo ok"), failing)
     agent = await s.host.create_agent(script=[Reply(calls=calls), "done"])
     result = await agent.run_turn("run the commands")
     await s.host.settle()
@@ -104,7 +109,8 @@ async def drive_post_tool(s: Session) -> None:
         s.expect(results and results[0]["isError"] and REASON in results[0]["text"],
                  f"a post-tool block did not replace the result: {results[:1]}",
                  "block replaced the tool result with the reason")
-    elif not s.official and voice_of(s.vendor).place(s.event, failed=s.row.fires_on == "failure") == "result":
+    elif not s.official and voice_of(s.vendor).place(
+            s.event, failed=s.row.fires_on in ("failure", "incomplete")) == "result":
         # Copilot and CodeBuddy append post-tool context to the result the model reads.
         appended = [r for r in results if CONTEXT in r["text"]]
         s.expect(len(appended) == 1 and not [m for m in user_messages(agent.session) if CONTEXT in m["text"]],
