@@ -3,7 +3,9 @@
 Measured with the vendor lane: CodeBuddy Code 2.163.0 fires PostToolUse, not PostToolUseFailure,
 for a Bash command that exits 3 (workbuddy:post_exit_nonzero) or is killed by SIGKILL
 (workbuddy:post_killed), with the ending in ``tool_response``; Claude Code 2.1.328 fires
-PostToolUseFailure for ``exit 3`` (claude:post_exit_nonzero). Real hook processes, embedded host.
+PostToolUseFailure for ``exit 3`` (claude:post_exit_nonzero); Copilot CLI 1.0.102 fires postToolUse
+with ``resultType: "success"`` (copilot:post_exit_nonzero and its PascalCase twin). Real hook
+processes, embedded host.
 """
 
 from __future__ import annotations
@@ -30,10 +32,11 @@ def recorded(where: Path, event: str) -> list[dict]:
     return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-async def run_calls(where: Path, vendor: str, *calls) -> None:
+async def run_calls(where: Path, vendor: str, *calls, events=("PostToolUse", "PostToolUseFailure")) -> None:
     async with MemoryHost(where) as host, CompatAdapter(host) as adapter:
-        for event in ("PostToolUse", "PostToolUseFailure"):
-            await adapter.register_hook(vendor, event, "Bash", recorder(where, event))
+        for event in events:
+            matcher = None if event == "postToolUseFailure" else "Bash" if vendor != "copilot" else "bash"
+            await adapter.register_hook(vendor, event, matcher, recorder(where, event))
         agent = await host.create_agent(script=[*(Reply(calls=(c,)) for c in calls), "done"])
         assert (await agent.run_turn("go")).reason == "completed"
 
@@ -81,3 +84,13 @@ async def test_claude_fires_post_tool_use_failure_for_a_nonzero_exit(tmp_path: P
     assert recorded(tmp_path, "PostToolUse") == []
     (payload,) = recorded(tmp_path, "PostToolUseFailure")
     assert payload["hook_event_name"] == "PostToolUseFailure" and "exit code 3" in payload["error"]
+
+
+async def test_copilot_fires_post_tool_use_as_a_success_for_a_nonzero_exit(tmp_path: Path) -> None:
+    await run_calls(tmp_path, "copilot", call("bash", command="echo ran > ran.txt; exit 3"),
+                    call("bash", command="touch never", timeout=-1), events=("postToolUse", "postToolUseFailure"))
+    (payload,) = recorded(tmp_path, "postToolUse")
+    assert payload["toolResult"]["resultType"] == "success" and "exit code 3" in payload["toolResult"]["textResultForLlm"]
+    # The call the host could not run is Copilot's failure.
+    (failure,) = recorded(tmp_path, "postToolUseFailure")
+    assert "timeout" in failure["error"]

@@ -195,8 +195,8 @@ def test_rows_that_fire_on_part_of_a_seam_say_which_part() -> None:
         # CodeBuddy: a Bash command that ran and ended non-zero is a PostToolUse (lane, 2.163.0).
         ("claude", "PostToolUseFailure"): "failure", ("workbuddy", "PostToolUseFailure"): "incomplete",
         ("claude", "PostToolUse"): "success", ("workbuddy", "PostToolUse"): "completed",
-        ("copilot", "postToolUseFailure"): "failure", ("copilot", "postToolUse"): "success",
-        ("copilot", "PostToolUseFailure"): "failure", ("copilot", "PostToolUse"): "success",
+        ("copilot", "postToolUseFailure"): "incomplete", ("copilot", "postToolUse"): "completed",
+        ("copilot", "PostToolUseFailure"): "incomplete", ("copilot", "PostToolUse"): "completed",
         ("claude", "TeammateIdle"): "idle", ("workbuddy", "TeammateIdle"): "idle",
         ("codex", "Interrupt"): "idle", ("opencode", "session.idle"): "idle",
         ("workbuddy", "Elicitation"): "idle", ("workbuddy", "ElicitationResult"): "idle",

@@ -181,7 +181,11 @@ class CopilotDialect:
     def _result(self, facts: Mapping[str, Any]) -> tuple[str, str]:
         raw = facts.get("tool_response")
         text = raw if isinstance(raw, str) else json.dumps(plain(raw)) if raw is not None else ""
-        return ("failure" if facts.get("is_error") else "success"), text
+        # A shell command that ran and ended non-zero is a success to Copilot 1.0.102 (lane case
+        # copilot:post_exit_nonzero, exit 3): a failure is a call with no ending to report.
+        code = facts.get("exit_code")
+        ended = isinstance(code, int) and not isinstance(code, bool) or facts.get("signal") is not None
+        return ("failure" if facts.get("is_error") and not ended else "success"), text
 
     def payload(self, moment: Moment) -> dict[str, Any]:
         facts = flatten({**moment.logged, **moment.fields})

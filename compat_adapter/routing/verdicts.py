@@ -197,7 +197,10 @@ def _rewrite(group: GroupResult, updated: Mapping[str, Any]) -> dict[str, Any] |
 def post_tool(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
     answer = group.merged
     voice = voice_of(group.ran[0].spec.id)
-    failed = bool(scene.get("failed"))
+    # A row that splits results as completed/incomplete words a command's own non-zero exit as a
+    # completed call (Copilot: "Tool … succeeded", its context appended to the result).
+    split = row.fires_on in ("completed", "incomplete")
+    failed = not scene.get("completed", True) if split else bool(scene.get("failed"))
     context, place = _context(group, failed), _place(group, failed)
     halt = _halt(group)
     note = "context" if answer.additional_context else "no decision"

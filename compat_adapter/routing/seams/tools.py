@@ -110,7 +110,7 @@ async def on_post_execute(runner: Runner, event: ToolPostEvent, next: Next) -> P
 
     fields = {**point.fields(event), **_duration(runner, session, execution.call_id)}
     done = await runner.run(point, fields, session=session, turn=turn, keep=fires,
-                            scene={"agent": execution.agent, "failed": failed})
+                            scene={"agent": execution.agent, "failed": failed, "completed": completed})
     contexts: list[UserMessage] = []
     appended = ""
     for group, applied in done:

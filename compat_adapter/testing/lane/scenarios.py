@@ -84,6 +84,10 @@ def _hso(event: str, **fields: Any) -> str:
 STOP_STEPS = (("shell", TOOL_COMMAND), ("text", "first answer"), ("text", "second answer"), ("text", "third answer"))
 #: Two tool steps: a continue:false that stops the agent leaves the second one (and the last model call) out.
 TWO_STEPS = (("shell", TOOL_COMMAND), ("shell", "echo second > second.txt"), ("text", "done"))
+#: A shell step that runs and exits 3, then the answer.
+EXIT_3_STEPS = (("shell", "echo ran > tool-ran.txt; exit 3"), ("text", "done"))
+#: A shell step killed by a signal (it does not end by its own exit).
+KILLED_STEPS = (("shell", "echo ran > tool-ran.txt; kill -9 $$"), ("text", "done"))
 HALT = _j({"continue": False, "stopReason": "LANE-HALT stop"})
 
 
@@ -120,14 +124,13 @@ def _claude_like(vendor: str) -> dict[str, tuple[tuple[HookAnswer, ...], dict[st
     out["session_halt"] = ((HookAnswer("SessionStart", HALT),), {"steps": TWO_STEPS})
     out["pre_halt"] = ((HookAnswer(pre, HALT),), {"steps": TWO_STEPS})
     out["post_halt"] = ((HookAnswer(post, HALT),), {"steps": TWO_STEPS})
-    if vendor in ("claude", "workbuddy"):
-        # A shell command that ran and exited non-zero: is it PostToolUse or PostToolUseFailure?
-        out["post_exit_nonzero"] = ((HookAnswer(post), HookAnswer("PostToolUseFailure")), {"steps": (
-            ("shell", "echo ran > tool-ran.txt; exit 3"), ("text", "done"))})
+    # A shell command that ran and exited non-zero: is it PostToolUse or PostToolUseFailure? (Codex
+    # has no PostToolUseFailure: does its PostToolUse fire?)
+    failure = (HookAnswer("PostToolUseFailure"),) if vendor != "codex" else ()
+    out["post_exit_nonzero"] = ((HookAnswer(post), *failure), {"steps": EXIT_3_STEPS})
     if vendor == "workbuddy":
         # A shell command killed by a signal (it did not end by its own exit).
-        out["post_killed"] = ((HookAnswer(post), HookAnswer("PostToolUseFailure")), {"steps": (
-            ("shell", "echo ran > tool-ran.txt; kill -9 $$"), ("text", "done"))})
+        out["post_killed"] = ((HookAnswer(post), HookAnswer("PostToolUseFailure")), {"steps": KILLED_STEPS})
     if vendor == "claude":
         out["post_failure_halt"] = ((HookAnswer("PostToolUseFailure", HALT),), {"steps": (
             ("shell", "echo ran > tool-ran.txt; exit 3"), *TWO_STEPS[1:])})
@@ -187,6 +190,10 @@ def _copilot() -> dict[str, tuple[tuple[HookAnswer, ...], dict[str, Any]] | str]
                              {"steps": STOP_STEPS}),
         "session_context": ((HookAnswer("sessionStart", _j({"additionalContext": "LANE-CTX-SESSION"})),), {}),
         "permission_request": ((HookAnswer("permissionRequest", _j({"behavior": "allow"})),), {}),
+        "post_exit_nonzero": ((HookAnswer("postToolUse"), HookAnswer("postToolUseFailure")),
+                              {"steps": EXIT_3_STEPS}),
+        "post_exit_nonzero_pascal": ((HookAnswer("PostToolUse"), HookAnswer("PostToolUseFailure")),
+                                     {"steps": EXIT_3_STEPS}),
     }
 
 
