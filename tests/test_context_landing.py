@@ -73,8 +73,10 @@ async def test_copilot_context_lands_where_copilot_puts_it(tmp_path: Path) -> No
 
 async def test_copilot_failure_context_is_a_message_in_copilots_words(tmp_path: Path) -> None:
     """Measured on Copilot CLI 1.0.102 (conformance copilot-020): a failing tool's postToolUseFailure
-    context is a user message of its own, 'Tool "<tool>" failed. Additional guidance from …'."""
-    failing = [Reply(calls=(call("bash", command="echo broken >&2; exit 3"),)), "done"]
+    context is a user message of its own, 'Tool "<tool>" failed. Additional guidance from …'. The
+    failing call is one that cannot run: a bash command that exits non-zero is a success to Copilot
+    (lane copilot:post_exit_nonzero)."""
+    failing = [Reply(calls=(call("bash", command="touch never", timeout=-1),)), "done"]
     async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
         await adapter.register_hook("copilot", "postToolUseFailure", None,
                                     hook(tmp_path, "f", {"additionalContext": "C-FAIL"}))

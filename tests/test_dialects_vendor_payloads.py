@@ -191,7 +191,9 @@ def test_values_the_host_knows_are_the_hosts() -> None:
     assert wb["model"] == "model-a" and "stdout" not in wb["tool_response"]
     failed = DIALECTS["workbuddy"].payload(Moment(event="PostToolUse", session_id="s", cwd="/w",
                                                   fields={**_RESULT, "exit_code": 3, "is_error": True}))
-    assert (failed["tool_response"]["exitCode"], failed["tool_response"]["tool_error_code"]) == (3, "3")
+    # CodeBuddy 2.163.0 (lane workbuddy:post_exit_nonzero): error code 8002 and is_error for exit 3.
+    assert (failed["tool_response"]["exitCode"], failed["tool_response"]["tool_error_code"]) == (3, "8002")
+    assert failed["tool_response"]["is_error"] is True and "Exit Code: 3" in failed["tool_response"]["error"]
     pre = DIALECTS["copilot"].payload(_moment("preToolUse"))
     assert pre["toolArgs"] == {"command": COMMAND, "description": "lane step"}
     assert DIALECTS["copilot"].payload(_moment("permissionRequest"))["toolInput"] == {"command": COMMAND}

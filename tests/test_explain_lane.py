@@ -25,7 +25,7 @@ from compat_adapter.explain.vendorview import kind_of
 from compat_adapter.importers.gate import trust_files
 from compat_adapter.testing.lane.outcome import MARKERS, Outcome, normalize_text
 from compat_adapter.testing.lane.run import prepare_project
-from compat_adapter.testing.lane.scenarios import TOOL_COMMAND, Case, cases_for
+from compat_adapter.testing.lane.scenarios import EXIT_3_STEPS, KILLED_STEPS, TOOL_COMMAND, Case, cases_for
 from compat_adapter.testing.lane.vendors import cli_for
 
 pytestmark = pytest.mark.vendor
@@ -71,6 +71,11 @@ def _predicted(case: Case, reports: list[ExplainReport], roots: list[str]) -> di
     kinds = {r.event: kind_of(spec.row(r.event)) for r in reports}  # type: ignore[arg-type]
     denied = any(kinds[r.event] == "pre" and r.vendor_view and r.vendor_view.tool_runs is False for r in reports)
     reports = [r for r in reports if not (denied and kinds[r.event] == "post")]
+    # How the call ended decides which post-tool events come: the lane's failing steps are shell
+    # commands that end non-zero (exit 3, SIGKILL); each row says which endings are its event.
+    nonzero = bool(case.steps) and case.steps[0] in (EXIT_3_STEPS[0], KILLED_STEPS[0])
+    takes = {"success": not nonzero, "failure": nonzero, "completed": True, "incomplete": False}
+    reports = [r for r in reports if kinds[r.event] != "post" or takes.get(spec.row(r.event).fires_on, True)]
     out: dict[str, Any] = {"invoked": sorted(h.event for r in reports for h in r.hooks if h.fires)}
     landings: dict[str, Any] = {}
     for r in reports:

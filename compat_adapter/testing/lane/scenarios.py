@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ("CORPUS_PLUGINS", "KINDS", "MARKERS", "Case", "HookAnswer", "cases_for", "hook_config",
-           "recorder_command")
+__all__ = ("CORPUS_PLUGINS", "EXIT_3_STEPS", "KILLED_STEPS", "KINDS", "MARKERS", "Case", "HookAnswer", "cases_for",
+           "hook_config", "recorder_command")
 
 TOOL_COMMAND = "echo ran > tool-ran.txt; echo hello-from-tool"
 REWRITTEN_COMMAND = "echo ran > tool-ran.txt; echo rewritten-by-hook"
@@ -133,7 +133,7 @@ def _claude_like(vendor: str) -> dict[str, tuple[tuple[HookAnswer, ...], dict[st
         out["post_killed"] = ((HookAnswer(post), HookAnswer("PostToolUseFailure")), {"steps": KILLED_STEPS})
     if vendor == "claude":
         out["post_failure_halt"] = ((HookAnswer("PostToolUseFailure", HALT),), {"steps": (
-            ("shell", "echo ran > tool-ran.txt; exit 3"), *TWO_STEPS[1:])})
+            EXIT_3_STEPS[0], *TWO_STEPS[1:])})
         # `if` on a deny: the tool command starts with `echo`, so Bash(echo *) matches it and
         # Bash(git *) does not (then only the plain PostToolUse observer fires, and the tool runs).
         deny = _hso(pre, permissionDecision="deny", permissionDecisionReason="LANE-DENY-JSON if rule")
