@@ -3,7 +3,8 @@
 A case *agrees* when every compared facet is equal. A differing facet is *listed* when a hook of
 the case was graded with a degradation whose code names that kind of difference (the table below,
 fixed for every case and vendor), or when the import refused the hook with a code; otherwise the
-difference is *unlisted*. The comparison itself is never adjusted per case.
+difference is *unlisted*. A difference in which hooks fired can be named only by the rows of the
+events that fired a different number of times. The comparison itself is never adjusted per case.
 """
 
 from __future__ import annotations
@@ -88,7 +89,10 @@ def compare(case: Case, vendor: Outcome, ours: Outcome) -> Verdict:
     for facet in want:
         if want[facet] == got.get(facet):
             continue
-        named = sorted((codes & _naming(case, facet, want[facet], got.get(facet))) | refusals)
+        # Which hooks fired: only the rows of the events that fired a different number of times
+        # can name it (a loss listed on another event of the case says nothing about this one).
+        among = _event_codes(ours, want[facet], got.get(facet)) if facet == "invoked" else codes
+        named = sorted((among & _naming(case, facet, want[facet], got.get(facet))) | refusals)
         diffs.append(Difference(facet, want[facet], got.get(facet), tuple(named)))
     if ours.error:
         diffs.append(Difference("error", None, ours.error, ()))
@@ -99,6 +103,11 @@ def compare(case: Case, vendor: Outcome, ours: Outcome) -> Verdict:
     else:
         status = "differ_unlisted"
     return Verdict(case.name, status, tuple(diffs))
+
+
+def _event_codes(ours: Outcome, vendor: list[str], here: list[str] | None) -> set[str]:
+    differing = {e for e in set(vendor) | set(here or ()) if vendor.count(e) != (here or []).count(e)}
+    return {c for event in differing for c in ours.degradations.get(event, ())}
 
 
 def _naming(case: Case, facet: str, vendor: Any, ours: Any) -> frozenset[str]:
