@@ -398,8 +398,9 @@ def bench_cli(reps: int = 5) -> dict[str, float]:
     return {"matrix_cli_ms": _median(matrix), "grade_cli_ms": _median(grade)}
 
 
-_RSS_PROBE = r"""
-import gc, json, sys, tempfile
+#: What both memory probes start with: the imports they share and a resident-size reader.
+_PROBE_HEAD = r"""
+import gc, json, os, shlex, subprocess, sys, tempfile
 from pathlib import Path
 import anyio
 from compat_adapter import CompatAdapter
@@ -410,6 +411,9 @@ def rss_kb():
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     raise RuntimeError("no VmRSS")
+"""
+
+_RSS_PROBE = _PROBE_HEAD + r"""
 
 async def main():
     root = Path(tempfile.mkdtemp())
@@ -439,20 +443,9 @@ def bench_rss() -> dict[str, float]:
 DISPOSE_WARMUP = 3
 DISPOSE_CYCLES = 8
 
-_DISPOSE_PROBE = r"""
-import gc, json, os, shlex, subprocess, sys, tempfile
-from pathlib import Path
-import anyio
-from compat_adapter import CompatAdapter
-from compat_adapter.host.embedded.memory import MemoryHost
+_DISPOSE_PROBE = _PROBE_HEAD + r"""
 from compat_adapter.host.script import call
 from compat_adapter.testing.live.harness import all_rows
-
-def rss_kb():
-    for line in open("/proc/self/status"):
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    raise RuntimeError("no VmRSS")
 
 def starts(marker):
     return marker.read_text().count("start") if marker.exists() else 0
