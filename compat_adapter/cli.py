@@ -13,6 +13,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from compat_adapter.cli_explain import add_commands as add_explain_commands
 from compat_adapter.cli_grade import add_commands as add_grade_commands
@@ -75,11 +76,20 @@ def _surface(args: argparse.Namespace) -> int:
     return 1 if missing else 0
 
 
-def _parser() -> argparse.ArgumentParser:
-    from compat_adapter.cli_reports import version
+class _Version(argparse.Action):
+    """``--version``: the package metadata is read only when it is asked for, not on every start."""
 
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        from compat_adapter.host.dsh.channel import version  # the one ``serve`` says in ``hello``
+
+        print(f"compat-adapter {version()}")  # on stdout, as argparse's own version action
+        parser.exit()
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="compat-adapter", description=__doc__.splitlines()[0])
-    parser.add_argument("--version", action="version", version=f"compat-adapter {version()}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True)
 
     m = sub.add_parser("matrix", help="print the support matrix")

@@ -155,7 +155,8 @@ def _graded(args: argparse.Namespace) -> int:
     if len(vendors) == 1:
         out["vendor"] = vendors[0]
     if args.sarif:
-        from compat_adapter.cli_reports import sarif, version
+        from compat_adapter.cli_reports import sarif
+        from compat_adapter.host.dsh.channel import version
 
         print(json.dumps(sarif(out, Path.cwd(), version()), indent=2))
     elif args.json:

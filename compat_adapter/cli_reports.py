@@ -12,18 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 __all__ = ("GradeReport", "GradeRow", "losses_once", "sarif", "schemas", "short_origin", "split_origin",
-           "summary_lines", "version")
-
-
-def version() -> str:
-    """The installed distribution's version (the one in pyproject.toml for an editable install)."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as dist_version
-
-    try:
-        return dist_version("compat-adapter")
-    except PackageNotFoundError:  # run from a source tree that was never installed
-        return "0+unknown"
+           "summary_lines")
 
 
 class _Model(BaseModel):

@@ -159,11 +159,6 @@ class Services:
             found.setdefault(key, set()).add(user)
         return MappingProxyType({k: tuple(sorted(v)) for k, v in found.items()})
 
-    @property
-    def running(self) -> int:
-        """Service tasks alive now (shared services and held managers)."""
-        return len(self._stops)
-
     async def _stop(self, stop: anyio.Event, closed: anyio.Event) -> None:
         stop.set()
         with anyio.move_on_after(self._grace_s):
@@ -174,6 +169,4 @@ class Services:
         self._opened.clear()
         self._holds.clear()
         for stop, closed in list(self._stops.values()):
-            stop.set()
-            with anyio.move_on_after(self._grace_s):
-                await closed.wait()
+            await self._stop(stop, closed)
