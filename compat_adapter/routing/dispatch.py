@@ -310,7 +310,7 @@ def moment_for(event: str, session: SessionHandle | None, cwd: Path, fields: Map
         event=event, session_id=session.id if session is not None else "",
         cwd=str(session.cwd if session is not None else cwd),
         transcript_path=str(session.transcript_path) if session is not None and session.transcript_path else None,
-        turn=turn, fields=dict(fields), logged=session_facts(session) if session is not None else {},
+        turn=turn, fields=dict(fields),
     )
 
 
@@ -424,6 +424,9 @@ class Runner:
                 continue
             moment = moment_for(first.row.event, session, self.host.cwd, fields, turn)
             chosen, later = admit(group.select(moment), moment)
+            if session is not None and (chosen or later):
+                # Only payloads read the log's facts: a dispatch that runs no hook does not scan it.
+                moment = replace(moment, logged=session_facts(session))
             for entry in later:
                 self.host.start_soon(self._in_background, entry, moment, point.name, scene.get("agent"))
             if not chosen:
