@@ -104,7 +104,8 @@ LOSSES: dict[tuple[str, str], set[str]] = {
 #: Fields sent in the vendor's shape with a value the host cannot know exactly: each one listed.
 APPROXIMATED: dict[str, dict[str, set[str]]] = {
     "claude": {"PostToolUse": {"noOutputExpected", "duration_ms", "prompt_id", "effort"},
-               "UserPromptSubmit": {"prompt_id"}, "Stop": {"prompt_id", "effort"}, "PermissionRequest": {"prompt_id"}},
+               "UserPromptSubmit": {"prompt_id"}, "Stop": {"prompt_id", "effort"}, "PermissionRequest": {"prompt_id"},
+               "PreToolUse": {"prompt_id", "effort"}, "SessionEnd": {"prompt_id"}},
     "codex": {"SessionStart": {"model"}},
     "workbuddy": {"PostToolUse": {"sandboxDenied", "stdoutBytesTruncated", "version", "generation_id", "model"}},
 }

@@ -822,10 +822,18 @@ RULES = RulesSpec(
     ),
 )
 
+#: Two payload facts the host does not have, on every event where Claude sends them.
+_DERIVED_FACTS = degrade(
+    "payload-field-missing",
+    "Where Claude sends them, effort.level is Claude's default \"medium\" (the host has no effort "
+    "setting) and prompt_id is a UUID derived from the session and the host's id of the prompt "
+    "message, not Claude's own.",
+)
+
 CLAUDE = VendorSpec(
     id="claude",
     aliases=("claude-code", "cc"),
-    losses=(_SCRUBBED_ENV,),
+    losses=(_SCRUBBED_ENV, _DERIVED_FACTS),
     bridge=BRIDGE,
     default_timeout_s=600.0,
     concurrent=True,
