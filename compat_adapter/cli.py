@@ -81,7 +81,7 @@ class _Version(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
                  option_string: str | None = None) -> None:
-        from compat_adapter.host.dsh.channel import version  # the one ``serve`` says in ``hello``
+        from compat_adapter.host.wire.channel import version  # the one ``serve`` says in ``hello``
 
         print(f"compat-adapter {version()}")  # on stdout, as argparse's own version action
         parser.exit()

@@ -156,7 +156,7 @@ def _graded(args: argparse.Namespace) -> int:
         out["vendor"] = vendors[0]
     if args.sarif:
         from compat_adapter.cli_reports import sarif
-        from compat_adapter.host.dsh.channel import version
+        from compat_adapter.host.wire.channel import version
 
         print(json.dumps(sarif(out, Path.cwd(), version()), indent=2))
     elif args.json:

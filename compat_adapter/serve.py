@@ -1,15 +1,20 @@
 """`compat-adapter serve --stdio`: the JSON-lines service any agent host can speak.
 
-It speaks the JSON-lines wire of :mod:`compat_adapter.host.dsh.channel` (specified in
+It speaks the JSON-lines wire of :mod:`compat_adapter.host.wire.channel` (specified in
 INTEGRATION.md, "The serve protocol") on this process's stdin and stdout, with a
-:class:`~compat_adapter.host.dsh.host.DshHost` on the service side of the channel.
+:class:`~compat_adapter.host.wire.host.WireHost` on the service side of the channel: a peer says
+hello with its surface, or names its host kind (``host``) with that kind's report (the DSH bundle
+sends its composition), and the registered kind reads it (:mod:`compat_adapter.host.surfaces`).
 
-The host side (a DSH composition through the thin Cordis plugin, or any other client) calls
-``hello``, ``register_hook``, ``register_rules``, ``dispatch``, ``status`` and ``dispose``; the
+The host side (the DSH bundle's Cordis plugin, or any other client) calls ``hello``,
+``register_hook``, ``register_rules``, ``import_workspace``, ``matrix``, ``dispatch``, ``status``
+and ``dispose``; the
 service calls back ``subscribe``/``unsubscribe`` (notifications), ``next`` (the rest of a waterfall),
 ``mount_bridge``/``unmount_bridge`` and sends ``agent/inject``, ``agent/steer``, ``session/append``
 and ``log`` notifications. A malformed line gets a ``PROTOCOL_ERROR`` reply and the service keeps
-reading; end of input (a dead peer) ends the service cleanly.
+reading. Every request read is answered: at end of input the service finishes the requests in
+hand (their replies are written) before it ends, and ``dispose`` waits for the dispatches it
+accepted before it answers.
 """
 
 from __future__ import annotations
@@ -23,8 +28,8 @@ from typing import Any
 import anyio
 
 from compat_adapter.errors import ProtocolError
-from compat_adapter.host.dsh.channel import PROTOCOL_VERSION, Channel, stdio_lines, version
-from compat_adapter.host.dsh.host import DshHost
+from compat_adapter.host.wire.channel import PROTOCOL_VERSION, Channel, stdio_lines, version
+from compat_adapter.host.wire.host import WireHost
 from compat_adapter.service import CompatAdapter
 
 __all__ = ("AUDIT_IN_STATUS", "ServiceSession", "serve_stdio")
@@ -34,8 +39,8 @@ AUDIT_IN_STATUS = 100
 
 
 class ServiceSession:
-    """The service side of one connection: a :class:`~compat_adapter.host.dsh.host.DshHost` over the
-    channel, and one :class:`~compat_adapter.service.CompatAdapter` on it once the host said hello.
+    """The service side of one connection: a :class:`~compat_adapter.host.wire.host.WireHost` over
+    the channel, and one :class:`~compat_adapter.service.CompatAdapter` on it once the host said hello.
     """
 
     def __init__(self, channel: Channel, *, state_dir: str | None = None,
@@ -45,16 +50,19 @@ class ServiceSession:
         self._cwd = cwd or os.getcwd()
         self.adapter: Any = None
         self.host: Any = None
+        self._imported: set[Path] = set()
 
     async def run(self) -> None:
         async with anyio.create_task_group() as tg:
-            self.host = DshHost(self.channel, cwd=Path(self._cwd), tg=tg)
+            self.host = WireHost(self.channel, cwd=Path(self._cwd), tg=tg)
             self.host.attach()
             c = self.channel
             c.on_request("hello", self._hello)
             c.on_request("register_hook", self._register_hook)
             c.on_request("register_rules", self._register_rules)
             c.on_request("status", self._status)
+            c.on_request("matrix", self._matrix)
+            c.on_request("import_workspace", self._import_workspace)
             c.on_request("dispose", self._dispose, last=True)
             try:
                 await c.run()
@@ -114,6 +122,34 @@ class ServiceSession:
         kept = adapter.audit
         report["audit"] = [_audit_json(r) for r in kept[max(0, len(kept) - limit):]]
         return report
+
+    async def _matrix(self, params: dict[str, Any]) -> Any:
+        adapter = self._require()
+        return adapter.matrix(self.host.surface).model_dump(mode="json")
+
+    async def _import_workspace(self, params: dict[str, Any]) -> Any:
+        """Find and register the vendor files of a session folder, as ``compat-adapter`` does for a
+        project: under the user's trust store (an untrusted file is refused with its command, never
+        run), and once per folder on this connection."""
+        from compat_adapter.importers import register_import
+        from compat_adapter.importers.discover import import_all
+
+        adapter = self._require()
+        root = Path(str(params.get("root") or self.host.cwd)).resolve()
+        if root in self._imported:
+            return {"root": str(root), "registered": [], "refused": [], "again": True}
+        self._imported.add(root)
+        registered: list[Any] = []
+        refused: list[Any] = []
+        for found in import_all(root):
+            if found.error is not None:
+                refused.append({"vendor": found.vendor, "what": ", ".join(map(str, found.files)),
+                                "code": found.error.code, "reason": found.error.message, "origin": None})
+                continue
+            assert found.result is not None
+            refused += [asdict(r) for r in found.result.refused]
+            registered += [r.model_dump(mode="json") for r in await register_import(adapter, found.result)]
+        return {"root": str(root), "registered": registered, "refused": refused, "again": False}
 
     async def _dispose(self, params: dict[str, Any]) -> Any:
         if self.adapter is not None:

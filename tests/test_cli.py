@@ -229,7 +229,7 @@ def test_version_module_entry_and_help_on_every_option() -> None:
     import argparse
 
     from compat_adapter.cli import _parser
-    from compat_adapter.host.dsh.channel import version
+    from compat_adapter.host.wire.channel import version
 
     done = subprocess.run([sys.executable, "-m", "compat_adapter", "--version"], capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout.strip() == f"compat-adapter {version()}"

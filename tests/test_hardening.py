@@ -18,7 +18,7 @@ from test_serve import SURFACE, MiniClient, agent_json, serve_command
 
 from compat_adapter import CompatAdapter, MemoryHost
 from compat_adapter.errors import UnsafeStateDir
-from compat_adapter.host.dsh.channel import MAX_LINE
+from compat_adapter.host.wire.channel import MAX_LINE
 from compat_adapter.host.script import Reply, call
 from compat_adapter.routing.bridgefiles import MARKER, config_dir, prune_orphans
 from compat_adapter.service import AdapterConfig

@@ -1,6 +1,6 @@
 """The serve protocol, driven by a minimal second client written here from the spec alone.
 
-The client is deliberately not :class:`compat_adapter.host.dsh.channel.Channel`: it speaks raw JSON lines to
+The client is deliberately not :class:`compat_adapter.host.wire.channel.Channel`: it speaks raw JSON lines to
 a real ``python -m compat_adapter.cli serve --stdio`` process, answers the service's own requests
 (``next``) and records its notifications, the way any host author's client would.
 """

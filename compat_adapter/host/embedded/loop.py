@@ -104,11 +104,18 @@ def model_config(model: str) -> Mapping[str, str]:
     return {"provider": provider, "model": name}
 
 
+def message_type(message: UserMessage) -> str:
+    """The record a message is logged as: ``user/message``, or for context the vendor puts in a
+    system or developer message, a v4 ``developer/message`` (as DSH 0.2.1 logs such context; its
+    ``role`` says whom the model reads it from)."""
+    return "user/message" if message.role == "user" else "developer/message"
+
+
 def message_record(message: UserMessage, turn: int | None, step: int | None) -> dict[str, Any]:
-    """The data of a ``user/message`` record."""
+    """The data of a ``user/message`` (or ``developer/message``) record."""
     return {
         "id": message.id,
-        "role": "user",
+        "role": message.role,
         "text": message.text,
         "source": {"kind": message.source.kind, "name": message.source.name},
         "turn": turn,
@@ -197,7 +204,7 @@ async def _steps(agent: MemoryAgent, host: MemoryHost, turn: int, claimed: tuple
         state.steps = step
         session.append("step/start", {"turn": turn, "step": step})
         for message in decision.messages:
-            session.append("user/message", message_record(message, turn, step))
+            session.append(message_type(message), message_record(message, turn, step))
 
         answer = await _request(agent, turn, step)
         if isinstance(answer, Error):

@@ -126,6 +126,9 @@ async def embedded_outcome(case: Case, run: Path) -> Outcome:
         elif e.type == "user/message":
             text = str(data.get("text", ""))
             items.append(Item("user", "text", text, len(items), case.prompt in text))
+        elif e.type == "developer/message":
+            # Context the vendor puts in its own system or developer message (``role``).
+            items.append(Item(str(data.get("role", "developer")), "text", str(data.get("text", "")), len(items)))
         elif e.type == "tool/result":
             items.append(Item("tool", "tool_result", str(data.get("text", "")), len(items),
                               is_error=bool(data.get("isError"))))

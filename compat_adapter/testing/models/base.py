@@ -134,6 +134,13 @@ class ModelServer:
         self.close()
 
     # ── the script ──────────────────────────────────────────────────────────────────────────────
+    def load(self, turns: Iterable[ModelTurn]) -> None:
+        """Answer the next main requests from ``turns``, from the first (a runtime that stays up
+        across sessions gets each session's script this way; the request log is kept)."""
+        with self._lock:
+            self.turns = tuple(turns)
+            self._next = 0
+
     def next_id(self, prefix: str) -> str:
         counter = self._ids.setdefault(prefix, itertools.count(1))
         return f"{prefix}{next(counter):04d}"

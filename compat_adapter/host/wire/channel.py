@@ -15,11 +15,15 @@ when none could be read) and the channel keeps reading: ``PROTOCOL_ERROR`` for a
 usable message, ``NESTING_TOO_DEEP`` for one nested deeper than :data:`~compat_adapter.jsonlimits.
 MAX_DEPTH`, ``INPUT_TOO_LARGE`` for one over :data:`MAX_LINE` (skipped up to its newline without
 being held). Ids are strings or numbers a JavaScript peer reads back unchanged (finite, integers
-within ±2**53); anything else is refused. End of input (a dead peer) ends the channel cleanly.
+within ±2**53); anything else is refused.
 
-The DSH host (:mod:`compat_adapter.host.dsh.host`) runs on it in both directions: the lane's runner
-spawns Node and speaks to it over pipes, and ``compat-adapter serve --stdio`` is spawned by the
-plugin and speaks over its own stdin and stdout (:func:`stdio_lines`).
+Every request read is answered. At end of input the requests still in hand run to their reply
+(a reply is still written: the peer may read after it stopped writing), while requests this side
+sent can no longer be answered and fail at once; then the channel ends. A ``last`` request
+(``dispose``) waits for the requests accepted before it, then answers, then the channel ends.
+
+The wire host (:mod:`compat_adapter.host.wire.host`) runs on it: ``compat-adapter serve --stdio``
+over its own stdin and stdout (:func:`stdio_lines`), the DSH lane over a socket the bundle connects to.
 """
 
 from __future__ import annotations
@@ -88,6 +92,9 @@ class Channel:
         self._tg: TaskGroup | None = None
         self.closed = anyio.Event()
         self._out_closed = False
+        self._input_ended = False
+        self._answering = 0
+        self._answers_changed = anyio.Event()
         #: Why the channel ended (``"eof"``, ``"closed"`` or an error text).
         self.end_reason: str | None = None
 
@@ -131,8 +138,8 @@ class Channel:
         :raises ProtocolError: the peer replied with an error (its code is ``context["remote_code"]``),
             the channel closed first, or ``timeout_s`` passed.
         """
-        if self.closed.is_set():
-            raise ProtocolError(f"the channel to {self.name} is closed ({self.end_reason})")
+        if self.closed.is_set() or self._input_ended:
+            raise ProtocolError(f"the channel to {self.name} is closed ({self.end_reason or 'end of input'})")
         self._ids += 1
         rid = self._ids
         pending = self._pending[rid] = _Pending(anyio.Event())
@@ -166,6 +173,9 @@ class Channel:
             async def read() -> None:
                 try:
                     await self._reader(tg)
+                    self._end_input()
+                    # What was read is answered before the channel ends.
+                    await self._until_answered(0)
                 finally:
                     self.finish(self.end_reason or "eof")
 
@@ -177,6 +187,22 @@ class Channel:
             tg.start_soon(write)
             tg.start_soon(read)
         self._tg = None
+
+    def _end_input(self) -> None:
+        """No more input: our own requests can never be answered now, so they fail at once."""
+        self._input_ended = True
+        for pending in self._pending.values():
+            pending.done.set()
+
+    async def _until_answered(self, others: int) -> None:
+        """Wait until at most ``others`` requests are still being answered."""
+        while self._answering > others:
+            await self._answers_changed.wait()
+
+    def _answer_done(self) -> None:
+        self._answering -= 1
+        self._answers_changed.set()
+        self._answers_changed = anyio.Event()
 
     def finish(self, reason: str = "closed") -> None:
         """End the channel: pending requests fail now, queued messages are still written, then
@@ -259,16 +285,27 @@ class Channel:
                 except Exception as exc:  # noqa: BLE001 - a bad notification never ends the service
                     _stderr(f"compat-adapter serve: notification {method} failed: {exc!r}")
             return
+        self._answering += 1
         tg.start_soon(self._answer, mid, method, params)
 
     def _protocol_error(self, mid: Any, text: str) -> None:
         self._put({"id": mid, "error": _error_json(ProtocolError(text))})
 
     async def _answer(self, mid: Any, method: str, params: dict[str, Any]) -> None:
+        try:
+            await self._answer_one(mid, method, params)
+        finally:
+            self._answer_done()
+
+    async def _answer_one(self, mid: Any, method: str, params: dict[str, Any]) -> None:
         handler = self._requests.get(method)
         if handler is None:
             self._protocol_error(mid, f"unknown method {method!r}")
             return
+        if method in self._last:
+            # The requests accepted before this one are answered first (a dispose waits for the
+            # dispatches it follows).
+            await self._until_answered(1)
         try:
             result = await handler(params)
         except CompatError as exc:

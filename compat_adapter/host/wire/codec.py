@@ -1,4 +1,4 @@
-"""The DSH channel's codec: wire JSON (host vocabulary) ↔ the contract's payloads and verdicts.
+"""The wire's codec: wire JSON (host vocabulary) ↔ the contract's payloads and verdicts.
 
 The peer sends seam events as plain JSON naming agents and sessions by id; decoding turns each
 reference into the host's live proxy (:class:`Proxies`), so a listener gets handles it can act on.
@@ -70,14 +70,15 @@ class AgentGone:
 
 
 def encode_message(message: UserMessage) -> dict[str, Any]:
-    return {"id": message.id, "text": message.text,
+    return {"id": message.id, "text": message.text, "role": message.role,
             "source": {"kind": message.source.kind, "name": message.source.name}}
 
 
 def decode_message(data: Mapping[str, Any]) -> UserMessage:
     source = data.get("source") or {}
     return UserMessage(id=str(data.get("id", "")), text=str(data.get("text", "")),
-                       source=MessageSource(str(source.get("kind", "user")), source.get("name")))
+                       source=MessageSource(str(source.get("kind", "user")), source.get("name")),
+                       role=str(data.get("role") or "user"))
 
 
 def _execution(host: Proxies, data: Mapping[str, Any]) -> ToolExecution:
@@ -97,7 +98,7 @@ def _last_assistant_text(session: SessionHandle) -> str | None:
     return None
 
 
-#: rc.8's bash ends every result with this marker and reports a non-zero exit as a success.
+#: DSH's bash ends every result with this marker and reports a non-zero exit as a success.
 _EXIT_MARKER = re.compile(r"\[exit code: (-?\d+)\]\s*$")
 
 
@@ -137,7 +138,7 @@ def decode_event(host: Proxies, seam: str, data: Mapping[str, Any]) -> Any:
         last = data.get("last_assistant_message")
         return TurnStopping(a, int(data.get("turn", 0)),
                             last if last is not None else _last_assistant_text(a.session))
-    if seam in ("agent/created", "agent/session-start"):
+    if seam == "agent/created":
         return AgentCreated(agent(), data.get("source", "startup"))
     if seam == "agent/error":
         return AgentError(agent(), data.get("turn"), data.get("step"), str(data.get("error", "")))

@@ -1,16 +1,19 @@
-// The compat-adapter Cordis plugin: transport and seam glue between a DSH composition and the
-// compat-adapter service. It decides nothing: it reports the composition (services, package
-// versions, bridge packages), forwards the seams the service subscribes to, hands back what the
-// service answers, runs the real official bridges on the configs the service writes, and fails
-// closed (with the reason in the log) when the service does not answer in time.
+// The compat-adapter Cordis plugin: transport and seam glue between a DeepSeek Harness 0.2.1
+// composition and the compat-adapter service. It decides nothing: it reports the composition
+// (services, the runtime's version, bridge packages, the seams it forwards), forwards the seams the
+// service subscribes to, hands back what the service answers, provides the `compatAdapter` service
+// to other plugins, imports the session folder's own vendor files, and fails closed (with
+// the reason in the log) when the service does not answer, is gone, or the channel is lost.
 //
-// Config: { modules: <node_modules folder of the composition>, channel?: <an open Channel>,
-//           command?: [argv of `compat-adapter serve --stdio`], answerTimeoutMs?: number,
-//           cwd?: string, hooks?: [...register_hook params], rules?: [...register_rules params] }
+// Config (every key optional): { command?: [argv of `compat-adapter serve --stdio`], connect?: <unix
+//   socket of a service already listening>, answerTimeoutMs?: number, cwd?: string,
+//   workspace?: boolean (import the session folder's own vendor files; default true),
+//   hooks?: [...register_hook params], rules?: [...register_rules params], channel?: <an open Channel> }
 import { spawn } from 'node:child_process'
-import { readdirSync, readFileSync, existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { join } from 'node:path'
+import { createConnection } from 'node:net'
+import { delimiter, dirname, join, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Channel } from './channel.mjs'
 
@@ -18,23 +21,55 @@ export const name = 'compat-adapter'
 export const PROTOCOL = 1
 // Long enough for the slowest vendor default hook timeout (Claude: 600 s) plus its kill grace.
 export const DEFAULT_ANSWER_TIMEOUT_MS = 660_000
+// What a preset plugin lists in its `inject` to call the service.
+export const SERVICE = 'compatAdapter'
 
 const WATERFALL = new Set(['tools/pre-execute', 'tools/execute', 'tools/post-execute', 'agent/pre-step', 'approval/request'])
-const SERIAL = new Set(['agent/turn-stopping'])
+const SERIAL = new Set(['agent/turn-stopping', 'agent/created'])
 const BRIDGES = ['@deepseek-ai/dsh-hooks-claude-code', '@deepseek-ai/dsh-hooks-codex']
 const CODEX_BRIDGE = '@deepseek-ai/dsh-hooks-codex'
 
-export function importer(modules) {
-  const require = createRequire(join(modules, 'compat-adapter-resolver.js'))
-  return (spec) => import(pathToFileURL(require.resolve(spec)).href)
+// Modules resolve as the runtime resolves them for this file: the profile's node_modules, then the
+// runtime's own packages (the single-file executable serves them from its snapshot).
+const requireHere = createRequire(import.meta.url)
+export const load = (spec) => import(pathToFileURL(requireHere.resolve(spec)).href)
+const resolves = (spec) => { try { requireHere.resolve(spec); return true } catch { return false } }
+
+// The service command: the config's, else $COMPAT_ADAPTER_COMMAND (JSON argv or one path), else the
+// `compat-adapter` installed beside the runtime that runs this plugin (pip installs the DSH runtime
+// and compat-adapter into one environment: <prefix>/lib/pythonX/site-packages/… and <prefix>/bin),
+// else `compat-adapter` on PATH. Found once, never guessed further.
+export function serviceCommand(config = {}, env = process.env, execPath = process.execPath) {
+  if (Array.isArray(config.command) && config.command.length) return config.command
+  const given = env.COMPAT_ADAPTER_COMMAND?.trim()
+  if (given) return given.startsWith('[') ? JSON.parse(given) : [given, 'serve', '--stdio']
+  const parts = execPath.split(sep)
+  const lib = parts.lastIndexOf('lib')
+  if (lib > 0 && parts[lib + 2] === 'site-packages') {
+    const beside = join(parts.slice(0, lib).join(sep) || sep, 'bin', 'compat-adapter')
+    if (existsSync(beside)) return [beside, 'serve', '--stdio']
+  }
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (dir && existsSync(join(dir, 'compat-adapter'))) return [join(dir, 'compat-adapter'), 'serve', '--stdio']
+  }
+  throw new Error('compat-adapter: no `compat-adapter` executable beside the DSH runtime or on PATH; '
+    + 'install it into the same environment (pip install compat-adapter), or set COMPAT_ADAPTER_COMMAND')
 }
 
-export async function apply(ctx, config) {
-  const load = importer(config.modules)
+const deepFreeze = (value) => {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const v of Object.values(value)) deepFreeze(v)
+  }
+  return value
+}
+
+export async function apply(ctx, config = {}) {
   const { createUserMessage } = await load('@deepseek-ai/dsh-llm')
   const logger = ctx.logger('compat-adapter')
-  const timeoutMs = config.answerTimeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS
-  const channel = config.channel ?? spawnService(config.command, config.cwd)
+  const timeoutMs = config.answerTimeoutMs ?? (Number(process.env.COMPAT_ADAPTER_ANSWER_TIMEOUT_MS) || DEFAULT_ANSWER_TIMEOUT_MS)
+  const connect = config.connect ?? process.env.COMPAT_ADAPTER_CONNECT
+  const channel = config.channel ?? (connect ? await connectService(connect) : spawnService(serviceCommand(config), config.cwd))
   const subscriptions = new Map()
   const dispatches = new Map()
   const mounts = new Map()
@@ -44,13 +79,14 @@ export async function apply(ctx, config) {
 
   // ── wire shapes (host vocabulary) ──
   const textOf = (blocks) => (blocks ?? []).filter((b) => b?.type === 'text').map((b) => b.text).join('')
-  const sourceJson = (s) => s?.kind === 'plugin' ? { kind: s.plugin, name: s.name ?? null } : { kind: s?.kind ?? 'user', name: null }
+  const sourceJson = (s) => ({ kind: s?.kind ?? 'user', name: s?.name ?? null })
   const messageJson = (m, known) => { known?.set(m.id, m); return { id: m.id, text: textOf(m.content), source: sourceJson(m.source) } }
   const sessionJson = (session) => ({ id: session.header?.id ?? session.id, cwd: session.header?.cwd ?? null, transcript_path: null })
   const agentJson = (agent) => agent ? { id: agent.id, session: sessionJson(agent.session), parent_id: agent.session?.header?.parentSession ?? null } : null
   const executionJson = (exec) => ({ call_id: exec.callId, name: exec.name, arguments: exec.arguments, agent: agentJson(exec.agent) })
   const resultJson = (result) => ({ is_error: !!result?.isError, text: textOf(result?.content) })
-  const dshSource = (s) => s?.kind === 'user' ? { kind: 'user' } : { kind: 'plugin', plugin: s?.kind ?? 'compat-adapter', ...(s?.name ? { name: s.name } : {}) }
+  // v4 refuses a plugin source ({kind: 'plugin'}): a source kind names its producer.
+  const dshSource = (s) => s?.kind === 'user' ? { kind: 'user' } : { kind: s?.kind ?? 'compat-adapter', ...(s?.name ? { name: s.name } : {}) }
   // A message this side sent comes back as the same object unless its text was replaced (a
   // transformed prompt): then it is a new message with the original's source.
   const dshMessage = (m, known) => {
@@ -65,9 +101,7 @@ export async function apply(ctx, config) {
     'tools/post-execute': (exec, result) => ({ execution: executionJson(exec), result: { is_error: !!result.isError, text: textOf(result.content) } }),
     'agent/pre-step': (p, known) => ({ agent: agentJson(p.agent), messages: p.messages.map((m) => messageJson(m, known)), turn: p.turn, step: p.step }),
     'agent/turn-stopping': (p) => ({ agent: agentJson(p.agent), turn: p.turn }),
-    // rc.8's agent/created carries no start source.
-    'agent/created': (p) => ({ agent: agentJson(p.agent), source: 'startup' }),
-    'agent/session-start': (p) => ({ agent: agentJson(p.agent), source: p.source }),
+    'agent/created': (p) => ({ agent: agentJson(p.agent), source: p.source ?? 'startup' }),
     'agent/status': (p) => ({ agent: agentJson(p.agent), status: p.status }),
     'agent/error': (p) => ({ agent: agentJson(p.agent), turn: p.turn, step: p.step, error: String(p.error?.message ?? p.error) }),
     'agent/disposed': (p) => ({ agent: agentJson(p.agent) }),
@@ -333,7 +367,7 @@ export async function apply(ctx, config) {
     const agent = (agentId ? agents?.get(agentId) : undefined) ?? agents?.list?.()?.[0]
     const { provider, model } = agent?.options ?? {}
     if (!provider || !model) throw new Error('no live agent names a provider and model to ask')
-    const message = createUserMessage({ content: [{ type: 'text', text: prompt }], source: { kind: 'plugin', plugin: 'compat-adapter' } })
+    const message = createUserMessage({ content: [{ type: 'text', text: prompt }], source: { kind: 'compat-adapter' } })
     let text = ''
     for await (const chunk of ctx.get('llm').stream({ provider, model, system, messages: [message] })) {
       if (chunk.type === 'text-delta') text += chunk.text
@@ -345,6 +379,10 @@ export async function apply(ctx, config) {
   })
 
   // Always on: the service keeps a mirror of every session log, and forgets agents that are gone.
+  // Context the service gives a system or developer role (Claude, Codex) is entered as a sourced
+  // user message: 0.2.1 has v4 developer messages, but a plugin cannot append one where the first
+  // request carries it (an append from a session observer is refused as re-entrant, and the next
+  // tick is after the request was built), so the role is a listed difference on this host.
   ctx.on('session/event', (session, event) => channel.notify('session/event', { session: sessionJson(session), event }))
   ctx.on('agent/disposed', ({ agent }) => channel.notify('agent/gone', { id: agent.id }))
 
@@ -356,38 +394,63 @@ export async function apply(ctx, config) {
   })
 
   // Publish the composition, then register what the profile config declares.
-  const composition = describe(ctx, config.modules)
-  const hello = await channel.request('hello', { protocol: PROTOCOL, cwd: config.cwd ?? process.cwd(), composition })
-  for (const hook of config.hooks ?? []) {
-    const result = await channel.request('register_hook', hook)
-    logger.info(`compat-adapter: ${result.id} ${result.capability} ${result.route}${result.reason ? ' — ' + result.reason : ''}`)
+  const composition = describe(ctx, Object.keys(encoders).concat(['session/event']))
+  const hello = await channel.request('hello', { protocol: PROTOCOL, host: 'dsh', cwd: config.cwd ?? process.cwd(), composition })
+  const said = (result) => logger.info(`compat-adapter: ${result.id} ${result.capability} ${result.route ?? ''}${result.reason ? ' — ' + result.reason : ''}`)
+  for (const hook of config.hooks ?? []) said(await channel.request('register_hook', hook))
+  for (const rules of config.rules ?? []) said(await channel.request('register_rules', rules))
+
+  // The workspace's own vendor files, once per session folder, before the session's first step:
+  // the service imports them under the CLI's trust rules (an untrusted file is reported, never run).
+  const imported = new Map()
+  const importWorkspace = (root) => {
+    if (!imported.has(root)) {
+      imported.set(root, channel.request('import_workspace', { root }).then((report) => {
+        for (const r of report.registered) said(r)
+        for (const r of report.refused) logger.warn(`compat-adapter: ${r.origin ?? r.what}: ${r.code} — ${r.reason}`)
+        return report
+      }, (error) => { logger.warn(`compat-adapter: could not import ${root}: ${error.message}`); return null }))
+    }
+    return imported.get(root)
   }
-  for (const rules of config.rules ?? []) {
-    const result = await channel.request('register_rules', rules)
-    logger.info(`compat-adapter: ${result.id} ${result.capability}${result.reason ? ' — ' + result.reason : ''}`)
+  if (config.workspace !== false) {
+    ctx.on('agent/created', async ({ agent }) => { await importWorkspace(agent.session?.header?.cwd ?? config.cwd ?? process.cwd()) })
   }
-  const api = { channel, hello, settle: async () => { while (inflight.size) await Promise.all([...inflight]) } }
-  // Not returned: Cordis takes what apply returns as a disposer.
-  config.ready?.(api)
+
+  // The `compatAdapter` service other plugins inject: each answer is the service's own result,
+  // frozen, as the Python API returns it.
+  const ask = async (method, params) => deepFreeze(await channel.request(method, params))
+  const service = Object.freeze({
+    hello: deepFreeze(hello),
+    registerHook: ({ vendor, event, matcher = null, handler, id = null, prefer = null, origin = null }) =>
+      ask('register_hook', { vendor, event, matcher, handler, id, prefer, origin }),
+    registerRules: ({ vendor, source, baseDir = null, id = null }) => ask('register_rules', { vendor, source, base_dir: baseDir, id }),
+    matrix: () => ask('matrix', {}),
+    status: () => ask('status', { audit: 0 }),
+    importWorkspace: (root) => importWorkspace(root),
+    dispose: async () => { await ask('dispose', {}); channel.close('disposed by a consumer') },
+    settle: async () => { while (inflight.size) await Promise.all([...inflight]) },
+    channel,
+  })
+  // Provided the Cordis way (a row that lists it in `inject` starts once it exists); disposed with this plugin.
+  ctx.effect(() => ctx.reflect.provide(SERVICE, service))
+  config.ready?.(service)
 }
 
-// What the composition has: provided Cordis services, installed package versions, loadable bridges.
-export function describe(ctx, modules) {
+// What the composition has: provided Cordis services, the runtime's version, loadable bridges,
+// the seams this plugin can forward, the model-facing tools.
+export function describe(ctx, forwards) {
   const store = ctx.reflect.store
   const services = [...new Set(Reflect.ownKeys(store).map((k) => store[k]?.name).filter((n) => typeof n === 'string'))]
-  const versions = {}
-  const scope = join(modules, '@deepseek-ai')
-  for (const dir of existsSync(scope) ? readdirSync(scope) : []) {
-    try { versions[`@deepseek-ai/${dir}`] = JSON.parse(readFileSync(join(scope, dir, 'package.json'), 'utf8')).version } catch {}
-  }
-  const bridges = BRIDGES.filter((b) => versions[b] !== undefined)
-  // The model-facing tools as registered, with their argument schemas.
+  let version = null
+  try { version = JSON.parse(readFileSync(requireHere.resolve('@deepseek-ai/dsh/package.json'), 'utf8')).version } catch {}
+  const bridges = BRIDGES.filter(resolves)
   const tools = {}
   try {
     for (const [n, d] of ctx.get('tools')?.view?.().visible ?? []) tools[n] = plainSchema(d?.parameters ?? d?.inputSchema ?? d?.input ?? null)
   } catch {}
   const settings = ctx.get('settings')
-  return { services, versions, bridges, tools, settings_writable: settings?.writable === true }
+  return { services, version, bridges, forwards, tools, settings_writable: settings?.writable === true }
 }
 
 function plainSchema(schema) {
@@ -395,11 +458,27 @@ function plainSchema(schema) {
 }
 
 function spawnService(command, cwd) {
-  if (!Array.isArray(command) || !command.length) throw new Error('compat-adapter: give `command` (argv of `compat-adapter serve --stdio`) or a channel')
   const child = spawn(command[0], command.slice(1), { cwd, stdio: ['pipe', 'pipe', 'inherit'] })
   const channel = new Channel(child.stdout, child.stdin, 'compat-adapter service')
+  child.on('error', (error) => channel.close(`the service could not start (${error.message})`))
   child.on('exit', (code, signal) => channel.close(`the service exited (${signal ?? code})`))
   child.stdin.on('error', () => channel.close('the service stopped reading'))
   channel.onClose.push(() => { if (child.exitCode === null) child.stdin.end() })
   return channel
+}
+
+// A service already listening on a unix socket (a host that holds the service side itself).
+function connectService(path) {
+  return new Promise((resolve, reject) => {
+    const socket = createConnection(path)
+    socket.once('error', reject)
+    socket.once('connect', () => {
+      socket.off('error', reject)
+      const channel = new Channel(socket, socket, 'compat-adapter service')
+      socket.on('error', () => channel.close('the service socket failed'))
+      socket.on('close', () => channel.close('the service socket closed'))
+      channel.onClose.push(() => socket.end())
+      resolve(channel)
+    })
+  })
 }
