@@ -57,7 +57,7 @@ class AdapterConfig(Frozen):
     """Log one structured line per graded registration."""
     fail_closed: bool = True
     """Refuse (raise HOST_SURFACE_MISMATCH) when the host is not the targeted version; off: warn."""
-    target_host_version: str = "0.2.0-rc.2"
+    target_host_version: str = "0.2.1-rc.2"
     max_rule_bytes: int = 524_288
     """Largest rules file carried; a larger one is refused, never truncated."""
     state_dir: str | None = None

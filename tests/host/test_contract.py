@@ -1,11 +1,12 @@
 """The host contract suite: one set of tests, run on every host (as anyio runs one suite per backend).
 
-``embedded`` is the Python host (``MemoryHost``); ``dsh`` is a real DeepSeek Harness 0.1.0-rc.8
-composition from npm (Node 22, the published packages, the real official hook bridges) reached
-through the thin Cordis plugin. Nothing below knows which host it runs on: each :class:`Lane`
-only says how to start an agent on a scripted model and how to read its real session log, the
-way anyio's backends each say how to run a coroutine. Vendor tables, grading and routes are the
-same objects on both.
+``embedded`` is the Python host (``MemoryHost``); ``dsh`` is a real DeepSeek Harness 0.2.1-rc.2
+from PyPI, its ``sdk`` profile with the bundle added by ``dsh plugin add``, driven by the official
+Python SDK against a scripted model on loopback. Nothing below knows which host it runs on: each
+:class:`Lane` only says how to start an agent on a scripted model and how to read its real session
+log, the way anyio's backends each say how to run a coroutine. Vendor tables, grading and routes
+are the same objects on both. 0.2.1 bundles no official hook bridge, so the tests of the official
+route run where a bridge is (``BRIDGED``), and one test pins what ``dsh`` says instead.
 
 The DSH lane needs ``bash scripts/dsh_lane.sh`` (``.ci/run`` runs it); without it the dsh tests
 fail with that instruction rather than skip.
@@ -32,6 +33,9 @@ from compat_adapter.service import CompatAdapter
 REPO = Path(__file__).resolve().parents[2]
 LANE_DIR = Path(os.environ.get("COMPAT_ADAPTER_DSH_DIR") or REPO / ".cache" / "dsh")
 HOSTS = ("embedded", "dsh")
+#: The hosts with the official bridges (DSH 0.2.1 no longer bundles them; the embedded host keeps
+#: its copies).
+BRIDGED = ("embedded",)
 
 
 @pytest.fixture(scope="session")
@@ -87,7 +91,12 @@ class Lane:
             if "text" in d:
                 out.append((bool(d.get("isError")), str(d["text"])))
                 continue
-            for block in d["message"]["content"]:
+            message = d["message"]
+            if "toolCallId" in message:  # DSH 0.2.1 (v4): one tool-role message per call
+                text = "".join(b.get("text", "") for b in message.get("content", ()) if b.get("type") == "text")
+                out.append((bool(message.get("isError")), text))
+                continue
+            for block in message["content"]:
                 text = "".join(b.get("text", "") for b in block.get("content", ()) if b.get("type") == "text")
                 out.append((bool(block.get("isError")), text))
         return out
@@ -129,6 +138,7 @@ class DshLane(Lane):
         from compat_adapter.host.dsh.lane import launch
 
         self.runner = await stack.enter_async_context(launch(tmp_path, lane_root=LANE_DIR, **options))
+        self.model = self.runner.model
         self.host = self.runner.host
 
     async def agent(self, script: Sequence[Any]) -> Any:
@@ -144,6 +154,18 @@ class DshLane(Lane):
 
 @pytest.fixture(params=HOSTS)
 async def lane(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Lane]:
+    async for chosen in _lane(request, tmp_path):
+        yield chosen
+
+
+@pytest.fixture(params=BRIDGED)
+async def bridged(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Lane]:
+    """A host with the official bridges."""
+    async for chosen in _lane(request, tmp_path):
+        yield chosen
+
+
+async def _lane(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Lane]:
     workspace = tmp_path / "ws"
     workspace.mkdir()
     if request.param == "dsh":
@@ -177,24 +199,24 @@ def claude_deny(reason: str) -> dict[str, Any]:
 # ── the contract ──
 
 async def test_a_claude_pretooluse_deny_through_the_official_bridge_blocks_bash(
-        lane: Lane, tmp_path: Path) -> None:
-    ws = lane.host.cwd
-    async with lane.adapter(tmp_path) as adapter:
+        bridged: Lane, tmp_path: Path) -> None:
+    ws = bridged.host.cwd
+    async with bridged.adapter(tmp_path) as adapter:
         result = await adapter.register_hook("claude", "PreToolUse", "Bash",
                                              printing(tmp_path, "cc", claude_deny("json-deny")), prefer="official")
         assert (result.capability, result.route) == (Capability.ADAPTED, Route.OFFICIAL_BRIDGE)
         assert adapter.status().hooks[0].running
-        agent = await lane.agent([Reply("trying", (bash(f"touch {ws}/ran"),)), "gave up"])
-        reason, steps = await lane.run(agent, "please run it")
-        log = await lane.log(agent)
+        agent = await bridged.agent([Reply("trying", (bash(f"touch {ws}/ran"),)), "gave up"])
+        reason, steps = await bridged.run(agent, "please run it")
+        log = await bridged.log(agent)
     assert reason == "completed" and steps == 2
     assert not (ws / "ran").exists(), "the denied command must not have run"
-    [(is_error, text)] = lane.tool_results(log)
+    [(is_error, text)] = bridged.tool_results(log)
     assert is_error and "json-deny" in text
     payload = json.loads((tmp_path / "cc.stdin").read_text())
     assert payload["hook_event_name"] == "PreToolUse" and payload["tool_name"] == "bash"
     assert payload["tool_input"]["command"] == f"touch {ws}/ran"
-    pairs = lane.hook_pairs(log, "PreToolUse")
+    pairs = bridged.hook_pairs(log, "PreToolUse")
     assert pairs[0][0] == "hook/invoked" and pairs[1] == ("hook/result", "deny")
 
 
@@ -239,6 +261,20 @@ async def test_a_copilot_pretooluse_deny_through_the_builtin_bridge_blocks_bash(
     assert payload["toolName"] == "bash" and payload["toolArgs"]["command"] == f"touch {ws}/ran"
     assert [(a.decision, a.honoured) for a in audit] == [("deny", True)]
     assert lane.hook_pairs(log, "preToolUse") == [("hook/invoked", "copilot"), ("hook/result", "deny")]
+
+
+async def test_an_official_preference_on_dsh_names_the_bridge_0_2_1_no_longer_bundles(
+        lane: Lane, tmp_path: Path) -> None:
+    """0.2.1 ships no official hook bridge: asked for the official route, a host without it routes
+    natively and says which package is missing, never a stand-in of ours."""
+    async with lane.adapter(tmp_path) as adapter:
+        result = await adapter.register_hook("claude", "PreToolUse", "Bash",
+                                             printing(tmp_path, "cc", claude_deny("x")), prefer="official")
+    if "@deepseek-ai/dsh-hooks-claude-code" in lane.host.surface.bridge_packages:
+        assert result.route is Route.OFFICIAL_BRIDGE
+    else:
+        assert lane.name == "dsh" and result.route is Route.NATIVE_TRANSLATE
+        assert "@deepseek-ai/dsh-hooks-claude-code" in (result.reason or "")
 
 
 def rewrite_to(command: str) -> dict[str, Any]:
@@ -330,20 +366,20 @@ async def test_carried_rules_appear_as_user_messages_in_the_session_log(lane: La
     assert texts.index(text) < texts.index("hello")
 
 
-async def test_a_claude_stop_block_forces_another_step(lane: Lane, tmp_path: Path) -> None:
+async def test_a_claude_stop_block_forces_another_step(bridged: Lane, tmp_path: Path) -> None:
     flag = tmp_path / "blocked-once"
     stop = write_script(tmp_path / "stop.sh",
                         f"cat > /dev/null\nif [ -e {flag} ]; then exit 0; fi\ntouch {flag}\n"
                         "echo 'keep going: tests are red' >&2\nexit 2\n")
-    async with lane.adapter(tmp_path) as adapter:
+    async with bridged.adapter(tmp_path) as adapter:
         result = await adapter.register_hook("claude", "Stop", None, str(stop), prefer="official")
         assert result.route is Route.OFFICIAL_BRIDGE
-        agent = await lane.agent(["first answer", "second answer"])
-        reason, steps = await lane.run(agent, "finish up")
-        log = await lane.log(agent)
+        agent = await bridged.agent(["first answer", "second answer"])
+        reason, steps = await bridged.run(agent, "finish up")
+        log = await bridged.log(agent)
     assert reason == "completed" and steps == 2
-    assert any("keep going: tests are red" in text for text, _, _ in lane.messages(log))
-    pairs = lane.hook_pairs(log, "Stop")
+    assert any("keep going: tests are red" in text for text, _, _ in bridged.messages(log))
+    pairs = bridged.hook_pairs(log, "Stop")
     assert [p for p in pairs if p[0] == "hook/result"] == [("hook/result", "block"), ("hook/result", "pass")]
 
 
@@ -364,36 +400,36 @@ async def test_a_copilot_agentstop_block_continues_the_turn_with_a_sourced_messa
     assert [p[1] for p in lane.hook_pairs(log, "agentStop") if p[0] == "hook/result"] == ["block", "none"]
 
 
-async def test_posttooluse_context_reaches_the_model_as_a_user_message(lane: Lane,
+async def test_posttooluse_context_reaches_the_model_as_a_user_message(bridged: Lane,
                                                                         tmp_path: Path) -> None:
     context = {"hookSpecificOutput": {"hookEventName": "PostToolUse",
                                       "additionalContext": "remember to lint"}}
-    async with lane.adapter(tmp_path) as adapter:
+    async with bridged.adapter(tmp_path) as adapter:
         await adapter.register_hook("claude", "PostToolUse", "Bash", printing(tmp_path, "post", context),
                                     prefer="official")
-        agent = await lane.agent([Reply(None, (bash("echo hi"),)), "done"])
-        await lane.run(agent, "go")
-        log = await lane.log(agent)
+        agent = await bridged.agent([Reply(None, (bash("echo hi"),)), "done"])
+        await bridged.run(agent, "go")
+        log = await bridged.log(agent)
     # The bridge's own wording around the context differs by version (0.2 adds an untrusted-context
     # notice); the hook's text and the bridge's source are the contract.
-    assert [kind for text, kind, _ in lane.messages(log) if "remember to lint" in text] == ["hooks-claude-code"]
-    assert lane.hook_pairs(log, "PostToolUse")[-1] == ("hook/result", "pass")
+    assert [kind for text, kind, _ in bridged.messages(log) if "remember to lint" in text] == ["hooks-claude-code"]
+    assert bridged.hook_pairs(log, "PostToolUse")[-1] == ("hook/result", "pass")
 
 
 async def test_a_codex_pretooluse_deny_through_the_official_bridge_blocks_bash(
-        lane: Lane, tmp_path: Path) -> None:
-    ws = lane.host.cwd
+        bridged: Lane, tmp_path: Path) -> None:
+    ws = bridged.host.cwd
     deny = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
                                    "permissionDecisionReason": "codex-deny"}}
-    async with lane.adapter(tmp_path) as adapter:
+    async with bridged.adapter(tmp_path) as adapter:
         result = await adapter.register_hook("codex", "PreToolUse", "Bash", printing(tmp_path, "cx", deny),
                                              prefer="official")
         assert result.route is Route.OFFICIAL_BRIDGE
-        agent = await lane.agent([Reply(None, (bash(f"touch {ws}/ran"),)), "ok"])
-        await lane.run(agent, "go")
-        log = await lane.log(agent)
+        agent = await bridged.agent([Reply(None, (bash(f"touch {ws}/ran"),)), "ok"])
+        await bridged.run(agent, "go")
+        log = await bridged.log(agent)
     assert not (ws / "ran").exists()
-    [(is_error, text)] = lane.tool_results(log)
+    [(is_error, text)] = bridged.tool_results(log)
     assert is_error and "codex-deny" in text
     payload = json.loads((tmp_path / "cx.stdin").read_text())
     assert payload["tool_input"] == {"command": f"touch {ws}/ran"}

@@ -216,6 +216,19 @@ async def next_line(reader: BufferedByteReceiveStream, limit: int = MAX_LINE) ->
     raise InputTooLarge(f"a line of the DSH peer is longer than {limit} bytes; it was skipped", limit=limit)
 
 
+def _close(harness: Any) -> None:
+    """Close the SDK's runtime, and the pipes its ``close`` leaves open (0.2.1rc2 reaps the process
+    but never closes its stdout and stderr, which Python reports as unclosed files)."""
+    proc = getattr(harness.client, "_proc", None)
+    harness.close()
+    for pipe in (getattr(proc, "stdout", None), getattr(proc, "stderr", None)):
+        if pipe is not None:
+            try:
+                pipe.close()
+            except (OSError, ValueError):  # a reader thread of the SDK may still hold it: it ends with it
+                pass
+
+
 @asynccontextmanager
 async def launch(cwd: Path, *, home: Path | None = None, lane_root: Path | None = None,
                  answer_timeout_ms: int | None = None, hello_timeout_s: float = 60.0) -> AsyncIterator[Runner]:
@@ -281,10 +294,10 @@ async def launch(cwd: Path, *, home: Path | None = None, lane_root: Path | None 
                         await host.settle()
                     finally:
                         with anyio.CancelScope(shield=True):
-                            await anyio.to_thread.run_sync(harness.close)
+                            await anyio.to_thread.run_sync(_close, harness)
                             channel.finish("closed by the host")
                             tg.cancel_scope.cancel()
         finally:
             with anyio.CancelScope(shield=True):
-                await anyio.to_thread.run_sync(harness.close)
+                await anyio.to_thread.run_sync(_close, harness)
                 model.close()

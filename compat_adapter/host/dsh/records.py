@@ -57,6 +57,13 @@ class RecordReader:
         if event.type == "compaction/summary" and isinstance(data.get("summary"), (list, tuple)):
             return [self._with(event, {**data, "summary": text_of(data["summary"]),
                                        "summaryBlocks": data["summary"]})]
+        if event.type == "tool/result" and isinstance(data.get("message"), Mapping) \
+                and "toolCallId" in data["message"]:
+            # v4 (0.2.1): one tool/result per call, a tool-role message with its own content.
+            message = data["message"]
+            return [self._with(event, {**where, "callId": message.get("toolCallId"),
+                                       "text": text_of(message.get("content")),
+                                       "isError": bool(message.get("isError"))})]
         if event.type == "tool/result" and isinstance(data.get("message"), Mapping):
             out = []
             for block in data["message"].get("content") or ():

@@ -1,0 +1,139 @@
+"""compat-adapter in a real DeepSeek Harness 0.2.1, installed and run the way DSH users do.
+
+The bundle is added with ``dsh plugin --profile <p> add file:<bundle>`` (pnpm from the lane), the
+runtime is booted by the official Python SDK (``deepseek_harness.DeepSeekHarness``, profile
+``sdk``) against a scripted Anthropic-shaped model on loopback, and the plugin spawns
+``compat-adapter serve --stdio`` from this environment by itself. Nothing here holds the service:
+what the tests see is what a user's session does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import trust_project, write_script
+
+from compat_adapter.host.dsh.bundle import BUNDLE_DIR
+from compat_adapter.host.dsh.lane import PROFILES, lane, prepare_home
+from compat_adapter.testing.models.anthropic import AnthropicServer
+from compat_adapter.testing.models.base import ModelCall, ModelTurn
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "examples" / "dsh"))
+
+from sdk_guard import run  # noqa: E402 - the example, as shipped
+
+
+# The SDK 0.2.1rc2's close() reaps the runtime but never closes its stdout/stderr pipes; the
+# example uses the SDK as its users do, so those two unclosed files are the SDK's, reported here.
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:Exception ignored in. <_io.FileIO:pytest.PytestUnraisableExceptionWarning")
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh DSH home with the bundle added to the sdk, headless and web profiles."""
+    request_lane = lane(Path(os.environ.get("COMPAT_ADAPTER_DSH_DIR") or REPO / ".cache" / "dsh"))
+    return prepare_home(tmp_path_factory.mktemp("dsh-home"), where=request_lane)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_dsh_plugin_add_makes_the_bundle_a_layer_of_each_profile(home: Path, profile: str) -> None:
+    manifest = json.loads((home / "profiles" / profile / "package.json").read_text())
+    assert manifest["dependencies"]["compat-adapter-dsh"] == f"file:{BUNDLE_DIR}"
+    assert "compat-adapter-dsh" in manifest["dsh"]["profile"]["bundles"]
+    installed = home / "profiles" / profile / "node_modules" / "compat-adapter-dsh"
+    assert (installed / "plugin.mjs").read_text() == (BUNDLE_DIR / "plugin.mjs").read_text()
+
+
+def _workspace(tmp_path: Path) -> tuple[Path, Path]:
+    ws = tmp_path / "ws"
+    (ws / ".claude").mkdir(parents=True)
+    guard = write_script(ws / ".claude" / "guard.sh", (
+        f"cat > '{tmp_path}/guard.stdin'\n"
+        "printf '%s' '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\","
+        "\"permissionDecisionReason\":\"no deleting in this repo\"}}'\n"))
+    context = write_script(ws / ".claude" / "context.sh", (
+        "cat > /dev/null\n"
+        "printf '%s' '{\"hookSpecificOutput\":{\"hookEventName\":\"UserPromptSubmit\","
+        "\"additionalContext\":\"CTX-FROM-THE-WORKSPACE\"}}'\n"))
+    settings = {"hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": str(guard)}]}],
+        "UserPromptSubmit": [{"hooks": [{"type": "command", "command": str(context)}]}]}}
+    (ws / ".claude" / "settings.json").write_text(json.dumps(settings))
+    return ws, ws / "removed"
+
+
+def _model(marker: Path) -> AnthropicServer:
+    call = ModelCall("bash", {"command": f"touch {marker}", "description": "remove the build folder"})
+    return AnthropicServer((ModelTurn("removing", (call,)), ModelTurn("could not"))).start()
+
+
+def _tool_results(events: list[dict[str, Any]]) -> list[tuple[bool, str]]:
+    out = []
+    for e in events:
+        if e.get("type") == "tool/result":
+            m = e["data"]["message"]
+            out.append((bool(m.get("isError")), "".join(b.get("text", "") for b in m["content"])))
+    return out
+
+
+def test_a_workspace_claude_guard_denies_a_real_bash_call_in_an_sdk_session(home: Path, tmp_path: Path) -> None:
+    ws, marker = _workspace(tmp_path)
+    trust_project("claude", ws)
+    with _model(marker) as model:
+        result: Any = run(str(ws), str(home), "remove the build folder",
+                          base_url=model.base_url, api_key="sk-scripted", initialize_timeout_seconds=120)
+        requests = [r.body for r in model.main_requests]
+    assert not marker.exists(), "the denied command must not have run"
+    assert json.loads((tmp_path / "guard.stdin").read_text())["tool_input"]["command"] == f"touch {marker}"
+    assert _tool_results(result.events) == [(True, "PreToolUse:Bash hook error: no deleting in this repo")]
+    assert result.final_response == "could not"
+    # The prompt hook's context reached the first request, in Claude's words. DSH 0.2.1 lets no
+    # plugin append a developer message where that request carries it, so it is a sourced user
+    # message here (the listed message-provenance loss), not Claude's system message.
+    first = json.dumps(requests[0]["messages"])
+    assert "UserPromptSubmit hook additional context: CTX-FROM-THE-WORKSPACE" in first
+
+
+def test_an_untrusted_workspace_guard_is_reported_and_never_run(home: Path, tmp_path: Path) -> None:
+    ws, marker = _workspace(tmp_path)
+    with _model(marker) as model:
+        result: Any = run(str(ws), str(home), "remove the build folder",
+                          base_url=model.base_url, api_key="sk-scripted", initialize_timeout_seconds=120)
+    assert not (tmp_path / "guard.stdin").exists(), "an untrusted hook must never run"
+    assert marker.exists() and _tool_results(result.events)[0][0] is False
+
+
+def test_a_js_preset_calls_the_compatadapter_service_and_its_hook_runs(tmp_path: Path,
+                                                                      tmp_path_factory: pytest.TempPathFactory) -> None:
+    preset = REPO / "examples" / "dsh" / "preset"
+    where = lane(Path(os.environ.get("COMPAT_ADAPTER_DSH_DIR") or REPO / ".cache" / "dsh"))
+    home = prepare_home(tmp_path_factory.mktemp("dsh-preset-home"), where=where, profiles=("sdk",))
+    import subprocess
+
+    added = subprocess.run([*where.runtime(), "plugin", "--profile", "sdk", "add", f"file:{preset}"],
+                           capture_output=True, text=True, env=where.env(home), timeout=300, stdin=subprocess.DEVNULL)
+    assert added.returncode == 0, added.stdout + added.stderr
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    guard = write_script(tmp_path / "guard.sh", (
+        f"cat > '{tmp_path}/preset.stdin'\n"
+        "printf '%s' '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\","
+        "\"permissionDecisionReason\":\"the preset says no\"}}'\n"))
+    marker = ws / "ran"
+    report = tmp_path / "report.json"
+    with _model(marker) as model:
+        result: Any = run(str(ws), str(home), "go", base_url=model.base_url, api_key="sk-scripted",
+                          initialize_timeout_seconds=120,
+                          env={"COMPAT_ADAPTER_PRESET_GUARD": str(guard), "COMPAT_ADAPTER_PRESET_REPORT": str(report)})
+    said = json.loads(report.read_text())
+    assert said["result"]["capability"] == "ADAPTED" and said["result"]["route"] == "native-translate"
+    assert said["frozen"] is True and said["hooks"] == 1
+    assert (tmp_path / "preset.stdin").exists() and not marker.exists()
+    assert _tool_results(result.events) == [(True, "PreToolUse:Bash hook error: the preset says no")]
