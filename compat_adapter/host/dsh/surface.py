@@ -157,15 +157,16 @@ def surface_from_composition(composition: Mapping[str, Any]) -> Surface:
 DSH_SDK_COMPOSITION: Mapping[str, Any] = MappingProxyType({
     "services": ["sessions", "agents", "approval", "systemPrompt", "llm", "shellEnv", "commands",
                  "tools", "settings", "subprocess", "sandbox", "userQuestions", "tokenMeter",
-                 "agentLoop", "shell", "fs", "compaction"],
+                 "agentLoop", "shell", "fs", "compaction", "subagents"],
     "version": DSH_VERSION,
     "bridges": [],
     "forwards": ["tools/pre-execute", "tools/execute", "tools/post-execute", "agent/created",
                  "agent/pre-step", "agent/turn-stopping", "agent/status", "agent/error",
                  "agent/disposed", "agent/inbox/inserted", "approval/request", "session/created",
-                 "settings/document-updated", "session/event"],
-    "tools": {"bash": None},
-    "settings_writable": False,
+                 "settings/document-updated", "subagent/start", "subagent/end", "session/event"],
+    # Tool names as registered (the live report also carries each argument schema).
+    "tools": {"bash": None, "todo_write": None},
+    "settings_writable": True,
 })
 
 #: The surface a 0.2.1-rc.2 ``sdk`` profile with the bundle publishes.
