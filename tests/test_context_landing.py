@@ -29,7 +29,10 @@ def records(agent, kind: str) -> list[dict]:
 
 
 def hook_messages(agent) -> list[str]:
-    return [m["text"] for m in records(agent, "user/message") if m["source"]["kind"] == "compat-adapter-hook"]
+    """Hook context the model reads in its own message: a user message, or (Claude, Codex) the
+    system or developer message the vendor puts it in (a ``developer/message`` record)."""
+    messages = [*records(agent, "user/message"), *records(agent, "developer/message")]
+    return [m["text"] for m in messages if m["source"]["kind"] == "compat-adapter-hook"]
 
 
 def prompt_messages(agent) -> list[str]:

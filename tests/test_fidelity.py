@@ -38,7 +38,9 @@ def tool_texts(agent) -> list[str]:
 
 
 def hook_messages(agent) -> list[str]:
-    return [e.data["text"] for e in agent.session.of_type("user/message")
+    """Hook context in a message of its own: a user message, or the system/developer message
+    Claude and Codex put it in (a ``developer/message`` record with that role)."""
+    return [e.data["text"] for e in agent.session.of_type("user/message", "developer/message")
             if e.data["source"]["kind"] == "compat-adapter-hook"]
 
 
@@ -229,8 +231,9 @@ async def test_claude_pre_and_post_tool_context_follow_the_result_in_claudes_wor
     assert "PostToolUse:Bash hook additional context: CTX-POST" in messages
     assert not any(UNTRUSTED_HOOK_CONTEXT_NOTICE in m for m in messages)
     # Both land after the tool result, before the next model call (step 2).
-    steps = {e.data["text"]: e.data["step"] for e in agent.session.of_type("user/message")}
-    assert steps["PreToolUse:Bash hook additional context: CTX-PRE"] == 2
+    steps = {e.data["text"]: (e.data["step"], e.data["role"])
+             for e in agent.session.of_type("user/message", "developer/message")}
+    assert steps["PreToolUse:Bash hook additional context: CTX-PRE"] == (2, "system")
     assert losses("claude", "PreToolUse", DegradationCode.MESSAGE_PROVENANCE)
 
 

@@ -60,7 +60,7 @@ class DshLane:
     def runtime(self) -> tuple[str, ...]:
         """The argv that runs ``dsh`` (the SDK's own resolution of its bundled executable)."""
         try:
-            from deepseek_harness_runtime import resolve_bundled_launch_args  # type: ignore[import-not-found]
+            from deepseek_harness_runtime import resolve_bundled_launch_args
         except ImportError:
             raise HostSurfaceMismatch(
                 "the DSH lane is not installed (no deepseek-harness-runtime-bin in this environment); "
@@ -234,7 +234,7 @@ async def launch(cwd: Path, *, home: Path | None = None, lane_root: Path | None 
                  answer_timeout_ms: int | None = None, hello_timeout_s: float = 60.0) -> AsyncIterator[Runner]:
     """Boot a real DSH 0.2.1 ``sdk`` profile with the bundle, through the official SDK, and yield
     its driver once the bundle said hello to this process's :class:`DshHost`."""
-    from deepseek_harness import DeepSeekHarness  # type: ignore[import-not-found]
+    from deepseek_harness import DeepSeekHarness
 
     from compat_adapter.testing.models.anthropic import AnthropicServer
 

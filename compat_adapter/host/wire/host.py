@@ -17,8 +17,6 @@ same :class:`~compat_adapter.service.CompatAdapter` run on it unchanged:
   log as a notification, in order with everything else. A mirror is released with its agent
   (``agent/disposed``, ``agent/gone``), and at most ``max_sessions`` are kept (the oldest goes);
 * ``mount_bridge`` asks the peer to load an official bridge package on the generated config.
-
-``compat-adapter serve --stdio`` runs one on its own stdin and stdout (:mod:`compat_adapter.serve`).
 """
 
 from __future__ import annotations
@@ -37,14 +35,8 @@ from anyio.abc import TaskGroup
 
 from compat_adapter.errors import HostSurfaceMismatch, MountFailed, ProtocolError
 from compat_adapter.host.wire.channel import Channel
-from compat_adapter.host.wire.codec import (
-    decode_event,
-    decode_result,
-    decode_verdict,
-    encode_message,
-    encode_verdict,
-    plain,
-)
+from compat_adapter.host.wire.codec import (decode_event, decode_result, decode_verdict, encode_message,
+                                            encode_verdict, plain)
 from compat_adapter.host.protocol import (
     Host,
     LogEvent,
@@ -101,8 +93,6 @@ class RecordReading(Protocol):
 
 class _AsWritten:
     """The records of a peer that already speaks the contract's vocabulary."""
-
-    __slots__ = ()
 
     def read(self, event: LogEvent) -> list[LogEvent]:
         return [event]
