@@ -162,7 +162,7 @@ def _grade_route(decl: Declared, surface: Surface, id: str | None) -> Capability
         seams=row.seams,
         services=tuple(str(s) for s in row.services),
         point=row.point,
-        degradations=(spec.losses_for(row) + _matcher_losses(spec, row, decl.matcher)
+        degradations=(spec.losses_for(row, surface.context_roles) + _matcher_losses(spec, row, decl.matcher)
                       + _mode_losses(row.seams, row.blocking, surface)
                       + (handler_losses(spec, row, decl.handler) if decl.handler is not None else ())),
     )

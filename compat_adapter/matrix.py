@@ -194,7 +194,7 @@ def _shared(h: CapabilityResult) -> set[Degradation]:
     spec = resolve_vendor(h.vendor)
     row = spec.row(h.event)
     assert row is not None
-    return set(spec.losses_for(row)) - set(row.degradations)
+    return set(spec.losses_for(row)) - set(row.degradations) - set(row.role_losses)
 
 
 def _own(h: CapabilityResult, said: DegradationCode | None = None) -> list[Degradation]:

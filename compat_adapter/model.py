@@ -160,6 +160,9 @@ class Surface(Frozen):
     """Official bridge packages the host can mount."""
     unserved: Mapping[str, str] = Field(default_factory=dict)
     """Row points whose seam exists but that this host never produces (point → why)."""
+    context_roles: frozenset[str] = frozenset()
+    """Roles besides ``user`` this host gives hook context in (``system``, ``developer``): a row's
+    :attr:`EventRow.role_losses` hold only where the vendor's own role is missing here."""
 
     def without(self, *, seams: Sequence[str] = (), services: Sequence[str] = (),
                 bridges: Sequence[str] = ()) -> Surface:
@@ -171,6 +174,7 @@ class Surface(Frozen):
             services=self.services - set(services),
             bridge_packages=self.bridge_packages - set(bridges),
             unserved=self.unserved,
+            context_roles=self.context_roles,
         )
 
 
@@ -188,6 +192,9 @@ class EventRow(Frozen):
     """Host services needed besides the shell (which every command hook needs)."""
     degradations: tuple[Degradation, ...] = ()
     """Losses of this row alone; what its vendor or its bridge loses on every row is stated there."""
+    role_losses: tuple[Degradation, ...] = ()
+    """Losses of this row on a host that cannot give its context the vendor's own role
+    (:attr:`VendorSpec.context_role`, see :attr:`Surface.context_roles`); graded only there."""
     blocking: Literal["verdict", "context", "continue", "observe"] = "observe"
     """What a hook answer can do here: decide a verdict, add context, force a step, or nothing."""
     matcher_subject: str | None = None
@@ -284,6 +291,9 @@ class VendorSpec(Frozen):
     """The official bridge this vendor's bridged rows go through."""
     default_timeout_s: float
     """The vendor's own default per-hook timeout."""
+    context_role: str | None = None
+    """The role of the message the vendor gives its model hook context in (Claude ``system``,
+    Codex ``developer``); None: a user message or a part of one."""
     concurrent: bool
     """Whether the vendor runs the matching hooks of one event concurrently."""
     shell: Literal["sh", "bash", "user"] = "sh"
@@ -336,13 +346,17 @@ class VendorSpec(Frozen):
                 return row
         return None
 
-    def losses_for(self, row: EventRow) -> tuple[Degradation, ...]:
+    def losses_for(self, row: EventRow, roles: frozenset[str] | None = None) -> tuple[Degradation, ...]:
         """Every loss of one of this vendor's rows: the vendor's, the row's own, then its bridge's.
 
+        ``roles``: the context roles of the host graded on (:attr:`Surface.context_roles`); the
+        row's role losses count where the vendor's role is not among them (None: everywhere).
         Grading lists exactly these on the row's result; each is written once, at its scope.
         """
         bridge = self.bridge if row.route is Route.OFFICIAL_BRIDGE else None
-        return self.losses + row.degradations + (bridge.losses_for(row) if bridge else ())
+        placed = roles is not None and self.context_role in roles
+        return (self.losses + row.degradations + (() if placed else row.role_losses)
+                + (bridge.losses_for(row) if bridge else ()))
 
 
 class _HandlerFields(Frozen):

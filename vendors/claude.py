@@ -108,9 +108,9 @@ _SCRUBBED_ENV = degrade(
 _CONTEXT_AS_USER = degrade(
     "message-provenance",
     "Hook context reaches the model in Claude's own words (\"<Event> hook additional context: …\"), but "
-    "as a user message sourced from the hook, queued for the next model call, where Claude Code sends a "
-    "system message: a plugin cannot give the host's model a system message (the session log holds user "
-    "messages only, and the system prompt is one text before the whole conversation).",
+    "as a user message sourced from the hook, where Claude Code sends a system message: this host gives "
+    "a plugin's context no system role (DSH 0.2.1 lets a plugin append a developer message only where "
+    "the request it is meant for no longer carries it).",
 )
 _NO_FORK = degrade("matcher-narrowed",
     "The host never reports a \"fork\" source (a forked session starts as \"startup\"), "
@@ -136,8 +136,8 @@ EVENTS = (
         services=(Service.AGENTS,),
         blocking="context",
         matcher_subject="source",
+        role_losses=(_CONTEXT_AS_USER,),
         degradations=(
-            _CONTEXT_AS_USER,
             degrade("output-field-ignored",
                     "initialUserMessage, sessionTitle, watchPaths and reloadSkills are dropped, and "
                     "continue:false refuses the next turn's first step instead of ending the session."),
@@ -179,8 +179,8 @@ EVENTS = (
         point="agent/pre-step",
         blocking="verdict",
         timeout_s=30.0,
+        role_losses=(_CONTEXT_AS_USER,),
         degradations=(
-            _CONTEXT_AS_USER,
             degrade("output-field-ignored",
                     "A block or continue:false rejects the prompt before any model call, as in Claude "
                     "Code, but the host's reject carries no text, so \"UserPromptSubmit operation blocked "
@@ -218,8 +218,8 @@ EVENTS = (
         point="tools/pre-execute",
         blocking="verdict",
         matcher_subject="tool_name",
+        role_losses=(_CONTEXT_AS_USER,),
         degradations=(
-            _CONTEXT_AS_USER,
             degrade("decision-narrowed",
                     "allow lets the call through without skipping the host's own guards, defer is read "
                     "as no decision, and ask goes to the host's approval (denied with the hook's reason "
@@ -341,11 +341,12 @@ EVENTS = (
         services=(Service.SUBAGENTS, Service.AGENTS),
         blocking="context",
         matcher_subject="agent_type",
+        role_losses=(degrade("message-provenance",
+                             "The child reads the context in Claude's words as a user message, not a system "
+                             "message: this host gives a plugin's context no system role."),),
         degradations=(
             shared.NO_AGENT_TYPE,
             _IN_PROCESS_CHILD,
-            degrade("message-provenance",
-                    "The child reads the context in Claude's words as a user message, not a system message."),
             _HALT_DOCUMENTED,
         ),
         official=EventRow(
@@ -836,6 +837,7 @@ CLAUDE = VendorSpec(
     losses=(_SCRUBBED_ENV, _DERIVED_FACTS),
     bridge=BRIDGE,
     default_timeout_s=600.0,
+    context_role="system",
     concurrent=True,
     project_dir_env=("CLAUDE_PROJECT_DIR",),
     events=EVENTS,

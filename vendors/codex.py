@@ -70,8 +70,9 @@ _TRIGGER_AUTO = degrade(
 _DEVELOPER_AS_USER = degrade(
     "message-provenance",
     "Context reaches the model as bare text, as in Codex, but in a user message sourced from the hook "
-    "where Codex adds a developer message: the host has no developer role, and a plugin cannot give its "
-    "model a system message either (the session log holds user messages only).",
+    "where Codex adds a developer message: this host gives a plugin's context no developer role (DSH "
+    "0.2.1 lets a plugin append a developer message only where the request it is meant for no longer "
+    "carries it).",
 )
 _NO_MODEL = degrade(
     "payload-field-missing",
@@ -88,8 +89,8 @@ EVENTS = (
         services=(Service.AGENTS,),
         blocking="context",
         matcher_subject="source",
+        role_losses=(_DEVELOPER_AS_USER,),
         degradations=(
-            _DEVELOPER_AS_USER,
             _NO_MODEL,
             degrade("env-differs",
                     "No CODEX_ENV_FILE or CLAUDE_ENV_FILE is given, so the hook cannot persist variables."),
@@ -116,8 +117,8 @@ EVENTS = (
         seams=("agent/pre-step",),
         point="agent/pre-step",
         blocking="verdict",
+        role_losses=(_DEVELOPER_AS_USER,),
         degradations=(
-            _DEVELOPER_AS_USER,
             degrade("output-field-ignored",
                     "A block rejects the prompt with no model call, as in Codex, but the host's reject "
                     "carries no text, so Codex's \"hook: UserPromptSubmit Blocked\" line has no counterpart."),
@@ -195,11 +196,11 @@ EVENTS = (
         point="tools/post-execute",
         blocking="verdict",
         matcher_subject="tool_name",
+        role_losses=(_DEVELOPER_AS_USER,),
         degradations=(
             degrade("text-differs",
                     "A block replaces the tool output with the reason, as in Codex, but the host marks "
                     "that result as an error."),
-            _DEVELOPER_AS_USER,
             degrade("payload-field-missing",
                     "tool_response is a Bash command's stdout and stderr run together when the host's "
                     "result states them, else the result's text."),
@@ -395,6 +396,7 @@ CODEX = VendorSpec(
     losses=(_SCRUBBED_ENV,),
     bridge=BRIDGE,
     default_timeout_s=600.0,
+    context_role="developer",
     concurrent=True,
     events=EVENTS,
     rules=RULES,

@@ -41,7 +41,10 @@ EMBEDDED_VERSION = "0.2.1-rc.2"
 #: The embedded host: the tables' seams and services (0.2.1 moved none a row uses: it dropped
 #: ``agent/session-start``, which the tables never named, and made ``agent/created`` serial, as the
 #: tables have it), under its own name and the release it models.
-EMBEDDED_SURFACE = DSH_0_2_SURFACE.model_copy(update={"host": "embedded", "version": EMBEDDED_VERSION})
+#: It logs hook context the vendor gives a system or developer message as a v4 ``developer/message``
+#: in that role (the model reads it from there), so rows lose no provenance for it.
+EMBEDDED_SURFACE = DSH_0_2_SURFACE.model_copy(update={"host": "embedded", "version": EMBEDDED_VERSION,
+                                                      "context_roles": frozenset({"system", "developer"})})
 
 
 @dataclass(frozen=True, slots=True)

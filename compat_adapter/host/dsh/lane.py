@@ -15,6 +15,7 @@ the model and the hook is DSH's own.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import subprocess
@@ -30,6 +31,7 @@ import anyio
 import anyio.to_thread
 from anyio.abc import SocketStream
 from anyio.streams.buffered import BufferedByteReceiveStream
+from pydantic import BaseModel, ConfigDict
 
 from compat_adapter.errors import HostSurfaceMismatch, InputTooLarge, ProtocolError
 from compat_adapter.host.dsh.bundle import BUNDLE_DIR
@@ -83,51 +85,97 @@ class DshLane:
 def lane(root: Path | None = None) -> DshLane:
     """The lane folder: ``root``, else ``$COMPAT_ADAPTER_DSH_DIR``, else ``./.cache/dsh``."""
     if root is not None:
-        return DshLane(Path(root))
+        return DshLane(Path(root).resolve())
     env = os.environ.get("COMPAT_ADAPTER_DSH_DIR")
-    return DshLane(Path(env) if env else Path.cwd() / ".cache" / "dsh")
+    return DshLane((Path(env) if env else Path.cwd() / ".cache" / "dsh").resolve())
 
 
-def _bundle_digest() -> str:
+def _bundle_digest(*folders: Path) -> str:
     digest = hashlib.sha256()
-    for path in sorted(p for p in BUNDLE_DIR.iterdir() if p.suffix in (".mjs", ".json", ".yml")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for folder in folders:
+        for path in sorted(p for p in folder.iterdir() if p.suffix in (".mjs", ".json", ".yml")):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
 
-def prepare_home(home: Path, *, where: DshLane | None = None, profiles: Sequence[str] = PROFILES) -> Path:
+def _add(where: DshLane, home: Path, profile: str, folder: Path) -> None:
+    done = subprocess.run([*where.runtime(), "plugin", "--profile", profile, "add", f"file:{folder}"],
+                          capture_output=True, text=True, env=where.env(home), timeout=300,
+                          stdin=subprocess.DEVNULL)
+    if done.returncode != 0:
+        raise HostSurfaceMismatch(f"dsh plugin --profile {profile} add failed: {done.stdout[-1500:]}"
+                                  f"{done.stderr[-1500:]}", profile=profile)
+
+
+def prepare_home(home: Path, *, where: DshLane | None = None, profiles: Sequence[str] = PROFILES,
+                 controls: bool = False) -> Path:
     """A DSH home whose ``profiles`` have the bundle, added with ``dsh plugin --profile <p> add
-    file:<bundle>``; a home already prepared with this bundle is left as it is."""
+    file:<bundle>``; with ``controls``, the lane's control plugin too (``sdk`` profile only: a
+    test home, never a user's). A home already prepared so is left as it is."""
+    from compat_adapter.testing.dsh_controls import CONTROLS_DIR
+
     where = where or lane()
     where.check()
     home.mkdir(parents=True, exist_ok=True)
     stamp = home / ".compat-adapter-bundle"
-    want = f"{_bundle_digest()} {' '.join(profiles)}"
-    if stamp.is_file() and stamp.read_text() == want:
-        return home
-    for profile in profiles:
-        done = subprocess.run([*where.runtime(), "plugin", "--profile", profile, "add", f"file:{BUNDLE_DIR}"],
-                              capture_output=True, text=True, env=where.env(home), timeout=300,
-                              stdin=subprocess.DEVNULL)
-        if done.returncode != 0:
-            raise HostSurfaceMismatch(f"dsh plugin --profile {profile} add failed: {done.stdout[-1500:]}"
-                                      f"{done.stderr[-1500:]}", profile=profile)
-    stamp.write_text(want)
+    folders = (BUNDLE_DIR, CONTROLS_DIR) if controls else (BUNDLE_DIR,)
+    want = f"{_bundle_digest(*folders)} {' '.join(profiles)}"
+    # Runtimes booted side by side share a home: one of them adds the bundles, the others wait.
+    with open(home / ".compat-adapter-lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if stamp.is_file() and stamp.read_text() == want:
+            return home
+        for profile in profiles:
+            _add(where, home, profile, BUNDLE_DIR)
+        if controls:
+            _add(where, home, "sdk", CONTROLS_DIR)
+        stamp.write_text(want)
     return home
 
 
-def turns_of(script: Sequence[Any]) -> list[Any]:
-    """A scripted agent's items as the scripted model's turns (text and tool calls per answer)."""
+def turns_of(script: Sequence[Any], routes: dict[str, list[Any]] | None = None) -> list[Any]:
+    """A scripted agent's items as the scripted model's turns.
+
+    Text and tool calls are one answer each; an ``Error`` is a request the model API refuses; a
+    ``Subagent`` is a call of DSH's own ``subagent`` tool (its required ``description`` and
+    ``prompt``), and the child's answers go to ``routes`` under that prompt (DSH runs the child
+    beside its parent: see :mod:`compat_adapter.testing.models.routed`). Directives the SDK cannot
+    perform (a model switch, a compaction or a command inside a script) are refused, never skipped.
+    """
     from compat_adapter.testing.models.base import ModelCall, ModelTurn
 
-    turns = []
+    turns: list[Any] = []
     for step in script_to_json(normalize_script(script)):
+        if "error" in step:
+            turns.append(ModelTurn(error=str(step["error"])))
+            continue
+        if "subagent" in step:
+            spec = step["subagent"]
+            prompt = str(spec.get("prompt") or "do the delegated task")
+            turns.append(ModelTurn(step.get("text"), (ModelCall("subagent", {
+                "description": "delegated task", "prompt": prompt}),)))
+            if routes is not None:
+                routes[prompt] = turns_of(_items(spec.get("script") or ()), routes)
+            continue
         unknown = set(step) - {"text", "tools"}
         if unknown:
-            raise ProtocolError(f"the DSH lane's model answers with text and tool calls only, not {sorted(unknown)}")
+            raise ProtocolError(f"the DSH lane's model answers with text, tool calls, errors and subagents, "
+                                f"not {sorted(unknown)}")
         calls = tuple(ModelCall(str(t["name"]), dict(t.get("arguments") or {})) for t in step.get("tools") or ())
         turns.append(ModelTurn(step.get("text"), calls))
     return turns
+
+
+def _items(json_script: Sequence[Any]) -> Sequence[Any]:
+    from compat_adapter.host.script import script_from_json
+
+    return script_from_json(list(json_script))
+
+
+class _Reply(BaseModel):
+    """Any JSON object the SDK runtime answers (the SDK validates replies with a model)."""
+
+    model_config = ConfigDict(extra="allow")
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,22 +194,27 @@ class LaneSession:
     id: str
     handle: Any
     events: list[dict[str, Any]] = field(default_factory=list)
+    #: The sessions of the subagents DSH ran for this one (their events come with its own).
+    children: list[str] = field(default_factory=list)
 
 
 class Runner:
     """The driver: sessions through the official SDK, each on its own scripted model turns."""
 
-    def __init__(self, host: DshHost, harness: Any, model: Any) -> None:
-        self.host = host
-        self.harness = harness
+    def __init__(self, runtime: DshRuntime) -> None:
+        self.runtime = runtime
+        self.host = runtime.host
+        self.harness = runtime.harness
         #: The scripted model (every request DSH made is in ``model.requests``).
-        self.model = model
+        self.model = runtime.model
         self._sessions: dict[str, LaneSession] = {}
 
     async def create_agent(self, script: Sequence[Any] = ()) -> LaneSession:
         """A new SDK session whose model answers from ``script``; DSH creates its agent (and runs
         ``agent/created``) on its first prompt."""
-        self.model.load(turns_of(script))
+        routes: dict[str, list[Any]] = {}
+        self.model.load(turns_of(script, routes))
+        self.model.route(routes)
         handle = await anyio.to_thread.run_sync(self.harness.start_session)
         session = LaneSession(handle.id, handle)
         self._sessions[session.id] = session
@@ -174,9 +227,17 @@ class Runner:
     async def run_turn(self, session: LaneSession, prompt: str) -> TurnOutcome:
         """One prompt through the SDK, until DSH says the session is idle again."""
         result = await anyio.to_thread.run_sync(session.handle.run, prompt)
-        await self.host.settle()
+        # DSH runs subagents beside their parent and wakes the parent with each child's answer:
+        # the turn is over once the root and every child it started are idle (the SDK's own wait).
+        await anyio.to_thread.run_sync(lambda: self.harness.client.request(
+            "session/wait", {"sessionId": session.id}, response_model=_Reply))
+        await self.runtime.settle()
         events = list(result.events)
         session.events.extend(events)
+        for note in result.notifications:
+            sid = note.payload.get("sessionId") if note.method == "session.event" else None
+            if isinstance(sid, str) and sid != session.id and sid not in session.children:
+                session.children.append(sid)
         ends = [e for e in events if e.get("type") == "turn/end"]
         reason = (ends[-1].get("data") or {}).get("reason", {}).get("kind") if ends else None
         turn = (ends[-1].get("data") or {}).get("turn") if ends else None
@@ -229,22 +290,80 @@ def _close(harness: Any) -> None:
                 pass
 
 
+@dataclass(slots=True)
+class DshRuntime:
+    """One booted runtime: the SDK's harness, the scripted model it asks, the host the bundle
+    said hello to and the channel between them. :meth:`control` asks the lane's control plugin
+    (``testing/dsh_controls``, in the lane's own home only) to do what a user does in a UI."""
+
+    cwd: Path
+    harness: Any
+    model: Any
+    host: DshHost
+    channel: Channel
+    closed: bool = False
+
+    @property
+    def healthy(self) -> bool:
+        """The runtime is up and its channel open (a row that broke either gets a fresh one)."""
+        proc = getattr(self.harness.client, "_proc", None)
+        return (not self.closed and not self.channel.closed.is_set()
+                and proc is not None and proc.poll() is None)
+
+    async def control(self, method: str, params: dict[str, Any] | None = None, *,
+                      timeout_s: float = 120.0) -> Any:
+        with anyio.fail_after(timeout_s):
+            return await self.channel.request(f"lane.{method}", params or {})
+
+    async def settle(self) -> None:
+        """Every event the bundle forwarded so far is answered, and the host's own work is done."""
+        if not self.channel.closed.is_set():
+            try:
+                await self.channel.request("settle", {})
+            except ProtocolError:  # the channel closed meanwhile: nothing more can arrive
+                pass
+        await self.host.settle()
+
+    async def close(self) -> None:
+        """Shut the runtime down through the SDK (its agents are disposed, their ``agent/disposed``
+        still reaches the host), then stop reading."""
+        if self.closed:
+            return
+        self.closed = True
+        with anyio.CancelScope(shield=True):
+            await anyio.to_thread.run_sync(_close, self.harness)
+
+
 @asynccontextmanager
-async def launch(cwd: Path, *, home: Path | None = None, lane_root: Path | None = None,
-                 answer_timeout_ms: int | None = None, hello_timeout_s: float = 60.0) -> AsyncIterator[Runner]:
-    """Boot a real DSH 0.2.1 ``sdk`` profile with the bundle, through the official SDK, and yield
-    its driver once the bundle said hello to this process's :class:`DshHost`."""
+async def _plain_errors() -> AsyncIterator[None]:
+    """The one error of a task group as itself (the block's own exception, not a group of one)."""
+    try:
+        yield
+    except BaseExceptionGroup as group:
+        if len(group.exceptions) == 1:
+            raise group.exceptions[0] from None
+        raise
+
+
+@asynccontextmanager
+async def boot(cwd: Path, *, home: Path | None = None, lane_root: Path | None = None,
+               answer_timeout_ms: int | None = None, hello_timeout_s: float = 60.0,
+               controls: bool = True) -> AsyncIterator[DshRuntime]:
+    """Boot a real DSH 0.2.1 ``sdk`` profile with the bundle (and, by default, the lane's control
+    plugin), through the official SDK, and yield it once the SDK's ``initialize`` returned and the
+    bundle said hello to this process's :class:`DshHost`."""
     from deepseek_harness import DeepSeekHarness
 
-    from compat_adapter.testing.models.anthropic import AnthropicServer
+    from compat_adapter.testing.models.routed import RoutedAnthropicServer
 
     where = lane(lane_root)
     where.check()
-    home = prepare_home(home or where.root / "home", where=where)
+    chosen = home or where.root / ("home-lane" if controls else "home")
+    home = await anyio.to_thread.run_sync(lambda: prepare_home(chosen, where=where, controls=controls))
     with tempfile.TemporaryDirectory(prefix="ca-dsh-") as tmp:
         socket_path = Path(tmp) / "service.sock"
         listener = await anyio.create_unix_listener(socket_path)
-        model = AnthropicServer(())
+        model = RoutedAnthropicServer(())
         model.start()
         env = where.env(home)
         env.update({"COMPAT_ADAPTER_CONNECT": str(socket_path), "DEEPSEEK_BASE_URL": model.base_url,
@@ -252,52 +371,71 @@ async def launch(cwd: Path, *, home: Path | None = None, lane_root: Path | None 
         if answer_timeout_ms is not None:
             env["COMPAT_ADAPTER_ANSWER_TIMEOUT_MS"] = str(answer_timeout_ms)
         harness = DeepSeekHarness(cwd=str(cwd), dsh_home=str(home), env=env, shutdown_timeout_seconds=5.0)
+        runtime: DshRuntime | None = None
         try:
-            async with listener, anyio.create_task_group() as tg:
-                starting = tg.start_soon(anyio.to_thread.run_sync, harness.start)
-                del starting
-                with anyio.fail_after(hello_timeout_s):
+            async with _plain_errors(), listener, anyio.create_task_group() as tg:
+                ready: dict[str, Any] = {}
+                hello = anyio.Event()
+
+                async def serve(*, task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
+                    task_status.started()
                     stream: SocketStream = await listener.accept()
-                async with stream:
-                    reader = BufferedByteReceiveStream(stream)
+                    async with stream:
+                        reader = BufferedByteReceiveStream(stream)
 
-                    async def read_line() -> bytes:
-                        return await next_line(reader)
+                        async def read_line() -> bytes:
+                            return await next_line(reader)
 
-                    async def write(data: bytes) -> None:
-                        await stream.send(data)
+                        channel = Channel(read_line, stream.send, name="dsh bundle")
+                        host = DshHost(channel, cwd=cwd, tg=tg)
+                        host.attach()
 
-                    channel = Channel(read_line, write, name="dsh bundle")
-                    hello = anyio.Event()
-                    host = DshHost(channel, cwd=cwd, tg=tg)
-                    host.attach()
+                        async def on_hello(params: dict[str, Any]) -> dict[str, Any]:
+                            surface = host.welcome(params)
+                            hello.set()
+                            return {"protocol": PROTOCOL_VERSION, "service": "compat-adapter",
+                                    "version": version(), "surface": surface.model_dump(mode="json")}
 
-                    async def on_hello(params: dict[str, Any]) -> dict[str, Any]:
-                        surface = host.welcome(params)
-                        hello.set()
-                        return {"protocol": PROTOCOL_VERSION, "service": "compat-adapter",
-                                "version": version(), "surface": surface.model_dump(mode="json")}
+                        async def on_import(params: dict[str, Any]) -> dict[str, Any]:
+                            # The test holds the adapter and registers what it means to: nothing
+                            # is imported behind its back (serve imports the session folder's files).
+                            return {"root": params.get("root"), "registered": [], "refused": [], "again": False}
 
-                    async def on_import(params: dict[str, Any]) -> dict[str, Any]:
-                        # The test holds the adapter and registers what it means to: nothing is
-                        # imported behind its back (serve imports the session folder's files).
-                        return {"root": params.get("root"), "registered": [], "refused": [], "again": False}
+                        channel.on_request("hello", on_hello)
+                        channel.on_request("import_workspace", on_import)
+                        ready.update(channel=channel, host=host)
+                        await channel.run()
 
-                    channel.on_request("hello", on_hello)
-                    channel.on_request("import_workspace", on_import)
-                    tg.start_soon(channel.run)
-                    with anyio.fail_after(hello_timeout_s):
-                        await hello.wait()
-                    runner = Runner(host, harness, model)
-                    try:
-                        yield runner
-                        await host.settle()
-                    finally:
-                        with anyio.CancelScope(shield=True):
-                            await anyio.to_thread.run_sync(_close, harness)
-                            channel.finish("closed by the host")
-                            tg.cancel_scope.cancel()
+                await tg.start(serve)
+                # The hello comes while the runtime boots, before `initialize` answers: the channel
+                # is served beside the start, and the start is waited for here (a runtime torn
+                # down while its initialize is still running fails that call, and loses the error
+                # that brought the teardown about).
+                with anyio.fail_after(hello_timeout_s + 60):
+                    await anyio.to_thread.run_sync(harness.start)
+                with anyio.fail_after(hello_timeout_s):
+                    await hello.wait()
+                runtime = DshRuntime(cwd, harness, model, ready["host"], ready["channel"])
+                try:
+                    yield runtime
+                    await runtime.host.settle()
+                finally:
+                    with anyio.CancelScope(shield=True):
+                        await runtime.close()
+                        runtime.channel.finish("closed by the host")
+                        tg.cancel_scope.cancel()
         finally:
             with anyio.CancelScope(shield=True):
-                await anyio.to_thread.run_sync(_close, harness)
+                if runtime is None:
+                    await anyio.to_thread.run_sync(_close, harness)
                 model.close()
+
+
+@asynccontextmanager
+async def launch(cwd: Path, *, home: Path | None = None, lane_root: Path | None = None,
+                 answer_timeout_ms: int | None = None, hello_timeout_s: float = 60.0) -> AsyncIterator[Runner]:
+    """Boot a real DSH 0.2.1 ``sdk`` profile with the bundle, through the official SDK, and yield
+    its driver (see :func:`boot`)."""
+    async with boot(cwd, home=home, lane_root=lane_root, answer_timeout_ms=answer_timeout_ms,
+                    hello_timeout_s=hello_timeout_s) as runtime:
+        yield Runner(runtime)

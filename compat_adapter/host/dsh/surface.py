@@ -123,6 +123,18 @@ def _unserved(provided: set[str], tools: Any, composition: Mapping[str, Any]) ->
         out["settings/document-updated"] = (
             "the composition's settings provider is read-only, so no settings document is ever "
             "updated and settings/document-updated never fires")
+    elif composition.get("profile") == "sdk":
+        out["settings/document-updated"] = (
+            "in the sdk profile a settings document is a plugin's configuration entry, changed only "
+            "from a settings form that this profile does not compose (the SDK has no settings call), "
+            "so settings/document-updated never fires in an SDK session")
+    if "workspaceChanges" not in provided:
+        out["workspace/changes"] = (
+            "no workspace-changes recorder in this composition, so no workspace/changes record is ever written")
+    if composition.get("profile") == "sdk":
+        out["request/header"] = (
+            "the sdk profile switches no model within a session (the SDK fixes one provider and model "
+            "per runtime, and no model-selection command is composed), so no request/header records a change")
     return out
 
 
@@ -147,9 +159,13 @@ def surface_from_composition(composition: Mapping[str, Any]) -> Surface:
     seams = {name: info.mode for name, info in DSH_SEAMS.items()
              if info.service in provided and name in forwarded}
     offered = frozenset(ours for theirs, ours in SERVICE_NAMES.items() if theirs in provided)
+    # The roles a plugin's context can be given here: none the bundle can place on 0.2.1 (its
+    # developer messages reach no request they are meant for: see bundle/plugin.mjs).
+    roles = frozenset(str(r) for r in composition.get("context_roles") or ())
     return Surface(host="dsh", version=version, seams=seams, services=offered,
                    bridge_packages=frozenset(b for b in bridges if b in _BRIDGES),
-                   unserved=_unserved(provided, composition.get("tools"), composition))
+                   unserved=_unserved(provided, composition.get("tools"), composition),
+                   context_roles=roles)
 
 
 #: What the bundle reports in a real 0.2.1-rc.2 ``sdk`` profile (the tests boot one and compare
@@ -167,6 +183,7 @@ DSH_SDK_COMPOSITION: Mapping[str, Any] = MappingProxyType({
     # Tool names as registered (the live report also carries each argument schema).
     "tools": {"bash": None, "todo_write": None},
     "settings_writable": True,
+    "profile": "sdk",
 })
 
 #: The surface a 0.2.1-rc.2 ``sdk`` profile with the bundle publishes.

@@ -117,8 +117,11 @@ def check_payload(s: Session, *, tool: str | None = "bash", at_least: int = 1) -
         if v == "codex" and e not in ("SessionStart", "SessionEnd"):
             s.expect(isinstance(payload.get("turn_id"), str), f"codex payload lacks turn_id: {payload}")
         if v == "codex" and e in ("SubagentStart", "SubagentStop"):
-            # The child runs inside the parent's first turn.
-            s.expect(payload.get("turn_id") == "1", f"turn_id is not the parent's turn: {payload}",
+            # The child runs inside the parent's first turn; where it runs beside its parent (DSH
+            # 0.2.1) it ends after that turn, and its answer wakes the parent for the second.
+            beside = e == "SubagentStop" and getattr(s.host, "subagents_beside_parent", False)
+            want = "2" if beside else "1"
+            s.expect(payload.get("turn_id") == want, f"turn_id is not the parent's turn {want}: {payload}",
                      "turn_id of the parent's turn")
         if native_wb and e in ("PreToolUse", "PostToolUse", "PostToolUseFailure"):
             # CodeBuddy 2.163.0 sends the call's id twice (vendor lane).

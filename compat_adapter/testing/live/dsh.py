@@ -7,6 +7,10 @@ the adapter itself gets the real :class:`~compat_adapter.host.dsh.host.DshHost`.
 back from the host's mirror of the real log, which :mod:`compat_adapter.host.dsh.records` reads
 in the contract's vocabulary, so a check reads ``user/message {text, turn, step, source}`` and
 ``tool/result {text, isError}`` on either host and asserts the same thing.
+
+What a person does in DSH's UI (a compaction, a command, an interrupt) the lane's control plugin
+does on request (:mod:`compat_adapter.testing.dsh_controls`); an agent's end is the SDK's own
+shutdown, which disposes every agent it owns (the runtime is spent then: :mod:`.pool` boots another).
 """
 
 from __future__ import annotations
@@ -27,10 +31,12 @@ __all__ = ("LaneAgent", "LaneHost", "LaneSession", "TurnResult")
 
 
 class LaneSession:
-    """One real session log (the host's mirror, fed by DSH's own ``session/event`` feed)."""
+    """One real session log as this check saw it: DSH's own ``session/event`` feed, read in the
+    contract's vocabulary (kept here, since the host releases a session's mirror with its agent,
+    and a subagent's ends before the check reads it)."""
 
-    def __init__(self, host: DshHost, sdk: SdkSession) -> None:
-        self._host = host
+    def __init__(self, records: dict[str, list[LogEvent]], sdk: SdkSession) -> None:
+        self._records = records
         self._sdk = sdk
 
     @property
@@ -39,7 +45,7 @@ class LaneSession:
 
     @property
     def events(self) -> Sequence[LogEvent]:
-        return self._host.session_from({"id": self._sdk.id}).events
+        return tuple(self._records.get(self._sdk.id, ()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,15 +58,20 @@ class TurnResult:
 class LaneAgent:
     """What the drivers call on an agent, on a real DSH agent."""
 
-    def __init__(self, runner: Runner, sdk: SdkSession) -> None:
+    def __init__(self, runner: Runner, sdk: SdkSession, records: dict[str, list[LogEvent]]) -> None:
         self._runner = runner
         self._sdk = sdk
-        self.session = LaneSession(runner.host, sdk)
+        self.session = LaneSession(records, sdk)
         self.disposed = False
 
     @property
     def id(self) -> str:
         return self._sdk.id
+
+    @property
+    def children(self) -> tuple[str, ...]:
+        """The sessions DSH ran for this agent's subagents, in the order they appeared."""
+        return tuple(self._sdk.children)
 
     @property
     def dsh(self) -> DshAgent | None:
@@ -72,12 +83,27 @@ class LaneAgent:
         return TurnResult(outcome.reason, outcome.steps, outcome.turn)
 
     async def compact(self, summary: str) -> bool:
-        raise HostSurfaceMismatch("the SDK drives no compaction on demand; the DSH lane cannot compact")
+        """DSH's own manual compaction (what ``/compact`` runs); the model writes ``summary``."""
+        from compat_adapter.testing.models.base import ModelTurn
+
+        self._runner.model.load([ModelTurn(summary)])
+        reply = await self._runner.runtime.control("compact", {"agent": self.id})
+        await self._runner.runtime.settle()
+        return bool(reply.get("compacted"))
 
     async def run_command(self, name: str, args: str | None = None) -> Any:
-        raise HostSurfaceMismatch("the SDK runs no slash command; the DSH lane cannot run one")
+        """A slash command line through DSH's command registry, as its UI submits one."""
+        line = f"/{name}" + (f" {args}" if args else "")
+        reply = await self._runner.runtime.control("command", {"agent": self.id, "line": line})
+        await self._runner.runtime.settle()
+        if not reply.get("ran"):
+            raise HostSurfaceMismatch(f"DSH has no command /{name} in this composition", command=name)
+        return reply
 
     async def dispose(self) -> None:
+        """End the agent the way an SDK user does: the runtime shuts down and disposes it."""
+        await self._runner.runtime.close()
+        await self._runner.host.settle()
         self.disposed = True
 
 
@@ -88,12 +114,15 @@ class LaneHost:
         self.runner = runner
         self.dsh: DshHost = runner.host
         self._agents: list[LaneAgent] = []
+        self._listeners: list[Callable[[], None]] = []
+        self._records: dict[str, list[LogEvent]] = {}
+        self.on("session/event", self._keep)
         if approver is not None:
             # The user answering approvals: a plain listener on the real approval/request chain.
             async def answer(request: Any, next_: Callable[[], Awaitable[Any]]) -> Any:
                 return approver(request)
 
-            self.dsh.on(points.APPROVAL.seam, answer)
+            self.on(points.APPROVAL.seam, answer)
 
     @property
     def cwd(self) -> Path:
@@ -107,21 +136,41 @@ class LaneHost:
 
     @property
     def sessions(self) -> list[LaneSession]:
-        return [a.session for a in self._agents]
+        """The sessions of this check: its agents', then the children DSH ran for them."""
+        out = [a.session for a in self._agents]
+        for agent in self._agents:
+            out.extend(LaneSession(self._records, SdkSession(child, None)) for child in agent.children)
+        return out
 
     def on(self, seam: str, listener: Any, *, prepend: bool = False) -> Any:
-        return self.dsh.on(seam, listener, prepend=prepend)
+        off = self.dsh.on(seam, listener, prepend=prepend)
+        self._listeners.append(off)
+        return off
+
+    def _keep(self, notice: Any) -> None:
+        self._records.setdefault(notice.session.id, []).append(notice.event)
+
+    #: DSH 0.2.1 runs a subagent beside its parent: its tool returns at once, and the child's
+    #: answer reaches the parent as a message that wakes it for another turn.
+    subagents_beside_parent = True
+
+    def close(self) -> None:
+        """Drop the listeners this check added (the runtime serves the next check)."""
+        for off in self._listeners:
+            off()
+        self._listeners.clear()
 
     async def update_settings(self, namespace: str, patch: dict[str, Any]) -> int:
-        raise HostSurfaceMismatch("the sdk profile's settings are read-only; the DSH lane cannot update them")
+        raise HostSurfaceMismatch("DSH 0.2.1's settings are its plugins' configuration (a profile entry each); "
+                                  "the lane writes none of them")
 
     async def settings_document(self, namespace: str) -> tuple[int, Any]:
-        raise HostSurfaceMismatch("the sdk profile's settings are read-only; the DSH lane cannot read them back")
+        raise HostSurfaceMismatch("DSH 0.2.1's settings are its plugins' configuration; the lane reads none back")
 
     async def settle(self) -> None:
-        await self.dsh.settle()
+        await self.runner.runtime.settle()
 
     async def create_agent(self, script: Sequence[Any] = ()) -> LaneAgent:
-        agent = LaneAgent(self.runner, await self.runner.create_agent(script))
+        agent = LaneAgent(self.runner, await self.runner.create_agent(script), self._records)
         self._agents.append(agent)
         return agent

@@ -237,21 +237,26 @@ class open_session:  # noqa: N801 - used like a function: `async with open_sessi
     async def __aenter__(self) -> Session:
         self._tmp = tempfile.TemporaryDirectory(prefix="compat-verify-")
         base = Path(self._tmp.name).resolve()
-        root = await make_repo(base / "repo")
         # The probe lives outside the repository, so its payload files never trip the file watch.
         probe = HookProbe(base / "hook")
         if self._kind == "dsh":
-            from compat_adapter.host.dsh.lane import launch
+            from compat_adapter.host.dsh.lane import Runner, boot
             from compat_adapter.testing.live.dsh import LaneHost
+            from compat_adapter.testing.live.pool import POOL
 
             unknown = set(self._options) - {"approver"}
             if unknown:
                 raise ValueError(f"the DSH lane takes no host options {sorted(unknown)}")
-            self._host = launch(root)
-            host: Any = LaneHost(await self._host.__aenter__(), self._options.get("approver"))
+            # A runtime of the pool (its workspace reset for this check), else one of its own.
+            pool = POOL.get()
+            self._host = pool.lease() if pool is not None else boot(await make_repo(base / "repo"))
+            runtime = await self._host.__aenter__()
+            root = runtime.cwd
+            host: Any = LaneHost(Runner(runtime), self._options.get("approver"))
             adapter = CompatAdapter(host.dsh, target_host_version=host.dsh.surface.version,
                                     state_dir=str(base / "state"), prefer=self._prefer)
         else:
+            root = await make_repo(base / "repo")
             self._host = MemoryHost(root, log_dir=base / "logs", **self._options)
             host = await self._host.__aenter__()
             adapter = CompatAdapter(host, state_dir=str(base / "state"), prefer=self._prefer)
@@ -259,13 +264,18 @@ class open_session:  # noqa: N801 - used like a function: `async with open_sessi
         self._session = Session(self._spec, self._row, root, base, probe, host, adapter)
         return self._session
 
-    async def __aexit__(self, *exc: object) -> None:
+    async def __aexit__(self, *exc: Any) -> None:
         try:
             if self._session is not None:
                 with anyio.CancelScope(shield=True):
                     await self._session.adapter.dispose()
+                    close = getattr(self._session.host, "close", None)
+                    if close is not None:  # the DSH lane's: its listeners go, the runtime stays
+                        close()
             if self._host is not None:
-                await self._host.__aexit__(None, None, None)
+                # A DSH check's own exception goes on to its runtime: a pooled runtime a check
+                # broke is not handed to the next one.
+                await self._host.__aexit__(*(exc if self._kind == "dsh" else (None, None, None)))
         finally:
             if self._tmp is not None:
                 self._tmp.cleanup()

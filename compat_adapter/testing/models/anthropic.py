@@ -28,6 +28,9 @@ class AnthropicServer(ModelServer):
             self.record(method, path, body, main=False)
             return Response(404, {"type": "error", "error": {"type": "not_found_error", "message": path}})
         _, turn = self.record(method, path, body, main=bool(body.get("tools")))
+        if turn.error is not None:
+            # A request the API refuses (not overloaded: a client retries those, and never this).
+            return Response(400, {"type": "error", "error": {"type": "invalid_request_error", "message": turn.error}})
         model = str(body.get("model") or MODEL)
         blocks = self._blocks(turn)
         stop = "tool_use" if turn.calls else "end_turn"

@@ -37,10 +37,12 @@ class ModelCall:
 
 @dataclass(frozen=True, slots=True)
 class ModelTurn:
-    """One model answer: text, tool calls, or both (no calls: the model stops)."""
+    """One model answer: text, tool calls, or both (no calls: the model stops); or, with
+    ``error``, a request the API refuses with that message (a server that speaks errors answers so)."""
 
     text: str | None = None
     calls: tuple[ModelCall, ...] = ()
+    error: str | None = None
 
 
 def turns_from_json(data: object) -> tuple[ModelTurn, ...]:

@@ -223,14 +223,39 @@ export async function apply(ctx, config = {}) {
       }
     }
     return (...args) => {
+      // A child's start is announced before its first step, which DSH does not wait for: what
+      // the service gives the child is held for that step (see the agent/pre-step barrier below).
+      const child = seam === 'subagent/start' ? args[0]?.id : undefined
+      let release
+      if (child !== undefined) childStarts.set(child, new Promise((resolve) => { release = resolve }))
       const done = forward(seam, encode(...args, new Map()), {}).then((outcome) => {
         if (outcome.failed) logger.warn(`compat-adapter: ${seam}: ${outcome.failed}`)
-        else applyEffects(outcome.reply.effects)
+        const effects = outcome.failed ? [] : (outcome.reply.effects ?? [])
+        const held = child === undefined ? [] : effects.filter((e) => e.agent === child)
+        applyEffects(effects.filter((e) => !held.includes(e)))
+        release?.(held)
       })
       inflight.add(done)
       done.finally(() => inflight.delete(done))
     }
   }
+
+  // A child's first step waits for the answer to its subagent/start, and enters what that answer
+  // gave the child with the child's own task (an inject from an emit listener would land a step late).
+  const childStarts = new Map()
+  ctx.on('agent/pre-step', async (payload, next) => {
+    const held = childStarts.get(payload.agent?.id)
+    if (!held) return next()
+    childStarts.delete(payload.agent.id)
+    const effects = await held
+    const decision = await next()
+    if (decision?.kind !== 'enter' || !effects.length) {
+      if (effects.length) applyEffects(effects)
+      return decision
+    }
+    return { ...decision, messages: [...decision.messages, ...effects.map((e) => dshMessage(e.message))] }
+  })
+  ctx.on('subagent/end', (info) => { childStarts.delete(info?.id) })
 
   channel.onRequest('next', async ({ dispatch }) => {
     const state = dispatches.get(dispatch)
@@ -354,6 +379,9 @@ export async function apply(ctx, config = {}) {
     for (const id of ids) await unmount(id)
     return { released: ids.length }
   })
+  // A barrier for the host: every event forwarded so far has its answer (DSH waits for no emit, so
+  // after a turn the host asks this before it reads what the emits' listeners did).
+  channel.onRequest('settle', async () => { while (inflight.size) await Promise.all([...inflight]); return {} })
   // What this plugin holds now, for status and for the checks that nothing outlives its user.
   channel.onRequest('plugin.state', async () => ({
     subscriptions: [...subscriptions.keys()].sort(), mounts: mounts.size, services: [...held.keys()],
@@ -450,7 +478,9 @@ export function describe(ctx, forwards) {
     for (const [n, d] of ctx.get('tools')?.view?.().visible ?? []) tools[n] = plainSchema(d?.parameters ?? d?.inputSchema ?? d?.input ?? null)
   } catch {}
   const settings = ctx.get('settings')
-  return { services, version, bridges, forwards, tools, settings_writable: settings?.writable === true }
+  // The profile booted (sdk, headless, web …): what a person can do in it besides prompting.
+  const profile = ctx.get('profileContext')?.name ?? null
+  return { services, version, bridges, forwards, tools, settings_writable: settings?.writable === true, profile }
 }
 
 function plainSchema(schema) {

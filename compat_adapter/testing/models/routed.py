@@ -1,0 +1,60 @@
+"""An Anthropic-shaped scripted model that answers each conversation from its own script.
+
+DeepSeek Harness 0.2.1 runs a subagent beside its parent (its ``subagent`` tool returns at once
+and the child's answer arrives later as a message), so the parent's and the child's requests
+interleave in no fixed order. Each child conversation is known by its task: the first text of its
+first user message is the ``prompt`` the parent's call gave. A request whose conversation opens
+with a routed prompt takes that prompt's next turn; every other request takes the main script's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from compat_adapter.testing.models.anthropic import AnthropicServer
+from compat_adapter.testing.models.base import EXHAUSTED_TEXT, ModelTurn
+
+__all__ = ("RoutedAnthropicServer", "first_user_text")
+
+
+def first_user_text(body: Any) -> str | None:
+    """The first text block of the request's first user message (the conversation's task)."""
+    messages = body.get("messages") if isinstance(body, Mapping) else None
+    for message in messages or ():
+        if not isinstance(message, Mapping) or message.get("role") != "user":
+            continue
+        content = message.get("content")
+        if isinstance(content, str):
+            return content
+        for block in content or ():
+            if isinstance(block, Mapping) and block.get("type") == "text":
+                return str(block.get("text", ""))
+        return None
+    return None
+
+
+class RoutedAnthropicServer(AnthropicServer):
+    """:class:`AnthropicServer` with per-conversation scripts (see the module's docstring)."""
+
+    def __init__(self, turns: Iterable[ModelTurn], **options: Any) -> None:
+        super().__init__(turns, **options)
+        self._routes: dict[str, list[ModelTurn]] = {}
+
+    def route(self, routes: Mapping[str, Iterable[ModelTurn]]) -> None:
+        """Answer the conversations whose task is one of ``routes``' prompts from its turns."""
+        with self._lock:
+            self._routes = {prompt: list(turns) for prompt, turns in routes.items()}
+
+    def record(self, method: str, path: str, body: Any, main: bool) -> tuple[int, ModelTurn]:
+        task = first_user_text(body) if main else None
+        turn: ModelTurn | None = None
+        with self._lock:
+            routed = self._routes.get(task) if task is not None else None
+            if routed is not None:
+                turn = routed.pop(0) if routed else ModelTurn(EXHAUSTED_TEXT)
+        if turn is None:
+            return super().record(method, path, body, main)
+        # Logged beside the main script's requests (step 0), answered with its route's turn.
+        super().record(method, path, body, False)
+        return 0, turn
