@@ -161,8 +161,7 @@ class Surface(Frozen):
     unserved: Mapping[str, str] = Field(default_factory=dict)
     """Row points whose seam exists but that this host never produces (point → why)."""
     context_roles: frozenset[str] = frozenset()
-    """Roles besides ``user`` this host gives hook context in (``system``, ``developer``): a row's
-    :attr:`EventRow.role_losses` hold only where the vendor's own role is missing here."""
+    """Roles besides ``user`` this host gives hook context in (``system``, ``developer``)."""
 
     def without(self, *, seams: Sequence[str] = (), services: Sequence[str] = (),
                 bridges: Sequence[str] = ()) -> Surface:
@@ -193,8 +192,7 @@ class EventRow(Frozen):
     degradations: tuple[Degradation, ...] = ()
     """Losses of this row alone; what its vendor or its bridge loses on every row is stated there."""
     role_losses: tuple[Degradation, ...] = ()
-    """Losses of this row on a host that cannot give its context the vendor's own role
-    (:attr:`VendorSpec.context_role`, see :attr:`Surface.context_roles`); graded only there."""
+    """Losses only where the host lacks the vendor's :attr:`VendorSpec.context_role`."""
     blocking: Literal["verdict", "context", "continue", "observe"] = "observe"
     """What a hook answer can do here: decide a verdict, add context, force a step, or nothing."""
     matcher_subject: str | None = None
@@ -292,8 +290,7 @@ class VendorSpec(Frozen):
     default_timeout_s: float
     """The vendor's own default per-hook timeout."""
     context_role: str | None = None
-    """The role of the message the vendor gives its model hook context in (Claude ``system``,
-    Codex ``developer``); None: a user message or a part of one."""
+    """The role of the vendor's hook-context message (Claude ``system``, Codex ``developer``)."""
     concurrent: bool
     """Whether the vendor runs the matching hooks of one event concurrently."""
     shell: Literal["sh", "bash", "user"] = "sh"

@@ -37,7 +37,9 @@ Figures:
   hook on every row of all five vendors plus rules, a scripted turn, dispose): the median step
   over ``DISPOSE_CYCLES`` cycles after ``DISPOSE_WARMUP`` warm-up ones, and
   ``dispose_rss_growth_kb`` over all of them; ``dispose_mounts_left``,
-  ``dispose_services_left`` and ``dispose_hook_starts_after`` are what those cycles left behind
+  ``dispose_services_left`` and ``dispose_hook_starts_after`` are what those cycles left behind;
+* ``dsh_turn_ratio``, ``dsh_hook_ratio`` (and their medians) — a real DSH 0.2.1 turn with and
+  without compat-adapter loaded, and with one ``true`` PreToolUse hook (``scripts/bench_dsh.py``)
   (bridge mounts, services in use, hook processes started after ``dispose()`` returned);
 * ``fswatch_latency_ms`` — an outside write to a FileChanged hook's marker, minus the 250 ms
   debounce;
@@ -80,6 +82,7 @@ from compat_adapter.host.protocol import (  # noqa: E402
     ToolExecution,
 )
 from compat_adapter.runtime.process import BASH, hook_environment, run_command  # noqa: E402
+from scripts.bench_dsh import bench_dsh  # noqa: E402
 from scripts.bench_plugins import bench_plugin_host  # noqa: E402
 
 #: Routes the no-match dispatch is measured on, and routes with a PreToolUse row.
@@ -587,6 +590,8 @@ def run(progress: Callable[[str], None]) -> dict[str, Any]:
     figures.update(bench_rss())
     progress("dispose")
     figures.update(bench_dispose())
+    progress("dsh")
+    figures.update(bench_dsh())
     goals, met = _met(figures)
     figures["total_s"] = time.perf_counter() - started
     return {**{k: (round(v, 3) if isinstance(v, float) else v) for k, v in figures.items()},

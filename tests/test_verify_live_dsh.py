@@ -1,5 +1,6 @@
-"""``scripts/verify_live.py --host dsh``: every row graded ADAPTED on the real DeepSeek Harness
-rc.8 lane, run end to end on it (the same drivers and checks as the embedded run).
+"""``scripts/verify_live.py --host dsh``: every row graded ADAPTED on a real DeepSeek Harness
+0.2.1-rc.2 ``sdk`` profile, run end to end on it (the same drivers and checks as the embedded run;
+two booted runtimes serve every row, one row at a time each).
 
 Needs ``bash scripts/dsh_lane.sh`` (``.ci/run`` runs it; the fixture runs it too, a no-op when
 the lane is there). One run of the script checks every row; the figures are asserted whole.
@@ -61,10 +62,15 @@ def test_rows_the_lane_cannot_evidence_are_graded_unsupported_with_the_reason() 
     for spec, row in graded_rows("embedded"):
         if row.point in surface.unserved:
             assert (spec.id, row.event) not in adapted, (spec.id, row.event)
-    # The lane composes the published rc.8 todo tool, compaction engine, command registry and a
-    # writable settings store, so those rows are verified live, not graded out.
-    served = {"todo/write", "compaction/start", "compaction/end", "command/run", "settings/document-updated"}
+    # The sdk profile composes a todo tool, a compaction engine (its manual compaction is what
+    # /compact runs) and a command registry: those rows are verified live, not graded out.
+    served = {"todo/write", "compaction/start", "compaction/end", "command/run"}
     assert not served & set(surface.unserved), served & set(surface.unserved)
-    # What rc.8 never produces: workspace/changes (0.1.7), a model switch, a SessionStart context in
-    # turn 1 through the detached official bridges.
-    assert set(surface.unserved) == {"workspace/changes", "request/header", "SessionStart"}
+    # What an SDK session of 0.2.1 never produces, each with its reason.
+    assert set(surface.unserved) == {"workspace/changes", "request/header", "settings/document-updated"}
+    assert all(surface.unserved.values())
+
+
+def test_no_row_of_the_dsh_run_is_checked_on_a_bridge_it_does_not_have(dsh_run: dict) -> None:
+    # 0.2.1 bundles no official bridge: a row with an official form is checked once, natively.
+    assert not [r for r in dsh_run["results"] if r["route"] == "official-bridge"]

@@ -1,20 +1,26 @@
 """Where hook context lands, on both hosts (the embedded one and the real DSH agent loop): appended
 to the tool's result where Copilot and CodeBuddy append it, inside the user's prompt message where
-CodeBuddy adds it; and, pinned on the real DSH packages, why Claude's system message and Codex's
-developer message stay user messages (the listed ``message-provenance`` loss)."""
+CodeBuddy adds it; and, pinned on a real DSH 0.2.1 runtime, that Claude's system message and Codex's
+developer message are user messages there (the ``message-provenance`` loss graded on dsh only: the
+embedded host gives them their role)."""
 
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 from test_contract import LANE_DIR, Lane, bash, dsh_lane, lane, printing
 
 from compat_adapter.catalog import resolve_vendor
-from compat_adapter.host.dsh.lane import lane as dsh_folder
+from compat_adapter.declare import declare_hook
+from compat_adapter.grading import grade
+from compat_adapter.host.dsh.lane import launch
+from compat_adapter.host.dsh.surface import DSH_SURFACE, DSH_VERSION
 from compat_adapter.host.script import Reply
+from compat_adapter.host.surfaces import EMBEDDED_SURFACE
 from compat_adapter.model import DegradationCode
+from compat_adapter.routing.voice import voice_of
+from compat_adapter.service import CompatAdapter
 
 __all__ = ("dsh_lane", "lane")  # the fixtures, shared with the contract suite
 
@@ -46,41 +52,38 @@ async def test_post_tool_context_is_appended_to_the_result_and_prompt_context_ri
     assert not [m for m, _, _ in Lane.messages(log) if "WB-POST" in m or "CP-POST" in m]
 
 
-def test_a_plugin_cannot_give_the_model_a_system_or_developer_message_on_dsh(dsh_lane: Path) -> None:
-    """The pin of Claude's and Codex's ``message-provenance`` loss, on the installed DSH packages.
+async def test_on_real_dsh_claude_prompt_context_reaches_the_model_as_a_user_message(
+        dsh_lane: Path, tmp_path: Path) -> None:
+    """The pin of the dsh-only loss: on 0.2.1 the bundle enters hook context as a sourced user
+    message (a developer message appended where the first request would carry it is refused or
+    lands after that request), and the model reads it there, never in a system message."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    async with launch(ws, lane_root=LANE_DIR) as runner:
+        async with CompatAdapter(runner.host, target_host_version=DSH_VERSION,
+                                 state_dir=str(tmp_path / "state")) as adapter:
+            await adapter.register_hook("claude", "UserPromptSubmit", None,
+                                        printing(tmp_path, "u", _ctx("UserPromptSubmit", "CTX-ROLE")))
+            agent = await runner.create_agent(["ok"])
+            await runner.run_turn(agent, "hello")
+        first = runner.model.main_requests[0].body
+    said = "UserPromptSubmit hook additional context: CTX-ROLE"
+    roles = [m["role"] for m in first["messages"] if said in json.dumps(m)]
+    assert roles == ["user"], first["messages"]
+    assert said not in json.dumps(first.get("system"))
 
-    Claude Code sends hook context as a ``system`` message after the tool result, Codex as a
-    ``developer`` message. On DSH every message of the history comes from the session log, whose
-    ``user/message`` records must hold role ``user`` (a session holding another role is refused when
-    it is loaded again); ``agent/request`` returns an ``LlmCallConfig``, which has no messages; and
-    the request ``llm/stream`` sees is frozen. So the context stays a user message, and says so."""
-    modules = dsh_folder(LANE_DIR).modules / "@deepseek-ai"
-    script = """
-const { snapshotSessionEvent } = await import(process.argv[1])
-const event = (role) => ({ type: 'user/message', seq: 0, time: 0,
-  data: { id: 'm1', role, content: [{ type: 'text', text: 'hook context' }], source: { kind: 'plugin', plugin: 'compat-adapter' } } })
-const out = {}
-for (const role of ['user', 'system']) {
-  try { snapshotSessionEvent(event(role)); out[role] = 'kept' } catch (e) { out[role] = String(e.message) }
-}
-console.log(JSON.stringify(out))
-"""
-    done = subprocess.run([str(dsh_folder(LANE_DIR).node), "--input-type=module", "-e", script,
-                           (modules / "dsh-session" / "lib" / "index.js").as_uri()],
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    seen = json.loads(done.stdout)
-    assert seen["user"] == "kept"
-    assert 'must have role "user"' in seen["system"]
-    config = (modules / "dsh-llm" / "lib" / "types" / "call-config.d.ts").read_text(encoding="utf-8")
-    body = config.split("export interface LlmCallConfig {", 1)[1].split("}", 1)[0]
-    assert "messages" not in body and "system" not in body
-    # ... and the rows say what the model reads instead.
-    for vendor, event, role in (("claude", "PostToolUse", "system message"), ("claude", "PreToolUse", "system"),
+
+def test_the_role_losses_are_graded_on_the_host_that_lacks_the_role() -> None:
+    for vendor, event, role in (("claude", "UserPromptSubmit", "system message"),
+                                ("claude", "PreToolUse", "system message"),
+                                ("claude", "SubagentStart", "system message"),
                                 ("codex", "PostToolUse", "developer message"),
-                                ("codex", "PreToolUse", "developer message")):
-        spec = resolve_vendor(vendor)
-        row = spec.row(event)
-        assert row is not None
-        texts = [d.text for d in spec.losses_for(row) if d.code is DegradationCode.MESSAGE_PROVENANCE]
-        assert any(role in t and "user message" in t for t in texts), (vendor, event, texts)
+                                ("codex", "SessionStart", "developer message")):
+        decl = declare_hook(vendor, event, None, "true")
+        embedded = [d.text for d in grade(decl, EMBEDDED_SURFACE).degradations
+                    if d.code is DegradationCode.MESSAGE_PROVENANCE]
+        dsh = [d.text for d in grade(decl, DSH_SURFACE).degradations
+               if d.code is DegradationCode.MESSAGE_PROVENANCE]
+        assert not [t for t in embedded if "no " + role.split()[0] + " role" in t], (vendor, event, embedded)
+        assert any(role in t and "user message" in t for t in dsh), (vendor, event, dsh)
+        assert resolve_vendor(vendor).context_role == voice_of(vendor).message_role

@@ -1,12 +1,11 @@
-"""Dispose means gone on the real DSH host: the rc.8 composition outlives several adapters and
+"""Dispose means gone on the real DSH host: a 0.2.1 ``sdk`` runtime outlives several adapters and
 keeps nothing of any of them.
 
 Each adapter registers one real command hook on every row the composition serves (the rest
-grade UNSUPPORTED and mount nothing) plus a rules file, on the official bridges and on the native
-routes in turn, runs a scripted turn on the real agent loop and is disposed. After each dispose:
-no listener on this side, no seam the plugin still forwards, no bridge mount, no service the
-plugin provided for the adapter's rows (the ``bash`` alias a Codex bridge mount needs), no
-dispatch in flight, no hook process, and no hook start.
+grade UNSUPPORTED) plus a rules file, runs a scripted turn on the real agent loop and is disposed.
+0.2.1 bundles no official bridge, so nothing is mounted. After each dispose: no listener on this
+side, no seam the plugin still forwards, no mount, no service the plugin provided for the
+adapter's rows, no dispatch in flight, no hook process, and no hook start.
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ from test_dispose import descendants, starts
 
 from compat_adapter.host.dsh.lane import launch
 from compat_adapter.host.script import call
-from compat_adapter.host.surfaces import CODEX_BRIDGE
+from compat_adapter.host.dsh.surface import DSH_VERSION
 from compat_adapter.model import Capability, Route
 from compat_adapter.service import CompatAdapter
 from compat_adapter.testing.live.harness import all_rows
@@ -52,35 +51,29 @@ async def test_repeated_adapters_on_the_real_dsh_host_leave_nothing_behind(tmp_p
         host = runner.host
         host.records = type(host.records)(host.records, maxlen=MAX_RECORDS)
         assert await host.plugin_state() == IDLE
-        composition = descendants()  # the runner's Node process
+        composition = descendants()  # the DSH runtime
         baseline: dict[str, int] | None = None
         for cycle in range(CYCLES):
-            prefer = "official" if cycle % 2 == 0 else "fidelity"
-            adapter = CompatAdapter(host, target_host_version="0.1.0-rc.8", state_dir=str(tmp_path / "state"))
+            adapter = CompatAdapter(host, target_host_version=DSH_VERSION, state_dir=str(tmp_path / "state"))
             marker = tmp_path / f"starts-{adapter.id}"
             hook = write_script(tmp_path / f"hook-{adapter.id}.sh",
                                 f"echo start >> {shlex.quote(str(marker))}\ncat > /dev/null\n")
             served = []
             for spec, row in all_rows():
-                result = await adapter.register_hook(spec.id, row.event, None, shlex.quote(str(hook)),
-                                                     prefer=prefer)
+                result = await adapter.register_hook(spec.id, row.event, None, shlex.quote(str(hook)))
                 if result.capability is not Capability.UNSUPPORTED:
                     served.append(result)
             await adapter.register_rules("claude", "CLAUDE.md", base_dir=ws)
             assert len(served) > 90
             held = await host.plugin_state()
-            assert held["subscriptions"] and held["mounts"] == (2 if prefer == "official" else 0)
-            codex_bridged = any(r.route is Route.OFFICIAL_BRIDGE and r.vendor == "codex" for r in served)
-            # A Codex bridge mount holds the `bash` alias of rc.8's `shell` while it is up.
-            assert held["services"] == (["bash"] if codex_bridged else [])
-            assert CODEX_BRIDGE in host.surface.bridge_packages
-            agent = await runner.create_agent([call("bash", command="echo hi"), "done"])
+            assert held["subscriptions"] and held["mounts"] == 0 and held["services"] == []
+            assert not [r for r in served if r.route is Route.OFFICIAL_BRIDGE]
+            agent = await runner.create_agent([call("bash", command="echo hi", description="say hi"), "done"])
             await runner.run_turn(agent, "work")
             assert starts(marker) > 0, "the hooks never ran: the cycle proves nothing"
             await adapter.dispose()
             started, audited = starts(marker), len(adapter.audit)
-            await runner.dispose_agent(agent)
-            await host.settle()
+            await runner.runtime.settle()
             await anyio.sleep(0.5)
             assert starts(marker) == started, f"cycle {cycle}: a hook started after dispose() returned"
             assert len(adapter.audit) == audited

@@ -122,3 +122,48 @@ def test_a_dsh_host_needs_hello_before_it_has_a_surface() -> None:
 
 def test_rows_grade_on_the_live_surface_not_on_a_pinned_table() -> None:
     assert all(r.capability is not Capability.DIRECT for r in build_matrix(DSH_SURFACE).hooks)
+
+
+async def test_dispose_while_a_guard_is_deciding_never_lets_its_call_run(tmp_path: Path) -> None:
+    """The guard was asked: its deny stands, or the call fails closed; the command never runs."""
+    import anyio
+
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    asked = tmp_path / "asked"
+    guard = write_script(tmp_path / "guard.sh", (
+        f"cat > '{asked}'\nsleep 3\n"
+        "printf '%s' '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\","
+        "\"permissionDecisionReason\":\"not while disposing\"}}'\n"))
+    async with launch(ws, lane_root=LANE_DIR) as r:
+        adapter = CompatAdapter(r.host, target_host_version=DSH_VERSION, state_dir=str(tmp_path / "state"))
+        await adapter.register_hook("claude", "PreToolUse", "Bash", str(guard))
+        agent = await r.create_agent([Reply(None, (bash(f"touch {ws}/ran"),)), "ok"])
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(r.run_turn, agent, "go")
+            with anyio.fail_after(60):
+                while not asked.exists():
+                    await anyio.sleep(0.05)
+            await adapter.dispose()
+        log = await r.events(agent)
+    assert not (ws / "ran").exists(), "the guarded command ran"
+    [(is_error, _text)] = Lane.tool_results(log)
+    assert is_error
+
+
+async def test_a_crashed_service_fails_every_guarded_call_closed(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    allow = write_script(tmp_path / "allow.sh", "cat > /dev/null\nprintf '%s' '{}'\n")
+    async with launch(ws, lane_root=LANE_DIR) as r:
+        async with CompatAdapter(r.host, target_host_version=DSH_VERSION,
+                                 state_dir=str(tmp_path / "state")) as adapter:
+            await adapter.register_hook("claude", "PreToolUse", "Bash", str(allow))
+            # The service side goes away without a word (as a killed `serve` process does).
+            r.runtime.channel.finish("the service crashed")
+            agent = await r.create_agent([Reply(None, (bash(f"touch {ws}/ran"),)), "ok"])
+            outcome = await r.run_turn(agent, "go")
+            log = await r.events(agent)
+    assert not (ws / "ran").exists(), "a guarded call ran with no service to ask"
+    [(is_error, text)] = Lane.tool_results(log)
+    assert is_error and "compat-adapter" in text and outcome.reason == "completed"

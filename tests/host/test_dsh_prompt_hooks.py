@@ -1,6 +1,7 @@
 """Prompt hooks on the real DSH host: the composition's own model answers them (the host contract's
-``complete``), on the published rc.8 packages of the lane (``bash scripts/dsh_lane.sh``) with the
-lane's scripted model, which answers the agent's steps and the hook's question from one list."""
+``complete``, the bundle's one ``llm.stream`` call on a live agent's route), on a real 0.2.1 ``sdk``
+profile (``bash scripts/dsh_lane.sh``) with the lane's scripted model, which answers the agent's
+steps from its script and the hook's question from the route of that question."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from compat_adapter.host.protocol import validate_host
 from compat_adapter.host.script import Reply
 from compat_adapter.model import Capability
 from compat_adapter.service import CompatAdapter
+from compat_adapter.testing.models.base import ModelTurn
 
 __all__ = ("dsh_lane",)
 
@@ -31,10 +33,10 @@ async def test_a_prompt_hook_on_dsh_asks_the_compositions_own_model(dsh_lane: Pa
             result = await adapter.register_hook("claude", "PreToolUse", "Bash",
                                                  {"type": "prompt", "prompt": "Is this safe? $ARGUMENTS"})
             assert result.capability is Capability.ADAPTED, result.reason
-            # Step 1 calls bash; the hook's question takes the next answer; then the agent ends.
-            agent = await runner.create_agent([Reply("trying", (bash(f"touch {ws}/ran"),)),
-                                               '{"ok": false, "reason": "touching files is not allowed"}',
-                                               "gave up"])
+            # Step 1 calls bash; the hook's question gets its own answer; then the agent ends.
+            agent = await runner.create_agent([Reply("trying", (bash(f"touch {ws}/ran"),)), "gave up"])
+            runner.model.route({"Is this safe?": [ModelTurn('{"ok": false, "reason": "touching files is '
+                                                            'not allowed"}')]}, add=True)
             outcome = await runner.run_turn(agent, "please run it")
             log = await runner.events(agent)
     assert outcome.reason == "completed"
@@ -51,16 +53,16 @@ async def test_a_prompt_hook_on_dsh_with_a_reply_that_is_not_its_json_lets_the_c
         async with CompatAdapter(runner.host, target_host_version=runner.host.surface.version,
                                  state_dir=str(tmp_path / "state")) as adapter:
             await adapter.register_hook("claude", "PreToolUse", "Bash", {"type": "prompt", "prompt": "Safe?"})
-            agent = await runner.create_agent([Reply("trying", (bash(f"touch {ws}/ran"),)), "sure, go ahead",
-                                               "done"])
+            agent = await runner.create_agent([Reply("trying", (bash(f"touch {ws}/ran"),)), "done"])
+            runner.model.route({"Safe?": [ModelTurn("sure, go ahead")]}, add=True)
             await runner.run_turn(agent, "please run it")
     assert (ws / "ran").exists(), "a reply that is not {\"ok\": …} is a non-blocking error, as in Claude"
 
 
 def test_prompt_hooks_grade_adapted_on_the_dsh_lane_surface() -> None:
-    from compat_adapter.host.dsh.surface import DSH_RC8_SURFACE
+    from compat_adapter.host.dsh.surface import DSH_SURFACE
 
     decl = declare_hook("claude", "Stop", None, {"type": "prompt", "prompt": "Are all tasks done?"})
-    result = grade(decl, DSH_RC8_SURFACE)
+    result = grade(decl, DSH_SURFACE)
     assert result.capability is Capability.ADAPTED, result.reason
     assert any(str(d.code) == "model-differs" for d in result.degradations)

@@ -33,6 +33,7 @@ from compat_adapter.testing.live.harness import (
     bash_reply,
     child_sessions,
     log_records,
+    model_messages,
     tool_results,
     user_messages,
 )
@@ -113,14 +114,15 @@ async def drive_post_tool(s: Session) -> None:
             s.event, failed=s.row.fires_on in ("failure", "incomplete")) == "result":
         # Copilot and CodeBuddy append post-tool context to the result the model reads.
         appended = [r for r in results if CONTEXT in r["text"]]
-        s.expect(len(appended) == 1 and not [m for m in user_messages(agent.session) if CONTEXT in m["text"]],
+        s.expect(len(appended) == 1 and not [m for m in model_messages(agent.session) if CONTEXT in m["text"]],
                  f"context was not appended to one tool result: {results} {user_messages(agent.session)}",
                  "context appended to the tool result")
     else:
-        seen = [m for m in user_messages(agent.session) if CONTEXT in m["text"]]
+        seen = [m for m in model_messages(agent.session) if CONTEXT in m["text"]]
         s.expect(seen and seen[0]["turn"] == 1 and seen[0]["step"] == 2,
-                 f"context did not reach the next step: {user_messages(agent.session)}",
-                 f"context logged as user/message ({seen[0]['source']['kind'] if seen else ''})")
+                 f"context did not reach the next step: {model_messages(agent.session)}",
+                 f"context logged as a {seen[0].get('role', 'user') if seen else ''} message "
+                 f"({seen[0]['source']['kind'] if seen else ''})")
     s.expect(result.reason == "completed" and result.steps == 2,
              f"turn ended {result.reason} after {result.steps} steps")
 
@@ -153,7 +155,7 @@ async def drive_pre_step(s: Session) -> None:
         # Only context is read here (Copilot): the blocking rest of the answer changes nothing.
         s.expect(result.reason == "completed" and (s.root / "stepped.txt").exists(),
                  f"a context-only answer changed the turn: {result}", "turn ran unchanged")
-        seen = [m for m in user_messages(agent.session) if CONTEXT in m["text"]]
+        seen = [m for m in model_messages(agent.session) if CONTEXT in m["text"]]
         where = "in the prompt's message" if seen and seen[0]["source"]["kind"] == "user" else "as a message"
         s.expect(seen and seen[0]["turn"] == 1 and seen[0]["step"] == 1,
                  f"prompt context did not reach the first step: {user_messages(agent.session)}",
@@ -200,10 +202,11 @@ async def drive_agent_created(s: Session) -> None:
         # Copilot CLI 1.0.102 names a fresh session "new" (vendor lane); the others "startup".
         want = "new" if s.vendor == "copilot" and not s.official else "startup"
         s.expect(payload.get("source") == want, f"source is not {want}: {payload}")
-    seen = [m for m in user_messages(agent.session) if CONTEXT in m["text"]]
+    seen = [m for m in model_messages(agent.session) if CONTEXT in m["text"]]
     s.expect(seen and seen[0]["turn"] == 1 and seen[0]["step"] == 1,
-             f"session-start context not in the first step: {user_messages(agent.session)}",
-             f"context logged as user/message ({seen[0]['source']['kind'] if seen else ''})")
+             f"session-start context not in the first step: {model_messages(agent.session)}",
+             f"context logged as a {seen[0].get('role', 'user') if seen else ''} message "
+                 f"({seen[0]['source']['kind'] if seen else ''})")
 
 
 async def drive_subagent_start(s: Session) -> None:
@@ -215,10 +218,10 @@ async def drive_subagent_start(s: Session) -> None:
     await s.host.settle()
     check_payload(s, tool=None)
     children = child_sessions(s, agent.session)
-    seen = [m for c in children for m in user_messages(c) if CONTEXT in m["text"]]
+    seen = [m for c in children for m in model_messages(c) if CONTEXT in m["text"]]
     s.expect(seen, f"the child's log has no context message: {[user_messages(c) for c in children]}",
              "context in the child's log")
-    s.expect(not [m for m in user_messages(agent.session) if CONTEXT in m["text"]],
+    s.expect(not [m for m in model_messages(agent.session) if CONTEXT in m["text"]],
              "subagent context leaked into the parent's log")
     s.expect(result.reason == "completed", f"turn ended {result.reason}")
 

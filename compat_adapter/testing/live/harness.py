@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import stat
 import tempfile
@@ -20,6 +19,7 @@ from compat_adapter.host.embedded.memory import MemoryHost
 from compat_adapter.host.script import Reply, call
 from compat_adapter.model import Capability, EventRow, Route, VendorSpec
 from compat_adapter.service import CompatAdapter
+from compat_adapter.testing.live.repo import make_repo
 
 #: Rows verified at the same time by :func:`verify_all` (the machine has two cores).
 CONCURRENCY = 2
@@ -198,26 +198,6 @@ class Session:
                 await anyio.sleep(0.05)
 
 
-async def git(cwd: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0"}
-    result = await anyio.run_process(["git", *args], cwd=cwd, env=env, check=False)
-    if result.returncode != 0:
-        raise RuntimeError(f"git {' '.join(args)} failed: {result.stderr.decode(errors='replace')}")
-    return result.stdout.decode(errors="replace")
-
-
-async def make_repo(root: Path) -> Path:
-    """A real git repository with one commit; the identity lives in its own config."""
-    root.mkdir(parents=True)
-    await git(root, "init", "-q", "-b", "main")
-    await git(root, "config", "user.name", "compat-adapter verify")
-    await git(root, "config", "user.email", "verify@compat-adapter.invalid")
-    (root / "README.md").write_text("verify\n", encoding="utf-8")
-    await git(root, "add", "README.md")
-    await git(root, "commit", "-q", "-m", "init")
-    return root
-
-
 class open_session:  # noqa: N801 - used like a function: `async with open_session(...) as s`
     """A temporary repository, a probe, a running host and an adapter, torn down on exit."""
 
@@ -289,6 +269,13 @@ def log_records(session: Any, kind: str) -> list[Mapping[str, Any]]:
 
 def user_messages(session: Any) -> list[Mapping[str, Any]]:
     return log_records(session, "user/message")
+
+
+def model_messages(session: Any) -> list[Mapping[str, Any]]:
+    """Every message of the log the model reads: user messages, and the system or developer
+    messages a vendor's hook context is given where the host has that role (``developer/message``
+    records, whose ``role`` says which), in log order."""
+    return [e.data for e in session.events if e.type in ("user/message", "developer/message")]
 
 
 def tool_results(session: Any) -> list[Mapping[str, Any]]:

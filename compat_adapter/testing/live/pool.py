@@ -23,6 +23,7 @@ import anyio
 from anyio.abc import TaskGroup
 
 from compat_adapter.host.dsh.lane import DshRuntime, boot
+from compat_adapter.testing.live.repo import make_repo, reset_repo
 
 __all__ = ("POOL", "RuntimePool", "runtime_pool")
 
@@ -54,8 +55,6 @@ class RuntimePool:
         self.boots = 0
 
     async def _slot(self, index: int) -> None:
-        from compat_adapter.testing.live.harness import git, make_repo
-
         generation = 0
         while True:
             generation += 1
@@ -64,8 +63,7 @@ class RuntimePool:
                 async with boot(repo) as runtime:
                     self.boots += 1
                     while runtime.healthy:
-                        await git(repo, "reset", "-q", "--hard")
-                        await git(repo, "clean", "-qfdx")
+                        await reset_repo(repo)
                         lease = _Lease(runtime)
                         await self._send.send(lease)
                         await lease.done.wait()

@@ -30,10 +30,10 @@ from compat_adapter.testing.live.harness import (
     REASON,
     Session,
     bash_reply,
-    git,
     log_records,
     tool_results,
 )
+from compat_adapter.testing.live.repo import git
 
 
 async def ask_policy(execution: ToolExecution, next_: Callable[[], Awaitable[Any]]

@@ -4,7 +4,8 @@ DeepSeek Harness 0.2.1 runs a subagent beside its parent (its ``subagent`` tool 
 and the child's answer arrives later as a message), so the parent's and the child's requests
 interleave in no fixed order. Each child conversation is known by its task: the first text of its
 first user message is the ``prompt`` the parent's call gave. A request whose conversation opens
-with a routed prompt takes that prompt's next turn; every other request takes the main script's.
+with a routed prompt (or, for a one-off call such as a prompt hook's question, begins with it)
+takes that prompt's next turn; every other request takes the main script's.
 """
 
 from __future__ import annotations
@@ -41,16 +42,22 @@ class RoutedAnthropicServer(AnthropicServer):
         super().__init__(turns, **options)
         self._routes: dict[str, list[ModelTurn]] = {}
 
-    def route(self, routes: Mapping[str, Iterable[ModelTurn]]) -> None:
-        """Answer the conversations whose task is one of ``routes``' prompts from its turns."""
+    def route(self, routes: Mapping[str, Iterable[ModelTurn]], *, add: bool = False) -> None:
+        """Answer the conversations whose task is one of ``routes``' prompts from its turns
+        (``add``: beside the routes already set)."""
         with self._lock:
-            self._routes = {prompt: list(turns) for prompt, turns in routes.items()}
+            fresh = {prompt: list(turns) for prompt, turns in routes.items()}
+            self._routes = {**self._routes, **fresh} if add else fresh
 
     def record(self, method: str, path: str, body: Any, main: bool) -> tuple[int, ModelTurn]:
-        task = first_user_text(body) if main else None
+        task = first_user_text(body)
         turn: ModelTurn | None = None
         with self._lock:
-            routed = self._routes.get(task) if task is not None else None
+            routed = None
+            if task is not None:
+                routed = self._routes.get(task)
+                if routed is None:
+                    routed = next((t for p, t in self._routes.items() if task.startswith(p)), None)
             if routed is not None:
                 turn = routed.pop(0) if routed else ModelTurn(EXHAUSTED_TEXT)
         if turn is None:
