@@ -56,6 +56,10 @@ async def on_pre_execute(runner: Runner, execution: ToolExecution, next: Next) -
     # The agent is in the scene so that an asyncRewake hook can wake it later.
     scene = {"approval": "approval" in runner.host.surface.services, "agent": execution.agent}
     done = await runner.run(point, point.fields(execution), session=session, turn=turn, scene=scene)
+    if not done and runner.closed:
+        # The adapter was disposed while its guards were deciding: they were asked, so the call
+        # does not run on an answer that never came.
+        return PreToolDecision("deny", "compat-adapter was disposed while a hook was deciding on this call")
     if not (done and done[-1][1].verdict is not None):
         # The call runs from here: its duration starts after the pre-tool hooks, as the vendors time it.
         started = runner.memo.setdefault("tool_started", {})
