@@ -14,7 +14,7 @@ import jsonschema
 import pytest
 from conftest import trust
 
-from compat_adapter.cli_reports import schemas
+from compat_adapter.cli.reports import schemas
 from compat_adapter.explain import Question, explain
 
 ROOT = Path(__file__).resolve().parents[1]

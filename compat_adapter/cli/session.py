@@ -1,6 +1,6 @@
 """`compat-adapter demo` and `run`: the commands that run hooks on the embedded host.
 
-As in ``cli.py``, each command imports what it runs only when it is chosen.
+As in ``compat_adapter.cli``, each command imports what it runs only when it is chosen.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def print_report(timeline: Sequence[Any], status: Any, title: str) -> None:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from compat_adapter.demo import run_demo
+    from compat_adapter.cli.demo import run_demo
 
     report = anyio.run(run_demo, Path(args.keep) if args.keep else None, _progress(not args.json))
     if args.json:
@@ -100,11 +100,11 @@ def read_session_script(path: Path) -> tuple[list[str], list[Any]]:
 
 async def _run_session(preset: str, script_path: Path, cwd: Path, progress: Any,
                        prefer: str = "fidelity") -> Any:
-    from compat_adapter.demo import run_session
+    from compat_adapter.cli.demo import run_session
     from compat_adapter.host.embedded.memory import MemoryHost
     from compat_adapter.presets import apply_preset
     from compat_adapter.service import CompatAdapter
-    from compat_adapter.timeline import build_timeline
+    from compat_adapter.cli.timeline import build_timeline
 
     prompts, script = read_session_script(script_path)
     async with MemoryHost(cwd) as host:

@@ -6,7 +6,7 @@ trust; ``--revoke`` forgets it; ``--list`` shows every record and whether it sti
 means every default file of every vendor in it; a file is read as the vendor whose default files
 include it (or ``--vendor``).
 
-As in ``cli.py``, the command imports what it runs only when it is chosen.
+As in ``compat_adapter.cli``, the command imports what it runs only when it is chosen.
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from compat_adapter.host.script import Reply, call
 from compat_adapter.model import Frozen
 from compat_adapter.presets import apply_preset
 from compat_adapter.service import CompatAdapter, Status
-from compat_adapter.timeline import TimelineRow, build_timeline
+from compat_adapter.cli.timeline import TimelineRow, build_timeline
 
 __all__ = ("DemoReport", "prepare_repository", "run_demo", "run_session")
 

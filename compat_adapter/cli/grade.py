@@ -155,7 +155,7 @@ def _graded(args: argparse.Namespace) -> int:
     if len(vendors) == 1:
         out["vendor"] = vendors[0]
     if args.sarif:
-        from compat_adapter.cli_reports import sarif
+        from compat_adapter.cli.reports import sarif
         from compat_adapter.host.dsh.channel import version
 
         print(json.dumps(sarif(out, Path.cwd(), version()), indent=2))
@@ -204,7 +204,7 @@ def _summary(rows: list[dict[str, Any]], surface: Any, vendors: list[str], doubl
     it affects (``--verbose`` prints every row in full)."""
     from rich.console import Console
 
-    from compat_adapter.cli_reports import losses_once, short_origin, split_origin, summary_lines
+    from compat_adapter.cli.reports import losses_once, short_origin, split_origin, summary_lines
 
     def _short(origin: str) -> str:
         path, place = split_origin(origin)

@@ -13,7 +13,7 @@ __all__ = ("add_commands",)
 
 
 def _serve(args: argparse.Namespace) -> int:
-    # Imported when chosen, as every command is (see cli.py): the service loads the whole adapter.
+    # Imported when chosen, as every command is (see compat_adapter.cli): the service loads the whole adapter.
     from compat_adapter.serve import serve_stdio
 
     if not args.stdio:

@@ -15,11 +15,11 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from compat_adapter.cli_explain import add_commands as add_explain_commands
-from compat_adapter.cli_grade import add_commands as add_grade_commands
-from compat_adapter.cli_serve import add_commands as add_serve_commands
-from compat_adapter.cli_session import add_commands as add_session_commands
-from compat_adapter.cli_trust import add_commands as add_trust_commands
+from compat_adapter.cli.explain import add_commands as add_explain_commands
+from compat_adapter.cli.grade import add_commands as add_grade_commands
+from compat_adapter.cli.serve import add_commands as add_serve_commands
+from compat_adapter.cli.session import add_commands as add_session_commands
+from compat_adapter.cli.trust import add_commands as add_trust_commands
 from compat_adapter.errors import CompatError
 from compat_adapter.host.surfaces import surface_named
 
