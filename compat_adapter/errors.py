@@ -8,6 +8,7 @@ from __future__ import annotations
 
 __all__ = (
     "AdapterDisposed",
+    "BadArgument",
     "CompatError",
     "ConfigParseError",
     "HostSurfaceMismatch",
@@ -18,12 +19,15 @@ __all__ = (
     "InvalidMatcher",
     "MountFailed",
     "NestingTooDeep",
+    "NoSuchPath",
+    "NotAFolder",
     "PresetError",
     "ProtocolError",
     "RulesSourceMissing",
     "RulesTooLarge",
     "RulesUnreadable",
     "ScriptError",
+    "TrustNotConfirmed",
     "UnknownEvent",
     "UnknownVendor",
     "UnsafeStateDir",
@@ -147,6 +151,27 @@ class UnsafeStateDir(CompatError):
     code = "UNSAFE_STATE_DIR"
     hint = ("the state folder (trust store) must be a real directory of yours, mode 0700, with files "
             "only you can write; fix it or point $COMPAT_ADAPTER_STATE_HOME elsewhere")
+
+
+class NoSuchPath(CompatError):
+    code = "NO_SUCH_PATH"
+    hint = "check the path: nothing exists there"
+
+
+class NotAFolder(CompatError):
+    code = "NOT_A_FOLDER"
+    hint = "name the project folder, or name the file with --vendor"
+
+
+class BadArgument(CompatError):
+    code = "BAD_ARGUMENT"
+    hint = "see the command's --help"
+
+
+class TrustNotConfirmed(CompatError):
+    code = "TRUST_NOT_CONFIRMED"
+    hint = ("trust is granted by a person: run `compat-adapter trust` on a terminal and answer y, or "
+            "pass --yes to trust on purpose (a script, CI)")
 
 
 def _codes() -> dict[str, type[CompatError]]:

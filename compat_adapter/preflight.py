@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from compat_adapter.runtime.environment import SECRET_NAME
-from compat_adapter.trust import command_view
+from compat_adapter.trust import command_view, expand_word
 
 __all__ = ("Finding", "preflight")
 
@@ -91,14 +91,13 @@ def preflight(spec: object, event: str, matcher: str | None, handler: object, ro
 
     assert isinstance(spec, VendorSpec)
     env = os.environ if env is None else env
+    root = Path(os.path.abspath(root))  # a relative root would be joined in twice
     view = command_view(spec, event, matcher, handler, root)
     out: list[Finding] = []
     missing: list[tuple[str, int | None]] = []  # what cannot start, and the exit status that gives
     checked: set[str] = set()
     for program in view.programs:
-        word = program
-        for name in spec.project_dir_env:
-            word = word.replace("${" + name + "}", str(root)).replace("$" + name, str(root))
+        word = expand_word(program, root, spec.project_dir_env)
         if word in _SHELL_OWN or "$" in word:
             continue
         if "/" in word:

@@ -14,6 +14,7 @@ from conftest import trust, trust_project
 
 from compat_adapter.errors import (
     ConfigParseError,
+    NoSuchPath,
     UnknownVendor,
 )
 from compat_adapter.importers import (
@@ -737,7 +738,7 @@ def test_import_project_on_the_fixtures_finds_every_default_file() -> None:
 
 
 def test_import_project_needs_a_folder(tmp_path: Path) -> None:
-    with pytest.raises(ConfigParseError, match="no such project folder"):
+    with pytest.raises(NoSuchPath, match="no such project folder"):
         import_project("claude", tmp_path / "missing")
 
 

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from compat_adapter.cli.explain import add_commands as add_explain_commands
 from compat_adapter.cli.grade import add_commands as add_grade_commands
+from compat_adapter.cli.hooks import add_commands as add_hooks_commands
 from compat_adapter.cli.serve import add_commands as add_serve_commands
 from compat_adapter.cli.session import add_commands as add_session_commands
 from compat_adapter.cli.trust import add_commands as add_trust_commands
@@ -107,6 +109,7 @@ def _parser() -> argparse.ArgumentParser:
     _COMMANDS.update(add_explain_commands(sub))
     _COMMANDS.update(add_serve_commands(sub))
     _COMMANDS.update(add_trust_commands(sub))
+    _COMMANDS.update(add_hooks_commands(sub))
     return parser
 
 
@@ -122,6 +125,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(exc, args)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader stopped early (`| head`): not an error; stop writing without a traceback.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except BaseExceptionGroup as group:
         # A task group wraps errors; the first stable one is what the user needs to see.
         for leaf in _leaves(group):

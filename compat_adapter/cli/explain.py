@@ -17,14 +17,14 @@ __all__ = ("add_commands",)
 
 
 def _question(args: argparse.Namespace) -> Any:
-    from compat_adapter.errors import ConfigParseError
+    from compat_adapter.errors import BadArgument
     from compat_adapter.explain import Question
 
     given = [x is not None for x in (args.payload, args.tool, args.prompt)]
     if sum(given) > 1:
-        raise ConfigParseError("give one of --payload, --tool (with --input) or --prompt")
+        raise BadArgument("give one of --payload, --tool (with --input) or --prompt")
     if args.input is not None and args.tool is None:
-        raise ConfigParseError("--input goes with --tool NAME")
+        raise BadArgument("--input goes with --tool NAME")
     payload = tool_input = None
     if args.payload is not None:
         payload = _json_object(Path(args.payload).read_text(encoding="utf-8") if args.payload != "-"
@@ -38,18 +38,26 @@ def _question(args: argparse.Namespace) -> Any:
 
 
 def _json_object(text: str, where: str) -> dict[str, Any]:
-    from compat_adapter.errors import ConfigParseError
+    from compat_adapter.errors import BadArgument
 
     try:
         value = json.loads(text)
     except ValueError as exc:
-        raise ConfigParseError(f"{where} is not JSON: {exc}") from None
+        raise BadArgument(f"{where} is not JSON: {exc}") from None
     if not isinstance(value, dict):
-        raise ConfigParseError(f"{where} must be a JSON object, not {type(value).__name__}")
+        raise BadArgument(f"{where} must be a JSON object, not {type(value).__name__}")
     return value
 
 
 def _explain(args: argparse.Namespace) -> int:
+    if args.code is not None:
+        from compat_adapter.cli.codes import explain_code
+
+        return explain_code(args.code, args.host, args.vendor)
+    if not args.vendor:
+        from compat_adapter.errors import BadArgument
+
+        raise BadArgument("explain needs --vendor (whose hooks to replay), or --code CODE")
     import anyio
 
     from compat_adapter.explain import explain
@@ -67,7 +75,10 @@ def _explain(args: argparse.Namespace) -> int:
 def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
     e = sub.add_parser("explain", help="replay one event against a hook config: the vendor's verdict beside the host's",
                        description=__doc__.split("\n\n")[0])
-    e.add_argument("--vendor", required=True,
+    e.add_argument("--code", nargs="?", const="", default=None, metavar="CODE",
+                   help="explain a code a report prints (a loss such as env-differs, UNTRUSTED, fails-open, "
+                        "CONFIG_PARSE_ERROR …) instead of replaying; alone, list every code")
+    e.add_argument("--vendor", default=None,
                    help="whose hooks these are (claude, codex, workbuddy, opencode, copilot)")
     e.add_argument("--event", default=None,
                    help="the vendor's event name (default: its pre-tool event with --tool, its prompt event "

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from contextlib import nullcontext
 from functools import partial
 from pathlib import Path
@@ -28,7 +29,12 @@ def _hook_row(hook: Any, surface: Any, root: Path | None, prefer: str = "fidelit
     from compat_adapter.preflight import preflight
     from compat_adapter.trust import project_root
 
-    base = {"vendor": hook.vendor, "origin": hook.origin, "event": hook.event, "matcher": hook.matcher}
+    from compat_adapter.cli.lines import line_of
+    from compat_adapter.trust import command_view
+
+    command = command_view(hook.vendor, hook.event, hook.matcher, hook.handler, Path.cwd()).command
+    base = {"vendor": hook.vendor, "origin": hook.origin, "line": line_of(hook.origin), "event": hook.event,
+            "matcher": hook.matcher, "command": command}
     try:
         result = grade(hook.declared, surface, id=hook.origin, prefer=prefer)
         row = {**base, "capability": str(result.capability), "route": str(result.route),
@@ -54,9 +60,12 @@ def _rows(vendor: str, imported: Any, surface: Any, root: Path | None,
           prefer: str = "fidelity") -> list[dict[str, Any]]:
     from compat_adapter.grading import grade_rules
 
+    from compat_adapter.cli.lines import line_of
+
     rows = [_hook_row(hook, surface, root, prefer) for hook in imported.hooks]
     for refused in imported.refused:
-        rows.append({"vendor": vendor, "origin": refused.origin, "event": refused.what, "matcher": None,
+        rows.append({"vendor": vendor, "origin": refused.origin, "line": line_of(refused.origin),
+                     "event": refused.what, "matcher": None, "code": refused.code,
                      "capability": "UNSUPPORTED", "route": "unsupported", "seams": [], "losses": [],
                      "reason": f"{refused.code}: {refused.reason}", "preflight": []})
     rows += _plugin_rows(vendor, getattr(imported, "plugins", ()), surface)
@@ -100,12 +109,55 @@ def _grade(args: argparse.Namespace) -> int:
 
     # --trust-all reaches the plugin host too: grading an OpenCode plugin loads (runs) it.
     with trusting_all() if args.trust_all else nullcontext():
-        return _graded(args)
+        report = collect(args)
+    if args.sarif:
+        from compat_adapter.cli.reports import sarif
+        from compat_adapter.host.dsh.channel import version
+
+        print(json.dumps(sarif(report, Path.cwd(), version()), indent=2))
+    elif args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        from compat_adapter.cli.gradeview import render
+
+        render(report, verbose=args.verbose, graded=args.files or ["."])
+    if report["unusable"]:
+        return 2  # a file CI could not read is never a pass, whatever else graded
+    return 1 if args.strict and report["unsupported"] else 0
 
 
-def _graded(args: argparse.Namespace) -> int:
+def _unusable(exc: Any) -> dict[str, Any]:
+    out = {"code": exc.code, "message": exc.message, "path": str(exc.context.get("path", "")) or None}
+    for key in ("line", "column"):
+        value = exc.context.get(key)
+        out[key] = int(value) if isinstance(value, int) or (isinstance(value, str) and value.isdigit()) else None
+    return out
+
+
+def _inputs(args: argparse.Namespace) -> tuple[list[Path], list[Path], list[Any]]:
+    """The folders and files named (default: .), and an error for each path that does not exist."""
+    from compat_adapter.errors import NoSuchPath, NotAFolder
+
+    folders, files, missing = [], [], []
+    for given in args.files or ["."]:
+        path = Path(given)
+        if path.is_dir():
+            folders.append(path)
+        elif path.exists() or path.is_symlink():
+            files.append(path)
+        else:
+            missing.append(NoSuchPath(f"{given}: no such file or folder", path=given))
+    if missing and not folders and not files:
+        raise missing[0]
+    if files and not args.vendor:
+        raise NotAFolder(f"{files[0]}: is a file, not a project folder; name its vendor with --vendor "
+                         "(a folder is searched for every vendor's files)", path=str(files[0]))
+    return folders, files, missing
+
+
+def collect(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``grade --json`` report (docs/schema/grade.schema.json) for the paths ``args`` names."""
     from compat_adapter.catalog import resolve_vendor
-    from compat_adapter.errors import ConfigParseError
     from compat_adapter.importers import import_files
     from compat_adapter.importers.discover import import_all, twice
 
@@ -116,32 +168,29 @@ def _graded(args: argparse.Namespace) -> int:
         if endpoint_from_env() is not None:  # the embedded host would ask this model (prompt/agent hooks)
             surface = surface.model_copy(update={"services": surface.services | {"model"}})
     trust = True if args.trust_all else None
-    given = [Path(f) for f in args.files] or [Path.cwd()]
-    folders = [p for p in given if p.is_dir()]
-    files = [p for p in given if not p.is_dir()]
+    folders, files, failed = _inputs(args)
     rows: list[dict[str, Any]] = []
     doubles: list[dict[str, str]] = []
     vendors: list[str] = []
-    errors: list[str] = []
     if files:
-        if not args.vendor:
-            raise ConfigParseError(f"{files[0]}: name the vendor of these files with --vendor "
-                                   "(a folder is searched for every vendor's files)", path=str(files[0]))
         spec = resolve_vendor(args.vendor)
         vendors.append(spec.id)
-        rows += _rows(spec.id, import_files(spec.id, [str(f) for f in files], trust_all=trust),
-                      surface, None, args.prefer)
+        unusable: list[Any] = []
+        result = import_files(spec.id, [str(f) for f in files], trust_all=trust, unusable=unusable)
+        if len(unusable) == len(files) and not folders and not failed:
+            raise unusable[0]  # only named files, none usable: the one-line error of every command
+        failed += unusable
+        rows += _rows(spec.id, result, surface, None, args.prefer)
     only = [resolve_vendor(args.vendor).id] if args.vendor else None
     for folder in folders:
         found = import_all(folder, trust_all=trust, vendors=only)
+        root = Path(os.path.abspath(folder))  # preflight reads scripts from here, whatever the spelling
         for part in found:
             if part.vendor not in vendors:
                 vendors.append(part.vendor)
-            if part.result is None:
-                assert part.error is not None
-                errors.append(f"{part.error.code}: {part.error.message}")
-                continue
-            rows += _rows(part.vendor, part.result, surface, folder, args.prefer)
+            failed += [e for e in part.errors if not any(e is f for f in failed)]
+            if part.result is not None:
+                rows += _rows(part.vendor, part.result, surface, root, args.prefer)
         doubles += [{"origin": t.origin, "other": t.other, "why": t.why} for t in twice(found, folder)]
     by_origin: dict[str, list[str]] = {}
     for d in doubles:
@@ -149,89 +198,22 @@ def _graded(args: argparse.Namespace) -> int:
     for r in rows:
         if r["origin"] in by_origin:
             r["loads_twice"] = by_origin[r["origin"]]
-    unsupported = sum(r["capability"] == "UNSUPPORTED" for r in rows)
-    out: dict[str, Any] = {"host": surface.host, "vendors": vendors, "rows": rows,
-                           "unsupported": unsupported, "loads_twice": doubles, "errors": errors}
+    unusable_rows = _dedupe([_unusable(e) for e in failed])
+    out: dict[str, Any] = {"host": surface.host, "version": surface.version, "vendors": vendors, "rows": rows,
+                           "unsupported": sum(r["capability"] == "UNSUPPORTED" for r in rows),
+                           "loads_twice": doubles, "errors": [f"{u['code']}: {u['message']}" for u in unusable_rows],
+                           "unusable": unusable_rows}
     if len(vendors) == 1:
         out["vendor"] = vendors[0]
-    if args.sarif:
-        from compat_adapter.cli.reports import sarif
-        from compat_adapter.host.dsh.channel import version
-
-        print(json.dumps(sarif(out, Path.cwd(), version()), indent=2))
-    elif args.json:
-        print(json.dumps(out, indent=2))
-    elif args.verbose:
-        _table(rows, surface, vendors, doubles, errors, unsupported)
-    else:
-        _summary(rows, surface, vendors, doubles, errors, unsupported)
-    if errors and not rows:
-        return 2
-    return 1 if args.strict and unsupported else 0
+    return out
 
 
-def _table(rows: list[dict[str, Any]], surface: Any, vendors: list[str], doubles: list[dict[str, str]],
-           errors: list[str], unsupported: int) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title=f"{', '.join(vendors) or 'no'} hooks graded on {surface.host} {surface.version}")
-    for column in ("vendor", "where", "event", "matcher", "grade", "route", "losses, reason, preflight"):
-        table.add_column(column, overflow="fold")
-    for r in rows:
-        notes = [r["reason"]] if r["reason"] else list(r["losses"])
-        notes += [f"preflight {p['kind']}: {p['text']}" for p in r["preflight"]]
-        notes += [f"loads twice: {why}" for why in r.get("loads_twice", ())]
-        if r.get("alternative"):
-            notes.append(f"alternative: {r['alternative']}")
-        if not notes and r.get("trusted") is not None:
-            notes = ["file trusted" if r["trusted"] else
-                     "file not trusted (rules still carry: context, not code)"]
-        table.add_row(r["vendor"], r["origin"], r["event"], r["matcher"] or "", r["capability"],
-                      r["route"], "\n".join(n for n in notes if n))
-    console = Console()  # the terminal's width (COLUMNS when not a terminal); long cells fold
-    console.print(table)
-    for error in errors:
-        console.print(f"unusable: {error}")
-    warned = sum(bool(r["preflight"]) for r in rows)
-    console.print(f"{len(rows)} graded, {unsupported} UNSUPPORTED, {warned} with preflight findings, "
-                  f"{len(doubles)} would load twice")
-
-
-def _summary(rows: list[dict[str, Any]], surface: Any, vendors: list[str], doubles: list[dict[str, str]],
-             errors: list[str], unsupported: int) -> None:
-    """Summary first: one line per hook with its loss codes, then each loss text once with the hooks
-    it affects (``--verbose`` prints every row in full)."""
-    from rich.console import Console
-
-    from compat_adapter.cli.reports import losses_once, short_origin, split_origin, summary_lines
-
-    def _short(origin: str) -> str:
-        path, place = split_origin(origin)
-        return place or short_origin(path)
-
-    console = Console(markup=False, highlight=False, soft_wrap=False)
-    console.print(f"{', '.join(vendors) or 'no'} hooks graded on {surface.host} {surface.version}")
-    for line in summary_lines(rows):
-        console.print(line, overflow="ellipsis", no_wrap=True)
-    lost = losses_once(rows)
-    if lost:
-        console.print("\nlosses (each once, with the hooks it affects):")
-        for text, origins in lost:
-            console.print(f"- {text}")
-            shown = ", ".join(_short(o) for o in origins[:3]) + (f" and {len(origins) - 3} more" if len(origins) > 3
-                                                                  else "")
-            console.print(f"  affects {len(origins)}: {shown}", overflow="ellipsis", no_wrap=True)
-    for r in rows:
-        for p in r["preflight"]:
-            console.print(f"preflight {p['kind']}: {r['origin']}: {p['text']}")
-    for d in doubles:
-        console.print(f"loads twice: {d['origin']}: {d['why']}")
-    for error in errors:
-        console.print(f"unusable: {error}")
-    warned = sum(bool(r["preflight"]) for r in rows)
-    console.print(f"{len(rows)} graded, {unsupported} UNSUPPORTED, {warned} with preflight findings, "
-                  f"{len(doubles)} would load twice (--verbose: every row in full)")
+def _dedupe(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A file several vendors read (``AGENTS.md``) is one unusable file, reported once."""
+    seen: dict[tuple[str, str], dict[str, Any]] = {}
+    for item in items:
+        seen.setdefault((item["code"], item["message"]), item)
+    return list(seen.values())
 
 
 _TRUST_ALL_HELP = ("DANGEROUS: run hooks from files nobody trusted (`compat-adapter trust`); "

@@ -11,8 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ("GradeReport", "GradeRow", "losses_once", "sarif", "schemas", "short_origin", "split_origin",
-           "summary_lines")
+__all__ = ("GradeReport", "GradeRow", "sarif", "schemas", "short_origin", "split_origin")
 
 
 class _Model(BaseModel):
@@ -36,8 +35,14 @@ class GradeRow(_Model):
 
     vendor: str
     origin: str
+    line: int | None = None
+    """The line the entry starts on, when its file is JSON."""
     event: str
     matcher: str | None
+    command: str | None = None
+    """The command line a command hook runs, as written."""
+    code: str | None = None
+    """The refusal code of a refused entry (``UNTRUSTED``, ``INVALID_ENTRY`` …)."""
     capability: str
     route: str
     seams: list[str]
@@ -51,6 +56,14 @@ class GradeRow(_Model):
     loads_twice: list[str] | None = None
 
 
+class Unusable(_Model):
+    code: str
+    message: str
+    path: str | None
+    line: int | None
+    column: int | None
+
+
 class GradeReport(_Model):
     """``compat-adapter grade --json``."""
 
@@ -62,6 +75,11 @@ class GradeReport(_Model):
     unsupported: int
     loads_twice: list[Twice]
     errors: list[str]
+    """``CODE: message`` of each unusable file (as ``unusable``, one line each)."""
+    unusable: list[Unusable]
+    """Files that could not be used (unreadable, refused, not JSON/TOML at all): the exit status is 2."""
+    version: str | None = None
+    """The host surface's version."""
 
 
 class ErrorReport(_Model):
@@ -83,26 +101,6 @@ def _code(loss: str) -> str:
     return loss.split(":", 1)[0]
 
 
-def summary_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
-    """One line per row (grade, route, where in its file, loss codes or reason), under a line naming
-    the vendor and the file whenever that changes; the codes come before anything a narrow terminal cuts."""
-    out = []
-    shown: tuple[str, str] | None = None
-    for r in rows:
-        path, place = split_origin(r["origin"])
-        if shown != (r["vendor"], path):
-            shown = (r["vendor"], path)
-            out.append(f"{r['vendor']} {short_origin(path)}")
-        codes = list(dict.fromkeys(_code(x) for x in r["losses"]))
-        tail = ", ".join(codes) if codes else (r["reason"] or "")
-        if r["preflight"]:
-            tail += ("; " if tail else "") + "preflight: " + ", ".join(dict.fromkeys(p["kind"] for p in r["preflight"]))
-        if r.get("loads_twice"):
-            tail += ("; " if tail else "") + "loads twice"
-        out.append(f"  {r['capability']:<11} {r['route']:<16} {place or r['event']}" + (f" [{tail}]" if tail else ""))
-    return out
-
-
 def split_origin(origin: str) -> tuple[str, str]:
     """``<file>:<place>`` → (file, place); an origin without a place is all file."""
     path, sep, place = origin.rpartition(":")
@@ -119,52 +117,52 @@ def short_origin(origin: str) -> str:
         return origin
 
 
-def losses_once(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[str]]]:
-    """Each distinct loss text once, with the hooks (origins) it affects, in first-seen order."""
-    where: dict[str, list[str]] = {}
-    for r in rows:
-        for loss in r["losses"]:
-            where.setdefault(loss, []).append(r["origin"])
-    return list(where.items())
-
-
 _LEVEL = {"UNSUPPORTED": "error", "ADAPTED": "warning"}
 
 
-def _location(origin: str, root: Path) -> dict[str, Any]:
+def _location(origin: str, root: Path, line: int | None = None, column: int | None = None) -> dict[str, Any]:
     path, place = split_origin(origin)
     try:
         uri = Path(path).resolve().relative_to(root.resolve()).as_posix()
     except ValueError:
         uri = Path(path).as_posix()
-    loc: dict[str, Any] = {"physicalLocation": {"artifactLocation": {"uri": uri}}}
+    physical: dict[str, Any] = {"artifactLocation": {"uri": uri}}
+    if line:
+        physical["region"] = {"startLine": line, **({"startColumn": column} if column else {})}
+    loc: dict[str, Any] = {"physicalLocation": physical}
     if place:
         loc["logicalLocations"] = [{"fullyQualifiedName": place, "kind": "member"}]
     return loc
 
 
 def sarif(report: Mapping[str, Any], root: Path, version: str) -> dict[str, Any]:
-    """SARIF 2.1.0: one result per loss, refusal and preflight finding of every row; rule ids are the
-    degradation codes (``loss/<code>``), ``unsupported`` and ``preflight/<kind>``."""
+    """SARIF 2.1.0: one result per unusable file, and per loss, refusal and preflight finding of every
+    row (at its line when the file has lines); rule ids are ``unusable/<CODE>``, the degradation
+    codes (``loss/<code>``), ``unsupported`` and ``preflight/<kind>``."""
     rules: dict[str, dict[str, Any]] = {}
     results: list[dict[str, Any]] = []
 
-    def add(rule: str, level: str, text: str, origin: str) -> None:
+    def add(rule: str, level: str, text: str, origin: str, line: int | None = None,
+            column: int | None = None) -> None:
         rules.setdefault(rule, {"id": rule, "shortDescription": {"text": rule}})
         results.append({"ruleId": rule, "level": level, "message": {"text": text},
-                        "locations": [_location(origin, root)]})
+                        "locations": [_location(origin, root, line, column)]})
 
+    # A file that could not be used is an error of its own: CI shows it, whatever else graded.
+    for u in report.get("unusable") or ():
+        add(f"unusable/{u['code']}", "error", f"{u['code']}: {u['message']}", u["path"] or ".", u["line"],
+            u["column"])
     for r in report["rows"]:
-        head = f"{r['vendor']} {r['event']}"
+        head, origin, line = f"{r['vendor']} {r['event']}", r["origin"], r.get("line")
         if r["capability"] == "UNSUPPORTED":
-            add("unsupported", "error", f"{head}: UNSUPPORTED — {r['reason']}", r["origin"])
+            add("unsupported", "error", f"{head}: UNSUPPORTED — {r['reason']}", origin, line)
         for loss in r["losses"]:
-            add(f"loss/{_code(loss)}", _LEVEL.get(r["capability"], "note"), f"{head}: {loss}", r["origin"])
+            add(f"loss/{_code(loss)}", _LEVEL.get(r["capability"], "note"), f"{head}: {loss}", origin, line)
         for p in r["preflight"]:
             add(f"preflight/{p['kind']}", "error" if p["kind"].startswith("fails") else "warning",
-                f"{head}: {p['text']}", r["origin"])
+                f"{head}: {p['text']}", origin, line)
         for why in r.get("loads_twice") or ():
-            add("loads-twice", "warning", f"{head}: {why}", r["origin"])
+            add("loads-twice", "warning", f"{head}: {why}", origin, line)
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -23,7 +24,11 @@ __all__ = ("add_commands", "print_report", "read_session_script")
 def _console() -> Any:
     from rich.console import Console
 
-    return Console(stderr=False, highlight=False, soft_wrap=False, width=140)
+    from compat_adapter.cli.term import width
+
+    # The terminal's width (COLUMNS without one); cells fold inside it, nothing is cut. Colour
+    # follows rich's own rules: a terminal only, never with NO_COLOR.
+    return Console(stderr=False, highlight=False, soft_wrap=False, width=width())
 
 
 def _progress(enabled: bool) -> Callable[[str], None] | None:
@@ -41,24 +46,27 @@ def print_report(timeline: Sequence[Any], status: Any, title: str) -> None:
 
     console = _console()
     table = Table(title=title, show_lines=False)
-    for column in ("seam", "hook", "vendor answer", "host verdict"):
-        table.add_column(column, overflow="fold")
+    for column, ratio in (("host point", 2), ("hook", 3), ("hook said", 2), ("what the host did", 4)):
+        table.add_column(column, overflow="fold", ratio=ratio)
     for row in timeline:
         table.add_row(row.seam, row.hook, row.answer, row.verdict)
     console.print(table)
-    hooks = Table(title="status(): hooks")
-    for column in ("id", "capability", "route", "seams", "running", "note"):
+    hooks = Table(title="hooks registered")
+    notes = any(h.note for h in status.hooks)
+    for column in ("hook", "grade", "route", "host points", "running") + (("note",) if notes else ()):
         hooks.add_column(column, overflow="fold")
     for h in status.hooks:
         hooks.add_row(h.id, str(h.capability), str(h.route), ", ".join(h.seams) or "-",
-                      "yes" if h.running else "no", h.note or "")
+                      "yes" if h.running else "no", *((h.note or "",) if notes else ()))
     console.print(hooks)
-    rules = Table(title="status(): rules carried")
-    for column in ("id", "file", "bytes", "sha256"):
+    if not status.rules:
+        return
+    rules = Table(title="rules carried into the context")
+    for column in ("rules", "file", "bytes"):
         rules.add_column(column, overflow="fold")
     for r in status.rules:
         for f in r.files:
-            rules.add_row(r.id, f.path, str(f.bytes), f.sha256[:16] + "…")
+            rules.add_row(r.id, f.path, str(f.bytes))
     console.print(rules)
 
 
@@ -70,7 +78,7 @@ def _demo(args: argparse.Namespace) -> int:
         print(report.model_dump_json(indent=2))
         return 0
     print_report(report.timeline, report.status,
-                 "compat-adapter demo: seam → hook → vendor answer → host verdict")
+                 "compat-adapter demo: host point → hook → what the hook said → what the host did")
     print(f"turns: {', '.join(report.turn_reasons)}; hook processes run: {report.hook_runs}")
     print("trust: the example preset is code installed with compat-adapter, so its hooks run as they are;\n"
           "a repository's own hook files run only after `compat-adapter trust` shows them and you agree.")
@@ -98,13 +106,40 @@ def read_session_script(path: Path) -> tuple[list[str], list[Any]]:
     return prompts, list(script_from_json(items))
 
 
-async def _run_session(preset: str, script_path: Path, cwd: Path, progress: Any,
+class ProjectPreset:
+    """A project's own hook and rules files, as every vendor finds them (``importers.discover``):
+    what ``run FOLDER`` registers without a Python preset. Files follow the project's trust; a file
+    that is not trusted registers none of its hooks, and an unusable file is reported, not fatal."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.held: list[str] = []
+        """What did not register: untrusted hooks and unusable files, one line each."""
+
+    async def apply(self, adapter: Any) -> None:
+        from compat_adapter.importers import register_import
+        from compat_adapter.importers.discover import import_all
+
+        held: dict[str, int] = {}
+        for found in import_all(self.root):
+            for e in found.errors:
+                held[f"{e.code}: {e.message}"] = 0
+            if found.result is None:
+                continue
+            for r in found.result.refused:  # one line per reason: a file's hooks share theirs
+                key = f"{r.code}: {r.reason}"
+                held[key] = held.get(key, 0) + 1
+            await register_import(adapter, found.result)
+        self.held = [f"{n} hook(s): {line}" if n else line for line, n in held.items()]
+
+
+async def _run_session(preset: Any, script_path: Path, cwd: Path, progress: Any,
                        prefer: str = "fidelity") -> Any:
     from compat_adapter.cli.demo import run_session
+    from compat_adapter.cli.timeline import build_timeline
     from compat_adapter.host.embedded.memory import MemoryHost
     from compat_adapter.presets import apply_preset
     from compat_adapter.service import CompatAdapter
-    from compat_adapter.cli.timeline import build_timeline
 
     prompts, script = read_session_script(script_path)
     async with MemoryHost(cwd) as host:
@@ -115,22 +150,38 @@ async def _run_session(preset: str, script_path: Path, cwd: Path, progress: Any,
 
 
 def _run(args: argparse.Namespace) -> int:
-    cwd = Path(args.cwd or ".").resolve()
-    if not cwd.is_dir():
-        raise CompatError(f"--cwd {cwd} is not a directory")
     from contextlib import nullcontext
 
+    from compat_adapter.errors import BadArgument, NoSuchPath, NotAFolder
     from compat_adapter.trust import trusting_all
 
+    if args.project and args.cwd:
+        raise BadArgument("give the project folder once: as FOLDER or as --cwd")
+    given = args.project or args.cwd or "."
+    cwd = Path(given).resolve()
+    if not cwd.exists():
+        raise NoSuchPath(f"{given}: no such file or folder", path=given)
+    if not cwd.is_dir():
+        raise NotAFolder(f"{given}: is a file, not a folder to run the session in", path=given)
+    if not args.script:
+        raise BadArgument("run needs --script FILE: the embedded host's agent follows a session script "
+                          "(a model endpoint, COMPAT_ADAPTER_MODEL_URL, answers prompt and agent hooks)")
+    preset: Any = args.preset or ProjectPreset(cwd)
     with trusting_all() if args.trust_all else nullcontext():
-        reasons, timeline, status = anyio.run(_run_session, args.preset, Path(args.script), cwd,
+        reasons, timeline, status = anyio.run(_run_session, preset, Path(args.script), cwd,
                                               _progress(not args.json), args.prefer)
+    held = preset.held if isinstance(preset, ProjectPreset) else []
     if args.json:
         print(json.dumps({"turns": reasons, "timeline": [r.model_dump() for r in timeline],
-                          "status": status.model_dump(mode="json")}, indent=2))
+                          "status": status.model_dump(mode="json"), "held": held}, indent=2))
         return 0
-    print_report(timeline, status, f"compat-adapter run: {args.preset}")
+    title = f"compat-adapter run: {args.preset}" if args.preset else f"compat-adapter run: the hooks of {given}"
+    print_report(timeline, status, title)
     print(f"turns: {', '.join(reasons)}")
+    if held:
+        print(f"not registered ({len(held)}); `compat-adapter grade {shlex.quote(given)}` says why and what to do:")
+        for line in held:
+            print(f"  {line}")
     return 0
 
 
@@ -144,10 +195,15 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
     d = sub.add_parser("demo", help="run the example preset and a scripted session on the embedded host")
     d.add_argument("--json", action="store_true", help="print the report as JSON")
     d.add_argument("--keep", metavar="DIR", help="keep the demo repository and logs in DIR")
-    r = sub.add_parser("run", help="run your preset and session script on the embedded host")
-    r.add_argument("--preset", required=True, help="entry-point name, file.py or module:attr")
-    r.add_argument("--script", required=True, help="session script (JSON)")
-    r.add_argument("--cwd", default=None, help="session working directory (default: .)")
+    r = sub.add_parser("run", help="run a session on the embedded host with a project's own (trusted) hooks")
+    r.add_argument("project", nargs="?", default=None, metavar="FOLDER",
+                   help="the project: its trusted hook and rules files are registered, and the session "
+                        "runs in it (default: .)")
+    r.add_argument("--script", default=None, help="session script (JSON; see INTEGRATION.md)")
+    r.add_argument("--preset", default=None,
+                   help="register this preset instead of the project's files (entry-point name, file.py or "
+                        "module:attr)")
+    r.add_argument("--cwd", default=None, help="the session's working folder (as FOLDER)")
     r.add_argument("--json", action="store_true", help="print the report as JSON")
     r.add_argument("--trust-all", action="store_true", help=_TRUST_ALL_HELP)
     r.add_argument("--prefer", choices=("fidelity", "official"), default="fidelity", help=_PREFER_HELP)

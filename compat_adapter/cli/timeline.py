@@ -28,9 +28,9 @@ class TimelineRow(Frozen):
     verdict: str
 
 
-def _short(text: Any, limit: int = 90) -> str:
+def _short(text: Any, limit: int | None = None) -> str:
     value = " ".join(str(text).split())
-    return value if len(value) <= limit else value[: limit - 1] + "…"
+    return value if limit is None or len(value) <= limit else value[: limit - 1] + "…"
 
 
 def _from_log(events: Sequence[LogEvent]) -> Iterable[TimelineRow]:
@@ -38,7 +38,7 @@ def _from_log(events: Sequence[LogEvent]) -> Iterable[TimelineRow]:
     for e in events:
         d = e.data
         if e.type == "tool/call":
-            pending_tool[str(d.get("callId"))] = f"{d.get('name')} {_short(d.get('arguments'), 60)}"
+            pending_tool[str(d.get("callId"))] = f"{d.get('name')} {_short(d.get('arguments'))}"
         elif e.type == "hook/result":
             decision = str(d.get("decision", "pass"))
             point = str(d.get("point"))
@@ -49,7 +49,7 @@ def _from_log(events: Sequence[LogEvent]) -> Iterable[TimelineRow]:
         elif e.type == "tool/result":
             call = pending_tool.pop(str(d.get("callId")), str(d.get("name")))
             outcome = "error" if d.get("isError") else "ran"
-            yield TimelineRow(seam="tool", hook=call, answer=outcome, verdict=_short(d.get("text"), 70))
+            yield TimelineRow(seam="tool", hook=call, answer=outcome, verdict=_short(d.get("text")))
         elif e.type == "approval/decided":
             yield TimelineRow(seam="approval/request", hook="host approval", answer=str(d.get("outcome")),
                               verdict="tool runs" if d.get("outcome") == "allowed-once" else "tool denied")
@@ -58,7 +58,7 @@ def _from_log(events: Sequence[LogEvent]) -> Iterable[TimelineRow]:
             kind = source.get("kind") if isinstance(source, Mapping) else getattr(source, "kind", None)
             if kind and kind != "user":
                 yield TimelineRow(seam="user/message", hook=str(kind), answer="message entered",
-                                  verdict=_short(d.get("text"), 70))
+                                  verdict=_short(d.get("text")))
         elif e.type == "turn/end":
             reason = d.get("reason")
             kind = reason.get("kind") if isinstance(reason, Mapping) else reason

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from compat_adapter.errors import CompatError
+from compat_adapter.errors import CompatError, NoSuchPath, TrustNotConfirmed
 
 __all__ = ("add_commands",)
 
@@ -52,7 +52,7 @@ def _targets(paths: Sequence[str], vendor: str | None) -> list[tuple[str, Path, 
                                   "name the vendor with --vendor")
             out.setdefault(real, (found[0] if found else chosen[0].id, path, given))
         else:
-            raise CompatError(f"{given}: no such file or folder")
+            raise NoSuchPath(f"{given}: no such file or folder", path=given)
     return list(out.values())
 
 
@@ -145,22 +145,36 @@ def _trust(args: argparse.Namespace) -> int:
     paths = args.paths or ["."]
     if args.revoke:
         return _revoke(store, paths, args.json)
-    reviews = [review(vid, file, shown, store) for vid, file, shown in _targets(paths, args.vendor)]
+    reviews, unusable = [], []
+    for vid, file, shown in _targets(paths, args.vendor):
+        try:
+            reviews.append(review(vid, file, shown, store))
+        except CompatError as exc:  # one unusable file is reported; the others are still reviewed
+            unusable.append(exc)
     pending = [r for r in reviews if not r.verdict.trusted]
     if args.json:
-        print(json.dumps({"files": [_review_json(r) for r in reviews]}, indent=2))
+        print(json.dumps({"files": [_review_json(r) for r in reviews],
+                          "unusable": [exc.to_json() for exc in unusable]}, indent=2))
     else:
         for seen in reviews:
             print("\n".join(_describe(seen)))
-        if not reviews:
+        for exc in unusable:
+            print(f"UNUSABLE (never trusted): {exc.code}: {exc.message}")
+        if not reviews and not unusable:
             print(f"no vendor hook or rules file under {', '.join(paths)}")
+    status = 2 if unusable else 0
     if not pending:
         if not args.json and reviews:
             print("nothing to trust: every file is trusted as it is")
-        return 0
-    if sys.stdin.isatty() and not args.yes and not _confirm(len(pending)):
-        print("not trusted; nothing was recorded", file=sys.stderr)
-        return 1
+        return status
+    if not args.yes:
+        if not sys.stdin.isatty():
+            # No person to ask (an agent's shell, CI, a pipe): trust is never granted by default.
+            raise TrustNotConfirmed(f"{len(pending)} file(s) would be trusted, but there is no terminal to "
+                                    "ask on; nothing was recorded")
+        if not _confirm(len(pending)):
+            print("not trusted; nothing was recorded", file=sys.stderr)
+            return 1
     command = _command_line(args)
     for seen in pending:
         store.record(seen.path, seen.hooks, command, root=seen.root, sha256=seen.sha256,
@@ -168,7 +182,7 @@ def _trust(args: argparse.Namespace) -> int:
     if not args.json:
         print(f"trusted {len(pending)} file(s); their hooks run until a file or a program it runs changes "
               f"(`compat-adapter trust --revoke` undoes it)")
-    return 0
+    return status
 
 
 def _revoke(store: Any, paths: Sequence[str], as_json: bool) -> int:
@@ -212,6 +226,8 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
     t.add_argument("--vendor", default=None, help="read the files as this vendor's")
     t.add_argument("--revoke", action="store_true", help="forget the trust of these files or projects")
     t.add_argument("--list", action="store_true", help="list every trusted file and whether it changed")
-    t.add_argument("--yes", action="store_true", help="do not ask on a terminal")
+    t.add_argument("--yes", action="store_true",
+                   help="trust without asking; without it, trust asks on a terminal and refuses "
+                        "(TRUST_NOT_CONFIRMED, exit 2) when there is none")
     t.add_argument("--json", action="store_true", help="print the result as JSON")
     return {"trust": _trust}

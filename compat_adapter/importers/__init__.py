@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 
 from compat_adapter.catalog import resolve_vendor
-from compat_adapter.errors import ConfigParseError
+from compat_adapter.errors import CompatError, NoSuchPath, NotAFolder
 from compat_adapter.importers.common import (
     REFUSAL_CODES,
     FileImport,
@@ -69,12 +69,14 @@ def _module(vendor_id: str) -> _VendorImporter:
     return cast(_VendorImporter, importlib.import_module(f"compat_adapter.importers.{_MODULES[vendor_id]}"))
 
 
-def import_files(vendor: str, paths: Sequence[str | Path], *, trust_all: bool | None = None
-                 ) -> ImportResult:
+def import_files(vendor: str, paths: Sequence[str | Path], *, trust_all: bool | None = None,
+                 unusable: list[CompatError] | None = None) -> ImportResult:
     """Read the named files as the named vendor's config, hooks, plugin or rules files.
 
     Hooks of a file the user has not trusted come back refused (``UNTRUSTED``, see
-    :mod:`compat_adapter.trust`); ``trust_all=True`` is the loud, dangerous opt-out.
+    :mod:`compat_adapter.trust`); ``trust_all=True`` is the loud, dangerous opt-out. A file that
+    cannot be used raises, unless ``unusable`` is given: then its error is appended there and the
+    other files still import (one bad file never hides another file's hooks).
     """
     spec = resolve_vendor(vendor)
     module = _module(spec.id)
@@ -83,10 +85,15 @@ def import_files(vendor: str, paths: Sequence[str | Path], *, trust_all: bool | 
     parts: list[FileImport] = []
     for given in paths:
         path = Path(given)
-        if not path.exists():
-            raise ConfigParseError(f"{given}: no such file", path=str(given))
-        parts.append(gate(spec, path, str(given), partial(module.import_file, spec, path, str(given)),
-                          trust_all=trust_all))
+        try:
+            if not path.exists():
+                raise NoSuchPath(f"{given}: no such file", path=str(given))
+            parts.append(gate(spec, path, str(given), partial(module.import_file, spec, path, str(given)),
+                              trust_all=trust_all))
+        except CompatError as exc:
+            if unusable is None:
+                raise
+            unusable.append(exc)
     return _fold(spec.id, parts)
 
 
@@ -94,8 +101,10 @@ def import_project(vendor: str, root: str | Path, *, trust_all: bool | None = No
     """Read the vendor's default project files under ``root`` (only those that exist)."""
     spec = resolve_vendor(vendor)
     base = Path(root)
+    if not base.exists():
+        raise NoSuchPath(f"{root}: no such project folder", path=str(root))
     if not base.is_dir():
-        raise ConfigParseError(f"{root}: no such project folder", path=str(root))
+        raise NotAFolder(f"{root}: is a file, not a project folder", path=str(root))
     return import_files(spec.id, _module(spec.id).project_files(base), trust_all=trust_all)
 
 

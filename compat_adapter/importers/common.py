@@ -29,6 +29,7 @@ from compat_adapter.errors import (
 from compat_adapter.jsonlimits import loads_json, loads_toml
 from compat_adapter.model import EventRow, VendorSpec
 from compat_adapter.safefile import MAX_CONFIG_BYTES, read_regular
+from compat_adapter.trust import project_root
 
 __all__ = (
     "REFUSAL_CODES",
@@ -170,8 +171,9 @@ def absolute(path: Path) -> Path:
 
 def read_text(path: Path, shown: str) -> str:
     try:
-        # Regular files only, size on the open descriptor, symlinks kept in the folder (safefile).
-        data = read_regular(path, max_bytes=MAX_CONFIG_BYTES)
+        # Regular files only, size on the open descriptor, symlinks kept inside the project the
+        # file is named in (safefile): a shared settings file elsewhere in the repository is read.
+        data = read_regular(path, max_bytes=MAX_CONFIG_BYTES, root=project_root(path, follow=False))
     except FileNotFoundError as exc:
         raise ConfigParseError(f"{shown}: no such file", path=shown) from exc
     except IsADirectoryError as exc:
@@ -470,5 +472,7 @@ def rules_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
     """A rules file named directly: carried as it is, by its absolute path."""
     read_text(path, shown)  # exists, is a file, is UTF-8 text: fail here with the file's name
     full = absolute(path)
+    # The source is absolute, so the base only bounds the read: a symlink may point anywhere in
+    # the project, as for a config file.
     return FileImport(rules=[ImportedRules(vendor=spec.id, sources=(str(full),),
-                                           base_dir=str(full.parent), origin=shown)])
+                                           base_dir=str(project_root(full, follow=False)), origin=shown)])

@@ -67,26 +67,32 @@ class Discovered:
     vendor: str
     files: tuple[Path, ...]
     result: ImportResult | None
-    error: CompatError | None = None
-    """Set when a file of this vendor was unusable (unreadable, not JSON/TOML at all)."""
+    """What the usable files gave; None when no file of this vendor was usable."""
+    errors: tuple[CompatError, ...] = ()
+    """One per unusable file (unreadable, refused, not JSON/TOML at all); the other files still
+    import."""
+
+    @property
+    def error(self) -> CompatError | None:
+        """The first unusable file's error, if any."""
+        return self.errors[0] if self.errors else None
 
 
 def import_all(root: str | Path, *, trust_all: bool | None = None,
                vendors: Sequence[str] | None = None) -> tuple[Discovered, ...]:
-    """Import every vendor's files under ``root``; one unusable file spoils only its own vendor's
-    result, never the others'."""
+    """Import every vendor's files under ``root``; one unusable file spoils only itself, never
+    another file of the same vendor or another vendor's."""
     from compat_adapter.importers import import_files
 
     out = []
     for vendor, files in discover(root).items():
         if vendors is not None and vendor not in vendors:
             continue
-        try:
-            result: ImportResult | None = import_files(vendor, files, trust_all=trust_all)
-            error = None
-        except CompatError as exc:
-            result, error = None, exc
-        out.append(Discovered(vendor=vendor, files=tuple(files), result=result, error=error))
+        unusable: list[CompatError] = []
+        result: ImportResult | None = import_files(vendor, files, trust_all=trust_all, unusable=unusable)
+        if len(unusable) == len(files):
+            result = None
+        out.append(Discovered(vendor=vendor, files=tuple(files), result=result, errors=tuple(unusable)))
     return tuple(out)
 
 
@@ -120,13 +126,16 @@ def twice(results: Sequence[Discovered], root: str | Path) -> tuple[Twice, ...]:
     carried once per vendor.
     """
     out: list[Twice] = []
-    seen: dict[tuple[str, str | None, str], ImportedHook] = {}
+    seen: dict[tuple[str, str | None, str], list[ImportedHook]] = {}
     for part in results:
         for hook in part.result.hooks if part.result else ():
             key = (hook.declared.row.point, hook.matcher, _command(hook))
-            first = seen.get(key)
+            # Within one vendor only the very same handler repeats: the same script under another
+            # condition or timeout is another hook (a real config runs one gate under seven filters).
+            first = next((h for h in seen.get(key, ()) if h.vendor != hook.vendor or h.handler == hook.handler),
+                         None)
+            seen.setdefault(key, []).append(hook)
             if first is None:
-                seen[key] = hook
                 continue
             same_vendor = first.vendor == hook.vendor
             why = (f"the same handler is declared again; {hook.vendor} would run it once, but "

@@ -105,6 +105,8 @@ class Review:
     """Each project file the hooks run → its digest when reviewed."""
     plugins: tuple[str, ...] = ()
     """OpenCode plugins the file names (files, npm packages): code the plugin host would load."""
+    origins: tuple[str, ...] = ()
+    """Where each of :attr:`hooks` is declared (``<file>:<place>``), in the same order."""
 
 
 def review(vendor: str, path: Path, shown: str | None = None, store: TrustStore | None = None) -> Review:
@@ -124,7 +126,8 @@ def review(vendor: str, path: Path, shown: str | None = None, store: TrustStore 
     return Review(vendor=spec.id, path=path, shown=shown, root=root, hooks=views,
                   refused=tuple(part.refused), rules=bool(part.rules), verdict=verdict,
                   sha256=before, programs=programs,
-                  plugins=tuple(f"{p.kind} {p.name}" for p in part.plugins))
+                  plugins=tuple(f"{p.kind} {p.name}" for p in part.plugins),
+                  origins=tuple(h.origin for h in part.hooks))
 
 
 def trust_files(vendor: str, paths: Sequence[str | Path], *, command: str,
