@@ -168,20 +168,21 @@ def collect(args: argparse.Namespace) -> dict[str, Any]:
         if endpoint_from_env() is not None:  # the embedded host would ask this model (prompt/agent hooks)
             surface = surface.model_copy(update={"services": surface.services | {"model"}})
     trust = True if args.trust_all else None
+    chosen = resolve_vendor(args.vendor) if args.vendor else None  # an unknown vendor before any path
     folders, files, failed = _inputs(args)
     rows: list[dict[str, Any]] = []
     doubles: list[dict[str, str]] = []
     vendors: list[str] = []
     if files:
-        spec = resolve_vendor(args.vendor)
-        vendors.append(spec.id)
+        assert chosen is not None  # _inputs refuses files without --vendor
+        vendors.append(chosen.id)
         unusable: list[Any] = []
-        result = import_files(spec.id, [str(f) for f in files], trust_all=trust, unusable=unusable)
+        result = import_files(chosen.id, [str(f) for f in files], trust_all=trust, unusable=unusable)
         if len(unusable) == len(files) and not folders and not failed:
             raise unusable[0]  # only named files, none usable: the one-line error of every command
         failed += unusable
-        rows += _rows(spec.id, result, surface, None, args.prefer)
-    only = [resolve_vendor(args.vendor).id] if args.vendor else None
+        rows += _rows(chosen.id, result, surface, None, args.prefer)
+    only = [chosen.id] if chosen else None
     for folder in folders:
         found = import_all(folder, trust_all=trust, vendors=only)
         root = Path(os.path.abspath(folder))  # preflight reads scripts from here, whatever the spelling
