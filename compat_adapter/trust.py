@@ -478,7 +478,8 @@ def warn_trust_all(shown: str, verdict: Verdict) -> None:
     line = (f"compat-adapter: WARNING: --trust-all is on (dangerous): the hooks of {shown} "
             f"({state}) run without review")
     print(line, file=sys.stderr, flush=True)
-    _log.warning(line)
+    if _log.hasHandlers():  # without one, logging's last resort would print the same line again
+        _log.warning(line)
 
 
 def plugin_untrusted(root: Path, kind: str, path: str | None, origin: str) -> str | None:

@@ -45,7 +45,8 @@ def test_demo_prints_the_timeline_and_exits_0() -> None:
     assert "host point → hook → what the hook said → what the host did" in " ".join(out.split())
     assert "git/worktrees" in out and "fs/watch" in out and "hooks registered" in out
     assert "turns: completed" in out
-    assert "only after `compat-adapter trust`" in out
+    assert "only after `compat-adapter trust`" in " ".join(out.split())
+    assert max(len(line) for line in out.splitlines()) <= 80  # not a terminal: COLUMNS, else 80
     assert "Traceback" not in done.stderr
 
 

@@ -364,3 +364,12 @@ def test_the_readme_names_the_host_and_what_the_user_gets() -> None:
     assert len(readme.encode()) < 12288
     assert "embedded host" in readme and "DeepSeek Harness" in readme
     assert "compat-adapter run ." in readme and "explain --code" in readme
+
+
+def test_trust_all_warns_once_per_file_and_help_names_the_exit_codes(team: Path) -> None:
+    done = cli("grade", "--trust-all", ".", cwd=team)
+    warnings = [line for line in done.stderr.splitlines() if "--trust-all is on (dangerous)" in line]
+    assert warnings and len(warnings) == len(set(warnings))  # each file once, not twice
+    assert any(".claude/settings.json" in line for line in warnings)
+    for command in ("grade", "trust"):
+        assert "exit status: 0" in " ".join(cli(command, "--help").stdout.split())

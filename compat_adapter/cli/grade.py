@@ -120,7 +120,8 @@ def _grade(args: argparse.Namespace) -> int:
     else:
         from compat_adapter.cli.gradeview import render
 
-        render(report, verbose=args.verbose, graded=args.files or ["."])
+        named = bool(args.vendor) and any(not Path(f).is_dir() for f in args.files)
+        render(report, verbose=args.verbose, graded=args.files or ["."], named=named)
     if report["unusable"]:
         return 2  # a file CI could not read is never a pass, whatever else graded
     return 1 if args.strict and report["unsupported"] else 0
@@ -222,7 +223,10 @@ _TRUST_ALL_HELP = ("DANGEROUS: run hooks from files nobody trusted (`compat-adap
 
 
 def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
-    g = sub.add_parser("grade", help="grade a vendor's files, or every vendor's files in a project")
+    g = sub.add_parser("grade", help="grade a vendor's files, or every vendor's files in a project",
+                       epilog="exit status: 0 graded; 1 with --strict when anything is UNSUPPORTED; 2 when a "
+                              "file is unusable (it is in the report, the JSON and the SARIF too) or the "
+                              "command is misused")
     g.add_argument("--vendor", default=None,
                    help="the vendor of the named files (for folders: only this vendor's files)")
     g.add_argument("files", nargs="*", help="files of --vendor, or project folders (default: .)")

@@ -80,14 +80,16 @@ def _summary(report: Mapping[str, Any]) -> str:
     return text + ("; " + "; ".join(extra) if extra else "")
 
 
-def _trust_words(report: Mapping[str, Any], graded: Sequence[str]) -> list[str]:
-    files = {_file(r) for r in report["rows"] if _untrusted(r)}
-    if report.get("vendor") and all(not g.endswith("/") and "." in g.rsplit("/", 1)[-1] for g in graded):
-        return ["compat-adapter", "trust", "--vendor", report["vendor"], *sorted(files)]
+def _trust_words(report: Mapping[str, Any], graded: Sequence[str], named: bool) -> list[str]:
+    """The one command that reviews and trusts what is held back: the folders as graded, or the
+    named files with their vendor."""
+    if named:
+        files = sorted({_file(r) for r in report["rows"] if _untrusted(r)})
+        return ["compat-adapter", "trust", "--vendor", report["vendors"][0], *files]
     return ["compat-adapter", "trust", *graded]
 
 
-def _todo(out: Printer, report: Mapping[str, Any], graded: Sequence[str]) -> None:
+def _todo(out: Printer, report: Mapping[str, Any], graded: Sequence[str], named: bool) -> None:
     rows = report["rows"]
     held = [r for r in rows if _untrusted(r)]
     guards = [r for r in rows if any(p["kind"].startswith("fails") for p in r["preflight"])]
@@ -102,7 +104,7 @@ def _todo(out: Printer, report: Mapping[str, Any], graded: Sequence[str]) -> Non
         out.line(f"{len(held)} hook(s) of {len(files)} file(s) are held back until you review and trust "
                  f"them ({', '.join(files)}); review and trust them with:", indent=2, hang=4, lead="TRUST",
                  lead_style="magenta bold")
-        out.command(_trust_words(report, graded))
+        out.command(_trust_words(report, graded, named))
     for text, where in _fold((p["text"], r) for r in guards for p in r["preflight"] if p["kind"].startswith("fails")):
         out.line(f"{text} ({_places(where)})", indent=2, hang=4, lead="GUARD", lead_style="red bold")
 
@@ -204,14 +206,15 @@ def _losses(out: Printer, rows: Sequence[Row]) -> None:
         out.line(text, indent=4, hang=4)
 
 
-def render(report: Mapping[str, Any], *, verbose: bool = False,
-           graded: Sequence[str] = (".",)) -> None:
+def render(report: Mapping[str, Any], *, verbose: bool = False, graded: Sequence[str] = (".",),
+           named: bool = False) -> None:
+    """The report on stdout; ``graded`` are the paths as given, ``named`` when they are files."""
     out = Printer()
     out.line(_summary(report), hang=2, style="bold")
     if not report["rows"] and not report["unusable"]:
         out.line(f"no hook or rules file of {', '.join(report['vendors']) or 'any vendor'} found in "
                  f"{', '.join(graded)} (each vendor's project files are searched, nothing above)", indent=2, hang=4)
-    _todo(out, report, graded)
+    _todo(out, report, graded, named)
     files: dict[tuple[str, str], list[Row]] = {}
     rules: list[Row] = []
     for r in report["rows"]:

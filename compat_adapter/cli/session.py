@@ -41,15 +41,27 @@ def _progress(enabled: bool) -> Callable[[str], None] | None:
     return say
 
 
+#: Longer cells are shortened in the table (a verdict or a deny reason is well under it).
+_CELL_LIMIT = 240
+_MESSAGE_LIMIT = 100
+
+
+def _cell(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def print_report(timeline: Sequence[Any], status: Any, title: str) -> None:
     from rich.table import Table
 
     console = _console()
     table = Table(title=title, show_lines=False)
-    for column, ratio in (("host point", 2), ("hook", 3), ("hook said", 2), ("what the host did", 4)):
-        table.add_column(column, overflow="fold", ratio=ratio)
+    for column in ("host point", "hook", "hook said", "what the host did"):
+        table.add_column(column, overflow="fold")
     for row in timeline:
-        table.add_row(row.seam, row.hook, row.answer, row.verdict)
+        # The table folds every cell to the width. A message that entered the context (rules, hook
+        # context) is shown by its start, as is any cell past the limit; --json keeps each whole.
+        limit = _MESSAGE_LIMIT if row.answer == "message entered" else _CELL_LIMIT
+        table.add_row(row.seam, _cell(row.hook, limit), row.answer, _cell(row.verdict, limit))
     console.print(table)
     hooks = Table(title="hooks registered")
     notes = any(h.note for h in status.hooks)
@@ -79,9 +91,13 @@ def _demo(args: argparse.Namespace) -> int:
         return 0
     print_report(report.timeline, report.status,
                  "compat-adapter demo: host point → hook → what the hook said → what the host did")
-    print(f"turns: {', '.join(report.turn_reasons)}; hook processes run: {report.hook_runs}")
-    print("trust: the example preset is code installed with compat-adapter, so its hooks run as they are;\n"
-          "a repository's own hook files run only after `compat-adapter trust` shows them and you agree.")
+    from compat_adapter.cli.term import Printer
+
+    out = Printer()
+    out.line(f"turns: {', '.join(report.turn_reasons)}; hook processes run: {report.hook_runs}", hang=2)
+    out.line("trust: the example preset is code installed with compat-adapter, so its hooks run as they are; "
+             "a repository's own hook files run only after `compat-adapter trust` shows them and you agree.",
+             hang=2)
     return 0
 
 
@@ -177,11 +193,15 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     title = f"compat-adapter run: {args.preset}" if args.preset else f"compat-adapter run: the hooks of {given}"
     print_report(timeline, status, title)
-    print(f"turns: {', '.join(reasons)}")
+    from compat_adapter.cli.term import Printer
+
+    out = Printer()
+    out.line(f"turns: {', '.join(reasons)}")
     if held:
-        print(f"not registered ({len(held)}); `compat-adapter grade {shlex.quote(given)}` says why and what to do:")
+        out.line(f"not registered ({len(held)}); `compat-adapter grade {shlex.quote(given)}` says why and what "
+                 "to do:", hang=2)
         for line in held:
-            print(f"  {line}")
+            out.line(line, indent=2, hang=4)
     return 0
 
 

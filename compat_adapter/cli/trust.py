@@ -220,7 +220,10 @@ def _list(store: Any, as_json: bool) -> int:
 
 
 def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
-    t = sub.add_parser("trust", help="review a project's hook files and trust them to run")
+    t = sub.add_parser("trust", help="review a project's hook files and trust them to run",
+                       epilog="exit status: 0 trusted (or nothing to trust); 1 answered no; 2 no terminal to "
+                              "ask on and no --yes (TRUST_NOT_CONFIRMED), or a file unusable (the others "
+                              "are still trusted)")
     t.add_argument("paths", nargs="*", metavar="PATH",
                    help="hook, config or rules files, or project folders (default: .)")
     t.add_argument("--vendor", default=None, help="read the files as this vendor's")
