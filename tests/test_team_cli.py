@@ -163,7 +163,7 @@ def test_a_refused_symlink_hides_no_other_file_and_one_inside_the_project_is_fol
     assert any(r["origin"].startswith(".github/hooks/tool-guardian.json:") for r in report["rows"])
     assert any(r["origin"].startswith(".claude/settings.json:") for r in report["rows"])
     done = cli("trust", "--yes", ".", cwd=project)
-    assert done.returncode == 2 and "UNUSABLE (never trusted): INPUT_REFUSED" in done.stdout
+    assert done.returncode == 2 and done.stderr.startswith("INPUT_REFUSED: ") and "never trusted" in done.stderr
     trusted = {r["file"] for r in json.loads(cli("trust", "--list", "--json").stdout)["records"]}
     assert {".claude/settings.json", ".github/hooks/tool-guardian.json"} <= trusted
     assert "CLAUDE.md" not in trusted

@@ -149,8 +149,8 @@ def _trust(args: argparse.Namespace) -> int:
     for vid, file, shown in _targets(paths, args.vendor):
         try:
             reviews.append(review(vid, file, shown, store))
-        except CompatError as exc:  # one unusable file is reported; the others are still reviewed
-            unusable.append(exc)
+        except CompatError as failed:  # one unusable file is reported; the others are still reviewed
+            unusable.append(failed)
     pending = [r for r in reviews if not r.verdict.trusted]
     if args.json:
         print(json.dumps({"files": [_review_json(r) for r in reviews],
@@ -158,10 +158,11 @@ def _trust(args: argparse.Namespace) -> int:
     else:
         for seen in reviews:
             print("\n".join(_describe(seen)))
-        for exc in unusable:
-            print(f"UNUSABLE (never trusted): {exc.code}: {exc.message}")
         if not reviews and not unusable:
             print(f"no vendor hook or rules file under {', '.join(paths)}")
+    for bad in unusable:  # an error line each, as every command's: on stderr, with what to do
+        print(f"{bad.code}: {bad.message} — never trusted; the other files are reviewed as usual",
+              file=sys.stderr)
     status = 2 if unusable else 0
     if not pending:
         if not args.json and reviews:

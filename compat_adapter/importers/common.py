@@ -93,7 +93,8 @@ class ImportedRules:
     vendor: str
     sources: tuple[str, ...]
     base_dir: str
-    """Absolute folder that relative sources are resolved against."""
+    """Absolute folder that relative sources are resolved against, and that a symlinked source must
+    stay inside (a rules file named directly: the project it is named in)."""
     origin: str
     trusted: bool | None = None
     """Whether the file it came from is trusted (rules are carried either way: context, not code)."""
