@@ -62,22 +62,23 @@ def _untrusted(r: Row) -> bool:
     return r.get("code") == "UNTRUSTED"
 
 
-def _summary(report: Mapping[str, Any]) -> str:
+def _summary(report: Mapping[str, Any]) -> tuple[str, str]:
+    """The first line (what was graded, and any unusable file: what fails CI), then the rest."""
     rows = report["rows"]
     counts = Counter(r["capability"] for r in rows)
     parts = [f"{counts[c]} {c}" for c in _ORDER if counts[c]]
     head = f"{len(rows)} graded on {report['host']} {report.get('version') or ''}".rstrip()
-    text = head + (": " + ", ".join(parts) if parts else "")
-    extra = []
+    first = head + (": " + ", ".join(parts) if parts else "")
     if report["unusable"]:
-        extra.append(f"{len(report['unusable'])} file(s) UNUSABLE")
+        first += f"; {len(report['unusable'])} file(s) UNUSABLE"
+    extra = []
     if held := sum(_untrusted(r) for r in rows):
         extra.append(f"{held} held back until trusted")
     if warned := sum(bool(r["preflight"]) for r in rows):
         extra.append(f"{warned} with preflight findings")
     if report["loads_twice"]:
         extra.append(f"{len(report['loads_twice'])} would load twice")
-    return text + ("; " + "; ".join(extra) if extra else "")
+    return first, "; ".join(extra)
 
 
 def _trust_words(report: Mapping[str, Any], graded: Sequence[str], named: bool) -> list[str]:
@@ -210,7 +211,10 @@ def render(report: Mapping[str, Any], *, verbose: bool = False, graded: Sequence
            named: bool = False) -> None:
     """The report on stdout; ``graded`` are the paths as given, ``named`` when they are files."""
     out = Printer()
-    out.line(_summary(report), hang=2, style="bold")
+    first, rest = _summary(report)
+    out.line(first, hang=2, style="bold")
+    if rest:
+        out.line(rest, indent=2, hang=2)
     if not report["rows"] and not report["unusable"]:
         out.line(f"no hook or rules file of {', '.join(report['vendors']) or 'any vendor'} found in "
                  f"{', '.join(graded)} (each vendor's project files are searched, nothing above)", indent=2, hang=4)
