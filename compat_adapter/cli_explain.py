@@ -68,7 +68,7 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
     e = sub.add_parser("explain", help="replay one event against a hook config: the vendor's verdict beside the host's",
                        description=__doc__.split("\n\n")[0])
     e.add_argument("--vendor", required=True,
-                   help="whose hooks these are (claude, codex, workbuddy, opencode, copilot)")
+                   help="whose hooks these are: a vendor id or alias (`compat-adapter matrix` lists them)")
     e.add_argument("--event", default=None,
                    help="the vendor's event name (default: its pre-tool event with --tool, its prompt event "
                         "with --prompt, the payload's own event with --payload)")

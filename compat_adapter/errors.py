@@ -27,6 +27,7 @@ __all__ = (
     "UnknownEvent",
     "UnknownVendor",
     "UnsafeStateDir",
+    "VendorIncomplete",
     "ERROR_CODES",
 )
 
@@ -54,7 +55,7 @@ class CompatError(Exception):
 
 class UnknownVendor(CompatError):
     code = "UNKNOWN_VENDOR"
-    hint = "use one of claude, codex, workbuddy, opencode, copilot (or a documented alias)"
+    hint = "use a registered vendor id or a documented alias; `compat-adapter matrix` lists every vendor"
 
 
 class UnknownEvent(CompatError):
@@ -147,6 +148,12 @@ class UnsafeStateDir(CompatError):
     code = "UNSAFE_STATE_DIR"
     hint = ("the state folder (trust store) must be a real directory of yours, mode 0700, with files "
             "only you can write; fix it or point $COMPAT_ADAPTER_STATE_HOME elsewhere")
+
+
+class VendorIncomplete(CompatError):
+    code = "VENDOR_INCOMPLETE"
+    hint = ("a vendor unit names every part (compat_adapter.registry.VendorUnit) and its table every fact "
+            "(compat_adapter.model.VendorSpec); INTEGRATION.md \"Adding a vendor\" lists them")
 
 
 def _codes() -> dict[str, type[CompatError]]:

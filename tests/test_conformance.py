@@ -24,7 +24,7 @@ import pytest
 
 from compat_adapter.catalog import resolve_event, resolve_vendor
 from compat_adapter.dialects import HookAnswer, dialect_for
-from compat_adapter.dialects.codebuddy import overlay_input
+from vendors.workbuddy.dialect import overlay_input
 from compat_adapter.errors import UnknownEvent
 from compat_adapter.runtime.process import ProcessOutcome, hook_environment, run_command
 

@@ -27,8 +27,8 @@ from compat_adapter.model import (
     capability_result,
 )
 from compat_adapter.plugin_host.sources import PluginSource
-from vendors.opencode import OPENCODE
-from vendors.opencode_plugins import PLUGIN_EVENTS, PLUGIN_LOSSES, PLUGIN_REFUSED
+from vendors.opencode.table import OPENCODE
+from vendors.opencode.plugins import PLUGIN_EVENTS, PLUGIN_LOSSES, PLUGIN_REFUSED
 
 __all__ = ("LOAD_EVENT", "GradedHook", "LoadReport", "PluginExport", "grade_report", "plugin_declarations",
            "plugin_row", "report_of", "runtime_missing")

@@ -131,7 +131,7 @@ def check_payload(s: Session, *, tool: str | None = "bash", at_least: int = 1) -
                      f"tool_name={want}")
     elif v == "copilot" and e[:1].isupper():
         # The Claude-compatible format: snake_case, an ISO timestamp, Claude tool names.
-        from compat_adapter.dialects.copilot import CLAUDE_NAMES
+        from vendors.copilot.dialect import CLAUDE_NAMES
 
         stamp = payload.get("timestamp")
         s.expect(payload.get("hook_event_name") == e and isinstance(payload.get("session_id"), str)
@@ -161,7 +161,7 @@ def check_payload(s: Session, *, tool: str | None = "bash", at_least: int = 1) -
                 ok = isinstance(args, dict) and (tool != "bash" or "command" in args)
                 s.expect(ok, f"toolArgs is not an object: {args!r}", "toolArgs as an object")
     elif v == "opencode":
-        from compat_adapter.dialects.opencode import INTERCEPTORS
+        from vendors.opencode.dialect import INTERCEPTORS
 
         if e in INTERCEPTORS:
             s.expect(payload.get("hook") == e and isinstance(payload.get("input"), dict)

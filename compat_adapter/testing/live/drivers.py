@@ -13,7 +13,7 @@ from compat_adapter.host.protocol import (
 )
 from compat_adapter.host.script import Error, Reply, Subagent, SwitchModel, call
 from compat_adapter.routing import points
-from compat_adapter.routing.voice import voice_of
+from compat_adapter.catalog import voice_of
 from compat_adapter.testing.live.checks import (
     ask_answer,
     block_answer,

@@ -55,10 +55,10 @@ class RowCheck:
 
 
 def all_rows() -> tuple[tuple[VendorSpec, EventRow], ...]:
-    """Every (vendor, row) pair of the vendor tables, in matrix order."""
-    from vendors.tables import VENDORS
+    """Every (vendor, row) pair of the registered vendors' tables, in matrix order."""
+    from compat_adapter.catalog import vendors
 
-    return tuple((spec, row) for spec in VENDORS for row in spec.events)
+    return tuple((spec, row) for spec in vendors() for row in spec.events)
 
 
 # ── the probe hook ──────────────────────────────────────────────────────────────────────────────

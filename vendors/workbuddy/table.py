@@ -7,6 +7,7 @@ CodeBuddy acts on their answer (native-seam), and eleven are translated by this 
 """
 
 from compat_adapter.model import (
+    MatcherEngine,
     BridgeSpec,
     EventRow,
     Route,
@@ -403,6 +404,7 @@ EVENTS = (
         route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="approval/decided",
+        fires_on="rejected",  # the host's approval service rejected the call
         matcher_subject="tool_name",
         degradations=(
             degrade("observe-only",
@@ -662,4 +664,16 @@ WORKBUDDY = VendorSpec(
         "out of scope; only JSON command hooks and rules text are adapted."
     ),
     tools=TOOLS,
+    # What CodeBuddy does, as data (compat_adapter.model.VendorSpec says what each field means).
+    dedupes_commands=True,  # identical commands of one event run once, as in Claude Code
+    clamps_event_timeouts=False,
+    # command and prompt in settings; agent and http in agent or skill frontmatter
+    handler_kinds=frozenset({"command", "http", "prompt", "agent"}),
+    http_losses=(shared.HTTP_POLICIES_NOT_READ,),
+    matchers=MatcherEngine(engine="js-regex", names=None, names_events=None, match_all=()),
+    bad_matcher="refuses-config",
+    exit2_blocks=True,
+    failure_denies=(),
+    rules_policy=False,
+    plugin_host=False,
 )

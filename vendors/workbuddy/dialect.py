@@ -1,7 +1,7 @@
 """The CodeBuddy Code / WorkBuddy dialect (vendor id ``workbuddy``): Claude-compatible, with the
 differences `vendor-protocols.md` §3 lists.
 
-What differs from :mod:`compat_adapter.dialects.claude`:
+What differs from :mod:`vendors.claude.dialect`:
 
 - Payload (CodeBuddy Code 2.163.0 as the vendor lane records it): Claude's shape without
   ``prompt_id`` and ``effort``, plus ``client: "CLI"``, ``version`` (the release this dialect
@@ -46,7 +46,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from compat_adapter.dialects.base import HookAnswer, Moment
-from compat_adapter.dialects.claude import EXIT2_BLOCK, EXIT2_DENY, SUBJECT_KEY, ClaudeDialect
+from vendors.claude.dialect import EXIT2_BLOCK, EXIT2_DENY, SUBJECT_KEY, ClaudeDialect
 from compat_adapter.dialects.common import (
     AnswerDraft,
     first_line,

@@ -1,0 +1,30 @@
+"""CodeBuddy / WorkBuddy, whole: its table, dialect, importer, handler shape, voice and landing facts, and
+its vendor-lane driver. Registered once, in ``pyproject.toml`` (entry-point group ``compat_adapter.vendors``)."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from compat_adapter.routing.placement import Facts
+from compat_adapter.registry import vendor_unit
+from vendors.claude.handlers import CLAUDE_SHAPE
+from vendors.workbuddy import importer
+from vendors.workbuddy.dialect import WorkBuddyDialect
+from vendors.workbuddy.table import WORKBUDDY
+from vendors.workbuddy.voice import CodeBuddyVoice
+
+__all__ = ("UNIT",)
+
+UNIT = vendor_unit(
+    spec=WORKBUDDY,
+    order=30,
+    dialect=WorkBuddyDialect(),
+    importer=importer,
+    handlers=CLAUDE_SHAPE,
+    voice=CodeBuddyVoice("workbuddy", post_block="ignored", places=MappingProxyType({
+        "PostToolUse": "result", "PostToolUseFailure": "result",
+        "UserPromptSubmit": "before-prompt", "SessionStart": "before-prompt"})),
+    landing=Facts(context={"session": "prompt", "prompt": "prompt", "post": "tool_result"},
+                     deny_frame="Error: {text}", ask_unattended="allow"),
+    lane="compat_adapter.testing.lane.vendors:CLIS",
+)
