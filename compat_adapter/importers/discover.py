@@ -18,9 +18,11 @@ from pathlib import Path
 
 from compat_adapter.catalog import units
 from compat_adapter.errors import CompatError
-from compat_adapter.importers.common import ImportedHook, ImportResult
+from compat_adapter.importers.common import ImportedHook, ImportResult, Refused, load_json
+from compat_adapter.model import UnsupportedVendor
+from vendors.unsupported import UNSUPPORTED
 
-__all__ = ("Discovered", "Twice", "discover", "import_all", "twice")
+__all__ = ("Discovered", "Twice", "discover", "import_all", "twice", "unsupported_files")
 
 def discover(root: str | Path) -> dict[str, list[Path]]:
     """Vendor id → the files that vendor reads under ``root``, in the vendor's order; vendors in
@@ -33,6 +35,29 @@ def discover(root: str | Path) -> dict[str, list[Path]]:
         if files:
             found[unit.spec.id] = files
     return found
+
+
+def unsupported_files(root: str | Path) -> list[tuple[UnsupportedVendor, Path]]:
+    """The hook files under ``root`` of agents with no unit here (``vendors/unsupported.py``): a
+    hooks file always, a shared settings file when it has a ``hooks`` key (or cannot be read as a
+    JSON object, so that nobody can tell it has none)."""
+    base = Path(root)
+    out: list[tuple[UnsupportedVendor, Path]] = []
+    for other in UNSUPPORTED:
+        found = sorted({p for pattern in other.files for p in base.glob(pattern) if p.is_file()})
+        for name in other.settings:
+            path = base / name
+            if path.is_file() and _has_hooks(path):
+                found.append(path)
+        out += [(other, path) for path in found]
+    return out
+
+
+def _has_hooks(path: Path) -> bool:
+    try:
+        return "hooks" in load_json(path, str(path))
+    except CompatError:
+        return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +87,17 @@ def import_all(root: str | Path, *, trust_all: bool | None = None,
         except CompatError as exc:
             result, error = None, exc
         out.append(Discovered(vendor=vendor, files=tuple(files), result=result, error=error))
+    # An agent this project has no unit for is named with its files, never skipped in silence.
+    by_agent: dict[str, list[tuple[UnsupportedVendor, Path]]] = {}
+    for other, path in unsupported_files(root):
+        if vendors is None or other.id in vendors:
+            by_agent.setdefault(other.id, []).append((other, path))
+    for agent, found in by_agent.items():
+        refused = tuple(Refused(vendor=agent, what=f"{other.name} hooks", origin=str(path), code="UNSUPPORTED_VENDOR",
+                                reason=f"not a supported vendor: {other.name} ({agent}) has no vendor unit here, "
+                                       "so this file is not read and none of its hooks run")
+                        for other, path in found)
+        out.append(Discovered(vendor=agent, files=tuple(p for _, p in found), result=ImportResult(refused=refused)))
     return tuple(out)
 
 

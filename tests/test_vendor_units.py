@@ -1,0 +1,205 @@
+"""A vendor is one registered unit: complete or refused, and added by its registration alone.
+
+The registry finds units through the entry-point group ``compat_adapter.vendors``; these tests
+register a toy vendor from ``tests/fixtures/toy_vendor/`` (outside ``compat_adapter/`` and
+``vendors/``) the way an installed distribution would, with a ``*.dist-info/entry_points.txt`` on
+``PYTHONPATH``, and drive the real CLI and the embedded host in a fresh process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from compat_adapter.catalog import units, vendors
+from compat_adapter.errors import VendorIncomplete
+from compat_adapter.matrix import build_matrix
+from compat_adapter.registry import VendorUnit, check_unit, vendor_unit
+from compat_adapter.routing.voice import Voice
+
+FIXTURE = Path(__file__).parent / "fixtures" / "toy_vendor"
+CLI = [sys.executable, "-m", "compat_adapter"]
+
+
+def _registering(tmp: Path, **points: str) -> dict[str, str]:
+    """The environment of a process in which a distribution registers ``points`` as vendors."""
+    site = tmp / "site"
+    info = site / "toy_vendor-0.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-vendor\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(
+        "[compat_adapter.vendors]\n" + "".join(f"{name} = {target}\n" for name, target in points.items()))
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(FIXTURE)])}
+
+
+def _run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(args, env=env, cwd=cwd, capture_output=True, text=True, timeout=120, check=False)
+
+
+# ── every registered unit is whole ──────────────────────────────────────────────────────────────
+
+def test_every_registered_vendor_is_a_complete_unit() -> None:
+    assert units() and [u.spec for u in units()] == list(vendors())
+    for unit in units():
+        check_unit(unit)  # raises for a missing or mistyped part
+        assert unit.dialect.vendor == unit.voice.vendor == unit.spec.id
+    orders = [(u.order, u.spec.id) for u in units()]
+    assert orders == sorted(orders)
+
+
+def _parts(unit: VendorUnit) -> dict[str, object]:
+    return {f.name: getattr(unit, f.name) for f in fields(VendorUnit)}
+
+
+@pytest.mark.parametrize("part", [f.name for f in fields(VendorUnit)])
+def test_a_unit_that_lacks_a_part_is_refused_with_its_name_and_the_part(part: str) -> None:
+    parts = _parts(units()[0])
+    del parts[part]
+    with pytest.raises(VendorIncomplete) as err:
+        vendor_unit(**parts)
+    assert err.value.code == "VENDOR_INCOMPLETE"
+    assert err.value.context["part"] == part
+    name = units()[0].spec.id if part != "spec" else "a vendor with no table"
+    assert err.value.context["vendor"] == name and part in err.value.message and name in err.value.message
+
+
+def test_a_part_of_the_wrong_kind_or_vendor_is_refused() -> None:
+    parts = _parts(units()[0])
+    with pytest.raises(VendorIncomplete, match="its voice speaks for 'someone-else'"):
+        vendor_unit(**{**parts, "voice": Voice("someone-else")})
+    with pytest.raises(VendorIncomplete, match="its importer is a str"):
+        vendor_unit(**{**parts, "importer": "not an importer"})
+    with pytest.raises(VendorIncomplete, match="not a part of a vendor unit"):
+        vendor_unit(**{**parts, "colour": "blue"})
+    spec = units()[0].spec
+    with pytest.raises(VendorIncomplete, match="handler kinds"):
+        vendor_unit(**{**parts, "spec": spec.model_copy(update={"handler_kinds": frozenset({"http"})})})
+
+
+def test_a_vendor_registered_halfway_is_refused_at_load(tmp_path: Path) -> None:
+    """A real entry point naming a unit without its voice: every command refuses to run, naming
+    the vendor and the part, instead of running that vendor with another's behaviour."""
+    env = _registering(tmp_path, halfway="toyvendor.incomplete:UNIT")
+    done = _run([*CLI, "matrix", "--format", "json"], env, tmp_path)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "VENDOR_INCOMPLETE: vendor halfway is incomplete: it has no voice" in done.stderr
+    assert json.loads(done.stdout)["error"]["part"] == "voice"
+
+
+def test_a_table_that_leaves_out_a_fact_is_refused_at_load(tmp_path: Path) -> None:
+    env = _registering(tmp_path, factless="toyvendor.factless:UNIT")
+    done = _run([*CLI, "grade", "--json", str(tmp_path)], env, tmp_path)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "VENDOR_INCOMPLETE: vendor factless is incomplete: its table has no dedupes_commands" in done.stderr
+
+
+# ── a toy vendor, added by its registration alone ───────────────────────────────────────────────
+
+@pytest.fixture
+def toy(tmp_path: Path) -> tuple[dict[str, str], Path]:
+    env = _registering(tmp_path, toy="toyvendor.unit:UNIT")
+    project = tmp_path / "project"
+    (project / ".toy").mkdir(parents=True)
+    (project / ".toy" / "settings.json").write_text(json.dumps({"hooks": {"PreToolUse": [
+        {"matcher": "Shell", "hooks": [{"type": "command", "command": "./guard.sh", "timeout": 5}]}]}}))
+    return env, project
+
+
+def test_a_toy_vendor_appears_in_the_matrix(toy: tuple[dict[str, str], Path]) -> None:
+    env, project = toy
+    done = _run([*CLI, "matrix", "--format", "json"], env, project)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    rows = [(h["vendor"], h["event"], h["capability"]) for h in data["hooks"] if h["vendor"] == "toy"]
+    assert rows == [("toy", "PreToolUse", "ADAPTED"), ("toy", "PostToolUse", "ADAPTED")]
+    # The built-in vendors are all still there, and the toy comes last (its order is 90).
+    assert [h["vendor"] for h in data["hooks"]][-2:] == ["toy", "toy"]
+    assert len(data["hooks"]) == len(build_matrix().hooks) + 2
+
+
+def test_a_toy_vendor_grades_from_its_own_project_files(toy: tuple[dict[str, str], Path]) -> None:
+    env, project = toy
+    done = _run([*CLI, "grade", "--json", "--trust-all", str(project)], env, project)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["vendors"] == ["toy"]
+    [row] = report["rows"]
+    assert (row["vendor"], row["event"], row["matcher"], row["capability"]) == ("toy", "PreToolUse", "Shell",
+                                                                                 "ADAPTED")
+    assert "own-translation: The toy vendor is translated by this project's own dialect." in row["losses"]
+    # The toy's own alias resolves as any vendor's does.
+    named = _run([*CLI, "grade", "--json", "--trust-all", "--vendor", "toy-agent",
+                  str(project / ".toy" / "settings.json")], env, project)
+    assert named.returncode == 0 and json.loads(named.stdout)["vendor"] == "toy", named.stderr
+
+
+def test_a_toy_vendor_deny_blocks_on_the_embedded_host(toy: tuple[dict[str, str], Path]) -> None:
+    env, project = toy
+    done = _run([sys.executable, str(FIXTURE / "toyvendor" / "deny.py"), str(project)], env, project)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    assert (seen["capability"], seen["route"]) == ("ADAPTED", "native-translate")
+    # A real hook process received the toy's payload, in the toy's vocabulary (Shell, not bash) …
+    assert seen["payload"]["hook_event_name"] == "PreToolUse" and seen["payload"]["tool_name"] == "Shell"
+    assert seen["payload"]["tool_input"] == {"command": "echo ran > ran.txt"}
+    # … and its deny stood: the model read the reason, and the command never ran.
+    assert seen["results"] == ["toy says no"]
+    assert seen["ran"] is False
+
+
+# ── an agent with no unit is named, never skipped ───────────────────────────────────────────────
+
+def test_files_of_agents_with_no_unit_are_named_not_a_supported_vendor(tmp_path: Path) -> None:
+    hooks = json.dumps({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}})
+    files = {
+        ".windsurf/hooks.json": json.dumps({"hooks": {"pre_run_command": [{"command": "true"}]}}),
+        ".kiro/hooks/lint.kiro.hook": json.dumps({"when": {"type": "fileEdited"}, "then": {"type": "runCommand"}}),
+        ".clinerules/hooks/PreToolUse": "#!/bin/sh\necho '{}'\n",
+        ".factory/settings.json": hooks,
+        ".factory/settings.local.json": json.dumps({"model": "x"}),  # shared settings, no hooks: not named
+        ".cursor/hooks.json": json.dumps({"version": 1, "hooks": {"preToolUse": [{"command": "true"}]}}),
+        ".gemini/settings.json": json.dumps({"hooks": {"BeforeTool": []}}),
+        ".qwen/settings.json": "{ not json",  # unreadable: nobody can tell it has no hooks, so named
+        "crush.json": json.dumps({"options": {}}),
+        ".claude/settings.json": hooks,
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    done = _run([*CLI, "grade", "--json", "--trust-all", str(tmp_path)], dict(os.environ), tmp_path)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    named = {(r["vendor"], Path(r["origin"]).relative_to(tmp_path).as_posix()): r for r in report["rows"]
+             if r["vendor"] != "claude"}
+    assert set(named) == {("windsurf", ".windsurf/hooks.json"), ("kiro", ".kiro/hooks/lint.kiro.hook"),
+                          ("cline", ".clinerules/hooks/PreToolUse"), ("factory", ".factory/settings.json"),
+                          ("cursor", ".cursor/hooks.json"), ("gemini", ".gemini/settings.json"),
+                          ("qwen", ".qwen/settings.json")}
+    for row in named.values():
+        assert row["capability"] == "UNSUPPORTED" and row["route"] == "unsupported"
+        assert row["reason"].startswith("UNSUPPORTED_VENDOR: not a supported vendor: "), row["reason"]
+    assert "Windsurf (Cascade) (windsurf) has no vendor unit here" in named[("windsurf", ".windsurf/hooks.json")][
+        "reason"]
+    # The supported vendor's hook grades as before, beside them; --strict counts them.
+    assert [r["capability"] for r in report["rows"] if r["vendor"] == "claude"] == ["ADAPTED"]
+    assert report["unsupported"] == len(named)
+    wide = {**os.environ, "COLUMNS": "400"}  # the summary cuts long lines at the terminal's width
+    strict = _run([*CLI, "grade", "--strict", "--trust-all", str(tmp_path)], wide, tmp_path)
+    assert strict.returncode == 1 and "not a supported vendor" in strict.stdout + strict.stderr
+
+
+def test_an_agent_is_never_both_registered_and_listed_unsupported() -> None:
+    from compat_adapter.model import UnsupportedVendor
+    from compat_adapter.registry import load_units
+    from vendors.unsupported import UNSUPPORTED
+
+    registered = {name for u in units() for name in (u.spec.id, *u.spec.aliases)}
+    assert not registered & {u.id for u in UNSUPPORTED}
+    with pytest.raises(VendorIncomplete, match="registered and still listed as not supported"):
+        load_units((UnsupportedVendor(id=units()[0].spec.id, name="x", files=(), settings=()),))
