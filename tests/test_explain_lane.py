@@ -25,8 +25,8 @@ from compat_adapter.explain.vendorview import kind_of
 from compat_adapter.importers.gate import trust_files
 from compat_adapter.testing.lane.outcome import MARKERS, Outcome, normalize_text
 from compat_adapter.testing.lane.run import prepare_project
-from compat_adapter.testing.lane.scenarios import EXIT_3_STEPS, KILLED_STEPS, TOOL_COMMAND, Case, cases_for
-from compat_adapter.testing.lane.vendors import cli_for
+from compat_adapter.testing.lane.scenarios import EXIT_3_STEPS, KILLED_STEPS, TOOL_COMMAND, Case
+from compat_adapter.testing.lane.vendors import cases_for, cli_for
 
 pytestmark = pytest.mark.vendor
 

@@ -8,6 +8,7 @@ register a toy vendor from ``tests/fixtures/toy_vendor/`` (outside ``compat_adap
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -203,3 +204,76 @@ def test_an_agent_is_never_both_registered_and_listed_unsupported() -> None:
     assert not registered & {u.id for u in UNSUPPORTED}
     with pytest.raises(VendorIncomplete, match="registered and still listed as not supported"):
         load_units((UnsupportedVendor(id=units()[0].spec.id, name="x", files=(), settings=()),))
+
+
+# ── no vendor named in a shared module ──────────────────────────────────────────────────────────
+
+PACKAGE = Path(__file__).resolve().parents[1] / "compat_adapter"
+#: Where a vendor id may stand in a shared module, and why (the literals each file may hold).
+JUSTIFIED = {
+    # An example preset, written as a team writes theirs: it declares hooks for named vendors.
+    "examples/preset.py": None,
+    # The names of the host's official bridge config dialects (DSH's @deepseek-ai/dsh-hooks-claude-code
+    # and -codex packages read them), not vendor ids: a vendor's table names the bridge it goes through.
+    "model.py": {"claude-code", "codex"},
+    "host/embedded/bridges/protocol.py": {"claude-code", "codex"},
+    "host/embedded/bridges/claude_code.py": {"claude-code"},
+    "host/embedded/bridges/codex.py": {"codex"},
+}
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    found = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and body \
+                and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            found.add(id(body[0].value))
+        # A bare string after a field or constant documents it (attribute docstrings).
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            found.add(id(node.value))
+    return found
+
+
+def vendor_literals(root: Path, names: set[str]) -> dict[str, list[tuple[int, str]]]:
+    """Every string literal equal to a vendor name, docstrings aside, by file under ``root``."""
+    out: dict[str, list[tuple[int, str]]] = {}
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip = _docstrings(tree)
+        hits = [(node.lineno, node.value) for node in ast.walk(tree)
+                if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in names
+                and id(node) not in skip]
+        if hits:
+            out[path.relative_to(root).as_posix()] = sorted(hits)
+    return out
+
+
+def test_no_shared_module_names_a_vendor() -> None:
+    """A vendor's facts and behaviour are its unit's: no module of compat_adapter/ (test support
+    included) spells a vendor id or alias, so none can branch on one or key a table by one."""
+    names = {n for u in units() for n in (u.spec.id, *u.spec.aliases)}
+    found = vendor_literals(PACKAGE, names)
+    unjustified = {f: [(line, v) for line, v in hits if JUSTIFIED.get(f, set()) is not None
+                       and v not in JUSTIFIED.get(f, set())]
+                   for f, hits in found.items()}
+    assert {f: hits for f, hits in unjustified.items() if hits} == {}
+    # Each justification is still needed (a stale one would hide a new literal).
+    assert set(JUSTIFIED) <= set(found), sorted(set(JUSTIFIED) - set(found))
+
+
+def test_the_literal_scan_finds_a_vendor_branch(tmp_path: Path) -> None:
+    (tmp_path / "shared.py").write_text('"""Docstrings may say claude."""\n'
+                                        'def f(vendor):\n    return 1 if vendor == "codex" else 2\n')
+    assert vendor_literals(tmp_path, {"claude", "codex"}) == {"shared.py": [(3, "codex")]}
+
+
+def test_every_units_test_support_speaks_for_it() -> None:
+    """A unit with a lane names a module whose lane driver (CLI) and live speaker (LIVE) are its own."""
+    from compat_adapter.testing.lane.vendors import cli_for, lane_vendors
+    from compat_adapter.testing.live.speakers import speaker_for
+
+    laned = [u.spec.id for u in units() if u.lane is not None]
+    assert sorted(laned) == list(lane_vendors())
+    for vendor in laned:
+        assert cli_for(vendor).vendor == speaker_for(vendor).vendor == vendor

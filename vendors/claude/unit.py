@@ -23,5 +23,5 @@ UNIT = vendor_unit(
     voice=ClaudeVoice("claude", pre_tool_context=True, stop_guard=8, halt_runs_call=True),
     landing=Facts(context={"session": "message:system", "prompt": "message:system", "pre": "message:system",
                            "post": "message:system"}),
-    lane="compat_adapter.testing.lane.vendors:CLIS",
+    lane="vendors.claude.lane:CLI",  # test support: loaded only by the vendor lane
 )

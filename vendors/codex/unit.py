@@ -29,5 +29,5 @@ UNIT = vendor_unit(
     voice=CodexVoice("codex", post_block="replace", pre_tool_context=True),
     landing=Facts(context={"session": "message:developer", "prompt": "message:developer",
                           "pre": "message:developer", "post": "message:developer"}, ask_unattended="allow"),
-    lane="compat_adapter.testing.lane.vendors:CLIS",
+    lane="vendors.codex.lane:CLI",  # test support: loaded only by the vendor lane
 )

@@ -31,5 +31,5 @@ UNIT = vendor_unit(
                                   "post": "Additional guidance from {event} hooks:\n{text}"},
                    deny_frame="Denied by preToolUse hook: {text}",
                    ask_frame="Denied by preToolUse hook (unable to ask user for confirmation): {text}"),
-    lane="compat_adapter.testing.lane.vendors:CLIS",
+    lane="vendors.copilot.lane:CLI",  # test support: loaded only by the vendor lane
 )

@@ -27,5 +27,5 @@ UNIT = vendor_unit(
     # OpenCode's own words for a hook's answer were not reproduced: the hook's reason as it is.
     voice=Voice("opencode", post_block="replace"),
     landing=Facts(context={"session": "message:system", "prompt": "prompt", "post": "tool_result"}),
-    lane="compat_adapter.testing.lane.vendors:CLIS",
+    lane="vendors.opencode.lane:CLI",  # test support: loaded only by the vendor lane
 )

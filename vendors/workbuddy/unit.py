@@ -26,5 +26,5 @@ UNIT = vendor_unit(
         "UserPromptSubmit": "before-prompt", "SessionStart": "before-prompt"})),
     landing=Facts(context={"session": "prompt", "prompt": "prompt", "post": "tool_result"},
                      deny_frame="Error: {text}", ask_unattended="allow"),
-    lane="compat_adapter.testing.lane.vendors:CLIS",
+    lane="vendors.workbuddy.lane:CLI",  # test support: loaded only by the vendor lane
 )

@@ -35,9 +35,6 @@ CONTINUE = "verify: keep working on the tests"
 REPLACED = "verify: the transformed prompt"
 ENV_NAME, ENV_VALUE = "DSH_VERIFY_TOKEN", "env-from-hook-42"
 
-#: Vendors whose ask answer on a pre-tool seam goes to the host's approval.
-ASK_HONOURED = frozenset({"claude", "workbuddy", "opencode", "copilot"})
-
 
 @dataclass(frozen=True, slots=True)
 class RowCheck:
