@@ -15,11 +15,12 @@ plugin with no spec. Nothing falls back to another vendor's behaviour.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from pydantic import ValidationError
 
@@ -30,12 +31,12 @@ if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
     from compat_adapter.dialects.base import Dialect
-    from compat_adapter.routing.placement import Facts
     from compat_adapter.handlers.parse import HandlerShape
     from compat_adapter.importers.common import FileImport
+    from compat_adapter.routing.placement import Facts
     from compat_adapter.routing.voice import Voice
 
-__all__ = ("ENTRY_POINT_GROUP", "Importer", "VendorUnit", "check_unit", "load_units", "registered", "vendor_unit")
+__all__ = ("ENTRY_POINT_GROUP", "Importer", "Later", "VendorUnit", "check_unit", "load_units", "registered", "vendor_unit")
 
 ENTRY_POINT_GROUP = "compat_adapter.vendors"
 
@@ -64,27 +65,88 @@ class Importer(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True)
+class Later:
+    """A part named by where it lives (``module`` or ``module:attr``), loaded on its first use.
+
+    The registry loads every unit when a vendor is first looked up, and every table with it; a
+    unit's heavier parts (its dialect and its regex engines, its importer and the trust store it
+    reads through) wait until something asks for them, so that `compat-adapter matrix` pays for
+    none. A part that then fails to load, or is not of its kind, is refused as any other.
+    """
+
+    ref: str
+
+    def load(self) -> object:
+        module, _, attr = self.ref.partition(":")
+        found = importlib.import_module(module)
+        return getattr(found, attr) if attr else found
+
+
 class VendorUnit:
-    """One vendor, whole. Build it with :func:`vendor_unit`, which refuses a unit with a part missing."""
+    """One vendor, whole. Build it with :func:`vendor_unit`, which refuses a unit with a part missing.
+
+    ``spec``: its table (events, aliases, rules files, tools, losses and the facts it states);
+    ``order``: its place in the matrix and in discovery (ascending; ties by id); ``dialect``: its
+    hook protocol (payloads, decoding, matchers, merging); ``importer``: how its project files are
+    found and read; ``handlers``: how its handler mappings are written (the keys it reads, its
+    command form); ``voice``: how it words a hook's answer for the model; ``landing``: where its hook
+    text lands for the model, as ``explain`` shows it; ``lane``: ``module:attr`` of its vendor-lane
+    driver (test support, loaded only by the lane, whose module also holds its live speaker
+    ``LIVE``), or None when it has no CLI that runs offline here. ``dialect`` and ``importer`` may
+    be given as :class:`Later`.
+    """
+
+    #: Every part, in the order the docs list them.
+    PARTS = ("spec", "order", "dialect", "importer", "handlers", "voice", "landing", "lane")
+    #: The parts that may be named rather than given.
+    LATER = frozenset({"dialect", "importer"})
+
+    __slots__ = ("spec", "order", "handlers", "voice", "landing", "lane", "_parts")
 
     spec: VendorSpec
-    """The vendor's table: events, aliases, rules files, tools, losses and the facts it states."""
     order: int
-    """Its place in the matrix and in discovery (ascending; ties by id)."""
-    dialect: Dialect
-    """Its hook protocol: payloads, decoding, matchers, merging."""
-    importer: Importer
-    """How its project files are found and read."""
     handlers: HandlerShape
-    """How its handler mappings are written (which keys it reads, its command form)."""
     voice: Voice
-    """How it words a hook's answer for the model."""
     landing: Facts
-    """Where its hook text lands for the model, as ``explain`` shows it."""
     lane: str | None
-    """``module:attr`` of its vendor-lane driver (test support, loaded only by the lane); None when
-    the vendor has no CLI that runs offline here (then its rows say the semantics are documented)."""
+    _parts: dict[str, object]
+
+    def __init__(self, *, spec: VendorSpec, order: int, dialect: Dialect | Later, importer: Importer | Later,
+                 handlers: HandlerShape, voice: Voice, landing: Facts, lane: str | None) -> None:
+        for name, value in (("spec", spec), ("order", order), ("handlers", handlers), ("voice", voice),
+                            ("landing", landing), ("lane", lane)):
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "_parts", {"dialect": dialect, "importer": importer})
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a vendor unit is frozen: {name} cannot be set")
+
+    def __repr__(self) -> str:
+        return f"VendorUnit({self.spec.id!r})"
+
+    @property
+    def dialect(self) -> Dialect:
+        return cast("Dialect", self._part("dialect"))
+
+    @property
+    def importer(self) -> Importer:
+        return cast(Importer, self._part("importer"))
+
+    def given(self, part: str) -> object:
+        """The part as the unit names it (a :class:`Later` until it is first used)."""
+        return self._parts[part] if part in self.LATER else getattr(self, part)
+
+    def _part(self, part: str) -> object:
+        value = self._parts[part]
+        if isinstance(value, Later):
+            try:
+                loaded = value.load()
+            except (ImportError, AttributeError) as exc:
+                raise _refuse(self.spec.id, part, f"{value.ref!r} cannot be loaded: {exc}") from exc
+            _check_part(self, part, loaded)
+            self._parts[part] = value = loaded
+        return value
 
 
 def vendor_unit(**parts: Any) -> VendorUnit:
@@ -92,7 +154,7 @@ def vendor_unit(**parts: Any) -> VendorUnit:
     and the part (a bare ``VendorUnit(...)`` would only say which argument is missing)."""
     spec = parts.get("spec")
     name = spec.id if isinstance(spec, VendorSpec) else "a vendor with no table"
-    known = [f.name for f in fields(VendorUnit)]
+    known = VendorUnit.PARTS
     missing = [n for n in known if n not in parts]
     if missing:
         raise VendorIncomplete(f"vendor {name} is incomplete: it has no {', '.join(missing)}",
@@ -101,6 +163,8 @@ def vendor_unit(**parts: Any) -> VendorUnit:
     if extra:
         raise VendorIncomplete(f"vendor {name}: {', '.join(extra)} is not a part of a vendor unit "
                                f"(the parts: {', '.join(known)})", vendor=name, part=extra[0])
+    if not isinstance(spec, VendorSpec):
+        raise _refuse(name, "spec", f"is a {type(spec).__name__}, not a VendorSpec")
     unit = VendorUnit(**parts)
     check_unit(unit)
     return unit
@@ -110,28 +174,40 @@ def _refuse(unit_name: str, part: str, why: str) -> VendorIncomplete:
     return VendorIncomplete(f"vendor {unit_name} is incomplete: its {part} {why}", vendor=unit_name, part=part)
 
 
-def check_unit(unit: VendorUnit) -> None:
-    """Every part present and of its kind, and agreeing with the table; raises VENDOR_INCOMPLETE."""
+def _kinds() -> Mapping[str, type | tuple[type, ...]]:
     # Imported here: these modules are the parts' kinds, and several of them reach the catalog,
-    # which loads this module; at check time all of them are loaded.
+    # which loads this module; by the time a unit is checked all of them are loaded.
     from compat_adapter.dialects.base import Dialect
+    from compat_adapter.handlers.parse import HandlerShape
     from compat_adapter.routing.placement import Facts
-    from compat_adapter.handlers.parse import RUN_KINDS, HandlerShape
     from compat_adapter.routing.voice import Voice
 
-    if not isinstance(unit.spec, VendorSpec):
-        raise _refuse("a vendor with no table", "spec", f"is a {type(unit.spec).__name__}, not a VendorSpec")
+    return {"order": int, "dialect": Dialect, "importer": Importer, "handlers": HandlerShape, "voice": Voice,
+            "landing": Facts, "lane": (str, type(None))}
+
+
+def _check_part(unit: VendorUnit, part: str, value: object) -> None:
     name = unit.spec.id
-    kinds: Mapping[str, type | tuple[type, ...]] = {
-        "order": int, "dialect": Dialect, "importer": Importer, "handlers": HandlerShape, "voice": Voice,
-        "landing": Facts, "lane": (str, type(None))}
-    for part, kind in kinds.items():
-        value = getattr(unit, part)
-        if not isinstance(value, kind) or isinstance(value, bool):
-            raise _refuse(name, part, f"is a {type(value).__name__}, not what a unit's {part} is")
-    for part, said in (("dialect", unit.dialect.vendor), ("voice", unit.voice.vendor)):
-        if said != name:
-            raise _refuse(name, part, f"speaks for {said!r}, not {name!r}")
+    if not isinstance(value, _kinds()[part]) or isinstance(value, bool):
+        raise _refuse(name, part, f"is a {type(value).__name__}, not what a unit's {part} is")
+    said = getattr(value, "vendor", name) if part in ("dialect", "voice") else name
+    if said != name:
+        raise _refuse(name, part, f"speaks for {said!r}, not {name!r}")
+
+
+def check_unit(unit: VendorUnit, *, load: bool = False) -> None:
+    """Every part present and of its kind, and agreeing with the table; raises VENDOR_INCOMPLETE.
+    A part named by :class:`Later` is checked when it loads (``load=True``: now)."""
+    from compat_adapter.handlers.parse import RUN_KINDS
+
+    name = unit.spec.id
+    for part in VendorUnit.PARTS[1:]:
+        value = unit.given(part)
+        if isinstance(value, Later) and not load:
+            if not value.ref or value.ref.count(":") > 1:
+                raise _refuse(name, part, f"is named {value.ref!r}, not module or module:attr")
+            continue
+        _check_part(unit, part, getattr(unit, part))
     if "command" not in unit.spec.handler_kinds or not unit.spec.handler_kinds <= RUN_KINDS:
         raise _refuse(name, "table", f"names handler kinds {sorted(unit.spec.handler_kinds)}: command, and "
                                      f"only kinds this project runs ({', '.join(sorted(RUN_KINDS))})")

@@ -152,7 +152,10 @@ def test_no_private_name_is_imported_across_modules() -> None:
     assert borrowed == []
 
 
-@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("compat_adapter")))
+#: The vendor tables are data (one row per vendor event), not code to read through; the vendor
+#: units' behaviour modules (dialect, importer, voice, lane) are held to the cap like the rest.
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("compat_adapter")
+                                          or (m.startswith("vendors.") and not m.endswith(".table"))))
 def test_no_module_is_too_big_to_read(module: str) -> None:
     lines = MODULES[module].read_text(encoding="utf-8").count("\n")
     assert lines <= MAX_MODULE_LINES, f"{module}: {lines} lines"

@@ -13,7 +13,6 @@ import json
 import os
 import subprocess
 import sys
-from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -21,7 +20,7 @@ import pytest
 from compat_adapter.catalog import units, vendors
 from compat_adapter.errors import VendorIncomplete
 from compat_adapter.matrix import build_matrix
-from compat_adapter.registry import VendorUnit, check_unit, vendor_unit
+from compat_adapter.registry import Later, VendorUnit, check_unit, vendor_unit
 from compat_adapter.routing.voice import Voice
 
 FIXTURE = Path(__file__).parent / "fixtures" / "toy_vendor"
@@ -48,17 +47,17 @@ def _run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.Complete
 def test_every_registered_vendor_is_a_complete_unit() -> None:
     assert units() and [u.spec for u in units()] == list(vendors())
     for unit in units():
-        check_unit(unit)  # raises for a missing or mistyped part
+        check_unit(unit, load=True)  # loads its Later parts too; raises for a missing or mistyped part
         assert unit.dialect.vendor == unit.voice.vendor == unit.spec.id
     orders = [(u.order, u.spec.id) for u in units()]
     assert orders == sorted(orders)
 
 
 def _parts(unit: VendorUnit) -> dict[str, object]:
-    return {f.name: getattr(unit, f.name) for f in fields(VendorUnit)}
+    return {name: unit.given(name) for name in VendorUnit.PARTS}
 
 
-@pytest.mark.parametrize("part", [f.name for f in fields(VendorUnit)])
+@pytest.mark.parametrize("part", VendorUnit.PARTS)
 def test_a_unit_that_lacks_a_part_is_refused_with_its_name_and_the_part(part: str) -> None:
     parts = _parts(units()[0])
     del parts[part]
@@ -76,6 +75,13 @@ def test_a_part_of_the_wrong_kind_or_vendor_is_refused() -> None:
         vendor_unit(**{**parts, "voice": Voice("someone-else")})
     with pytest.raises(VendorIncomplete, match="its importer is a str"):
         vendor_unit(**{**parts, "importer": "not an importer"})
+    # A part named for later is refused when it is first used, naming the vendor and the part.
+    named = vendor_unit(**{**parts, "dialect": Later("vendors.claude.no_such_module:DIALECT")})
+    with pytest.raises(VendorIncomplete, match="its dialect 'vendors.claude.no_such_module:DIALECT' cannot be loaded"):
+        named.dialect  # noqa: B018
+    wrong = vendor_unit(**{**parts, "dialect": Later("vendors.codex.dialect:DIALECT")})
+    with pytest.raises(VendorIncomplete, match="its dialect speaks for 'codex'"):
+        check_unit(wrong, load=True)
     with pytest.raises(VendorIncomplete, match="not a part of a vendor unit"):
         vendor_unit(**{**parts, "colour": "blue"})
     spec = units()[0].spec
@@ -202,6 +208,9 @@ def test_an_agent_is_never_both_registered_and_listed_unsupported() -> None:
 
     registered = {name for u in units() for name in (u.spec.id, *u.spec.aliases)}
     assert not registered & {u.id for u in UNSUPPORTED}
+    # Built without validation (to keep the registry cheap to load), so validated here.
+    assert all(UnsupportedVendor.model_validate(u.model_dump()) == u for u in UNSUPPORTED)
+    assert len({u.id for u in UNSUPPORTED}) == len(UNSUPPORTED)
     with pytest.raises(VendorIncomplete, match="registered and still listed as not supported"):
         load_units((UnsupportedVendor(id=units()[0].spec.id, name="x", files=(), settings=()),))
 

@@ -55,6 +55,16 @@ def test_vendor_modules_hold_data_only(path: Path) -> None:
             assert name in ALLOWED_CALLS, f"{path.name} calls {name}"
 
 
+def test_every_registered_vendor_has_its_reference_figures_here() -> None:
+    """A vendor added later states what its own documentation says (its event count, the events it
+    can block on, its approximate rows), so that its table is checked against something it did
+    not write itself."""
+    ids = {spec.id for spec in VENDORS}
+    for name, figures in (("EXPECTED_EVENTS", set(EXPECTED_EVENTS)), ("CAN_BLOCK", set(CAN_BLOCK))):
+        assert figures == ids, f"{name} in tests/test_vendors.py lacks {sorted(ids - figures)} or names others"
+    assert {vendor for vendor, _ in APPROXIMATE} <= ids
+
+
 def test_event_counts_match_the_reference() -> None:
     counts = {spec.id: len(spec.events) for spec in VENDORS}
     assert counts == EXPECTED_EVENTS

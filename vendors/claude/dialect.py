@@ -48,7 +48,7 @@ from compat_adapter.jsontext import JsonTextError, js_lines, js_read, js_trim
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
 
-__all__ = ("ClaudeDialect",)
+__all__ = ("ClaudeDialect", "DIALECT")
 
 #: The payload key each matcher-capable event tests its matcher against.
 SUBJECT_KEY: Mapping[str, str] = {
@@ -398,3 +398,7 @@ class ClaudeDialect(ClaudePayload):
 
     def merge(self, event: str, answers: Sequence[HookAnswer]) -> HookAnswer:
         return merge_answers(answers)
+
+
+#: The one stateless instance its unit names.
+DIALECT = ClaudeDialect()

@@ -3,11 +3,9 @@ its vendor-lane driver. Registered once, in ``pyproject.toml`` (entry-point grou
 
 from __future__ import annotations
 
-from compat_adapter.routing.placement import Facts
 from compat_adapter.handlers.parse import HandlerShape
-from compat_adapter.registry import vendor_unit
-from vendors.codex import importer
-from vendors.codex.dialect import CodexDialect
+from compat_adapter.registry import Later, vendor_unit
+from compat_adapter.routing.placement import Facts
 from vendors.codex.table import CODEX
 from vendors.codex.voice import CodexVoice
 
@@ -18,16 +16,19 @@ HANDLERS = HandlerShape(keys={}, other=frozenset({"type", "command", "timeout", 
                                                    "commandWindows", "command_windows", "async"}))
 
 
+# The voice and landing facts moved here from routing/voice.py (VOICES) and explain/landing.py
+# (FACTS) when the vendor became one unit (issue 25): a change to either is made here.
 UNIT = vendor_unit(
     spec=CODEX,
     order=20,
-    dialect=CodexDialect(),
-    importer=importer,
+    # Loaded on first use: the regex engines and the trust store are not needed to read the table.
+    dialect=Later("vendors.codex.dialect:DIALECT"),
+    importer=Later("vendors.codex.importer"),
     handlers=HANDLERS,
     # Codex 0.169.0 shows pre-tool context as a developer message (the lane saw it; older notes
     # say dropped).
     voice=CodexVoice("codex", post_block="replace", pre_tool_context=True),
     landing=Facts(context={"session": "message:developer", "prompt": "message:developer",
-                          "pre": "message:developer", "post": "message:developer"}, ask_unattended="allow"),
+                           "pre": "message:developer", "post": "message:developer"}, ask_unattended="allow"),
     lane="vendors.codex.lane:CLI",  # test support: loaded only by the vendor lane
 )

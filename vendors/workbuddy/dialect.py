@@ -59,7 +59,7 @@ from compat_adapter.jsontext import js_trim
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
 
-__all__ = ("IDE_ALIASES", "WorkBuddyDialect", "overlay_input")
+__all__ = ("DIALECT", "IDE_ALIASES", "WorkBuddyDialect", "overlay_input")
 
 _PAIRS = (("Bash", "execute_command"), ("Write", "write_to_file"), ("Edit", "replace_in_file"),
           ("Read", "read_file"), ("Glob", "list_dir"), ("Grep", "search_content"))
@@ -256,3 +256,7 @@ class WorkBuddyDialect(ClaudeDialect):
     def merge(self, event: str, answers: Sequence[HookAnswer]) -> HookAnswer:
         # Partial updatedInput overrides compose: each one's keys land on the previous result.
         return merge_answers(answers, overlay_inputs=True)
+
+
+#: The one stateless instance its unit names.
+DIALECT = WorkBuddyDialect()
