@@ -35,7 +35,7 @@ if TYPE_CHECKING:
         VendorSpec,
         capability_result,
     )
-    from compat_adapter.registry import VendorUnit, vendor_unit
+    from compat_adapter.registry import Later, VendorUnit, vendor_unit
     from compat_adapter.service import AdapterConfig, CompatAdapter, Status
 
 __all__ = (
@@ -53,6 +53,7 @@ __all__ = (
     "InvalidDeclaration",
     "InvalidHandler",
     "InvalidMatcher",
+    "Later",
     "MemoryHost",
     "MountFailed",
     "Route",
@@ -86,7 +87,7 @@ _LAZY = {
     **dict.fromkeys(("Host", "Surface", "validate_host"), "compat_adapter.host.protocol"),
     **dict.fromkeys(("Capability", "CapabilityResult", "Degradation", "DegradationCode", "Route",
                      "VendorSpec", "capability_result"), "compat_adapter.model"),
-    **dict.fromkeys(("VendorUnit", "vendor_unit"), "compat_adapter.registry"),
+    **dict.fromkeys(("Later", "VendorUnit", "vendor_unit"), "compat_adapter.registry"),
     **dict.fromkeys(("AdapterConfig", "CompatAdapter", "Status"), "compat_adapter.service"),
     "MemoryHost": "compat_adapter.host.embedded.memory",
     "build_matrix": "compat_adapter.matrix",

@@ -326,3 +326,17 @@ def test_the_table_surface_is_a_valid_surface() -> None:
     assert all(isinstance(mode, SeamMode) for mode in TABLE_SURFACE.seams.values())
     assert isinstance(TABLE_SURFACE.services, frozenset) and isinstance(TABLE_SURFACE.bridge_packages, frozenset)
     assert {s.bridge_package for s in VENDORS if s.bridge} <= TABLE_SURFACE.bridge_packages
+
+
+def test_a_rows_seams_are_its_points() -> None:
+    """``EventRow.seams`` restates the point (house review P2): it must agree with the points table,
+    so a table cannot name a seam its point does not listen on. A service point listens on none;
+    the official alternative listens where the native row does."""
+    from compat_adapter.routing.points import POINTS
+
+    for spec in VENDORS:
+        for row in spec.events:
+            point = POINTS[row.point]
+            assert row.seams == ((point.seam,) if point.seam else ()), (spec.id, row.event)
+            if row.official is not None:
+                assert row.official.seams == row.seams, (spec.id, row.event)
