@@ -40,11 +40,18 @@ def _by_name() -> Mapping[str, VendorUnit]:
 
 def unit_of(name: object) -> VendorUnit:
     """The unit of a vendor id or documented alias; anything else raises UNKNOWN_VENDOR."""
+    known = ", ".join(s.id for s in vendors())
     if isinstance(name, str):
         unit = _by_name().get(name.strip().lower())
         if unit is not None:
             return unit
-    known = ", ".join(s.id for s in vendors())
+        # An agent with hooks but no unit here is named as such, not as a typo.
+        from vendors.unsupported import UNSUPPORTED
+
+        other = next((u for u in UNSUPPORTED if u.id == name.strip().lower()), None)
+        if other is not None:
+            raise UnknownVendor(f"{other.name} ({other.id}) is not a supported vendor: it has no vendor unit here "
+                                f"(supported: {known})", vendor=name)
     raise UnknownVendor(f"unknown vendor {name!r} (known: {known})", vendor=name)
 
 

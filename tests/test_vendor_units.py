@@ -201,6 +201,16 @@ def test_files_of_agents_with_no_unit_are_named_not_a_supported_vendor(tmp_path:
     assert strict.returncode == 1 and "not a supported vendor" in strict.stdout + strict.stderr
 
 
+def test_naming_an_agent_with_no_unit_says_it_is_not_a_supported_vendor() -> None:
+    from compat_adapter.catalog import resolve_vendor
+    from compat_adapter.errors import UnknownVendor
+
+    with pytest.raises(UnknownVendor, match=r"Windsurf \(Cascade\) \(windsurf\) is not a supported vendor"):
+        resolve_vendor("Windsurf")
+    with pytest.raises(UnknownVendor, match="unknown vendor 'windsurfer'"):
+        resolve_vendor("windsurfer")
+
+
 def test_an_agent_is_never_both_registered_and_listed_unsupported() -> None:
     from compat_adapter.model import UnsupportedVendor
     from compat_adapter.registry import load_units

@@ -3,7 +3,7 @@
 Which keys a plugin returns is only known by running it, so the sidecar loads it first (never this
 process) and hands back a :class:`LoadReport`; grading reads that report and the host surface:
 
-* a key with a row in ``vendors/opencode_plugins.py`` is ADAPTED on the ``plugin-host`` route,
+* a key with a row in ``vendors/opencode/plugins.py`` is ADAPTED on the ``plugin-host`` route,
   with every loss (the vendor's, the plugin host's, the row's), or UNSUPPORTED naming the seam or
   service this host lacks;
 * a key no seam can carry, or that OpenCode does not have, is UNSUPPORTED with the reason;

@@ -78,7 +78,7 @@ _AT_SESSION_CREATION = degrade(
 # continue:false on rows whose rule ignores it. Measured with the lane (Claude Code 2.1.328, -p):
 # honoured on the tool loop's events (PreToolUse, PostToolUse, PostToolBatch), ignored on every other
 # event it could fire (SessionStart, InstructionsLoaded, CwdChanged, FileChanged with a matcher,
-# PostToolUseFailure, PermissionRequest), so those rows agree (dialects/claude.py reads it as
+# PostToolUseFailure, PermissionRequest), so those rows agree (vendors/claude/dialect.py reads it as
 # ignored). The rows below cannot be fired (or their effect seen) in -p; there the documented rule
 # ("stops Claude entirely", on any event) stands.
 _HALT_DOCUMENTED = degrade(

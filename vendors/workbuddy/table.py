@@ -23,7 +23,7 @@ from vendors.surface import CLAUDE_BRIDGE
 # True of every row: the dialect is assumed, not published.
 # continue:false on rows whose rule ignores it. Measured with the lane (CodeBuddy 2.163.0, -p): it
 # stops the agent on PreToolUse and is ignored on SessionStart, PostToolUse, Notification and
-# InstructionsLoaded (dialects/codebuddy.py reads it as ignored there). The rows below cannot be
+# InstructionsLoaded (vendors/workbuddy/dialect.py reads it as ignored there). The rows below cannot be
 # fired in -p; CodeBuddy documents continue as a field of every hook's output, as in Claude Code.
 _HALT_DOCUMENTED = degrade(
     "output-field-ignored",
