@@ -31,6 +31,7 @@ __all__ = (
     "UnknownEvent",
     "UnknownVendor",
     "UnsafeStateDir",
+    "VendorIncomplete",
     "ERROR_CODES",
 )
 
@@ -58,7 +59,7 @@ class CompatError(Exception):
 
 class UnknownVendor(CompatError):
     code = "UNKNOWN_VENDOR"
-    hint = "use one of claude, codex, workbuddy, opencode, copilot (or a documented alias)"
+    hint = "use a registered vendor id or a documented alias; `compat-adapter matrix` lists every vendor"
 
 
 class UnknownEvent(CompatError):
@@ -172,6 +173,12 @@ class TrustNotConfirmed(CompatError):
     code = "TRUST_NOT_CONFIRMED"
     hint = ("trust is granted by a person: run `compat-adapter trust` on a terminal and answer y, or "
             "pass --yes to trust on purpose (a script, CI)")
+
+
+class VendorIncomplete(CompatError):
+    code = "VENDOR_INCOMPLETE"
+    hint = ("a vendor unit names every part (compat_adapter.registry.VendorUnit) and its table every fact "
+            "(compat_adapter.model.VendorSpec); INTEGRATION.md \"Adding a vendor\" lists them")
 
 
 def _codes() -> dict[str, type[CompatError]]:

@@ -79,7 +79,7 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
                    help="explain a code a report prints (a loss such as env-differs, UNTRUSTED, fails-open, "
                         "CONFIG_PARSE_ERROR …) instead of replaying; alone, list every code")
     e.add_argument("--vendor", default=None,
-                   help="whose hooks these are (claude, codex, workbuddy, opencode, copilot)")
+                   help="whose hooks these are: a vendor id or alias (`compat-adapter matrix` lists them)")
     e.add_argument("--event", default=None,
                    help="the vendor's event name (default: its pre-tool event with --tool, its prompt event "
                         "with --prompt, the payload's own event with --payload)")

@@ -68,6 +68,8 @@ REFUSAL_CODES: Mapping[str, str] = MappingProxyType({
     "INVALID_ENTRY": "one entry whose shape the vendor would reject (not an object, no hooks list, a "
                      "field of the wrong type, an unknown handler type); the rest of the file imports",
     "INVALID_MATCHER": "a matcher that is not a string or does not compile in the vendor's regex engine",
+    "UNSUPPORTED_VENDOR": "a hook file of an agent this project has no vendor unit for (Windsurf, Kiro, "
+                          "Cline …, vendors/unsupported.py): named, never read",
 })
 
 

@@ -1,6 +1,6 @@
 """The Claude Code dialect (v2.1.2xx), as `vendor-protocols.md` §1 describes it.
 
-Payload: see :mod:`compat_adapter.dialects.claude_payload`. Stdin ends with a newline.
+Payload: see :mod:`vendors.claude.payload`. Stdin ends with a newline.
 
 Output: read the JavaScript way (`compat_adapter.jsontext`): on exit 0, stdout is ``trim``-med and is JSON only
 when it then starts with ``{`` and ``JSON.parse`` takes it (a BOM, a raw U+2028, a 5000-digit
@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from compat_adapter.dialects.base import HookAnswer, Moment
-from compat_adapter.dialects.claude_payload import TOOL_EVENTS, ClaudePayload
+from vendors.claude.payload import TOOL_EVENTS, ClaudePayload
 from compat_adapter.dialects.common import (
     OUTPUT_CAP,
     AnswerDraft,
@@ -48,7 +48,7 @@ from compat_adapter.jsontext import JsonTextError, js_lines, js_read, js_trim
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
 
-__all__ = ("ClaudeDialect",)
+__all__ = ("ClaudeDialect", "DIALECT")
 
 #: The payload key each matcher-capable event tests its matcher against.
 SUBJECT_KEY: Mapping[str, str] = {
@@ -398,3 +398,7 @@ class ClaudeDialect(ClaudePayload):
 
     def merge(self, event: str, answers: Sequence[HookAnswer]) -> HookAnswer:
         return merge_answers(answers)
+
+
+#: The one stateless instance its unit names.
+DIALECT = ClaudeDialect()

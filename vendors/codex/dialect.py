@@ -59,7 +59,7 @@ from compat_adapter.jsontext import JsonTextError, rust_read, rust_trim
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
 
-__all__ = ("ALIASES", "CodexDialect", "patch_text")
+__all__ = ("ALIASES", "CodexDialect", "DIALECT", "patch_text")
 
 SUBJECT_KEY: Mapping[str, str] = {
     "PreToolUse": "tool_name",
@@ -398,3 +398,7 @@ class CodexDialect:
             return merged
 
         return merge_answers(answers, finish=stopped_wins)
+
+
+#: The one stateless instance its unit names.
+DIALECT = CodexDialect()

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from compat_adapter.catalog import resolve_vendor
@@ -50,7 +51,7 @@ from compat_adapter.importers.common import (
 )
 from compat_adapter.model import VendorSpec
 
-__all__ = ("classify", "import_file", "project_files")
+__all__ = ("RUNS_HOOKS_OF", "extra_files", "rules_files", "classify", "import_file", "project_files")
 
 #: The two hook forms of the project layer; Codex merges them when both exist (§2.1).
 CONFIGS = (".codex/hooks.json", ".codex/config.toml")
@@ -61,7 +62,7 @@ _ROOT_KEYS = frozenset({"description", "hooks"})
 
 def project_files(root: Path) -> list[Path]:
     return [root / name for name in (*CONFIGS, *REQUIREMENTS) if (root / name).is_file()] + \
-        project_rules.project_rules("codex", root)
+        rules_files(root)
 
 
 def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
@@ -173,3 +174,18 @@ def classify(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook | Refused
         return refuse(spec, slot, shown, "SKIPPED_BY_VENDOR",
                       "Codex parses async: true and skips the handler")
     return accept(spec, slot, shown)
+
+
+#: Codex runs no other vendor's hook files.
+RUNS_HOOKS_OF: Mapping[str, tuple[tuple[str, ...], str]] = MappingProxyType({})
+
+
+def rules_files(root: Path) -> list[Path]:
+    """§2.7: at most one instructions file per folder, the override first; empty files are skipped."""
+    return (project_rules.first(root, "AGENTS.override.md", "AGENTS.md", nonempty=True)
+            + project_rules.tree(root, ".codex/rules", "*.rules"))
+
+
+def extra_files(root: Path) -> list[Path]:
+    """Nothing beyond the documented layout."""
+    return []

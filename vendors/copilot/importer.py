@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from compat_adapter.errors import ConfigParseError, InvalidMatcher
@@ -44,7 +45,7 @@ from compat_adapter.importers.common import (
 )
 from compat_adapter.model import VendorSpec
 
-__all__ = ("classify", "import_file", "project_files")
+__all__ = ("RUNS_HOOKS_OF", "extra_files", "rules_files", "classify", "import_file", "project_files")
 
 #: Inline hooks in settings files, after the hooks folder (§5.1 load order).
 SETTINGS = (".github/copilot/settings.json", ".github/copilot/settings.local.json")
@@ -60,7 +61,7 @@ def project_files(root: Path) -> list[Path]:
     folder = root / ".github" / "hooks"
     files = sorted(p for p in folder.glob("*.json") if p.is_file()) if folder.is_dir() else []
     files += [root / name for name in SETTINGS if (root / name).is_file()]
-    return files + project_rules.project_rules("copilot", root)
+    return files + rules_files(root)
 
 
 def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
@@ -194,3 +195,23 @@ def classify(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook | Refused
                       "the entry has only a powershell command; this host runs POSIX shell "
                       "commands (as Copilot's cloud agent does)")
     return accept(spec, slot, shown)
+
+
+#: Copilot CLI also runs these Claude files' hooks (vendor-protocols §5.1, item 4).
+RUNS_HOOKS_OF: Mapping[str, tuple[tuple[str, ...], str]] = MappingProxyType({
+    "claude": ((".claude/settings.json", ".claude/settings.local.json"),
+               "Copilot CLI also runs the hooks of this Claude file; with the Copilot import registered too, a "
+               "host that stands in for both would run it twice")})
+
+
+def rules_files(root: Path) -> list[Path]:
+    """§5.7: repository-wide, then path-specific, then the agent file (AGENTS.md, else a root
+    CLAUDE.md or GEMINI.md)."""
+    return (project_rules.existing(root, ".github/copilot-instructions.md")
+            + project_rules.tree(root, ".github/instructions", "**/*.instructions.md")
+            + project_rules.first(root, "AGENTS.md", "CLAUDE.md", "GEMINI.md"))
+
+
+def extra_files(root: Path) -> list[Path]:
+    """Nothing beyond the documented layout."""
+    return []

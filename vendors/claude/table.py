@@ -7,6 +7,7 @@ only observes the event itself).
 """
 
 from compat_adapter.model import (
+    MatcherEngine,
     BridgeSpec,
     EventRow,
     Route,
@@ -77,7 +78,7 @@ _AT_SESSION_CREATION = degrade(
 # continue:false on rows whose rule ignores it. Measured with the lane (Claude Code 2.1.328, -p):
 # honoured on the tool loop's events (PreToolUse, PostToolUse, PostToolBatch), ignored on every other
 # event it could fire (SessionStart, InstructionsLoaded, CwdChanged, FileChanged with a matcher,
-# PostToolUseFailure, PermissionRequest), so those rows agree (dialects/claude.py reads it as
+# PostToolUseFailure, PermissionRequest), so those rows agree (vendors/claude/dialect.py reads it as
 # ignored). The rows below cannot be fired (or their effect seen) in -p; there the documented rule
 # ("stops Claude entirely", on any event) stands.
 _HALT_DOCUMENTED = degrade(
@@ -543,6 +544,7 @@ EVENTS = (
         route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="approval/decided",
+        fires_on="rejected",  # the host's approval service rejected the call
         matcher_subject="tool_name",
         degradations=(
             degrade("observe-only",
@@ -845,4 +847,15 @@ CLAUDE = VendorSpec(
         "handlers; only their command hooks and rules files are adapted, never the runtime itself."
     ),
     tools=TOOLS,
+    # What Claude Code does, as data (compat_adapter.model.VendorSpec says what each field means).
+    dedupes_commands=True,  # identical commands of one event run once
+    clamps_event_timeouts=False,
+    handler_kinds=frozenset({"command", "http", "mcp_tool", "prompt", "agent"}),
+    http_losses=(shared.HTTP_POLICIES_NOT_READ,),
+    matchers=MatcherEngine(engine="js-regex", names=r"[A-Za-z0-9_\- ,|]+", names_events=None, match_all=()),
+    bad_matcher="refuses-config",
+    exit2_blocks=True,
+    failure_denies=(),
+    rules_policy=False,
+    plugin_host=False,
 )

@@ -1,7 +1,7 @@
 """The CodeBuddy Code / WorkBuddy dialect (vendor id ``workbuddy``): Claude-compatible, with the
 differences `vendor-protocols.md` §3 lists.
 
-What differs from :mod:`compat_adapter.dialects.claude`:
+What differs from :mod:`vendors.claude.dialect`:
 
 - Payload (CodeBuddy Code 2.163.0 as the vendor lane records it): Claude's shape without
   ``prompt_id`` and ``effort``, plus ``client: "CLI"``, ``version`` (the release this dialect
@@ -46,7 +46,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from compat_adapter.dialects.base import HookAnswer, Moment
-from compat_adapter.dialects.claude import EXIT2_BLOCK, EXIT2_DENY, SUBJECT_KEY, ClaudeDialect
+from vendors.claude.dialect import EXIT2_BLOCK, EXIT2_DENY, SUBJECT_KEY, ClaudeDialect
 from compat_adapter.dialects.common import (
     AnswerDraft,
     first_line,
@@ -59,7 +59,7 @@ from compat_adapter.jsontext import js_trim
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
 
-__all__ = ("IDE_ALIASES", "WorkBuddyDialect", "overlay_input")
+__all__ = ("DIALECT", "IDE_ALIASES", "WorkBuddyDialect", "overlay_input")
 
 _PAIRS = (("Bash", "execute_command"), ("Write", "write_to_file"), ("Edit", "replace_in_file"),
           ("Read", "read_file"), ("Glob", "list_dir"), ("Grep", "search_content"))
@@ -256,3 +256,7 @@ class WorkBuddyDialect(ClaudeDialect):
     def merge(self, event: str, answers: Sequence[HookAnswer]) -> HookAnswer:
         # Partial updatedInput overrides compose: each one's keys land on the previous result.
         return merge_answers(answers, overlay_inputs=True)
+
+
+#: The one stateless instance its unit names.
+DIALECT = WorkBuddyDialect()

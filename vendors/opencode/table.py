@@ -6,6 +6,7 @@ a host seam or service. The host has no OpenCode bridge.
 """
 
 from compat_adapter.model import (
+    MatcherEngine,
     EventRow,
     Route,
     RulesSpec,
@@ -15,7 +16,7 @@ from compat_adapter.model import (
     degrade,
 )
 from vendors import shared
-from vendors.opencode_plugins import PLUGIN_REFUSED
+from vendors.opencode.plugins import PLUGIN_REFUSED
 
 _CALLBACK = degrade(
     "reauthored",
@@ -483,4 +484,15 @@ OPENCODE = VendorSpec(
     ),
     tools=TOOLS,
     unserved=UNSERVED,
+    # What OpenCode does, as data (compat_adapter.model.VendorSpec says what each field means).
+    dedupes_commands=False,
+    clamps_event_timeouts=False,
+    handler_kinds=frozenset({"command"}),
+    http_losses=(),
+    matchers=MatcherEngine(engine="js-regex", names=None, names_events=None, match_all=()),
+    bad_matcher="refuses-config",
+    exit2_blocks=False,  # a plugin's thrown error blocks, not an exit code
+    failure_denies=(),
+    rules_policy=False,
+    plugin_host=True,
 )

@@ -7,6 +7,7 @@ CodeBuddy acts on their answer (native-seam), and eleven are translated by this 
 """
 
 from compat_adapter.model import (
+    MatcherEngine,
     BridgeSpec,
     EventRow,
     Route,
@@ -22,7 +23,7 @@ from vendors.surface import CLAUDE_BRIDGE
 # True of every row: the dialect is assumed, not published.
 # continue:false on rows whose rule ignores it. Measured with the lane (CodeBuddy 2.163.0, -p): it
 # stops the agent on PreToolUse and is ignored on SessionStart, PostToolUse, Notification and
-# InstructionsLoaded (dialects/codebuddy.py reads it as ignored there). The rows below cannot be
+# InstructionsLoaded (vendors/workbuddy/dialect.py reads it as ignored there). The rows below cannot be
 # fired in -p; CodeBuddy documents continue as a field of every hook's output, as in Claude Code.
 _HALT_DOCUMENTED = degrade(
     "output-field-ignored",
@@ -403,6 +404,7 @@ EVENTS = (
         route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="approval/decided",
+        fires_on="rejected",  # the host's approval service rejected the call
         matcher_subject="tool_name",
         degradations=(
             degrade("observe-only",
@@ -662,4 +664,16 @@ WORKBUDDY = VendorSpec(
         "out of scope; only JSON command hooks and rules text are adapted."
     ),
     tools=TOOLS,
+    # What CodeBuddy does, as data (compat_adapter.model.VendorSpec says what each field means).
+    dedupes_commands=True,  # identical commands of one event run once, as in Claude Code
+    clamps_event_timeouts=False,
+    # command and prompt in settings; agent and http in agent or skill frontmatter
+    handler_kinds=frozenset({"command", "http", "prompt", "agent"}),
+    http_losses=(shared.HTTP_POLICIES_NOT_READ,),
+    matchers=MatcherEngine(engine="js-regex", names=None, names_events=None, match_all=()),
+    bad_matcher="refuses-config",
+    exit2_blocks=True,
+    failure_denies=(),
+    rules_policy=False,
+    plugin_host=False,
 )

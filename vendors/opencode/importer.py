@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 from urllib.parse import unquote, urlparse
 
@@ -41,7 +42,7 @@ from compat_adapter.importers.common import (
 from compat_adapter.model import VendorSpec
 from compat_adapter.rules import resolve_sources
 
-__all__ = ("PLUGIN_SUFFIXES", "import_file", "project_files")
+__all__ = ("RUNS_HOOKS_OF", "extra_files", "rules_files", "PLUGIN_SUFFIXES", "import_file", "project_files")
 
 CONFIGS = ("opencode.json", "opencode.jsonc")
 #: Project plugin folders: `plugins/` now, `plugin/` in older builds (§4.1).
@@ -54,7 +55,7 @@ HOSTED_SUFFIXES = frozenset({".ts", ".js"})
 def project_files(root: Path) -> list[Path]:
     # Vendor order: project rules, then the config (whose instructions are combined with them,
     # and whose plugins load before the plugin folder's), then the plugin folder.
-    files = project_rules.project_rules("opencode", root)
+    files = rules_files(root)
     files += [root / name for name in CONFIGS if (root / name).is_file()]
     # OpenCode globs both plugin folders at once and sorts the paths as strings, so `plugin/b.ts`
     # starts loading before `plugins/a.ts` (its loads then run concurrently).
@@ -179,3 +180,18 @@ def _experimental_hooks(spec: VendorSpec, hooks: Any, shown: str, out: FileImpor
                 out.refused.append(Refused(
                     vendor=spec.id, what=f"experimental {key} command {text}".rstrip(),
                     reason=_NO_ROW, origin=f"{shown}:{at}[{i}]", code="UNSUPPORTED_CONFIG"))
+
+
+#: OpenCode runs no other vendor's hook files.
+RUNS_HOOKS_OF: Mapping[str, tuple[tuple[str, ...], str]] = MappingProxyType({})
+
+
+def rules_files(root: Path) -> list[Path]:
+    """§4.5: AGENTS.md, else CLAUDE.md. ``instructions`` entries come from opencode.json itself."""
+    return project_rules.first(root, "AGENTS.md", "CLAUDE.md")
+
+
+def extra_files(root: Path) -> list[Path]:
+    """The config under ``.opencode/``, which OpenCode also reads."""
+    return [root / name for name in (".opencode/opencode.json", ".opencode/opencode.jsonc")
+            if (root / name).is_file()]

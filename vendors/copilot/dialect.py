@@ -81,7 +81,7 @@ from compat_adapter.jsontext import JsonTextError, js_lines, js_read, js_trim
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
 
-__all__ = ("CLAUDE_NAMES", "READ_TOOLS", "CopilotDialect", "is_claude_format")
+__all__ = ("CLAUDE_NAMES", "CopilotDialect", "DIALECT", "READ_TOOLS", "is_claude_format")
 
 #: Copilot runtime tool name → the Claude name PascalCase payloads and matchers use.
 CLAUDE_NAMES: Mapping[str, str] = {
@@ -468,3 +468,7 @@ class CopilotDialect:
 
             return merge_answers(answers, reason_sep="\n\n", finish=drop_response)
         return merge_answers(answers)
+
+
+#: The one stateless instance its unit names.
+DIALECT = CopilotDialect()

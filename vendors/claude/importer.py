@@ -10,7 +10,9 @@ the handler refused rather than run more often or differently than Claude would.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 
 from compat_adapter.errors import ConfigParseError
 from compat_adapter.handlers.rules import IF_EVENTS
@@ -35,7 +37,7 @@ from compat_adapter.importers.common import (
 )
 from compat_adapter.model import VendorSpec
 
-__all__ = ("classify", "import_file", "project_files", "settings_file")
+__all__ = ("RUNS_HOOKS_OF", "extra_files", "rules_files", "classify", "import_file", "project_files", "settings_file")
 
 #: Project settings files in Claude's precedence order, lowest first (§1.1).
 SETTINGS = (".claude/settings.json", ".claude/settings.local.json")
@@ -43,7 +45,7 @@ SETTINGS = (".claude/settings.json", ".claude/settings.local.json")
 
 def project_files(root: Path) -> list[Path]:
     return [root / name for name in SETTINGS if (root / name).is_file()] + \
-        project_rules.project_rules("claude", root)
+        rules_files(root)
 
 
 def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
@@ -88,3 +90,19 @@ def classify(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook | Refused
                       f"Claude checks `if` only on tool events and never runs a handler that "
                       f"has one on {slot.event}")
     return accept(spec, slot, shown)
+
+
+#: Claude Code runs no other vendor's hook files.
+RUNS_HOOKS_OF: Mapping[str, tuple[tuple[str, ...], str]] = MappingProxyType({})
+
+
+def rules_files(root: Path) -> list[Path]:
+    """§1.7: CLAUDE.md (root or .claude/), then CLAUDE.local.md, then .claude/rules recursively."""
+    return (project_rules.existing(root, "CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")
+            + project_rules.tree(root, ".claude/rules", "**/*.md"))
+
+
+def extra_files(root: Path) -> list[Path]:
+    """A Claude Code plugin's ``hooks/hooks.json``, when the folder is a plugin."""
+    plugin = (root / ".claude-plugin").is_dir() and (root / "hooks/hooks.json").is_file()
+    return [root / "hooks/hooks.json"] if plugin else []

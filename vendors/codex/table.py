@@ -4,6 +4,7 @@ Data only. Five events go through the host's official Codex bridge; the rest are
 """
 
 from compat_adapter.model import (
+    MatcherEngine,
     BridgeSpec,
     EventRow,
     Route,
@@ -404,4 +405,15 @@ CODEX = VendorSpec(
     ),
     tools=TOOLS,
     unserved=UNSERVED,
+    # What Codex does, as data (compat_adapter.model.VendorSpec says what each field means).
+    dedupes_commands=False,
+    clamps_event_timeouts=True,  # SessionEnd/Interrupt: 3 s caps a hook's longer timeout too
+    handler_kinds=frozenset({"command"}),
+    http_losses=(),
+    matchers=MatcherEngine(engine="rust-regex", names=r"[A-Za-z0-9_|]+", names_events=None, match_all=()),
+    bad_matcher="refuses-config",
+    exit2_blocks=True,
+    failure_denies=(),
+    rules_policy=True,  # .rules files are prefix-rule command policy (compat_adapter.routing.execpolicy)
+    plugin_host=False,
 )

@@ -78,7 +78,7 @@ from compat_adapter.jsontext import JsonTextError, js_read, js_trim
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
 
-__all__ = ("INTERCEPTORS", "OpenCodeDialect")
+__all__ = ("DIALECT", "INTERCEPTORS", "OpenCodeDialect")
 
 #: Hook keys with an ``(input, output)`` signature; every other event is a bus event.
 INTERCEPTORS = frozenset({
@@ -300,3 +300,7 @@ class OpenCodeDialect:
         if denies and merged.reason != denies[0].reason:
             return replace(merged, reason=denies[0].reason)
         return merged
+
+
+#: The one stateless instance its unit names.
+DIALECT = OpenCodeDialect()

@@ -9,6 +9,7 @@ its losses (named once below).
 """
 
 from compat_adapter.model import (
+    MatcherEngine,
     EventRow,
     Route,
     RulesSpec,
@@ -441,4 +442,17 @@ COPILOT = VendorSpec(
     ),
     tools=TOOLS,
     unserved=UNSERVED,
+    # What Copilot CLI does, as data (compat_adapter.model.VendorSpec says what each field means).
+    dedupes_commands=False,
+    clamps_event_timeouts=False,
+    handler_kinds=frozenset({"command", "http"}),
+    http_losses=(),  # Copilot has no settings-level URL or variable policy
+    # Literal name lists only in the Claude-format tool events; "**" matches everything too.
+    matchers=MatcherEngine(engine="anchored-regex", names=r"[A-Za-z0-9_|]+",
+                           names_events=("PreToolUse", "PermissionRequest"), match_all=("**",)),
+    bad_matcher="skips-hook",  # the built-in bridge reproduces the skip
+    exit2_blocks=True,
+    failure_denies=("preToolUse", "PreToolUse"),  # any failing preToolUse hook denies the call
+    rules_policy=False,
+    plugin_host=False,
 )
