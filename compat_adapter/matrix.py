@@ -115,7 +115,7 @@ def _points(hooks: tuple[CapabilityResult, ...], route: Route, surface: Surface)
 def plugin_rows(surface: Surface) -> tuple[CapabilityResult, ...]:
     """Every OpenCode plugin hook key graded on ``surface``, as a loaded plugin's key is graded."""
     from compat_adapter.plugin_host.grade import grade_key
-    from vendors.opencode_plugins import PLUGIN_EVENTS, PLUGIN_REFUSED
+    from vendors.opencode.plugins import PLUGIN_EVENTS, PLUGIN_REFUSED
 
     keys = [row.event for row in PLUGIN_EVENTS] + [key for key, _ in PLUGIN_REFUSED]
     return tuple(grade_key(f"opencode:plugin:{key}", key, surface) for key in keys)
@@ -159,7 +159,7 @@ def build_matrix(surface: Surface = EMBEDDED_SURFACE, vendor: str | None = None,
         hooks=all_hooks,
         rules=tuple(rules),
         runtimes=tuple(runtimes),
-        plugins=plugin_rows(surface) if any(s.id == "opencode" for s in specs) else (),
+        plugins=plugin_rows(surface) if any(s.plugin_host for s in specs) else (),
         native_points=_points(all_hooks, Route.NATIVE_TRANSLATE, surface),
         observation_points=_points(all_hooks, Route.NATIVE_SEAM, surface),
         counts=tuple(counts),
@@ -317,8 +317,8 @@ def to_markdown(matrix: Matrix) -> str:
 
 def _plugin_shared() -> tuple[Degradation, ...]:
     """What every plugin hook loses: OpenCode's own losses and the plugin host's."""
-    from vendors.opencode import OPENCODE
-    from vendors.opencode_plugins import PLUGIN_LOSSES
+    from vendors.opencode.table import OPENCODE
+    from vendors.opencode.plugins import PLUGIN_LOSSES
 
     return OPENCODE.losses + PLUGIN_LOSSES
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from compat_adapter.catalog import resolve_event, resolve_vendor
-from compat_adapter.dialects import DIALECTS
+from compat_adapter.dialects import dialect_for
 from compat_adapter.dialects.base import Moment
 from compat_adapter.testing.lane.compare import payload_fields
 
@@ -158,7 +158,7 @@ CASES = [(v, e) for v, events in VENDOR_FIELDS.items() for e in events]
 @pytest.mark.parametrize(("vendor", "event"), CASES, ids=[f"{v}:{e}" for v, e in CASES])
 def test_payload_carries_the_fields_the_vendor_sends(vendor: str, event: str) -> None:
     sent = set(VENDOR_FIELDS[vendor][event].split())
-    ours = payload_fields(DIALECTS[vendor].payload(_moment(event)))
+    ours = payload_fields(dialect_for(vendor).payload(_moment(event)))
     loss = LOSSES.get((vendor, event), set())
     assert sent - ours == loss, f"missing beyond the listed losses: {sorted(sent - ours - loss)}"
     assert ours - sent == set(), f"fields the vendor does not send: {sorted(ours - sent)}"
@@ -169,12 +169,12 @@ def test_payload_carries_the_fields_the_vendor_sends(vendor: str, event: str) ->
 
 
 def test_transcript_and_prompt_ids_when_the_host_has_them() -> None:
-    copilot = DIALECTS["copilot"]
+    copilot = dialect_for("copilot")
     assert copilot.payload(_moment("agentStop", "/t/s.jsonl"))["transcriptPath"] == "/t/s.jsonl"
     assert copilot.payload(_moment("Stop", "/t/s.jsonl"))["transcript_path"] == "/t/s.jsonl"
     # Only Stop carries the path in the Claude format (measured on 1.0.102).
     assert "transcript_path" not in copilot.payload(_moment("PreToolUse", "/t/s.jsonl"))
-    claude = DIALECTS["claude"]
+    claude = dialect_for("claude")
     ids = {claude.payload(_moment(e))["prompt_id"] for e in ("UserPromptSubmit", "PreToolUse", "Stop", "SessionEnd")}
     assert len(ids) == 1, "one prompt, one prompt_id on every event of it"
     other = Moment(event="PreToolUse", session_id="session-2", cwd="/w", fields=_TOOL, logged=_LOGGED)
@@ -182,24 +182,24 @@ def test_transcript_and_prompt_ids_when_the_host_has_them() -> None:
 
 
 def test_values_the_host_knows_are_the_hosts() -> None:
-    post = DIALECTS["claude"].payload(_moment("PostToolUse"))
+    post = dialect_for("claude").payload(_moment("PostToolUse"))
     assert post["tool_response"]["stdout"] == "hello-from-tool" and post["duration_ms"] == 12
     assert post["tool_use_id"] == "call-1" and "agent_id" not in post
-    assert DIALECTS["codex"].payload(_moment("PostToolUse"))["tool_response"] == "hello-from-tool\n"
-    assert DIALECTS["codex"].payload(_moment("PreToolUse"))["model"] == "model-a"
-    wb = DIALECTS["workbuddy"].payload(_moment("PostToolUse"))
+    assert dialect_for("codex").payload(_moment("PostToolUse"))["tool_response"] == "hello-from-tool\n"
+    assert dialect_for("codex").payload(_moment("PreToolUse"))["model"] == "model-a"
+    wb = dialect_for("workbuddy").payload(_moment("PostToolUse"))
     assert wb["tool_response"]["exitCode"] == 0 and wb["call_id"] == wb["tool_use_id"] == "call-1"
     assert wb["model"] == "model-a" and "stdout" not in wb["tool_response"]
-    failed = DIALECTS["workbuddy"].payload(Moment(event="PostToolUse", session_id="s", cwd="/w",
+    failed = dialect_for("workbuddy").payload(Moment(event="PostToolUse", session_id="s", cwd="/w",
                                                   fields={**_RESULT, "exit_code": 3, "is_error": True}))
     # CodeBuddy 2.163.0 (lane workbuddy:post_exit_nonzero): error code 8002 and is_error for exit 3.
     assert (failed["tool_response"]["exitCode"], failed["tool_response"]["tool_error_code"]) == (3, "8002")
     assert failed["tool_response"]["is_error"] is True and "Exit Code: 3" in failed["tool_response"]["error"]
-    pre = DIALECTS["copilot"].payload(_moment("preToolUse"))
+    pre = dialect_for("copilot").payload(_moment("preToolUse"))
     assert pre["toolArgs"] == {"command": COMMAND, "description": "lane step"}
-    assert DIALECTS["copilot"].payload(_moment("permissionRequest"))["toolInput"] == {"command": COMMAND}
+    assert dialect_for("copilot").payload(_moment("permissionRequest"))["toolInput"] == {"command": COMMAND}
     # Inside a subagent Claude names the agent; the main agent's events name none.
-    sub = DIALECTS["claude"].payload(Moment(event="PreToolUse", session_id="s", cwd="/w",
+    sub = dialect_for("claude").payload(Moment(event="PreToolUse", session_id="s", cwd="/w",
                                             fields={**_TOOL, "agent_id": "a2", "agent_type": "general-purpose",
                                                     "parent_id": "a1"}))
     assert (sub["agent_id"], sub["agent_type"]) == ("a2", "general-purpose")

@@ -24,7 +24,7 @@ from compat_adapter.dialects.base import HookAnswer, Moment
 from compat_adapter.errors import CompatError
 from compat_adapter.runtime.process import ProcessOutcome
 
-VENDORS = ("claude", "codex", "workbuddy", "opencode", "copilot")
+VENDORS = tuple(s.id for s in vendors())
 SETTINGS = settings(max_examples=150, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 

@@ -20,13 +20,15 @@ import pytest
 
 from compat_adapter.testing.lane.outcome import Outcome
 from compat_adapter.testing.lane.run import isolation
-from compat_adapter.testing.lane.scenarios import cases_for
-from compat_adapter.testing.lane.suite import VENDORS, CaseResult, pin_of, summarize
+from compat_adapter.testing.lane.suite import CaseResult, pin_of, summarize
+from compat_adapter.testing.lane.vendors import cases_for, lane_vendors
 
 pytestmark = pytest.mark.vendor
 
 REPO = Path(__file__).resolve().parents[1]
 PIN = REPO / "tests" / "fixtures" / "vendor_lane" / "pin.json"
+#: Every vendor whose unit has a lane driver.
+VENDORS = lane_vendors()
 HOOKREC = "python3 <run>/bin/hookrec.py --log <run>/state/hooks.jsonl"
 
 

@@ -24,7 +24,8 @@ from compat_adapter.host.protocol import (
     PreToolDecision,
     QuestionAnswer,
 )
-from compat_adapter.routing.voice import Place, Said, voice_of
+from compat_adapter.catalog import voice_of
+from compat_adapter.routing.voice import Place, Said
 
 if TYPE_CHECKING:
     from compat_adapter.model import EventRow

@@ -11,7 +11,6 @@ from pathlib import Path
 
 from test_contract import LANE_DIR, Lane, bash, dsh_lane, lane, printing
 
-from compat_adapter.catalog import resolve_vendor
 from compat_adapter.declare import declare_hook
 from compat_adapter.grading import grade
 from compat_adapter.host.dsh.lane import launch
@@ -19,7 +18,6 @@ from compat_adapter.host.dsh.surface import DSH_SURFACE, DSH_VERSION
 from compat_adapter.host.script import Reply
 from compat_adapter.host.surfaces import EMBEDDED_SURFACE
 from compat_adapter.model import DegradationCode
-from compat_adapter.routing.voice import voice_of
 from compat_adapter.service import CompatAdapter
 
 __all__ = ("dsh_lane", "lane")  # the fixtures, shared with the contract suite
@@ -86,4 +84,3 @@ def test_the_role_losses_are_graded_on_the_host_that_lacks_the_role() -> None:
                if d.code is DegradationCode.MESSAGE_PROVENANCE]
         assert not [t for t in embedded if "no " + role.split()[0] + " role" in t], (vendor, event, embedded)
         assert any(role in t and "user message" in t for t in dsh), (vendor, event, dsh)
-        assert resolve_vendor(vendor).context_role == voice_of(vendor).message_role
