@@ -370,7 +370,9 @@ async def boot(cwd: Path, *, home: Path | None = None, lane_root: Path | None = 
                     "DEEPSEEK_API_KEY": SCRIPTED_KEY})
         if answer_timeout_ms is not None:
             env["COMPAT_ADAPTER_ANSWER_TIMEOUT_MS"] = str(answer_timeout_ms)
-        harness = DeepSeekHarness(cwd=str(cwd), dsh_home=str(home), env=env, shutdown_timeout_seconds=5.0)
+        # A loaded machine boots the runtime slowly: the SDK's own 30 s default is too short for CI.
+        harness = DeepSeekHarness(cwd=str(cwd), dsh_home=str(home), env=env, shutdown_timeout_seconds=5.0,
+                                  initialize_timeout_seconds=hello_timeout_s + 60)
         runtime: DshRuntime | None = None
         try:
             async with _plain_errors(), listener, anyio.create_task_group() as tg:

@@ -116,7 +116,7 @@ class LaneHost:
         self._agents: list[LaneAgent] = []
         self._listeners: list[Callable[[], None]] = []
         self._records: dict[str, list[LogEvent]] = {}
-        self.on("session/event", self._keep)
+        self.on(points.SESSION_EVENT.seam, self._keep)
         if approver is not None:
             # The user answering approvals: a plain listener on the real approval/request chain.
             async def answer(request: Any, next_: Callable[[], Awaitable[Any]]) -> Any:
