@@ -34,10 +34,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from compat_adapter.testing.drift.releases import LANE_FOLDERS, read_release  # noqa: E402
+from compat_adapter.testing.drift.releases import lane_folders, read_release  # noqa: E402
 from compat_adapter.testing.drift.report import compare_snapshots, drift_json, render  # noqa: E402
 
-VENDORS = tuple(LANE_FOLDERS)
+VENDORS = tuple(lane_folders())
 
 
 def _install(lane: Path, *flags: str) -> None:

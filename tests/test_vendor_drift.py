@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from compat_adapter.testing.drift.releases import LANE_FOLDERS, read_release, table_gaps
+from compat_adapter.testing.drift.releases import lane_folders, read_release, table_gaps
 from compat_adapter.testing.drift.report import compare_snapshots, drift_json, render
 from compat_adapter.testing.lane.vendors import lane_dir
 
@@ -137,7 +137,7 @@ def test_every_pinned_release_yields_its_events_from_what_it_ships() -> None:
     want = subprocess.run(["bash", str(REPO / "scripts" / "vendor_lane.sh"), "--want"], capture_output=True,
                           text=True, check=True).stdout
     stamps = dict(line.split("\t") for line in want.splitlines())
-    for vendor, folder in LANE_FOLDERS.items():
+    for vendor, folder in lane_folders().items():
         release = read_release(vendor, lane_dir())
         assert release.stamp == stamps[folder]
         # Each reader finds the vendor's full list, with the events every release of it has had.

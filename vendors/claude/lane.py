@@ -5,6 +5,8 @@ Loaded only by ``compat_adapter.testing.lane`` (the unit names it as ``lane``), 
 
 from __future__ import annotations
 
+import re
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +28,17 @@ OBSERVED = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "St
 @dataclass(frozen=True, slots=True)
 class ClaudeCli(VendorCli):
     """``claude -p`` against the scripted model as its Anthropic endpoint."""
+
+    def release_events(self, folder: Path) -> tuple[tuple[str, ...], str]:
+        # The bundled CLI keeps its hook events as one JSON-like array literal (the settings schema's
+        # list); smaller arrays of some of them also exist, so the longest that holds the anchors wins.
+        rel = "node_modules/@anthropic-ai/claude-code/bin/claude.exe"
+        best: list[str] = []
+        for m in re.finditer(rb'\["PreToolUse"(?:,"[A-Za-z]+")+\]', (folder / rel).read_bytes()):
+            names = json.loads(m.group(0))
+            if {"SessionStart", "Stop", "UserPromptSubmit"} <= set(names) and len(names) > len(best):
+                best = names
+        return tuple(best), rel
 
     def setup(self, run: Path, base: str, prompt: str, env: dict[str, str], *, binary: str, lane: Path,
               options: Mapping[str, Any]) -> list[str]:

@@ -5,6 +5,8 @@ Loaded only by ``compat_adapter.testing.lane`` (the unit names it as ``lane``), 
 
 from __future__ import annotations
 
+import re
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +28,27 @@ OBSERVED = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "St
 @dataclass(frozen=True, slots=True)
 class CodexCli(VendorCli):
     """``codex exec`` with a mock provider on the scripted model's Responses API."""
+
+    def release_events(self, folder: Path) -> tuple[tuple[str, ...], str]:
+        # Codex embeds a draft-07 JSON schema per hook event (``<event>.command.input``); the event
+        # name is the const of its ``hook_event_name``.
+        rel = "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"
+        data = (folder / rel).read_bytes().decode("utf-8", "replace")
+        decoder = json.JSONDecoder()
+        found: list[str] = []
+        for m in re.finditer(r'\{\s*"\$schema": "http://json-schema.org/draft-07/schema#"', data):
+            try:
+                schema, _ = decoder.raw_decode(data, m.start())
+            except ValueError:
+                continue
+            title = str(schema.get("title", ""))
+            const = schema.get("properties", {}).get("hook_event_name", {}).get("const")
+            if title.endswith(".command.input") and isinstance(const, str) and const not in found:
+                found.append(const)
+        # An event without a schema (0.169 and 0.171 have PreModelRequest in their hook-event enum but
+        # no schema for it) is not seen here: the enum's variant names are stored back to back with
+        # other identifiers, with no boundary that tells where the run ends.
+        return tuple(found), rel + " (embedded <event>.command.input schemas)"
 
     def setup(self, run: Path, base: str, prompt: str, env: dict[str, str], *, binary: str, lane: Path,
               options: Mapping[str, Any]) -> list[str]:

@@ -5,6 +5,7 @@ Loaded only by ``compat_adapter.testing.lane`` (the unit names it as ``lane``), 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,14 @@ OBSERVED = ("sessionStart", "userPromptSubmitted", "preToolUse", "permissionRequ
 @dataclass(frozen=True, slots=True)
 class CopilotCli(VendorCli):
     """``copilot -p`` offline, with the scripted model as its provider."""
+
+    def release_events(self, folder: Path) -> tuple[tuple[str, ...], str]:
+        # The CLI unpacks its payload on first start (the lane does that at install); the payload ships
+        # its API schema, whose HookType enum lists every event (file-configurable and SDK-only).
+        for schema in sorted(folder.glob("xdg-cache/copilot/pkg/*/*/schemas/api.schema.json")):
+            enum = json.loads(schema.read_text())["definitions"]["HookType"]["enum"]
+            return tuple(enum), str(schema.relative_to(folder)) + " (definitions.HookType)"
+        return (), "xdg-cache/copilot/pkg/*/*/schemas/api.schema.json"
 
     def setup(self, run: Path, base: str, prompt: str, env: dict[str, str], *, binary: str, lane: Path,
               options: Mapping[str, Any]) -> list[str]:

@@ -5,6 +5,7 @@ Loaded only by ``compat_adapter.testing.lane`` (the unit names it as ``lane``), 
 
 from __future__ import annotations
 
+import re
 import json
 import shutil
 from collections.abc import Mapping
@@ -27,6 +28,25 @@ __all__ = ("CLI", "LIVE", "OpenCodeCli", "OpenCodeSpeaker")
 class OpenCodeCli(VendorCli):
     """``opencode run`` with the scripted model as an OpenAI-compatible provider; its hooks are
     the lane's recording plugin (or a corpus plugin, as written)."""
+
+    def release_events(self, folder: Path) -> tuple[tuple[str, ...], str]:
+        # A plugin's callbacks are the keys of the plugin package's `Hooks` interface; the bus events an
+        # `event` callback receives are the members of the SDK's `Event` union (each names its `type`).
+        plugin = "node_modules/@opencode-ai/plugin/dist/index.d.ts"
+        sdk = "node_modules/@opencode-ai/sdk/dist/gen/types.gen.d.ts"
+        text = (folder / plugin).read_text()
+        body = text[text.index("interface Hooks"):]
+        body = body[:body.index("\n}")]
+        hooks = re.findall(r'^    "?([A-Za-z][\w.]*)"?\??:', body, re.M)
+        types = (folder / sdk).read_text()
+        union = re.search(r"export type Event = ([^;]*);", types)
+        bus: list[str] = []
+        for member in (union.group(1).split("|") if union else ()):
+            m = re.search(r"export type " + re.escape(member.strip()) + r' = \{\s*(?:id: [^;]*;\s*)?type: "([^"]+)"',
+                          types)
+            if m:
+                bus.append(m.group(1))
+        return tuple(dict.fromkeys([*hooks, *bus])), f"{plugin} (interface Hooks) + {sdk} (type Event)"
 
     def setup(self, run: Path, base: str, prompt: str, env: dict[str, str], *, binary: str, lane: Path,
               options: Mapping[str, Any]) -> list[str]:

@@ -5,6 +5,7 @@ Loaded only by ``compat_adapter.testing.lane`` (the unit names it as ``lane``), 
 
 from __future__ import annotations
 
+import re
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -28,6 +29,14 @@ OBSERVED = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "St
 @dataclass(frozen=True, slots=True)
 class CodeBuddyCli(VendorCli):
     """``codebuddy-headless -p`` with the scripted model as a custom OpenAI model."""
+
+    def release_events(self, folder: Path) -> tuple[tuple[str, ...], str]:
+        # The bundled CLI compiles its hook-event enum to `x.PRE_TOOL_USE="PreToolUse",…` in one function.
+        rel = "wheel/codebuddy_agent_sdk/bin/codebuddy-headless"
+        for m in re.finditer(rb'\{(\w+)\.PRE_TOOL_USE="PreToolUse"[^}]*\}', (folder / rel).read_bytes()):
+            names = re.findall(rb'\.[A-Z_]+="([A-Za-z]+)"', m.group(0))
+            return tuple(n.decode() for n in names), rel + " (compiled hook-event enum)"
+        return (), rel
 
     def setup(self, run: Path, base: str, prompt: str, env: dict[str, str], *, binary: str, lane: Path,
               options: Mapping[str, Any]) -> list[str]:

@@ -78,6 +78,17 @@ class VendorCli:
         """The vendor-native hook config of ``case``: Claude's shape unless the vendor's is its own."""
         return claude_shaped_config(case, run)
 
+    @property
+    def folder(self) -> str:
+        """Its folder in the lane (the first part of ``binary``), as ``vendor_lane.sh`` names it."""
+        return self.binary.split("/", 1)[0]
+
+    def release_events(self, folder: Path) -> tuple[tuple[str, ...], str]:
+        """Every hook event the release installed in ``folder`` knows, read from what the vendor
+        ships (schemas, type definitions, the event table compiled into its binary), never from our
+        tables; and where they were read (relative to ``folder``). Empty when nothing was found."""
+        raise NotImplementedError(f"{self.vendor}: its lane driver cannot read a release's events")
+
     def write_hooks(self, case: Case, run: Path, target: Path) -> None:
         """Write the case's hooks where the vendor reads them (``hooks_file``)."""
         target.write_text(json.dumps(self.hook_config(case, run), indent=1))
@@ -108,7 +119,6 @@ def lane_vendors() -> tuple[str, ...]:
     from compat_adapter.catalog import units
 
     return tuple(sorted(u.spec.id for u in units() if u.lane is not None))
-
 
 
 
