@@ -136,6 +136,10 @@ def _alternative(chosen: CapabilityResult, other: CapabilityResult) -> str:
     route = f"{other.route if other.mounted else 'the other route'}"
     if not other.mounted:
         return f"{route} is unavailable here: {other.reason}"
+    if not chosen.mounted:
+        # Nothing to compare against: say the other route runs here, and what it loses.
+        codes = list(dict.fromkeys(str(d.code) for d in other.degradations))
+        return f"{route} runs here instead, losing: {', '.join(codes)}"
     mine = set(chosen.degradations)
     extra = [d for d in other.degradations if d not in mine]
     if not extra:

@@ -184,7 +184,7 @@ async def explain(q: Question) -> ExplainReport:
     if group.ran:
         merged_view = vendor_view(spec.id, row, group)
         result = grade(group.ran[0].declared, surface, id=group.ran[0].id, prefer=q.prefer)
-        host = host_view(result, row, group, surface.host)
+        host = host_view(result, row, group, surface)
         diffs = differences(kind, merged_view, host, result)
     refused = tuple(f"{r.code}: {r.what} — {r.reason}" for r in imported.refused) + tuple(errors)
     return ExplainReport(vendor=spec.id, event=event, subject=subject, payload=json.loads(json.dumps(payload)),

@@ -11,6 +11,7 @@ from compat_adapter.routing.copilot import guarded_stop
 from compat_adapter.routing.dispatch import GroupResult
 from compat_adapter.routing.points import TURN_STOPPING, point_named
 from compat_adapter.routing.verdicts import END_TURN, Rule, Steer, observe
+from compat_adapter.vocabulary import Surface
 
 __all__ = ("host_view", "rule_for")
 
@@ -45,10 +46,10 @@ def _verdict(verdict: object) -> tuple[str | None, tuple[Read, ...]]:
     return f"{type(verdict).__name__}({verdict})", ()
 
 
-def host_view(result: CapabilityResult, row: EventRow, group: GroupResult, host: str) -> HostView:
+def host_view(result: CapabilityResult, row: EventRow, group: GroupResult, surface: Surface) -> HostView:
     """The host's handling of the group's merged answer on the route ``result`` chose."""
     losses = tuple(f"{d.code}: {d.text}" for d in result.degradations)
-    common = {"host": host, "capability": str(result.capability),
+    common = {"host": surface.host, "capability": str(result.capability),
               "route": str(result.route), "degradations": losses}
     if not result.mounted:
         return HostView(**common, rule="none", honoured=None,
@@ -61,7 +62,11 @@ def host_view(result: CapabilityResult, row: EventRow, group: GroupResult, host:
     verdict, reads = _verdict(applied.verdict)
     extra: list[Read] = list(reads)
     if applied.context:
-        extra.append(Read(place="message:user", text=applied.context))
+        # A message of its own takes the vendor's role where this host gives hook context that role
+        # (Surface.context_roles); anything else reaches the model as user text.
+        role = group.ran[0].spec.context_role if applied.place == "message" else None
+        extra.append(Read(place=f"message:{role if role in surface.context_roles else 'user'}",
+                          text=applied.context))
     if applied.replacement is not None:
         extra.append(Read(place="prompt", text=applied.replacement))
     note = applied.note + (f"; halt: {applied.halt}" if applied.halt else "")

@@ -265,16 +265,19 @@ async def test_a_copilot_pretooluse_deny_through_the_builtin_bridge_blocks_bash(
 
 async def test_an_official_preference_on_dsh_names_the_bridge_0_2_1_no_longer_bundles(
         lane: Lane, tmp_path: Path) -> None:
-    """0.2.1 ships no official hook bridge: asked for the official route, a host without it routes
-    natively and says which package is missing, never a stand-in of ours."""
+    """0.2.1 ships no official hook bridge: asked for the official route, a host without it refuses
+    that route, names the missing package (never a stand-in of ours) and names the native route
+    that runs here instead; nothing is mounted."""
     async with lane.adapter(tmp_path) as adapter:
         result = await adapter.register_hook("claude", "PreToolUse", "Bash",
                                              printing(tmp_path, "cc", claude_deny("x")), prefer="official")
+        running = [h.running for h in adapter.status().hooks]
     if "@deepseek-ai/dsh-hooks-claude-code" in lane.host.surface.bridge_packages:
         assert result.route is Route.OFFICIAL_BRIDGE
     else:
-        assert lane.name == "dsh" and result.route is Route.NATIVE_TRANSLATE
+        assert lane.name == "dsh" and result.route is Route.UNSUPPORTED and running == [False]
         assert "@deepseek-ai/dsh-hooks-claude-code" in (result.reason or "")
+        assert (result.alternative or "").startswith("native-translate runs here instead, losing: ")
 
 
 def rewrite_to(command: str) -> dict[str, Any]:

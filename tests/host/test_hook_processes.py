@@ -1,9 +1,9 @@
 """What is left of a hook after its timeout, per host: on hosts where compat-adapter runs the hook
 process (the embedded host's bridges and routes) every descendant is gone, ``setsid`` or not; on
-DSH the official bridge packages run Claude and Codex hooks with DSH's own subprocess service,
-which signals the process group only, so a descendant that left the group outlives the run there.
-That second case is a limit of the host's bridge, pinned here (prefer="official") so that a change on
-either side shows; the native route, the default, runs the hook with compat-adapter's runner there too."""
+DSH the native route, the default, runs the hook with compat-adapter's runner too. DSH's official
+bridge packages (rc.8) ran hooks with DSH's own subprocess service, which signals the process group
+only, so a descendant that left the group outlived the run there; 0.2.1 bundles no bridge, so on it
+the official route is refused and the hook never starts (pinned, so that a bridge coming back shows)."""
 
 from __future__ import annotations
 
@@ -30,20 +30,22 @@ async def test_a_setsid_grandchild_after_the_hook_timeout(lane: Lane, tmp_path: 
         f"while [ ! -f '{tmp_path}/esc.pid' ]; do sleep 0.01; done\n"
         "sleep 60\n"))
     async with lane.adapter(tmp_path) as adapter:
-        await adapter.register_hook("claude", "PreToolUse", "Bash",
-                                    {"type": "command", "command": str(hook), "timeout": 2}, prefer=prefer)
+        result = await adapter.register_hook("claude", "PreToolUse", "Bash",
+                                             {"type": "command", "command": str(hook), "timeout": 2}, prefer=prefer)
         agent = await lane.agent([bash(f"touch {ws}/ran"), "ok"])
         await lane.run(agent, "go")
+    if not result.mounted:
+        assert lane.name == "dsh" and prefer == "official"
+        assert "dsh-hooks-claude-code" in (result.reason or "")
+        assert (ws / "ran").exists() and not (tmp_path / "esc.pid").exists(), "a refused hook never starts"
+        return
     escaped = int((tmp_path / "esc.pid").read_text())
     try:
         with anyio.move_on_after(5):
             while running(escaped):
                 await anyio.sleep(0.05)
-        if lane.name == "embedded" or prefer == "fidelity":
-            # compat-adapter runs the hook itself (the native route runs it on DSH too).
-            assert not running(escaped)
-        else:  # pinned limit of DSH's own hook runner (process-group kill only)
-            assert running(escaped)
+        # compat-adapter runs the hook itself (the embedded bridges, and the native route on DSH too).
+        assert not running(escaped)
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.kill(escaped, signal.SIGKILL)
