@@ -103,9 +103,13 @@ def _refusal(decl: Declared, surface: Surface) -> str | None:
     return None
 
 
-def _mode_losses(seams: tuple[str, ...], blocking: str, surface: Surface) -> tuple[Degradation, ...]:
-    """Losses from seams this host dispatches in another mode than the tables assume."""
+def _mode_losses(seams: tuple[str, ...], blocking: str, surface: Surface,
+                 point: str | None = None) -> tuple[Degradation, ...]:
+    """Losses from seams this host dispatches in another mode than the tables assume, and from a
+    point it reaches at another moment (:attr:`Surface.timing`)."""
     out = []
+    if point is not None and point in surface.timing:
+        out.append(degrade("timing-differs", f"On {surface.host} {surface.version} {surface.timing[point]}"))
     for seam in seams:
         wanted, have = TABLE_SURFACE.seams.get(seam), surface.seams.get(seam)
         if wanted is SeamMode.SERIAL and have is SeamMode.EMIT and blocking != "observe":
@@ -167,7 +171,7 @@ def _grade_route(decl: Declared, surface: Surface, id: str | None) -> Capability
         services=tuple(str(s) for s in row.services),
         point=row.point,
         degradations=(spec.losses_for(row, surface.context_roles) + _matcher_losses(spec, row, decl.matcher)
-                      + _mode_losses(row.seams, row.blocking, surface)
+                      + _mode_losses(row.seams, row.blocking, surface, row.point)
                       + (handler_losses(spec, row, decl.handler) if decl.handler is not None else ())),
     )
 

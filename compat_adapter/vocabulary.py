@@ -159,6 +159,9 @@ class Surface(Frozen):
     """Row points whose seam exists but that this host never produces (point → why)."""
     context_roles: frozenset[str] = frozenset()
     """Roles besides ``user`` this host gives hook context in (``system``, ``developer``)."""
+    timing: Mapping[str, str] = Field(default_factory=dict)
+    """Row points this host reaches at another moment than the vendors do (point → how): every row
+    there lists it as a ``timing-differs`` loss."""
 
     def without(self, *, seams: Sequence[str] = (), services: Sequence[str] = (),
                 bridges: Sequence[str] = ()) -> Surface:
@@ -171,4 +174,5 @@ class Surface(Frozen):
             bridge_packages=self.bridge_packages - set(bridges),
             unserved=self.unserved,
             context_roles=self.context_roles,
+            timing=self.timing,
         )

@@ -174,3 +174,20 @@ def test_a_host_with_other_seam_modes_grades_with_that_loss() -> None:
     assert refused.capability is Capability.UNSUPPORTED and "no answer can reach it" in (refused.reason or "")
     observed = grade(hook("copilot", "sessionEnd"), emit_created)
     assert not any("emit seam" in d.text for d in observed.degradations)
+
+
+@pytest.mark.parametrize("vendor, event", [("claude", "SubagentStop"), ("codex", "SubagentStop"),
+                                           ("copilot", "subagentStop")])
+def test_a_host_whose_subagents_run_beside_the_parent_lists_when_a_subagent_ends(vendor: str, event: str) -> None:
+    """DSH 0.2.1's subagent tool returns at once: a child ends in whatever turn its parent is in by
+    then, so a subagent-end row there lists timing-differs (a Codex turn_id names that turn); the
+    embedded host, whose parent waits for its child, lists nothing of it."""
+    from compat_adapter.host.dsh.surface import DSH_SURFACE
+
+    def timing(surface: object) -> list[str]:
+        return [d.text for d in grade(hook(vendor, event), surface).degradations  # type: ignore[arg-type]
+                if d.code is DegradationCode.TIMING_DIFFERS and "beside its parent" in d.text]
+
+    [text] = timing(DSH_SURFACE)
+    assert text.startswith("On dsh 0.2.1-rc.2 a subagent runs beside its parent") and "a turn the payload" in text
+    assert timing(FULL) == []

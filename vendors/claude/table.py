@@ -110,8 +110,10 @@ _CONTEXT_AS_USER = degrade(
     "message-provenance",
     "Hook context reaches the model in Claude's own words (\"<Event> hook additional context: …\"), but "
     "as a user message sourced from the hook, where Claude Code sends a system message: this host gives "
-    "a plugin's context no system role (DSH 0.2.1 lets a plugin append a developer message only where "
-    "the request it is meant for no longer carries it).",
+    "a plugin's context no system role (DSH 0.2.1-rc.2 sends no plugin developer message to the model: "
+    "its sdk profile's default route, deepseek-v4-flash, declares no tool-update mode, so every "
+    "developer message is stripped from the request, and on any route one logged before a session's "
+    "first request header is outside the request series).",
 )
 _NO_FORK = degrade("matcher-narrowed",
     "The host never reports a \"fork\" source (a forked session starts as \"startup\"), "

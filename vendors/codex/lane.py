@@ -86,9 +86,9 @@ class CodexSpeaker(ClaudeShapedSpeaker):
             s.expect(isinstance(payload.get("turn_id"), str), f"codex payload lacks turn_id: {payload}")
         if s.event in ("SubagentStart", "SubagentStop"):
             # The child runs inside the parent's first turn; where it runs beside its parent (DSH
-            # 0.2.1) it ends after that turn, and its answer wakes the parent for the second.
+            # 0.2.1) it ends in the turn its answer reaches (a listed timing-differs loss).
             beside = s.event == "SubagentStop" and getattr(s.host, "subagents_beside_parent", False)
-            want = "2" if beside else "1"
+            want = str(s.parent_turn) if beside else "1"
             s.expect(payload.get("turn_id") == want, f"turn_id is not the parent's turn {want}: {payload}",
                      "turn_id of the parent's turn")
 

@@ -138,6 +138,17 @@ def _unserved(provided: set[str], tools: Any, composition: Mapping[str, Any]) ->
     return out
 
 
+#: Points DSH reaches at another moment than the vendors do. 0.2.1's ``subagent`` tool returns at
+#: once (the child runs beside its parent, which goes on); every vendor's parent waits for its child.
+_TIMING: Mapping[str, str] = MappingProxyType({
+    "subagent/end": (
+        "a subagent runs beside its parent: the subagent tool returns at once and the parent goes on, "
+        "so the child ends, and its answer reaches the parent as a message, in whatever turn the parent "
+        "is in by then (usually a later one, which the child's answer starts); a turn the payload names "
+        "is that turn, not the one that started the child."),
+})
+
+
 def surface_from_composition(composition: Mapping[str, Any]) -> Surface:
     """The surface of a live DSH composition, from the plugin's report.
 
@@ -165,7 +176,7 @@ def surface_from_composition(composition: Mapping[str, Any]) -> Surface:
     return Surface(host="dsh", version=version, seams=seams, services=offered,
                    bridge_packages=frozenset(b for b in bridges if b in _BRIDGES),
                    unserved=_unserved(provided, composition.get("tools"), composition),
-                   context_roles=roles)
+                   context_roles=roles, timing=_TIMING if "subagents" in provided else {})
 
 
 #: What the bundle reports in a real 0.2.1-rc.2 ``sdk`` profile (the tests boot one and compare

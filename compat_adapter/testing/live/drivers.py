@@ -233,16 +233,21 @@ async def drive_subagent_end(s: Session) -> None:
     agent = await s.host.create_agent(script=script)
     result = await agent.run_turn("delegate")
     await s.host.settle()
-    check_payload(s, tool=None)
     results = tool_results(agent.session)
     if getattr(s.host, "subagents_beside_parent", False):
-        # The subagent tool returned at once; the child's answer woke the parent with a message.
+        # The subagent tool returned at once; the child's answer reached the parent as a message:
+        # as a third step of the first turn when the parent was still in it, else in a turn of
+        # its own (run_turn waits for both). Either way nothing else changed the run.
         delivered = [m for m in user_messages(agent.session) if "child answer" in m["text"]]
-        s.expect(result.reason == "completed" and result.steps == 2 and results
+        s.parent_turn = delivered[0]["turn"] if delivered else None
+        steps = 3 if s.parent_turn == 1 else 2
+        s.expect(result.reason == "completed" and result.steps == steps and results
                  and not results[0]["isError"] and delivered,
                  f"a subagent-stop answer changed the run: {result} {results} {user_messages(agent.session)}",
                  "the child's answer reached the parent unchanged")
+        check_payload(s, tool=None)
     else:
+        check_payload(s, tool=None)
         s.expect(result.reason == "completed" and result.steps == 2 and results
                  and not results[0]["isError"] and results[0]["text"] == "child answer",
                  f"a subagent-stop answer changed the run: {result} {results}",

@@ -153,6 +153,9 @@ class Session:
     hook_id: str = ""
     failures: list[str] = field(default_factory=list)
     proved: list[str] = field(default_factory=list)
+    parent_turn: int | None = None
+    """Where a subagent runs beside its parent: the parent's turn its answer reached (the turn a
+    subagent-end payload names there)."""
 
     @property
     def vendor(self) -> str:

@@ -408,9 +408,12 @@ export async function apply(ctx, config = {}) {
 
   // Always on: the service keeps a mirror of every session log, and forgets agents that are gone.
   // Context the service gives a system or developer role (Claude, Codex) is entered as a sourced
-  // user message: 0.2.1 has v4 developer messages, but a plugin cannot append one where the first
-  // request carries it (an append from a session observer is refused as re-entrant, and the next
-  // tick is after the request was built), so the role is a listed difference on this host.
+  // user message: 0.2.1-rc.2 has v4 developer messages, but none a plugin appends reaches the model.
+  // The runtime strips developer messages from a request whose model route declares no tool-update
+  // mode (the sdk profile's default, deepseek-v4-flash, declares none), and keeps only those logged
+  // after the request series' first request/header, which a session's first request logs after its
+  // user message with no seam between (an append from a session observer is refused as re-entrant).
+  // So the role is a listed difference on this host.
   ctx.on('session/event', (session, event) => channel.notify('session/event', { session: sessionJson(session), event }))
   ctx.on('agent/disposed', ({ agent }) => channel.notify('agent/gone', { id: agent.id }))
 
