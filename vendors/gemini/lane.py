@@ -18,9 +18,11 @@ from compat_adapter.testing.lane.scenarios import (
     REWRITTEN_COMMAND,
     STOP_STEPS,
     TWO_STEPS,
+    Case,
     HookAnswer,
     Scenario,
     as_json,
+    claude_shaped_config,
     hso,
 )
 from compat_adapter.testing.lane.vendors import VendorCli
@@ -67,6 +69,15 @@ class GeminiCli(VendorCli):
         env.update(GEMINI_API_KEY="sk-test", GOOGLE_GEMINI_BASE_URL=base)
         return [binary, "-p", prompt, "--yolo", "-o", "json"]
 
+    def hook_config(self, case: Case, run: Path) -> dict[str, Any]:
+        """Claude's group shape, which Gemini reads; a case's ``matcher`` option puts a matcher on
+        each group of the events it names."""
+        config = claude_shaped_config(case, run)
+        for event, matcher in (case.options.get("matcher") or {}).items():
+            for group in config["hooks"].get(event, ()):
+                group["matcher"] = matcher
+        return config
+
     def scenarios(self) -> Mapping[str, Scenario]:
         pre, post, prompt, stop = "BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent"
         deny = as_json({"decision": "deny", "reason": "LANE-DENY-JSON reason"})
@@ -107,6 +118,19 @@ class GeminiCli(VendorCli):
             # A shell command that ran and exited non-zero still fires AfterTool.
             "post_exit_nonzero": ((HookAnswer(post),), {"steps": EXIT_3_STEPS}),
             "model_events": (tuple(HookAnswer(e) for e in MODEL_EVENTS), {}),
+            # Matchers: a tool pattern is an unanchored regex; a lifecycle matcher is the exact source.
+            "matcher_miss": ((HookAnswer(pre, deny),), {"options": {"matcher": {pre: "write_.*"}}}),
+            "matcher_regex": ((HookAnswer(pre, deny),), {"options": {"matcher": {pre: "shell"}}}),
+            "session_matcher_miss": ((HookAnswer("SessionStart", hso("SessionStart", additionalContext="LANE-CTX-SESSION")),),
+                                     {"options": {"matcher": {"SessionStart": "resume"}}}),
+            # Two hooks of one event: any deny wins and every reason is joined with a newline.
+            "two_hooks": ((HookAnswer(pre, as_json({"reason": "LANE-DENY first"})), HookAnswer(pre, deny)), {}),
+            "deny_no_reason": ((HookAnswer(pre, as_json({"decision": "block"})),), {}),
+            "post_exit2": ((HookAnswer(post, stderr="LANE-BLOCK exit2", exit=2),), {}),
+            "prompt_exit2": ((HookAnswer(prompt, stderr="LANE-BLOCK prompt exit2", exit=2),), {}),
+            # Plain text on exit 0 is a systemMessage for the user: the model reads none of it.
+            "prompt_plain_stdout": ((HookAnswer(prompt, "LANE-CTX-PROMPT plain text"),), {}),
+            "stop_halt": ((HookAnswer(stop, _HALT),), {"steps": STOP_STEPS}),
         }
 
 

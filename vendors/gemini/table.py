@@ -50,15 +50,11 @@ _UNMAPPED_TOOLS = degrade(
     "them never fires.",
 )
 
-_CONTEXT_ESCAPED = (
-    "the text has < and > escaped as &lt; and &gt;, as Gemini does"
-)
-
 _SESSION_START = (
     degrade("timing-differs",
             "The hook runs while the host creates the agent, before any prompt; its context waits for the "
             "first prompt and is put before it, as Gemini does in a non-interactive run "
-            "(<hook_context>…</hook_context>, " + _CONTEXT_ESCAPED + ")."),
+            "(<hook_context>…</hook_context>, with < and > escaped as &lt; and &gt;)."),
     degrade("matcher-narrowed",
             "The host starts every agent as \"startup\": Gemini's \"resume\" and \"clear\" sources never "
             "occur, so a matcher naming them never fires."),
@@ -103,6 +99,10 @@ _BEFORE_TOOL = (
     degrade("text-differs",
             "After an input rewrite Gemini appends \"[System] Tool input parameters were modified by a hook "
             "before execution.\" to the tool's result; here the result is the tool's own."),
+    degrade("message-provenance",
+            "After a continue:false the agent stops before the call runs, as in Gemini, but the unrun call "
+            "keeps \"Tool execution blocked: <reason>\" as its result in the history, where Gemini records "
+            "\"Agent execution stopped by hook: <reason>\"; the model reads it only if the session goes on."),
     degrade("decision-narrowed",
             "decision \"ask\" is sent to the host's approval, which only allows or rejects; allow does not "
             "pre-approve the call, so a later policy may still ask."),

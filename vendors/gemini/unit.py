@@ -23,7 +23,8 @@ UNIT = vendor_unit(
     # Measured (vendor lane, Gemini CLI 0.61.0 -p): SessionStart context is put before the prompt's
     # text, BeforeAgent context is a part after it, AfterTool context is appended to the result after
     # a blank line, BeforeTool context is dropped; an AfterTool deny replaces the result.
-    voice=GeminiVoice("gemini", post_block="replace", result_separator="\n\n",
+    # A block is worded with every hook's reason joined (mergeWithOrDecision; lane case two_hooks).
+    voice=GeminiVoice("gemini", post_block="replace", result_separator="\n\n", merged_reason=True,
                       places=MappingProxyType({"SessionStart": "before-prompt", "BeforeAgent": "after-prompt",
                                                "AfterTool": "result"})),
     # The voice words the texts (<hook_context> tags, "Tool execution blocked: …"), so no frame is added.

@@ -16,8 +16,9 @@ def hook_context(text: str) -> str:
 
 
 class GeminiVoice(Voice):
-    """Gemini: a denied call's result is ``Tool execution blocked: <reason>``, a blocked result
-    ``Tool result blocked: <reason>``; context in ``<hook_context>`` (SessionStart before the
+    """Gemini: a denied call's result is ``Tool execution blocked: <reason>``, a blocked result the
+    bare reason (the scheduler sends the error's message, not the ``Tool result blocked:`` text it
+    shows the user); context in ``<hook_context>`` (SessionStart before the
     prompt, BeforeAgent a part after it, AfterTool appended to the result, BeforeTool dropped); an
     AfterAgent block continues with the bare reason."""
 
@@ -31,6 +32,3 @@ class GeminiVoice(Voice):
 
     def context(self, event: str, tool: str | None, text: str, failed: bool = False) -> str:
         return hook_context(text)
-
-    def post_feedback(self, said: Said) -> str:
-        return f"Tool result blocked: {said.reason}"
