@@ -27,7 +27,7 @@ VENDOR_DIR = Path(vendors.__file__).parent
 #: The data-only modules: each unit's table, and the data the units share.
 DATA_MODULES = sorted([*VENDOR_DIR.glob("*.py"), *VENDOR_DIR.glob("*/table.py"), *VENDOR_DIR.glob("*/__init__.py"),
                        VENDOR_DIR / "opencode" / "plugins.py"])
-EXPECTED_EVENTS = {"claude": 33, "codex": 12, "workbuddy": 27, "opencode": 29, "copilot": 25}
+EXPECTED_EVENTS = {"claude": 33, "codex": 12, "workbuddy": 27, "opencode": 29, "copilot": 25, "gemini": 8}
 APPROXIMATE = {
     ("claude", "MessageDisplay"), ("claude", "StopFailure"), ("codex", "Interrupt"),
     ("workbuddy", "Elicitation"), ("workbuddy", "ElicitationResult"),
@@ -99,6 +99,9 @@ CAN_BLOCK = {
     "workbuddy": {"PreToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact"},
     "opencode": {"tool.execute.before", "permission", "permission.asked"},
     "copilot": {"preToolUse", "permissionRequest", "agentStop", "subagentStop"},
+    # Gemini CLI 0.61.0's hooks reference and hook runner; BeforeModel and AfterModel can block too,
+    # but have no row (no seam serves them: the table's unserved).
+    "gemini": {"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent"},
 }
 
 
@@ -229,7 +232,8 @@ def test_rows_that_fire_on_part_of_a_seam_say_which_part() -> None:
         ("claude", "PermissionDenied"): "rejected", ("workbuddy", "PermissionDenied"): "rejected",
     }
     assert {s.id: s.shell for s in VENDORS} == {
-        "claude": "sh", "codex": "sh", "workbuddy": "user", "opencode": "sh", "copilot": "bash"}
+        "claude": "sh", "codex": "sh", "workbuddy": "user", "opencode": "sh", "copilot": "bash",
+        "gemini": "bash"}  # Gemini CLI 0.61.0 getShellConfiguration(): bash -c on POSIX
 
 
 # ── each loss stated once, at its scope ─────────────────────────────────────────────────────────
