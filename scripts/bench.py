@@ -391,7 +391,7 @@ def bench_cli(reps: int = 5) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as home:
         os.environ["COMPAT_ADAPTER_STATE_HOME"] = home
         try:
-            _wall_ms([*cli, "trust", "--vendor", "claude", settings])
+            _wall_ms([*cli, "trust", "--yes", "--vendor", "claude", settings])
             grade = [_wall_ms([*cli, "grade", "--vendor", "claude", settings]) for _ in range(reps)]
         finally:
             if before is None:
