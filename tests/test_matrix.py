@@ -105,8 +105,11 @@ def test_readme_is_a_front_door() -> None:
     readme = (ROOT / "README.md").read_bytes()
     assert len(readme) <= 12 * 1024, len(readme)
     m = build_matrix()
-    for h in m.hooks:  # one line per event, with codes and no loss sentence
-        assert any(line.startswith(f"- `{h.event}`") for line in summary_markdown(m).splitlines())
+    page = to_markdown(m)
+    for c in m.counts:  # one line per vendor in the README; every event in the support matrix
+        assert any(line.startswith(f"- **{c.vendor}** — ") for line in summary_markdown(m).splitlines())
+    for h in m.hooks:  # with no loss sentence in the README
+        assert f"| `{h.event}` |" in page, h.event
         for d in h.degradations:
             assert d.text not in readme.decode()
 
