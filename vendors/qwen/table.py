@@ -162,7 +162,7 @@ EVENTS = (
             degrade("timing-differs",
                     "It fires for each step that brings new messages, not once per expanded slash command."),
             degrade("matcher-narrowed",
-                    "The host knows no command name at this point, so a command_name matcher cannot narrow."),
+                    "No command name is known at this point, so a matcher on the command name cannot narrow."),
         ),
     ),
     EventRow(
@@ -254,8 +254,8 @@ EVENTS = (
         degradations=(
             shared.NO_AGENT_TYPE,
             degrade("scope-differs",
-                    "additionalContext is injected only into a child that runs in-process and is still "
-                    "live when the start is announced."),
+                    "The context reaches only a child that runs in-process and is still live when its "
+                    "start is announced."),
         ),
     ),
     EventRow(
@@ -285,7 +285,7 @@ EVENTS = (
                     "Compaction is a host service call that cannot be cancelled, so an answer is recorded "
                     "and compaction goes ahead."),
             shared.COMPACTION_STARTED,
-            degrade("payload-field-missing", "custom_instructions is always an empty string."),
+            degrade("payload-field-missing", "custom_instructions is always empty."),
             shared.COMPACTION_ALWAYS_AUTO,
         ),
     ),
@@ -298,8 +298,8 @@ EVENTS = (
         degradations=(
             shared.COMPACTION_ALWAYS_AUTO,
             degrade("payload-field-missing",
-                    "compact_summary is the text of the durable summary record, and nothing in the payload "
-                    "tells a failed compaction from a finished one."),
+                    "compact_summary is the durable summary record's text; no field tells a failed "
+                    "compaction from a finished one."),
         ),
     ),
     EventRow(
@@ -327,7 +327,7 @@ EVENTS = (
         matcher_subject="tool_name",
         degradations=(
             shared.APPROVAL_ONCE,
-            degrade("input-rewrite-ignored", "updatedInput in an allow does not change the call."),
+            degrade("input-rewrite-ignored", "An allow's updatedInput is not applied to the call."),
             degrade("timing-differs",
                     "The hook runs only when the host asks for approval; the host has no approval modes of "
                     "its own, so a call Qwen's default mode would ask about runs without the hook (Qwen in "
@@ -347,11 +347,11 @@ EVENTS = (
         matcher_subject="tool_name",
         degradations=(
             degrade("observe-only",
-                    "The rejection is already recorded when the hook runs, so no answer changes it."),
+                    "The host's rejection is already recorded when the hook runs; no answer changes it."),
             degrade("scope-differs",
                     "Qwen fires it for AUTO-mode classifier denials; here any approval the host rejects "
                     "fires it, and a deny from a hook or a guard never does."),
-            degrade("payload-field-missing", "tool_input is an empty object; only the tool name and the reason are known."),
+            degrade("payload-field-missing", "tool_input is empty: only the tool name and the reason are known."),
         ),
     ),
     EventRow(
@@ -440,8 +440,12 @@ QWEN = VendorSpec(
     events=EVENTS,
     unserved=(
         ("SessionDelete", _DELETE),
-        *((event, _NEWER) for event in ("QueryEnd", "ConfigChange", "TeammateIdle", "CwdChanged",
-                                         "FileChanged", "WorktreeCreate")),
+        ("QueryEnd", _NEWER),
+        ("ConfigChange", _NEWER),
+        ("TeammateIdle", _NEWER),
+        ("CwdChanged", _NEWER),
+        ("FileChanged", _NEWER),
+        ("WorktreeCreate", _NEWER),
     ),
     rules=RULES,
     plugin_runtime=(
