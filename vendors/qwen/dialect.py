@@ -153,8 +153,8 @@ class QwenDialect(ClaudeDialect):
         elif event == "Notification":
             # Qwen's idle notification in its own words (its interactive UI; the host reports idle only).
             out.pop("prompt_id", None)
-            if out.get("notification_type") == "idle_prompt":
-                out.update(message=IDLE_MESSAGE, title=IDLE_TITLE)
+            if out.get("notification_type") == "idle_prompt" or facts.get("status") == "idle":
+                out.update(message=IDLE_MESSAGE, notification_type="idle_prompt", title=IDLE_TITLE)
         return out
 
     def _qwen_response(self, name: Any, facts: Mapping[str, Any]) -> dict[str, Any]:
