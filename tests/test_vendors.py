@@ -234,6 +234,8 @@ def test_rows_that_fire_on_part_of_a_seam_say_which_part() -> None:
         # Qwen: a shell command that ran and exited non-zero is a PostToolUseFailure (lane, 0.24.4).
         ("qwen", "PostToolUse"): "success", ("qwen", "PostToolUseFailure"): "failure",
         ("qwen", "Notification"): "idle", ("qwen", "PermissionDenied"): "rejected",
+        # Qwen runs UserPromptSubmit again on every tool continuation (lane, 0.24.4).
+        ("qwen", "UserPromptSubmit"): "every-step",
     }
     assert {s.id: s.shell for s in VENDORS} == {
         "claude": "sh", "codex": "sh", "workbuddy": "user", "opencode": "sh", "copilot": "bash", "qwen": "bash"}

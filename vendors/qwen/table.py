@@ -136,14 +136,18 @@ EVENTS = (
         route=Route.NATIVE_TRANSLATE,
         seams=("agent/pre-step",),
         point="agent/pre-step",
+        # Measured: Qwen fires it again after every tool result, with an empty prompt.
+        fires_on="every-step",
         blocking="verdict",
         degradations=(
             _CONTEXT_IN_PROMPT,
             degrade("timing-differs",
-                    "It runs on every step that claims new inbox messages, so a steered continuation can "
-                    "trigger it as well as a typed prompt; Qwen runs it again after every tool result "
-                    "(with an empty prompt) and puts its context in that request too, and here it runs "
-                    "once per prompt."),
+                    "It runs on every step, as Qwen runs it again after every tool result with an empty "
+                    "prompt, so a steered continuation triggers it too, where Qwen skips steer, cron and "
+                    "notification sends."),
+            degrade("message-provenance",
+                    "On a tool continuation its context is a user message of its own after the tool "
+                    "results, where Qwen adds a text part to the request that carries them."),
             degrade("output-field-ignored",
                     "A block or continue:false rejects the prompt with no model call, as in Qwen, but the "
                     "host's reject carries no text; the audit keeps the reason."),
