@@ -146,6 +146,7 @@ def test_every_pinned_release_yields_its_events_from_what_it_ships() -> None:
                 "copilot": {"preToolUse", "postToolUse", "agentStop", "sessionStart"},
                 "opencode": {"tool.execute.before", "tool.execute.after", "event", "session.idle"},
                 "workbuddy": {"PreToolUse", "PostToolUse", "Stop", "SessionStart"},
-                "qwen": {"PreToolUse", "PostToolUse", "Stop", "SessionStart", "UserPromptSubmit"}}[vendor]
+                "qwen": {"PreToolUse", "PostToolUse", "Stop", "SessionStart", "UserPromptSubmit"},
+                "gemini": {"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "SessionStart"}}[vendor]
         assert core <= set(release.events), (vendor, release.events)
         assert len(release.events) == len(set(release.events))
