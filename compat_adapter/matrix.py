@@ -241,28 +241,21 @@ def _vendor_table(matrix: Matrix, *, full: bool = True) -> list[str]:
 
 
 def summary_markdown(matrix: Matrix) -> str:
-    """The README block: routes per vendor, then one line per event with its loss codes."""
+    """The README block: routes per vendor, then per vendor the loss codes its rows share. The codes of
+    each event are in the support matrix: one line per event for every vendor does not fit a front
+    door (the README stays under 12 KiB with eight vendors)."""
     out = [
         f"Graded on host `{matrix.host}` {matrix.version} by `scripts/write_matrix.py`; do not edit by hand.",
         "",
         *_vendor_table(matrix, full=False),
         "",
-        "Loss codes per event, a vendor's (or its bridge's) shared ones first; the sentences are in the "
-        "support matrix.",
+        "Loss codes every row of a vendor (or of its bridge) shares; each event's own codes and every "
+        "sentence are in the [support matrix](docs/support-matrix.md).",
+        "",
     ]
     for c in matrix.counts:
-        hooks = [h for h in matrix.hooks if h.vendor == c.vendor]
         shared = "; ".join(f"{label}: {_codes(items)}" for label, items in _scopes(c.vendor))
-        out += ["", f"**{c.vendor}** — {shared}."]
-        for route in (*ROUTES, Route.UNSUPPORTED):
-            mine = [h for h in hooks if h.route is route]
-            if mine and route is Route.NATIVE_SEAM:
-                # Every native-seam row is observe-only (the row model insists): said once, in the heading.
-                out += ["", f"{route} (all observe-only):"]
-                out += [f"- `{h.event}` {_codes(_own(h, DegradationCode.OBSERVE_ONLY))}".rstrip() for h in mine]
-            elif mine:
-                out += ["", f"{route}:"]  # a list may follow its heading line directly
-                out += [f"- `{h.event}` {_codes(_own(h))}".rstrip() for h in mine]
+        out.append(f"- **{c.vendor}** — {shared}.")
     if matrix.plugins:
         # One line: the README stays small; the keys and their losses are in the support matrix.
         adapted = sum(h.capability is Capability.ADAPTED for h in matrix.plugins)

@@ -29,6 +29,7 @@ declare -A VERSION=(
   [opencode]="1.18.33"
   [codebuddy]="0.3.274"
   [gemini]="0.61.0"
+  [qwen]="0.24.4"
 )
 # Where each vendor's release is published (CodeBuddy: a PyPI wheel, the rest npm).
 declare -A PACKAGE=(
@@ -38,6 +39,7 @@ declare -A PACKAGE=(
   [opencode]="opencode-ai"
   [codebuddy]="codebuddy-agent-sdk"
   [gemini]="@google/gemini-cli"
+  [qwen]="@qwen-code/qwen-code"
 )
 
 mode=install
@@ -79,7 +81,7 @@ registry_latest() {  # vendor -> the version its registry calls latest
   echo "$found"
 }
 
-for v in claude codex copilot opencode codebuddy gemini; do
+for v in claude codex copilot opencode codebuddy gemini qwen; do
   if [[ -n "${PIN[$v]:-}" ]]; then
     VERSION[$v]="${PIN[$v]}"
   elif [[ $latest -eq 1 ]]; then
@@ -95,6 +97,7 @@ OPENCODE="${PACKAGE[opencode]}@${VERSION[opencode]}"
 OPENCODE_PLUGIN="@opencode-ai/plugin@${VERSION[opencode]}"
 CODEBUDDY_WHEEL="${PACKAGE[codebuddy]}==${VERSION[codebuddy]}"
 GEMINI="${PACKAGE[gemini]}@${VERSION[gemini]}"
+QWEN="${PACKAGE[qwen]}@${VERSION[qwen]}"
 
 NPM_FLAGS=(--no-audit --no-fund --loglevel=error --no-update-notifier)
 
@@ -107,6 +110,7 @@ declare -A BINARY=(
   [opencode]="node_modules/opencode-linux-x64/bin/opencode"
   [codebuddy]="wheel/codebuddy_agent_sdk/bin/codebuddy-headless"
   [gemini]="node_modules/@google/gemini-cli/bundle/gemini.js"
+  [qwen]="node_modules/@qwen-code/qwen-code/cli-entry.js"
 )
 declare -A WANT=(
   [claude]="$CLAUDE"
@@ -115,10 +119,11 @@ declare -A WANT=(
   [opencode]="$OPENCODE $OPENCODE_PLUGIN"
   [codebuddy]="$CODEBUDDY_WHEEL"
   [gemini]="$GEMINI"
+  [qwen]="$QWEN"
 )
 
 if [[ "$mode" == want ]]; then
-  for v in claude codex copilot opencode codebuddy gemini; do printf '%s\t%s\n' "$v" "${WANT[$v]}"; done
+  for v in claude codex copilot opencode codebuddy gemini qwen; do printf '%s\t%s\n' "$v" "${WANT[$v]}"; done
   exit 0
 fi
 mkdir -p "$LANE"
@@ -148,6 +153,7 @@ install_one() {
       npm_install codex "$CODEX" ;;
     copilot) npm_install copilot "$COPILOT" ;;
     gemini) npm_install gemini "$GEMINI" ;;
+    qwen) npm_install qwen "$QWEN" ;;
     opencode)
       # The plugin package is installed next to the CLI so that runs can link it into every config
       # folder; otherwise OpenCode npm-installs it at every start (70 s stall offline).
@@ -172,7 +178,7 @@ install_one() {
 
 started=$(date +%s)
 todo=()
-for v in claude codex copilot opencode codebuddy gemini; do
+for v in claude codex copilot opencode codebuddy gemini qwen; do
   up_to_date "$v" || todo+=("$v")
 done
 if [[ ${#todo[@]} -eq 0 ]]; then

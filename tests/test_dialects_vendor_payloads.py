@@ -101,6 +101,22 @@ VENDOR_FIELDS: dict[str, dict[str, str]] = {
         "PreCompress": "cwd hook_event_name session_id timestamp transcript_path trigger",
         "SessionEnd": "cwd hook_event_name reason session_id timestamp transcript_path",
     },
+    # Qwen Code 0.24.4 (vendor lane, -p --yolo).
+    "qwen": {
+        "SessionStart": "cwd hook_event_name model permission_mode session_id source timestamp transcript_path",
+        "UserPromptSubmit": "cwd hook_event_name permission_mode prompt prompt_id session_id submitted_prompt "
+                            "timestamp transcript_path",
+        "PreToolUse": "cwd hook_event_name permission_mode prompt_id session_id timestamp tool_call_id tool_input "
+                      "tool_input.command tool_input.description tool_name tool_use_id transcript_path",
+        "PostToolUse": "cwd duration_ms hook_event_name permission_mode prompt_id session_id timestamp tool_call_id "
+                       "tool_input tool_input.command tool_input.description tool_name tool_response "
+                       "tool_response.llmContent tool_response.returnDisplay tool_use_id transcript_path",
+        "Stop": "background_tasks context_limit context_usage crons cwd hook_event_name input_tokens "
+                "last_assistant_message permission_mode prompt_id session_id stop_hook_active timestamp "
+                "transcript_path",
+        "Notification": "cwd hook_event_name message notification_type permission_mode session_id timestamp title "
+                        "transcript_path",
+    },
 }
 
 #: Fields the vendor sends that we cannot (on the embedded host): each one listed by its row.
@@ -111,6 +127,8 @@ LOSSES: dict[tuple[str, str], set[str]] = {
     # The embedded host keeps no transcript file (with one, the path is sent: see below).
     ("copilot", "agentStop"): {"transcriptPath"},
     ("copilot", "Stop"): {"transcript_path"},
+    # The host has no context-window figures at the end of a turn.
+    ("qwen", "Stop"): {"context_limit", "context_usage", "input_tokens"},
 }
 
 #: Fields sent in the vendor's shape with a value the host cannot know exactly: each one listed.
@@ -122,6 +140,8 @@ APPROXIMATED: dict[str, dict[str, set[str]]] = {
     "workbuddy": {"PostToolUse": {"sandboxDenied", "stdoutBytesTruncated", "version", "generation_id", "model"}},
     # The host's own result text; no cause of a dispose; no prompt at turn-stopping.
     "gemini": {"AfterTool": {"llmContent", "returnDisplay"}, "SessionEnd": {"reason"}, "AfterAgent": {"prompt"}},
+    "qwen": {"PreToolUse": {"prompt_id", "tool_use_id"}, "UserPromptSubmit": {"prompt_id"}, "Stop": {"prompt_id"},
+             "PostToolUse": {"prompt_id", "tool_use_id", "duration_ms", "llmContent"}, "SessionStart": {"model"}},
 }
 
 _TOOL = {"tool_name": "bash", "tool_input": {"command": COMMAND, "description": "lane step"},

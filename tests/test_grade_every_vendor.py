@@ -17,14 +17,18 @@ from pathlib import Path
 from compat_adapter.catalog import units
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "real-configs"
-#: Vendor id → (where the vendor reads it in a project, the corpus file copied there).
-FILES = {
+#: Vendor id → (where the vendor reads it in a project, the corpus file copied there, or the config
+#: written there where the corpus has none).
+FILES: dict[str, tuple[str, str | dict[str, object]]] = {
     "claude": (".claude/settings.json", "claude/settings.hooks-mastery.json"),
     "codex": (".codex/hooks.json", "codex/hooks.ruff.json"),
     "workbuddy": (".codebuddy/settings.json", "codebuddy/settings.tgfx.json"),
     "opencode": (".opencode/plugins/guard.ts", "opencode/plugins/guard.ts"),
     "copilot": (".github/hooks/tool-guardian.json", "copilot/tool-guardian.json"),
     "gemini": (".gemini/settings.json", "gemini/nepocorp.json"),
+    # No public Qwen Code hooks file is in the corpus yet: a guard in Qwen's documented shape.
+    "qwen": (".qwen/settings.json", {"hooks": {"PreToolUse": [{"matcher": "run_shell_command", "hooks": [
+        {"type": "command", "command": "python3 -c 'import sys; sys.exit(0)'", "timeout": 10}]}]}}),
 }
 
 
@@ -33,7 +37,10 @@ def test_grade_dot_grades_every_vendors_own_file(tmp_path: Path) -> None:
     assert registered <= set(FILES), f"add a file of {sorted(registered - set(FILES))} to FILES"
     for placed, source in FILES.values():
         (tmp_path / placed).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(REAL / source, tmp_path / placed)
+        if isinstance(source, dict):
+            (tmp_path / placed).write_text(json.dumps(source))
+        else:
+            shutil.copyfile(REAL / source, tmp_path / placed)
     env = {**os.environ, "COMPAT_ADAPTER_STATE_HOME": str(tmp_path / ".state"), "COLUMNS": "200"}
     done = subprocess.run([sys.executable, "-m", "compat_adapter", "grade", "--json", "--trust-all", "."],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)

@@ -211,6 +211,7 @@ LAYOUT = {
     ".github/hooks/dotnet-runtime.json": "copilot/dotnet-runtime.json",
     ".github/hooks/hooks.json": "copilot/vscode-hooks.json",
     ".github/copilot-instructions.md": "copilot/copilot-instructions.md",
+    ".gemini/settings.json": "gemini/co-safety.json",
 }
 
 
@@ -239,9 +240,10 @@ def test_twice_flags_the_local_copy_and_copilot_reading_claude(project: Path) ->
              and "Copilot" not in d.why]
     assert local and all(d.other.startswith(str(project / ".claude/settings.json")) for d in local)
     assert any("Copilot CLI also runs" in d.why for d in doubles)
-    # AGENTS.md: Codex, OpenCode (no CLAUDE.md fallback needed) and Copilot all carry it.
+    # AGENTS.md: Codex, OpenCode (no CLAUDE.md fallback needed), Copilot and Qwen all carry it (Qwen:
+    # its only file in this project, since the public corpus has no Qwen hooks file yet).
     agents = [d for d in doubles if d.why.startswith("AGENTS.md is read by several vendors")]
-    assert len(agents) == 2
+    assert len(agents) == 3
 
 
 def test_grade_a_project_folder_in_one_command(project: Path) -> None:

@@ -34,10 +34,10 @@ if TYPE_CHECKING:
 
 __all__ = ("CLI", "LIVE", "GeminiCli", "GeminiSpeaker")
 
-#: The events its observe case configures: every event with a route here. The three model events
-#: have a case of their own (they are refused on import: no seam serves them).
-OBSERVED = ("SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "SessionEnd", "PreCompress",
-            "Notification")
+#: The events its observe case configures: every event with a route here but Notification, which
+#: fires only while a call waits for confirmation and --yolo never makes one wait (verify_live runs
+#: its row). The three model events have a case of their own (refused on import: no seam serves them).
+OBSERVED = ("SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "SessionEnd", "PreCompress")
 MODEL_EVENTS = ("BeforeModel", "AfterModel", "BeforeToolSelection")
 _HALT = as_json({"continue": False, "stopReason": "LANE-HALT stop"})
 #: The CLI's settings at its user level: the API key's auth (else the base URL picks a gateway auth that
@@ -119,10 +119,10 @@ class GeminiCli(VendorCli):
             "post_exit_nonzero": ((HookAnswer(post),), {"steps": EXIT_3_STEPS}),
             "model_events": (tuple(HookAnswer(e) for e in MODEL_EVENTS), {}),
             # Matchers: a tool pattern is an unanchored regex; a lifecycle matcher is the exact source.
-            "matcher_miss": ((HookAnswer(pre, deny),), {"options": {"matcher": {pre: "write_.*"}}}),
+            "matcher_miss": ((HookAnswer(pre, deny),), {"options": {"matcher": {pre: "write_.*"}, "silent": True}}),
             "matcher_regex": ((HookAnswer(pre, deny),), {"options": {"matcher": {pre: "shell"}}}),
             "session_matcher_miss": ((HookAnswer("SessionStart", hso("SessionStart", additionalContext="LANE-CTX-SESSION")),),
-                                     {"options": {"matcher": {"SessionStart": "resume"}}}),
+                                     {"options": {"matcher": {"SessionStart": "resume"}, "silent": True}}),
             # Two hooks of one event: any deny wins and every reason is joined with a newline.
             "two_hooks": ((HookAnswer(pre, as_json({"reason": "LANE-DENY first"})), HookAnswer(pre, deny)), {}),
             "deny_no_reason": ((HookAnswer(pre, as_json({"decision": "block"})),), {}),
@@ -189,6 +189,13 @@ class GeminiSpeaker(Speaker):
 
     def approval_tool(self) -> str | None:
         return "run_shell_command"
+
+    def check_denial(self, s: Session, payload: Mapping[str, Any]) -> None:
+        # Gemini's ToolPermission notification has no reason field: its details say how it ended.
+        details = payload.get("details")
+        s.expect(payload.get("notification_type") == "ToolPermission" and isinstance(details, dict)
+                 and details.get("outcome") == "rejected",
+                 f"the denial is not a rejected ToolPermission notification: {payload}", "details.outcome=rejected")
 
 
 LIVE = GeminiSpeaker("gemini", ask_honoured=True)
