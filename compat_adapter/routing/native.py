@@ -58,6 +58,11 @@ class Listening:
     def closed(self) -> bool:
         return self.runner.closed
 
+    def kept(self) -> dict[str, int]:
+        """How many entries each per-session, per-agent or per-call structure of these routes holds."""
+        runner = self.runner
+        return {**runner.state.sizes(), "verbatim": len(runner.verbatim), "rewrites": len(runner.rewrites)}
+
     async def mount(self, entry: HookEntry, rule: Rule) -> None:
         point = point_named(entry.row.point)
         self.runner.add(entry, rule)
