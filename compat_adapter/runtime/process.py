@@ -172,10 +172,11 @@ class _Tree:
     """The signals a run needs, sent to the launcher (which owns every descendant) or, without
     one, to the shell's process group."""
 
-    __slots__ = ("proc", "launched", "cgroup")
+    __slots__ = ("proc", "launched", "cgroup", "finished")
 
     def __init__(self, proc: Process | Launched, launched: bool, cgroup: HookCgroup | None) -> None:
         self.proc, self.launched, self.cgroup = proc, launched, cgroup
+        self.finished = False
 
     def terminate(self) -> None:
         if self.launched:
@@ -195,8 +196,10 @@ class _Tree:
     def finish(self) -> None:
         # After the launcher is gone (or without one): whatever is left in our group or cgroup.
         _signal_group(self.proc.pid, signal.SIGKILL)
-        if self.cgroup is not None:
+        if self.cgroup is not None and not self.finished:
+            # Once is enough: a member cannot leave the cgroup, and its removal kills again.
             self.cgroup.kill()
+        self.finished = self.proc.returncode is not None
 
 
 async def run_command(

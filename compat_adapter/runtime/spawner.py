@@ -2,7 +2,8 @@
 
 One server per host process (`compat_adapter.runtime.launcher`, run as ``python -I -S launcher.py
 serve``), started on the first hook run and again whenever it is found gone. A run costs the host
-three pipes, one socket pair and a message; the server forks a launcher for it. The server's
+three pipes, one socket pair and one message (descriptors and request); the server forks a
+launcher for it, and the launcher reports the end of the run itself. The server's
 protocol is described in the launcher's docstring.
 
 `launch` returns a `Launched`: the same surface `runtime.process` uses of an anyio process (pid,
@@ -28,7 +29,7 @@ import anyio
 import anyio.lowlevel
 from anyio.abc import ByteReceiveStream, ByteSendStream
 
-from compat_adapter.runtime.launcher import KILL_NOW
+from compat_adapter.runtime.launcher import INLINE_MAX, KILL_NOW
 
 __all__ = ("LaunchRefused", "Launched", "launch", "server_pid")
 
@@ -81,10 +82,11 @@ class _Server:
         self.control = ours
         return ours
 
-    def submit(self, python: str, fds: Sequence[int], with_stdin: bool) -> None:
-        """Hand one run's descriptors to the server (starting it if needed)."""
+    def submit(self, python: str, fds: Sequence[int], with_stdin: bool, request: bytes = b"") -> None:
+        """Hand one run's descriptors, and its request when given, to the server in one message
+        (starting the server if needed)."""
         message = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, b"".join(fd.to_bytes(4, sys.byteorder) for fd in fds))]
-        tag = b"I" if with_stdin else b"N"
+        tag = (b"I" if with_stdin else b"N") + request
         with self.lock:
             for attempt in (1, 2):
                 control = self.control
@@ -288,7 +290,9 @@ async def launch(argv: Sequence[str], *, python: str, env: Mapping[str, str], cw
             theirs.append(w)
         for fd in ours:
             os.set_blocking(fd, False)
-        _SERVER.submit(python, theirs, with_stdin)
+        # One message: the server forks on it. Only a request too large for one follows apart.
+        inline = len(request) <= INLINE_MAX
+        _SERVER.submit(python, theirs, with_stdin, request if inline else b"")
     except BaseException:
         for fd in theirs + ours:
             os.close(fd)
@@ -302,7 +306,7 @@ async def launch(argv: Sequence[str], *, python: str, env: Mapping[str, str], cw
         # Bounded: the caller shields this from cancellation, and a server that stopped answering
         # must become a spawn failure, not a hang (closing the socket then stops the launcher).
         with anyio.fail_after(_START_LIMIT_S):
-            view = memoryview(len(request).to_bytes(8, "big") + request)
+            view = memoryview(b"" if inline else len(request).to_bytes(8, "big") + request)
             while view:
                 try:
                     view = view[sock.send(view):]
