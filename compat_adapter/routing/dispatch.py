@@ -32,7 +32,7 @@ from compat_adapter.routing.state import RunnerState
 from compat_adapter.routing.verbatim import Verbatim
 from compat_adapter.routing.verdicts import observe
 from compat_adapter.runtime.inflight import InFlight, tracked
-from compat_adapter.runtime.process import ProcessOutcome
+from compat_adapter.runtime.outcome import ProcessOutcome
 
 if TYPE_CHECKING:
     from compat_adapter.routing.points import Point

@@ -53,7 +53,6 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
 from pathlib import Path
 from subprocess import DEVNULL, PIPE
 
@@ -62,6 +61,7 @@ from anyio.abc import ByteReceiveStream, ByteSendStream, Process
 
 from compat_adapter.runtime.cgroup import HookCgroup
 from compat_adapter.runtime.environment import hook_environment
+from compat_adapter.runtime.outcome import ProcessOutcome
 from compat_adapter.runtime.launcher import KILL_NOW
 from compat_adapter.runtime.spawner import Launched, LaunchRefused, launch
 
@@ -75,20 +75,6 @@ BASH = shutil.which("bash") or _SHELL
 _PYTHON: str | None = sys.executable if sys.executable and os.access(sys.executable, os.X_OK) else None
 # Reaping a SIGKILLed group is quick; the bound only guards against a process stuck in the kernel.
 _REAP_LIMIT_S = 10.0
-
-
-@dataclass(frozen=True, slots=True)
-class ProcessOutcome:
-    """What one run of a command did. Built once, never changed."""
-
-    exit_code: int | None  # None: killed (timeout), signal death, or never started
-    stdout: str  # decoded utf-8 with errors="replace", capped
-    stderr: str
-    timed_out: bool
-    truncated: bool  # stdout or stderr hit the cap (the rest was drained and dropped)
-    cause: str | None  # None on a normal exit; else "timeout" | "signal" | "spawn-failed" | "cancelled"
-    duration_ms: float
-    signal: int | None = None
 
 
 class _Capture:
