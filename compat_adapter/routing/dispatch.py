@@ -336,10 +336,22 @@ class Runner:
 
     def emit(self, point: Point, fields: Mapping[str, Any], session: SessionHandle | None, *,
              turn: int | None = None, keep: Keep | None = None) -> Awaitable[None] | None:
-        """Run an emit point; None (no coroutine at all) when no hook listens."""
-        if not any(keep is None or keep(g.entries[0]) for g in self.groups(point)):
+        """Run an emit point; None (no coroutine at all) when no hook's matcher selects it."""
+        if not self._selects(point, fields, session, turn, keep):
             return None
         return self._emit(point, fields, session, turn, keep)
+
+    def _selects(self, point: Point, fields: Mapping[str, Any], session: SessionHandle | None,
+                 turn: int | None, keep: Keep | None) -> bool:
+        """Whether a matcher of the point selects this moment: what a dispatch that runs nothing
+        costs is this loop (each group's selection is cached by subject), not a task or a scope."""
+        cwd = self.host.cwd
+        for group in self.groups(point):
+            first = group.entries[0]
+            if (keep is None or keep(first)) and group.select(moment_for(first.row.event, session, cwd,
+                                                                         fields, turn)):
+                return True
+        return False
 
     async def _emit(self, point: Point, fields: Mapping[str, Any], session: SessionHandle | None,
                     turn: int | None, keep: Keep | None) -> None:
@@ -355,6 +367,8 @@ class Runner:
         hooks were deciding returns :class:`Unanswered`: a guard point's listener fails closed
         on it. A run the host queued before closing returns ``[]`` without starting anything.
         """
+        if not self._selects(point, fields, session, turn, keep):
+            return []  # the common case: no matcher selects the moment, nothing to track
         inflight = self.inflight
         asked: list[tuple[Group, tuple[HookEntry, ...]]] = []  # the group deciding now, if any
         with inflight.track():
