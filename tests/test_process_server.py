@@ -183,3 +183,19 @@ async def test_a_hook_dying_of_a_signal_is_reported_so_by_its_launcher(tmp_path:
     outcome = await run_command("kill -TERM $$", stdin=None, cwd=tmp_path, env=hook_environment(os.environ),
                                 timeout_s=30)
     assert (outcome.exit_code, outcome.cause, outcome.signal) == (None, "signal", signal.SIGTERM)
+
+
+async def test_a_run_not_waited_for_still_reports_its_refusal(tmp_path: Path) -> None:
+    # run_command hands a run over without waiting for the launcher's start (it feeds stdin
+    # meanwhile); a launcher that cannot enter the directory still says so, through wait().
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    gone.rmdir()
+    run = await spawner.launch(["/bin/sh", "-c", "true"], python=sys.executable, env={}, cwd=gone,
+                               cgroup=None, with_stdin=True, wait_started=False)
+    try:
+        assert await run.wait() == 127
+        assert run.refused is not None and "working directory" in run.refused and str(gone) in run.refused
+        assert run.pid == 0
+    finally:
+        await run.aclose()

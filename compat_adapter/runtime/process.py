@@ -108,7 +108,10 @@ class _Capture:
 
 def _signal_group(pgid: int, sig: signal.Signals) -> None:
     # ESRCH: the group is already gone; EPERM: only reachable when the pid was recycled into
-    # someone else's group, which we must not touch anyway.
+    # someone else's group, which we must not touch anyway. A launcher that never said its pid
+    # (it refused the run) has none: killpg(0) would signal our own group.
+    if pgid <= 0:
+        return
     with suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, sig)
 
@@ -217,9 +220,11 @@ async def run_command(
         # It is delivered at the next checkpoint instead, inside the try/finally below.
         with anyio.CancelScope(shield=True):
             if python is not None:
+                # Not waiting for the launcher's start: stdin is fed while it forks, and a
+                # refusal comes back through wait() (below: a spawn failure all the same).
                 proc: Process | Launched = await launch(
                     program, python=python, env=env, cwd=cwd, with_stdin=stdin is not None,
-                    cgroup=str(cgroup.path) if cgroup is not None else None)
+                    cgroup=str(cgroup.path) if cgroup is not None else None, wait_started=False)
             else:
                 proc = await anyio.open_process(
                     program,
@@ -283,6 +288,9 @@ async def run_command(
             if cgroup is not None:
                 await cgroup.remove()
 
+    refused = proc.refused if isinstance(proc, Launched) else None
+    if refused is not None:
+        return _spawn_failed(refused, started)
     duration_ms = (time.perf_counter() - started) * 1000.0
     timed_out = leader_code is None
     code = proc.returncode if timed_out else leader_code

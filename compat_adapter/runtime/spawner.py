@@ -227,7 +227,9 @@ class Launched:
                 if not data:
                     # The server went away before telling: its launchers die with it (PDEATHSIG),
                     # so the run is over; report it as killed.
-                    lost = b"X %d\n" % signal.SIGKILL if self.pid else b"E cannot run hook: the launcher stopped\n"
+                    # Without a pid it never started: refused, and over (as a launcher's exit 127).
+                    lost = (b"X %d\n" % signal.SIGKILL if self.pid else
+                            b"E cannot run hook: the launcher stopped\nX %d\n" % (127 << 8))
                     self._lines += lost
                     break
                 self._lines += data
@@ -235,7 +237,7 @@ class Launched:
         kind, _, value = line.decode(errors="replace").partition(" ")
         if kind == "P":
             self.pid = int(value)
-        elif kind == "E":
+        elif kind == "E" and self.refused is None:
             self.refused = value
         elif kind == "X":
             self.returncode = os.waitstatus_to_exitcode(int(value))
@@ -268,9 +270,13 @@ class Launched:
 
 
 async def launch(argv: Sequence[str], *, python: str, env: Mapping[str, str], cwd: Path,
-                 cgroup: str | None, with_stdin: bool) -> Launched:
+                 cgroup: str | None, with_stdin: bool, wait_started: bool = True) -> Launched:
     """Start `argv` under a launcher; raises OSError, ValueError, TypeError as ``subprocess``
-    would, and `LaunchRefused` when the launcher could not start it."""
+    would, and `LaunchRefused` when the launcher could not start it.
+
+    ``wait_started=False`` returns as soon as the run is handed over, so that the caller feeds
+    stdin while the launcher forks: `Launched.wait` then reads the start (``P``) or the refusal
+    (``E``, kept in `Launched.refused`) on the way to the end."""
     _check(argv, env)
     request = json.dumps({"argv": list(argv), "env": dict(env), "cwd": str(cwd), "cgroup": cgroup}).encode()
     theirs: list[int] = []
@@ -312,7 +318,8 @@ async def launch(argv: Sequence[str], *, python: str, env: Mapping[str, str], cw
                     view = view[sock.send(view):]
                 except BlockingIOError:
                     await anyio.wait_writable(sock)
-            await run.started()
+            if wait_started:
+                await run.started()
     except BaseException:
         await run.aclose()
         raise
