@@ -99,7 +99,8 @@ GOALS: dict[str, tuple[float, str]] = {
     "grade_cli_ms": (1000.0, "<"),
     "matrix_cli_ms": (1000.0, "<"),
     "import_ms": (150.0, "<="),
-    # Within noise: what is left is the host's own session logs (one session per cycle).
+    # Within noise: what is left is the host's own session logs (one session per cycle, kept
+    # among the newest 64 for a resume).
     "dispose_cycle_rss_kb": (150.0, "<="),
     "dispose_mounts_left": (0, "<="),
     "dispose_services_left": (0, "<="),
