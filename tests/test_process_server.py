@@ -199,3 +199,16 @@ async def test_a_run_not_waited_for_still_reports_its_refusal(tmp_path: Path) ->
         assert run.pid == 0
     finally:
         await run.aclose()
+
+
+async def test_when_a_run_is_over_its_launcher_is_no_longer_running(tmp_path: Path) -> None:
+    # The launcher reports the end itself, just before it exits; the host waits for that exit
+    # too, so no process of a finished run is left running, the launcher included.
+    for _ in range(50):
+        run = await spawner.launch(["/bin/sh", "-c", "true"], python=sys.executable, env={},
+                                   cwd=tmp_path, cgroup=None, with_stdin=False)
+        try:
+            assert await run.wait() == 0
+            assert not running(run.pid), f"launcher {run.pid} still running after its run"
+        finally:
+            await run.aclose()

@@ -37,6 +37,8 @@ _SCRIPT = Path(__file__).with_name("launcher.py")
 _ORDERS: dict[int, bytes] = {signal.SIGTERM: b"T", KILL_NOW: b"K"}
 _CHUNK = 65536
 _START_LIMIT_S = 60.0
+#: How long a launcher that has said X may take to exit (it exits at once; the host kills it after).
+_EXIT_LIMIT_S = 5.0
 
 
 class LaunchRefused(Exception):
@@ -212,6 +214,7 @@ class Launched:
         self.stderr = _PipeReader(stderr)
         self._lines = b""
         self._reading = anyio.Lock()
+        self._exited = False
 
     async def _next(self) -> None:
         """Read the server's next report (``P``, ``E``, ``X``); its going away ends the run."""
@@ -253,7 +256,24 @@ class Launched:
     async def wait(self) -> int:
         while self.returncode is None:
             await self._next()
+        if self.pid and not self._exited:
+            await self._exit_of_launcher()
         return self.returncode
+
+    async def _exit_of_launcher(self) -> None:
+        """The launcher says ``X`` just before it exits: wait (bounded) until it has, so that when
+        a run is over no process of it is still running, the launcher included."""
+        self._exited = True
+        try:
+            fd = os.pidfd_open(self.pid)
+        except OSError:
+            return  # gone and reaped already (the server's X), or no pidfd on this kernel
+        try:
+            with anyio.move_on_after(_EXIT_LIMIT_S):
+                await anyio.wait_readable(fd)  # readable once the process has terminated
+        finally:
+            anyio.notify_closing(fd)
+            os.close(fd)
 
     def send_signal(self, sig: int) -> None:
         """SIGTERM and KILL_NOW, relayed by the server (which owns the pid until it reaps it)."""
