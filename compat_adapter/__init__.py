@@ -17,6 +17,7 @@ from compat_adapter.errors import (
     RulesUnreadable,
     UnknownEvent,
     UnknownVendor,
+    VendorIncomplete,
 )
 
 if TYPE_CHECKING:
@@ -31,8 +32,10 @@ if TYPE_CHECKING:
         Degradation,
         DegradationCode,
         Route,
+        VendorSpec,
         capability_result,
     )
+    from compat_adapter.registry import Later, VendorUnit, vendor_unit
     from compat_adapter.service import AdapterConfig, CompatAdapter, Status
 
 __all__ = (
@@ -50,6 +53,7 @@ __all__ = (
     "InvalidDeclaration",
     "InvalidHandler",
     "InvalidMatcher",
+    "Later",
     "MemoryHost",
     "MountFailed",
     "Route",
@@ -60,6 +64,9 @@ __all__ = (
     "Surface",
     "UnknownEvent",
     "UnknownVendor",
+    "VendorIncomplete",
+    "VendorSpec",
+    "VendorUnit",
     "build_matrix",
     "capability_result",
     "declare_hook",
@@ -67,6 +74,7 @@ __all__ = (
     "grade_rules",
     "grade_runtime",
     "validate_host",
+    "vendor_unit",
 )
 
 
@@ -78,7 +86,8 @@ _LAZY = {
     **dict.fromkeys(("grade", "grade_rules", "grade_runtime"), "compat_adapter.grading"),
     **dict.fromkeys(("Host", "Surface", "validate_host"), "compat_adapter.host.protocol"),
     **dict.fromkeys(("Capability", "CapabilityResult", "Degradation", "DegradationCode", "Route",
-                     "capability_result"), "compat_adapter.model"),
+                     "VendorSpec", "capability_result"), "compat_adapter.model"),
+    **dict.fromkeys(("Later", "VendorUnit", "vendor_unit"), "compat_adapter.registry"),
     **dict.fromkeys(("AdapterConfig", "CompatAdapter", "Status"), "compat_adapter.service"),
     "MemoryHost": "compat_adapter.host.embedded.memory",
     "build_matrix": "compat_adapter.matrix",

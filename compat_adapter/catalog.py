@@ -1,41 +1,68 @@
-"""Look-ups over the vendor tables: vendor by name or alias, row by event, tool-name translation."""
+"""Look-ups over the registered vendors: vendor (and its unit) by name or alias, row by event,
+tool-name translation. The units come from :mod:`compat_adapter.registry`."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
+from typing import TYPE_CHECKING
 
 from compat_adapter.errors import UnknownEvent, UnknownVendor
 from compat_adapter.model import EventRow, VendorSpec
+from compat_adapter.registry import VendorUnit, registered
 
-__all__ = ("host_tool", "resolve_event", "resolve_vendor", "vendor_tool", "vendors")
+if TYPE_CHECKING:
+    from compat_adapter.routing.voice import Voice
+
+__all__ = ("host_tool", "resolve_event", "resolve_vendor", "unit_of", "units", "vendor_tool", "vendors", "voice_of")
+
+
+def units() -> tuple[VendorUnit, ...]:
+    """Every registered vendor unit, in matrix order (loaded on first use, so that
+    `import compat_adapter` stays cheap)."""
+    return registered()
 
 
 @cache
 def vendors() -> tuple[VendorSpec, ...]:
-    # Imported lazily so that `import compat_adapter` stays cheap.
-    from vendors.tables import VENDORS
-
-    return VENDORS
+    """Every registered vendor's table, in matrix order."""
+    return tuple(unit.spec for unit in registered())
 
 
 @cache
-def _by_name() -> Mapping[str, VendorSpec]:
-    table: dict[str, VendorSpec] = {}
-    for spec in vendors():
-        for name in (spec.id, *spec.aliases):
-            table[name] = spec
+def _by_name() -> Mapping[str, VendorUnit]:
+    table: dict[str, VendorUnit] = {}
+    for unit in registered():
+        for name in (unit.spec.id, *unit.spec.aliases):
+            table[name] = unit
     return table
+
+
+def unit_of(name: object) -> VendorUnit:
+    """The unit of a vendor id or documented alias; anything else raises UNKNOWN_VENDOR."""
+    known = ", ".join(s.id for s in vendors())
+    if isinstance(name, str):
+        unit = _by_name().get(name.strip().lower())
+        if unit is not None:
+            return unit
+        # An agent with hooks but no unit here is named as such, not as a typo.
+        from vendors.unsupported import UNSUPPORTED
+
+        other = next((u for u in UNSUPPORTED if u.id == name.strip().lower()), None)
+        if other is not None:
+            raise UnknownVendor(f"{other.name} ({other.id}) is not a supported vendor: it has no vendor unit here "
+                                f"(supported: {known})", vendor=name)
+    raise UnknownVendor(f"unknown vendor {name!r} (known: {known})", vendor=name)
+
+
+def voice_of(vendor: str) -> Voice:
+    """The vendor's wording: its unit's voice (every unit has one; an unknown vendor is an error)."""
+    return unit_of(vendor).voice
 
 
 def resolve_vendor(name: object) -> VendorSpec:
     """The vendor for an id or documented alias; anything else raises UNKNOWN_VENDOR."""
-    if isinstance(name, str):
-        spec = _by_name().get(name.strip().lower())
-        if spec is not None:
-            return spec
-    known = ", ".join(s.id for s in vendors())
-    raise UnknownVendor(f"unknown vendor {name!r} (known: {known})", vendor=name)
+    return unit_of(name).spec
 
 
 def resolve_event(spec: VendorSpec, event: object) -> EventRow:

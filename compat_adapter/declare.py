@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from compat_adapter.catalog import resolve_event, resolve_vendor
+from compat_adapter.catalog import resolve_event, resolve_vendor, unit_of
 from compat_adapter.errors import InvalidDeclaration, InvalidHandler, InvalidMatcher
 from compat_adapter.handlers.parse import MAX_TIMEOUT_S, RUN_KINDS, parse_mapping
 from compat_adapter.model import (
@@ -88,7 +88,7 @@ def parse_handler(vendor: VendorSpec, handler: object) -> tuple[Handler | None, 
         raise InvalidHandler(f"a handler type is a string, not {type(kind).__name__}", vendor=vendor.id)
     if kind not in RUN_KINDS:
         raise InvalidHandler(f"unknown handler type {kind!r}", vendor=vendor.id, type=kind)
-    return parse_mapping(vendor.id, kind, handler), kind  # type: ignore[return-value]
+    return parse_mapping(unit_of(vendor.id).handlers, vendor.id, kind, handler), kind  # type: ignore[return-value]
 
 
 _KIND: dict[type, HandlerKind] = {CommandHandler: "command", HttpHandler: "http", McpToolHandler: "mcp_tool"}
@@ -130,13 +130,13 @@ def _spawn_problem(handler: CommandHandler) -> str | None:
 
 
 def _matcher_problem(spec: VendorSpec, row: EventRow, matcher: str) -> str | None:
-    # Copilot skips a hook whose pattern does not compile; that is the vendor's own behaviour and
-    # the built-in bridge reproduces it, so it is not an error here. For the other vendors a bad
-    # pattern would make the whole bridge config (every hook in it) refuse to load.
-    if spec.id == "copilot" or row.matcher_subject is None:
+    # A vendor that skips a hook whose pattern does not compile (Copilot; the built-in bridge
+    # reproduces it) is not in error here. For the others a bad pattern would make the whole
+    # bridge config (every hook in it) refuse to load.
+    if spec.bad_matcher == "skips-hook" or row.matcher_subject is None:
         return None
     # Imported here: the dialects (and their regex engines) load on the first matcher checked,
     # so that `import compat_adapter` stays cheap.
-    from compat_adapter.dialects import DIALECTS
+    from compat_adapter.dialects import dialect_for
 
-    return DIALECTS[spec.id].validate_matcher(row.event, matcher)
+    return dialect_for(spec.id).validate_matcher(row.event, matcher)

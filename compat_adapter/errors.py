@@ -8,6 +8,7 @@ from __future__ import annotations
 
 __all__ = (
     "AdapterDisposed",
+    "BadArgument",
     "CompatError",
     "ConfigParseError",
     "HostSurfaceMismatch",
@@ -18,15 +19,19 @@ __all__ = (
     "InvalidMatcher",
     "MountFailed",
     "NestingTooDeep",
+    "NoSuchPath",
+    "NotAFolder",
     "PresetError",
     "ProtocolError",
     "RulesSourceMissing",
     "RulesTooLarge",
     "RulesUnreadable",
     "ScriptError",
+    "TrustNotConfirmed",
     "UnknownEvent",
     "UnknownVendor",
     "UnsafeStateDir",
+    "VendorIncomplete",
     "ERROR_CODES",
 )
 
@@ -54,7 +59,7 @@ class CompatError(Exception):
 
 class UnknownVendor(CompatError):
     code = "UNKNOWN_VENDOR"
-    hint = "use one of claude, codex, workbuddy, opencode, copilot (or a documented alias)"
+    hint = "use a registered vendor id or a documented alias; `compat-adapter matrix` lists every vendor"
 
 
 class UnknownEvent(CompatError):
@@ -147,6 +152,33 @@ class UnsafeStateDir(CompatError):
     code = "UNSAFE_STATE_DIR"
     hint = ("the state folder (trust store) must be a real directory of yours, mode 0700, with files "
             "only you can write; fix it or point $COMPAT_ADAPTER_STATE_HOME elsewhere")
+
+
+class NoSuchPath(CompatError):
+    code = "NO_SUCH_PATH"
+    hint = "check the path: nothing exists there"
+
+
+class NotAFolder(CompatError):
+    code = "NOT_A_FOLDER"
+    hint = "name the project folder, or name the file with --vendor"
+
+
+class BadArgument(CompatError):
+    code = "BAD_ARGUMENT"
+    hint = "see the command's --help"
+
+
+class TrustNotConfirmed(CompatError):
+    code = "TRUST_NOT_CONFIRMED"
+    hint = ("trust is granted by a person: run `compat-adapter trust` on a terminal and answer y, or "
+            "pass --yes to trust on purpose (a script, CI)")
+
+
+class VendorIncomplete(CompatError):
+    code = "VENDOR_INCOMPLETE"
+    hint = ("a vendor unit names every part (compat_adapter.registry.VendorUnit) and its table every fact "
+            "(compat_adapter.model.VendorSpec); INTEGRATION.md \"Adding a vendor\" lists them")
 
 
 def _codes() -> dict[str, type[CompatError]]:

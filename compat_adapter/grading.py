@@ -203,7 +203,7 @@ def grade_rules(vendor: object, surface: Surface, *, id: str | None = None,
                              route=Route.CARRY, seams=("agent/created",), point="agent/created",
                              files=tuple(files),
                              degradations=_mode_losses(("agent/created",), "context", surface)
-                             + (_policy_losses(files, surface) if spec.id == "codex" else ()))
+                             + (_policy_losses(files, surface) if spec.rules_policy else ()))
 
 
 def grade_runtime(vendor: object) -> CapabilityResult:

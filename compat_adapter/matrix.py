@@ -115,7 +115,7 @@ def _points(hooks: tuple[CapabilityResult, ...], route: Route, surface: Surface)
 def plugin_rows(surface: Surface) -> tuple[CapabilityResult, ...]:
     """Every OpenCode plugin hook key graded on ``surface``, as a loaded plugin's key is graded."""
     from compat_adapter.plugin_host.grade import grade_key
-    from vendors.opencode_plugins import PLUGIN_EVENTS, PLUGIN_REFUSED
+    from vendors.opencode.plugins import PLUGIN_EVENTS, PLUGIN_REFUSED
 
     keys = [row.event for row in PLUGIN_EVENTS] + [key for key, _ in PLUGIN_REFUSED]
     return tuple(grade_key(f"opencode:plugin:{key}", key, surface) for key in keys)
@@ -159,7 +159,7 @@ def build_matrix(surface: Surface = EMBEDDED_SURFACE, vendor: str | None = None,
         hooks=all_hooks,
         rules=tuple(rules),
         runtimes=tuple(runtimes),
-        plugins=plugin_rows(surface) if any(s.id == "opencode" for s in specs) else (),
+        plugins=plugin_rows(surface) if any(s.plugin_host for s in specs) else (),
         native_points=_points(all_hooks, Route.NATIVE_TRANSLATE, surface),
         observation_points=_points(all_hooks, Route.NATIVE_SEAM, surface),
         counts=tuple(counts),
@@ -219,19 +219,24 @@ def _scopes(vendor: str) -> list[tuple[str, tuple[Degradation, ...]]]:
     return out
 
 
-def _vendor_table(matrix: Matrix, *, aliases: bool = True) -> list[str]:
-    out = ["| vendor | " + ("aliases | " if aliases else "") + "events | official-bridge | native-translate | "
-           "native-seam | builtin-bridge | approximate | DIRECT | UNSUPPORTED | rules |",
-           "|---|---|---|---|---|---|---|---|---|---|" + ("---|" if aliases else "")]
-    for c in (*matrix.counts, matrix.totals):
-        names = ", ".join(resolve_vendor(c.vendor).aliases) if c.vendor != "total" else ""
+def _vendor_table(matrix: Matrix, *, full: bool = True) -> list[str]:
+    """The counts per vendor; ``full=False`` (the README's) leaves out the aliases, and every count
+    column that is 0 for every vendor (the support matrix keeps them all)."""
+    def cells(c: VendorCounts) -> dict[str, object]:
         r = c.routes
+        return {"events": c.events, "official-bridge": r["official-bridge"], "native-translate": r["native-translate"],
+                "native-seam": r["native-seam"], "builtin-bridge": r["builtin-bridge"], "approximate": c.approximate,
+                "DIRECT": c.direct, "UNSUPPORTED": c.unsupported}
+
+    rows = (*matrix.counts, matrix.totals)
+    columns = [k for k in cells(matrix.totals) if full or k == "events" or cells(matrix.totals)[k] != 0]
+    heads = ["vendor", *(["aliases"] if full else []), *columns, "rules"]
+    out = ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
+    for c in rows:
         name = f"**{c.vendor}**" if c.vendor == "total" else c.vendor
-        out.append(
-            f"| {name} | " + (f"{names} | " if aliases else "") + f"{c.events} | {r['official-bridge']} | "
-            f"{r['native-translate']} | {r['native-seam']} | {r['builtin-bridge']} | {c.approximate} | "
-            f"{c.direct} | {c.unsupported} | {c.rules} |"
-        )
+        names = [", ".join(resolve_vendor(c.vendor).aliases) if c.vendor != "total" else ""] if full else []
+        values = cells(c)
+        out.append("| " + " | ".join([name, *names, *(str(values[k]) for k in columns), c.rules]) + " |")
     return out
 
 
@@ -240,10 +245,10 @@ def summary_markdown(matrix: Matrix) -> str:
     out = [
         f"Graded on host `{matrix.host}` {matrix.version} by `scripts/write_matrix.py`; do not edit by hand.",
         "",
-        *_vendor_table(matrix, aliases=False),
+        *_vendor_table(matrix, full=False),
         "",
-        "Loss codes, one line per event; what a vendor (or its bridge) loses on many rows is named once, "
-        "first. The sentences are in the support matrix.",
+        "Loss codes per event, a vendor's (or its bridge's) shared ones first; the sentences are in the "
+        "support matrix.",
     ]
     for c in matrix.counts:
         hooks = [h for h in matrix.hooks if h.vendor == c.vendor]
@@ -253,10 +258,10 @@ def summary_markdown(matrix: Matrix) -> str:
             mine = [h for h in hooks if h.route is route]
             if mine and route is Route.NATIVE_SEAM:
                 # Every native-seam row is observe-only (the row model insists): said once, in the heading.
-                out += ["", f"{route} (all observe-only):", ""]
+                out += ["", f"{route} (all observe-only):"]
                 out += [f"- `{h.event}` {_codes(_own(h, DegradationCode.OBSERVE_ONLY))}".rstrip() for h in mine]
             elif mine:
-                out += ["", f"{route}:", ""]
+                out += ["", f"{route}:"]  # a list may follow its heading line directly
                 out += [f"- `{h.event}` {_codes(_own(h))}".rstrip() for h in mine]
     if matrix.plugins:
         # One line: the README stays small; the keys and their losses are in the support matrix.
@@ -317,8 +322,8 @@ def to_markdown(matrix: Matrix) -> str:
 
 def _plugin_shared() -> tuple[Degradation, ...]:
     """What every plugin hook loses: OpenCode's own losses and the plugin host's."""
-    from vendors.opencode import OPENCODE
-    from vendors.opencode_plugins import PLUGIN_LOSSES
+    from vendors.opencode.table import OPENCODE
+    from vendors.opencode.plugins import PLUGIN_LOSSES
 
     return OPENCODE.losses + PLUGIN_LOSSES
 

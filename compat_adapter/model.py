@@ -1,177 +1,34 @@
 """Frozen data the whole project speaks: capabilities, routes, degradations, vendor rows, results.
 
-Nothing here does I/O. Vendor tables (``vendors/*.py``) are built only from these types, and
+Nothing here does I/O. Vendor tables (``vendors/<id>/table.py``) are built only from these types, and
 every registration returns a :class:`CapabilityResult` built through :func:`capability_result`,
 the one place that enforces the grading invariants.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from enum import StrEnum
+from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
-__all__ = ("BridgeSpec", "Capability", "CapabilityResult", "CommandHandler", "Handler", "HttpHandler",
-           "McpToolHandler", "ModelHandler", "Degradation", "DegradationCode", "EventRow", "Frozen",
-           "HookDeclaration", "RulesDeclaration", "RulesFile", "RulesSpec", "Route", "SeamMode", "Service",
-           "Surface", "ToolName", "VendorSpec", "capability_result", "degrade")
+# The vocabularies live in their own module; they are re-exported here, where the tables import them.
+from compat_adapter.vocabulary import (
+    Capability,
+    Degradation,
+    DegradationCode,
+    Frozen,
+    Route,
+    SeamMode,
+    Service,
+    Surface,
+    degrade,
+)
 
-
-class Frozen(BaseModel):
-    """Base for every value object: immutable, no unknown keys.
-
-    Field docstrings document the fields in the source, where readers and documentation tools
-    find them; they are not copied into the JSON schema (pydantic's ``use_attribute_docstrings``
-    re-reads every class's source at import, 12-25 ms of ``import compat_adapter``). Validators
-    are built on a model's first use, not at import (``defer_build``).
-    """
-
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-
-class Capability(StrEnum):
-    DIRECT = "DIRECT"
-    ADAPTED = "ADAPTED"
-    CARRY = "CARRY"
-    UNSUPPORTED = "UNSUPPORTED"
-
-
-class Route(StrEnum):
-    """Who runs a hook, and whether its answer can reach the host. An :class:`EventRow` validator
-    keeps the label and the row's behaviour in agreement."""
-
-    OFFICIAL_BRIDGE = "official-bridge"
-    """The host's own bridge runs it from a config we write."""
-    NATIVE_TRANSLATE = "native-translate"
-    """Our translation on a seam: the answer reaches the host as the vendor's would, or the vendor
-    itself only observes the event (``blocking="observe"`` without an observe-only loss)."""
-    NATIVE_SEAM = "native-seam"
-    """Observe-only: the vendor could act on the answer, the seam cannot; the row says so with an
-    observe-only loss, and a blocking answer is audited and ignored."""
-    BUILTIN_BRIDGE = "builtin-bridge"
-    """Our own Copilot bridge, for a vendor the host has no bridge for."""
-    PLUGIN_HOST = "plugin-host"
-    """OpenCode plugins loaded as written in a sidecar JS runtime; each callback is a hook on its point."""
-    CARRY = "carry"
-    UNSUPPORTED = "unsupported"
-
-
-class DegradationCode(StrEnum):
-    """The closed vocabulary of losses. Counts in the matrix come from these codes, never from text."""
-
-    OBSERVE_ONLY = "observe-only"
-    """The hook runs, but nothing it answers can change what the host does."""
-    APPROXIMATE = "approximate"
-    """The host moment only approximates the vendor's event; it may fire at other times."""
-    INPUT_REWRITE_IGNORED = "input-rewrite-ignored"
-    """Tool-input rewrites (updatedInput, modifiedArgs, modifiedInput) are not applied."""
-    OUTPUT_REWRITE_IGNORED = "output-rewrite-ignored"
-    """Tool-output or response rewrites are not applied."""
-    PAYLOAD_FIELD_MISSING = "payload-field-missing"
-    """The stdin payload lacks or flattens fields the vendor sends."""
-    TIMING_DIFFERS = "timing-differs"
-    """The hook runs at a different moment (or frequency) than in the vendor."""
-    MATCHER_NARROWED = "matcher-narrowed"
-    """A matcher selects differently here, or cannot narrow at all."""
-    DECISION_NARROWED = "decision-narrowed"
-    """Some of the vendor's decisions (ask, allow, block, always-allow …) have no effect here."""
-    OUTPUT_FIELD_IGNORED = "output-field-ignored"
-    """Some output fields (plain-stdout context, systemMessage, sessionTitle …) are not consumed."""
-    NO_LOOP_GUARD = "no-loop-guard"
-    """No consecutive-block cap: an unconditional blocking hook keeps forcing steps."""
-    ENV_DIFFERS = "env-differs"
-    """The hook's environment differs from the vendor's (variables missing or renamed)."""
-    TIMEOUT_DIFFERS = "timeout-differs"
-    """The default timeout differs from the vendor's."""
-    EXIT_CODE_DIFFERS = "exit-code-differs"
-    """An exit-code convention of the vendor is treated differently here."""
-    REAUTHORED = "reauthored"
-    """The vendor's in-process callback body cannot be carried; the hook must be a command."""
-    NO_PUBLIC_API = "no-public-api"
-    """The vendor product has no public hook API; another engine's dialect is assumed."""
-    MESSAGE_PROVENANCE = "message-provenance"
-    """Injected or steered messages carry a different source than in the vendor."""
-    OWN_TRANSLATION = "own-translation"
-    """No bridge exists for this vendor; this project re-implements the dialect."""
-    POLLED = "polled"
-    """The moment is detected by polling, bounded by the poll interval."""
-    SCOPE_DIFFERS = "scope-differs"
-    """Only part of what the vendor covers is visible here (in-process children, DSH_* env …)."""
-    TEXT_DIFFERS = "text-differs"
-    """What the model reads differs in wording from the vendor's own text (a host prefix …)."""
-    MODEL_DIFFERS = "model-differs"
-    """A prompt or agent hook is answered by the host's model, not the one the vendor would ask."""
-    FIELD_IGNORED = "field-ignored"
-    """A handler field the vendor reads (or at least accepts) is not honoured here."""
-
-
-class Degradation(Frozen):
-    code: DegradationCode
-    """Stable machine code from the closed vocabulary."""
-    text: str = Field(min_length=1)
-    """One sentence, in our words, saying exactly what is lost."""
-
-
-def degrade(code: str | DegradationCode, text: str) -> Degradation:
-    """Shorthand the vendor tables use to list one loss."""
-    return Degradation(code=DegradationCode(code), text=text)
-
-
-class Service(StrEnum):
-    """Host services a row may need besides its seams."""
-
-    SHELL = "shell"
-    """A shell executor: without it no command hook can run."""
-    SHELL_ENV = "shellEnv"
-    FS_WATCH = "fs.watch"
-    LSP = "lsp"
-    WORKTREES = "worktrees"
-    AGENTS = "agents"
-    APPROVAL = "approval"
-    USER_QUESTIONS = "userQuestions"
-    SUBAGENTS = "subagents"
-    SETTINGS = "settings"
-    MODEL = "model"
-    """A model the host lets hooks ask (prompt and agent hooks)."""
-    TOOLS = "tools"
-    """The host's tool registry: a nested call through its whole pipeline (DSH ``ctx.tools.execute``)."""
-
-
-class SeamMode(StrEnum):
-    """How a host seam dispatches (see ``compat_adapter.host.protocol``)."""
-
-    WATERFALL = "waterfall"
-    SERIAL = "serial"
-    EMIT = "emit"
-
-
-class Surface(Frozen):
-    """What one host actually offers. Grading reads only this, never the host object."""
-
-    host: str
-    version: str
-    seams: Mapping[str, SeamMode]
-    """Seam name → dispatch mode."""
-    services: frozenset[str]
-    """Service names (see :class:`Service`): shell, fs.watch, lsp …"""
-    bridge_packages: frozenset[str] = frozenset()
-    """Official bridge packages the host can mount."""
-    unserved: Mapping[str, str] = Field(default_factory=dict)
-    """Row points whose seam exists but that this host never produces (point → why)."""
-
-    def without(self, *, seams: Sequence[str] = (), services: Sequence[str] = (),
-                bridges: Sequence[str] = ()) -> Surface:
-        """A copy with parts removed: how tests and other hosts describe a smaller composition."""
-        return Surface(
-            host=self.host,
-            version=self.version,
-            seams={k: v for k, v in self.seams.items() if k not in seams},
-            services=self.services - set(services),
-            bridge_packages=self.bridge_packages - set(bridges),
-            unserved=self.unserved,
-        )
+__all__ = ("BridgeSpec", "Capability", "CapabilityResult", "CommandHandler", "Degradation", "DegradationCode",
+           "EventRow", "Frozen", "Handler", "HookDeclaration", "HttpHandler", "MatcherEngine", "McpToolHandler",
+           "ModelHandler", "Route", "RulesDeclaration", "RulesFile", "RulesSpec", "SeamMode", "Service", "Surface",
+           "ToolName", "UnsupportedVendor", "VendorSpec", "capability_result", "degrade")
 
 
 class EventRow(Frozen):
@@ -196,10 +53,11 @@ class EventRow(Frozen):
     """For official-bridge rows: the event name in the generated bridge config."""
     timeout_s: float | None = None
     """The vendor's default timeout for this event when it differs from the vendor-wide one."""
-    fires_on: Literal["any", "success", "failure", "completed", "incomplete", "idle"] = "any"
+    fires_on: Literal["any", "success", "failure", "completed", "incomplete", "idle", "rejected"] = "any"
     """Which occurrences of the seam are this event: a host may publish one seam (tool results,
     status flips) where the vendor has several events. ``completed``: a success, or a shell command
-    that ran and ended non-zero (its exit or a signal); ``incomplete``: any other failure."""
+    that ran and ended non-zero (its exit or a signal); ``incomplete``: any other failure;
+    ``rejected``: only the approvals the host rejects."""
     official: EventRow | None = None
     """The same event on the host's official bridge, taken when ``prefer="official"`` is asked for."""
 
@@ -275,7 +133,23 @@ class BridgeSpec(Frozen):
         return out
 
 
+class MatcherEngine(Frozen):
+    """How a vendor reads a matcher pattern, in ``explain``'s words (the decision is the dialect's)."""
+
+    engine: Literal["js-regex", "rust-regex", "anchored-regex"]
+    """How a pattern that is not a list of exact names is read."""
+    names: str | None
+    """A Python ``re`` pattern for the matchers the vendor reads as a list of exact names; None: never."""
+    names_events: tuple[str, ...] | None
+    """The events on which ``names`` applies; None: every event."""
+    match_all: tuple[str, ...]
+    """Matchers that select everything, besides none, ``""`` and ``"*"``."""
+
+
 class VendorSpec(Frozen):
+    """One vendor's table. The fields without a default are facts every vendor states: a table that
+    leaves one out is refused when the vendor registers (``VENDOR_INCOMPLETE``), never defaulted."""
+
     id: str
     aliases: tuple[str, ...] = ()
     losses: tuple[Degradation, ...] = ()
@@ -297,6 +171,26 @@ class VendorSpec(Frozen):
     tools: tuple[ToolName, ...] = ()
     unserved: tuple[tuple[str, str], ...] = ()
     """(event, why) for vendor events no route here serves: imported, one is UNSUPPORTED with why."""
+    dedupes_commands: bool
+    """Whether the vendor runs a command once when the same command is configured twice for an event."""
+    clamps_event_timeouts: bool
+    """Whether an event's own timeout (``EventRow.timeout_s``) also caps a hook's longer timeout."""
+    handler_kinds: frozenset[str]
+    """The handler kinds the vendor runs (``command`` at least); a hook of another kind is UNSUPPORTED."""
+    http_losses: tuple[Degradation, ...]
+    """What an ``http`` handler of this vendor loses besides its row's losses (empty without http)."""
+    matchers: MatcherEngine
+    bad_matcher: Literal["refuses-config", "skips-hook"]
+    """What the vendor does with a matcher that does not compile: refuses the whole config (so a
+    bridge config holding it would not load), or skips that one hook."""
+    exit2_blocks: bool
+    """Whether a blocking hook's exit 2 blocks (the interpreter's error on stderr as the reason)."""
+    failure_denies: tuple[str, ...]
+    """Events on which any failing hook (one that cannot start, any non-zero exit) denies the call."""
+    rules_policy: bool
+    """Whether its rules files hold command policy (Codex-style prefix rules) that is enforced here."""
+    plugin_host: bool
+    """Whether its plugins load as written in the plugin host (a matrix section of their own)."""
 
     @model_validator(mode="after")
     def _unique_events(self) -> VendorSpec:
@@ -343,6 +237,18 @@ class VendorSpec(Frozen):
         """
         bridge = self.bridge if row.route is Route.OFFICIAL_BRIDGE else None
         return self.losses + row.degradations + (bridge.losses_for(row) if bridge else ())
+
+
+class UnsupportedVendor(Frozen):
+    """A hook-capable agent with no unit here: ``grade`` names its project files as not a supported
+    vendor rather than skip them in silence (``vendors/unsupported.py`` lists them)."""
+
+    id: str
+    name: str
+    files: tuple[str, ...]
+    """Where its hook files sit in a project: glob patterns relative to the project root."""
+    settings: tuple[str, ...]
+    """Settings files it shares with other settings (project paths): named only with a ``hooks`` key."""
 
 
 class _HandlerFields(Frozen):

@@ -19,9 +19,13 @@ import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from compat_adapter.runtime.environment import secret_name
-from compat_adapter.trust import command_view
+from compat_adapter.trust import command_view, expand_word
+
+if TYPE_CHECKING:
+    from compat_adapter.model import VendorSpec
 
 __all__ = ("Finding", "preflight")
 
@@ -91,14 +95,13 @@ def preflight(spec: object, event: str, matcher: str | None, handler: object, ro
 
     assert isinstance(spec, VendorSpec)
     env = os.environ if env is None else env
+    root = Path(os.path.abspath(root))  # a relative root would be joined in twice
     view = command_view(spec, event, matcher, handler, root)
     out: list[Finding] = []
     missing: list[tuple[str, int | None]] = []  # what cannot start, and the exit status that gives
     checked: set[str] = set()
     for program in view.programs:
-        word = program
-        for name in spec.project_dir_env:
-            word = word.replace("${" + name + "}", str(root)).replace("$" + name, str(root))
+        word = expand_word(program, root, spec.project_dir_env)
         if word in _SHELL_OWN or "$" in word:
             continue
         if "/" in word:
@@ -123,15 +126,17 @@ def preflight(spec: object, event: str, matcher: str | None, handler: object, ro
     known = frozenset(spec.project_dir_env)
     out += _variables(view.command, known, env)
     if missing and blocking == "verdict":
-        out.append(_guard(spec.id, event, *missing[0]))
+        out.append(_guard(spec, event, *missing[0]))
     return tuple(out)
 
 
-def _guard(vendor: str, event: str, what: str, code: int | None) -> Finding:
+def _guard(spec: VendorSpec, event: str, what: str, code: int | None) -> Finding:
     """What a guard that cannot start ``what`` does: the vendor's reading of that exit status."""
     status = f"exits {code}" if code is not None else "fails"
-    denies = (vendor == "copilot" and event in ("preToolUse", "PreToolUse")) or \
-        (code == 2 and vendor != "opencode")  # exit 2 with the interpreter's error on stderr blocks
+    vendor = spec.id
+    # Any failure denies on some vendors' events (Copilot preToolUse); elsewhere exit 2 with the
+    # interpreter's error on stderr blocks where the vendor reads exit 2 as a block.
+    denies = event in spec.failure_denies or (code == 2 and spec.exit2_blocks)
     if denies:
         return Finding("fails-closed", what, f"this guard cannot start {what}: the hook {status}, which "
                                              f"{vendor} reads as a block, so every call it matches is "

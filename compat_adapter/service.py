@@ -31,6 +31,7 @@ from compat_adapter.model import (
     Frozen,
     Route,
     RulesFile,
+    VendorSpec,
 )
 from compat_adapter.plugin_host.sources import PluginSource, file_source
 from compat_adapter.routing.base import Router
@@ -339,7 +340,7 @@ class CompatAdapter:
                              files=tuple(f.summary() for f in carried.files))
         self._log_registration(result)
         if result.capability is Capability.CARRY:
-            policy = self._codex_policy(spec.id, carried, result)
+            policy = self._codex_policy(spec, carried, result)
             if self._rules_unsubscribe is None:
                 self._rules_unsubscribe = self.host.on("agent/created", self._inject_rules)
             self._rules[rid] = (result, carried)
@@ -347,13 +348,14 @@ class CompatAdapter:
                 self._guard.add(rid, policy)
         return result
 
-    def _codex_policy(self, vendor: str, carried: CarriedRules, result: CapabilityResult) -> tuple[PrefixRule, ...]:
+    def _codex_policy(self, spec: VendorSpec, carried: CarriedRules, result: CapabilityResult
+                      ) -> tuple[PrefixRule, ...]:
         """The prefix rules of Codex ``.rules`` files, when the grade says they are enforced here.
 
         Parsed before anything is mounted: a file outside the rules language raises
         INVALID_DECLARATION and nothing of the registration takes effect.
         """
-        if vendor != "codex" or not any(d.code is DegradationCode.APPROXIMATE for d in result.degradations):
+        if not spec.rules_policy or not any(d.code is DegradationCode.APPROXIMATE for d in result.degradations):
             return ()
         rules: list[PrefixRule] = []
         for f in carried.files:

@@ -53,6 +53,7 @@ __all__ = (
     "TrustStore",
     "Verdict",
     "command_view",
+    "expand_word",
     "file_digest",
     "plugin_untrusted",
     "project_root",
@@ -126,21 +127,43 @@ def _words(command: str) -> list[str]:
         return command.split()
 
 
-def _expand(word: str, root: Path, variables: Sequence[str]) -> str:
-    for name in variables:
-        word = word.replace("${" + name + "}", str(root)).replace("$" + name, str(root))
-    return word
+#: ``$NAME``, ``${NAME}`` and ``${NAME<op>default}`` (``:-``, ``-``, ``:=``, ``=``) in a shell word.
+_PARAM = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))")
 
 
-def _project_file(word: str, root: Path) -> str | None:
-    """``word`` as a path relative to the project root, when it names a place inside it."""
+def expand_word(word: str, root: Path, variables: Sequence[str]) -> str:
+    """``word`` with the vendor's project-folder variables replaced by ``root``, however they are
+    spelled: ``$V``, ``${V}``, and ``${V:-default}`` (the vendor sets V, so the default is never
+    used). Another variable with a default becomes its default (what runs where it is unset, as
+    in a hook environment that does not set it); one without a default stays as written."""
+    def one(match: re.Match[str]) -> str:
+        name = match.group(1) or match.group(4)
+        if name in variables:
+            return str(root)
+        if match.group(2) is not None:
+            return expand_word(match.group(3), root, variables)
+        return match.group(0)
+    return _PARAM.sub(one, word)
+
+
+def _project_file(word: str, root: Path, cwd: Path) -> str | None:
+    """``word`` as a path relative to the project root, when it names a place inside it; a
+    relative word is read from the folder the hook runs in (``cwd``)."""
     if "/" not in word or word.startswith(("-", "~")) or "$" in word:
         return None
-    full = Path(os.path.normpath(root / word))
+    full = Path(os.path.normpath(cwd / word))
     try:
         return full.relative_to(root).as_posix()
     except ValueError:
         return None
+
+
+def _hook_cwd(handler: Any, root: Path) -> Path:
+    """The folder a handler runs in: the project root, or the handler's own relative ``cwd``."""
+    cwd = handler.get("cwd") if isinstance(handler, Mapping) else None
+    if isinstance(cwd, str) and cwd and "$" not in cwd:
+        return Path(os.path.normpath(root / cwd))
+    return root
 
 
 def command_view(vendor: VendorSpec | str, event: str, matcher: str | None, handler: Any,
@@ -148,6 +171,8 @@ def command_view(vendor: VendorSpec | str, event: str, matcher: str | None, hand
     """What one handler's command line starts, read from its words; not a sandbox, a review aid."""
     vendor_id = vendor if isinstance(vendor, str) else vendor.id
     variables = () if isinstance(vendor, str) else vendor.project_dir_env
+    root = Path(os.path.abspath(root))  # a relative root would be joined in twice below
+    cwd = _hook_cwd(handler, root)
     command = _command_text(handler)
     programs: list[str] = []
     files: list[str] = []
@@ -166,7 +191,7 @@ def command_view(vendor: VendorSpec | str, event: str, matcher: str | None, hand
             launcher, at_start = False, raw == "run"
             if at_start:
                 continue
-        word = _expand(raw, root, variables)
+        word = expand_word(raw, root, variables)
         if at_start:
             if re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", raw) or raw in _PREFIXES:
                 continue
@@ -174,18 +199,27 @@ def command_view(vendor: VendorSpec | str, event: str, matcher: str | None, hand
             programs.append(raw)
             launcher = os.path.basename(word) in _LAUNCHERS
             after_interpreter = bool(_INTERPRETERS.match(os.path.basename(word)))
-            inside = _project_file(word, root)
+            inside = _project_file(word, root, cwd)
             if inside is not None:
                 files.append(inside)
             continue
         if after_interpreter and not raw.startswith("-"):
             after_interpreter = False
-            inside = _project_file(word, root) or (word if (root / word).is_file() and "$" not in word
-                                                   else None)
+            inside = _project_file(word, root, cwd) or _bare_file(word, root, cwd)
             if inside is not None:
                 files.append(inside)
     return HookView(vendor=vendor_id, event=event, matcher=matcher, command=command,
                     programs=tuple(dict.fromkeys(programs)), files=tuple(dict.fromkeys(files)))
+
+
+def _bare_file(word: str, root: Path, cwd: Path) -> str | None:
+    """An interpreter's script named without a slash (``bash check.sh``), when it is a project file."""
+    if "$" in word or "/" in word or not (cwd / word).is_file():
+        return None
+    try:
+        return (cwd / word).relative_to(root).as_posix()
+    except ValueError:
+        return None
 
 
 def where_program(word: str) -> str:
@@ -198,10 +232,13 @@ def where_program(word: str) -> str:
 
 # ── projects and digests ───────────────────────────────────────────────────────────────────────
 
-def project_root(path: Path) -> Path:
+def project_root(path: Path, *, follow: bool = True) -> Path:
     """The project a file belongs to: the nearest folder holding ``.git``, else the folder above a
-    vendor folder (``.claude`` …) the file lives in, else the file's own folder."""
-    full = Path(os.path.realpath(path))
+    vendor folder (``.claude`` …) the file lives in, else the file's own folder.
+
+    ``follow=False`` reads the path as named, symlinks not followed: the project a symlink sits
+    in, which bounds where it may point (a symlink's target must not choose its own bound)."""
+    full = Path(os.path.realpath(path) if follow else os.path.abspath(path))
     for folder in full.parents:
         if (folder / ".git").exists():
             return folder
@@ -441,7 +478,8 @@ def warn_trust_all(shown: str, verdict: Verdict) -> None:
     line = (f"compat-adapter: WARNING: --trust-all is on (dangerous): the hooks of {shown} "
             f"({state}) run without review")
     print(line, file=sys.stderr, flush=True)
-    _log.warning(line)
+    if _log.hasHandlers():  # without one, logging's last resort would print the same line again
+        _log.warning(line)
 
 
 def plugin_untrusted(root: Path, kind: str, path: str | None, origin: str) -> str | None:

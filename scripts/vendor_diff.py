@@ -27,13 +27,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from compat_adapter.testing.lane.run import isolation  # noqa: E402
-from compat_adapter.testing.lane.suite import VENDORS, pin_of, run_suite, summarize  # noqa: E402
+from compat_adapter.testing.lane.suite import pin_of, run_suite, summarize  # noqa: E402
+from compat_adapter.testing.lane.vendors import lane_vendors  # noqa: E402
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
-    parser.add_argument("--vendor", action="append", choices=VENDORS, help="only these vendors (repeatable)")
+    parser.add_argument("--vendor", action="append", choices=lane_vendors(), help="only these vendors (repeatable)")
     parser.add_argument("--outcomes", action="store_true", help="include every normalized outcome")
     parser.add_argument("--write-pin", metavar="FILE", help="write each case's verdict and differing facets")
     parser.add_argument("--no-install", action="store_true", help="do not run scripts/vendor_lane.sh first")
@@ -46,7 +47,7 @@ def main() -> int:
     # The embedded side trusts each scenario's own config; keep those records out of the user's
     # trust store: a private state folder for this run.
     os.environ["COMPAT_ADAPTER_STATE_HOME"] = tempfile.mkdtemp(prefix="vendor-lane-state-")
-    results, wall = run_suite(tuple(args.vendor or VENDORS))
+    results, wall = run_suite(tuple(args.vendor or lane_vendors()))
     summary = summarize(results)
     netns, why = isolation()
     report = {"isolation": {"netns": netns, "how": why}, "wall_s": wall,

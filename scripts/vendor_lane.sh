@@ -1,32 +1,102 @@
 #!/usr/bin/env bash
-# Install the vendor lane into .cache/vendors/ (gitignored): the real CLIs of the five vendors, at
+# Install the vendor lane into .cache/vendors/ (gitignored): the real CLIs of the vendors, at
 # pinned versions, from the public registries. The differential suite (pytest -m vendor) runs them
 # offline against our scripted model servers. Idempotent: each vendor has a stamp naming exactly
 # what was installed; a second run checks the stamps and the binaries and does nothing.
 #
-#   bash scripts/vendor_lane.sh            # install (or check) the lane
-#   bash scripts/vendor_lane.sh --print    # print the lane folder, install nothing
+#   bash scripts/vendor_lane.sh                  # install (or check) the pinned lane
+#   bash scripts/vendor_lane.sh --print          # print the lane folder, install nothing
+#   bash scripts/vendor_lane.sh --want           # print what each vendor's stamp must say, install nothing
+#   bash scripts/vendor_lane.sh --latest         # what the registries call latest, into .cache/vendors-latest/
+#   bash scripts/vendor_lane.sh --pin claude=2.1.328 [--pin …]   # another release of a vendor
 #
+# The drift report (scripts/vendor_drift.py) installs --latest beside the pinned lane; the pinned
+# folder is only ever written by a plain run. COMPAT_ADAPTER_VENDOR_DIR overrides the folder.
 # A vendor that fails to install is a loud failure (exit non-zero), never a skip.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-LANE="${COMPAT_ADAPTER_VENDOR_DIR:-$ROOT/.cache/vendors}"
 
-CLAUDE="@anthropic-ai/claude-code@2.1.328"
-CODEX="@openai/codex@0.169.0"
-COPILOT="@github/copilot@1.0.102"
-OPENCODE="opencode-ai@1.18.33"
-OPENCODE_PLUGIN="@opencode-ai/plugin@1.18.33"
-CODEBUDDY_WHEEL="codebuddy-agent-sdk==0.3.274"
+# The pins: the newest release of each vendor on its registry when the lane was last bumped
+# (checked with `npm view <package> dist-tags` and `pip index versions codebuddy-agent-sdk`;
+# Gemini CLI 0.61.0: its only dist-tag, `latest`, on 2026-12-01).
+# Claude stays at 2.1.328 until its dialect follows 2.1.332 (Stop feedback in a <system-reminder>;
+# `python scripts/vendor_drift.py --vendor claude` shows the difference).
+declare -A VERSION=(
+  [claude]="2.1.328"
+  [codex]="0.171.0"
+  [copilot]="1.0.102"
+  [opencode]="1.18.33"
+  [codebuddy]="0.3.274"
+  [gemini]="0.61.0"
+)
+# Where each vendor's release is published (CodeBuddy: a PyPI wheel, the rest npm).
+declare -A PACKAGE=(
+  [claude]="@anthropic-ai/claude-code"
+  [codex]="@openai/codex"
+  [copilot]="@github/copilot"
+  [opencode]="opencode-ai"
+  [codebuddy]="codebuddy-agent-sdk"
+  [gemini]="@google/gemini-cli"
+)
 
-if [[ "${1:-}" == "--print" ]]; then
+mode=install
+latest=0
+declare -A PIN=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --print) mode=print ;;
+    --want) mode=want ;;
+    --latest) latest=1 ;;
+    --pin)
+      [[ $# -ge 2 && "$2" == *=* ]] || { echo "vendor lane: --pin needs VENDOR=VERSION" >&2; exit 2; }
+      PIN[${2%%=*}]="${2#*=}"
+      [[ -n "${VERSION[${2%%=*}]:-}" ]] || { echo "vendor lane: unknown vendor in --pin $2" >&2; exit 2; }
+      shift ;;
+    *) echo "vendor lane: unknown argument $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+if [[ $latest -eq 1 ]]; then
+  LANE="${COMPAT_ADAPTER_VENDOR_DIR:-$ROOT/.cache/vendors-latest}"
+else
+  LANE="${COMPAT_ADAPTER_VENDOR_DIR:-$ROOT/.cache/vendors}"
+fi
+if [[ "$mode" == print ]]; then
   echo "lane=$LANE"
   exit 0
 fi
 
+registry_latest() {  # vendor -> the version its registry calls latest
+  local v=$1 found
+  if [[ "$v" == codebuddy ]]; then
+    found=$(python3 -m pip index versions "${PACKAGE[$v]}" 2>/dev/null | sed -n 's/^[^(]*(\([^)]*\)).*/\1/p' | head -1)
+  else
+    found=$(npm view "${PACKAGE[$v]}" version 2>/dev/null)
+  fi
+  [[ -n "$found" ]] || { echo "vendor lane: the registry gave no latest version of ${PACKAGE[$v]}" >&2; return 1; }
+  echo "$found"
+}
+
+for v in claude codex copilot opencode codebuddy gemini; do
+  if [[ -n "${PIN[$v]:-}" ]]; then
+    VERSION[$v]="${PIN[$v]}"
+  elif [[ $latest -eq 1 ]]; then
+    VERSION[$v]="$(registry_latest "$v")"
+  fi
+done
+
+CLAUDE="${PACKAGE[claude]}@${VERSION[claude]}"
+CODEX="${PACKAGE[codex]}@${VERSION[codex]}"
+COPILOT="${PACKAGE[copilot]}@${VERSION[copilot]}"
+OPENCODE="${PACKAGE[opencode]}@${VERSION[opencode]}"
+# The plugin package is released with the CLI under the same version.
+OPENCODE_PLUGIN="@opencode-ai/plugin@${VERSION[opencode]}"
+CODEBUDDY_WHEEL="${PACKAGE[codebuddy]}==${VERSION[codebuddy]}"
+GEMINI="${PACKAGE[gemini]}@${VERSION[gemini]}"
+
 NPM_FLAGS=(--no-audit --no-fund --loglevel=error --no-update-notifier)
-mkdir -p "$LANE"
 
 # The binary each vendor is run from (relative to its folder): the install is "done" only when it
 # exists and the stamp matches.
@@ -36,6 +106,7 @@ declare -A BINARY=(
   [copilot]="node_modules/@github/copilot-linux-x64/copilot"
   [opencode]="node_modules/opencode-linux-x64/bin/opencode"
   [codebuddy]="wheel/codebuddy_agent_sdk/bin/codebuddy-headless"
+  [gemini]="node_modules/@google/gemini-cli/bundle/gemini.js"
 )
 declare -A WANT=(
   [claude]="$CLAUDE"
@@ -43,7 +114,14 @@ declare -A WANT=(
   [copilot]="$COPILOT"
   [opencode]="$OPENCODE $OPENCODE_PLUGIN"
   [codebuddy]="$CODEBUDDY_WHEEL"
+  [gemini]="$GEMINI"
 )
+
+if [[ "$mode" == want ]]; then
+  for v in claude codex copilot opencode codebuddy gemini; do printf '%s\t%s\n' "$v" "${WANT[$v]}"; done
+  exit 0
+fi
+mkdir -p "$LANE"
 
 up_to_date() {
   local v=$1
@@ -69,6 +147,7 @@ install_one() {
       # the wrapper on a matching platform. Checked below, so a missing binary is loud.
       npm_install codex "$CODEX" ;;
     copilot) npm_install copilot "$COPILOT" ;;
+    gemini) npm_install gemini "$GEMINI" ;;
     opencode)
       # The plugin package is installed next to the CLI so that runs can link it into every config
       # folder; otherwise OpenCode npm-installs it at every start (70 s stall offline).
@@ -93,7 +172,7 @@ install_one() {
 
 started=$(date +%s)
 todo=()
-for v in claude codex copilot opencode codebuddy; do
+for v in claude codex copilot opencode codebuddy gemini; do
   up_to_date "$v" || todo+=("$v")
 done
 if [[ ${#todo[@]} -eq 0 ]]; then

@@ -11,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from compat_adapter.cli_reports import schemas  # noqa: E402
+from compat_adapter.cli.reports import schemas  # noqa: E402
 
 
 def main() -> int:

@@ -26,14 +26,27 @@ def cli(*args: str, cwd: Path = ROOT, timeout: float = 180, columns: int | None 
                           capture_output=True, text=True, timeout=timeout, env=env)
 
 
+def on_a_terminal(args: list[str], answer: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """The command with a real pseudo-terminal on stdin, a person's answer typed into it."""
+    controller, terminal = os.openpty()
+    try:
+        os.write(controller, answer.encode() + b"\n")
+        return subprocess.run([sys.executable, "-m", "compat_adapter.cli", *args], cwd=cwd, stdin=terminal,
+                              capture_output=True, text=True, timeout=180)
+    finally:
+        os.close(controller)
+        os.close(terminal)
+
+
 def test_demo_prints_the_timeline_and_exits_0() -> None:
     done = cli("demo")
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "seam → hook → vendor answer → host verdict" in out
-    assert "git/worktrees" in out and "fs/watch" in out and "status(): hooks" in out
+    assert "host point → hook → what the hook said → what the host did" in " ".join(out.split())
+    assert "git/worktrees" in out and "fs/watch" in out and "hooks registered" in out
     assert "turns: completed" in out
-    assert "only after `compat-adapter trust`" in out
+    assert "only after `compat-adapter trust`" in " ".join(out.split())
+    assert max(len(line) for line in out.splitlines()) <= 80  # not a terminal: COLUMNS, else 80
     assert "Traceback" not in done.stderr
 
 
@@ -44,7 +57,7 @@ def test_demo_json_is_data() -> None:
     answers = {(r["seam"], r["answer"]) for r in report["timeline"]}
     assert ("Stop", "block") in answers and ("preToolUse", "deny") in answers
     verdicts = [r["verdict"] for r in report["timeline"]]
-    # Claude's own deny text on its native route (the timeline shortens long verdicts).
+    # Claude's own deny text on its native route, in full (the table folds it, JSON keeps it whole).
     assert any(v.startswith("PreToolUse:Write hook error: writes under prod/ are blocked")
                for v in verdicts if v)
     # Copilot's own words on the built-in Copilot bridge.
@@ -72,24 +85,26 @@ def test_grade_a_real_world_claude_settings_file() -> None:
     # Tables fit the terminal's width: long cells fold instead of running off the screen.
     narrow = cli("grade", "--vendor", "cc", str(CLAUDE_SETTINGS), "--verbose", columns=70)
     assert max(len(line) for line in narrow.stdout.splitlines()) <= 70
-    # Without --verbose: the summary first, one line per row with its loss codes, then each loss text
-    # once with the hooks it affects.
+    # Without --verbose: the summary first, then one line per row at its file:line; every loss code
+    # is named (the codes all hooks of the file share once, for the file).
     summary = cli("grade", "--vendor", "cc", str(CLAUDE_SETTINGS), columns=200)
     lines = summary.stdout.splitlines()
-    per_row = [ln for ln in lines if ln.startswith(("  ADAPTED", "  UNSUPPORTED"))]
+    assert lines[0].startswith(f"{len(rows)} graded on embedded")
+    per_row = [ln for ln in lines if re.match(r"^  :\d+ +(ADAPTED|UNSUPPORTED) ", ln)]
     assert len(per_row) == len(rows)
     codes = {d.split(":", 1)[0] for r in rows for d in r["losses"]}
-    assert all(any(code in ln for ln in per_row) for code in codes)
-    texts = [ln[2:] for ln in lines if ln.startswith("- ")]
-    assert len(texts) == len(set(texts)) == len({d for r in rows for d in r["losses"]})
-    assert sum(ln.strip().startswith("affects ") for ln in lines) == len(texts)
+    assert all(code in summary.stdout for code in codes)
+    # --verbose: each distinct loss text once, however many hooks it affects.
+    full = " ".join(table.stdout.split())
+    for loss in {d for r in rows for d in r["losses"]}:
+        assert full.count(" ".join(loss.split(": ", 1)[1].split())) == 1, loss
     strict = cli("grade", "--vendor", "claude", str(CLAUDE_SETTINGS), "--strict")
     assert strict.returncode == (1 if data["unsupported"] else 0)
 
 
 @pytest.mark.parametrize("args,code", [
     (("grade", "--vendor", "cursor", "x.json"), "UNKNOWN_VENDOR"),
-    (("grade", "--vendor", "claude", "/nonexistent/settings.json"), "CONFIG_PARSE_ERROR"),
+    (("grade", "--vendor", "claude", "/nonexistent/settings.json"), "NO_SUCH_PATH"),
     (("matrix", "--vendor", "nope"), "UNKNOWN_VENDOR"),
     (("run", "--preset", "no-such-preset", "--script", "s.json"), "SCRIPT_ERROR"),
 ])
@@ -196,8 +211,12 @@ def test_every_readme_compat_adapter_command_runs(tmp_path: Path) -> None:
         for word in words[1:]:
             matches = sorted(project.glob(word)) if "*" in word else []
             expanded += [str(m) for m in matches] or [word]
-        done = cli(*expanded, cwd=project)
-        assert done.returncode in (0, 1), (command, done.stderr)  # 1: --strict found UNSUPPORTED
+        if "--script" in expanded:  # the session script the README points to (INTEGRATION.md)
+            (project / expanded[expanded.index("--script") + 1]).write_text(json.dumps(
+                ["Listing.", {"tools": [{"name": "bash", "arguments": {"command": "ls"}}]}, "Done."]))
+        # `trust` asks a person: on a terminal, answered yes (off one it refuses without --yes).
+        done = on_a_terminal(expanded, "y", cwd=project) if expanded[0] == "trust" else cli(*expanded, cwd=project)
+        assert done.returncode in (0, 1), (command, done.stdout, done.stderr)  # 1: --strict found UNSUPPORTED
         assert done.stdout.strip(), command
         ran += 1
     assert ran >= 3

@@ -24,7 +24,7 @@ import pytest
 
 from compat_adapter.catalog import resolve_event, resolve_vendor
 from compat_adapter.dialects import HookAnswer, dialect_for
-from compat_adapter.dialects.codebuddy import overlay_input
+from vendors.workbuddy.dialect import overlay_input
 from compat_adapter.errors import UnknownEvent
 from compat_adapter.runtime.process import ProcessOutcome, hook_environment, run_command
 
@@ -41,9 +41,6 @@ def _load() -> list[dict[str, Any]]:
 CASES = _load()
 BY_ID = {case["id"]: case for case in CASES}
 
-#: Conformance vendor names → our vendor ids.
-VENDOR_IDS = {"claude": "claude", "codex": "codex", "codebuddy": "workbuddy", "opencode": "opencode",
-              "copilot": "copilot"}
 
 #: Cases a dialect cannot reproduce, and why (with the degradation or scope rule that covers it).
 NOT_REPRODUCED: dict[str, str] = {
@@ -76,7 +73,8 @@ _DECISION_WORDS = {"block_stop": "block", "feedback": "block", "block_prompt": "
 
 
 def _vendor(case: dict[str, Any]) -> str:
-    return VENDOR_IDS[case["vendor"]]
+    # The conformance files name vendors by id or alias (codebuddy): the registry resolves them.
+    return resolve_vendor(case["vendor"]).id
 
 
 def _entry(case: dict[str, Any]) -> dict[str, Any]:

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from compat_adapter.catalog import vendors
-from compat_adapter.dialects import DIALECTS, Dialect, HookAnswer, Moment, dialect_for
-from compat_adapter.dialects.codebuddy import overlay_input
-from compat_adapter.dialects.codex import patch_text
+from compat_adapter.dialects import Dialect, HookAnswer, Moment, dialect_for
+from vendors.workbuddy.dialect import overlay_input
+from vendors.codex.dialect import patch_text
 from compat_adapter.dialects.common import host_call, vendor_call
 from compat_adapter.errors import UnknownVendor
 from compat_adapter.runtime.process import ProcessOutcome
@@ -71,8 +71,10 @@ def test_dialect_for_refuses_unknown_vendors() -> None:
 
 
 def test_trailing_newline_per_vendor() -> None:
-    assert {v: d.trailing_newline for v, d in DIALECTS.items()} == {
-        "claude": True, "codex": False, "workbuddy": True, "opencode": True, "copilot": False}
+    # Measured per vendor (the vendor lane's recorded stdin); a vendor added later says its own.
+    measured = {"claude": True, "codex": False, "workbuddy": True, "opencode": True, "copilot": False}
+    assert {v: dialect_for(v).trailing_newline for v in measured} == measured
+    assert all(isinstance(dialect_for(s.id).trailing_newline, bool) for s in vendors())
     payload = {"prompt": "héllo ✓", "n": 1}
     assert CLAUDE.encode(payload) == '{"prompt":"héllo ✓","n":1}\n'.encode()
     assert CODEX.encode(payload) == '{"prompt":"héllo ✓","n":1}'.encode()
@@ -96,7 +98,7 @@ def test_matcher_subjects_agree_with_the_vendor_tables() -> None:
     for spec in vendors():
         if spec.id == "opencode":
             continue  # OpenCode has no matchers; our contract is documented in the dialect
-        dialect = DIALECTS[spec.id]
+        dialect = dialect_for(spec.id)
         for row in spec.events:
             m = moment(row.event, **facts)
             if row.matcher_subject is None:

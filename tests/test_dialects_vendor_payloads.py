@@ -1,7 +1,7 @@
 """Our payloads against the field sets the real vendors sent in the vendor lane.
 
-The field sets below are what Claude Code 2.1.328, Codex 0.169.0, CodeBuddy Code 2.163.0 and
-Copilot CLI 1.0.102 put on a hook's stdin (the lane's recorded payloads; ``key.sub`` one level into
+The field sets below are what Claude Code 2.1.328, Codex 0.169.0, CodeBuddy Code 2.163.0,
+Copilot CLI 1.0.102 and Gemini CLI 0.61.0 put on a hook's stdin (the lane's recorded payloads; ``key.sub`` one level into
 objects, as the lane's payload check reads them). Each dialect is fed the host facts the embedded
 host gives for the same moment (no transcript file, a logged prompt and model request). A field we
 cannot send is a listed loss: it is in :data:`LOSSES` here AND named by a degradation of its row, so
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from compat_adapter.catalog import resolve_event, resolve_vendor
-from compat_adapter.dialects import DIALECTS
+from compat_adapter.dialects import dialect_for
 from compat_adapter.dialects.base import Moment
 from compat_adapter.testing.lane.compare import payload_fields
 
@@ -89,6 +89,18 @@ VENDOR_FIELDS: dict[str, dict[str, str]] = {
         "Stop": "cwd hook_event_name session_id stop_hook_active stop_reason timestamp transcript_path",
         "SessionEnd": "cwd hook_event_name reason session_id timestamp",
     },
+    "gemini": {
+        "SessionStart": "cwd hook_event_name session_id source timestamp transcript_path",
+        "BeforeAgent": "cwd hook_event_name prompt session_id timestamp transcript_path",
+        "BeforeTool": "cwd hook_event_name session_id timestamp tool_input tool_input.command tool_input.description "
+                      "tool_name transcript_path",
+        "AfterTool": "cwd hook_event_name session_id timestamp tool_input tool_input.command tool_input.description "
+                     "tool_name tool_response tool_response.llmContent tool_response.returnDisplay transcript_path",
+        "AfterAgent": "cwd hook_event_name prompt prompt_response session_id stop_hook_active timestamp "
+                      "transcript_path",
+        "PreCompress": "cwd hook_event_name session_id timestamp transcript_path trigger",
+        "SessionEnd": "cwd hook_event_name reason session_id timestamp transcript_path",
+    },
 }
 
 #: Fields the vendor sends that we cannot (on the embedded host): each one listed by its row.
@@ -108,6 +120,8 @@ APPROXIMATED: dict[str, dict[str, set[str]]] = {
                "PreToolUse": {"prompt_id", "effort"}, "SessionEnd": {"prompt_id"}},
     "codex": {"SessionStart": {"model"}},
     "workbuddy": {"PostToolUse": {"sandboxDenied", "stdoutBytesTruncated", "version", "generation_id", "model"}},
+    # The host's own result text; no cause of a dispose; no prompt at turn-stopping.
+    "gemini": {"AfterTool": {"llmContent", "returnDisplay"}, "SessionEnd": {"reason"}, "AfterAgent": {"prompt"}},
 }
 
 _TOOL = {"tool_name": "bash", "tool_input": {"command": COMMAND, "description": "lane step"},
@@ -117,13 +131,21 @@ _RESULT = {**_TOOL, "tool_response": "hello-from-tool", "is_error": False, "erro
 _LOGGED = {"prompt_id": "m1", "model": "model-a"}
 
 
+#: Gemini's events are the same host moments under other names.
+_GEMINI_KINDS = {"beforeTool": "preToolUse", "afterTool": "postToolUse", "beforeAgent": "userPromptSubmit",
+                 "afterAgent": "stop"}
+
+
 def _facts(event: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """(fields, logged) as the routes give them for the moment behind `event`."""
     kind = event[:1].lower() + event[1:]
+    kind = _GEMINI_KINDS.get(kind, kind)
     if kind in ("preToolUse",):
         return dict(_TOOL), _LOGGED
     if kind in ("postToolUse",):
         return dict(_RESULT), _LOGGED
+    if kind == "preCompress":
+        return {"trigger": "auto", "custom_instructions": "", "compaction_id": "c1"}, _LOGGED
     if kind == "permissionRequest":
         return {**_TOOL, "reason": "needs approval"}, _LOGGED
     if kind in ("userPromptSubmit", "userPromptSubmitted"):
@@ -158,7 +180,7 @@ CASES = [(v, e) for v, events in VENDOR_FIELDS.items() for e in events]
 @pytest.mark.parametrize(("vendor", "event"), CASES, ids=[f"{v}:{e}" for v, e in CASES])
 def test_payload_carries_the_fields_the_vendor_sends(vendor: str, event: str) -> None:
     sent = set(VENDOR_FIELDS[vendor][event].split())
-    ours = payload_fields(DIALECTS[vendor].payload(_moment(event)))
+    ours = payload_fields(dialect_for(vendor).payload(_moment(event)))
     loss = LOSSES.get((vendor, event), set())
     assert sent - ours == loss, f"missing beyond the listed losses: {sorted(sent - ours - loss)}"
     assert ours - sent == set(), f"fields the vendor does not send: {sorted(ours - sent)}"
@@ -169,12 +191,12 @@ def test_payload_carries_the_fields_the_vendor_sends(vendor: str, event: str) ->
 
 
 def test_transcript_and_prompt_ids_when_the_host_has_them() -> None:
-    copilot = DIALECTS["copilot"]
+    copilot = dialect_for("copilot")
     assert copilot.payload(_moment("agentStop", "/t/s.jsonl"))["transcriptPath"] == "/t/s.jsonl"
     assert copilot.payload(_moment("Stop", "/t/s.jsonl"))["transcript_path"] == "/t/s.jsonl"
     # Only Stop carries the path in the Claude format (measured on 1.0.102).
     assert "transcript_path" not in copilot.payload(_moment("PreToolUse", "/t/s.jsonl"))
-    claude = DIALECTS["claude"]
+    claude = dialect_for("claude")
     ids = {claude.payload(_moment(e))["prompt_id"] for e in ("UserPromptSubmit", "PreToolUse", "Stop", "SessionEnd")}
     assert len(ids) == 1, "one prompt, one prompt_id on every event of it"
     other = Moment(event="PreToolUse", session_id="session-2", cwd="/w", fields=_TOOL, logged=_LOGGED)
@@ -182,24 +204,24 @@ def test_transcript_and_prompt_ids_when_the_host_has_them() -> None:
 
 
 def test_values_the_host_knows_are_the_hosts() -> None:
-    post = DIALECTS["claude"].payload(_moment("PostToolUse"))
+    post = dialect_for("claude").payload(_moment("PostToolUse"))
     assert post["tool_response"]["stdout"] == "hello-from-tool" and post["duration_ms"] == 12
     assert post["tool_use_id"] == "call-1" and "agent_id" not in post
-    assert DIALECTS["codex"].payload(_moment("PostToolUse"))["tool_response"] == "hello-from-tool\n"
-    assert DIALECTS["codex"].payload(_moment("PreToolUse"))["model"] == "model-a"
-    wb = DIALECTS["workbuddy"].payload(_moment("PostToolUse"))
+    assert dialect_for("codex").payload(_moment("PostToolUse"))["tool_response"] == "hello-from-tool\n"
+    assert dialect_for("codex").payload(_moment("PreToolUse"))["model"] == "model-a"
+    wb = dialect_for("workbuddy").payload(_moment("PostToolUse"))
     assert wb["tool_response"]["exitCode"] == 0 and wb["call_id"] == wb["tool_use_id"] == "call-1"
     assert wb["model"] == "model-a" and "stdout" not in wb["tool_response"]
-    failed = DIALECTS["workbuddy"].payload(Moment(event="PostToolUse", session_id="s", cwd="/w",
+    failed = dialect_for("workbuddy").payload(Moment(event="PostToolUse", session_id="s", cwd="/w",
                                                   fields={**_RESULT, "exit_code": 3, "is_error": True}))
     # CodeBuddy 2.163.0 (lane workbuddy:post_exit_nonzero): error code 8002 and is_error for exit 3.
     assert (failed["tool_response"]["exitCode"], failed["tool_response"]["tool_error_code"]) == (3, "8002")
     assert failed["tool_response"]["is_error"] is True and "Exit Code: 3" in failed["tool_response"]["error"]
-    pre = DIALECTS["copilot"].payload(_moment("preToolUse"))
+    pre = dialect_for("copilot").payload(_moment("preToolUse"))
     assert pre["toolArgs"] == {"command": COMMAND, "description": "lane step"}
-    assert DIALECTS["copilot"].payload(_moment("permissionRequest"))["toolInput"] == {"command": COMMAND}
+    assert dialect_for("copilot").payload(_moment("permissionRequest"))["toolInput"] == {"command": COMMAND}
     # Inside a subagent Claude names the agent; the main agent's events name none.
-    sub = DIALECTS["claude"].payload(Moment(event="PreToolUse", session_id="s", cwd="/w",
+    sub = dialect_for("claude").payload(Moment(event="PreToolUse", session_id="s", cwd="/w",
                                             fields={**_TOOL, "agent_id": "a2", "agent_type": "general-purpose",
                                                     "parent_id": "a1"}))
     assert (sub["agent_id"], sub["agent_type"]) == ("a2", "general-purpose")

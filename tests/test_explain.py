@@ -14,7 +14,7 @@ import jsonschema
 import pytest
 from conftest import trust
 
-from compat_adapter.cli_reports import schemas
+from compat_adapter.cli.reports import schemas
 from compat_adapter.explain import Question, explain
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -174,7 +174,8 @@ def test_errors_are_json_under_json(tmp_path: Path) -> None:
     jsonschema.validate(error, schema("error.schema.json"))
     assert error["error"]["code"] == "UNKNOWN_VENDOR"
     done = cli("explain", "--vendor", "claude", "--tool", "Bash", "--input", "[1]", "--json", cwd=tmp_path)
-    assert done.returncode == 2 and json.loads(done.stdout)["error"]["code"] == "CONFIG_PARSE_ERROR"
+    # A bad command-line value is a usage error, not a broken file to fix.
+    assert done.returncode == 2 and json.loads(done.stdout)["error"]["code"] == "BAD_ARGUMENT"
     done = cli("explain", "--vendor", "claude", "--event", "NoSuchEvent", cwd=tmp_path)
     assert done.returncode == 2 and done.stderr.startswith("UNKNOWN_EVENT: ") and not done.stdout
 

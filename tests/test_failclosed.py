@@ -19,7 +19,7 @@ from conftest import write_script
 from test_serve import MiniClient, agent_json, hello, serve_command
 
 from compat_adapter import CompatAdapter
-from compat_adapter.dialects.claude import ClaudeDialect
+from vendors.claude.dialect import ClaudeDialect
 from compat_adapter.host.embedded.memory import MemoryHost
 from compat_adapter.host.protocol import ApprovalOutcome
 from compat_adapter.host.script import call

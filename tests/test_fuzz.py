@@ -27,7 +27,7 @@ from compat_adapter.dialects.base import HookAnswer, Moment
 from compat_adapter.errors import CompatError
 from compat_adapter.runtime.process import ProcessOutcome
 
-VENDORS = ("claude", "codex", "workbuddy", "opencode", "copilot")
+VENDORS = tuple(s.id for s in vendors())
 #: Examples per property: 150 in the normal run (CI), 6,000 with ``HYPOTHESIS_PROFILE=deep``.
 settings.register_profile("ci", max_examples=150)
 settings.register_profile("deep", max_examples=6000)

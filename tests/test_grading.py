@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from compat_adapter.catalog import vendors
 from compat_adapter.declare import declare_hook
 from compat_adapter.errors import InvalidDeclaration, InvalidHandler, InvalidMatcher, UnknownEvent, UnknownVendor
 from compat_adapter.grading import grade, grade_rules, grade_runtime
@@ -141,7 +142,7 @@ def test_matcher_naming_a_tool_without_host_counterpart_is_a_listed_loss() -> No
 
 
 def test_plugin_runtimes_are_unsupported_with_a_reason() -> None:
-    for vendor in ("claude", "codex", "workbuddy", "opencode", "copilot"):
+    for vendor in (s.id for s in vendors()):
         r = grade_runtime(vendor)
         assert r.capability is Capability.UNSUPPORTED and r.reason
 

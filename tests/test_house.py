@@ -152,7 +152,10 @@ def test_no_private_name_is_imported_across_modules() -> None:
     assert borrowed == []
 
 
-@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("compat_adapter")))
+#: The vendor tables are data (one row per vendor event), not code to read through; the vendor
+#: units' behaviour modules (dialect, importer, voice, lane) are held to the cap like the rest.
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("compat_adapter")
+                                          or (m.startswith("vendors.") and not m.endswith(".table"))))
 def test_no_module_is_too_big_to_read(module: str) -> None:
     lines = MODULES[module].read_text(encoding="utf-8").count("\n")
     assert lines <= MAX_MODULE_LINES, f"{module}: {lines} lines"
@@ -199,10 +202,10 @@ def test_the_package_is_typed() -> None:
 
 
 def test_mypy_finds_no_error() -> None:
-    """``mypy compat_adapter`` with the project's own config (``[tool.mypy]`` in pyproject.toml) and
+    """``mypy compat_adapter vendors`` (the vendor units hold code too) with the project's own config (``[tool.mypy]`` in pyproject.toml) and
     the pinned mypy of the ``test`` extra. Its cache is the repository's ``.mypy_cache/`` (ignored by
     git), so a second run reads only what changed."""
-    result = subprocess.run([sys.executable, "-m", "mypy", "compat_adapter"], cwd=ROOT,
+    result = subprocess.run([sys.executable, "-m", "mypy", "compat_adapter", "vendors"], cwd=ROOT,
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.startswith("Success: no issues found"), result.stdout

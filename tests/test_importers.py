@@ -14,6 +14,7 @@ from conftest import trust, trust_project
 
 from compat_adapter.errors import (
     ConfigParseError,
+    NoSuchPath,
     UnknownVendor,
 )
 from compat_adapter.importers import (
@@ -25,6 +26,7 @@ from compat_adapter.importers import (
     register_import,
 )
 from compat_adapter.importers.common import strip_jsonc
+from compat_adapter.trust import project_root
 
 FIX = Path(__file__).parent / "fixtures" / "importers"
 
@@ -175,11 +177,14 @@ def test_claude_rules_files_are_carried_by_absolute_path(monkeypatch: pytest.Mon
     result = import_files("claude", ["CLAUDE.md", Path(".claude/rules/testing.md")])
     assert result.hooks == () and result.refused == ()
     root = (FIX / "claude/webapp").resolve()
+    # The base is the project the file is named in (here the repository holding the fixtures): the
+    # bound a symlinked rules file must stay inside, as for a config file.
+    project = str(project_root(root / "CLAUDE.md", follow=False))
     assert result.rules == (
-        ImportedRules(vendor="claude", sources=(str(root / "CLAUDE.md"),), base_dir=str(root),
+        ImportedRules(vendor="claude", sources=(str(root / "CLAUDE.md"),), base_dir=project,
                       origin="CLAUDE.md", trusted=False),
         ImportedRules(vendor="claude", sources=(str(root / ".claude/rules/testing.md"),),
-                      base_dir=str(root / ".claude/rules"), origin=".claude/rules/testing.md", trusted=False),
+                      base_dir=project, origin=".claude/rules/testing.md", trusted=False),
     )
     # Rules are carried whether trusted or not; trusting the file is what the flag reports.
     trust("claude", "CLAUDE.md")
@@ -495,7 +500,7 @@ def test_strip_jsonc_keeps_strings_and_positions() -> None:
                                            ("opencode", "opencode.json"), ("claude", "CLAUDE.md")])
 def test_missing_file_names_the_file(tmp_path: Path, vendor: str, name: str) -> None:
     path = tmp_path / "nowhere" / name
-    with pytest.raises(ConfigParseError) as err:
+    with pytest.raises(NoSuchPath) as err:
         import_files(vendor, [path])
     assert str(path) in str(err.value) and "no such file" in str(err.value)
 
@@ -737,7 +742,7 @@ def test_import_project_on_the_fixtures_finds_every_default_file() -> None:
 
 
 def test_import_project_needs_a_folder(tmp_path: Path) -> None:
-    with pytest.raises(ConfigParseError, match="no such project folder"):
+    with pytest.raises(NoSuchPath, match="no such project folder"):
         import_project("claude", tmp_path / "missing")
 
 

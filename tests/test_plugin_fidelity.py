@@ -78,7 +78,7 @@ def test_plugin_files_load_in_opencodes_order(tmp_path: Path) -> None:
         (tmp_path / place).write_text("export const P = async () => ({})\n")
     assert [s.id for s in project_sources(tmp_path)] == [".opencode/plugin/b.js", ".opencode/plugin/z.ts",
                                                          ".opencode/plugins/a.ts"]
-    from compat_adapter.importers.opencode import project_files
+    from vendors.opencode.importer import project_files
 
     assert [p.relative_to(tmp_path).as_posix() for p in project_files(tmp_path)] == [
         ".opencode/plugin/b.js", ".opencode/plugin/z.ts", ".opencode/plugins/a.ts"]

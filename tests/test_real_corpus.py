@@ -16,13 +16,14 @@ from pathlib import Path
 
 import pytest
 
+from compat_adapter.catalog import vendors
 from compat_adapter.errors import UnknownEvent
 from compat_adapter.importers import import_files
 from compat_adapter.importers.discover import discover, import_all, twice
 
 CORPUS = Path(__file__).parent / "fixtures" / "real-configs"
 VENDOR_OF = {"claude": "claude", "codex": "codex", "codebuddy": "workbuddy", "copilot": "copilot",
-             "opencode": "opencode"}
+             "opencode": "opencode", "gemini": "gemini"}
 SUFFIXES = {".json", ".jsonc", ".toml", ".md", ".rules", ".ts", ".js"}
 
 
@@ -64,7 +65,10 @@ def test_the_corpus_figure_holds_its_floor() -> None:
     (95.3 %) once it has a model for the two prompt hooks. The rest are UNSUPPORTED with the
     vendor's or the host's reason: Copilot CLI rejects the comment-bearing Azure file (2), a
     powershell-only entry without pwsh, a Copilot slash-command prompt, Codex has no PreCommit,
-    and three OpenCode plugins cannot be resolved (two npm packages, one absolute macOS path)."""
+    and three OpenCode plugins cannot be resolved (two npm packages, one absolute macOS path).
+    With Gemini CLI's four files (2026-12-01): 168/179 (93.9 %) and 170/179 (95.0 %); the one Gemini
+    handler not ADAPTED is co-safety's flat SessionStart handler, which Gemini itself discards (no
+    `hooks` list in its group)."""
     from loopback import model_server
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("COMPAT_ADAPTER_MODEL")}
@@ -78,8 +82,8 @@ def test_the_corpus_figure_holds_its_floor() -> None:
             assert part["handlers"] > 0
             assert all(row["reason"] for row in part["not_adapted"]), part["not_adapted"]
     assert plain["handlers"] == served["handlers"] >= 150
-    assert plain["share"] >= 0.94, json.dumps(plain["vendors"], indent=1)
-    assert served["share"] >= 0.95, json.dumps(served["vendors"], indent=1)
+    assert plain["share"] >= 0.935, json.dumps(plain["vendors"], indent=1)
+    assert served["share"] >= 0.945, json.dumps(served["vendors"], indent=1)
     # What the model adds is exactly the prompt hooks, nothing else.
     gained = {r["origin"] for p in plain["vendors"].values() for r in p["not_adapted"]} - {
         r["origin"] for p in served["vendors"].values() for r in p["not_adapted"]}
@@ -222,7 +226,8 @@ def project(tmp_path: Path) -> Path:
 
 def test_discover_finds_every_vendor_file(project: Path) -> None:
     found = discover(project)
-    assert list(found) == ["claude", "codex", "workbuddy", "opencode", "copilot"]
+    # Every vendor's files are in the corpus project, found in matrix order.
+    assert list(found) == [s.id for s in vendors()]
     every = {p.relative_to(project).as_posix() for files in found.values() for p in files}
     assert set(LAYOUT) <= every
 
@@ -245,7 +250,7 @@ def test_grade_a_project_folder_in_one_command(project: Path) -> None:
                            str(project)], capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    assert report["vendors"] == ["claude", "codex", "workbuddy", "opencode", "copilot"]
+    assert report["vendors"] == [s.id for s in vendors()]
     assert not report["errors"]
     rows = report["rows"]
     assert {r["vendor"] for r in rows} == set(report["vendors"])

@@ -17,7 +17,7 @@ import pytest
 from conftest import write_script
 
 from compat_adapter import CompatAdapter, MemoryHost
-from compat_adapter.catalog import resolve_event, resolve_vendor
+from compat_adapter.catalog import resolve_event, resolve_vendor, vendors
 from compat_adapter.declare import Declared, declare_hook
 from compat_adapter.host.script import call
 from compat_adapter.model import Route
@@ -25,8 +25,8 @@ from compat_adapter.routing.base import Router
 from compat_adapter.routing.points import POINTS
 from compat_adapter.routing.seams import LISTENERS
 from compat_adapter.testing.live import ask_policy
-from vendors.tables import VENDORS
 
+VENDORS = vendors()
 PACKAGE = Path(__file__).resolve().parent.parent / "compat_adapter"
 
 

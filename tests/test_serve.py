@@ -43,7 +43,7 @@ def serve_command() -> list[str]:
 def test_the_serve_subcommand_parses_and_refuses_without_stdio() -> None:
     import argparse
 
-    from compat_adapter.cli_serve import add_commands
+    from compat_adapter.cli.serve import add_commands
     from compat_adapter.errors import CompatError
 
     parser = argparse.ArgumentParser()

@@ -30,7 +30,7 @@ def git(cwd: Path, *args: str) -> None:
 
 
 def cli(*args: str, cwd: Path = ROOT, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    # stdin is never a terminal here: `trust` records without asking, as in a script.
+    # stdin is never a terminal here: `trust` records only with --yes, as in a script.
     return subprocess.run([sys.executable, "-m", "compat_adapter.cli", *args], cwd=cwd, input=stdin or "",
                           capture_output=True, text=True, timeout=180)
 
@@ -96,7 +96,7 @@ async def test_an_untrusted_clone_never_starts_a_hook_process(clone: Path) -> No
 
 
 async def test_trusting_runs_them_and_an_edit_stops_them_until_trusted_again(clone: Path) -> None:
-    review = cli("trust", str(clone))
+    review = cli("trust", "--yes", str(clone))
     assert review.returncode == 0, review.stderr
     assert "not trusted yet" in review.stdout and "PreToolUse [Bash]" in review.stdout
     assert "runs project files: .claude/hooks/mark.sh" in review.stdout
@@ -117,7 +117,7 @@ async def test_trusting_runs_them_and_an_edit_stops_them_until_trusted_again(clo
     assert not marker(clone).exists()
     assert {r.code for r in imported.refused} == {"UNTRUSTED"}  # type: ignore[attr-defined]
     assert "changed since it was trusted on" in imported.refused[0].reason  # type: ignore[attr-defined]
-    review = cli("trust", str(settings))
+    review = cli("trust", "--yes", str(settings))
     assert "CHANGED since it was trusted" in review.stdout
     assert "    +claude PreToolUse[Bash]: echo second" in review.stdout
     assert "trusted 1 file(s)" in review.stdout
@@ -131,14 +131,14 @@ async def test_trusting_runs_them_and_an_edit_stops_them_until_trusted_again(clo
     imported, _, _ = await session(clone)
     assert not marker(clone).exists()
     assert ".claude/hooks/mark.sh, which its hooks run, changed" in imported.refused[0].reason  # type: ignore[attr-defined]
-    review = cli("trust", str(clone))
+    review = cli("trust", "--yes", str(clone))
     assert "program .claude/hooks/mark.sh: edited since trusted" in review.stdout
     await session(clone)
     assert marker(clone).read_text() == "edited\n"
 
 
 async def test_revoke_stops_them_and_list_shows_what_is_trusted(clone: Path) -> None:
-    assert cli("trust", str(clone)).returncode == 0
+    assert cli("trust", "--yes", str(clone)).returncode == 0
     listed = json.loads(cli("trust", "--list", "--json").stdout)["records"]
     assert sorted(r["file"] for r in listed) == [".claude/settings.json", "CLAUDE.md"]
     assert {r["state"] for r in listed} == {"trusted"}
@@ -288,7 +288,7 @@ def test_reading_creates_nothing_and_parallel_trusts_keep_every_record(tmp_path:
         files[-1].write_text(json.dumps({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}))
     assert import_files("claude", files).hooks == ()
     assert not (trust_home / "trust").exists()  # an import only reads
-    running = [subprocess.Popen([sys.executable, "-m", "compat_adapter.cli", "trust", str(f)], cwd=ROOT,
+    running = [subprocess.Popen([sys.executable, "-m", "compat_adapter.cli", "trust", "--yes", str(f)], cwd=ROOT,
                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
                for f in files]
     assert [p.wait(timeout=180) for p in running] == [0, 0, 0, 0]
@@ -325,7 +325,7 @@ def test_every_vendor_is_gated_and_trust_finds_its_files(tmp_path: Path, vendor:
     git(project, "init", "-q")
     held = import_project(vendor, project)
     assert held.hooks == () and [r.code for r in held.refused] == ["UNTRUSTED"]
-    review = cli("trust", ".", cwd=project)
+    review = cli("trust", "--yes", ".", cwd=project)
     assert review.returncode == 0 and f"{file} ({vendor}): not trusted yet" in review.stdout, review.stdout
     assert len(import_project(vendor, project).hooks) == 1
 
@@ -339,7 +339,7 @@ def test_a_hook_script_turned_into_a_fifo_is_held_back_not_waited_on(clone: Path
     imported = import_files("claude", [settings])
     assert imported.hooks == () and imported.refused[0].code == "UNTRUSTED"
     assert "mark.sh, which its hooks run, stopped being a regular file since it was trusted" in imported.refused[0].reason
-    done = cli("trust", str(settings))
+    done = cli("trust", "--yes", str(settings))
     assert done.returncode == 2 and done.stderr.startswith("INPUT_REFUSED: "), done.stderr
 
 
@@ -364,7 +364,7 @@ async def test_an_untrusted_opencode_plugin_is_never_loaded(tmp_path: Path, capf
     assert row.result.capability is Capability.ADAPTED and loaded.read_text() == "yes"
     assert "WARNING: --trust-all is on (dangerous): the hooks of .opencode/plugins/p.ts" in capfd.readouterr().err
     loaded.unlink()
-    review = cli("trust", ".", cwd=project)
+    review = cli("trust", "--yes", ".", cwd=project)
     assert review.returncode == 0 and "would load 1 OpenCode plugin(s) in the plugin host: file " in review.stdout
     (row,) = await grade_plugins(project, TABLE_SURFACE)
     assert row.result.capability is Capability.ADAPTED and loaded.read_text() == "yes"

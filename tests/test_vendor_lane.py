@@ -20,13 +20,15 @@ import pytest
 
 from compat_adapter.testing.lane.outcome import Outcome
 from compat_adapter.testing.lane.run import isolation
-from compat_adapter.testing.lane.scenarios import cases_for
-from compat_adapter.testing.lane.suite import VENDORS, CaseResult, pin_of, summarize
+from compat_adapter.testing.lane.suite import CaseResult, pin_of, summarize
+from compat_adapter.testing.lane.vendors import cases_for, lane_vendors
 
 pytestmark = pytest.mark.vendor
 
 REPO = Path(__file__).resolve().parents[1]
 PIN = REPO / "tests" / "fixtures" / "vendor_lane" / "pin.json"
+#: Every vendor whose unit has a lane driver.
+VENDORS = lane_vendors()
 HOOKREC = "python3 <run>/bin/hookrec.py --log <run>/state/hooks.jsonl"
 
 
@@ -155,6 +157,30 @@ ORACLE: list[tuple[str, str, Check]] = [
     ("codex:deny_json", "a JSON deny names the reason and the command",
      denied("Command blocked by PreToolUse hook: LANE-DENY-JSON reason. Command: echo ran > tool-ran.txt; "
             "echo hello-from-tool")),
+    # Gemini CLI 0.61.0 (its docs say otherwise where a fact says "the docs").
+    ("gemini:deny_exit2", "an exit-2 deny is the functionResponse error with stderr",
+     denied("Tool execution blocked: LANE-DENY-EXIT2 reason")),
+    ("gemini:deny_exit3", "exit 3 with text denies too (the docs call it a warning)",
+     denied("Tool execution blocked: LANE-DENY-EXIT3 reason")),
+    ("gemini:exit1_warning", "exit 1 with text is only a warning: the call runs", lambda o: o.tool_ran),
+    ("gemini:exit2_json_allow", "stdout JSON decides whatever the exit code", lambda o: o.tool_ran),
+    ("gemini:rewrite", "tool_input runs, as the whole new input", lambda o: o.tool_ran and o.rewritten),
+    ("gemini:session_context", "session context is put before the prompt, tagged",
+     lands("LANE-CTX-SESSION", "prompt", "<hook_context>LANE-CTX-SESSION</hook_context>")),
+    ("gemini:prompt_context", "prompt context is a tagged part of the prompt's turn",
+     lands("LANE-CTX-PROMPT", "prompt", "<hook_context>LANE-CTX-PROMPT</hook_context>")),
+    ("gemini:context_escaped", "context is escaped before it is tagged and appended to the result",
+     lands("LANE-CTX-POST", "tool_result", "<hook_context>&lt;b&gt;LANE-CTX-POST&lt;/b&gt;</hook_context>")),
+    ("gemini:pre_context", "BeforeTool context is dropped", lambda o: not o.landings and o.tool_ran),
+    ("gemini:post_block", "an AfterTool deny replaces the result with the bare reason",
+     lands("LANE-BLOCK", "tool_result", "LANE-BLOCK post")),
+    ("gemini:prompt_block", "a BeforeAgent deny makes no model call", lambda o: o.model_calls == 0),
+    ("gemini:stop_block_json", "an AfterAgent block continues with the bare reason as a user turn",
+     lambda o: o.model_calls == 3 and lands("LANE-STOP-REASON", "message:user", "LANE-STOP-REASON json")(o)),
+    ("gemini:pre_halt", "a BeforeTool continue:false stops the agent before the call",
+     lambda o: o.model_calls == 1 and not o.tool_ran),
+    ("gemini:observe", "PreCompress fires before every model request, though nothing is compressed",
+     lambda o: o.invoked.count("PreCompress") == 2 and "Notification" not in o.invoked),
 ]
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from compat_adapter.catalog import vendors
 from compat_adapter.host.surfaces import surface_named
 from compat_adapter.testing.live import graded_rows
 
@@ -51,8 +52,7 @@ def test_every_row_graded_adapted_on_dsh_passes_on_the_real_lane(dsh_run: dict) 
 
 
 def test_the_dsh_run_covers_every_vendor(dsh_run: dict) -> None:
-    assert {r["vendor"] for r in dsh_run["results"]} == {"claude", "codex", "workbuddy", "opencode",
-                                                         "copilot"}
+    assert {r["vendor"] for r in dsh_run["results"]} == {s.id for s in vendors()}
 
 
 def test_rows_the_lane_cannot_evidence_are_graded_unsupported_with_the_reason() -> None:

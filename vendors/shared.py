@@ -15,6 +15,7 @@ __all__ = (
     "DEBOUNCED_CHANGES",
     "DROPPED_TASKS_NEVER_FIRE",
     "EVERY_INBOX_STEP",
+    "HTTP_POLICIES_NOT_READ",
     "INSTRUCTIONS_AT_CREATION",
     "NOTIFICATION_IDLE_ONLY",
     "NO_AGENT_TYPE",
@@ -142,4 +143,11 @@ COMPACTION_ALWAYS_AUTO = degrade(
     "matcher-narrowed",
     "The host does not tell a manual compaction from an automatic one at this point, so trigger is "
     "always \"auto\" and a \"manual\" matcher never fires.",
+)
+
+# an http handler (Claude Code and CodeBuddy read settings-level policies for them)
+HTTP_POLICIES_NOT_READ = degrade(
+    "scope-differs",
+    "Claude's settings-level allowedHttpHookUrls and httpHookAllowedEnvVars policies are not read: the URL "
+    "and header variables are used as the handler gives them.",
 )

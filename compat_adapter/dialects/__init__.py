@@ -1,33 +1,18 @@
-"""Per-vendor hook dialects: payload builders, output decoders, matchers and merge rules.
+"""Hook dialects: the protocol every vendor's dialect speaks, and the shared pieces they are built of.
 
-Pure modules: no I/O and no processes. `dialect_for` hands out the one shared instance per vendor.
+Each vendor's dialect lives in its unit (``vendors/<id>/dialect.py``); pure modules, no I/O and no
+processes. :func:`dialect_for` hands out the one shared instance of a vendor's unit.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from compat_adapter.dialects.base import Dialect, HookAnswer, Moment
-from compat_adapter.dialects.claude import ClaudeDialect
-from compat_adapter.dialects.codebuddy import WorkBuddyDialect
-from compat_adapter.dialects.codex import CodexDialect
-from compat_adapter.dialects.copilot import CopilotDialect
-from compat_adapter.dialects.opencode import OpenCodeDialect
 
-__all__ = ("DIALECTS", "Dialect", "HookAnswer", "Moment", "dialect_for")
-
-#: One stateless instance per vendor id.
-DIALECTS: Mapping[str, Dialect] = {
-    "claude": ClaudeDialect(),
-    "codex": CodexDialect(),
-    "workbuddy": WorkBuddyDialect(),
-    "opencode": OpenCodeDialect(),
-    "copilot": CopilotDialect(),
-}
+__all__ = ("Dialect", "HookAnswer", "Moment", "dialect_for")
 
 
 def dialect_for(vendor_id: str) -> Dialect:
     """The dialect of a vendor id or documented alias; anything else raises UNKNOWN_VENDOR."""
-    from compat_adapter.catalog import resolve_vendor
+    from compat_adapter.catalog import unit_of
 
-    return DIALECTS[resolve_vendor(vendor_id).id]
+    return unit_of(vendor_id).dialect

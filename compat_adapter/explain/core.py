@@ -108,7 +108,7 @@ def _imports(spec: VendorSpec, q: Question) -> tuple[Any, list[Lint], list[str]]
         found: tuple[Discovered, ...] = (Discovered(spec.id, q.files, result),)
     else:
         found = import_all(q.root, trust_all=q.trust_all, vendors=[spec.id])
-    errors = [f"{d.error.code}: {d.error.message}" for d in found if d.error is not None]
+    errors = [f"{e.code}: {e.message}" for d in found for e in d.errors]
     hooks = tuple(h for d in found if d.result for h in d.result.hooks)
     refused = tuple(r for d in found if d.result for r in d.result.refused)
     lints = [Lint(code="loads-twice", origin=t.origin, text=f"{t.why} (first: {t.other})")

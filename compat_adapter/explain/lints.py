@@ -35,7 +35,8 @@ def static_lints(spec: VendorSpec, dialect: Dialect, row: EventRow, kind: str, o
     if isinstance(handler, CommandHandler) and (handler.shell == "powershell" or _POWERSHELL.search(handler.command)):
         out.append(Lint(code="powershell-exit", origin=origin, text=(
             "a PowerShell hook: an uncaught error or a script run with -Command exits 1, which is a non-blocking "
-            f"error in {spec.id}" + ("" if spec.id == "copilot" else " (the guarded action proceeds)")
+            # A vendor on which a failing hook denies (Copilot preToolUse) does not let the action through.
+            f"error in {spec.id}" + ("" if spec.failure_denies else " (the guarded action proceeds)")
             + "; end the script with an explicit `exit 2` to block, and run it with -File so the code survives")))
     invalid = dialect.validate_matcher(row.event, matcher)
     if invalid is not None:

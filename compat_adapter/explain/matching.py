@@ -14,19 +14,10 @@ from compat_adapter.dialects.base import Dialect
 from compat_adapter.explain.report import IfDecision, MatcherDecision
 from compat_adapter.handlers.rules import IF_EVENTS
 from compat_adapter.handlers.run import if_admits
-from compat_adapter.model import EventRow, Handler
+from compat_adapter.catalog import resolve_vendor
+from compat_adapter.model import EventRow, Handler, MatcherEngine
 
-__all__ = ("ENGINES", "explain_if", "explain_matcher", "tools_matched")
-
-#: Per vendor: the shape of a matcher read as a list of exact names (None: never), and how any other
-#: pattern is read. The decision is the dialect's; this names the engine for the reader.
-ENGINES: Mapping[str, tuple[re.Pattern[str] | None, str]] = {
-    "claude": (re.compile(r"[A-Za-z0-9_\- ,|]+"), "js-regex"),
-    "codex": (re.compile(r"[A-Za-z0-9_|]+"), "rust-regex"),
-    "workbuddy": (None, "js-regex"),
-    "opencode": (None, "js-regex"),
-    "copilot": (re.compile(r"[A-Za-z0-9_|]+"), "anchored-regex"),
-}
+__all__ = ("explain_if", "explain_matcher", "tools_matched")
 
 _ENGINE_WORDS = {
     "exact-names": "a list of exact names split on | (and , for Claude)",
@@ -36,13 +27,12 @@ _ENGINE_WORDS = {
 }
 
 
-def _engine(vendor: str, event: str, pattern: str) -> str:
-    literal, other = ENGINES.get(vendor, (None, "js-regex"))
-    if vendor == "copilot" and event not in ("PreToolUse", "PermissionRequest"):
-        literal = None  # Copilot reads literal name lists only in Claude-format tool events
-    if literal is not None and literal.fullmatch(pattern):
+def _engine(engine: MatcherEngine, event: str, pattern: str) -> str:
+    """Which engine reads ``pattern`` on ``event``: the vendor's table says (``VendorSpec.matchers``)."""
+    literal = engine.names if engine.names_events is None or event in engine.names_events else None
+    if literal is not None and re.fullmatch(literal, pattern):
         return "exact-names"
-    return other
+    return engine.engine
 
 
 def explain_matcher(dialect: Dialect, row: EventRow, matcher: str | None, subject: str | None) -> MatcherDecision:
@@ -53,7 +43,8 @@ def explain_matcher(dialect: Dialect, row: EventRow, matcher: str | None, subjec
                                why=f"{event} has no matcher in {dialect.vendor}: every hook of it runs"
                                + (" (the matcher written here is ignored)" if matcher else ""))
     matched = bool(dialect.matches(event, matcher, subject))
-    if matcher in (None, "", "*") or (dialect.vendor == "copilot" and matcher == "**"):
+    engine = resolve_vendor(dialect.vendor).matchers
+    if matcher in (None, "", "*") or matcher in engine.match_all:
         return MatcherDecision(pattern=matcher, subject=subject, subject_key=row.matcher_subject,
                                engine="match-all", matched=matched,
                                why="no matcher (or a match-all one): the hook runs for every "
@@ -61,14 +52,14 @@ def explain_matcher(dialect: Dialect, row: EventRow, matcher: str | None, subjec
                                                                f", but {dialect.vendor} never sends {subject!r} here"))
     assert matcher is not None
     invalid = dialect.validate_matcher(event, matcher)
-    engine = _engine(dialect.vendor, event, matcher)
-    words = _ENGINE_WORDS[engine]
+    read_by = _engine(engine, event, matcher)
+    words = _ENGINE_WORDS[read_by]
     if invalid is not None:
         why = f"{matcher!r} does not compile as {words} ({invalid}); the vendor never runs this hook"
     else:
         verb = "matches" if matched else "does not match"
         why = f"{matcher!r}, read as {words}, {verb} {row.matcher_subject} {subject!r}"
-    return MatcherDecision(pattern=matcher, subject=subject, subject_key=row.matcher_subject, engine=engine,
+    return MatcherDecision(pattern=matcher, subject=subject, subject_key=row.matcher_subject, engine=read_by,
                            matched=matched, why=why)
 
 

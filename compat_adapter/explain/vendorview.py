@@ -15,7 +15,7 @@ from compat_adapter.explain.report import Read, VendorView
 from compat_adapter.model import EventRow
 from compat_adapter.routing.dispatch import GroupResult
 from compat_adapter.routing.verdicts import said
-from compat_adapter.routing.voice import voice_of
+from compat_adapter.catalog import voice_of
 
 __all__ = ("kind_of", "vendor_view")
 

@@ -23,22 +23,7 @@ from compat_adapter.model import (
     degrade,
 )
 
-__all__ = ("VENDOR_KINDS", "handler_losses", "handler_refusal")
-
-#: The handler kinds each vendor runs (Claude: all five; CodeBuddy/WorkBuddy: command and prompt
-#: in settings, agent and http in frontmatter; Copilot: command and http); the others run commands only here.
-VENDOR_KINDS = {
-    "claude": frozenset({"command", "http", "mcp_tool", "prompt", "agent"}),
-    "codebuddy": frozenset({"command", "http", "prompt", "agent"}),
-    "workbuddy": frozenset({"command", "http", "prompt", "agent"}),
-    "copilot": frozenset({"command", "http"}),
-}
-#: Claude: SessionStart and Setup take only command and mcp_tool; prompt and agent only the
-#: events below; every other event command, http and mcp_tool.
-_MODEL_EVENTS = frozenset({"PermissionDenied", "PermissionRequest", "PostToolBatch", "PostToolUse",
-                           "PostToolUseFailure", "PreToolUse", "Stop", "SubagentStop", "TaskCompleted",
-                           "TaskCreated", "TeammateIdle", "UserPromptExpansion", "UserPromptSubmit"})
-
+__all__ = ("handler_losses", "handler_refusal")
 
 def kind_of(handler: Handler) -> str:
     if isinstance(handler, ModelHandler):
@@ -53,18 +38,19 @@ def _plain(handler: Handler) -> bool:
 
 
 def handler_refusal(spec: VendorSpec, row: EventRow, handler: Handler, surface: Surface) -> str | None:
+    # The registry knows the vendor's handler shape (which kinds run on which event).
+    from compat_adapter.catalog import unit_of
+
     kind = kind_of(handler)
-    if kind != "command" and kind not in VENDOR_KINDS.get(spec.id, frozenset()):
+    if kind not in spec.handler_kinds:
         return f"{spec.id} has no {kind!r} handlers; only command hooks are adapted for it"
-    if spec.id == "claude" and kind != "command":
-        if row.event in ("SessionStart", "Setup") and kind != "mcp_tool":
-            return f"Claude runs only command and mcp_tool handlers on {row.event}"
-        if kind in ("prompt", "agent") and row.event not in _MODEL_EVENTS:
-            return f"Claude runs {kind} handlers only on tool, prompt, stop and task events, not {row.event}"
+    refused = unit_of(spec.id).handlers.kind_refusal(row.event, kind)
+    if refused is not None:
+        return refused
     if row.route is Route.OFFICIAL_BRIDGE and not _plain(handler):
+        dropped = "kind" if kind != "command" else "fields (if, args, async, once or shell)"
         return (f"{row.event} runs through the host's official bridge, which runs plain command handlers "
-                f"only; this {kind} handler's " + ("kind" if kind != "command" else "fields (if, args, async, "
-                                                   "once or shell)") + " would be dropped there")
+                f"only; this {kind} handler's {dropped} would be dropped there")
     if handler.if_rule is not None:
         if row.event not in IF_EVENTS:
             return f"Claude evaluates `if` only on tool events and never runs this handler on {row.event}"
@@ -89,11 +75,7 @@ _IGNORED_TEXT = {
 def handler_losses(spec: VendorSpec, row: EventRow, handler: Handler) -> tuple[Degradation, ...]:
     out: list[Degradation] = []
     if isinstance(handler, HttpHandler):
-        if spec.id != "copilot":  # Copilot has no settings-level URL or variable policy
-            out.append(degrade("scope-differs",
-                               "Claude's settings-level allowedHttpHookUrls and httpHookAllowedEnvVars "
-                               "policies are not read: the URL and header variables are used as the handler gives "
-                               "them."))
+        out.extend(spec.http_losses)  # the vendor's own http policies (settings-level URL lists …)
     elif isinstance(handler, McpToolHandler):
         out.append(degrade("timing-differs",
                            "The MCP server is started over stdio for each call and stopped after it, where "

@@ -14,14 +14,13 @@ import, the way merged settings apply.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING
 
 from compat_adapter.catalog import resolve_vendor
-from compat_adapter.errors import ConfigParseError
+from compat_adapter.errors import CompatError, NoSuchPath, NotAFolder
 from compat_adapter.importers.common import (
     REFUSAL_CODES,
     FileImport,
@@ -31,10 +30,10 @@ from compat_adapter.importers.common import (
     ImportResult,
     Refused,
 )
-from compat_adapter.importers.gate import gate
+from compat_adapter.importers.gate import gate, importer_for
 
 if TYPE_CHECKING:
-    from compat_adapter.model import CapabilityResult, VendorSpec
+    from compat_adapter.model import CapabilityResult
     from compat_adapter.plugin_host.sources import PluginSource
     from compat_adapter.service import CompatAdapter
 
@@ -51,42 +50,31 @@ __all__ = (
     "register_import",
 )
 
-#: Vendor id → the module that reads its files.
-_MODULES = {"claude": "claude", "codex": "codex", "workbuddy": "codebuddy", "opencode": "opencode",
-            "copilot": "copilot"}
-
-
-class _VendorImporter(Protocol):
-    """What each module named in ``_MODULES`` defines."""
-
-    def project_files(self, root: Path) -> list[Path]: ...
-
-    def import_file(self, spec: VendorSpec, path: Path, shown: str) -> FileImport: ...
-
-
-def _module(vendor_id: str) -> _VendorImporter:
-    # import_module is typed as returning any module; every module _MODULES names defines both.
-    return cast(_VendorImporter, importlib.import_module(f"compat_adapter.importers.{_MODULES[vendor_id]}"))
-
-
-def import_files(vendor: str, paths: Sequence[str | Path], *, trust_all: bool | None = None
-                 ) -> ImportResult:
+def import_files(vendor: str, paths: Sequence[str | Path], *, trust_all: bool | None = None,
+                 unusable: list[CompatError] | None = None) -> ImportResult:
     """Read the named files as the named vendor's config, hooks, plugin or rules files.
 
     Hooks of a file the user has not trusted come back refused (``UNTRUSTED``, see
-    :mod:`compat_adapter.trust`); ``trust_all=True`` is the loud, dangerous opt-out.
+    :mod:`compat_adapter.trust`); ``trust_all=True`` is the loud, dangerous opt-out. A file that
+    cannot be used raises, unless ``unusable`` is given: then its error is appended there and the
+    other files still import (one bad file never hides another file's hooks).
     """
     spec = resolve_vendor(vendor)
-    module = _module(spec.id)
+    importer = importer_for(spec.id)
     if isinstance(paths, str | Path):
         paths = [paths]  # one path given bare; a str is a Sequence too, so never iterate it
     parts: list[FileImport] = []
     for given in paths:
         path = Path(given)
-        if not path.exists():
-            raise ConfigParseError(f"{given}: no such file", path=str(given))
-        parts.append(gate(spec, path, str(given), partial(module.import_file, spec, path, str(given)),
-                          trust_all=trust_all))
+        try:
+            if not path.exists():
+                raise NoSuchPath(f"{given}: no such file", path=str(given))
+            parts.append(gate(spec, path, str(given), partial(importer.import_file, spec, path, str(given)),
+                              trust_all=trust_all))
+        except CompatError as exc:
+            if unusable is None:
+                raise
+            unusable.append(exc)
     return _fold(spec.id, parts)
 
 
@@ -94,9 +82,11 @@ def import_project(vendor: str, root: str | Path, *, trust_all: bool | None = No
     """Read the vendor's default project files under ``root`` (only those that exist)."""
     spec = resolve_vendor(vendor)
     base = Path(root)
+    if not base.exists():
+        raise NoSuchPath(f"{root}: no such project folder", path=str(root))
     if not base.is_dir():
-        raise ConfigParseError(f"{root}: no such project folder", path=str(root))
-    return import_files(spec.id, _module(spec.id).project_files(base), trust_all=trust_all)
+        raise NotAFolder(f"{root}: is a file, not a project folder", path=str(root))
+    return import_files(spec.id, importer_for(spec.id).project_files(base), trust_all=trust_all)
 
 
 def _fold(vendor_id: str, parts: Sequence[FileImport]) -> ImportResult:

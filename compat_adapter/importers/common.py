@@ -29,6 +29,7 @@ from compat_adapter.errors import (
 from compat_adapter.jsonlimits import loads_json, loads_toml
 from compat_adapter.model import EventRow, VendorSpec
 from compat_adapter.safefile import MAX_CONFIG_BYTES, read_regular
+from compat_adapter.trust import project_root
 
 __all__ = (
     "REFUSAL_CODES",
@@ -67,6 +68,8 @@ REFUSAL_CODES: Mapping[str, str] = MappingProxyType({
     "INVALID_ENTRY": "one entry whose shape the vendor would reject (not an object, no hooks list, a "
                      "field of the wrong type, an unknown handler type); the rest of the file imports",
     "INVALID_MATCHER": "a matcher that is not a string or does not compile in the vendor's regex engine",
+    "UNSUPPORTED_VENDOR": "a hook file of an agent this project has no vendor unit for (Windsurf, Kiro, "
+                          "Cline …, vendors/unsupported.py): named, never read",
 })
 
 
@@ -92,7 +95,8 @@ class ImportedRules:
     vendor: str
     sources: tuple[str, ...]
     base_dir: str
-    """Absolute folder that relative sources are resolved against."""
+    """Absolute folder that relative sources are resolved against, and that a symlinked source must
+    stay inside (a rules file named directly: the project it is named in)."""
     origin: str
     trusted: bool | None = None
     """Whether the file it came from is trusted (rules are carried either way: context, not code)."""
@@ -170,8 +174,9 @@ def absolute(path: Path) -> Path:
 
 def read_text(path: Path, shown: str) -> str:
     try:
-        # Regular files only, size on the open descriptor, symlinks kept in the folder (safefile).
-        data = read_regular(path, max_bytes=MAX_CONFIG_BYTES)
+        # Regular files only, size on the open descriptor, symlinks kept inside the project the
+        # file is named in (safefile): a shared settings file elsewhere in the repository is read.
+        data = read_regular(path, max_bytes=MAX_CONFIG_BYTES, root=project_root(path, follow=False))
     except FileNotFoundError as exc:
         raise ConfigParseError(f"{shown}: no such file", path=shown) from exc
     except IsADirectoryError as exc:
@@ -470,5 +475,7 @@ def rules_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
     """A rules file named directly: carried as it is, by its absolute path."""
     read_text(path, shown)  # exists, is a file, is UTF-8 text: fail here with the file's name
     full = absolute(path)
+    # The source is absolute, so the base only bounds the read: a symlink may point anywhere in
+    # the project, as for a config file.
     return FileImport(rules=[ImportedRules(vendor=spec.id, sources=(str(full),),
-                                           base_dir=str(full.parent), origin=shown)])
+                                           base_dir=str(project_root(full, follow=False)), origin=shown)])

@@ -1,10 +1,9 @@
 """Find every vendor's hook and rules files in one project folder, and import them all.
 
-Each vendor's own project layout decides what is found (its importer's ``project_files``), plus
-the few places that layout leaves out: a Claude plugin's ``hooks/hooks.json``, WorkBuddy's
-``.workbuddy/settings.json``, an ``.opencode/opencode.json(c)`` and a CodeBuddy plugin's hooks. A
-file is found by where the vendor looks for it, never guessed from its content. Nothing above the
-folder and no user-level file is searched.
+Each registered vendor's own project layout decides what is found (its importer's ``project_files``),
+plus the places that layout leaves out (its ``extra_files``: a plugin's ``hooks/hooks.json`` when
+the folder is one …). A file is found by where the vendor looks for it, never guessed from its
+content. Nothing above the folder and no user-level file is searched.
 
 Some files are read by two vendors (Copilot CLI runs a repository's ``.claude/settings.json``
 hooks; OpenCode and Copilot read ``AGENTS.md``/``CLAUDE.md``): each vendor imports what it reads,
@@ -17,47 +16,48 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from compat_adapter.catalog import units
 from compat_adapter.errors import CompatError
-from compat_adapter.importers.common import ImportedHook, ImportResult
-from compat_adapter.importers.gate import importer_for
+from compat_adapter.importers.common import ImportedHook, ImportResult, Refused, load_json
+from compat_adapter.model import UnsupportedVendor
+from vendors.unsupported import UNSUPPORTED
 
-__all__ = ("Discovered", "Twice", "discover", "import_all", "twice")
-
-#: Vendors in matrix order.
-VENDOR_ORDER = ("claude", "codex", "workbuddy", "opencode", "copilot")
-
-#: Places a vendor reads that its project layout list does not name.
-_EXTRA: Mapping[str, tuple[str, ...]] = {
-    "claude": ("hooks/hooks.json",),  # a Claude Code plugin's hooks, when the folder is a plugin
-    "workbuddy": (".workbuddy/settings.json", ".workbuddy/settings.local.json"),
-    "opencode": (".opencode/opencode.json", ".opencode/opencode.jsonc"),
-}
-#: Copilot CLI also runs these Claude files' hooks (vendor-protocols §5.1, item 4).
-COPILOT_READS_CLAUDE = (".claude/settings.json", ".claude/settings.local.json")
-
-
-def _plugin(root: Path, vendor: str) -> bool:
-    marker = {"claude": ".claude-plugin", "workbuddy": ".codebuddy-plugin"}.get(vendor)
-    return marker is not None and (root / marker).is_dir()
-
+__all__ = ("Discovered", "Twice", "discover", "import_all", "twice", "unsupported_files")
 
 def discover(root: str | Path) -> dict[str, list[Path]]:
-    """Vendor id → the files that vendor reads under ``root``, in the vendor's order."""
+    """Vendor id → the files that vendor reads under ``root``, in the vendor's order; vendors in
+    matrix order."""
     base = Path(root)
     found: dict[str, list[Path]] = {}
-    for vendor in VENDOR_ORDER:
-        files = list(importer_for(vendor).project_files(base))
-        for name in _EXTRA.get(vendor, ()):
-            path = base / name
-            if name.startswith("hooks/") and not _plugin(base, vendor):
-                continue
-            if path.is_file() and path not in files:
-                files.append(path)
-        if vendor == "workbuddy" and _plugin(base, vendor) and (base / "hooks/hooks.json").is_file():
-            files.append(base / "hooks/hooks.json")
+    for unit in units():
+        files = list(unit.importer.project_files(base))
+        files += [path for path in unit.importer.extra_files(base) if path not in files]
         if files:
-            found[vendor] = files
+            found[unit.spec.id] = files
     return found
+
+
+def unsupported_files(root: str | Path) -> list[tuple[UnsupportedVendor, Path]]:
+    """The hook files under ``root`` of agents with no unit here (``vendors/unsupported.py``): a
+    hooks file always, a shared settings file when it has a ``hooks`` key (or cannot be read as a
+    JSON object, so that nobody can tell it has none)."""
+    base = Path(root)
+    out: list[tuple[UnsupportedVendor, Path]] = []
+    for other in UNSUPPORTED:
+        found = sorted({p for pattern in other.files for p in base.glob(pattern) if p.is_file()})
+        for name in other.settings:
+            path = base / name
+            if path.is_file() and _has_hooks(path):
+                found.append(path)
+        out += [(other, path) for path in found]
+    return out
+
+
+def _has_hooks(path: Path) -> bool:
+    try:
+        return "hooks" in load_json(path, str(path))
+    except CompatError:
+        return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,26 +67,43 @@ class Discovered:
     vendor: str
     files: tuple[Path, ...]
     result: ImportResult | None
-    error: CompatError | None = None
-    """Set when a file of this vendor was unusable (unreadable, not JSON/TOML at all)."""
+    """What the usable files gave; None when no file of this vendor was usable."""
+    errors: tuple[CompatError, ...] = ()
+    """One per unusable file (unreadable, refused, not JSON/TOML at all); the other files still
+    import."""
+
+    @property
+    def error(self) -> CompatError | None:
+        """The first unusable file's error, if any."""
+        return self.errors[0] if self.errors else None
 
 
 def import_all(root: str | Path, *, trust_all: bool | None = None,
                vendors: Sequence[str] | None = None) -> tuple[Discovered, ...]:
-    """Import every vendor's files under ``root``; one unusable file spoils only its own vendor's
-    result, never the others'."""
+    """Import every vendor's files under ``root``; one unusable file spoils only itself, never
+    another file of the same vendor or another vendor's."""
     from compat_adapter.importers import import_files
 
     out = []
     for vendor, files in discover(root).items():
         if vendors is not None and vendor not in vendors:
             continue
-        try:
-            result: ImportResult | None = import_files(vendor, files, trust_all=trust_all)
-            error = None
-        except CompatError as exc:
-            result, error = None, exc
-        out.append(Discovered(vendor=vendor, files=tuple(files), result=result, error=error))
+        unusable: list[CompatError] = []
+        result: ImportResult | None = import_files(vendor, files, trust_all=trust_all, unusable=unusable)
+        if len(unusable) == len(files):
+            result = None
+        out.append(Discovered(vendor=vendor, files=tuple(files), result=result, errors=tuple(unusable)))
+    # An agent this project has no unit for is named with its files, never skipped in silence.
+    by_agent: dict[str, list[tuple[UnsupportedVendor, Path]]] = {}
+    for other, path in unsupported_files(root):
+        if vendors is None or other.id in vendors:
+            by_agent.setdefault(other.id, []).append((other, path))
+    for agent, found in by_agent.items():
+        refused = tuple(Refused(vendor=agent, what=f"{other.name} hooks", origin=str(path), code="UNSUPPORTED_VENDOR",
+                                reason=f"not a supported vendor: {other.name} ({agent}) has no vendor unit here, "
+                                       "so this file is not read and none of its hooks run")
+                        for other, path in found)
+        out.append(Discovered(vendor=agent, files=tuple(p for _, p in found), result=ImportResult(refused=refused)))
     return tuple(out)
 
 
@@ -120,13 +137,16 @@ def twice(results: Sequence[Discovered], root: str | Path) -> tuple[Twice, ...]:
     carried once per vendor.
     """
     out: list[Twice] = []
-    seen: dict[tuple[str, str | None, str], ImportedHook] = {}
+    seen: dict[tuple[str, str | None, str], list[ImportedHook]] = {}
     for part in results:
         for hook in part.result.hooks if part.result else ():
             key = (hook.declared.row.point, hook.matcher, _command(hook))
-            first = seen.get(key)
+            # Within one vendor only the very same handler repeats: the same script under another
+            # condition or timeout is another hook (a real config runs one gate under seven filters).
+            first = next((h for h in seen.get(key, ()) if h.vendor != hook.vendor or h.handler == hook.handler),
+                         None)
+            seen.setdefault(key, []).append(hook)
             if first is None:
-                seen[key] = hook
                 continue
             same_vendor = first.vendor == hook.vendor
             why = (f"the same handler is declared again; {hook.vendor} would run it once, but "
@@ -145,14 +165,17 @@ def twice(results: Sequence[Discovered], root: str | Path) -> tuple[Twice, ...]:
                 f"{Path(source).name} is read by several vendors; registering every import carries "
                 "it into the context once per vendor")))
     base = Path(root)
-    vendors = {p.vendor for p in results}
-    if "copilot" in vendors:
-        for part in results:
-            if part.vendor != "claude" or part.result is None:
-                continue
-            for hook in part.result.hooks:
-                if any(hook.origin.startswith(str(base / name) + ":") for name in COPILOT_READS_CLAUDE):
-                    out.append(Twice(origin=hook.origin, other=hook.origin, why=(
-                        "Copilot CLI also runs the hooks of this Claude file; with the Copilot import "
-                        "registered too, a host that stands in for both would run it twice")))
+    present = {p.vendor for p in results}
+    # A vendor that also runs another vendor's hook files (Copilot CLI runs a repository's
+    # .claude/settings.json hooks) says so in its importer; its unit names the files.
+    for unit in units():
+        if unit.spec.id not in present:
+            continue
+        for other, (names, why) in unit.importer.RUNS_HOOKS_OF.items():
+            for part in results:
+                if part.vendor != other or part.result is None:
+                    continue
+                for hook in part.result.hooks:
+                    if any(hook.origin.startswith(str(base / name) + ":") for name in names):
+                        out.append(Twice(origin=hook.origin, other=hook.origin, why=why))
     return tuple(out)

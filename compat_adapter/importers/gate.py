@@ -10,16 +10,16 @@ are what ``compat-adapter trust`` and explicit callers (tests, set-up scripts) u
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from types import MappingProxyType, ModuleType
+from types import MappingProxyType
 
-from compat_adapter.catalog import resolve_vendor
+from compat_adapter.catalog import resolve_vendor, unit_of
 from compat_adapter.errors import ConfigParseError
 from compat_adapter.importers.common import FileImport, ImportedHook, Refused
 from compat_adapter.model import VendorSpec
+from compat_adapter.registry import Importer
 from compat_adapter.trust import (
     UNTRUSTED,
     HookView,
@@ -36,10 +36,9 @@ from compat_adapter.trust import (
 __all__ = ("Review", "gate", "importer_for", "review", "trust_files")
 
 
-def importer_for(vendor_id: str) -> ModuleType:
-    """The module that reads a vendor's files (WorkBuddy reads CodeBuddy's)."""
-    name = "codebuddy" if vendor_id == "workbuddy" else vendor_id
-    return importlib.import_module(f"compat_adapter.importers.{name}")
+def importer_for(vendor_id: str) -> Importer:
+    """The importer of a vendor id or alias: its unit's (the one resolver of it)."""
+    return unit_of(vendor_id).importer
 
 
 def _views(spec: VendorSpec, hooks: Sequence[ImportedHook], root: Path) -> tuple[HookView, ...]:
@@ -105,6 +104,8 @@ class Review:
     """Each project file the hooks run → its digest when reviewed."""
     plugins: tuple[str, ...] = ()
     """OpenCode plugins the file names (files, npm packages): code the plugin host would load."""
+    origins: tuple[str, ...] = ()
+    """Where each of :attr:`hooks` is declared (``<file>:<place>``), in the same order."""
 
 
 def review(vendor: str, path: Path, shown: str | None = None, store: TrustStore | None = None) -> Review:
@@ -124,7 +125,8 @@ def review(vendor: str, path: Path, shown: str | None = None, store: TrustStore 
     return Review(vendor=spec.id, path=path, shown=shown, root=root, hooks=views,
                   refused=tuple(part.refused), rules=bool(part.rules), verdict=verdict,
                   sha256=before, programs=programs,
-                  plugins=tuple(f"{p.kind} {p.name}" for p in part.plugins))
+                  plugins=tuple(f"{p.kind} {p.name}" for p in part.plugins),
+                  origins=tuple(h.origin for h in part.hooks))
 
 
 def trust_files(vendor: str, paths: Sequence[str | Path], *, command: str,

@@ -3,7 +3,7 @@
 Which keys a plugin returns is only known by running it, so the sidecar loads it first (never this
 process) and hands back a :class:`LoadReport`; grading reads that report and the host surface:
 
-* a key with a row in ``vendors/opencode_plugins.py`` is ADAPTED on the ``plugin-host`` route,
+* a key with a row in ``vendors/opencode/plugins.py`` is ADAPTED on the ``plugin-host`` route,
   with every loss (the vendor's, the plugin host's, the row's), or UNSUPPORTED naming the seam or
   service this host lacks;
 * a key no seam can carry, or that OpenCode does not have, is UNSUPPORTED with the reason;
@@ -26,8 +26,8 @@ from compat_adapter.model import (
     Surface,
     capability_result,
 )
-from vendors.opencode import OPENCODE
-from vendors.opencode_plugins import PLUGIN_EVENTS, PLUGIN_LOSSES, PLUGIN_REFUSED
+from vendors.opencode.table import OPENCODE
+from vendors.opencode.plugins import PLUGIN_EVENTS, PLUGIN_LOSSES, PLUGIN_REFUSED
 
 if TYPE_CHECKING:
     # Named in annotations only: grading a key (compat-adapter matrix) needs no plugin files read,

@@ -23,7 +23,7 @@ from compat_adapter.host.protocol import (
     ToolPostEvent,
     UserMessage,
 )
-from vendors.opencode import OPENCODE
+from vendors.opencode.table import OPENCODE
 
 __all__ = ("bus_events", "chat_message", "host_arguments", "permission", "shell_env", "text_parts", "tool_after",
            "tool_before", "vendor_arguments", "vendor_tool")

@@ -2,7 +2,7 @@
 
 What is Copilot's own, and where it lives:
 
-* the dialect (``dialects/copilot.py``): camelCase payloads with ``toolArgs`` as an object (as
+* the dialect (``vendors/copilot/dialect.py``): camelCase payloads with ``toolArgs`` as an object (as
   Copilot CLI 1.0.102 sends it), a top-level ``permissionDecision``, matchers anchored as
   ``^(?:P)$`` (an invalid pattern skips the hook, never matches all), and ``allow`` that does not
   pre-approve;

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from compat_adapter.declare import Declared
-from compat_adapter.dialects import DIALECTS
+from compat_adapter.catalog import unit_of
 from compat_adapter.dialects.base import Dialect, HookAnswer, Moment
 from compat_adapter.handlers.model import Complete
 from compat_adapter.handlers.run import if_admits
@@ -38,18 +38,13 @@ if TYPE_CHECKING:
     from compat_adapter.routing.points import Point
     from compat_adapter.routing.verdicts import Applied, Rule
 
-__all__ = ("DEDUPLICATING", "HOOK_SOURCE", "AuditRecord", "GroupResult", "HookEntry", "Runner",
+__all__ = ("HOOK_SOURCE", "AuditRecord", "GroupResult", "HookEntry", "Runner",
            "make_entry", "run_group", "turn_of")
 
 #: Source kind of every message this project injects or steers for a hook.
 HOOK_SOURCE = "compat-adapter-hook"
 
 _VERDICT_CACHE = 256
-
-#: Vendors that run one handler once when the same command is configured twice for an event
-#: (Claude Code and CodeBuddy coalesce identical commands; Codex, Copilot and OpenCode do not).
-DEDUPLICATING = frozenset({"claude", "workbuddy"})
-
 
 @dataclass(frozen=True, slots=True, eq=False)
 class HookEntry:
@@ -182,7 +177,8 @@ async def run_selected(chosen: Sequence[HookEntry], moment: Moment, complete: Co
     if not chosen:
         return GroupResult(HookAnswer(), (), (), ())
     spec = chosen[0].spec
-    if spec.id in DEDUPLICATING and len(chosen) > 1:
+    # The table says whether the vendor coalesces identical commands (Claude Code and CodeBuddy do).
+    if spec.dedupes_commands and len(chosen) > 1:
         chosen = _distinct(chosen)
     results: list[tuple[HookAnswer, ProcessOutcome] | None] = [None] * len(chosen)
     if spec.concurrent and len(chosen) > 1:
@@ -216,15 +212,15 @@ def _distinct(chosen: Sequence[HookEntry]) -> list[HookEntry]:
 
 
 def make_entry(id: str, declared: Declared) -> HookEntry:
-    """The mounted form of a graded declaration; the dialect is the vendor's, by its spec id."""
+    """The mounted form of a graded declaration; the dialect is the vendor unit's."""
     spec, row, handler = declared.spec, declared.row, declared.handler
-    timeout = (handler.timeout_s if handler and handler.timeout_s else None) \
-        or row.timeout_s or spec.default_timeout_s
-    if row.timeout_s is not None:
-        # Vendors that clamp an event's timeout (Codex SessionEnd/Interrupt: 3 s) clamp hooks too.
-        timeout = min(timeout, row.timeout_s) if spec.id == "codex" else timeout
+    own = handler.timeout_s if handler and handler.timeout_s else None
+    timeout = own or row.timeout_s or spec.default_timeout_s
+    if row.timeout_s is not None and spec.clamps_event_timeouts:
+        # A vendor that clamps an event's timeout (Codex SessionEnd/Interrupt: 3 s) clamps hooks too.
+        timeout = min(timeout, row.timeout_s)
     return HookEntry(id=id, declared=declared, spec=spec, row=row, handler=handler,
-                     matcher=declared.matcher, timeout_s=float(timeout), dialect=DIALECTS[spec.id])
+                     matcher=declared.matcher, timeout_s=float(timeout), dialect=unit_of(spec.id).dialect)
 
 
 def audit_records(group: GroupResult, point: str, honoured: bool, note: str

@@ -217,12 +217,14 @@ class BridgeRouter:
         self._closed = False
 
     def _set_for(self, entry: HookEntry) -> BridgeSet:
-        package = entry.spec.bridge_package or ""
-        found = self._sets.get(package)
+        # A row routed here has a bridge: the table's validator refuses bridged rows without one,
+        # so there is no default package or dialect to fall back to.
+        bridge = entry.spec.bridge
+        assert bridge is not None, f"{entry.spec.id} {entry.row.event}: an official-bridge row with no bridge"
+        found = self._sets.get(bridge.package)
         if found is None:
-            found = self._sets[package] = BridgeSet(self._host, package,
-                                                    entry.spec.bridge_dialect or "claude-code",
-                                                    self._dir, self._owner)
+            found = self._sets[bridge.package] = BridgeSet(self._host, bridge.package, bridge.dialect,
+                                                           self._dir, self._owner)
         return found
 
     async def mount(self, entry: HookEntry) -> None:

@@ -23,7 +23,8 @@ from compat_adapter.host.protocol import (
     PreToolDecision,
     QuestionAnswer,
 )
-from compat_adapter.routing.voice import Place, Said, voice_of
+from compat_adapter.catalog import voice_of
+from compat_adapter.routing.voice import Place, Said
 
 if TYPE_CHECKING:
     from compat_adapter.model import EventRow
@@ -122,6 +123,9 @@ def said(group: GroupResult, fallback: str | None = None) -> Said:
     reason = (answer.reason or answer.stop_reason or group.merged.reason
               or "\n\n".join(group.merged.additional_context) or fallback
               or f"blocked by {_label(group)} hook")
+    if entry is not None and group.merged.decision in _BLOCKS and group.merged.reason \
+            and voice_of(entry.spec.id).merged_reason:
+        reason = group.merged.reason  # the vendor words a block with every hook's reason
     tool, tool_command = _tool(group)
     origin = entry.declared.origin if entry is not None else None
     source = origin.rsplit(":", 1)[0] if origin and ":" in origin else origin

@@ -8,8 +8,9 @@ continuation a steered message of the same turn, and context where :meth:`Voice.
 sourced message before the next model call, a part of the user's prompt message, or text appended to
 the tool's result).
 
-Source: ``vendor-lane/README.md`` §2 (Claude Code 2.1.328, Codex 0.169.0, CodeBuddy Code 2.163.0,
-Copilot CLI 1.0.102). A vendor without a voice here keeps the hook's own reason as it is.
+Each vendor's own voice lives in its unit (``vendors/<id>/voice.py``), measured by the vendor lane
+(``vendor-lane/README.md`` §2), and :func:`compat_adapter.catalog.voice_of` hands it out; the base
+:class:`Voice` keeps the hook's own reason as it is.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
-__all__ = ("VOICES", "Place", "Said", "Voice", "voice_of")
+__all__ = ("Place", "PostBlock", "Said", "Voice", "label")
 
 #: Where a vendor puts a post-tool block: the result stays and feedback follows it ("context"),
 #: the result is replaced by the reason ("replace"), or the block is ignored ("ignored").
@@ -52,7 +53,8 @@ class Said:
     """The hook's place among the event's hooks."""
 
 
-def _label(said: Said) -> str:
+def label(said: Said) -> str:
+    """The hook's label as Claude-like vendors print it: ``Event`` or ``Event:Tool``."""
     return f"{said.event}:{said.tool}" if said.tool else said.event
 
 
@@ -73,6 +75,9 @@ class Voice:
     halt_runs_call: bool = False
     """Whether a pre-tool continue:false (with no deny) still lets the call run before the agent
     stops (Claude Code, measured) rather than stopping it unrun (CodeBuddy, measured)."""
+    merged_reason: bool = False
+    """Whether a block is worded with the reason of the merged answer (every hook's, joined by the
+    dialect's merge: Gemini CLI) rather than with the first blocking hook's own reason."""
 
     def deny(self, said: Said) -> str:
         return said.reason
@@ -93,123 +98,3 @@ class Voice:
 
     def stop(self, said: Said) -> str:
         return said.reason
-
-
-class ClaudeVoice(Voice):
-    """Claude Code: a hook label before every text, the command quoted on exit-2 answers."""
-
-    def deny(self, said: Said) -> str:
-        if said.exit2:
-            return f"{_label(said)} hook error: [{said.command}]: {said.reason}"
-        return f"{_label(said)} hook error: {said.reason}"
-
-    def ask_denied(self, said: Said) -> str:
-        # Claude in -p cannot ask: the tool result is the hook's reason, unlabelled.
-        return said.reason
-
-    def context(self, event: str, tool: str | None, text: str, failed: bool = False) -> str:
-        label = f"{event}:{tool}" if tool else event
-        return f"{label} hook additional context: {text}"
-
-    def post_feedback(self, said: Said) -> str:
-        return f'{_label(said)} hook blocking error from command: "{said.command}": {said.reason}'
-
-    def stop(self, said: Said) -> str:
-        if said.exit2:
-            return f"Stop hook feedback:\n[{said.command}]: {said.reason}"
-        return f"Stop hook feedback:\n{said.reason}"
-
-
-class CodexVoice(Voice):
-    """Codex: a deny names the command; context is bare; a Stop block is a tagged user prompt."""
-
-    def deny(self, said: Said) -> str:
-        text = f"Command blocked by {said.event} hook: {said.reason}"
-        return f"{text}. Command: {said.tool_command}" if said.tool_command is not None else text
-
-    def stop(self, said: Said) -> str:
-        run_id = f"stop:{said.index}:{said.source or ''}"
-        return f'<hook_prompt hook_run_id="{run_id}">{said.reason}</hook_prompt>'
-
-
-_COPILOT_DENIED = "Denied by preToolUse hook"
-
-
-class CodeBuddyVoice(Voice):
-    """CodeBuddy: a deny keeps the ``Error:`` envelope; context in system-reminder parts; a Stop
-    block quotes the command in a user query."""
-
-    def deny(self, said: Said) -> str:
-        return f"Error: {said.reason}"
-
-    def ask_denied(self, said: Said) -> str | None:
-        # CodeBuddy takes an ask to its own permission rules (and runs PreToolUse again there);
-        # what it shows when nothing can answer was not observed.
-        return None
-
-    def context(self, event: str, tool: str | None, text: str, failed: bool = False) -> str:
-        role = "tool-hint" if event in ("PostToolUse", "PostToolUseFailure") else "hook"
-        return f'<system-reminder data-role="{role}">{text}</system-reminder>'
-
-    def stop(self, said: Said) -> str:
-        return f"<user_query>Stop hook feedback:\n[{said.command}]: {said.reason}</user_query>"
-
-
-class CopilotVoice(Voice):
-    """Copilot: a deny names the hook event (an exit-2 deny drops stderr and names the exit code);
-    pre-tool context a labelled user message, post-tool context appended to the result under a
-    line naming the tool, prompt context a <system_reminder> after the prompt, session-start
-    context bare. The PascalCase spellings are the same events to Copilot."""
-
-    def deny(self, said: Said) -> str:
-        if said.reason.startswith(_COPILOT_DENIED):
-            return said.reason  # the dialect's words already (a hook that errored is a deny)
-        reason = "hook exited with code 2" if said.exit2 else said.reason
-        return f"{_COPILOT_DENIED}: {reason}"
-
-    def ask_denied(self, said: Said) -> str:
-        return f"{_COPILOT_DENIED} (unable to ask user for confirmation): {said.reason}"
-
-    def context(self, event: str, tool: str | None, text: str, failed: bool = False) -> str:
-        name = _COPILOT_EVENTS.get(event, event)
-        if name == "preToolUse":
-            return f"Additional context from preToolUse hook:\n{text}"
-        if name in ("postToolUse", "postToolUseFailure"):
-            outcome = "failed" if failed else "succeeded"
-            return f'Tool "{tool}" {outcome}. Additional guidance from {name} hooks:\n{text}'
-        if name == "userPromptSubmitted":
-            return f"<system_reminder>\n{text}\n</system_reminder>"
-        return text
-
-    def place(self, event: str, failed: bool = False) -> Place:
-        # A failing tool's context is a user message of its own (measured with postToolUseFailure).
-        return "message" if failed else super().place(_COPILOT_EVENTS.get(event, event))
-
-
-#: Copilot's PascalCase spellings → its own event names (the words it uses for the model).
-_COPILOT_EVENTS: Mapping[str, str] = MappingProxyType({
-    "PreToolUse": "preToolUse", "PostToolUse": "postToolUse", "PostToolUseFailure": "postToolUseFailure",
-    "UserPromptSubmit": "userPromptSubmitted", "SessionStart": "sessionStart",
-})
-
-#: The vendors whose wording this project reproduces on its own routes.
-VOICES: Mapping[str, Voice] = MappingProxyType({
-    # A pre-tool continue:false (lane case claude:pre_halt): Claude Code runs the call, then stops.
-    "claude": ClaudeVoice("claude", pre_tool_context=True, stop_guard=8, halt_runs_call=True),
-    # Codex 0.169.0 shows pre-tool context as a developer message (the lane saw it; older notes
-    # say dropped).
-    "codex": CodexVoice("codex", post_block="replace", pre_tool_context=True),
-    "workbuddy": CodeBuddyVoice("workbuddy", post_block="ignored", places=MappingProxyType({
-        "PostToolUse": "result", "PostToolUseFailure": "result",
-        "UserPromptSubmit": "before-prompt", "SessionStart": "before-prompt"})),
-    "copilot": CopilotVoice("copilot", post_block="replace", pre_tool_context=True, result_separator="\n\n",
-                            places=MappingProxyType({"postToolUse": "result", "postToolUseFailure": "result",
-                                                     "userPromptSubmitted": "after-prompt"})),
-})
-
-_PLAIN = Voice("plain", post_block="replace")
-
-
-def voice_of(vendor: str) -> Voice:
-    """The vendor's wording; a vendor without one keeps the hook's own reason as it is."""
-    return VOICES.get(vendor, _PLAIN)

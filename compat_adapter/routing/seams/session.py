@@ -92,7 +92,9 @@ def _approval_decided(runner: Runner, session: SessionHandle, record: LogEvent) 
         return []
     outcome = record.data.get("outcome")
     fields = point.fields(record.data, _asked_tool(session, record.data))
-    return [runner.emit(point, fields, session, keep=lambda e: e.spec.id == "opencode" or outcome == "rejected")]
+    # A row that fires only on rejections says so (fires_on); OpenCode's fires on every reply.
+    return [runner.emit(point, fields, session,
+                        keep=lambda e: e.row.fires_on != "rejected" or outcome == "rejected")]
 
 
 def _display(runner: Runner, session: SessionHandle, record: LogEvent) -> Jobs:

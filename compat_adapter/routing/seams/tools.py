@@ -22,7 +22,7 @@ from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages,
 from compat_adapter.routing.failclosed import Unanswered
 from compat_adapter.routing.hostfacts import call_arguments, call_started
 from compat_adapter.routing.verbatim import reworded
-from compat_adapter.routing.voice import voice_of
+from compat_adapter.catalog import voice_of
 
 __all__ = ("EXECUTE_SEAM", "on_approval", "on_execute", "on_post_execute", "on_pre_execute")
 

@@ -16,7 +16,16 @@ import os
 import sys
 import time
 
-PREFIXES = ("CLAUDE", "CODEX", "COPILOT", "CODEBUDDY", "OPENCODE", "COMPAT")
+
+
+def prefixes() -> tuple[str, ...]:
+    """The prefixes of the variables logged: ``hookrec.json`` beside this file says (the lane writes
+    it from each vendor unit's lane driver), else only this project's own."""
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hookrec.json")
+    if not os.path.exists(here):
+        return ("COMPAT",)
+    with open(here, encoding="utf-8") as f:
+        return tuple(json.load(f)["prefixes"])
 
 
 def main() -> int:
@@ -40,7 +49,7 @@ def main() -> int:
             out, err, code = "", "", 0
         else:
             open(marker, "w").close()
-    env = {k: v for k, v in os.environ.items() if k.startswith(PREFIXES)}
+    env = {k: v for k, v in os.environ.items() if k.startswith(prefixes())}
     record = {"event": args.event, "t": time.time(), "stdin": payload, "stdout": out, "stderr": err, "exit": code,
               "cwd": os.getcwd(), "env": env}
     with open(args.log, "a", encoding="utf-8") as f:

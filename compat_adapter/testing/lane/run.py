@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from compat_adapter.testing.lane.scenarios import CORPUS_PLUGINS, Case, hook_config
-from compat_adapter.testing.lane.vendors import cli_for, prepare
+from compat_adapter.testing.lane.scenarios import CORPUS_PLUGINS, Case
+from compat_adapter.testing.lane.vendors import cli_for, lane_vendors, prepare
 
 __all__ = ("NETNS_PORT", "VendorRecord", "hook_files", "isolation", "prepare_project", "run_vendor", "turns_for")
 
@@ -78,6 +78,9 @@ def prepare_project(case: Case, run: Path) -> Path:
     for sub in ("home", "proj", "state", "bin", "tmp", "out"):
         (run / sub).mkdir(parents=True, exist_ok=True)
     shutil.copyfile(HERE / "hookrec.py", run / "bin" / "hookrec.py")
+    # What the recorder logs of its environment: every lane vendor's own variables, and ours.
+    prefixes = sorted({p for v in lane_vendors() for p in cli_for(v).env_prefixes} | {"COMPAT"})
+    (run / "bin" / "hookrec.json").write_text(json.dumps({"prefixes": prefixes}))
     proj = run / "proj"
     git_env = {**os.environ, "GIT_AUTHOR_NAME": "lane", "GIT_AUTHOR_EMAIL": "lane@invalid",
                "GIT_COMMITTER_NAME": "lane", "GIT_COMMITTER_EMAIL": "lane@invalid"}
@@ -94,12 +97,7 @@ def prepare_project(case: Case, run: Path) -> Path:
         placed = proj / ".opencode/plugins" / source
         placed.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(CORPUS_PLUGINS / source, placed)
-    if case.vendor == "opencode" and not case.plugins:
-        shutil.copyfile(HERE / "lane_plugin.ts", target)
-        rules = {**(case.plugin_rules or {}), "log": str(run / "state" / "hooks.jsonl")}
-        (proj / ".opencode" / "lane_rules.json").write_text(json.dumps(rules))
-    else:
-        target.write_text(json.dumps(hook_config(case, run), indent=1))
+    cli.write_hooks(case, run, target)  # the vendor's own config shape (OpenCode: the lane's plugin)
     return proj
 
 

@@ -17,11 +17,10 @@ import anyio
 from compat_adapter.testing.lane.compare import Verdict, compare, payload_fields
 from compat_adapter.testing.lane.drivers import embedded_outcome, vendor_outcome
 from compat_adapter.testing.lane.outcome import Outcome
-from compat_adapter.testing.lane.scenarios import Case, cases_for
+from compat_adapter.testing.lane.scenarios import Case
+from compat_adapter.testing.lane.vendors import cases_for, lane_vendors
 
-__all__ = ("VENDORS", "CaseResult", "pin_of", "run_suite", "summarize")
-
-VENDORS = ("claude", "codex", "copilot", "opencode", "workbuddy")
+__all__ = ("CaseResult", "pin_of", "run_suite", "summarize")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,11 +44,12 @@ def _one(case: Case, root: Path) -> CaseResult:
     return CaseResult(case, vendor, ours, compare(case, vendor, ours))
 
 
-def run_suite(vendors: Sequence[str] = VENDORS, *, root: Path | None = None, workers: int | None = None,
+def run_suite(vendors: Sequence[str] | None = None, *, root: Path | None = None, workers: int | None = None,
               kinds: Iterable[str] | None = None) -> tuple[list[CaseResult], float]:
     """All cases of ``vendors``; returns the results (in case order) and the wall time in seconds."""
     wanted = set(kinds) if kinds is not None else None
-    cases = [c for v in vendors for c in cases_for(v) if wanted is None or c.kind in wanted]
+    # Every vendor whose unit has a lane driver, unless named.
+    cases = [c for v in (vendors or lane_vendors()) for c in cases_for(v) if wanted is None or c.kind in wanted]
     root = root or Path(tempfile.mkdtemp(prefix="vendor-lane-"))
     # The CLIs mostly wait on their own start-up and on the hooks; three at a time fit two cores.
     workers = workers or int(os.environ.get("COMPAT_ADAPTER_LANE_WORKERS", "3"))

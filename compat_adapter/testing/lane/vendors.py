@@ -1,12 +1,14 @@
-"""How each real vendor CLI is set up for one offline run: its files, env, argv, wire API, tool.
+"""How a real vendor CLI is set up for one offline run: its files, env, argv, wire API, tool.
 
-Everything here follows the vendor lane's measured configuration (reference/vendor-lane): scratch
+Each vendor's :class:`VendorCli` is part of its unit (``vendors/<id>/lane.py``, named by the unit's
+``lane``), following the vendor lane's measured configuration (reference/vendor-lane): scratch
 ``HOME``, the vendor's own project config file for hooks, the scripted model at
 ``http://127.0.0.1:<port>``, trust flags so that project hooks load in a non-interactive run.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import shutil
@@ -15,7 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ("CLIS", "VendorCli", "cli_for", "lane_dir")
+from compat_adapter.testing.lane.scenarios import Case, Scenario, cases, claude_shaped_config
+
+__all__ = ("VendorCli", "base_env", "cases_for", "cli_for", "lane_dir", "lane_vendors", "link_plugin_package", "prepare")
 
 #: Where ``scripts/vendor_lane.sh`` installs the CLIs (override: COMPAT_ADAPTER_VENDOR_DIR).
 def lane_dir() -> Path:
@@ -43,6 +47,8 @@ class VendorCli:
     extra_args: Mapping[str, Any] = field(default_factory=dict)
     read_tool: tuple[str, str] | None = None
     """The file-read tool and its path argument, for the vendors whose scenarios read a file."""
+    env_prefixes: tuple[str, ...] = ()
+    """The prefixes of the variables the vendor sets for its hooks (the recorder logs them)."""
 
     def binary_path(self, lane: Path | None = None) -> Path:
         return (lane or lane_dir()) / self.binary
@@ -58,26 +64,62 @@ class VendorCli:
         name, argument = self.read_tool
         return {"name": name, "arguments": {argument: path}}
 
+    def setup(self, run: Path, base: str, prompt: str, env: dict[str, str], *, binary: str, lane: Path,
+              options: Mapping[str, Any]) -> list[str]:
+        """Write the vendor's home files under ``run``, add its variables to ``env``; its argv.
+        ``base`` is the scripted model's URL."""
+        raise NotImplementedError(f"{self.vendor}: its lane driver sets up no run")
 
-CLIS: Mapping[str, VendorCli] = {
-    "claude": VendorCli("claude", "claude", "2.1.328", "claude/node_modules/@anthropic-ai/claude-code/bin/claude.exe",
-                        "anthropic", "Bash", ".claude/settings.json", extra_args={"description": "lane step"}),
-    "codex": VendorCli("codex", "codex", "0.169.0",
-                       "codex/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex",
-                       "responses", "exec_command", ".codex/hooks.json", shell_arg="cmd"),
-    "copilot": VendorCli("copilot", "copilot", "1.0.102", "copilot/node_modules/@github/copilot-linux-x64/copilot",
-                         "chat", "bash", ".github/hooks/lane.json", extra_args={"description": "lane step"}),
-    "opencode": VendorCli("opencode", "opencode", "1.18.33", "opencode/node_modules/opencode-linux-x64/bin/opencode",
-                          "chat", "bash", ".opencode/plugin/lane_plugin.ts", extra_args={"description": "lane step"},
-                          read_tool=("read", "filePath")),
-    "workbuddy": VendorCli("workbuddy", "codebuddy", "2.163.0",
-                           "codebuddy/wheel/codebuddy_agent_sdk/bin/codebuddy-headless", "chat", "Bash",
-                           ".codebuddy/settings.json", extra_args={"description": "lane step"}),
-}
+    def scenarios(self) -> Mapping[str, Scenario]:
+        """Its standard scenarios by kind (see :mod:`compat_adapter.testing.lane.scenarios`)."""
+        raise NotImplementedError(f"{self.vendor}: its lane driver has no scenarios")
+
+    def hook_config(self, case: Case, run: Path) -> dict[str, Any]:
+        """The vendor-native hook config of ``case``: Claude's shape unless the vendor's is its own."""
+        return claude_shaped_config(case, run)
+
+    @property
+    def folder(self) -> str:
+        """Its folder in the lane (the first part of ``binary``), as ``vendor_lane.sh`` names it."""
+        return self.binary.split("/", 1)[0]
+
+    def release_events(self, folder: Path) -> tuple[tuple[str, ...], str]:
+        """Every hook event the release installed in ``folder`` knows, read from what the vendor
+        ships (schemas, type definitions, the event table compiled into its binary), never from our
+        tables; and where they were read (relative to ``folder``). Empty when nothing was found."""
+        raise NotImplementedError(f"{self.vendor}: its lane driver cannot read a release's events")
+
+    def write_hooks(self, case: Case, run: Path, target: Path) -> None:
+        """Write the case's hooks where the vendor reads them (``hooks_file``)."""
+        target.write_text(json.dumps(self.hook_config(case, run), indent=1))
 
 
 def cli_for(vendor: str) -> VendorCli:
-    return CLIS[vendor]
+    """The lane driver of a vendor id or alias: the one its unit names (``module:attr``)."""
+    from compat_adapter.catalog import unit_of
+
+    unit = unit_of(vendor)
+    if unit.lane is None:
+        raise ValueError(f"{unit.spec.id} has no vendor-lane driver (its CLI does not run offline here)")
+    module, _, attr = unit.lane.partition(":")
+    cli = getattr(importlib.import_module(module), attr)
+    if not isinstance(cli, VendorCli) or cli.vendor != unit.spec.id:
+        raise TypeError(f"{unit.lane} is not the lane driver of {unit.spec.id}")
+    return cli
+
+
+def cases_for(vendor: str) -> tuple[Case, ...]:
+    """The vendor's lane cases: its driver's scenarios, the standard kinds first."""
+    cli = cli_for(vendor)
+    return cases(cli.vendor, cli.scenarios())
+
+
+def lane_vendors() -> tuple[str, ...]:
+    """The vendors with a lane driver, by id (the suite's order)."""
+    from compat_adapter.catalog import units
+
+    return tuple(sorted(u.spec.id for u in units() if u.lane is not None))
+
 
 
 def base_env(run: Path) -> dict[str, str]:
@@ -89,63 +131,13 @@ def prepare(cli: VendorCli, run: Path, port: int, prompt: str, *, lane: Path | N
             options: Mapping[str, Any] | None = None) -> tuple[list[str], dict[str, str]]:
     """Write the vendor's home and project files under ``run``; the argv and env of the run."""
     lane = lane or lane_dir()
-    opts = dict(options or {})
-    home, proj = run / "home", run / "proj"
     env = base_env(run)
-    binary = str(cli.binary_path(lane))
-    base = f"http://127.0.0.1:{port}"
-    if cli.cli == "claude":
-        env.update(ANTHROPIC_BASE_URL=base, ANTHROPIC_API_KEY="sk-test", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
-                   DISABLE_AUTOUPDATER="1")
-        argv = [binary, "-p", prompt, "--output-format", "json"]
-        if not opts.get("no_allowed_tools"):
-            argv += ["--allowedTools", "Bash"]
-        return argv, env
-    if cli.cli == "codex":
-        codex_home = home / ".codex"
-        codex_home.mkdir(parents=True, exist_ok=True)
-        (codex_home / "config.toml").write_text(
-            'model = "mock-model"\nmodel_provider = "mock"\napproval_policy = "never"\n'
-            'sandbox_mode = "danger-full-access"\n[model_providers.mock]\nname = "mock"\n'
-            f'base_url = "{base}/v1"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\n'
-            f'[projects."{proj}"]\ntrust_level = "trusted"\n')
-        env.update(CODEX_HOME=str(codex_home), MOCK_API_KEY="sk-test")
-        return [binary, "exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check", prompt], env
-    if cli.cli == "copilot":
-        # The first start unpacks the CLI's JS payload into the cache; the lane shares one.
-        env.update(COPILOT_OFFLINE="true", COPILOT_PROVIDER_BASE_URL=f"{base}/v1", COPILOT_PROVIDER_API_KEY="sk-test",
-                   COPILOT_MODEL="mock-model", COPILOT_AUTO_UPDATE="false",
-                   XDG_CACHE_HOME=str(lane / "copilot" / "xdg-cache"))
-        return [binary, "-p", prompt, "--allow-all-tools", "--trust-folder", "--output-format", "json"], env
-    if cli.cli == "opencode":
-        config = home / ".config"
-        env.update(XDG_CONFIG_HOME=str(config), XDG_DATA_HOME=str(home / ".local/share"),
-                   XDG_CACHE_HOME=str(home / ".cache"), XDG_STATE_HOME=str(home / ".local/state"),
-                   OPENCODE_DISABLE_MODELS_FETCH="1", OPENCODE_DISABLE_AUTOUPDATE="1",
-                   OPENCODE_DISABLE_LSP_DOWNLOAD="1", OPENCODE_DISABLE_SHARE="1")
-        (proj / "opencode.json").write_text(json.dumps({
-            "$schema": "https://opencode.ai/config.json", "model": "mock/mock-model",
-            "provider": {"mock": {"npm": "@ai-sdk/openai-compatible", "name": "Mock",
-                                  "options": {"baseURL": f"{base}/v1", "apiKey": "sk-test"},
-                                  "models": {"mock-model": {"name": "Mock", "tool_call": True}}}}}, indent=1))
-        # OpenCode npm-installs its plugin package into every config folder at start unless the
-        # folder already has node_modules and a lock naming it: link the lane's copy (offline trick).
-        for folder in (proj / ".opencode", config / "opencode"):
-            _link_plugin_package(lane / "opencode", folder)
-        return [binary, "run", "--print-logs", prompt], env
-    if cli.cli == "codebuddy":
-        cb = home / ".codebuddy"
-        cb.mkdir(parents=True, exist_ok=True)
-        (cb / "models.json").write_text(json.dumps({
-            "models": [{"id": "mock-model", "name": "Mock", "vendor": "OpenAI", "apiKey": "sk-test",
-                        "url": f"{base}/v1/chat/completions", "supportsToolCall": True}],
-            "availableModels": ["mock-model"]}))
-        env.update(CODEBUDDY_API_KEY="sk-test")
-        return [binary, "-p", prompt, "--model", "mock-model", "--output-format", "json", "--allowedTools", "Bash"], env
-    raise ValueError(f"no CLI set-up for {cli.cli}")
+    argv = cli.setup(run, f"http://127.0.0.1:{port}", prompt, env, binary=str(cli.binary_path(lane)), lane=lane,
+                     options=dict(options or {}))
+    return argv, env
 
 
-def _link_plugin_package(installed: Path, folder: Path) -> None:
+def link_plugin_package(installed: Path, folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "package.json").write_text(json.dumps({"dependencies": {"@opencode-ai/plugin": "1.18.33"}}))
     shutil.copyfile(installed / "package-lock.json", folder / "package-lock.json")

@@ -14,62 +14,41 @@ from compat_adapter.testing.live.harness import (
     Session,
     user_messages,
 )
+from compat_adapter.testing.live.speakers import speaker_for, specific
+
+__all__ = ("allow_permission_answer", "ask_answer", "block_answer", "check_observed", "check_payload",
+           "context_answer", "decodes_blocking", "deny_answer", "loads_or_none", "observe_answer", "specific")
 
 _BLOCKING = frozenset({"deny", "block", "ask"})
-#: Payload framing per vendor: whether stdin ends with a newline.
-_NEWLINE = {"claude": True, "workbuddy": True, "opencode": True, "codex": False, "copilot": False}
-_BRIDGE_NEWLINE = {"claude-code": True, "codex": False}
-
-def specific(event: str, **fields: Any) -> dict[str, Any]:
-    return {"hookSpecificOutput": {"hookEventName": event, **fields}}
 
 
+# Each vendor's answers are its unit's live speaker's (compat_adapter.testing.live.speakers).
 def deny_answer(vendor: str, event: str) -> dict[str, Any]:
     """A pre-tool deny with :data:`REASON`."""
-    if vendor == "copilot":
-        return {"permissionDecision": "deny", "permissionDecisionReason": REASON}
-    if vendor == "opencode":
-        return {"decision": "deny", "reason": REASON}
-    return specific(event, permissionDecision="deny", permissionDecisionReason=REASON)
+    return speaker_for(vendor).deny(event)
 
 
 def ask_answer(vendor: str, event: str) -> dict[str, Any]:
-    if vendor == "copilot":
-        return {"permissionDecision": "ask", "permissionDecisionReason": REASON}
-    if vendor == "opencode":
-        return {"decision": "ask", "reason": REASON}
-    return specific(event, permissionDecision="ask", permissionDecisionReason=REASON)
+    return speaker_for(vendor).ask(event)
 
 
 def context_answer(vendor: str, event: str) -> dict[str, Any]:
-    if vendor in ("copilot", "opencode"):
-        return {"additionalContext": CONTEXT}
-    return specific(event, additionalContext=CONTEXT)
+    return speaker_for(vendor).context(event)
 
 
 def block_answer(vendor: str, event: str, reason: str = REASON) -> dict[str, Any]:
     """A top-level block (UserPromptSubmit, PostToolUse, Stop, agentStop …)."""
-    return {"decision": "block", "reason": reason}
+    return speaker_for(vendor).block(event, reason)
 
 
 def allow_permission_answer(vendor: str, event: str) -> dict[str, Any]:
-    if vendor == "copilot":
-        return {"behavior": "allow"}
-    if vendor == "opencode":
-        return {"status": "allow"}
-    return specific(event, decision={"behavior": "allow"})
+    return speaker_for(vendor).allow_permission(event)
 
 
 def observe_answer(vendor: str, event: str) -> dict[str, Any]:
     """The most blocking answer the vendor can give on an event, with context: an observe-only
     row must neither block on it nor put the context in front of the model."""
-    if vendor == "opencode":
-        return {"decision": "deny", "reason": REASON, "additionalContext": CONTEXT}
-    if vendor == "copilot":
-        return {"decision": "block", "reason": REASON, "permissionDecision": "deny",
-                "additionalContext": CONTEXT}
-    return {"decision": "block", "reason": REASON, "continue": False, "stopReason": REASON,
-            **specific(event, additionalContext=CONTEXT)}
+    return speaker_for(vendor).observe(event)
 
 
 def decodes_blocking(s: Session, out: Mapping[str, Any], code: int = 0, err: str = "") -> bool:
@@ -84,13 +63,11 @@ def decodes_blocking(s: Session, out: Mapping[str, Any], code: int = 0, err: str
 
 # ── payload checks ──────────────────────────────────────────────────────────────────────────────
 
-_TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
-                          "PermissionDenied", "preToolUse", "postToolUse", "postToolUseFailure",
-                          "permissionRequest"})
-
-
 def check_payload(s: Session, *, tool: str | None = "bash", at_least: int = 1) -> Any:
     """Check that the hook ran and that its stdin is in the vendor's dialect; returns the first."""
+    from compat_adapter.dialects import dialect_for
+    from compat_adapter.host.embedded.bridges import PACKAGES
+
     raw = s.probe.raw()
     if not s.expect(len(raw) >= at_least, f"the hook ran {len(raw)} time(s), expected ≥{at_least}"):
         return None
@@ -99,86 +76,12 @@ def check_payload(s: Session, *, tool: str | None = "bash", at_least: int = 1) -
     payload = payloads[0]
     if not s.expect(isinstance(payload, dict), f"the payload is not a JSON object: {data[:200]!r}"):
         return None
-    if s.official:
-        newline = _BRIDGE_NEWLINE[s.spec.bridge_dialect or "claude-code"]
-    else:
-        newline = _NEWLINE[s.vendor]
+    # The framing is the dialect's own: the vendor's, or the host bridge's on an official row.
+    bridge = PACKAGES[s.spec.bridge_package] if s.official and s.spec.bridge_package else None
+    newline = bridge.trailing_newline if bridge is not None else dialect_for(s.vendor).trailing_newline
     ends = data.endswith(b"\n")
     s.expect(ends == newline, f"stdin framing: trailing newline {ends}, expected {newline}")
-    v, e = s.vendor, s.event
-    if v in ("claude", "workbuddy", "codex"):
-        # CodeBuddy 2.163.0 (vendor lane) sends no cwd on SessionStart and no session_id on Notification.
-        native_wb = v == "workbuddy" and not s.official
-        s.expect(payload.get("hook_event_name") == e
-                 and ("session_id" in payload) != (native_wb and e == "Notification")
-                 and ("cwd" in payload) != (native_wb and e == "SessionStart"),
-                 f"payload lacks hook_event_name={e!r}/session_id/cwd: {sorted(payload)}",
-                 f"payload hook_event_name={e}")
-        if v == "codex" and e not in ("SessionStart", "SessionEnd"):
-            s.expect(isinstance(payload.get("turn_id"), str), f"codex payload lacks turn_id: {payload}")
-        if v == "codex" and e in ("SubagentStart", "SubagentStop"):
-            # The child runs inside the parent's first turn.
-            s.expect(payload.get("turn_id") == "1", f"turn_id is not the parent's turn: {payload}",
-                     "turn_id of the parent's turn")
-        if native_wb and e in ("PreToolUse", "PostToolUse", "PostToolUseFailure"):
-            # CodeBuddy 2.163.0 sends the call's id twice (vendor lane).
-            s.expect(payload.get("tool_use_id") and payload.get("call_id") == payload.get("tool_use_id"),
-                     f"a CodeBuddy payload lacks tool_use_id = call_id: {sorted(payload)}")
-        if e in _TOOL_EVENTS and tool is not None:
-            want = tool if s.official else {"bash": "Bash"}.get(tool, tool)
-            s.expect(payload.get("tool_name") == want and isinstance(payload.get("tool_input"), dict),
-                     f"tool_name {payload.get('tool_name')!r}, expected {want!r} and an input object",
-                     f"tool_name={want}")
-    elif v == "copilot" and e[:1].isupper():
-        # The Claude-compatible format: snake_case, an ISO timestamp, Claude tool names.
-        from compat_adapter.dialects.copilot import CLAUDE_NAMES
-
-        stamp = payload.get("timestamp")
-        s.expect(payload.get("hook_event_name") == e and isinstance(payload.get("session_id"), str)
-                 and isinstance(stamp, str) and stamp.endswith("Z") and "cwd" in payload
-                 and "sessionId" not in payload,
-                 f"payload is not snake_case (hook_event_name, session_id, ISO timestamp): {sorted(payload)}",
-                 "snake_case payload")
-        if e in _TOOL_EVENTS and tool is not None:
-            want = CLAUDE_NAMES.get(tool, tool)
-            s.expect(payload.get("tool_name") == want and isinstance(payload.get("tool_input"), dict),
-                     f"tool_name {payload.get('tool_name')!r}, expected {want!r} and an input object",
-                     f"tool_name={want}")
-    elif v == "copilot":
-        s.expect(isinstance(payload.get("sessionId"), str) and isinstance(payload.get("timestamp"), int)
-                 and "cwd" in payload and "session_id" not in payload,
-                 f"payload is not camelCase (sessionId, timestamp ms, cwd): {sorted(payload)}",
-                 "camelCase payload")
-        if e in _TOOL_EVENTS and tool is not None:
-            s.expect(payload.get("toolName") == tool,
-                     f"toolName {payload.get('toolName')!r}, expected {tool!r}")
-            if e == "permissionRequest":
-                s.expect(isinstance(payload.get("toolInput"), dict),
-                         f"toolInput is not an object: {payload.get('toolInput')!r}")
-            else:
-                # An object, as Copilot CLI 1.0.102 sends it (vendor lane), not a JSON string.
-                args = payload.get("toolArgs")
-                ok = isinstance(args, dict) and (tool != "bash" or "command" in args)
-                s.expect(ok, f"toolArgs is not an object: {args!r}", "toolArgs as an object")
-    elif v == "opencode":
-        from compat_adapter.dialects.opencode import INTERCEPTORS
-
-        if e in INTERCEPTORS:
-            s.expect(payload.get("hook") == e and isinstance(payload.get("input"), dict)
-                     and "output" in payload,
-                     f"payload is not {{hook: {e!r}, input, output}}: {sorted(payload)}",
-                     f"payload hook={e}")
-            if e in ("tool.execute.before", "tool.execute.after") and tool is not None:
-                s.expect(payload["input"].get("tool") == tool,
-                         f"input.tool {payload['input'].get('tool')!r}, expected {tool!r}")
-        else:
-            kind = (payload.get("input") or {}).get("event", {}).get("type") \
-                if isinstance(payload.get("input"), dict) else None
-            # The generic `event` hook sees every session record under the record's own type.
-            want_ok = kind == e if e != "event" else isinstance(kind, str)
-            s.expect(payload.get("hook") == "event" and want_ok,
-                     f"bus payload is not {{hook: 'event', input.event.type: {e!r}}}: {payload}",
-                     f"bus event type={kind}")
+    speaker_for(s.vendor).check_payload(s, payload, tool)
     return payload
 
 

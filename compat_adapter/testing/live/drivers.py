@@ -13,7 +13,7 @@ from compat_adapter.host.protocol import (
 )
 from compat_adapter.host.script import Error, Reply, Subagent, SwitchModel, call
 from compat_adapter.routing import points
-from compat_adapter.routing.voice import voice_of
+from compat_adapter.catalog import voice_of
 from compat_adapter.testing.live.checks import (
     ask_answer,
     block_answer,
@@ -23,6 +23,7 @@ from compat_adapter.testing.live.checks import (
     deny_answer,
     observe_answer,
 )
+from compat_adapter.testing.live.speakers import speaker_for
 from compat_adapter.testing.live.harness import (
     CONTEXT,
     CONTINUE,
@@ -100,9 +101,8 @@ async def drive_post_tool(s: Session) -> None:
     if only_one:
         s.expect(runs == 1, f"the hook ran {runs} times for one success and one failure",
                  "fires only for its outcome")
-    if payload is not None and s.vendor == "copilot" and s.event == "postToolUse":
-        s.expect(payload.get("toolResult", {}).get("resultType") == "success",
-                 f"toolResult is not {{resultType, textResultForLlm}}: {payload.get('toolResult')}")
+    if payload is not None:
+        speaker_for(s.vendor).check_post_tool(s, payload)
     s.expect((s.root / "ran.txt").exists(), "the tool did not run before its post hook")
     results = tool_results(agent.session)
     if s.row.blocking == "verdict":
@@ -138,8 +138,8 @@ async def drive_pre_step(s: Session) -> None:
     result = await agent.run_turn("please touch the file")
     await s.host.settle()
     payload = check_payload(s, tool=None)
-    if payload is not None and s.vendor in ("claude", "codex", "workbuddy"):
-        s.expect(payload.get("prompt") == "please touch the file", f"prompt not in payload: {payload}")
+    if payload is not None:
+        speaker_for(s.vendor).check_prompt(s, payload, "please touch the file")
     if transform:
         first = [m for m in user_messages(agent.session) if m["step"] == 1]
         s.expect(first and first[0]["text"] == REPLACED,
@@ -196,9 +196,8 @@ async def drive_agent_created(s: Session) -> None:
     await agent.run_turn("hello")
     await s.host.settle()
     payload = check_payload(s, tool=None)
-    if payload is not None and s.vendor != "opencode":
-        # Copilot CLI 1.0.102 names a fresh session "new" (vendor lane); the others "startup".
-        want = "new" if s.vendor == "copilot" and not s.official else "startup"
+    want = speaker_for(s.vendor).session_source(s)
+    if payload is not None and want is not None:
         s.expect(payload.get("source") == want, f"source is not {want}: {payload}")
     seen = [m for m in user_messages(agent.session) if CONTEXT in m["text"]]
     s.expect(seen and seen[0]["turn"] == 1 and seen[0]["step"] == 1,
@@ -270,9 +269,8 @@ async def drive_compaction(s: Session) -> None:
     ends = log_records(agent.session, points.COMPACTION_END.record)
     s.expect(ends and log_records(agent.session, "compaction/summary"),
              "compaction did not finish", "compaction finished")
-    if payload is not None and s.event == "PostCompact" and s.vendor == "claude":
-        s.expect(payload.get("compact_summary") == "verify summary",
-                 f"compact_summary missing: {payload}")
+    if payload is not None:
+        speaker_for(s.vendor).check_compaction(s, payload)
 
 
 async def drive_disposed(s: Session) -> None:
@@ -307,15 +305,8 @@ async def drive_session_created(s: Session) -> None:
     _, payload = await observe_turn(s, ["ok"])
     s.expect(len(s.host.sessions) == 1, "more than one session")
     s.expect(len(s.probe.raw()) == 1, f"the hook ran {len(s.probe.raw())} times for one session")
-    if payload is None or s.vendor not in ("claude", "workbuddy"):
-        return
-    want = {"InstructionsLoaded": ("file_path", str(s.root / "CLAUDE.md")),
-            "CwdChanged": ("new_cwd", str(s.root)), "DirectoryAdded": ("path", str(s.root)),
-            "Setup": ("trigger", "init")}.get(s.event)
-    if want is not None:
-        key, value = want
-        s.expect(payload.get(key) == value, f"{key} is {payload.get(key)!r}, expected {value!r}",
-                 f"{key} in payload")
+    if payload is not None:
+        speaker_for(s.vendor).check_session_created(s, payload)
 
 
 async def drive_session_event(s: Session) -> None:

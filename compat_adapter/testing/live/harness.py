@@ -35,9 +35,6 @@ CONTINUE = "verify: keep working on the tests"
 REPLACED = "verify: the transformed prompt"
 ENV_NAME, ENV_VALUE = "DSH_VERIFY_TOKEN", "env-from-hook-42"
 
-#: Vendors whose ask answer on a pre-tool seam goes to the host's approval.
-ASK_HONOURED = frozenset({"claude", "workbuddy", "opencode", "copilot"})
-
 
 @dataclass(frozen=True, slots=True)
 class RowCheck:
@@ -55,10 +52,10 @@ class RowCheck:
 
 
 def all_rows() -> tuple[tuple[VendorSpec, EventRow], ...]:
-    """Every (vendor, row) pair of the vendor tables, in matrix order."""
-    from vendors.tables import VENDORS
+    """Every (vendor, row) pair of the registered vendors' tables, in matrix order."""
+    from compat_adapter.catalog import vendors
 
-    return tuple((spec, row) for spec in VENDORS for row in spec.events)
+    return tuple((spec, row) for spec in vendors() for row in spec.events)
 
 
 # ── the probe hook ──────────────────────────────────────────────────────────────────────────────

@@ -40,8 +40,8 @@ from compat_adapter.testing.live.drivers import (
     drive_todo,
     drive_workspace,
 )
+from compat_adapter.testing.live.speakers import speaker_for
 from compat_adapter.testing.live.harness import (
-    ASK_HONOURED,
     CONCURRENCY,
     ROW_TIMEOUT_S,
     RowCheck,
@@ -122,7 +122,7 @@ def _scenarios(spec: VendorSpec, row: EventRow) -> list[tuple[str, Driver, dict[
     """The sessions one row is checked in: (label, driver, host options)."""
     driver = driver_for(row)
     out: list[tuple[str, Driver, dict[str, Any]]] = [(row.point, driver, {})]
-    if driver is drive_pre_tool and spec.id in ASK_HONOURED:
+    if driver is drive_pre_tool and speaker_for(spec.id).ask_honoured:
         out.append(("ask", drive_pre_tool_ask, {}))
     if driver is drive_approval:
         out.append(("deny", drive_approval_deny, {}))

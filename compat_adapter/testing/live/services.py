@@ -24,6 +24,7 @@ from compat_adapter.testing.live.checks import (
     observe_answer,
     specific,
 )
+from compat_adapter.testing.live.speakers import speaker_for
 from compat_adapter.testing.live.harness import (
     ENV_NAME,
     ENV_VALUE,
@@ -58,13 +59,7 @@ async def drive_approval(s: Session) -> None:
 
 
 async def drive_approval_deny(s: Session) -> None:
-    if s.vendor == "copilot":
-        answer: dict[str, Any] = {"behavior": "deny", "message": REASON}
-    elif s.vendor == "opencode":
-        answer = {"status": "deny", "reason": REASON}
-    else:
-        answer = specific(s.event, decision={"behavior": "deny", "message": REASON})
-    s.probe.answer(answer)
+    s.probe.answer(speaker_for(s.vendor).deny_permission(s.event))
     await s.register()
     s.host.on(points.PRE_EXECUTE.seam, ask_policy)
     agent = await s.host.create_agent(script=[bash_reply("touch refused.txt"), "done"])
@@ -84,15 +79,14 @@ async def drive_approval_decided(s: Session) -> None:
     agent = await s.host.create_agent(script=[bash_reply("touch rejected.txt"), "done"])
     await agent.run_turn("create the file")
     await s.host.settle()
-    check_payload(s, tool="bash" if s.vendor != "opencode" else None)
+    check_payload(s, tool=speaker_for(s.vendor).approval_tool())
     decided = log_records(agent.session, points.APPROVAL_DECIDED.record)
     rejected = decided and decided[0]["outcome"] == "rejected"
     s.expect(rejected and not (s.root / "rejected.txt").exists(),
              f"the host's rejection did not stand: {decided}", "rejection stood")
     payload = (s.probe.payloads() or [None])[0]
-    if payload is not None and s.vendor != "opencode":
-        s.expect(payload.get("reason"), f"the denial has no reason: {payload}",
-                 "denial reason in payload")
+    if payload is not None:
+        speaker_for(s.vendor).check_denial(s, payload)
     check_observed(s, answer)
 
 

@@ -1,0 +1,243 @@
+"""`compat-adapter grade`: grade a vendor's files, or every vendor's files in a project folder.
+
+``grade --vendor V FILE…`` reads the named files as V's. ``grade`` with no file, or with folders,
+finds every vendor's files in each folder (``importers.discover``) and grades them all at once:
+each row names its vendor, hooks that would load twice on one host are flagged, and each command
+hook carries its preflight findings (a program not on PATH, a missing script, an unset variable, a
+guard that would fail open). Exit 2 only for unusable input: an unreadable file, or one that is not
+JSON/TOML at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from contextlib import nullcontext
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from compat_adapter.host.surfaces import surface_named
+
+__all__ = ("add_commands",)
+
+
+def _hook_row(hook: Any, surface: Any, root: Path | None, prefer: str = "fidelity") -> dict[str, Any]:
+    from compat_adapter.errors import InvalidHandler, InvalidMatcher
+    from compat_adapter.grading import grade
+    from compat_adapter.preflight import preflight
+    from compat_adapter.trust import project_root
+
+    from compat_adapter.cli.lines import line_of
+    from compat_adapter.trust import command_view
+
+    command = command_view(hook.vendor, hook.event, hook.matcher, hook.handler, Path.cwd()).command
+    base = {"vendor": hook.vendor, "origin": hook.origin, "line": line_of(hook.origin), "event": hook.event,
+            "matcher": hook.matcher, "command": command}
+    try:
+        result = grade(hook.declared, surface, id=hook.origin, prefer=prefer)
+        row = {**base, "capability": str(result.capability), "route": str(result.route),
+               "alternative": result.alternative,
+               "seams": list(result.seams) + list(result.services),
+               "losses": [f"{d.code}: {d.text}" for d in result.degradations], "reason": result.reason}
+    except (InvalidHandler, InvalidMatcher) as exc:
+        row = {**base, "capability": "UNSUPPORTED", "route": "unsupported", "seams": [], "losses": [],
+               "reason": f"{exc.code}: {exc.message}"}
+    row["preflight"] = []
+    if hook.declared.handler_kind == "command":  # what an http, prompt or MCP handler needs is not a program
+        place = Path(hook.origin.rsplit(":", 1)[0])
+        declared_row = hook.declared.row
+        # A guard gates the action before it happens; a post-tool "block" cannot stop anything.
+        guard = declared_row.blocking == "verdict" and "tools/post-execute" not in declared_row.seams
+        found = preflight(hook.declared.spec, hook.event, hook.matcher, hook.handler,
+                          root or project_root(place), blocking="verdict" if guard else "observe")
+        row["preflight"] = [{"kind": f.kind, "subject": f.subject, "text": f.text} for f in found]
+    return row
+
+
+def _rows(vendor: str, imported: Any, surface: Any, root: Path | None,
+          prefer: str = "fidelity") -> list[dict[str, Any]]:
+    from compat_adapter.grading import grade_rules
+
+    from compat_adapter.cli.lines import line_of
+
+    rows = [_hook_row(hook, surface, root, prefer) for hook in imported.hooks]
+    for refused in imported.refused:
+        rows.append({"vendor": vendor, "origin": refused.origin, "line": line_of(refused.origin),
+                     "event": refused.what, "matcher": None, "code": refused.code,
+                     "capability": "UNSUPPORTED", "route": "unsupported", "seams": [], "losses": [],
+                     "reason": f"{refused.code}: {refused.reason}", "preflight": []})
+    rows += _plugin_rows(vendor, getattr(imported, "plugins", ()), surface)
+    for rules in imported.rules:
+        result = grade_rules(rules.vendor, surface)
+        rows.append({"vendor": vendor, "origin": rules.origin, "event": "rules", "matcher": None,
+                     "capability": str(result.capability), "route": str(result.route),
+                     "seams": list(result.seams), "losses": [], "reason": result.reason,
+                     "sources": list(rules.sources), "trusted": rules.trusted, "preflight": []})
+    return rows
+
+
+def _plugin_rows(vendor: str, plugins: Any, surface: Any) -> list[dict[str, Any]]:
+    """OpenCode plugins of trusted files: loaded in a plugin-host sidecar (never this process), one
+    row per hook key each plugin returns."""
+    if not plugins:
+        return []
+    import anyio
+
+    from compat_adapter.importers import plugin_source
+    from compat_adapter.plugin_host.host import grade_plugins
+
+    by_root: dict[str, list[Any]] = {}
+    for plugin in plugins:
+        by_root.setdefault(plugin.root, []).append(plugin_source(plugin))
+    rows = []
+    for root, sources in by_root.items():
+        for g in anyio.run(partial(grade_plugins, Path(root), surface, sources=sources)):
+            result = g.result
+            rows.append({"vendor": vendor,
+                         "origin": f"{g.source.origin}#{g.plugin.rsplit('#', 1)[-1]}" if g.plugin else g.source.origin,
+                         "event": result.event, "matcher": None, "capability": str(result.capability),
+                         "route": str(result.route), "seams": list(result.seams) + list(result.services),
+                         "losses": [f"{d.code}: {d.text}" for d in result.degradations], "reason": result.reason,
+                         "preflight": []})
+    return rows
+
+
+def _grade(args: argparse.Namespace) -> int:
+    from compat_adapter.trust import trusting_all
+
+    # --trust-all reaches the plugin host too: grading an OpenCode plugin loads (runs) it.
+    with trusting_all() if args.trust_all else nullcontext():
+        report = collect(args)
+    if args.sarif:
+        from compat_adapter.cli.reports import sarif
+        from compat_adapter.host.dsh.channel import version
+
+        print(json.dumps(sarif(report, Path.cwd(), version()), indent=2))
+    elif args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        from compat_adapter.cli.gradeview import render
+
+        named = bool(args.vendor) and any(not Path(f).is_dir() for f in args.files)
+        render(report, verbose=args.verbose, graded=args.files or ["."], named=named)
+    if report["unusable"]:
+        return 2  # a file CI could not read is never a pass, whatever else graded
+    return 1 if args.strict and report["unsupported"] else 0
+
+
+def _unusable(exc: Any) -> dict[str, Any]:
+    out = {"code": exc.code, "message": exc.message, "path": str(exc.context.get("path", "")) or None}
+    for key in ("line", "column"):
+        value = exc.context.get(key)
+        out[key] = int(value) if isinstance(value, int) or (isinstance(value, str) and value.isdigit()) else None
+    return out
+
+
+def _inputs(args: argparse.Namespace) -> tuple[list[Path], list[Path], list[Any]]:
+    """The folders and files named (default: .), and an error for each path that does not exist."""
+    from compat_adapter.errors import NoSuchPath, NotAFolder
+
+    folders, files, missing = [], [], []
+    for given in args.files or ["."]:
+        path = Path(given)
+        if path.is_dir():
+            folders.append(path)
+        elif path.exists() or path.is_symlink():
+            files.append(path)
+        else:
+            missing.append(NoSuchPath(f"{given}: no such file or folder", path=given))
+    if missing and not folders and not files:
+        raise missing[0]
+    if files and not args.vendor:
+        raise NotAFolder(f"{files[0]}: is a file, not a project folder; name its vendor with --vendor "
+                         "(a folder is searched for every vendor's files)", path=str(files[0]))
+    return folders, files, missing
+
+
+def collect(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``grade --json`` report (docs/schema/grade.schema.json) for the paths ``args`` names."""
+    from compat_adapter.catalog import resolve_vendor
+    from compat_adapter.importers import import_files
+    from compat_adapter.importers.discover import import_all, twice
+
+    surface = surface_named(args.host)
+    if args.host == "embedded":
+        from compat_adapter.handlers.model import endpoint_from_env
+
+        if endpoint_from_env() is not None:  # the embedded host would ask this model (prompt/agent hooks)
+            surface = surface.model_copy(update={"services": surface.services | {"model"}})
+    trust = True if args.trust_all else None
+    chosen = resolve_vendor(args.vendor) if args.vendor else None  # an unknown vendor before any path
+    folders, files, failed = _inputs(args)
+    rows: list[dict[str, Any]] = []
+    doubles: list[dict[str, str]] = []
+    vendors: list[str] = []
+    if files:
+        assert chosen is not None  # _inputs refuses files without --vendor
+        vendors.append(chosen.id)
+        unusable: list[Any] = []
+        result = import_files(chosen.id, [str(f) for f in files], trust_all=trust, unusable=unusable)
+        if len(unusable) == len(files) and not folders and not failed:
+            raise unusable[0]  # only named files, none usable: the one-line error of every command
+        failed += unusable
+        rows += _rows(chosen.id, result, surface, None, args.prefer)
+    only = [chosen.id] if chosen else None
+    for folder in folders:
+        found = import_all(folder, trust_all=trust, vendors=only)
+        root = Path(os.path.abspath(folder))  # preflight reads scripts from here, whatever the spelling
+        for part in found:
+            if part.vendor not in vendors:
+                vendors.append(part.vendor)
+            failed += [e for e in part.errors if not any(e is f for f in failed)]
+            if part.result is not None:
+                rows += _rows(part.vendor, part.result, surface, root, args.prefer)
+        doubles += [{"origin": t.origin, "other": t.other, "why": t.why} for t in twice(found, folder)]
+    by_origin: dict[str, list[str]] = {}
+    for d in doubles:
+        by_origin.setdefault(d["origin"], []).append(d["why"])
+    for r in rows:
+        if r["origin"] in by_origin:
+            r["loads_twice"] = by_origin[r["origin"]]
+    unusable_rows = _dedupe([_unusable(e) for e in failed])
+    out: dict[str, Any] = {"host": surface.host, "version": surface.version, "vendors": vendors, "rows": rows,
+                           "unsupported": sum(r["capability"] == "UNSUPPORTED" for r in rows),
+                           "loads_twice": doubles, "errors": [f"{u['code']}: {u['message']}" for u in unusable_rows],
+                           "unusable": unusable_rows}
+    if len(vendors) == 1:
+        out["vendor"] = vendors[0]
+    return out
+
+
+def _dedupe(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A file several vendors read (``AGENTS.md``) is one unusable file, reported once."""
+    seen: dict[tuple[str, str], dict[str, Any]] = {}
+    for item in items:
+        seen.setdefault((item["code"], item["message"]), item)
+    return list(seen.values())
+
+
+_TRUST_ALL_HELP = ("DANGEROUS: run hooks from files nobody trusted (`compat-adapter trust`); "
+                   "warns on every file")
+
+
+def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
+    g = sub.add_parser("grade", help="grade a vendor's files, or every vendor's files in a project",
+                       epilog="exit status: 0 graded; 1 with --strict when anything is UNSUPPORTED; 2 when a "
+                              "file is unusable (it is in the report, the JSON and the SARIF too) or the "
+                              "command is misused")
+    g.add_argument("--vendor", default=None,
+                   help="the vendor of the named files (for folders: only this vendor's files)")
+    g.add_argument("files", nargs="*", help="files of --vendor, or project folders (default: .)")
+    g.add_argument("--host", default="embedded", help="grade on this host's surface (embedded, dsh, dsh-0.2)")
+    g.add_argument("--json", action="store_true",
+                   help="print the report as JSON (schema: docs/schema/grade.schema.json)")
+    g.add_argument("--sarif", action="store_true", help="print SARIF 2.1.0 (for CI annotations of a pull request)")
+    g.add_argument("--verbose", "-v", action="store_true", help="every row in full, each with all its losses")
+    g.add_argument("--strict", action="store_true", help="exit 1 when anything is UNSUPPORTED")
+    g.add_argument("--trust-all", action="store_true", help=_TRUST_ALL_HELP)
+    g.add_argument("--prefer", choices=("fidelity", "official"), default="fidelity",
+                   help="route policy: fidelity (default) translates every event it can with the vendor's own "
+                        "semantics; official keeps the host's official bridge for the events it carries")
+    return {"grade": _grade}

@@ -1,0 +1,171 @@
+"""The closed vocabularies every table and result is written in: capabilities, routes, loss codes,
+services, seam modes and the host surface, on the one frozen base.
+
+Split from :mod:`compat_adapter.model` (which re-exports every name here) so that the vendor-facing
+records there stay readable; nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ("Capability", "Degradation", "DegradationCode", "Frozen", "Route", "SeamMode", "Service", "Surface",
+           "degrade")
+
+
+class Frozen(BaseModel):
+    """Base for every value object: immutable, no unknown keys.
+
+    Field docstrings document the fields in the source, where readers and documentation tools
+    find them; they are not copied into the JSON schema (pydantic's ``use_attribute_docstrings``
+    re-reads every class's source at import, 12-25 ms of ``import compat_adapter``). Validators
+    are built on a model's first use, not at import (``defer_build``).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+
+class Capability(StrEnum):
+    DIRECT = "DIRECT"
+    ADAPTED = "ADAPTED"
+    CARRY = "CARRY"
+    UNSUPPORTED = "UNSUPPORTED"
+
+
+class Route(StrEnum):
+    """Who runs a hook, and whether its answer can reach the host. An :class:`EventRow` validator
+    keeps the label and the row's behaviour in agreement."""
+
+    OFFICIAL_BRIDGE = "official-bridge"
+    """The host's own bridge runs it from a config we write."""
+    NATIVE_TRANSLATE = "native-translate"
+    """Our translation on a seam: the answer reaches the host as the vendor's would, or the vendor
+    itself only observes the event (``blocking="observe"`` without an observe-only loss)."""
+    NATIVE_SEAM = "native-seam"
+    """Observe-only: the vendor could act on the answer, the seam cannot; the row says so with an
+    observe-only loss, and a blocking answer is audited and ignored."""
+    BUILTIN_BRIDGE = "builtin-bridge"
+    """Our own Copilot bridge, for a vendor the host has no bridge for."""
+    PLUGIN_HOST = "plugin-host"
+    """OpenCode plugins loaded as written in a sidecar JS runtime; each callback is a hook on its point."""
+    CARRY = "carry"
+    UNSUPPORTED = "unsupported"
+
+
+class DegradationCode(StrEnum):
+    """The closed vocabulary of losses. Counts in the matrix come from these codes, never from text."""
+
+    OBSERVE_ONLY = "observe-only"
+    """The hook runs, but nothing it answers can change what the host does."""
+    APPROXIMATE = "approximate"
+    """The host moment only approximates the vendor's event; it may fire at other times."""
+    INPUT_REWRITE_IGNORED = "input-rewrite-ignored"
+    """Tool-input rewrites (updatedInput, modifiedArgs, modifiedInput) are not applied."""
+    OUTPUT_REWRITE_IGNORED = "output-rewrite-ignored"
+    """Tool-output or response rewrites are not applied."""
+    PAYLOAD_FIELD_MISSING = "payload-field-missing"
+    """The stdin payload lacks or flattens fields the vendor sends."""
+    TIMING_DIFFERS = "timing-differs"
+    """The hook runs at a different moment (or frequency) than in the vendor."""
+    MATCHER_NARROWED = "matcher-narrowed"
+    """A matcher selects differently here, or cannot narrow at all."""
+    DECISION_NARROWED = "decision-narrowed"
+    """Some of the vendor's decisions (ask, allow, block, always-allow …) have no effect here."""
+    OUTPUT_FIELD_IGNORED = "output-field-ignored"
+    """Some output fields (plain-stdout context, systemMessage, sessionTitle …) are not consumed."""
+    NO_LOOP_GUARD = "no-loop-guard"
+    """No consecutive-block cap: an unconditional blocking hook keeps forcing steps."""
+    ENV_DIFFERS = "env-differs"
+    """The hook's environment differs from the vendor's (variables missing or renamed)."""
+    TIMEOUT_DIFFERS = "timeout-differs"
+    """The default timeout differs from the vendor's."""
+    EXIT_CODE_DIFFERS = "exit-code-differs"
+    """An exit-code convention of the vendor is treated differently here."""
+    REAUTHORED = "reauthored"
+    """The vendor's in-process callback body cannot be carried; the hook must be a command."""
+    NO_PUBLIC_API = "no-public-api"
+    """The vendor product has no public hook API; another engine's dialect is assumed."""
+    MESSAGE_PROVENANCE = "message-provenance"
+    """Injected or steered messages carry a different source than in the vendor."""
+    OWN_TRANSLATION = "own-translation"
+    """No bridge exists for this vendor; this project re-implements the dialect."""
+    POLLED = "polled"
+    """The moment is detected by polling, bounded by the poll interval."""
+    SCOPE_DIFFERS = "scope-differs"
+    """Only part of what the vendor covers is visible here (in-process children, DSH_* env …)."""
+    TEXT_DIFFERS = "text-differs"
+    """What the model reads differs in wording from the vendor's own text (a host prefix …)."""
+    MODEL_DIFFERS = "model-differs"
+    """A prompt or agent hook is answered by the host's model, not the one the vendor would ask."""
+    FIELD_IGNORED = "field-ignored"
+    """A handler field the vendor reads (or at least accepts) is not honoured here."""
+
+
+class Degradation(Frozen):
+    code: DegradationCode
+    """Stable machine code from the closed vocabulary."""
+    text: str = Field(min_length=1)
+    """One sentence, in our words, saying exactly what is lost."""
+
+
+def degrade(code: str | DegradationCode, text: str) -> Degradation:
+    """Shorthand the vendor tables use to list one loss."""
+    return Degradation(code=DegradationCode(code), text=text)
+
+
+class Service(StrEnum):
+    """Host services a row may need besides its seams."""
+
+    SHELL = "shell"
+    """A shell executor: without it no command hook can run."""
+    SHELL_ENV = "shellEnv"
+    FS_WATCH = "fs.watch"
+    LSP = "lsp"
+    WORKTREES = "worktrees"
+    AGENTS = "agents"
+    APPROVAL = "approval"
+    USER_QUESTIONS = "userQuestions"
+    SUBAGENTS = "subagents"
+    SETTINGS = "settings"
+    MODEL = "model"
+    """A model the host lets hooks ask (prompt and agent hooks)."""
+    TOOLS = "tools"
+    """The host's tool registry: a nested call through its whole pipeline (DSH ``ctx.tools.execute``)."""
+
+
+class SeamMode(StrEnum):
+    """How a host seam dispatches (see ``compat_adapter.host.protocol``)."""
+
+    WATERFALL = "waterfall"
+    SERIAL = "serial"
+    EMIT = "emit"
+
+
+class Surface(Frozen):
+    """What one host actually offers. Grading reads only this, never the host object."""
+
+    host: str
+    version: str
+    seams: Mapping[str, SeamMode]
+    """Seam name → dispatch mode."""
+    services: frozenset[str]
+    """Service names (see :class:`Service`): shell, fs.watch, lsp …"""
+    bridge_packages: frozenset[str] = frozenset()
+    """Official bridge packages the host can mount."""
+    unserved: Mapping[str, str] = Field(default_factory=dict)
+    """Row points whose seam exists but that this host never produces (point → why)."""
+
+    def without(self, *, seams: Sequence[str] = (), services: Sequence[str] = (),
+                bridges: Sequence[str] = ()) -> Surface:
+        """A copy with parts removed: how tests and other hosts describe a smaller composition."""
+        return Surface(
+            host=self.host,
+            version=self.version,
+            seams={k: v for k, v in self.seams.items() if k not in seams},
+            services=self.services - set(services),
+            bridge_packages=self.bridge_packages - set(bridges),
+            unserved=self.unserved,
+        )

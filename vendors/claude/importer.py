@@ -1,0 +1,108 @@
+"""Claude Code: ``.claude/settings.json`` (and ``settings.local.json``, plugin ``hooks/hooks.json``)
+hook tables, and ``CLAUDE.md`` / ``.claude/rules/*.md`` rules files.
+
+A settings file is read for its ``hooks`` and ``disableAllHooks`` keys; every other key
+(``permissions``, ``env``, ``model`` …) is ignored. ``$CLAUDE_PROJECT_DIR`` in a command stays as
+written: the runtime exports the variable. Handler fields that change when or how Claude runs a
+command and that this project does not honour (``if``, ``args``, ``async``, ``asyncRewake``) make
+the handler refused rather than run more often or differently than Claude would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from types import MappingProxyType
+
+from compat_adapter.errors import ConfigParseError
+from compat_adapter.handlers.rules import IF_EVENTS
+from compat_adapter.importers import rules as project_rules
+from compat_adapter.importers.common import (
+    Decide,
+    FileImport,
+    ImportedHook,
+    Refused,
+    Slot,
+    accept,
+    entry_refusal,
+    grouped_slots,
+    handler_type,
+    hook_table,
+    judged,
+    load_json,
+    no_row,
+    refuse,
+    refuse_slots,
+    rules_file,
+)
+from compat_adapter.model import VendorSpec
+
+__all__ = ("RUNS_HOOKS_OF", "extra_files", "rules_files", "classify", "import_file", "project_files", "settings_file")
+
+#: Project settings files in Claude's precedence order, lowest first (§1.1).
+SETTINGS = (".claude/settings.json", ".claude/settings.local.json")
+
+
+def project_files(root: Path) -> list[Path]:
+    return [root / name for name in SETTINGS if (root / name).is_file()] + \
+        rules_files(root)
+
+
+def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
+    suffix = path.suffix.lower()
+    if suffix == ".md":
+        return rules_file(spec, path, shown)
+    if suffix == ".json":
+        return settings_file(spec, path, shown, classify)
+    raise ConfigParseError(f"{shown}: not a {spec.id} file this importer reads (a settings "
+                           ".json or a rules .md)", path=shown)
+
+
+def settings_file(spec: VendorSpec, path: Path, shown: str, decide: Decide) -> FileImport:
+    """A Claude-shaped settings file; ``decide(spec, slot, shown)`` judges each handler."""
+    data = load_json(path, shown)
+    out = FileImport()
+    switch = data.get("disableAllHooks")
+    if switch is not None:
+        if not isinstance(switch, bool):
+            # Not a switch the vendor would honour; the hooks still grade, the entry is refused.
+            out.refused.append(entry_refusal(spec, "disableAllHooks", shown, "disableAllHooks",
+                                             f"expected true or false, found {switch!r}"))
+        else:
+            out.hooks_switch = (switch, f"{shown}:disableAllHooks")
+    if "hooks" not in data:
+        return out
+    for event, groups, place in hook_table(spec, data["hooks"], shown, "hooks", out.refused):
+        row = spec.row(event)
+        if row is None:
+            refuse_slots(spec, event, groups, shown, place, out.refused, *no_row(spec, event))
+            continue
+        for slot in grouped_slots(spec, event, row, groups, shown, place, out.refused):
+            out.add(judged(decide, spec, slot, shown))
+    return out
+
+
+def classify(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook | Refused:
+    handler_type(slot, shown)  # an unknown type fails the file, as Claude's schema rejects it
+    h = slot.handler
+    if "if" in h and slot.event not in IF_EVENTS:
+        return refuse(spec, slot, shown, "SKIPPED_BY_VENDOR",
+                      f"Claude checks `if` only on tool events and never runs a handler that "
+                      f"has one on {slot.event}")
+    return accept(spec, slot, shown)
+
+
+#: Claude Code runs no other vendor's hook files.
+RUNS_HOOKS_OF: Mapping[str, tuple[tuple[str, ...], str]] = MappingProxyType({})
+
+
+def rules_files(root: Path) -> list[Path]:
+    """§1.7: CLAUDE.md (root or .claude/), then CLAUDE.local.md, then .claude/rules recursively."""
+    return (project_rules.existing(root, "CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")
+            + project_rules.tree(root, ".claude/rules", "**/*.md"))
+
+
+def extra_files(root: Path) -> list[Path]:
+    """A Claude Code plugin's ``hooks/hooks.json``, when the folder is a plugin."""
+    plugin = (root / ".claude-plugin").is_dir() and (root / "hooks/hooks.json").is_file()
+    return [root / "hooks/hooks.json"] if plugin else []

@@ -1,0 +1,79 @@
+"""Claude Code in the vendor lane (test support): its CLI offline, its scenarios.
+
+Loaded only by ``compat_adapter.testing.lane`` (the unit names it as ``lane``), never by the product.
+"""
+
+from __future__ import annotations
+
+import re
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from compat_adapter.testing.lane.scenarios import EXIT_3_STEPS, HALT, TWO_STEPS, HookAnswer, Scenario, claude_like, hso
+from compat_adapter.testing.lane.vendors import VendorCli
+from compat_adapter.testing.live.speakers import ClaudeShapedSpeaker
+
+if TYPE_CHECKING:
+    from compat_adapter.testing.live.harness import Session
+
+__all__ = ("CLI", "LIVE", "ClaudeCli", "ClaudeSpeaker")
+
+#: The events its observe case configures.
+OBSERVED = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd")
+
+
+@dataclass(frozen=True, slots=True)
+class ClaudeCli(VendorCli):
+    """``claude -p`` against the scripted model as its Anthropic endpoint."""
+
+    def release_events(self, folder: Path) -> tuple[tuple[str, ...], str]:
+        # The bundled CLI keeps its hook events as one JSON-like array literal (the settings schema's
+        # list); smaller arrays of some of them also exist, so the longest that holds the anchors wins.
+        rel = "node_modules/@anthropic-ai/claude-code/bin/claude.exe"
+        best: list[str] = []
+        for m in re.finditer(rb'\["PreToolUse"(?:,"[A-Za-z]+")+\]', (folder / rel).read_bytes()):
+            names = json.loads(m.group(0))
+            if {"SessionStart", "Stop", "UserPromptSubmit"} <= set(names) and len(names) > len(best):
+                best = names
+        return tuple(best), rel
+
+    def setup(self, run: Path, base: str, prompt: str, env: dict[str, str], *, binary: str, lane: Path,
+              options: Mapping[str, Any]) -> list[str]:
+        env.update(ANTHROPIC_BASE_URL=base, ANTHROPIC_API_KEY="sk-test", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+                   DISABLE_AUTOUPDATER="1")
+        argv = [binary, "-p", prompt, "--output-format", "json"]
+        if not options.get("no_allowed_tools"):
+            argv += ["--allowedTools", "Bash"]
+        return argv
+
+    def scenarios(self) -> Mapping[str, Scenario]:
+        out = claude_like(OBSERVED)
+        pre, post = "PreToolUse", "PostToolUse"
+        out["post_failure_halt"] = ((HookAnswer("PostToolUseFailure", HALT),), {"steps": (
+            EXIT_3_STEPS[0], *TWO_STEPS[1:])})
+        # `if` on a deny: the tool command starts with `echo`, so Bash(echo *) matches it and
+        # Bash(git *) does not (then only the plain PostToolUse observer fires, and the tool runs).
+        deny = hso(pre, permissionDecision="deny", permissionDecisionReason="LANE-DENY-JSON if rule")
+        out["if_match"] = ((HookAnswer(pre, deny, if_rule="Bash(echo *)"), HookAnswer(post)), {})
+        out["if_no_match"] = ((HookAnswer(pre, deny, if_rule="Bash(git *)"), HookAnswer(post)), {})
+        return out
+
+
+CLI = ClaudeCli("claude", "claude", "2.1.328", "claude/node_modules/@anthropic-ai/claude-code/bin/claude.exe",
+                "anthropic", "Bash", ".claude/settings.json", extra_args={"description": "lane step"},
+                env_prefixes=("CLAUDE",))
+
+
+@dataclass(frozen=True, slots=True)
+class ClaudeSpeaker(ClaudeShapedSpeaker):
+    """The live checks in Claude's words; PostCompact names the summary it compacted to."""
+
+    def check_compaction(self, s: Session, payload: Mapping[str, Any]) -> None:
+        if s.event == "PostCompact":
+            s.expect(payload.get("compact_summary") == "verify summary", f"compact_summary missing: {payload}")
+
+
+LIVE = ClaudeSpeaker("claude", ask_honoured=True, session_fields=True)

@@ -1,0 +1,28 @@
+"""Claude Code, whole: its table, dialect, importer, handler shape, voice and landing facts, and
+its vendor-lane driver. Registered once, in ``pyproject.toml`` (entry-point group ``compat_adapter.vendors``)."""
+
+from __future__ import annotations
+
+from compat_adapter.registry import Later, vendor_unit
+from compat_adapter.routing.placement import Facts
+from vendors.claude.handlers import CLAUDE_CODE_SHAPE
+from vendors.claude.table import CLAUDE
+from vendors.claude.voice import ClaudeVoice
+
+__all__ = ("UNIT",)
+
+# The voice and landing facts moved here from routing/voice.py (VOICES) and explain/landing.py
+# (FACTS) when the vendor became one unit (issue 25): a change to either is made here.
+UNIT = vendor_unit(
+    spec=CLAUDE,
+    order=10,
+    # Loaded on first use: the regex engines and the trust store are not needed to read the table.
+    dialect=Later("vendors.claude.dialect:DIALECT"),
+    importer=Later("vendors.claude.importer"),
+    handlers=CLAUDE_CODE_SHAPE,
+    # A pre-tool continue:false (lane case claude:pre_halt): Claude Code runs the call, then stops.
+    voice=ClaudeVoice("claude", pre_tool_context=True, stop_guard=8, halt_runs_call=True),
+    landing=Facts(context={"session": "message:system", "prompt": "message:system", "pre": "message:system",
+                           "post": "message:system"}),
+    lane="vendors.claude.lane:CLI",  # test support: loaded only by the vendor lane
+)

@@ -1,0 +1,1 @@
+"""Codex: one vendor unit. ``unit.py`` composes it; ``table.py`` is its data (data only)."""

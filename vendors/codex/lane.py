@@ -1,0 +1,93 @@
+"""Codex in the vendor lane (test support): its CLI offline, its scenarios.
+
+Loaded only by ``compat_adapter.testing.lane`` (the unit names it as ``lane``), never by the product.
+"""
+
+from __future__ import annotations
+
+import re
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from compat_adapter.testing.lane.scenarios import Scenario, claude_like
+from compat_adapter.testing.lane.vendors import VendorCli
+from compat_adapter.testing.live.speakers import ClaudeShapedSpeaker
+
+if TYPE_CHECKING:
+    from compat_adapter.testing.live.harness import Session
+
+__all__ = ("CLI", "LIVE", "CodexCli", "CodexSpeaker")
+
+#: The events its observe case configures.
+OBSERVED = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop")
+
+
+@dataclass(frozen=True, slots=True)
+class CodexCli(VendorCli):
+    """``codex exec`` with a mock provider on the scripted model's Responses API."""
+
+    def release_events(self, folder: Path) -> tuple[tuple[str, ...], str]:
+        # Codex embeds a draft-07 JSON schema per hook event (``<event>.command.input``); the event
+        # name is the const of its ``hook_event_name``.
+        rel = "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"
+        data = (folder / rel).read_bytes().decode("utf-8", "replace")
+        decoder = json.JSONDecoder()
+        found: list[str] = []
+        for m in re.finditer(r'\{\s*"\$schema": "http://json-schema.org/draft-07/schema#"', data):
+            try:
+                schema, _ = decoder.raw_decode(data, m.start())
+            except ValueError:
+                continue
+            title = str(schema.get("title", ""))
+            const = schema.get("properties", {}).get("hook_event_name", {}).get("const")
+            if title.endswith(".command.input") and isinstance(const, str) and const not in found:
+                found.append(const)
+        # An event without a schema (0.169 and 0.171 have PreModelRequest in their hook-event enum but
+        # no schema for it) is not seen here: the enum's variant names are stored back to back with
+        # other identifiers, with no boundary that tells where the run ends.
+        return tuple(found), rel + " (embedded <event>.command.input schemas)"
+
+    def setup(self, run: Path, base: str, prompt: str, env: dict[str, str], *, binary: str, lane: Path,
+              options: Mapping[str, Any]) -> list[str]:
+        codex_home = run / "home" / ".codex"
+        codex_home.mkdir(parents=True, exist_ok=True)
+        (codex_home / "config.toml").write_text(
+            'model = "mock-model"\nmodel_provider = "mock"\napproval_policy = "never"\n'
+            'sandbox_mode = "danger-full-access"\n[model_providers.mock]\nname = "mock"\n'
+            f'base_url = "{base}/v1"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\n'
+            f'[projects."{run / "proj"}"]\ntrust_level = "trusted"\n')
+        env.update(CODEX_HOME=str(codex_home), MOCK_API_KEY="sk-test")
+        return [binary, "exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check", prompt]
+
+    def scenarios(self) -> Mapping[str, Scenario]:
+        # Codex has no PostToolUseFailure: does its PostToolUse fire on a non-zero exit?
+        out = claude_like(OBSERVED, post_failure=False)
+        out["permission_request"] = ("Codex asks for approval only under an approval policy other than `never`, "
+                                     "and a non-interactive `codex exec` has no approver: PermissionRequest "
+                                     "cannot fire")
+        return out
+
+
+CLI = CodexCli("codex", "codex", "0.169.0",
+               "codex/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex",
+               "responses", "exec_command", ".codex/hooks.json", shell_arg="cmd", env_prefixes=("CODEX",))
+
+
+@dataclass(frozen=True, slots=True)
+class CodexSpeaker(ClaudeShapedSpeaker):
+    """The live checks in Codex's words: Claude's shape, with the turn a payload belongs to.
+    Codex's ask is not taken to the host's approval (it allows)."""
+
+    def check_own(self, s: Session, payload: Mapping[str, Any]) -> None:
+        if s.event not in ("SessionStart", "SessionEnd"):
+            s.expect(isinstance(payload.get("turn_id"), str), f"codex payload lacks turn_id: {payload}")
+        if s.event in ("SubagentStart", "SubagentStop"):
+            # The child runs inside the parent's first turn.
+            s.expect(payload.get("turn_id") == "1", f"turn_id is not the parent's turn: {payload}",
+                     "turn_id of the parent's turn")
+
+
+LIVE = CodexSpeaker("codex", ask_honoured=False)

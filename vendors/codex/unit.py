@@ -1,0 +1,34 @@
+"""Codex, whole: its table, dialect, importer, handler shape, voice and landing facts, and
+its vendor-lane driver. Registered once, in ``pyproject.toml`` (entry-point group ``compat_adapter.vendors``)."""
+
+from __future__ import annotations
+
+from compat_adapter.handlers.parse import HandlerShape
+from compat_adapter.registry import Later, vendor_unit
+from compat_adapter.routing.placement import Facts
+from vendors.codex.table import CODEX
+from vendors.codex.voice import CodexVoice
+
+__all__ = ("UNIT",)
+
+#: Codex's own handler keys (hooks.json and config.toml), read by its importer.
+HANDLERS = HandlerShape(keys={}, other=frozenset({"type", "command", "timeout", "timeoutSec", "statusMessage",
+                                                   "commandWindows", "command_windows", "async"}))
+
+
+# The voice and landing facts moved here from routing/voice.py (VOICES) and explain/landing.py
+# (FACTS) when the vendor became one unit (issue 25): a change to either is made here.
+UNIT = vendor_unit(
+    spec=CODEX,
+    order=20,
+    # Loaded on first use: the regex engines and the trust store are not needed to read the table.
+    dialect=Later("vendors.codex.dialect:DIALECT"),
+    importer=Later("vendors.codex.importer"),
+    handlers=HANDLERS,
+    # Codex 0.169.0 shows pre-tool context as a developer message (the lane saw it; older notes
+    # say dropped).
+    voice=CodexVoice("codex", post_block="replace", pre_tool_context=True),
+    landing=Facts(context={"session": "message:developer", "prompt": "message:developer",
+                           "pre": "message:developer", "post": "message:developer"}, ask_unattended="allow"),
+    lane="vendors.codex.lane:CLI",  # test support: loaded only by the vendor lane
+)

@@ -1,0 +1,180 @@
+"""Copilot CLI in the vendor lane (test support): its CLI offline, its scenarios, its config shape.
+
+Loaded only by ``compat_adapter.testing.lane`` (the unit names it as ``lane``), never by the product.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from compat_adapter.testing.lane.scenarios import (
+    EXIT_3_STEPS,
+    REWRITTEN_COMMAND,
+    STOP_STEPS,
+    Case,
+    HookAnswer,
+    Scenario,
+    as_json,
+    claude_shaped_table,
+    recorder_command,
+)
+from compat_adapter.testing.lane.vendors import VendorCli
+from compat_adapter.testing.live.harness import CONTEXT, REASON
+from compat_adapter.testing.live.speakers import TOOL_EVENTS, Speaker
+
+if TYPE_CHECKING:
+    from compat_adapter.testing.live.harness import Session
+
+__all__ = ("CLI", "LIVE", "CopilotCli", "CopilotSpeaker")
+
+#: The events its observe case configures.
+OBSERVED = ("sessionStart", "userPromptSubmitted", "preToolUse", "permissionRequest", "postToolUse", "agentStop",
+            "sessionEnd")
+
+
+@dataclass(frozen=True, slots=True)
+class CopilotCli(VendorCli):
+    """``copilot -p`` offline, with the scripted model as its provider."""
+
+    def release_events(self, folder: Path) -> tuple[tuple[str, ...], str]:
+        # The CLI unpacks its payload on first start (the lane does that at install); the payload ships
+        # its API schema, whose HookType enum lists every event (file-configurable and SDK-only).
+        for schema in sorted(folder.glob("xdg-cache/copilot/pkg/*/*/schemas/api.schema.json")):
+            enum = json.loads(schema.read_text())["definitions"]["HookType"]["enum"]
+            return tuple(enum), str(schema.relative_to(folder)) + " (definitions.HookType)"
+        return (), "xdg-cache/copilot/pkg/*/*/schemas/api.schema.json"
+
+    def setup(self, run: Path, base: str, prompt: str, env: dict[str, str], *, binary: str, lane: Path,
+              options: Mapping[str, Any]) -> list[str]:
+        # The first start unpacks the CLI's JS payload into the cache; the lane shares one.
+        env.update(COPILOT_OFFLINE="true", COPILOT_PROVIDER_BASE_URL=f"{base}/v1", COPILOT_PROVIDER_API_KEY="sk-test",
+                   COPILOT_MODEL="mock-model", COPILOT_AUTO_UPDATE="false",
+                   XDG_CACHE_HOME=str(lane / "copilot" / "xdg-cache"))
+        return [binary, "-p", prompt, "--allow-all-tools", "--trust-folder", "--output-format", "json"]
+
+    def hook_config(self, case: Case, run: Path) -> dict[str, Any]:
+        """Copilot's own file: ``version: 1``; its own events are flat ``bash`` entries, and the
+        PascalCase (Claude-compatible) events keep Claude's nested shape."""
+        table: dict[str, list[Any]] = {}
+        for answer in case.hooks:
+            if answer.event[0].islower():
+                table.setdefault(answer.event, []).append({"type": "command", "bash": recorder_command(run, answer)})
+            else:
+                for event, groups in claude_shaped_table(case, run, (answer,)).items():
+                    table.setdefault(event, []).extend(groups)
+        return {"version": 1, "hooks": table}
+
+    def scenarios(self) -> Mapping[str, Scenario]:
+        pre = "preToolUse"
+        return {
+            # Copilot also reads Claude-style PascalCase configs and then sends Claude-like payloads.
+            "observe_pascal": (tuple(HookAnswer(e) for e in ("SessionStart", "UserPromptSubmit", "PreToolUse",
+                                                              "PostToolUse", "Stop")), {}),
+            "deny_json_pascal": ((HookAnswer("PreToolUse", as_json({"permissionDecision": "deny",
+                                                               "permissionDecisionReason": "LANE-DENY-JSON reason"})),),
+                                 {}),
+            "observe": (tuple(HookAnswer(e) for e in OBSERVED), {}),
+            "deny_exit2": ((HookAnswer(pre, stderr="LANE-DENY-EXIT2 reason", exit=2),), {}),
+            "deny_json": ((HookAnswer(pre, as_json({"permissionDecision": "deny",
+                                               "permissionDecisionReason": "LANE-DENY-JSON reason"})),), {}),
+            "allow": ((HookAnswer(pre, as_json({"permissionDecision": "allow", "permissionDecisionReason": "LANE-ALLOW ok"})),),
+                      {}),
+            "ask": ((HookAnswer(pre, as_json({"permissionDecision": "ask", "permissionDecisionReason": "LANE-DENY-ASK why"})),),
+                    {}),
+            "rewrite": ((HookAnswer(pre, as_json({"permissionDecision": "allow", "modifiedArgs": {
+                "command": REWRITTEN_COMMAND, "description": "lane step"}})),), {}),
+            "pre_context": ((HookAnswer(pre, as_json({"additionalContext": "LANE-CTX-PRE"})),), {}),
+            "post_context": ((HookAnswer("postToolUse", as_json({"additionalContext": "LANE-CTX-POST"})),), {}),
+            "post_block": "Copilot's postToolUse has no block answer (only modifiedResult and additionalContext)",
+            "prompt_block": "Copilot drops the output of userPromptSubmitted command hooks: a prompt cannot be blocked",
+            "prompt_context": ((HookAnswer("userPromptSubmitted", as_json({"additionalContext": "LANE-CTX-PROMPT"})),), {}),
+            "stop_block_json": ((HookAnswer("agentStop", as_json({"decision": "block", "reason": "LANE-STOP-REASON json"}),
+                                            once=True),), {"steps": STOP_STEPS}),
+            "stop_block_exit2": ((HookAnswer("agentStop", stderr="LANE-STOP-REASON exit2", exit=2, once=True),),
+                                 {"steps": STOP_STEPS}),
+            "session_context": ((HookAnswer("sessionStart", as_json({"additionalContext": "LANE-CTX-SESSION"})),), {}),
+            "permission_request": ((HookAnswer("permissionRequest", as_json({"behavior": "allow"})),), {}),
+            "post_exit_nonzero": ((HookAnswer("postToolUse"), HookAnswer("postToolUseFailure")),
+                                  {"steps": EXIT_3_STEPS}),
+            "post_exit_nonzero_pascal": ((HookAnswer("PostToolUse"), HookAnswer("PostToolUseFailure")),
+                                         {"steps": EXIT_3_STEPS}),
+        }
+
+
+CLI = CopilotCli("copilot", "copilot", "1.0.102", "copilot/node_modules/@github/copilot-linux-x64/copilot",
+                 "chat", "bash", ".github/hooks/lane.json", extra_args={"description": "lane step"},
+                 env_prefixes=("COPILOT",))
+
+
+@dataclass(frozen=True, slots=True)
+class CopilotSpeaker(Speaker):
+    """The live checks in Copilot's words: flat answers; camelCase payloads for its own events,
+    snake_case ones (with Claude's tool names) for the PascalCase ones."""
+
+    def deny(self, event: str) -> dict[str, Any]:
+        return {"permissionDecision": "deny", "permissionDecisionReason": REASON}
+
+    def ask(self, event: str) -> dict[str, Any]:
+        return {"permissionDecision": "ask", "permissionDecisionReason": REASON}
+
+    def context(self, event: str) -> dict[str, Any]:
+        return {"additionalContext": CONTEXT}
+
+    def allow_permission(self, event: str) -> dict[str, Any]:
+        return {"behavior": "allow"}
+
+    def deny_permission(self, event: str) -> dict[str, Any]:
+        return {"behavior": "deny", "message": REASON}
+
+    def observe(self, event: str) -> dict[str, Any]:
+        return {"decision": "block", "reason": REASON, "permissionDecision": "deny", "additionalContext": CONTEXT}
+
+    def check_payload(self, s: Session, payload: Mapping[str, Any], tool: str | None) -> None:
+        e = s.event
+        if e[:1].isupper():
+            # The Claude-compatible format: snake_case, an ISO timestamp, Claude tool names.
+            from vendors.copilot.dialect import CLAUDE_NAMES
+
+            stamp = payload.get("timestamp")
+            s.expect(payload.get("hook_event_name") == e and isinstance(payload.get("session_id"), str)
+                     and isinstance(stamp, str) and stamp.endswith("Z") and "cwd" in payload
+                     and "sessionId" not in payload,
+                     f"payload is not snake_case (hook_event_name, session_id, ISO timestamp): {sorted(payload)}",
+                     "snake_case payload")
+            if e in TOOL_EVENTS and tool is not None:
+                want = CLAUDE_NAMES.get(tool, tool)
+                s.expect(payload.get("tool_name") == want and isinstance(payload.get("tool_input"), dict),
+                         f"tool_name {payload.get('tool_name')!r}, expected {want!r} and an input object",
+                         f"tool_name={want}")
+            return
+        s.expect(isinstance(payload.get("sessionId"), str) and isinstance(payload.get("timestamp"), int)
+                 and "cwd" in payload and "session_id" not in payload,
+                 f"payload is not camelCase (sessionId, timestamp ms, cwd): {sorted(payload)}",
+                 "camelCase payload")
+        if e in TOOL_EVENTS and tool is not None:
+            s.expect(payload.get("toolName") == tool,
+                     f"toolName {payload.get('toolName')!r}, expected {tool!r}")
+            if e == "permissionRequest":
+                s.expect(isinstance(payload.get("toolInput"), dict),
+                         f"toolInput is not an object: {payload.get('toolInput')!r}")
+            else:
+                # An object, as Copilot CLI 1.0.102 sends it (vendor lane), not a JSON string.
+                args = payload.get("toolArgs")
+                ok = isinstance(args, dict) and (tool != "bash" or "command" in args)
+                s.expect(ok, f"toolArgs is not an object: {args!r}", "toolArgs as an object")
+
+    def check_post_tool(self, s: Session, payload: Mapping[str, Any]) -> None:
+        if s.event == "postToolUse":
+            s.expect(payload.get("toolResult", {}).get("resultType") == "success",
+                     f"toolResult is not {{resultType, textResultForLlm}}: {payload.get('toolResult')}")
+
+    def session_source(self, s: Session) -> str | None:
+        # Copilot CLI 1.0.102 names a fresh session "new" (vendor lane); the bridge says "startup".
+        return "startup" if s.official else "new"
+
+
+LIVE = CopilotSpeaker("copilot", ask_honoured=True)

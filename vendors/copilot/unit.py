@@ -1,0 +1,36 @@
+"""Copilot CLI, whole: its table, dialect, importer, handler shape, voice and landing facts, and
+its vendor-lane driver. Registered once, in ``pyproject.toml`` (entry-point group ``compat_adapter.vendors``)."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from compat_adapter.registry import Later, vendor_unit
+from compat_adapter.routing.placement import Facts
+from vendors.copilot.handlers import COPILOT_SHAPE
+from vendors.copilot.table import COPILOT
+from vendors.copilot.voice import CopilotVoice
+
+__all__ = ("UNIT",)
+
+# The voice and landing facts moved here from routing/voice.py (VOICES) and explain/landing.py
+# (FACTS) when the vendor became one unit (issue 25): a change to either is made here.
+UNIT = vendor_unit(
+    spec=COPILOT,
+    order=50,
+    # Loaded on first use: the regex engines and the trust store are not needed to read the table.
+    dialect=Later("vendors.copilot.dialect:DIALECT"),
+    importer=Later("vendors.copilot.importer"),
+    handlers=COPILOT_SHAPE,
+    voice=CopilotVoice("copilot", post_block="replace", pre_tool_context=True, result_separator="\n\n",
+                       places=MappingProxyType({"postToolUse": "result", "postToolUseFailure": "result",
+                                                "userPromptSubmitted": "after-prompt"})),
+    landing=Facts(context={"session": "message:user", "prompt": "prompt", "pre": "message:user",
+                           "post": "tool_result"},
+                  context_frame={"prompt": "<system_reminder>\n{text}\n</system_reminder>",
+                                 "pre": "Additional context from {event} hook:\n{text}",
+                                 "post": "Additional guidance from {event} hooks:\n{text}"},
+                  deny_frame="Denied by preToolUse hook: {text}",
+                  ask_frame="Denied by preToolUse hook (unable to ask user for confirmation): {text}"),
+    lane="vendors.copilot.lane:CLI",  # test support: loaded only by the vendor lane
+)

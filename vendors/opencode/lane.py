@@ -1,0 +1,162 @@
+"""OpenCode in the vendor lane (test support): its CLI offline, its scenarios, its recording plugin.
+
+Loaded only by ``compat_adapter.testing.lane`` (the unit names it as ``lane``), never by the product.
+"""
+
+from __future__ import annotations
+
+import re
+import json
+import shutil
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from compat_adapter.testing.lane.scenarios import ENV_FILE, LANE_PLUGIN, REWRITTEN_COMMAND, Case, Scenario
+from compat_adapter.testing.lane.vendors import VendorCli, link_plugin_package
+from compat_adapter.testing.live.harness import CONTEXT, REASON
+from compat_adapter.testing.live.speakers import Speaker
+
+if TYPE_CHECKING:
+    from compat_adapter.testing.live.harness import Session
+
+__all__ = ("CLI", "LIVE", "OpenCodeCli", "OpenCodeSpeaker")
+
+
+@dataclass(frozen=True, slots=True)
+class OpenCodeCli(VendorCli):
+    """``opencode run`` with the scripted model as an OpenAI-compatible provider; its hooks are
+    the lane's recording plugin (or a corpus plugin, as written)."""
+
+    def release_events(self, folder: Path) -> tuple[tuple[str, ...], str]:
+        # A plugin's callbacks are the keys of the plugin package's `Hooks` interface; the bus events an
+        # `event` callback receives are the members of the SDK's `Event` union (each names its `type`).
+        plugin = "node_modules/@opencode-ai/plugin/dist/index.d.ts"
+        sdk = "node_modules/@opencode-ai/sdk/dist/gen/types.gen.d.ts"
+        text = (folder / plugin).read_text()
+        body = text[text.index("interface Hooks"):]
+        body = body[:body.index("\n}")]
+        hooks = re.findall(r'^    "?([A-Za-z][\w.]*)"?\??:', body, re.M)
+        types = (folder / sdk).read_text()
+        union = re.search(r"export type Event = ([^;]*);", types)
+        bus: list[str] = []
+        for member in (union.group(1).split("|") if union else ()):
+            m = re.search(r"export type " + re.escape(member.strip()) + r' = \{\s*(?:id: [^;]*;\s*)?type: "([^"]+)"',
+                          types)
+            if m:
+                bus.append(m.group(1))
+        return tuple(dict.fromkeys([*hooks, *bus])), f"{plugin} (interface Hooks) + {sdk} (type Event)"
+
+    def setup(self, run: Path, base: str, prompt: str, env: dict[str, str], *, binary: str, lane: Path,
+              options: Mapping[str, Any]) -> list[str]:
+        home, proj = run / "home", run / "proj"
+        config = home / ".config"
+        env.update(XDG_CONFIG_HOME=str(config), XDG_DATA_HOME=str(home / ".local/share"),
+                   XDG_CACHE_HOME=str(home / ".cache"), XDG_STATE_HOME=str(home / ".local/state"),
+                   OPENCODE_DISABLE_MODELS_FETCH="1", OPENCODE_DISABLE_AUTOUPDATE="1",
+                   OPENCODE_DISABLE_LSP_DOWNLOAD="1", OPENCODE_DISABLE_SHARE="1")
+        (proj / "opencode.json").write_text(json.dumps({
+            "$schema": "https://opencode.ai/config.json", "model": "mock/mock-model",
+            "provider": {"mock": {"npm": "@ai-sdk/openai-compatible", "name": "Mock",
+                                  "options": {"baseURL": f"{base}/v1", "apiKey": "sk-test"},
+                                  "models": {"mock-model": {"name": "Mock", "tool_call": True}}}}}, indent=1))
+        # OpenCode npm-installs its plugin package into every config folder at start unless the
+        # folder already has node_modules and a lock naming it: link the lane's copy (offline trick).
+        for folder in (proj / ".opencode", config / "opencode"):
+            link_plugin_package(lane / "opencode", folder)
+        return [binary, "run", "--print-logs", prompt]
+
+    def write_hooks(self, case: Case, run: Path, target: Path) -> None:
+        """The lane's recording plugin, doing what the case's rules say at each hook; a case with
+        corpus plugins runs them alone (they are copied by the run)."""
+        if case.plugins:
+            return
+        shutil.copyfile(LANE_PLUGIN, target)
+        rules = {**(case.plugin_rules or {}), "log": str(run / "state" / "hooks.jsonl")}
+        (run / "proj" / ".opencode" / "lane_rules.json").write_text(json.dumps(rules))
+
+    def scenarios(self) -> Mapping[str, Scenario]:
+        why_exit = "OpenCode hooks are plugin callbacks: there is no exit code or JSON answer, a throw is the only deny"
+        return {
+            "observe": ((), {"plugin_rules": {}}),
+            "deny_exit2": why_exit,
+            "deny_json": ((), {"plugin_rules": {"throw": "LANE-DENY-JSON reason"}}),
+            "allow": "OpenCode plugins have no allow answer (permission.ask did not fire in `opencode run`)",
+            "ask": "OpenCode's permission.ask plugin hook does not fire in a non-interactive `opencode run`",
+            "rewrite": ((), {"plugin_rules": {"set_args": {"command": REWRITTEN_COMMAND}}}),
+            "pre_context": "OpenCode's tool.execute.before cannot add model context",
+            "post_context": ((), {"plugin_rules": {"append_output": "\nLANE-CTX-POST"}}),
+            "post_block": "OpenCode's tool.execute.after has no block answer",
+            "prompt_block": "OpenCode's chat.message cannot block a prompt",
+            "prompt_context": ((), {"plugin_rules": {"message_append": "LANE-CTX-PROMPT"}}),
+            "stop_block_json": "OpenCode has no Stop equivalent: a plugin re-prompting on session.idle gets no turn "
+                               "under `opencode run`",
+            "stop_block_exit2": "OpenCode has no Stop equivalent (and no exit codes)",
+            "session_context": ((), {"plugin_rules": {"system_append": "LANE-CTX-SESSION"}}),
+            "permission_request": "OpenCode's permission.ask plugin hook does not fire in a non-interactive `opencode run`",
+            # A real project's plugins, as written (the corpus): the same file under both sides.
+            "plugin_env_protection": ((), {"plugins": ("env-protection.js",),
+                                           "files": {".env": ENV_FILE}, "steps": (("read", ".env"), ("text", "done"))}),
+            "plugin_guard_deny": ((), {"plugins": ("guard.ts",), "files": {".env": ENV_FILE},
+                                       "steps": (("shell", "echo ran > tool-ran.txt; cat ./.env"), ("text", "done"))}),
+        }
+
+
+CLI = OpenCodeCli("opencode", "opencode", "1.18.33", "opencode/node_modules/opencode-linux-x64/bin/opencode",
+                  "chat", "bash", ".opencode/plugin/lane_plugin.ts", extra_args={"description": "lane step"},
+                  read_tool=("read", "filePath"), env_prefixes=("OPENCODE",))
+
+
+@dataclass(frozen=True, slots=True)
+class OpenCodeSpeaker(Speaker):
+    """The live checks in the re-authored OpenCode command's words (``decision``/``status``), and
+    its payloads: ``{hook, input, output}`` for an interceptor, the bus ``event`` otherwise."""
+
+    def deny(self, event: str) -> dict[str, Any]:
+        return {"decision": "deny", "reason": REASON}
+
+    def ask(self, event: str) -> dict[str, Any]:
+        return {"decision": "ask", "reason": REASON}
+
+    def context(self, event: str) -> dict[str, Any]:
+        return {"additionalContext": CONTEXT}
+
+    def allow_permission(self, event: str) -> dict[str, Any]:
+        return {"status": "allow"}
+
+    def deny_permission(self, event: str) -> dict[str, Any]:
+        return {"status": "deny", "reason": REASON}
+
+    def observe(self, event: str) -> dict[str, Any]:
+        return {"decision": "deny", "reason": REASON, "additionalContext": CONTEXT}
+
+    def check_payload(self, s: Session, payload: Mapping[str, Any], tool: str | None) -> None:
+        from vendors.opencode.dialect import INTERCEPTORS
+
+        e = s.event
+        if e in INTERCEPTORS:
+            s.expect(payload.get("hook") == e and isinstance(payload.get("input"), dict)
+                     and "output" in payload,
+                     f"payload is not {{hook: {e!r}, input, output}}: {sorted(payload)}",
+                     f"payload hook={e}")
+            if e in ("tool.execute.before", "tool.execute.after") and tool is not None:
+                s.expect(payload["input"].get("tool") == tool,
+                         f"input.tool {payload['input'].get('tool')!r}, expected {tool!r}")
+            return
+        kind = (payload.get("input") or {}).get("event", {}).get("type") \
+            if isinstance(payload.get("input"), dict) else None
+        # The generic `event` hook sees every session record under the record's own type.
+        want_ok = kind == e if e != "event" else isinstance(kind, str)
+        s.expect(payload.get("hook") == "event" and want_ok,
+                 f"bus payload is not {{hook: 'event', input.event.type: {e!r}}}: {payload}",
+                 f"bus event type={kind}")
+
+    def approval_tool(self) -> str | None:
+        return None  # its permission payloads name no tool
+
+    def check_denial(self, s: Session, payload: Mapping[str, Any]) -> None:
+        """permission.replied carries no reason."""
+
+
+LIVE = OpenCodeSpeaker("opencode", ask_honoured=True)

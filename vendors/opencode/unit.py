@@ -1,0 +1,32 @@
+"""OpenCode, whole: its table, dialect, importer, handler shape, voice and landing facts, and
+its vendor-lane driver. Registered once, in ``pyproject.toml`` (entry-point group ``compat_adapter.vendors``)."""
+
+from __future__ import annotations
+
+from compat_adapter.handlers.parse import HandlerShape
+from compat_adapter.registry import Later, vendor_unit
+from compat_adapter.routing.placement import Facts
+from compat_adapter.routing.voice import Voice
+from vendors.opencode.table import OPENCODE
+
+__all__ = ("UNIT",)
+
+#: OpenCode writes no handler mappings of its own (its hooks are plugins): a command mapping
+#: declared for it is read for its command alone, every other key as given.
+HANDLERS = HandlerShape(keys={}, other=None)
+
+
+# The voice and landing facts moved here from routing/voice.py (VOICES) and explain/landing.py
+# (FACTS) when the vendor became one unit (issue 25): a change to either is made here.
+UNIT = vendor_unit(
+    spec=OPENCODE,
+    order=40,
+    # Loaded on first use: the regex engines and the trust store are not needed to read the table.
+    dialect=Later("vendors.opencode.dialect:DIALECT"),
+    importer=Later("vendors.opencode.importer"),
+    handlers=HANDLERS,
+    # OpenCode's own words for a hook's answer were not reproduced: the hook's reason as it is.
+    voice=Voice("opencode", post_block="replace"),
+    landing=Facts(context={"session": "message:system", "prompt": "prompt", "post": "tool_result"}),
+    lane="vendors.opencode.lane:CLI",  # test support: loaded only by the vendor lane
+)

@@ -1,0 +1,1 @@
+"""CodeBuddy / WorkBuddy: one vendor unit. ``unit.py`` composes it; ``table.py`` is its data (data only)."""

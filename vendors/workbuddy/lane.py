@@ -1,0 +1,84 @@
+"""CodeBuddy Code (for WorkBuddy) in the vendor lane (test support): its CLI offline, its scenarios.
+
+Loaded only by ``compat_adapter.testing.lane`` (the unit names it as ``lane``), never by the product.
+"""
+
+from __future__ import annotations
+
+import re
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from compat_adapter.testing.lane.scenarios import KILLED_STEPS, HookAnswer, Scenario, claude_like
+from compat_adapter.testing.lane.vendors import VendorCli
+from compat_adapter.testing.live.speakers import ClaudeShapedSpeaker
+
+if TYPE_CHECKING:
+    from compat_adapter.testing.live.harness import Session
+
+__all__ = ("CLI", "LIVE", "CodeBuddyCli", "CodeBuddySpeaker")
+
+#: The events its observe case configures. CodeBuddy also fires Notification (auth_success) in -p:
+#: it has a case of its own, because an event the importer does not know fails the whole file.
+OBSERVED = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop")
+
+
+@dataclass(frozen=True, slots=True)
+class CodeBuddyCli(VendorCli):
+    """``codebuddy-headless -p`` with the scripted model as a custom OpenAI model."""
+
+    def release_events(self, folder: Path) -> tuple[tuple[str, ...], str]:
+        # The bundled CLI compiles its hook-event enum to `x.PRE_TOOL_USE="PreToolUse",…` in one function.
+        rel = "wheel/codebuddy_agent_sdk/bin/codebuddy-headless"
+        for m in re.finditer(rb'\{(\w+)\.PRE_TOOL_USE="PreToolUse"[^}]*\}', (folder / rel).read_bytes()):
+            names = re.findall(rb'\.[A-Z_]+="([A-Za-z]+)"', m.group(0))
+            return tuple(n.decode() for n in names), rel + " (compiled hook-event enum)"
+        return (), rel
+
+    def setup(self, run: Path, base: str, prompt: str, env: dict[str, str], *, binary: str, lane: Path,
+              options: Mapping[str, Any]) -> list[str]:
+        cb = run / "home" / ".codebuddy"
+        cb.mkdir(parents=True, exist_ok=True)
+        (cb / "models.json").write_text(json.dumps({
+            "models": [{"id": "mock-model", "name": "Mock", "vendor": "OpenAI", "apiKey": "sk-test",
+                        "url": f"{base}/v1/chat/completions", "supportsToolCall": True}],
+            "availableModels": ["mock-model"]}))
+        env.update(CODEBUDDY_API_KEY="sk-test")
+        return [binary, "-p", prompt, "--model", "mock-model", "--output-format", "json", "--allowedTools", "Bash"]
+
+    def scenarios(self) -> Mapping[str, Scenario]:
+        out = claude_like(OBSERVED)
+        # A shell command killed by a signal (it did not end by its own exit).
+        out["post_killed"] = ((HookAnswer("PostToolUse"), HookAnswer("PostToolUseFailure")), {"steps": KILLED_STEPS})
+        out["notification"] = ((HookAnswer("Notification"),), {})
+        out["permission_request"] = ("CodeBuddy never fires PermissionRequest in -p: a tool not allowed up front "
+                                     "is denied as non-interactive before any hook runs")
+        return out
+
+
+CLI = CodeBuddyCli("workbuddy", "codebuddy", "2.163.0", "codebuddy/wheel/codebuddy_agent_sdk/bin/codebuddy-headless",
+                   "chat", "Bash", ".codebuddy/settings.json", extra_args={"description": "lane step"},
+                   env_prefixes=("CODEBUDDY",))
+
+
+@dataclass(frozen=True, slots=True)
+class CodeBuddySpeaker(ClaudeShapedSpeaker):
+    """The live checks in CodeBuddy's words: Claude's shape, with CodeBuddy 2.163.0's own payload
+    habits (vendor lane) on its native rows."""
+
+    def sends(self, s: Session, event: str) -> tuple[bool, bool]:
+        # No session_id on Notification, no cwd on SessionStart (the bridged rows are Claude's).
+        native = not s.official
+        return not (native and event == "Notification"), not (native and event == "SessionStart")
+
+    def check_own(self, s: Session, payload: Mapping[str, Any]) -> None:
+        if not s.official and s.event in ("PreToolUse", "PostToolUse", "PostToolUseFailure"):
+            # CodeBuddy 2.163.0 sends the call's id twice (vendor lane).
+            s.expect(payload.get("tool_use_id") and payload.get("call_id") == payload.get("tool_use_id"),
+                     f"a CodeBuddy payload lacks tool_use_id = call_id: {sorted(payload)}")
+
+
+LIVE = CodeBuddySpeaker("workbuddy", ask_honoured=True, session_fields=True)

@@ -1,0 +1,679 @@
+"""Tencent WorkBuddy / CodeBuddy Code: 27 hook events, Claude-shaped `settings.json` hooks, CODEBUDDY.md.
+
+Data only. WorkBuddy desktop has no public hook API, so every declaration is read as a hook config
+for the CodeBuddy engine, which Tencent documents as Claude-compatible. Five events go through the
+host's official Claude Code bridge; of the other twenty-two, eleven can only be observed here although
+CodeBuddy acts on their answer (native-seam), and eleven are translated by this project.
+"""
+
+from compat_adapter.model import (
+    MatcherEngine,
+    BridgeSpec,
+    EventRow,
+    Route,
+    RulesSpec,
+    Service,
+    ToolName,
+    VendorSpec,
+    degrade,
+)
+from vendors import shared
+from vendors.surface import CLAUDE_BRIDGE
+
+# True of every row: the dialect is assumed, not published.
+# continue:false on rows whose rule ignores it. Measured with the lane (CodeBuddy 2.163.0, -p): it
+# stops the agent on PreToolUse and is ignored on SessionStart, PostToolUse, Notification and
+# InstructionsLoaded (vendors/workbuddy/dialect.py reads it as ignored there). The rows below cannot be
+# fired in -p; CodeBuddy documents continue as a field of every hook's output, as in Claude Code.
+_HALT_DOCUMENTED = degrade(
+    "output-field-ignored",
+    "continue:false is audited and ignored, so the session goes on, where CodeBuddy documents continue "
+    "as a field of every hook's output, as in Claude Code, which stops there (not verifiable here; on "
+    "the events the lane could fire besides PreToolUse, CodeBuddy ignored it).",
+)
+_NO_PUBLIC_API = degrade(
+    "no-public-api",
+    "WorkBuddy desktop publishes no hook API, so this declaration is read as a hook config for the "
+    "CodeBuddy engine, which Tencent documents as Claude-compatible.",
+)
+
+# The Claude Code bridge's losses for CodeBuddy hooks: it runs them with Claude's rules.
+_PROJECT_DIR = degrade(
+    "env-differs",
+    "Of the project variables the bridge exports only CLAUDE_PROJECT_DIR; CODEBUDDY_PROJECT_DIR and "
+    "CODEBUDDY_PLUGIN_ROOT are not set, so a hook reading them sees nothing.",
+)
+_MODIFIED_INPUT = degrade(
+    "input-rewrite-ignored",
+    "The Claude bridge never reads CodeBuddy's modifiedInput (and only logs Claude's updatedInput), so "
+    "no answer rewrites a tool call.",
+)
+_SERIAL = degrade(
+    "timing-differs",
+    "The bridge runs matching hooks one at a time in config order and repeats an identical command, "
+    "where CodeBuddy runs them in parallel and coalesces identical commands.",
+)
+_BASH_C = degrade(
+    "env-differs",
+    "The bridge runs the command with bash -c, as the host's shell executor does, where CodeBuddy "
+    "uses the user's $SHELL (else /bin/sh); portable scripts behave the same, shell-specific syntax may not.",
+)
+_EXIT_2_REASON = degrade(
+    "exit-code-differs",
+    "On exit 2 the bridge takes the reason from stderr and ignores stdout, where CodeBuddy reads it "
+    "from stdout first (a JSON reason or plain text) and falls back to stderr.",
+)
+_BRIDGE_PAYLOAD = degrade(
+    "payload-field-missing",
+    "transcript_path is an empty string and permission_mode is absent.",
+)
+_HOST_TOOL_PAYLOAD = degrade(
+    "payload-field-missing",
+    "tool_name and tool_input come from the host as they are (bash, edit, a path argument instead of "
+    "file_path), not in CodeBuddy's vocabulary.",
+)
+_TOOL_MATCHERS = degrade(
+    "matcher-narrowed",
+    "Tool names in matchers are rewritten to the host's (Bash and execute_command→bash, Write→write, "
+    "Edit→edit …), but tools the host lacks, such as WebFetch, web_search or any mcp__ tool, never match.",
+)
+_REGEX_MATCHERS = degrade(
+    "matcher-narrowed",
+    "CodeBuddy treats a matcher as a case-sensitive unanchored regex, but the Claude bridge takes a "
+    "plain name list as exact names, so Write selects only that tool here and no longer NotebookWrite.",
+)
+
+
+#: Stated once for the rows each is true of; grading lists them on every such row.
+BRIDGE = BridgeSpec(
+    package=CLAUDE_BRIDGE,
+    dialect="claude-code",
+    losses=(_PROJECT_DIR, _MODIFIED_INPUT, _SERIAL, _BASH_C),
+    block_losses=(_EXIT_2_REASON,),
+    tool_losses=(_HOST_TOOL_PAYLOAD, _TOOL_MATCHERS, _REGEX_MATCHERS),
+)
+
+# Losses shared by rows this project translates itself.
+_NOT_BRIDGED = degrade(
+    "own-translation",
+    "The Claude Code bridge does not implement this event, so this project mounts its own listener "
+    "with CodeBuddy's rules.",
+)
+_HOST_ONLY_TOOLS = degrade(
+    "matcher-narrowed",
+    "Host tools with no CodeBuddy name reach the hook under their host name, and CodeBuddy-only tools "
+    "(WebFetch, web_search, mcp__ tools) never occur, so matchers naming them never fire.",
+)
+_AT_SESSION_CREATION = degrade(
+    "timing-differs",
+    "The host fixes one working directory when a session is created and never changes it, so this "
+    "fires once, at session creation, instead of on a change.",
+)
+_TODO_ONLY = degrade(
+    "scope-differs",
+    "Only items of the host's todo list are visible; there are no team tasks behind them.",
+)
+
+
+# True of every row: the one hook runner (and the bridges) scrub the environment.
+_SCRUBBED_ENV = degrade(
+    "env-differs",
+    "Parent variables whose names contain KEY, TOKEN, SECRET, PASSWORD or CREDENTIAL, and every "
+    "DSH_* variable, are removed from the hook's environment, where CodeBuddy passes them on, so "
+    "a hook that reads an API token finds nothing.",
+)
+
+
+# CodeBuddy's own wording on the rows this project translates, and where the host puts it instead.
+_REMINDER_IN_PROMPT = degrade(
+    "message-provenance",
+    "Context reaches the model in CodeBuddy's own <system-reminder data-role=\"hook\"> wrapper inside the "
+    "user's prompt message, before the prompt, as CodeBuddy puts it; but the host's messages are text, so "
+    "it is a paragraph of that message where CodeBuddy adds a part of its own.",
+)
+
+EVENTS = (
+    EventRow(
+        event="SessionStart",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("agent/created",),
+        point="agent/created",
+        services=(Service.AGENTS,),
+        blocking="context",
+        matcher_subject="source",
+        degradations=(
+            _REMINDER_IN_PROMPT,
+            degrade("timing-differs",
+                    "It fires when the agent is created, before the first prompt, where CodeBuddy runs it "
+                    "after UserPromptSubmit; its context waits for the first prompt, as in CodeBuddy."),
+        ),
+        official=EventRow(
+            event="SessionStart",
+            route=Route.OFFICIAL_BRIDGE,
+            bridge_event="SessionStart",
+            seams=("agent/created",),
+            point="SessionStart",
+            services=(Service.AGENTS,),
+            blocking="context",
+            matcher_subject="source",
+            degradations=(
+                degrade("output-field-ignored",
+                        "Plain stdout, which CodeBuddy appends to the context, is dropped; only "
+                        "hookSpecificOutput.additionalContext is injected."),
+                degrade("message-provenance",
+                        "The context is queued as a user message sourced from the Claude bridge."),
+                _BRIDGE_PAYLOAD,
+            ),
+        ),
+    ),
+    EventRow(
+        event="UserPromptSubmit",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("agent/pre-step",),
+        point="agent/pre-step",
+        blocking="verdict",
+        degradations=(
+            _REMINDER_IN_PROMPT,
+            degrade("output-field-ignored",
+                    "A block rejects the prompt with no model call, as in CodeBuddy, but the host's reject "
+                    "carries no text, so \"UserPromptSubmit operation blocked by hook: <reason>\" reaches "
+                    "no one; the audit keeps the reason."),
+        ),
+        official=EventRow(
+            event="UserPromptSubmit",
+            route=Route.OFFICIAL_BRIDGE,
+            bridge_event="UserPromptSubmit",
+            seams=("agent/pre-step",),
+            point="UserPromptSubmit",
+            blocking="verdict",
+            degradations=(
+                degrade("decision-narrowed",
+                        "CodeBuddy's documented block, {\"continue\": false, \"reason\": …}, does not reject "
+                        "the prompt here; only exit 2 or the deprecated decision \"block\" does."),
+                degrade("output-field-ignored",
+                        "Plain stdout is not added to the context, and a block's reason never reaches the "
+                        "user because the host's reject carries none."),
+                _BRIDGE_PAYLOAD,
+            ),
+        ),
+    ),
+    EventRow(
+        event="PreToolUse",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("tools/pre-execute",),
+        point="tools/pre-execute",
+        blocking="verdict",
+        matcher_subject="tool_name",
+        degradations=(
+            degrade("decision-narrowed",
+                    "allow lets the call through without skipping the host's own guards, and ask goes to "
+                    "the host's approval (denied with the hook's reason when the host has none), not to "
+                    "CodeBuddy's own allow rules: a call CodeBuddy allows up front (--allowedTools) is "
+                    "denied here when no approval channel answers."),
+            degrade("timing-differs",
+                    "CodeBuddy runs the PreToolUse hooks a second time when an ask reaches its permission "
+                    "check; here they run once."),
+            degrade("scope-differs",
+                    "continue:false stops the agent before the call runs, as in CodeBuddy, but CodeBuddy then "
+                    "runs its Stop hooks and here the turn ends without them."),
+            degrade("message-provenance",
+                    "After a continue:false the unrun call keeps the hook's reason as its result in the "
+                    "history, which the model reads if the session goes on; CodeBuddy's model reads nothing "
+                    "of it in the run."),
+            shared.REWRITE_NESTED,
+            _HOST_ONLY_TOOLS,
+        ),
+        official=EventRow(
+            event="PreToolUse",
+            route=Route.OFFICIAL_BRIDGE,
+            bridge_event="PreToolUse",
+            seams=("tools/pre-execute",),
+            point="PreToolUse",
+            blocking="verdict",
+            matcher_subject="tool_name",
+            degradations=(
+                degrade("decision-narrowed",
+                        "deny blocks and ask goes to the host's approval, but allow does not bypass the "
+                        "permission check as it does in CodeBuddy."),
+                degrade("output-field-ignored",
+                        "systemMessage is dropped, and continue:false, which stops the tool in CodeBuddy, is "
+                        "only recorded while the call goes ahead."),
+            ),
+        ),
+    ),
+    EventRow(
+        event="PostToolUse",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("tools/post-execute",),
+        point="tools/post-execute",
+        fires_on="completed",  # measured: a Bash command that exits 3 or is killed fires PostToolUse
+        blocking="context",
+        matcher_subject="tool_name",
+        degradations=(
+            degrade("output-rewrite-ignored", "updatedToolOutput never replaces the result."),
+            degrade("payload-field-missing",
+                    "tool_response is CodeBuddy's exit metadata with exitCode from the host's result "
+                    "(from its error flag when it states none), while sandboxDenied is always false and "
+                    "stdoutBytesTruncated and stderrBytesTruncated are always 0. As on every event here, "
+                    "version names the CodeBuddy release this dialect follows (2.163.0), not a running "
+                    "CodeBuddy; generation_id is derived from the session id; model is the model of the "
+                    "host's last request, an empty string until the first one."),
+            _HOST_ONLY_TOOLS,
+        ),
+        official=EventRow(
+            event="PostToolUse",
+            route=Route.OFFICIAL_BRIDGE,
+            bridge_event="PostToolUse",
+            seams=("tools/post-execute",),
+            point="PostToolUse",
+            blocking="verdict",
+            matcher_subject="tool_name",
+            degradations=(
+                degrade("output-rewrite-ignored",
+                        "additionalContext is appended, but updatedToolOutput never replaces the result, "
+                        "for built-in and MCP tools alike."),
+                degrade("payload-field-missing", "tool_response is the result's text flattened into one string."),
+            ),
+        ),
+    ),
+    EventRow(
+        event="Stop",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("agent/turn-stopping",),
+        point="agent/turn-stopping",
+        services=(Service.AGENTS,),
+        blocking="continue",
+        degradations=(
+            degrade("message-provenance",
+                    "A block (or continue:false) continues with CodeBuddy's own text (<user_query>Stop hook "
+                    "feedback:\\n[<cmd>]: <reason></user_query>) steered into the same turn, as a user "
+                    "message that is not marked isMeta."),
+        ),
+        official=EventRow(
+            event="Stop",
+            route=Route.OFFICIAL_BRIDGE,
+            bridge_event="Stop",
+            seams=("agent/turn-stopping",),
+            point="Stop",
+            services=(Service.AGENTS,),
+            blocking="continue",
+            degradations=(
+                degrade("decision-narrowed",
+                        "CodeBuddy's way to keep working, {\"continue\": false, \"reason\": …}, does not "
+                        "continue the turn here; only exit 2 or the deprecated decision \"block\" does."),
+                degrade("no-loop-guard",
+                        "The bridge has no consecutive-block cap, so a hook that always blocks keeps "
+                        "forcing steps."),
+                degrade("payload-field-missing", "stop_hook_active is always false."),
+                degrade("message-provenance",
+                        "The continuation is a steered message sourced from the Claude bridge."),
+            ),
+        ),
+    ),
+    EventRow(
+        event="SessionEnd",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("agent/disposed",),
+        point="agent/disposed",
+        matcher_subject="reason",
+        degradations=(
+            _NOT_BRIDGED,
+            degrade("timing-differs",
+                    "agent/disposed fires whenever an agent leaves the live registry, on reload and "
+                    "teardown too, which is broader than the end of a session."),
+            degrade("payload-field-missing",
+                    "The host gives no end reason, so reason is always \"other\" and a matcher cannot "
+                    "tell clear from logout."),
+            _HALT_DOCUMENTED,
+        ),
+    ),
+    EventRow(
+        event="PreCompact",
+        route=Route.NATIVE_SEAM,
+        seams=("session/event",),
+        point="compaction/start",
+        matcher_subject="trigger",
+        degradations=(
+            _NOT_BRIDGED,
+            degrade("observe-only",
+                    "Compaction is a host service call that cannot be cancelled, so a block (exit 2 in "
+                    "CodeBuddy) is recorded and compaction goes ahead."),
+            shared.COMPACTION_STARTED,
+        ),
+    ),
+    EventRow(
+        event="PostToolUseFailure",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("tools/post-execute",),
+        point="tools/post-execute",
+        fires_on="incomplete",
+        blocking="context",
+        matcher_subject="tool_name",
+        degradations=(
+            _NOT_BRIDGED,
+            degrade("payload-field-missing",
+                    "error is the host's own failure message, which may not read like CodeBuddy's."),
+            _HOST_ONLY_TOOLS,
+        ),
+    ),
+    EventRow(
+        event="SubagentStart",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("subagent/start",),
+        point="subagent/start",
+        services=(Service.SUBAGENTS,),
+        blocking="context",
+        matcher_subject="agent_type",
+        degradations=(
+            _NOT_BRIDGED,
+            degrade("scope-differs",
+                    "additionalContext reaches only a child that runs in-process and is still live "
+                    "when the start is announced."),
+            degrade("matcher-narrowed",
+                    "The host carries no agent type, so a matcher naming one cannot narrow."),
+            _HALT_DOCUMENTED,
+        ),
+    ),
+    EventRow(
+        event="SubagentStop",
+        route=Route.NATIVE_SEAM,
+        seams=("subagent/end",),
+        point="subagent/end",
+        services=(Service.SUBAGENTS,),
+        degradations=(
+            _NOT_BRIDGED,
+            degrade("observe-only",
+                    "The child has already finished, so a block or continue:false cannot keep it working."),
+        ),
+    ),
+    EventRow(
+        event="StopFailure",
+        route=Route.NATIVE_SEAM,
+        seams=("agent/error",),
+        point="agent/error",
+        matcher_subject="error",
+        degradations=(
+            degrade("scope-differs",
+                    "It fires on any step or turn error the host reports, not only on a failure that "
+                    "ends the turn."),
+            degrade("observe-only", "The host's error path takes no answer, so the hook cannot retry or alter it."),
+        ),
+    ),
+    EventRow(
+        event="PermissionDenied",
+        route=Route.NATIVE_SEAM,
+        seams=("session/event",),
+        point="approval/decided",
+        fires_on="rejected",  # the host's approval service rejected the call
+        matcher_subject="tool_name",
+        degradations=(
+            degrade("observe-only",
+                    "The rejection is already recorded when the hook runs, so no answer changes it."),
+            shared.ONLY_APPROVAL_REJECTIONS,
+        ),
+    ),
+    EventRow(
+        event="TaskCreated",
+        route=Route.NATIVE_SEAM,
+        seams=("session/event",),
+        point="todo/write",
+        degradations=(
+            shared.TASKS_FROM_SNAPSHOTS,
+            _TODO_ONLY,
+        ),
+    ),
+    EventRow(
+        event="TaskCompleted",
+        route=Route.NATIVE_SEAM,
+        seams=("session/event",),
+        point="todo/write",
+        degradations=(
+            shared.COMPLETION_FROM_SNAPSHOTS,
+            shared.DROPPED_TASKS_NEVER_FIRE,
+        ),
+    ),
+    EventRow(
+        event="TeammateIdle",
+        route=Route.NATIVE_SEAM,
+        seams=("agent/status",),
+        point="agent/status",
+        fires_on="idle",
+        degradations=(
+            degrade("observe-only",
+                    "The status change has already happened, so no answer keeps the agent working."),
+            degrade("scope-differs",
+                    "It fires for any agent that turns idle, since the host has no teams."),
+        ),
+    ),
+    EventRow(
+        event="FileChanged",
+        route=Route.NATIVE_TRANSLATE,
+        seams=(),
+        point="fs/watch",
+        services=(Service.FS_WATCH,),
+        matcher_subject="file_path",
+        degradations=(
+            shared.DEBOUNCED_CHANGES,
+            shared.CHANGE_KIND_MISSING,
+            degrade("scope-differs", "Only the session's working directory is watched."),
+            _HALT_DOCUMENTED,
+        ),
+    ),
+    EventRow(
+        event="CwdChanged",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("session/created",),
+        point="session/created",
+        degradations=(
+            _AT_SESSION_CREATION,
+            _HALT_DOCUMENTED,
+        ),
+    ),
+    EventRow(
+        event="WorktreeCreate",
+        route=Route.NATIVE_SEAM,
+        seams=(),
+        point="git/worktrees",
+        services=(Service.WORKTREES,),
+        degradations=(
+            degrade("observe-only",
+                    "The worktree already exists when the hook runs, so neither its output nor its exit "
+                    "code changes how it was created."),
+            shared.POLLED_WORKTREES,
+            shared.WORKTREES_GIT_ONLY,
+        ),
+    ),
+    EventRow(
+        event="WorktreeRemove",
+        route=Route.NATIVE_TRANSLATE,
+        seams=(),
+        point="git/worktrees",
+        services=(Service.WORKTREES,),
+        degradations=(
+            shared.POLLED_WORKTREES,
+            shared.WORKTREES_GIT_ONLY,
+            _HALT_DOCUMENTED,
+        ),
+    ),
+    EventRow(
+        event="Setup",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("session/created",),
+        point="session/created",
+        matcher_subject="trigger",
+        degradations=(
+            degrade("timing-differs",
+                    "It fires when a session is created, with the host already running, not during a "
+                    "setup run before the session starts."),
+            _HALT_DOCUMENTED,
+        ),
+    ),
+    EventRow(
+        event="InstructionsLoaded",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("session/created",),
+        point="agent/instructions-loaded",
+        matcher_subject="load_reason",
+        degradations=(
+            shared.INSTRUCTIONS_AT_CREATION,
+            degrade("scope-differs",
+                    "The list is what the host discovered at session creation, which need not match "
+                    "CodeBuddy's CODEBUDDY.md and rules lookup, and later files are not reported."),
+        ),
+    ),
+    EventRow(
+        event="ConfigChange",
+        route=Route.NATIVE_SEAM,
+        seams=("settings/document-updated",),
+        point="settings/document-updated",
+        services=(Service.SETTINGS,),
+        matcher_subject="source",
+        degradations=(
+            shared.SETTINGS_COMMITTED,
+            degrade("matcher-narrowed",
+                    "The host names a settings namespace, not a configuration file, so file_path is null "
+                    "and a matcher on the source cannot narrow."),
+        ),
+    ),
+    EventRow(
+        event="Elicitation",
+        route=Route.NATIVE_SEAM,
+        seams=("agent/status",),
+        point="agent/status",
+        fires_on="idle",
+        matcher_subject="mcp_server_name",
+        degradations=(
+            degrade("approximate",
+                    "The host has no MCP elicitation seam, so this fires whenever an agent turns idle "
+                    "rather than on an elicitation request."),
+            degrade("observe-only", "The hook cannot answer, decline or cancel anything."),
+            degrade("matcher-narrowed",
+                    "No MCP server is named, so a matcher on the server cannot narrow."),
+        ),
+    ),
+    EventRow(
+        event="ElicitationResult",
+        route=Route.NATIVE_SEAM,
+        seams=("agent/status",),
+        point="agent/status",
+        fires_on="idle",
+        matcher_subject="mcp_server_name",
+        degradations=(
+            degrade("approximate",
+                    "No host event carries an elicitation result, so this fires whenever an agent turns "
+                    "idle."),
+            degrade("observe-only", "The hook cannot change the result or turn it into a decline."),
+        ),
+    ),
+    # Documented by CodeBuddy beyond the first 24 (vendor-protocols §3.2): Notification fired in the
+    # vendor lane (CodeBuddy Code 2.163.0, `auth_success`), PermissionRequest and PostCompact did not.
+    EventRow(
+        event="Notification",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("agent/status",),
+        point="agent/status",
+        fires_on="idle",
+        matcher_subject="notification_type",
+        degradations=(
+            _NOT_BRIDGED,
+            degrade("timing-differs",
+                    "The host publishes agent status changes, not CodeBuddy's notifications: this fires "
+                    "as idle_prompt when an agent turns idle, and never for a permission prompt or "
+                    "auth_success (CodeBuddy's one notification in -p, at start-up)."),
+            shared.NOTIFICATION_IDLE_ONLY,
+        ),
+    ),
+    EventRow(
+        event="PermissionRequest",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("approval/request",),
+        point="approval/request",
+        services=(Service.APPROVAL,),
+        blocking="verdict",
+        matcher_subject="tool_name",
+        degradations=(
+            _NOT_BRIDGED,
+            shared.APPROVAL_ONCE,
+            degrade("timing-differs",
+                    "The hook runs only when the host actually asks for approval; a tool that is "
+                    "already permitted never reaches it (CodeBuddy in -p never fires it at all)."),
+            degrade("payload-field-missing",
+                    "tool_input is the call's arguments as the host logged them (only the approval reason "
+                    "when the log does not hold the call)."),
+            _HOST_ONLY_TOOLS,
+        ),
+    ),
+    EventRow(
+        event="PostCompact",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("session/event",),
+        point="compaction/end",
+        matcher_subject="trigger",
+        degradations=(
+            _NOT_BRIDGED,
+            shared.COMPACTION_ALWAYS_AUTO,
+            _HALT_DOCUMENTED,
+        ),
+    ),
+)
+
+# The CodeBuddy engine (CLI) uses Claude's tool names; the IDE names come after, so the payload
+# speaks the engine's vocabulary (the first vendor name listed for a host tool wins).
+TOOLS = (
+    ToolName(vendor="Bash", host="bash"),
+    ToolName(vendor="Read", host="read", arguments=(("file_path", "path"),)),
+    ToolName(vendor="Write", host="write", arguments=(("file_path", "path"),)),
+    ToolName(vendor="Edit", host="edit",
+             arguments=(("file_path", "path"), ("old_string", "old"), ("new_string", "new"))),
+    ToolName(vendor="Glob", host="glob"),
+    ToolName(vendor="Grep", host="grep"),
+    ToolName(vendor="Task", host="subagent"),
+    ToolName(vendor="AskUserQuestion", host="ask_user_question"),
+    ToolName(vendor="TodoWrite", host="todo"),
+    ToolName(vendor="execute_command", host="bash"),
+    ToolName(vendor="read_file", host="read"),
+    ToolName(vendor="write_to_file", host="write"),
+    ToolName(vendor="replace_in_file", host="edit"),
+    ToolName(vendor="search_content", host="grep"),
+    ToolName(vendor="task", host="subagent"),
+)
+
+RULES = RulesSpec(
+    formats=("markdown",),
+    default_sources=("CODEBUDDY.md", ".codebuddy/CODEBUDDY.md", ".codebuddy/rules/**/*.md"),
+    note=(
+        "Read byte for byte from disk and injected as a sourced user message at every agent start; "
+        "frontmatter (enabled, alwaysApply, paths) travels as text and is not evaluated. Project "
+        "instructions typed into the WorkBuddy desktop app live in the cloud and cannot be carried."
+    ),
+)
+
+WORKBUDDY = VendorSpec(
+    id="workbuddy",
+    aliases=("codebuddy",),
+    losses=(_NO_PUBLIC_API, _SCRUBBED_ENV),
+    bridge=BRIDGE,
+    default_timeout_s=60.0,
+    concurrent=True,
+    shell="user",
+    project_dir_env=("CODEBUDDY_PROJECT_DIR", "CLAUDE_PROJECT_DIR"),
+    events=EVENTS,
+    rules=RULES,
+    plugin_runtime=(
+        "WorkBuddy and CodeBuddy plugin runtimes (IDE extensions, MCP servers, workflow scripts) are "
+        "out of scope; only JSON command hooks and rules text are adapted."
+    ),
+    tools=TOOLS,
+    # What CodeBuddy does, as data (compat_adapter.model.VendorSpec says what each field means).
+    dedupes_commands=True,  # identical commands of one event run once, as in Claude Code
+    clamps_event_timeouts=False,
+    # command and prompt in settings; agent and http in agent or skill frontmatter
+    handler_kinds=frozenset({"command", "http", "prompt", "agent"}),
+    http_losses=(shared.HTTP_POLICIES_NOT_READ,),
+    matchers=MatcherEngine(engine="js-regex", names=None, names_events=None, match_all=()),
+    bad_matcher="refuses-config",
+    exit2_blocks=True,
+    failure_denies=(),
+    rules_policy=False,
+    plugin_host=False,
+)

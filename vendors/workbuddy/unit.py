@@ -1,0 +1,31 @@
+"""CodeBuddy / WorkBuddy, whole: its table, dialect, importer, handler shape, voice and landing facts, and
+its vendor-lane driver. Registered once, in ``pyproject.toml`` (entry-point group ``compat_adapter.vendors``)."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from compat_adapter.registry import Later, vendor_unit
+from compat_adapter.routing.placement import Facts
+from vendors.claude.handlers import CLAUDE_SHAPE
+from vendors.workbuddy.table import WORKBUDDY
+from vendors.workbuddy.voice import CodeBuddyVoice
+
+__all__ = ("UNIT",)
+
+# The voice and landing facts moved here from routing/voice.py (VOICES) and explain/landing.py
+# (FACTS) when the vendor became one unit (issue 25): a change to either is made here.
+UNIT = vendor_unit(
+    spec=WORKBUDDY,
+    order=30,
+    # Loaded on first use: the regex engines and the trust store are not needed to read the table.
+    dialect=Later("vendors.workbuddy.dialect:DIALECT"),
+    importer=Later("vendors.workbuddy.importer"),
+    handlers=CLAUDE_SHAPE,
+    voice=CodeBuddyVoice("workbuddy", post_block="ignored", places=MappingProxyType({
+        "PostToolUse": "result", "PostToolUseFailure": "result",
+        "UserPromptSubmit": "before-prompt", "SessionStart": "before-prompt"})),
+    landing=Facts(context={"session": "prompt", "prompt": "prompt", "post": "tool_result"},
+                  deny_frame="Error: {text}", ask_unattended="allow"),
+    lane="vendors.workbuddy.lane:CLI",  # test support: loaded only by the vendor lane
+)

@@ -1,0 +1,27 @@
+"""How CodeBuddy words a hook's answer for the model (vendor lane, CodeBuddy Code 2.163.0)."""
+
+from __future__ import annotations
+
+from compat_adapter.routing.voice import Said, Voice
+
+__all__ = ("CodeBuddyVoice",)
+
+
+class CodeBuddyVoice(Voice):
+    """CodeBuddy: a deny keeps the ``Error:`` envelope; context in system-reminder parts; a Stop
+    block quotes the command in a user query."""
+
+    def deny(self, said: Said) -> str:
+        return f"Error: {said.reason}"
+
+    def ask_denied(self, said: Said) -> str | None:
+        # CodeBuddy takes an ask to its own permission rules (and runs PreToolUse again there);
+        # what it shows when nothing can answer was not observed.
+        return None
+
+    def context(self, event: str, tool: str | None, text: str, failed: bool = False) -> str:
+        role = "tool-hint" if event in ("PostToolUse", "PostToolUseFailure") else "hook"
+        return f'<system-reminder data-role="{role}">{text}</system-reminder>'
+
+    def stop(self, said: Said) -> str:
+        return f"<user_query>Stop hook feedback:\n[{said.command}]: {said.reason}</user_query>"
