@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from compat_adapter.runtime.environment import SECRET_NAME
+from compat_adapter.runtime.environment import secret_name
 from compat_adapter.trust import command_view, expand_word
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ def _variables(command: str, known: frozenset[str], env: Mapping[str, str]) -> l
         if name in seen or name in assigned or name in _SHELL_VARS or name.isdigit():
             continue
         seen.add(name)
-        if name.upper().startswith(_HOST_PREFIXES) or (SECRET_NAME.search(name) and name not in known):
+        if name.upper().startswith(_HOST_PREFIXES) or (secret_name(name) and name not in known):
             out.append(Finding("variable", name, f"${name} is removed from every hook's environment "
                                                  "here (a secret-shaped or host-owned name)"))
         elif name not in known and name not in env:

@@ -36,6 +36,8 @@ __all__ = ("AUDIT_IN_STATUS", "ServiceSession", "serve_stdio")
 
 #: Hook runs a ``status`` reply includes by default (the newest; ``params.audit`` asks for others).
 AUDIT_IN_STATUS = 100
+#: How long ``dispose`` waits for the dispatches under way to be answered before it replies.
+_DISPOSE_SETTLE_S = 5.0
 
 
 class ServiceSession:
@@ -154,6 +156,10 @@ class ServiceSession:
     async def _dispose(self, params: dict[str, Any]) -> Any:
         if self.adapter is not None:
             await self.adapter.dispose()
+            # The dispatches it cut short are answered (denied, fail closed) before this reply
+            # ends the channel; one still waiting on the peer's own next() is not held up long.
+            with anyio.move_on_after(_DISPOSE_SETTLE_S):
+                await self.host.settle()
         return {"disposed": True}
 
 

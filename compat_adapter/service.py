@@ -121,7 +121,7 @@ class CompatAdapter:
         self._bridges = BridgeRouter(host, self._dir, self.id)
         # The three seam routes share one set of host listeners, so that the hooks of one seam
         # run in registration order whichever route brought them.
-        listening = Listening(host, self.id, self._audit)
+        listening = self._listening = Listening(host, self.id, self._audit)
         self._routers: dict[Route, Router] = {
             Route.OFFICIAL_BRIDGE: self._bridges,
             Route.NATIVE_TRANSLATE: NativeRouter(listening),
@@ -372,6 +372,11 @@ class CompatAdapter:
     def matrix(surface: Any = None) -> Matrix:
         """What this version can ever do (graded on the given surface, default the embedded one)."""
         return build_matrix(surface) if surface is not None else build_matrix()
+
+    def kept(self) -> dict[str, int]:
+        """How many entries each structure this adapter keeps per session, agent or call holds now
+        (each is released with what it is kept for, or bounded): what a long-lived host watches."""
+        return {**self._listening.kept(), **self._plugins.kept(), "audit": len(self._audit)}
 
     @property
     def audit(self) -> tuple[AuditRecord, ...]:

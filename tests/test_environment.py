@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from compat_adapter.runtime.environment import BASELINE, EnvPolicy, hook_environment, is_secret
+from compat_adapter.runtime.environment import BASELINE, EnvPolicy, hook_environment, is_secret, segments
 from compat_adapter.runtime.process import run_command
 
 SECRET_NAMES = [
@@ -17,6 +17,29 @@ SECRET_NAMES = [
     "PGPASSWORD", "HTPASSWD", "AWS_SESSION_TOKEN", "AWS_SECRET_ACCESS_KEY", "ANTHROPIC_API_KEY",
     "GOOGLE_APPLICATION_CREDENTIALS", "DOCKER_AUTH_CONFIG", "MONGODB_URI", "CELERY_BROKER_URL",
     "app_database_url", "SESSION_COOKIE", "GIT_SSH_PRIVATE", "db_connstr",
+]
+
+#: The scrub is a rule on the name's segments (``secret_name``): each row is a spelling that names
+#: a credential without the words the old substring list knew in that place.
+SEGMENT_SECRETS = [
+    "DB_PASS", "SMTP_PASS", "GH_ENTERPRISE_PAT", "AZURE_DEVOPS_PAT", "MYSQL_PWD", "LDAP_BIND_PWD",
+    "FTP_PASSWD", "GPG_PASSPHRASE", "SSH_KEY_PASSPHRASE", "AWS_SHARED_CREDENTIALS", "GCP_CREDS",
+    "APP_SECRET", "CLIENT_SECRETS_JSON", "SECRET_KEY_BASE", "GITHUB_TOKEN", "NPM_TOKENS",
+    "HF_TOKEN_2", "STRIPE_KEY", "SIGNING_KEYS", "OPENAI_APIKEY", "MAPS_API_KEY", "dbPassword",
+    "ghToken", "clientSecret", "PGPASSWORD", "HTPASSWD", "CLIENTSECRET", "AUTHTOKEN",
+    "GITHUB_TOKEN2", "db-pass", "vault.token",
+]
+
+#: Ordinary variables the rule must leave alone: a secret word glued inside another word, or a
+#: name that ends in a folder (``PASSWORD_STORE_DIR`` is where ``pass`` keeps its encrypted store;
+#: a hook running as the user reads that folder by its default path anyway, so scrubbing the name
+#: would protect nothing and break hooks that use ``pass``).
+SEGMENT_HARMLESS = [
+    "PATH", "PATHEXT", "PWD", "OLDPWD", "COMPASS_HOME", "KEYBOARD_LAYOUT", "XKB_DEFAULT_KEYMAP",
+    "TOKENIZERS_PARALLELISM", "PASSWORD_STORE_DIR", "XDG_RUNTIME_DIR", "XDG_SESSION_TYPE",
+    "XDG_CURRENT_DESKTOP", "XDG_DATA_DIRS", "GIT_AUTHOR_NAME", "BYPASS_CACHE", "PASSENGER_APP_ENV",
+    "SECRETARY_EMAIL", "PATIENT_ID", "MONKEYTYPE", "HOTKEY_MODE", "SSH_CONNECTION", "HOMEPAGE_URL",
+    "KEYCHAIN_NAME", "HF_HOME", "PATTERN", "AUTHOR",
 ]
 
 HARMLESS = {
@@ -51,6 +74,30 @@ SECRET_VALUES = [
 def test_secret_shaped_names_never_pass(name: str) -> None:
     assert is_secret(name, "harmless")
     assert hook_environment({name: "harmless"}) == {}
+
+
+@pytest.mark.parametrize("name", SEGMENT_SECRETS)
+def test_every_common_spelling_of_a_secret_name_is_scrubbed(name: str) -> None:
+    assert is_secret(name, "harmless"), segments(name)
+    assert hook_environment({name: "harmless", "PATH": "/bin"}) == {"PATH": "/bin"}
+
+
+@pytest.mark.parametrize("name", SEGMENT_HARMLESS)
+def test_ordinary_names_that_merely_contain_a_secret_word_pass(name: str) -> None:
+    assert not is_secret(name, "/usr/share/x"), segments(name)
+    assert hook_environment({name: "/usr/share/x"}) == {name: "/usr/share/x"}
+
+
+def test_a_folder_name_still_loses_a_secret_value() -> None:
+    # The folder exception is about the name only: a credential in the value is scrubbed anyway.
+    assert hook_environment({"PASSWORD_STORE_DIR": "https://u:hunter2@example.invalid/"}) == {}
+
+
+def test_segments_split_separators_case_changes_and_trailing_digits() -> None:
+    assert segments("dbPassword2") == ("DB", "PASSWORD")
+    assert segments("NPM_CONFIG__AUTH") == ("NPM", "CONFIG", "AUTH")
+    assert segments("GHEnterprisePAT") == ("GH", "ENTERPRISE", "PAT")
+    assert segments("vault.token-file") == ("VAULT", "TOKEN", "FILE")
 
 
 @pytest.mark.parametrize("value", SECRET_VALUES, ids=range(len(SECRET_VALUES)))

@@ -5,12 +5,15 @@
 * every dialect merges any answers;
 * ``declare_hook`` raises only CompatError subclasses, whatever it is given;
 * every dialect's ``matches`` and ``validate_matcher`` take any matcher and any subject.
+
+150 examples per property in the normal run; ``HYPOTHESIS_PROFILE=deep`` runs 6,000.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
 import string
 from typing import Any
 
@@ -25,7 +28,11 @@ from compat_adapter.errors import CompatError
 from compat_adapter.runtime.process import ProcessOutcome
 
 VENDORS = tuple(s.id for s in vendors())
-SETTINGS = settings(max_examples=150, deadline=None,
+#: Examples per property: 150 in the normal run (CI), 6,000 with ``HYPOTHESIS_PROFILE=deep``.
+settings.register_profile("ci", max_examples=150)
+settings.register_profile("deep", max_examples=6000)
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
+SETTINGS = settings(settings.get_profile(PROFILE), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 #: (vendor, event) for every row of every vendor table.
@@ -284,3 +291,8 @@ def test_payload_subject_and_encode_never_raise(vendor_event: tuple[str, str],
     assert isinstance(dialect.encode(payload), bytes)
     subject = dialect.subject(moment)
     assert subject is None or isinstance(subject, str)
+
+
+def test_the_profile_sets_the_examples_per_property() -> None:
+    # The normal run keeps CI short; the deep profile is the one a release is checked with.
+    assert SETTINGS.max_examples == {"ci": 150, "deep": 6000}[PROFILE]

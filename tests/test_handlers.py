@@ -26,6 +26,7 @@ from compat_adapter.host.surfaces import EMBEDDED_SURFACE
 from compat_adapter.model import Capability, DegradationCode
 from compat_adapter.routing import points, verdicts
 from compat_adapter.routing.dispatch import AuditRecord, HookEntry, Runner, make_entry, run_selected
+from compat_adapter.routing.state import RunnerState
 
 MCP_SERVER = Path(__file__).parent / "fixtures" / "handlers" / "mcp_guard_server.py"
 NATIVE = EMBEDDED_SURFACE  # the embedded host's surface (shell, no model unless configured)
@@ -226,10 +227,10 @@ async def test_if_rule_decides_whether_the_process_starts(tmp_path: Path) -> Non
     assert (tmp_path / "edits.txt").read_text() == "ran\n"
 
 
-def _admitted(chosen: list[HookEntry], moment: Any) -> tuple[list[HookEntry], Any]:
+def _admitted(chosen: list[HookEntry], moment: Any, state: Any = None) -> tuple[list[HookEntry], Any]:
     from compat_adapter.routing.dispatch import admit
 
-    now, later = admit(chosen, moment)
+    now, later = admit(chosen, moment, RunnerState() if state is None else state)
     assert later == []
     return now, moment
 
@@ -349,11 +350,15 @@ async def test_async_hook_runs_in_the_background_and_cannot_block(tmp_path: Path
 async def test_once_runs_once_per_session(tmp_path: Path) -> None:
     ran = tmp_path / "ran.txt"
     e = entry({"type": "command", "command": f"echo x >> {ran}", "once": True})
+    state = RunnerState()  # one adapter's runner: it remembers which session a once hook ran in
     for _ in range(3):
-        await run_selected(*_admitted([e], tool_moment(tmp_path)))
+        await run_selected(*_admitted([e], tool_moment(tmp_path), state))
     other = dataclasses.replace(tool_moment(tmp_path), session_id="sess-2")
-    await run_selected(*_admitted([e], other))
+    await run_selected(*_admitted([e], other, state))
     assert ran.read_text() == "x\nx\n"
+    # The session's agent is gone: what the runner kept for the session goes with it.
+    state.forget_agent("agent-1", "sess-2")
+    assert set(state.spent) == {tool_moment(tmp_path).session_id}
 
 
 def test_unknown_and_unhonoured_fields_are_graded_never_silent() -> None:

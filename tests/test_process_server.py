@@ -13,9 +13,11 @@ import textwrap
 from pathlib import Path
 
 import anyio
+import pytest
 from conftest import running
 
 from compat_adapter.runtime import spawner
+from compat_adapter.runtime.launcher import INLINE_MAX
 from compat_adapter.runtime.process import hook_environment, run_command
 
 
@@ -165,3 +167,48 @@ def test_a_run_reaped_and_hung_up_in_one_batch_is_handled_once() -> None:
     # ended every run in flight and leaked the host's end of the old server.
     done = subprocess.run([sys.executable, "-c", BATCH], capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (0, "True\n", "")
+
+
+@pytest.mark.parametrize("size", [100, INLINE_MAX + 1000])
+async def test_a_request_rides_with_its_descriptors_and_a_large_one_follows_apart(tmp_path: Path, size: int) -> None:
+    # The request goes in the message that hands the server the run's descriptors; one too large
+    # for a message (a big environment) follows on the run's socket. Both run alike.
+    env = {**hook_environment(os.environ), "BIG": "x" * size}
+    outcome = await run_command('printf %s "${#BIG}"; cat', stdin=b"in", cwd=tmp_path, env=env, timeout_s=30)
+    assert (outcome.exit_code, outcome.stdout) == (0, f"{size}in")
+
+
+async def test_a_hook_dying_of_a_signal_is_reported_so_by_its_launcher(tmp_path: Path) -> None:
+    # The launcher itself tells the host how the shell ended (its X comes before the server's).
+    outcome = await run_command("kill -TERM $$", stdin=None, cwd=tmp_path, env=hook_environment(os.environ),
+                                timeout_s=30)
+    assert (outcome.exit_code, outcome.cause, outcome.signal) == (None, "signal", signal.SIGTERM)
+
+
+async def test_a_run_not_waited_for_still_reports_its_refusal(tmp_path: Path) -> None:
+    # run_command hands a run over without waiting for the launcher's start (it feeds stdin
+    # meanwhile); a launcher that cannot enter the directory still says so, through wait().
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    gone.rmdir()
+    run = await spawner.launch(["/bin/sh", "-c", "true"], python=sys.executable, env={}, cwd=gone,
+                               cgroup=None, with_stdin=True, wait_started=False)
+    try:
+        assert await run.wait() == 127
+        assert run.refused is not None and "working directory" in run.refused and str(gone) in run.refused
+        assert run.pid == 0
+    finally:
+        await run.aclose()
+
+
+async def test_when_a_run_is_over_its_launcher_is_no_longer_running(tmp_path: Path) -> None:
+    # The launcher reports the end itself, just before it exits; the host waits for that exit
+    # too, so no process of a finished run is left running, the launcher included.
+    for _ in range(50):
+        run = await spawner.launch(["/bin/sh", "-c", "true"], python=sys.executable, env={},
+                                   cwd=tmp_path, cgroup=None, with_stdin=False)
+        try:
+            assert await run.wait() == 0
+            assert not running(run.pid), f"launcher {run.pid} still running after its run"
+        finally:
+            await run.aclose()

@@ -242,3 +242,42 @@ async def test_a_fork_storm_of_setsid_orphans_leaves_nothing(tmp_path: Path, con
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
     assert left == []
+
+
+JOIN_BY_WRITE = textwrap.dedent("""
+    import anyio, os
+    from compat_adapter.runtime import launcher
+    from compat_adapter.runtime.cgroup import HookCgroup
+
+    # No such system call: ENOSYS, what a seccomp filter that forbids clone3 answers.
+    launcher.SYS_CLONE3 = 1 << 20
+    cgroup = HookCgroup.create()
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.dup2(w, 1)
+        status = launcher.Launcher(str(cgroup.path) if cgroup else None).run(
+            ["/bin/cat", "/proc/self/cgroup"], {})
+        os._exit(os.waitstatus_to_exitcode(status))
+    os.close(w)
+    _, status = os.waitpid(pid, 0)
+    lines = os.read(r, 65536).decode().splitlines()
+    print(os.waitstatus_to_exitcode(status), cgroup.path.name if cgroup else None,
+          next(line for line in lines if line.startswith("0::")))
+    if cgroup is not None:
+        anyio.run(cgroup.remove)
+""")
+
+
+def test_where_clone3_is_refused_the_shell_joins_its_cgroup_by_a_write() -> None:
+    # The launcher forks the shell straight into its cgroup (clone3); where the kernel or a
+    # seccomp filter refuses that, the shell writes itself into cgroup.procs before exec.
+    done = subprocess.run([sys.executable, "-c", JOIN_BY_WRITE], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    code, name, own = done.stdout.split()
+    assert code == "0"
+    if cgroup_parent() is not None:
+        assert own.endswith(f"/{name}"), (name, own)
+    else:
+        assert name == "None" and "compat-adapter-" not in own

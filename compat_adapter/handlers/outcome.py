@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 
-from compat_adapter.runtime.process import ProcessOutcome
+from compat_adapter.runtime.outcome import ProcessOutcome
 
 __all__ = ("UNANSWERED", "answered", "failed", "timed_out")
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from compat_adapter.declare import Declared
 from compat_adapter.model import (
@@ -26,9 +26,13 @@ from compat_adapter.model import (
     Surface,
     capability_result,
 )
-from compat_adapter.plugin_host.sources import PluginSource
 from vendors.opencode.table import OPENCODE
 from vendors.opencode.plugins import PLUGIN_EVENTS, PLUGIN_LOSSES, PLUGIN_REFUSED
+
+if TYPE_CHECKING:
+    # Named in annotations only: grading a key (compat-adapter matrix) needs no plugin files read,
+    # and reading them loads the importers and the trust store.
+    from compat_adapter.plugin_host.sources import PluginSource
 
 __all__ = ("LOAD_EVENT", "GradedHook", "LoadReport", "PluginExport", "grade_report", "plugin_declarations",
            "plugin_row", "report_of", "runtime_missing")

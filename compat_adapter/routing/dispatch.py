@@ -8,7 +8,6 @@ the host: every hook failure is an outcome the dialect decodes by the vendor's r
 
 from __future__ import annotations
 
-import os
 from collections.abc import Awaitable, Callable, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -21,15 +20,19 @@ from compat_adapter.declare import Declared
 from compat_adapter.catalog import unit_of
 from compat_adapter.dialects.base import Dialect, HookAnswer, Moment
 from compat_adapter.handlers.model import Complete
-from compat_adapter.handlers.run import HandlerRun, if_admits, run_handler
+from compat_adapter.handlers.run import if_admits
 from compat_adapter.host.protocol import AgentHandle, Host, SessionHandle, UserMessage, new_message
 from compat_adapter.model import CommandHandler, EventRow, Handler, VendorSpec
+from compat_adapter.routing.failclosed import Unanswered
 from compat_adapter.routing.hooklog import log_invoked, log_results
+from compat_adapter.routing.hookrun import run_one
 from compat_adapter.routing.hostfacts import session_facts
 from compat_adapter.routing.rewrite import Rewrites
+from compat_adapter.routing.state import RunnerState
 from compat_adapter.routing.verbatim import Verbatim
+from compat_adapter.routing.verdicts import observe
 from compat_adapter.runtime.inflight import InFlight, tracked
-from compat_adapter.runtime.process import BASH, ProcessOutcome, hook_environment
+from compat_adapter.runtime.outcome import ProcessOutcome
 
 if TYPE_CHECKING:
     from compat_adapter.routing.points import Point
@@ -62,8 +65,6 @@ class HookEntry:
     dialect: Dialect = field(repr=False, compare=False)
     #: Matcher verdicts by subject: subjects repeat (tool names), matching need not.
     verdicts: dict[str | None, bool] = field(default_factory=dict, repr=False, compare=False)
-    #: Sessions a ``once`` handler has already run in.
-    spent: set[str] = field(default_factory=set, repr=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,51 +108,8 @@ def turn_of(session: SessionHandle) -> int | None:
     return None
 
 
-def _env_for(entry: HookEntry, cwd: str) -> dict[str, str]:
-    # Each vendor's documented project variables, so scripts written for it find their files.
-    add = dict.fromkeys(entry.spec.project_dir_env, cwd)
-    if isinstance(entry.handler, CommandHandler):
-        add.update(dict(entry.handler.env))
-    return hook_environment(os.environ, add=add)
-
-
-def _shell_for(spec: VendorSpec) -> str:
-    """The shell the vendor runs a command hook with on a POSIX host."""
-    if spec.shell == "bash":
-        return BASH
-    if spec.shell == "user":
-        return os.environ.get("SHELL") or "/bin/sh"
-    return "/bin/sh"
-
-
-def _cwd_for(entry: HookEntry, cwd: str) -> Path:
-    handler = entry.handler
-    if isinstance(handler, CommandHandler) and handler.cwd:
-        # Copilot's `cwd` is relative to the repository root; an absolute one stands as given.
-        return Path(cwd) / handler.cwd
-    return Path(cwd)
-
-
-async def _run_one(entry: HookEntry, moment: Moment, complete: Complete | None = None
-                   ) -> tuple[HookAnswer, ProcessOutcome]:
-    dialect = entry.dialect
-    payload = dialect.payload(moment)
-    outcome = await run_handler(entry.handler, HandlerRun(  # type: ignore[arg-type]
-        event=moment.event,
-        payload=payload,
-        stdin=dialect.encode(payload),
-        cwd=_cwd_for(entry, moment.cwd),
-        project_dir=Path(moment.cwd),
-        env=_env_for(entry, moment.cwd),
-        timeout_s=entry.timeout_s,
-        limit=dialect.output_cap,  # what the vendor reads (Copilot: 10 MiB)
-        shell=_shell_for(entry.spec),
-        complete=complete,
-    ))
-    return _decode(dialect, moment.event, outcome), outcome
-
-
-def admit(chosen: Sequence[HookEntry], moment: Moment) -> tuple[list[HookEntry], list[HookEntry]]:
+def admit(chosen: Sequence[HookEntry], moment: Moment, state: RunnerState
+          ) -> tuple[list[HookEntry], list[HookEntry]]:
     """Of the hooks a matcher selected, those that run now and those that run in the background.
 
     A handler's ``if`` rule must match the call, and a ``once`` handler runs once per session
@@ -169,33 +127,10 @@ def admit(chosen: Sequence[HookEntry], moment: Moment) -> tuple[list[HookEntry],
                 payload = entry.dialect.payload(moment)
             if not if_admits(handler, moment.event, payload, moment.cwd):
                 continue
-        if handler.once:
-            if moment.session_id in entry.spent:
-                continue
-            entry.spent.add(moment.session_id)
+        if handler.once and not state.spend(moment.session_id, entry.id):
+            continue
         (later if isinstance(handler, CommandHandler) and handler.run_async else now).append(entry)
     return now, later
-
-
-def _decode(dialect: Dialect, event: str, outcome: ProcessOutcome) -> HookAnswer:
-    """The dialect's reading of a run; output the dialect cannot even parse counts as no output.
-
-    A decoder that raises (JSON nested deeper than the parser allows raises RecursionError, not a
-    parse error) must not make the listener raise: the host would treat that as "no verdict" and
-    let a fail-closed vendor's call through. Read again without stdout, the exit code still
-    decides by the vendor's rules (Copilot preToolUse exit 1 still denies).
-    """
-    try:
-        return dialect.decode(event, outcome)
-    except Exception as exc:  # noqa: BLE001 - see the docstring
-        blank = replace(outcome, stdout="")
-        try:
-            answer = dialect.decode(event, blank)
-        except Exception:  # noqa: BLE001 - the decoder fails on the exit code alone: no answer
-            answer = HookAnswer()
-        problem = f"hook output could not be read ({type(exc).__name__}); read as no output"
-        failed = f"{answer.failed}; {problem}" if answer.failed else problem
-        return replace(answer, failed=failed)
 
 
 def select(entries: Sequence[HookEntry], moment: Moment) -> list[HookEntry]:
@@ -248,14 +183,14 @@ async def run_selected(chosen: Sequence[HookEntry], moment: Moment, complete: Co
     results: list[tuple[HookAnswer, ProcessOutcome] | None] = [None] * len(chosen)
     if spec.concurrent and len(chosen) > 1:
         async def one(i: int) -> None:
-            results[i] = await _run_one(chosen[i], moment, complete)
+            results[i] = await run_one(chosen[i], moment, complete)
 
         async with anyio.create_task_group() as tg:
             for i in range(len(chosen)):
                 tg.start_soon(one, i)
     else:
         for i, entry in enumerate(chosen):
-            results[i] = await _run_one(entry, moment, complete)
+            results[i] = await run_one(entry, moment, complete)
     done = [r for r in results if r is not None]
     answers = tuple(a for a, _ in done)
     merged = chosen[0].dialect.merge(moment.event, answers)
@@ -350,8 +285,8 @@ class Runner:
         self._entries: dict[str, list[HookEntry]] = {}
         self._rules: dict[tuple[str, str], Rule] = {}
         self._groups: dict[str, list[Group]] = {}
-        #: What listeners remember between dispatches (stop blocks, todo lists, models), by topic.
-        self.memo: dict[str, dict[Any, Any]] = {}
+        #: What listeners remember between dispatches, forgotten with its session or agent.
+        self.state = RunnerState()
         #: The denies given at pre-execute, to be read by the model in the vendor's own words.
         self.verbatim = Verbatim()
         #: The input rewrites the hooks asked for, run as nested calls on tools/execute.
@@ -384,6 +319,7 @@ class Runner:
         self._entries.clear()
         self._groups.clear()
         await self.inflight.close()
+        self.state.clear()
 
     def groups(self, point: Point) -> list[Group]:
         cached = self._groups.get(point.name)
@@ -396,30 +332,78 @@ class Runner:
 
     def emit(self, point: Point, fields: Mapping[str, Any], session: SessionHandle | None, *,
              turn: int | None = None, keep: Keep | None = None) -> Awaitable[None] | None:
-        """Run an emit point; None (no coroutine at all) when no hook listens."""
-        if not any(keep is None or keep(g.entries[0]) for g in self.groups(point)):
+        """Run an emit point; None (no coroutine at all) when no hook's matcher selects it."""
+        if not self._selects(point, fields, session, turn, keep):
             return None
         return self._emit(point, fields, session, turn, keep)
+
+    def _selects(self, point: Point, fields: Mapping[str, Any], session: SessionHandle | None,
+                 turn: int | None, keep: Keep | None) -> bool:
+        """Whether a matcher of the point selects this moment: what a dispatch that runs nothing
+        costs is this loop (each group's selection is cached by subject), not a task or a scope."""
+        cwd = self.host.cwd
+        for group in self.groups(point):
+            first = group.entries[0]
+            if (keep is None or keep(first)) and group.select(moment_for(first.row.event, session, cwd,
+                                                                         fields, turn)):
+                return True
+        return False
 
     async def _emit(self, point: Point, fields: Mapping[str, Any], session: SessionHandle | None,
                     turn: int | None, keep: Keep | None) -> None:
         await self.run(point, fields, session=session, turn=turn, keep=keep)
 
-    @tracked(list)
     async def run(self, point: Point, fields: Mapping[str, Any], *, session: SessionHandle | None,
                   turn: int | None = None, scene: Mapping[str, Any] = _NO_SCENE,
                   keep: Keep | None = None) -> list[tuple[GroupResult, Applied]]:
         """Run the point's groups in order until one's rule gives a verdict; audit every run.
 
         Returns each group that ran with what its answer does here, the verdict (if any) last.
+        A run that closing the runner (dispose) or a failure of this project cut short while
+        hooks were deciding returns :class:`Unanswered`: a guard point's listener fails closed
+        on it. A run the host queued before closing returns ``[]`` without starting anything.
         """
+        if not self._selects(point, fields, session, turn, keep):
+            return []  # the common case: no matcher selects the moment, nothing to track
+        inflight = self.inflight
+        asked: list[tuple[Group, tuple[HookEntry, ...]]] = []  # the group deciding now, if any
+        with inflight.track():
+            if inflight.closed:
+                return []
+            try:
+                return await self._run(point, fields, session, turn, scene, keep, asked)
+            except Exception as exc:  # noqa: BLE001 - a listener that raised would let the call through
+                why = f"compat-adapter failed while they decided ({type(exc).__name__}: {exc})"
+                self.host.log("error", f"{point.name}: {why}", point=point.name)
+                return self._unanswered(point, asked, why)
+        # Cancelled by close(): the cancel scope of ``track`` ended the body. Nothing awaits from
+        # here on, so close() (woken by the run's end) still finds the audit complete.
+        return self._unanswered(point, asked, f"the adapter {self.owner} was disposed" if self.owner
+                                else "the adapter was disposed")
+
+    def _unanswered(self, point: Point, asked: list[tuple[Group, tuple[HookEntry, ...]]],
+                    why: str) -> Unanswered:
+        """A run cut short: audited (while close() still waits for it) and answered as such."""
+        group, hooks = asked[0] if asked else (None, ())
+        # Only a group that can refuse fails closed: one that watches, or only adds context, cannot.
+        guarded = group is not None and group.rule is not observe and group.entries[0].row.blocking == "verdict"
+        cut = Unanswered(why, tuple(e.id for e in hooks), guarded)
+        self.audit.extend(AuditRecord(
+            hook_id=e.id, vendor=e.spec.id, event=e.row.event, point=point.name, decision="unanswered",
+            honoured=True, note=cut.reason if cut.guarded else why, exit_code=None, cause="unanswered",
+            duration_ms=0.0, truncated=False) for e in hooks)
+        return cut
+
+    async def _run(self, point: Point, fields: Mapping[str, Any], session: SessionHandle | None,
+                   turn: int | None, scene: Mapping[str, Any], keep: Keep | None,
+                   asked: list[tuple[Group, tuple[HookEntry, ...]]]) -> list[tuple[GroupResult, Applied]]:
         done: list[tuple[GroupResult, Applied]] = []
         for group in self.groups(point):
             first = group.entries[0]
             if keep is not None and not keep(first):
                 continue
             moment = moment_for(first.row.event, session, self.host.cwd, fields, turn)
-            chosen, later = admit(group.select(moment), moment)
+            chosen, later = admit(group.select(moment), moment, self.state)
             if session is not None and (chosen or later):
                 # Only payloads read the log's facts: a dispatch that runs no hook does not scan it.
                 moment = replace(moment, logged=session_facts(session))
@@ -432,14 +416,16 @@ class Runner:
             paired = point.log_pair and session is not None and turn is not None
             if paired:
                 log_invoked(session, turn, chosen)  # type: ignore[arg-type]
+            asked[:] = [(group, tuple(chosen))]
             result = await run_selected(chosen, moment, self.complete)
+            asked.clear()
             if paired:
                 log_results(session, turn, result)  # type: ignore[arg-type]
             applied = group.rule(result, first.row, scene)
             self.audit.extend(audit_records(result, point.name, applied.honoured, applied.note))
             if applied.halt is not None and session is not None:
                 # continue:false: the session's turn ends before its next step (``halted``).
-                self.memo.setdefault("halt", {})[session.id] = turn
+                self.state.halt(session.id, turn)
             done.append((result, applied))
             if applied.verdict is not None:
                 break
@@ -451,7 +437,7 @@ class Runner:
         """An ``async`` hook: it runs to its end, and nothing it answers reaches the host. An
         ``asyncRewake`` hook that exits 2 wakes the agent with its output, as Claude does."""
         _status(self.host, entry)
-        answer, outcome = await _run_one(entry, moment, self.complete)
+        answer, outcome = await run_one(entry, moment, self.complete)
         handler = entry.handler
         note = "async: ran in the background; its answer decides nothing"
         if isinstance(handler, CommandHandler) and handler.rewake and outcome.exit_code == 2:

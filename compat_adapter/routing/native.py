@@ -23,6 +23,7 @@ from compat_adapter.routing.base import HookState
 from compat_adapter.routing.dispatch import AuditRecord, HookEntry, Runner
 from compat_adapter.routing.points import (
     AGENT_CREATED,
+    DISPOSED,
     POST_EXECUTE,
     PRE_EXECUTE,
     PRE_STEP,
@@ -57,6 +58,11 @@ class Listening:
     def closed(self) -> bool:
         return self.runner.closed
 
+    def kept(self) -> dict[str, int]:
+        """How many entries each per-session, per-agent or per-call structure of these routes holds."""
+        runner = self.runner
+        return {**runner.state.sizes(), "verbatim": len(runner.verbatim), "rewrites": len(runner.rewrites)}
+
     async def mount(self, entry: HookEntry, rule: Rule) -> None:
         point = point_named(entry.row.point)
         self.runner.add(entry, rule)
@@ -72,6 +78,9 @@ class Listening:
             if point is PRE_EXECUTE and can_rewrite(self._host):
                 # An input rewrite runs as a nested call on tools/execute (``rewrite``).
                 self._subscribe(EXECUTE_SEAM)
+            if DISPOSED.seam in self._host.surface.seams:
+                # What the runner keeps for an agent and its session goes when the agent does.
+                self._subscribe(DISPOSED.seam)
             await self._arm(point)
         except BaseException:
             self.runner.remove(entry)

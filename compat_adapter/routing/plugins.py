@@ -55,6 +55,7 @@ from compat_adapter.plugin_host.sources import PluginSource
 from compat_adapter.routing import points
 from compat_adapter.routing.base import HookState
 from compat_adapter.routing.dispatch import AuditRecord, HookEntry
+from compat_adapter.routing.failclosed import Unanswered
 from compat_adapter.routing.rewrite import Rewrites, can_rewrite
 from compat_adapter.routing.seams.tools import EXECUTE_SEAM
 from compat_adapter.routing.verbatim import Verbatim, reworded
@@ -149,6 +150,9 @@ class PluginHostRouter:
             # One listener for both keys, so that they run in OpenCode's order whatever mounts first.
             if points.PRE_STEP.name not in self._unsubscribe:
                 self._unsubscribe[points.PRE_STEP.name] = host.on(points.PRE_STEP.seam, self._pre_step)
+            if key == SYSTEM_TRANSFORM and points.DISPOSED.seam in host.surface.seams:
+                # What the transform keeps per agent and session goes with the agent.
+                self._unsubscribe[points.DISPOSED.seam] = host.on(points.DISPOSED.seam, self._forget)
         elif key == "permission.ask":
             self._unsubscribe[key] = host.on(points.APPROVAL.seam, self._approval)
         elif key == "event":
@@ -186,13 +190,30 @@ class PluginHostRouter:
             self._host.log("error", f"OpenCode plugin {result.plugin} {entries[0].row.event}: {result.error}",
                            plugin=result.plugin)
 
+    def kept(self) -> dict[str, int]:
+        """How many agents and sessions this route keeps something for (the growth test reads it)."""
+        return {"system_given": len(self._system_given), "titled": len(self._titled)}
+
+    def _forget(self, event: Any) -> None:
+        self._system_given.pop(event.agent.id, None)
+        self._titled.discard(event.agent.session.id)
+
     async def _pre_execute(self, execution: ToolExecution, next: Next) -> PreToolDecision:
         if not self._by_key.get("tool.execute.before") or self._rewrites.nested(execution):
             # A rewrite's nested call: the hooks already ran on the model's call.
             return await next()
         input, output = payloads.tool_before(execution)
         original = dict(output["args"])
-        result, entries = await self._run("tool.execute.before", input, output)
+        asked = tuple(e.id for e in self._by_key["tool.execute.before"])
+        try:
+            result, entries = await self._run("tool.execute.before", input, output)
+        except Exception as exc:  # noqa: BLE001 - a listener that raised would let the call through
+            why = f"the plugin host failed ({type(exc).__name__}: {exc})"
+            return PreToolDecision("deny", Unanswered(why, asked, True).reason)
+        if result.error is not None and self._closed:
+            # Disposing the adapter ended the sidecar under the call: no plugin decided it.
+            why = f"the adapter {self._adapter_id} was disposed"
+            return PreToolDecision("deny", Unanswered(why, asked, True).reason)
         if result.error is not None:
             self._record(entries, points.PRE_EXECUTE.name, result, "deny", True, "denied by a throw")
             return self._verbatim.deny(execution, result.error)

@@ -59,6 +59,10 @@ class Rewrites:
         self._wanted: dict[Key, Mapping[str, Any]] = {}
         self._nested: set[Key] = set()
 
+    def __len__(self) -> int:
+        """Rewrites wanted or running now."""
+        return len(self._wanted) + len(self._nested)
+
     def want(self, execution: ToolExecution, arguments: Mapping[str, Any]) -> None:
         """Run this call with ``arguments`` (host names) when the host dispatches it."""
         if len(self._wanted) >= _KEPT:

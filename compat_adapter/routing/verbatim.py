@@ -42,6 +42,10 @@ class Verbatim:
     def __init__(self) -> None:
         self._said: dict[Key, tuple[str, str]] = {}
 
+    def __len__(self) -> int:
+        """Denies whose post-execute has not come yet."""
+        return len(self._said)
+
     def deny(self, execution: ToolExecution, text: str) -> PreToolDecision:
         """The host's deny for ``text``, the exact words the vendor shows the model.
 

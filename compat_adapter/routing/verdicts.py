@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from compat_adapter.catalog import vendor_tool
-from compat_adapter.dialects.common import host_call
 from compat_adapter.host.protocol import (
     ApprovalOutcome,
     AskUserQuestionAnswer,
@@ -194,6 +193,9 @@ def _rewrite(group: GroupResult, updated: Mapping[str, Any]) -> dict[str, Any] |
     if not isinstance(host_name, str) or not isinstance(host_args, Mapping):
         return None
     vendor = group.ran[0].spec.id
+    # Deferred: the points table (and with it `compat-adapter matrix`) needs no dialect loaded.
+    from compat_adapter.dialects.common import host_call
+
     name, arguments = host_call(vendor, vendor_tool(vendor, host_name), updated)
     return {**host_args, **arguments} if name == host_name else None
 

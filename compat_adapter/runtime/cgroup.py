@@ -27,6 +27,8 @@ __all__ = ("HookCgroup", "cgroup_parent")
 _counter = itertools.count(1)
 #: Set after the first failed creation: the machine's answer does not change within a process.
 _refused: set[Path] = set()
+#: This process's own cgroup directory by pid, found once (a forked child looks again).
+_found: dict[int, Path | None] = {}
 _REMOVE_LIMIT_S = 2.0
 
 
@@ -48,6 +50,17 @@ def cgroup_parent() -> Path | None:
     """The host process's own cgroup v2 directory, or None when there is none to use."""
     if os.environ.get("COMPAT_ADAPTER_HOOK_CGROUP", "auto").lower() in ("off", "0", "no", "false"):
         return None
+    # Read once per process: two /proc files parsed per hook run cost half a millisecond on a
+    # loaded machine, and neither the mount nor the cgroup a host runs in moves under it.
+    pid = os.getpid()
+    if pid not in _found:
+        _found.clear()
+        _found[pid] = _own_cgroup()
+    parent = _found[pid]
+    return None if parent is None or parent in _refused else parent
+
+
+def _own_cgroup() -> Path | None:
     mount = _mount_point()
     if mount is None:
         return None
@@ -62,8 +75,7 @@ def cgroup_parent() -> Path | None:
     relative = os.path.relpath(own, root) if root != "/" else own.lstrip("/")
     if relative.startswith(".."):
         return None  # our cgroup is outside what the mount shows
-    parent = where / relative if relative != "." else where
-    return None if parent in _refused else parent
+    return where / relative if relative != "." else where
 
 
 class HookCgroup:

@@ -3,7 +3,8 @@
 Two policies, chosen by the host's operator with ``COMPAT_ADAPTER_HOOK_ENV``:
 
 ``inherit`` (the default)
-    The host's environment minus everything secret-shaped: names (`SECRET_NAME`), values
+    The host's environment minus everything secret-shaped: names (`secret_name`: a rule on the
+    name's segments, so ``DB_PASS`` goes and ``COMPASS_HOME`` stays), values
     (`SECRET_VALUE`: credentials inside URLs, known token formats, private keys, connection
     strings) and the host's own settings (``DSH_*``, ``COMPAT_ADAPTER_*``). This is what the vendors
     do (Claude Code, Codex, Copilot … hand hooks their whole environment, minus nothing), so hooks
@@ -29,19 +30,59 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-__all__ = ("BASELINE", "SECRET_NAME", "SECRET_VALUE", "EnvPolicy", "hook_environment", "is_secret")
+__all__ = ("BASELINE", "SECRET_VALUE", "SECRET_WORDS", "EnvPolicy", "hook_environment", "is_secret", "secret_name",
+           "segments")
 
-#: Names that look like they hold a credential (searched anywhere in the name, any case).
-SECRET_NAME: re.Pattern[str] = re.compile(
-    r"KEY|PASSW(OR)?D|PASSPHRASE|SECRET|TOKEN|CREDENTIAL|JWT|COOKIE|PRIVATE|WEBHOOK"
-    r"|_PWD$"  # MYSQL_PWD (not PWD, OLDPWD)
-    r"|(^|_)AUTH(_|$)"  # NPM_CONFIG__AUTH, SSH_AUTH_SOCK, DOCKER_AUTH_CONFIG (not GIT_AUTHOR_*)
-    r"|(^|_)AGENT_(SOCK|INFO)$"  # GPG_AGENT_INFO: an agent socket signs for whoever can reach it
-    r"|(^|_)DSN$|CONN(ECTION)?_?STR(ING)?"  # SENTRY_DSN, AZURE_STORAGE_CONNECTION_STRING
-    r"|(^|_)(DATABASE|DB|REDIS|MONGO(DB)?|POSTGRES(QL)?|PG|MYSQL|MARIADB|AMQP|RABBITMQ|BROKER"
-    r"|ELASTIC(SEARCH)?|KAFKA|NATS|MEMCACHED?|CACHE)_UR[LI]$",  # DATABASE_URL, REDIS_URL …
-    re.IGNORECASE,
-)
+#: Words that name a credential when one is a whole segment of a variable's name (``DB_PASS``,
+#: ``GH_ENTERPRISE_PAT``, ``STRIPE_KEY``, ``dbPassword``); a segment is a run of letters and digits
+#: between separators or case changes, trailing digits dropped (``TOKEN2``).
+SECRET_WORDS: frozenset[str] = frozenset({
+    "KEY", "KEYS", "APIKEY", "APIKEYS", "PASS", "PASSWD", "PASSWORD", "PASSWORDS", "PWD", "PASSPHRASE",
+    "PAT", "SECRET", "SECRETS", "TOKEN", "TOKENS", "CREDENTIAL", "CREDENTIALS", "CREDS", "JWT",
+    "COOKIE", "COOKIES", "PRIVATE", "WEBHOOK", "WEBHOOKS", "AUTH", "DSN", "CONNSTR", "CONNSTRING",
+})
+#: Endings that name a credential inside one glued segment (``PGPASSWORD``, ``HTPASSWD``,
+#: ``GHTOKEN``, ``CLIENTSECRET``, ``ACCESSKEY``). ``PASS`` and ``KEY`` are not among them:
+#: ``COMPASS`` and ``HOTKEY`` are words of their own.
+_GLUED = ("PASSWORD", "PASSWORDS", "PASSWD", "PASSPHRASE", "SECRET", "SECRETS", "TOKEN", "TOKENS",
+          "CREDENTIAL", "CREDENTIALS", "APIKEY", "ACCESSKEY", "SECRETKEY", "PRIVATEKEY", "AUTHKEY")
+#: Two segments in a row that name a credential wherever they stand.
+_PAIRS = frozenset({("CONNECTION", "STRING"), ("CONN", "STR"), ("CONN", "STRING"), ("CONNECTION", "STR")})
+#: Stores whose ``<STORE>_URL`` carries its login (``DATABASE_URL``, ``REDIS_URL``, ``MONGODB_URI``).
+_STORES = frozenset({
+    "DATABASE", "DB", "REDIS", "MONGO", "MONGODB", "POSTGRES", "POSTGRESQL", "PG", "MYSQL", "MARIADB",
+    "AMQP", "RABBITMQ", "BROKER", "ELASTIC", "ELASTICSEARCH", "KAFKA", "NATS", "MEMCACHE", "MEMCACHED",
+    "CACHE",
+})
+#: A name that ends in one of these names a folder, not what is in it (``PASSWORD_STORE_DIR``):
+#: the value rule still judges the value.
+_PLACES = frozenset({"DIR", "HOME"})
+_SEGMENT = re.compile(r"[A-Z]+[0-9]*(?![a-z])|[A-Z]?[a-z]+[0-9]*|[0-9]+")
+
+
+def segments(name: str) -> tuple[str, ...]:
+    """The words of a variable's name, upper case, trailing digits dropped: ``dbPassword2`` →
+    ``("DB", "PASSWORD")``, ``NPM_CONFIG__AUTH`` → ``("NPM", "CONFIG", "AUTH")``."""
+    words = (w.rstrip("0123456789").upper() for w in _SEGMENT.findall(name))
+    return tuple(w for w in words if w)
+
+
+def secret_name(name: str) -> bool:
+    """True when the name says it holds a credential: one of its segments is a secret word (or a
+    glued one ends in one), two of them are ``CONNECTION_STRING``, it ends ``<STORE>_URL`` or
+    ``AGENT_SOCK``/``AGENT_INFO`` (an agent socket signs for whoever can reach it). ``PWD`` alone
+    is the working directory, and a name that ends in ``DIR`` or ``HOME`` names a folder."""
+    words = segments(name)
+    if not words or words == ("PWD",) or words[-1] in _PLACES:
+        return False
+    if any(w in SECRET_WORDS or w.endswith(_GLUED) for w in words):
+        return True
+    if any(pair in _PAIRS for pair in zip(words, words[1:], strict=False)):
+        return True
+    last = words[-2:]
+    return len(last) == 2 and ((last[0] in _STORES and last[1] in ("URL", "URI"))
+                               or (last[0] == "AGENT" and last[1] in ("SOCK", "INFO")))
+
 
 #: Values that are credentials whatever their name.
 SECRET_VALUE: re.Pattern[str] = re.compile(
@@ -71,7 +112,7 @@ _NO_VARS: Mapping[str, str] = MappingProxyType({})
 
 def is_secret(name: str, value: str) -> bool:
     """True when the name or the value has the shape of a credential."""
-    return bool(SECRET_NAME.search(name) or SECRET_VALUE.search(value))
+    return secret_name(name) or bool(SECRET_VALUE.search(value))
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,15 +21,26 @@ Why a launcher between the host and the shell:
   server was started with, so a hook reading ``/proc/$PPID/environ`` (``sh -c 'cmd'`` execs the
   last command, so ``$PPID`` would otherwise be the host) or its grandparent's finds nothing there.
 
-Protocol of one run, on the run's own socket (the host never signals a process it did not start):
+Protocol of one run (the host never signals a process it did not start):
 
-- host → server: an 8-byte big-endian length and a JSON request (``argv``, ``env``, ``cwd``,
-  ``cgroup``), then single bytes: ``T`` — the hook timed out: every descendant gets SIGTERM once,
-  the launcher keeps waiting for the shell; ``K`` — stop now: every descendant gets SIGKILL. The
-  host closing the socket (it was cancelled, or died) counts as ``K``;
+- host → server, on the control socket: one message with the run's descriptors (its own socket,
+  stdin or none, stdout, stderr) and, after the tag byte, the JSON request (``argv``, ``env``,
+  ``cwd``, ``cgroup``), so the server forks on the message that announces the run. A request too
+  large for one message follows on the run's socket instead: an 8-byte big-endian length, then the
+  JSON;
+- host → server, on the run's socket: single bytes: ``T`` — the hook timed out: every descendant
+  gets SIGTERM once, the launcher keeps waiting for the shell; ``K`` — stop now: every descendant
+  gets SIGKILL. The host closing the socket (it was cancelled, or died) counts as ``K``;
 - launcher → host: ``P <pid>`` once it is in the hook's working directory (its pid is also its
   process group and session), or ``E <message>`` when the run cannot start (the working directory
-  went away); server → host: ``X <wait status>`` when the launcher has ended.
+  went away); ``X <wait status>`` (the shell's) once everything the hook started is gone. The server
+  sends ``X`` with the launcher's own status when it reaps a launcher that could not (killed); the
+  host takes the first ``X``.
+
+The shell joins the run's cgroup as it is forked (``clone3`` with ``CLONE_INTO_CGROUP``, Linux
+5.7): a write to ``cgroup.procs`` waits for the kernel's cgroup lock, an RCU grace period that
+costs milliseconds on a loaded machine. Where the kernel or a seccomp filter refuses ``clone3``
+the shell is forked and writes itself into ``cgroup.procs`` before ``exec``, as before.
 
 When the shell has exited (or was killed), whatever it left behind is killed and reaped, then the
 launcher ends the way the shell did: the same exit code, or the same signal, so the host reads
@@ -46,6 +57,7 @@ import time
 
 TYPE_CHECKING = False  # `typing` alone would double the server's start-up
 if TYPE_CHECKING:
+    import ctypes
     import selectors
     import signal
     import socket
@@ -55,21 +67,35 @@ else:
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
+SYS_CLONE3 = 435  # the same number on every architecture that has it
+CLONE_INTO_CGROUP = 0x200000000
+#: With it (and without CLONE_VM: the child has its own copy of memory, as after fork) we sleep
+#: until the shell has called exec, so the shell starts at once instead of waiting for a CPU.
+CLONE_VFORK = 0x4000
+#: Largest request sent inline with the run's descriptors (a SEQPACKET message must fit the
+#: socket buffer, about 200 KiB by default); a larger one follows on the run's socket.
+INLINE_MAX = 65536
 #: The signal that means "kill everything now" to a launcher.
 KILL_NOW = signal.SIGUSR1
 _WATCHED = {signal.SIGCHLD, signal.SIGTERM, KILL_NOW}
+#: Where a launcher keeps its run's socket once it has closed everything else.
+_REPORT = 3
 #: The bytes the host sends on a run's socket, and the signal each one becomes.
 ORDERS = {ord("T"): signal.SIGTERM, ord("K"): KILL_NOW}
 _LIBC = None
 
 
-def _prctl(option: int, value: int) -> bool:
+def _libc() -> ctypes.CDLL:
     global _LIBC
     if _LIBC is None:
         import ctypes
 
         _LIBC = ctypes.CDLL(None, use_errno=True)
-    return _LIBC.prctl(option, value, 0, 0, 0) == 0
+    return _LIBC
+
+
+def _prctl(option: int, value: int) -> bool:
+    return _libc().prctl(option, value, 0, 0, 0) == 0
 
 
 def _children(me: int) -> list[int]:
@@ -180,9 +206,10 @@ class Launcher:
 
     def run(self, argv: list[str], env: dict[str, str]) -> int:
         signal.pthread_sigmask(signal.SIG_BLOCK, _WATCHED)
-        self.shell_pid = os.fork()
+        joined = _fork_into(self.cgroup) if self.cgroup is not None else -1
+        self.shell_pid = joined if joined >= 0 else os.fork()
         if self.shell_pid == 0:
-            _exec_shell(self.cgroup, argv, env)
+            _exec_shell(self.cgroup if joined < 0 else None, argv, env)
         while self.shell_status is None:
             sig = signal.sigwait(_WATCHED)
             if sig == signal.SIGTERM:
@@ -192,6 +219,28 @@ class Launcher:
             self.reap(block=False)
         self.kill_all()
         return self.shell_status
+
+
+def _fork_into(cgroup: str) -> int:
+    """Fork with the child already in ``cgroup`` (``clone3``, ``CLONE_INTO_CGROUP``): the child's
+    pid, 0 in the child, -1 where it cannot be done (the caller forks and joins by a write).
+
+    The child returns here without CPython's after-fork bookkeeping. That is sound only because
+    this process has a single thread and the child does nothing but reset signals and ``exec``
+    (:func:`_exec_shell`), as a child of ``posix_spawn`` would."""
+    try:
+        fd = os.open(cgroup, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return -1
+    try:
+        # struct clone_args: flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size,
+        # tls, set_tid, set_tid_size, cgroup (u64 each).
+        fields = (CLONE_INTO_CGROUP | CLONE_VFORK, 0, 0, 0, signal.SIGCHLD, 0, 0, 0, 0, 0, fd)
+        args = b"".join(v.to_bytes(8, sys.byteorder) for v in fields)
+        pid = _libc().syscall(SYS_CLONE3, args, len(args))
+        return pid if pid >= 0 else -1
+    finally:
+        os.close(fd)  # parent and child alike: the child is in the cgroup already
 
 
 def _exec_shell(cgroup: str | None, argv: list[str], env: dict[str, str]) -> None:
@@ -248,7 +297,11 @@ def launch(server: int, report: int, stdio: list[int], request: dict) -> None:
             os.write(report, b"E " + message.encode(errors="replace").replace(b"\n", b" ") + b"\n")
             os._exit(127)
         os.write(report, f"P {os.getpid()}\n".encode())  # started: the host may signal us now
-        os.closerange(3, os.sysconf("SC_OPEN_MAX"))  # the server's sockets, other runs' pipes
+        # The run's socket stays (as fd 3, closed on exec: the hook never holds it) for our ``X``;
+        # everything else goes: the server's sockets, other runs' pipes.
+        if report != _REPORT:
+            os.dup2(report, _REPORT, inheritable=False)
+        os.closerange(_REPORT + 1, os.sysconf("SC_OPEN_MAX"))
         # Non-dumpable: no core file when we re-raise a core-dumping signal of the shell.
         _prctl(PR_SET_DUMPABLE, 0)
         subreaper = _prctl(PR_SET_CHILD_SUBREAPER, 1)
@@ -258,6 +311,12 @@ def launch(server: int, report: int, stdio: list[int], request: dict) -> None:
         if not subreaper:
             os.write(2, b"compat-adapter launcher: PR_SET_CHILD_SUBREAPER refused\n")
         status = Launcher(request.get("cgroup")).run(request["argv"], request["env"])
+        # Everything the hook started is gone: the host may go on now, without waiting for the
+        # server to reap us (it still does, and its own ``X`` comes second).
+        try:
+            os.write(_REPORT, f"X {status}\n".encode())
+        except OSError:
+            pass  # the host hung up: nobody to tell
     except BaseException as exc:  # noqa: BLE001 - a forked child must never return into the server
         try:
             os.write(2, f"compat-adapter launcher: {type(exc).__name__}: {exc}\n".encode(errors="replace"))
@@ -331,7 +390,7 @@ class Server:
         socket = self.socket
         size = socket.CMSG_SPACE(4 * 4)
         try:
-            data, ancillary, _, _ = self.control.recvmsg(16, size)
+            data, ancillary, flags, _ = self.control.recvmsg(INLINE_MAX + 1, size)
         except InterruptedError:
             return True
         fds: list[int] = []
@@ -340,14 +399,20 @@ class Server:
                 fds.extend(int.from_bytes(payload[i:i + 4], sys.byteorder) for i in range(0, len(payload), 4))
         if not data:
             return False  # the host is gone
-        if len(fds) != 3 + (data == b"I"):
-            for fd in fds:
+        tag, inline = data[:1], data[1:]
+        if len(fds) != 3 + (tag == b"I") or flags & (socket.MSG_TRUNC | socket.MSG_CTRUNC):
+            for fd in fds:  # not a run we can start: its socket closes, the host reads why
                 os.close(fd)
             return True
         sock = socket.socket(fileno=fds[0])
         sock.setblocking(False)
-        stdio = fds[1:] if data == b"I" else [-1, *fds[1:]]
-        self.selector.register(sock, 1, Run(sock, stdio))  # EVENT_READ; the key's data is the run
+        stdio = fds[1:] if tag == b"I" else [-1, *fds[1:]]
+        run = Run(sock, stdio)
+        self.selector.register(sock, 1, run)  # EVENT_READ; the key's data is the run
+        if inline:
+            import json
+
+            self.fork(run, json.loads(inline))
         return True
 
     def order(self, run: Run) -> None:

@@ -53,7 +53,6 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
 from pathlib import Path
 from subprocess import DEVNULL, PIPE
 
@@ -62,6 +61,7 @@ from anyio.abc import ByteReceiveStream, ByteSendStream, Process
 
 from compat_adapter.runtime.cgroup import HookCgroup
 from compat_adapter.runtime.environment import hook_environment
+from compat_adapter.runtime.outcome import ProcessOutcome
 from compat_adapter.runtime.launcher import KILL_NOW
 from compat_adapter.runtime.spawner import Launched, LaunchRefused, launch
 
@@ -75,20 +75,6 @@ BASH = shutil.which("bash") or _SHELL
 _PYTHON: str | None = sys.executable if sys.executable and os.access(sys.executable, os.X_OK) else None
 # Reaping a SIGKILLed group is quick; the bound only guards against a process stuck in the kernel.
 _REAP_LIMIT_S = 10.0
-
-
-@dataclass(frozen=True, slots=True)
-class ProcessOutcome:
-    """What one run of a command did. Built once, never changed."""
-
-    exit_code: int | None  # None: killed (timeout), signal death, or never started
-    stdout: str  # decoded utf-8 with errors="replace", capped
-    stderr: str
-    timed_out: bool
-    truncated: bool  # stdout or stderr hit the cap (the rest was drained and dropped)
-    cause: str | None  # None on a normal exit; else "timeout" | "signal" | "spawn-failed" | "cancelled"
-    duration_ms: float
-    signal: int | None = None
 
 
 class _Capture:
@@ -122,7 +108,10 @@ class _Capture:
 
 def _signal_group(pgid: int, sig: signal.Signals) -> None:
     # ESRCH: the group is already gone; EPERM: only reachable when the pid was recycled into
-    # someone else's group, which we must not touch anyway.
+    # someone else's group, which we must not touch anyway. A launcher that never said its pid
+    # (it refused the run) has none: killpg(0) would signal our own group.
+    if pgid <= 0:
+        return
     with suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, sig)
 
@@ -172,10 +161,11 @@ class _Tree:
     """The signals a run needs, sent to the launcher (which owns every descendant) or, without
     one, to the shell's process group."""
 
-    __slots__ = ("proc", "launched", "cgroup")
+    __slots__ = ("proc", "launched", "cgroup", "finished")
 
     def __init__(self, proc: Process | Launched, launched: bool, cgroup: HookCgroup | None) -> None:
         self.proc, self.launched, self.cgroup = proc, launched, cgroup
+        self.finished = False
 
     def terminate(self) -> None:
         if self.launched:
@@ -195,8 +185,10 @@ class _Tree:
     def finish(self) -> None:
         # After the launcher is gone (or without one): whatever is left in our group or cgroup.
         _signal_group(self.proc.pid, signal.SIGKILL)
-        if self.cgroup is not None:
+        if self.cgroup is not None and not self.finished:
+            # Once is enough: a member cannot leave the cgroup, and its removal kills again.
             self.cgroup.kill()
+        self.finished = self.proc.returncode is not None
 
 
 async def run_command(
@@ -228,9 +220,11 @@ async def run_command(
         # It is delivered at the next checkpoint instead, inside the try/finally below.
         with anyio.CancelScope(shield=True):
             if python is not None:
+                # Not waiting for the launcher's start: stdin is fed while it forks, and a
+                # refusal comes back through wait() (below: a spawn failure all the same).
                 proc: Process | Launched = await launch(
                     program, python=python, env=env, cwd=cwd, with_stdin=stdin is not None,
-                    cgroup=str(cgroup.path) if cgroup is not None else None)
+                    cgroup=str(cgroup.path) if cgroup is not None else None, wait_started=False)
             else:
                 proc = await anyio.open_process(
                     program,
@@ -294,6 +288,9 @@ async def run_command(
             if cgroup is not None:
                 await cgroup.remove()
 
+    refused = proc.refused if isinstance(proc, Launched) else None
+    if refused is not None:
+        return _spawn_failed(refused, started)
     duration_ms = (time.perf_counter() - started) * 1000.0
     timed_out = leader_code is None
     code = proc.returncode if timed_out else leader_code

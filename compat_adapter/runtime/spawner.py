@@ -2,7 +2,8 @@
 
 One server per host process (`compat_adapter.runtime.launcher`, run as ``python -I -S launcher.py
 serve``), started on the first hook run and again whenever it is found gone. A run costs the host
-three pipes, one socket pair and a message; the server forks a launcher for it. The server's
+three pipes, one socket pair and one message (descriptors and request); the server forks a
+launcher for it, and the launcher reports the end of the run itself. The server's
 protocol is described in the launcher's docstring.
 
 `launch` returns a `Launched`: the same surface `runtime.process` uses of an anyio process (pid,
@@ -28,7 +29,7 @@ import anyio
 import anyio.lowlevel
 from anyio.abc import ByteReceiveStream, ByteSendStream
 
-from compat_adapter.runtime.launcher import KILL_NOW
+from compat_adapter.runtime.launcher import INLINE_MAX, KILL_NOW
 
 __all__ = ("LaunchRefused", "Launched", "launch", "server_pid")
 
@@ -36,6 +37,8 @@ _SCRIPT = Path(__file__).with_name("launcher.py")
 _ORDERS: dict[int, bytes] = {signal.SIGTERM: b"T", KILL_NOW: b"K"}
 _CHUNK = 65536
 _START_LIMIT_S = 60.0
+#: How long a launcher that has said X may take to exit (it exits at once; the host kills it after).
+_EXIT_LIMIT_S = 5.0
 
 
 class LaunchRefused(Exception):
@@ -81,10 +84,11 @@ class _Server:
         self.control = ours
         return ours
 
-    def submit(self, python: str, fds: Sequence[int], with_stdin: bool) -> None:
-        """Hand one run's descriptors to the server (starting it if needed)."""
+    def submit(self, python: str, fds: Sequence[int], with_stdin: bool, request: bytes = b"") -> None:
+        """Hand one run's descriptors, and its request when given, to the server in one message
+        (starting the server if needed)."""
         message = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, b"".join(fd.to_bytes(4, sys.byteorder) for fd in fds))]
-        tag = b"I" if with_stdin else b"N"
+        tag = (b"I" if with_stdin else b"N") + request
         with self.lock:
             for attempt in (1, 2):
                 control = self.control
@@ -210,6 +214,7 @@ class Launched:
         self.stderr = _PipeReader(stderr)
         self._lines = b""
         self._reading = anyio.Lock()
+        self._exited = False
 
     async def _next(self) -> None:
         """Read the server's next report (``P``, ``E``, ``X``); its going away ends the run."""
@@ -225,7 +230,9 @@ class Launched:
                 if not data:
                     # The server went away before telling: its launchers die with it (PDEATHSIG),
                     # so the run is over; report it as killed.
-                    lost = b"X %d\n" % signal.SIGKILL if self.pid else b"E cannot run hook: the launcher stopped\n"
+                    # Without a pid it never started: refused, and over (as a launcher's exit 127).
+                    lost = (b"X %d\n" % signal.SIGKILL if self.pid else
+                            b"E cannot run hook: the launcher stopped\nX %d\n" % (127 << 8))
                     self._lines += lost
                     break
                 self._lines += data
@@ -233,7 +240,7 @@ class Launched:
         kind, _, value = line.decode(errors="replace").partition(" ")
         if kind == "P":
             self.pid = int(value)
-        elif kind == "E":
+        elif kind == "E" and self.refused is None:
             self.refused = value
         elif kind == "X":
             self.returncode = os.waitstatus_to_exitcode(int(value))
@@ -249,7 +256,24 @@ class Launched:
     async def wait(self) -> int:
         while self.returncode is None:
             await self._next()
+        if self.pid and not self._exited:
+            await self._exit_of_launcher()
         return self.returncode
+
+    async def _exit_of_launcher(self) -> None:
+        """The launcher says ``X`` just before it exits: wait (bounded) until it has, so that when
+        a run is over no process of it is still running, the launcher included."""
+        self._exited = True
+        try:
+            fd = os.pidfd_open(self.pid)
+        except OSError:
+            return  # gone and reaped already (the server's X), or no pidfd on this kernel
+        try:
+            with anyio.move_on_after(_EXIT_LIMIT_S):
+                await anyio.wait_readable(fd)  # readable once the process has terminated
+        finally:
+            anyio.notify_closing(fd)
+            os.close(fd)
 
     def send_signal(self, sig: int) -> None:
         """SIGTERM and KILL_NOW, relayed by the server (which owns the pid until it reaps it)."""
@@ -266,9 +290,13 @@ class Launched:
 
 
 async def launch(argv: Sequence[str], *, python: str, env: Mapping[str, str], cwd: Path,
-                 cgroup: str | None, with_stdin: bool) -> Launched:
+                 cgroup: str | None, with_stdin: bool, wait_started: bool = True) -> Launched:
     """Start `argv` under a launcher; raises OSError, ValueError, TypeError as ``subprocess``
-    would, and `LaunchRefused` when the launcher could not start it."""
+    would, and `LaunchRefused` when the launcher could not start it.
+
+    ``wait_started=False`` returns as soon as the run is handed over, so that the caller feeds
+    stdin while the launcher forks: `Launched.wait` then reads the start (``P``) or the refusal
+    (``E``, kept in `Launched.refused`) on the way to the end."""
     _check(argv, env)
     request = json.dumps({"argv": list(argv), "env": dict(env), "cwd": str(cwd), "cgroup": cgroup}).encode()
     theirs: list[int] = []
@@ -288,7 +316,9 @@ async def launch(argv: Sequence[str], *, python: str, env: Mapping[str, str], cw
             theirs.append(w)
         for fd in ours:
             os.set_blocking(fd, False)
-        _SERVER.submit(python, theirs, with_stdin)
+        # One message: the server forks on it. Only a request too large for one follows apart.
+        inline = len(request) <= INLINE_MAX
+        _SERVER.submit(python, theirs, with_stdin, request if inline else b"")
     except BaseException:
         for fd in theirs + ours:
             os.close(fd)
@@ -302,13 +332,14 @@ async def launch(argv: Sequence[str], *, python: str, env: Mapping[str, str], cw
         # Bounded: the caller shields this from cancellation, and a server that stopped answering
         # must become a spawn failure, not a hang (closing the socket then stops the launcher).
         with anyio.fail_after(_START_LIMIT_S):
-            view = memoryview(len(request).to_bytes(8, "big") + request)
+            view = memoryview(b"" if inline else len(request).to_bytes(8, "big") + request)
             while view:
                 try:
                     view = view[sock.send(view):]
                 except BlockingIOError:
                     await anyio.wait_writable(sock)
-            await run.started()
+            if wait_started:
+                await run.started()
     except BaseException:
         await run.aclose()
         raise

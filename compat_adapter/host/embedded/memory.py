@@ -41,7 +41,7 @@ from compat_adapter.host.embedded.bridges import MountedBridge, mount
 from compat_adapter.host.embedded.loop import run_nested
 from compat_adapter.host.embedded.seams import Default, Listener, Seams
 from compat_adapter.host.embedded.services import HOST_USER, Services
-from compat_adapter.host.embedded.session import MemorySession
+from compat_adapter.host.embedded.session import MemorySession, Sessions
 from compat_adapter.host.embedded.shellenv import ShellEnv
 from compat_adapter.host.protocol import (
     AgentCreated,
@@ -95,6 +95,8 @@ class MemoryHost(Host):
     :param close_grace_s: how long leaving the host waits for running turns and background work
         before cancelling them.
     :param max_records: operator-log entries kept in :attr:`records` (the newest).
+    :param max_detached_sessions: sessions whose agent is gone kept for a later ``resume`` (the
+        newest; see :class:`~compat_adapter.host.embedded.session.Sessions`).
     :param model: the model server prompt and agent hooks ask; without one (and without
         ``COMPAT_ADAPTER_MODEL_URL``) the surface has no ``model`` service and they are UNSUPPORTED.
     """
@@ -105,7 +107,8 @@ class MemoryHost(Host):
                  approver: Callable[[ApprovalRequest], Any] | None = None,
                  clock: Callable[[], float] = time.time, max_steps_per_turn: int = 64,
                  subagent_start_wait_s: float = 10.0, close_grace_s: float = 10.0,
-                 model: ModelEndpoint | None = None, max_records: int = 1000) -> None:
+                 model: ModelEndpoint | None = None, max_records: int = 1000,
+                 max_detached_sessions: int = 64) -> None:
         self._cwd = Path(cwd)
         #: The model prompt and agent hooks ask (``COMPAT_ADAPTER_MODEL_URL`` … when not given).
         self.model = model if model is not None else endpoint_from_env()
@@ -141,7 +144,7 @@ class MemoryHost(Host):
         #: disposing for the host's whole life do not grow it.
         self.records: deque[HostRecord] = deque(maxlen=max_records)
         self._seams = Seams(self._surface.seams, self.log, self._spawn)
-        self._sessions: dict[str, MemorySession] = {}
+        self._sessions = Sessions(max_detached_sessions)
         self._agents: dict[str, MemoryAgent] = {}
         self._counters: dict[str, int] = {}
         self._shell_env = ShellEnv(self.log)
@@ -295,7 +298,7 @@ class MemoryHost(Host):
         path = None if self._log_dir is None else self._log_dir / f"{session_id}.jsonl"
         session = MemorySession(session_id, Path(cwd) if cwd is not None else self._cwd, path,
                                 publish=self._publish_session_event, clock=self._clock)
-        self._sessions[session_id] = session
+        self._sessions.add(session)
         self.emit("session/created", SessionCreated(session))
         return session
 
@@ -304,7 +307,7 @@ class MemoryHost(Host):
 
     @property
     def sessions(self) -> tuple[MemorySession, ...]:
-        return tuple(self._sessions.values())
+        return self._sessions.values()
 
     @property
     def agents(self) -> tuple[MemoryAgent, ...]:
@@ -335,6 +338,7 @@ class MemoryHost(Host):
                             parent_id=None if parent is None else parent.id, source=source,
                             script=script, model=model)
         self._agents[agent.id] = agent
+        self._sessions.attach(session)
         session.agent = agent
         await self.serial("agent/created", AgentCreated(agent, source))
         return agent
@@ -346,10 +350,11 @@ class MemoryHost(Host):
         return f"{prefix}-{n}"
 
     def forget_agent(self, agent: MemoryAgent) -> None:
-        """Drop a disposed agent from the live set (and from its session)."""
+        """Drop a disposed agent from the live set (its session is kept while among the newest)."""
         self._agents.pop(agent.id, None)
         if agent.session.agent is agent:
             agent.session.agent = None
+            self._sessions.detach(agent.session)
 
     def _publish_session_event(self, notice: SessionEventNotice) -> None:
         self.emit("session/event", notice)

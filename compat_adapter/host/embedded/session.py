@@ -21,7 +21,7 @@ from compat_adapter.jsondata import jsonable
 if TYPE_CHECKING:
     from compat_adapter.host.embedded.agent import MemoryAgent
 
-__all__ = ("MemorySession",)
+__all__ = ("MemorySession", "Sessions")
 
 
 def _freeze(value: Any) -> Any:
@@ -87,3 +87,37 @@ class MemorySession(SessionLog):
 
     def __repr__(self) -> str:
         return f"<MemorySession {self._id} events={len(self._events)}>"
+
+
+class Sessions:
+    """The host's sessions by id: every one with a live agent (or none yet), and of those whose
+    agent is gone the newest ``detached_kept`` (a later agent may resume one); older ones are
+    dropped, so a host that lives through many sessions keeps a bounded number of their logs."""
+
+    def __init__(self, detached_kept: int) -> None:
+        self.detached_kept = detached_kept
+        self._all: dict[str, MemorySession] = {}
+        self._detached: dict[str, None] = {}  # oldest first (a dict as an ordered set)
+
+    def add(self, session: MemorySession) -> None:
+        self._all[session.id] = session
+
+    def get(self, session_id: str) -> MemorySession | None:
+        return self._all.get(session_id)
+
+    def values(self) -> tuple[MemorySession, ...]:
+        return tuple(self._all.values())
+
+    def attach(self, session: MemorySession) -> None:
+        """An agent runs in the session: it is kept whatever its age."""
+        self._detached.pop(session.id, None)
+
+    def detach(self, session: MemorySession) -> None:
+        """The session's agent is gone: it is kept among the newest detached ones."""
+        if session.id not in self._all:
+            return
+        self._detached[session.id] = None
+        while len(self._detached) > self.detached_kept:
+            oldest = next(iter(self._detached))
+            del self._detached[oldest]
+            self._all.pop(oldest).close()

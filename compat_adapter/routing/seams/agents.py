@@ -20,7 +20,7 @@ from compat_adapter.host.protocol import (
 )
 from compat_adapter.routing import points
 from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages, message, turn_of
-from compat_adapter.routing.seams.prompts import PROMPT_PARTS, prompt_parts
+from compat_adapter.routing.seams.prompts import prompt_parts
 from compat_adapter.routing.verdicts import Steer
 
 __all__ = ("on_agent_created", "on_disposed", "on_error", "on_inbox", "on_status", "on_subagent_end",
@@ -38,14 +38,14 @@ async def on_agent_created(runner: Runner, event: AgentCreated) -> None:
         parts = prompt_parts(applied)
         if any(parts):
             # The vendor puts this context in the first prompt (CodeBuddy): it waits for it.
-            runner.memo.setdefault(PROMPT_PARTS, {}).setdefault(event.agent.id, []).append(parts)
+            runner.state.prompt_parts.setdefault(event.agent.id, []).append(parts)
 
 
 async def on_turn_stopping(runner: Runner, event: TurnStopping) -> None:
     point = points.TURN_STOPPING
     if not runner.has(point):
         return
-    blocks = runner.memo.setdefault("stop-blocks", {})
+    blocks = runner.state.stop_blocks
     key = (event.agent.id, event.turn)
     forced = blocks.get(key, 0)
     done = await runner.run(point, point.fields(event, forced), session=event.agent.session,
@@ -59,7 +59,20 @@ async def on_turn_stopping(runner: Runner, event: TurnStopping) -> None:
 
 
 def on_disposed(runner: Runner, event: Any) -> Awaitable[None] | None:
-    return runner.emit(points.DISPOSED, points.DISPOSED.fields(event), event.agent.session)
+    """Run the hooks of an agent's end, then forget what was kept for the agent and its session
+    (a ``once`` hook of the end still sees the session's record while it is admitted)."""
+    agent = event.agent
+    job = runner.emit(points.DISPOSED, points.DISPOSED.fields(event), agent.session)
+    if job is None:
+        runner.state.forget_agent(agent.id, agent.session.id)
+        return None
+
+    async def then() -> None:
+        try:
+            await job
+        finally:
+            runner.state.forget_agent(agent.id, agent.session.id)
+    return then()
 
 
 def on_error(runner: Runner, event: AgentError) -> Awaitable[None] | None:

@@ -15,13 +15,10 @@ from compat_adapter.host.protocol import (
 )
 from compat_adapter.routing import points
 from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages, message, turn_of
+from compat_adapter.routing.failclosed import Unanswered
 from compat_adapter.routing.verdicts import Applied
 
-__all__ = ("PROMPT_PARTS", "halted", "on_pre_step", "on_questions", "prompt_parts")
-
-#: Memo key: agent id → context parts (before, after) waiting for the agent's next prompt, from hooks
-#: that ran before there was one (CodeBuddy puts session-start context in the first user message).
-PROMPT_PARTS = "prompt-parts"
+__all__ = ("halted", "on_pre_step", "on_questions", "prompt_parts")
 
 Next = Callable[[], Awaitable[Any]]
 
@@ -41,7 +38,7 @@ def halted(runner: Runner, session: SessionHandle, turn: int) -> bool:
     A halt recorded outside a turn (a session start) stops the next turn's first step; one
     recorded in an earlier turn that has ended is stale and dropped.
     """
-    halts = runner.memo.get("halt")
+    halts = runner.state.halts
     if not halts or session.id not in halts:
         return False
     at = halts.pop(session.id)
@@ -55,7 +52,9 @@ async def on_pre_step(runner: Runner, event: PreStepEvent, next: Next) -> PreSte
     # Only what the user typed is a prompt: steering, injected context (rules, hook context)
     # and tool continuations ride in the same batch but are not the vendor's prompt.
     prompts = tuple(m for m in event.messages if m.source.kind == "user")
-    waiting = runner.memo.get(PROMPT_PARTS, {})
+    # Context parts from hooks that ran before there was a prompt (CodeBuddy puts session-start
+    # context in the first user message), by agent.
+    waiting = runner.state.prompt_parts
     hooked = runner.has(points.PRE_STEP) or runner.has(points.PRE_STEP_TRANSFORM)
     if not prompts and runner.has(points.PRE_STEP):
         return await _continuation(runner, event, next)
@@ -71,6 +70,10 @@ async def on_pre_step(runner: Runner, event: PreStepEvent, next: Next) -> PreSte
         done = await runner.run(point, point.fields(prompt, event.agent.id, prompts[0].id),
                                 session=event.agent.session,
                                 turn=event.turn)
+        if isinstance(done, Unanswered) and done.guarded:
+            # A prompt hook that can block was asked and never answered: the prompt is not entered.
+            runner.host.log("warning", f"prompt refused: {done.reason}", agent=event.agent.id)
+            return PreStepDecision("reject")
         for group, applied in done:
             if applied.verdict is not None:
                 return applied.verdict

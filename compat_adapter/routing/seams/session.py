@@ -107,7 +107,7 @@ def _display(runner: Runner, session: SessionHandle, record: LogEvent) -> Jobs:
 # ── derived points that compare with what came before ───────────────────────────────────────────
 
 def _remember_todos(runner: Runner, session: SessionHandle, data: Mapping[str, Any]) -> dict[str, str]:
-    todos = runner.memo.setdefault("todos", {})
+    todos = runner.state.todos
     before = todos.get(session.id, {})
     todos[session.id] = {str(t.get("content")): str(t.get("status")) for t in data.get("todos") or ()}
     return before
@@ -117,7 +117,7 @@ def _todo_changes(runner: Runner, session: SessionHandle, record: LogEvent) -> J
     before = _remember_todos(runner, session, record.data)
     if not runner.has(points.TODO):
         return []
-    after = runner.memo["todos"][session.id]
+    after = runner.state.todos[session.id]
     created = [c for c in after if c not in before]
     completed = [c for c, s in after.items() if s == "completed" and before.get(c) != "completed"]
     point = points.TODO
@@ -143,7 +143,7 @@ def _event_starts(prefix: str) -> Keep:
 def _model_switch(runner: Runner, session: SessionHandle, record: LogEvent) -> Jobs:
     config = (record.data.get("header") or {}).get("config") or {}
     current = f"{config.get('provider', '')}/{config.get('model', '')}"
-    models = runner.memo.setdefault("models", {})
+    models = runner.state.models
     previous = models.get(session.id)
     models[session.id] = current
     if previous is None or previous == current:

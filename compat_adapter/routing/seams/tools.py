@@ -19,6 +19,7 @@ from compat_adapter.host.protocol import (
 )
 from compat_adapter.routing import points
 from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages, turn_of
+from compat_adapter.routing.failclosed import Unanswered
 from compat_adapter.routing.hostfacts import call_arguments, call_started
 from compat_adapter.routing.verbatim import reworded
 from compat_adapter.catalog import voice_of
@@ -30,14 +31,11 @@ Next = Callable[[], Awaitable[Any]]
 #: The around-dispatch seam: no point of its own (no hook runs there); it carries input rewrites.
 EXECUTE_SEAM = "tools/execute"
 
-#: Start times kept for calls whose result has not come back (a denied call never comes back).
-_STARTS_KEPT = 1024
-
 
 def _duration(runner: Runner, session: SessionHandle | None, call_id: str) -> dict[str, Any]:
     """``duration_ms`` of a finished call: from the end of its pre-tool hooks, else from when the
     host logged the call; absent when neither is known."""
-    started = runner.memo.get("tool_started", {}).pop(call_id, None)
+    started = runner.state.started.pop(call_id, None)
     if started is None and session is not None:
         started = call_started(session, call_id)
     if started is None:
@@ -56,15 +54,11 @@ async def on_pre_execute(runner: Runner, execution: ToolExecution, next: Next) -
     # The agent is in the scene so that an asyncRewake hook can wake it later.
     scene = {"approval": "approval" in runner.host.surface.services, "agent": execution.agent}
     done = await runner.run(point, point.fields(execution), session=session, turn=turn, scene=scene)
-    if not done and runner.closed:
-        # The adapter was disposed while its guards were deciding: they were asked, so the call
-        # does not run on an answer that never came.
-        return PreToolDecision("deny", "compat-adapter was disposed while a hook was deciding on this call")
-    if not (done and done[-1][1].verdict is not None):
+    if isinstance(done, Unanswered) and done.guarded:
+        return PreToolDecision("deny", done.reason)
+    if not (done and done[-1][1].verdict is not None) and runner.has(points.POST_EXECUTE):
         # The call runs from here: its duration starts after the pre-tool hooks, as the vendors time it.
-        started = runner.memo.setdefault("tool_started", {})
-        if len(started) < _STARTS_KEPT:
-            started[execution.call_id] = time.time()
+        runner.state.start(execution.call_id, time.time())
     if execution.agent is not None:
         # Pre-tool context (Claude shows it after the result): queued for the next model call.
         for group, answer in done:
@@ -146,6 +140,10 @@ async def on_approval(runner: Runner, request: ApprovalRequest, next: Next) -> A
     if arguments is not None:  # the request names the call; the log holds its arguments
         fields["tool_input"] = arguments
     done = await runner.run(point, fields, session=session, turn=turn_of(session))
+    if isinstance(done, Unanswered) and done.guarded:
+        # The host denies a cancelled approval; its words cannot carry ours, the log does.
+        runner.host.log("warning", f"approval for tool {request.tool_name} cancelled: {done.reason}")
+        return ApprovalOutcome.CANCELLED
     if done and done[-1][1].verdict is not None:
         return done[-1][1].verdict
     return await next()

@@ -1,0 +1,89 @@
+"""One hook run: a mounted hook's payload in its vendor's encoding, its process, its answer.
+
+The dispatch loop (:mod:`compat_adapter.routing.dispatch`) selects the hooks of a moment and calls
+:func:`run_one` for each; here is what a vendor's runner does for one hook: the environment, shell
+and folder it starts the command with, and the reading of what the command said.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from compat_adapter.dialects.base import Dialect, HookAnswer, Moment
+from compat_adapter.handlers.model import Complete
+from compat_adapter.handlers.run import HandlerRun, run_handler
+from compat_adapter.model import CommandHandler, VendorSpec
+from compat_adapter.runtime.process import BASH, ProcessOutcome, hook_environment
+
+if TYPE_CHECKING:
+    from compat_adapter.routing.dispatch import HookEntry
+
+__all__ = ("decode", "run_one")
+
+
+def _env_for(entry: HookEntry, cwd: str) -> dict[str, str]:
+    # Each vendor's documented project variables, so scripts written for it find their files.
+    add = dict.fromkeys(entry.spec.project_dir_env, cwd)
+    if isinstance(entry.handler, CommandHandler):
+        add.update(dict(entry.handler.env))
+    return hook_environment(os.environ, add=add)
+
+
+def _shell_for(spec: VendorSpec) -> str:
+    """The shell the vendor runs a command hook with on a POSIX host."""
+    if spec.shell == "bash":
+        return BASH
+    if spec.shell == "user":
+        return os.environ.get("SHELL") or "/bin/sh"
+    return "/bin/sh"
+
+
+def _cwd_for(entry: HookEntry, cwd: str) -> Path:
+    handler = entry.handler
+    if isinstance(handler, CommandHandler) and handler.cwd:
+        # Copilot's `cwd` is relative to the repository root; an absolute one stands as given.
+        return Path(cwd) / handler.cwd
+    return Path(cwd)
+
+
+async def run_one(entry: HookEntry, moment: Moment, complete: Complete | None = None
+                   ) -> tuple[HookAnswer, ProcessOutcome]:
+    dialect = entry.dialect
+    payload = dialect.payload(moment)
+    outcome = await run_handler(entry.handler, HandlerRun(  # type: ignore[arg-type]
+        event=moment.event,
+        payload=payload,
+        stdin=dialect.encode(payload),
+        cwd=_cwd_for(entry, moment.cwd),
+        project_dir=Path(moment.cwd),
+        env=_env_for(entry, moment.cwd),
+        timeout_s=entry.timeout_s,
+        limit=dialect.output_cap,  # what the vendor reads (Copilot: 10 MiB)
+        shell=_shell_for(entry.spec),
+        complete=complete,
+    ))
+    return decode(dialect, moment.event, outcome), outcome
+
+
+def decode(dialect: Dialect, event: str, outcome: ProcessOutcome) -> HookAnswer:
+    """The dialect's reading of a run; output the dialect cannot even parse counts as no output.
+
+    A decoder that raises (JSON nested deeper than the parser allows raises RecursionError, not a
+    parse error) must not make the listener raise: the host would treat that as "no verdict" and
+    let a fail-closed vendor's call through. Read again without stdout, the exit code still
+    decides by the vendor's rules (Copilot preToolUse exit 1 still denies).
+    """
+    try:
+        return dialect.decode(event, outcome)
+    except Exception as exc:  # noqa: BLE001 - see the docstring
+        blank = replace(outcome, stdout="")
+        try:
+            answer = dialect.decode(event, blank)
+        except Exception:  # noqa: BLE001 - the decoder fails on the exit code alone: no answer
+            answer = HookAnswer()
+        problem = f"hook output could not be read ({type(exc).__name__}); read as no output"
+        failed = f"{answer.failed}; {problem}" if answer.failed else problem
+        return replace(answer, failed=failed)
