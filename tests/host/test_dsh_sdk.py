@@ -137,3 +137,24 @@ def test_a_js_preset_calls_the_compatadapter_service_and_its_hook_runs(tmp_path:
     assert said["frozen"] is True and said["hooks"] == 1
     assert (tmp_path / "preset.stdin").exists() and not marker.exists()
     assert _tool_results(result.events) == [(True, "PreToolUse:Bash hook error: the preset says no")]
+
+
+def test_the_readme_command_adds_compat_adapter_to_a_users_dsh(tmp_path: Path) -> None:
+    import re
+    import subprocess
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## In DSH"):]
+    command = re.search(r"```sh\n(.*?)\n```", section, re.S).group(1)  # type: ignore[union-attr]
+    assert command.count("\n") == 0 and "dsh plugin --profile sdk add" in command
+    # The README's one line, word for word, with the user's home swapped for a scratch one.
+    home = tmp_path / "user-dsh"
+    where = lane(Path(os.environ.get("COMPAT_ADAPTER_DSH_DIR") or REPO / ".cache" / "dsh"))
+    env = {**where.env(home)}
+    env.pop("DSH_HOME")
+    done = subprocess.run(["bash", "-c", command.replace("~/.dsh", str(home))], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    manifest = json.loads((home / "profiles" / "sdk" / "package.json").read_text())
+    assert manifest["dependencies"]["compat-adapter-dsh"] == f"file:{BUNDLE_DIR}"
+    assert "compat-adapter-dsh" in manifest["dsh"]["profile"]["bundles"]
