@@ -22,6 +22,7 @@ from compat_adapter.model import (
     DegradationCode,
     Frozen,
     Route,
+    capability_result,
 )
 from compat_adapter.routing.points import POINTS
 
@@ -47,6 +48,9 @@ class VendorCounts(Frozen):
     approximate: int
     rules: str
     runtime: str
+    confidence: str = "measured"
+    """``measured`` on the vendor's real CLI, ``documented`` (read from its documentation only), or
+    ``mixed`` when its rows differ."""
 
 
 class NativePoint(Frozen):
@@ -65,6 +69,8 @@ class Matrix(Frozen):
     runtimes: tuple[CapabilityResult, ...]
     plugins: tuple[CapabilityResult, ...]
     """OpenCode plugin hook keys as the plugin host grades them (one row per key a plugin returns)."""
+    unserved: tuple[CapabilityResult, ...] = ()
+    """The vendors' documented events no route on this host serves, each UNSUPPORTED with why."""
     native_points: tuple[NativePoint, ...]
     observation_points: tuple[NativePoint, ...]
     counts: tuple[VendorCounts, ...]
@@ -89,6 +95,7 @@ def _count(vendor: str, hooks: list[CapabilityResult], rules: CapabilityResult,
         approximate=sum(_approximate(h) for h in hooks),
         rules=str(rules.capability),
         runtime=str(runtime.capability),
+        confidence=next(iter(kinds)) if len(kinds := {h.confidence for h in hooks} or {"measured"}) == 1 else "mixed",
     )
 
 
@@ -129,6 +136,7 @@ def build_matrix(surface: Surface = EMBEDDED_SURFACE, vendor: str | None = None,
     rules: list[CapabilityResult] = []
     runtimes: list[CapabilityResult] = []
     counts: list[VendorCounts] = []
+    unserved: list[CapabilityResult] = []
     for spec in specs:
         mine = [
             grade(Declared(spec=spec, row=row, handler=SAMPLE_HANDLER, handler_kind="command"),
@@ -137,6 +145,11 @@ def build_matrix(surface: Surface = EMBEDDED_SURFACE, vendor: str | None = None,
         ]
         rule = grade_rules(spec.id, surface)
         runtime = grade_runtime(spec.id)
+        unserved += [capability_result(id=f"{spec.id}:{event}", vendor=spec.id, event=event,
+                                       capability=Capability.UNSUPPORTED, route=Route.UNSUPPORTED,
+                                       reason=f"{spec.id} {event} cannot be served on this host: {why}",
+                                       confidence=spec.confidence)
+                     for event, why in spec.unserved]
         hooks += mine
         rules.append(rule)
         runtimes.append(runtime)
@@ -160,6 +173,7 @@ def build_matrix(surface: Surface = EMBEDDED_SURFACE, vendor: str | None = None,
         rules=tuple(rules),
         runtimes=tuple(runtimes),
         plugins=plugin_rows(surface) if any(s.plugin_host for s in specs) else (),
+        unserved=tuple(unserved),
         native_points=_points(all_hooks, Route.NATIVE_TRANSLATE, surface),
         observation_points=_points(all_hooks, Route.NATIVE_SEAM, surface),
         counts=tuple(counts),
@@ -219,18 +233,29 @@ def _scopes(vendor: str) -> list[tuple[str, tuple[Degradation, ...]]]:
     return out
 
 
-def _vendor_table(matrix: Matrix, *, aliases: bool = True) -> list[str]:
-    out = ["| vendor | " + ("aliases | " if aliases else "") + "events | official-bridge | native-translate | "
-           "native-seam | builtin-bridge | approximate | DIRECT | UNSUPPORTED | rules |",
-           "|---|---|---|---|---|---|---|---|---|---|" + ("---|" if aliases else "")]
+#: What a vendor section says when its rows were not measured.
+_DOCUMENTED = ("No {vendor} CLI runs here (none is on the registries), so every row's semantics are read from "
+               "{vendor}'s documentation, never measured; where the docs leave a question open, the stricter "
+               "reading is taken and the loss listed.")
+
+
+def _vendor_table(matrix: Matrix, *, full: bool = True) -> list[str]:
+    """The counts per vendor; the full page adds the aliases, confidence and DIRECT columns (the
+    README leaves out DIRECT, which the row model keeps at 0: every row loses something)."""
+    out = ["| vendor | " + ("aliases | confidence | " if full else "") + "events | official-bridge | "
+           "native-translate | native-seam | builtin-bridge | approximate | " + ("DIRECT | " if full else "")
+           + "UNSUPPORTED | rules |",
+           "|---|---|---|---|---|---|---|---|---|" + ("---|---|---|" if full else "")]
     for c in (*matrix.counts, matrix.totals):
-        names = ", ".join(resolve_vendor(c.vendor).aliases) if c.vendor != "total" else ""
+        total = c.vendor == "total"
+        names = "" if total else ", ".join(resolve_vendor(c.vendor).aliases)
         r = c.routes
-        name = f"**{c.vendor}**" if c.vendor == "total" else c.vendor
+        name = f"**{c.vendor}**" if total else c.vendor
         out.append(
-            f"| {name} | " + (f"{names} | " if aliases else "") + f"{c.events} | {r['official-bridge']} | "
-            f"{r['native-translate']} | {r['native-seam']} | {r['builtin-bridge']} | {c.approximate} | "
-            f"{c.direct} | {c.unsupported} | {c.rules} |"
+            f"| {name} | " + (f"{names} | {'' if total else c.confidence} | " if full else "")
+            + f"{c.events} | {r['official-bridge']} | {r['native-translate']} | {r['native-seam']} | "
+            f"{r['builtin-bridge']} | {c.approximate} | " + (f"{c.direct} | " if full else "")
+            + f"{c.unsupported} | {c.rules} |"
         )
     return out
 
@@ -240,24 +265,31 @@ def summary_markdown(matrix: Matrix) -> str:
     out = [
         f"Graded on host `{matrix.host}` {matrix.version} by `scripts/write_matrix.py`; do not edit by hand.",
         "",
-        *_vendor_table(matrix, aliases=False),
+        *_vendor_table(matrix, full=False),
         "",
-        "Loss codes, one line per event; what a vendor (or its bridge) loses on many rows is named once, "
-        "first. The sentences are in the support matrix.",
+        "Loss codes, one line per event (a code shared by many rows is named once); the sentences "
+        "are in the support matrix.",
     ]
     for c in matrix.counts:
         hooks = [h for h in matrix.hooks if h.vendor == c.vendor]
         shared = "; ".join(f"{label}: {_codes(items)}" for label, items in _scopes(c.vendor))
-        out += ["", f"**{c.vendor}** — {shared}."]
+        said = f" ({c.confidence})" if c.confidence != "measured" else ""
+        out += ["", f"**{c.vendor}**{said} — {shared}."]
         for route in (*ROUTES, Route.UNSUPPORTED):
             mine = [h for h in hooks if h.route is route]
-            if mine and route is Route.NATIVE_SEAM:
-                # Every native-seam row is observe-only (the row model insists): said once, in the heading.
-                out += ["", f"{route} (all observe-only):", ""]
-                out += [f"- `{h.event}` {_codes(_own(h, DegradationCode.OBSERVE_ONLY))}".rstrip() for h in mine]
-            elif mine:
-                out += ["", f"{route}:", ""]
-                out += [f"- `{h.event}` {_codes(_own(h))}".rstrip() for h in mine]
+            if not mine:
+                continue
+            # A code every row of the group lists is said once, in the heading (every native-seam row
+            # is observe-only: the row model insists).
+            # A code the vendor names for every row is not repeated: here only codes are shown.
+            everywhere = {str(d.code) for d in resolve_vendor(c.vendor).losses}
+            codes = [[k for k in dict.fromkeys(str(d.code) for d in _own(h)) if k not in everywhere] for h in mine]
+            common = [c for c in codes[0] if all(c in other for other in codes)] if len(mine) > 1 else []
+            if route is Route.NATIVE_SEAM and str(DegradationCode.OBSERVE_ONLY) not in common:
+                common.insert(0, str(DegradationCode.OBSERVE_ONLY))
+            out += ["", f"{route} (all {', '.join(common)}):" if common else f"{route}:", ""]
+            out += [f"- `{h.event}` {', '.join(c for c in own if c not in common)}".rstrip()
+                    for h, own in zip(mine, codes, strict=True)]
     if matrix.plugins:
         # One line: the README stays small; the keys and their losses are in the support matrix.
         adapted = sum(h.capability is Capability.ADAPTED for h in matrix.plugins)
@@ -277,6 +309,8 @@ def to_markdown(matrix: Matrix) -> str:
     ]
     for c in matrix.counts:
         out += ["", f"## {c.vendor}", ""]
+        if c.confidence != "measured":
+            out += [f"Confidence: {c.confidence}. {_DOCUMENTED.format(vendor=c.vendor)}", ""]
         for label, items in _scopes(c.vendor):
             out.append(f"Lost on {label}:")
             out += ["", *(f"- `{d.code}` {d.text}" for d in items), ""]
@@ -287,6 +321,11 @@ def to_markdown(matrix: Matrix) -> str:
                 where = ", ".join((*h.seams, *h.services)) or "—"
                 own = _cell(h.reason) if h.reason else (_losses(_own(h)) or "only the shared losses above")
                 out.append(f"| `{h.event}` | {h.capability} | {_route_label(h)} | {where} | {own} |")
+    if matrix.unserved:
+        out += ["", "## Documented events with no route here", "",
+                "Each is UNSUPPORTED wherever it appears in a file, with this reason.", "",
+                "| vendor | event | reason |", "|---|---|---|"]
+        out += [f"| {h.vendor} | `{h.event}` | {_cell(h.reason or '')} |" for h in matrix.unserved]
     rules_by_vendor = {r.vendor: r for r in matrix.rules}
     out += ["", "## Rules: carried byte for byte, never executed", "",
             "| vendor | capability | formats | default sources | what carrying means |",

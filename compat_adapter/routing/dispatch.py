@@ -24,6 +24,7 @@ from compat_adapter.handlers.model import Complete
 from compat_adapter.handlers.run import HandlerRun, if_admits, run_handler
 from compat_adapter.host.protocol import AgentHandle, Host, SessionHandle, UserMessage, new_message
 from compat_adapter.model import CommandHandler, EventRow, Handler, VendorSpec
+from compat_adapter.routing.gates import closed, fires_for
 from compat_adapter.routing.hooklog import log_invoked, log_results
 from compat_adapter.routing.hostfacts import session_facts
 from compat_adapter.routing.rewrite import Rewrites
@@ -148,7 +149,7 @@ async def _run_one(entry: HookEntry, moment: Moment, complete: Complete | None =
         shell=_shell_for(entry.spec),
         complete=complete,
     ))
-    return _decode(dialect, moment.event, outcome), outcome
+    return closed(entry.row, entry.handler, _decode(dialect, moment.event, outcome)), outcome
 
 
 def admit(chosen: Sequence[HookEntry], moment: Moment) -> tuple[list[HookEntry], list[HookEntry]]:
@@ -204,7 +205,7 @@ def select(entries: Sequence[HookEntry], moment: Moment) -> list[HookEntry]:
     This runs on every dispatch, so the subject is computed once per call and each entry
     remembers its verdict per subject.
     """
-    if not entries:
+    if not entries or not fires_for(entries[0].row, moment):
         return []
     first = entries[0]
     if first.row.matcher_subject is None:  # the vendor has no matcher for this event
@@ -324,6 +325,8 @@ class Group:
 
     def select(self, moment: Moment) -> tuple[HookEntry, ...]:
         first = self.entries[0]
+        if not fires_for(first.row, moment):
+            return ()
         if first.row.matcher_subject is None:
             return self.entries
         subject = first.dialect.subject(moment)
