@@ -67,7 +67,7 @@ def test_cli_matrix_json_in_a_real_process() -> None:
     out = subprocess.run([sys.executable, "-m", "compat_adapter.cli", "matrix", "--format", "json"],
                          capture_output=True, text=True, check=True, cwd=ROOT)
     data = json.loads(out.stdout)
-    assert data["totals"]["routes"]["native-translate"] == 78
+    assert data["totals"]["routes"]["native-translate"] == 98
 
 
 def _write_matrix(*args: str) -> subprocess.CompletedProcess[str]:

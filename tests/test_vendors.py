@@ -27,7 +27,7 @@ VENDOR_DIR = Path(vendors.__file__).parent
 #: The data-only modules: each unit's table, and the data the units share.
 DATA_MODULES = sorted([*VENDOR_DIR.glob("*.py"), *VENDOR_DIR.glob("*/table.py"), *VENDOR_DIR.glob("*/__init__.py"),
                        VENDOR_DIR / "opencode" / "plugins.py"])
-EXPECTED_EVENTS = {"claude": 33, "codex": 12, "workbuddy": 27, "opencode": 29, "copilot": 25}
+EXPECTED_EVENTS = {"claude": 33, "codex": 12, "workbuddy": 27, "opencode": 29, "copilot": 25, "cursor": 23}
 APPROXIMATE = {
     ("claude", "MessageDisplay"), ("claude", "StopFailure"), ("codex", "Interrupt"),
     ("workbuddy", "Elicitation"), ("workbuddy", "ElicitationResult"),
@@ -99,6 +99,10 @@ CAN_BLOCK = {
     "workbuddy": {"PreToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact"},
     "opencode": {"tool.execute.before", "permission", "permission.asked"},
     "copilot": {"preToolUse", "permissionRequest", "agentStop", "subagentStop"},
+    # Cursor's docs (cursor.com/docs/hooks): a permission, continue or followup_message answer; the
+    # MCP gate (beforeMCPExecution) is unserved here. Its Claude-file rows block as their Cursor events.
+    "cursor": {"preToolUse", "subagentStart", "subagentStop", "beforeShellExecution", "beforeReadFile",
+               "beforeSubmitPrompt", "stop", "PreToolUse", "UserPromptSubmit", "Stop", "SubagentStop"},
 }
 
 
@@ -170,7 +174,7 @@ def test_aliases(alias: str, vendor: str) -> None:
     assert resolve_vendor(alias).id == vendor
 
 
-@pytest.mark.parametrize("bad", ["cursor", "", None, 3, "claude code"])
+@pytest.mark.parametrize("bad", ["windsurf", "", None, 3, "claude code"])
 def test_unknown_vendor_raises(bad: object) -> None:
     with pytest.raises(UnknownVendor) as err:
         resolve_vendor(bad)
@@ -227,9 +231,16 @@ def test_rows_that_fire_on_part_of_a_seam_say_which_part() -> None:
         ("copilot", "notification"): "idle",
         # Only a rejection the host's approval service records (OpenCode's permission.replied: every reply).
         ("claude", "PermissionDenied"): "rejected", ("workbuddy", "PermissionDenied"): "rejected",
+        # Cursor's docs: postToolUse "after successful tool execution", postToolUseFailure when a tool
+        # "fails, times out, or is denied", afterShellExecution after a command runs, afterFileEdit after
+        # an edit (a shell command's own non-zero exit is read as a completed call: a listed loss).
+        ("cursor", "postToolUse"): "completed", ("cursor", "PostToolUse"): "completed",
+        ("cursor", "postToolUseFailure"): "incomplete", ("cursor", "afterShellExecution"): "completed",
+        ("cursor", "afterFileEdit"): "success",
     }
     assert {s.id: s.shell for s in VENDORS} == {
-        "claude": "sh", "codex": "sh", "workbuddy": "user", "opencode": "sh", "copilot": "bash"}
+        "claude": "sh", "codex": "sh", "workbuddy": "user", "opencode": "sh", "copilot": "bash",
+        "cursor": "sh"}
 
 
 # ── each loss stated once, at its scope ─────────────────────────────────────────────────────────
