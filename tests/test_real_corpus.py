@@ -23,7 +23,7 @@ from compat_adapter.importers.discover import discover, import_all, twice
 
 CORPUS = Path(__file__).parent / "fixtures" / "real-configs"
 VENDOR_OF = {"claude": "claude", "codex": "codex", "codebuddy": "workbuddy", "copilot": "copilot",
-             "opencode": "opencode"}
+             "opencode": "opencode", "cursor": "cursor"}
 SUFFIXES = {".json", ".jsonc", ".toml", ".md", ".rules", ".ts", ".js"}
 
 
