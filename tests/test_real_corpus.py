@@ -236,9 +236,9 @@ def test_twice_flags_the_local_copy_and_copilot_reading_claude(project: Path) ->
              and "Copilot" not in d.why]
     assert local and all(d.other.startswith(str(project / ".claude/settings.json")) for d in local)
     assert any("Copilot CLI also runs" in d.why for d in doubles)
-    # AGENTS.md: Codex, OpenCode (no CLAUDE.md fallback needed) and Copilot all carry it.
+    # AGENTS.md: Codex, OpenCode (no CLAUDE.md fallback needed), Copilot and Cursor all carry it.
     agents = [d for d in doubles if d.why.startswith("AGENTS.md is read by several vendors")]
-    assert len(agents) == 2
+    assert len(agents) == 3
 
 
 def test_grade_a_project_folder_in_one_command(project: Path) -> None:
