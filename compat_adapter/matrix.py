@@ -240,56 +240,46 @@ _DOCUMENTED = ("No {vendor} CLI runs here (none is on the registries), so every 
 
 
 def _vendor_table(matrix: Matrix, *, full: bool = True) -> list[str]:
-    """The counts per vendor; the full page adds the aliases, confidence and DIRECT columns (the
-    README leaves out DIRECT, which the row model keeps at 0: every row loses something)."""
-    out = ["| vendor | " + ("aliases | confidence | " if full else "") + "events | official-bridge | "
-           "native-translate | native-seam | builtin-bridge | approximate | " + ("DIRECT | " if full else "")
-           + "UNSUPPORTED | rules |",
-           "|---|---|---|---|---|---|---|---|---|" + ("---|---|---|" if full else "")]
-    for c in (*matrix.counts, matrix.totals):
-        total = c.vendor == "total"
-        names = "" if total else ", ".join(resolve_vendor(c.vendor).aliases)
+    """The counts per vendor; ``full=False`` (the README's) leaves out the aliases and confidence, and
+    every count column that is 0 for every vendor (the support matrix keeps them all)."""
+    def cells(c: VendorCounts) -> dict[str, object]:
         r = c.routes
+        return {"events": c.events, "official-bridge": r["official-bridge"], "native-translate": r["native-translate"],
+                "native-seam": r["native-seam"], "builtin-bridge": r["builtin-bridge"], "approximate": c.approximate,
+                "DIRECT": c.direct, "UNSUPPORTED": c.unsupported}
+
+    rows = (*matrix.counts, matrix.totals)
+    columns = [k for k in cells(matrix.totals) if full or k == "events" or cells(matrix.totals)[k] != 0]
+    heads = ["vendor", *(["aliases", "confidence"] if full else []), *columns, "rules"]
+    out = ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
+    for c in rows:
+        total = c.vendor == "total"
         name = f"**{c.vendor}**" if total else c.vendor
-        out.append(
-            f"| {name} | " + (f"{names} | {'' if total else c.confidence} | " if full else "")
-            + f"{c.events} | {r['official-bridge']} | {r['native-translate']} | {r['native-seam']} | "
-            f"{r['builtin-bridge']} | {c.approximate} | " + (f"{c.direct} | " if full else "")
-            + f"{c.unsupported} | {c.rules} |"
-        )
+        said = ["" if total else ", ".join(resolve_vendor(c.vendor).aliases), "" if total else c.confidence]
+        values = cells(c)
+        out.append("| " + " | ".join([name, *(said if full else []), *(str(values[k]) for k in columns), c.rules])
+                   + " |")
     return out
 
 
 def summary_markdown(matrix: Matrix) -> str:
-    """The README block: routes per vendor, then one line per event with its loss codes."""
+    """The README block: routes per vendor, then per vendor the loss codes its rows share. The codes of
+    each event are in the support matrix: one line per event for every vendor does not fit a front
+    door (the README stays under 12 KiB with eight vendors)."""
     out = [
         f"Graded on host `{matrix.host}` {matrix.version} by `scripts/write_matrix.py`; do not edit by hand.",
         "",
         *_vendor_table(matrix, full=False),
         "",
-        "Loss codes, one line per event (a code shared by many rows is named once); the sentences "
-        "are in the support matrix.",
+        "Loss codes every row of a vendor (or of its bridge) shares; each event's own codes and every "
+        "sentence are in the [support matrix](docs/support-matrix.md).",
+        "",
     ]
     for c in matrix.counts:
-        hooks = [h for h in matrix.hooks if h.vendor == c.vendor]
         shared = "; ".join(f"{label}: {_codes(items)}" for label, items in _scopes(c.vendor))
-        said = f" ({c.confidence})" if c.confidence != "measured" else ""
-        out += ["", f"**{c.vendor}**{said} — {shared}."]
-        for route in (*ROUTES, Route.UNSUPPORTED):
-            mine = [h for h in hooks if h.route is route]
-            if not mine:
-                continue
-            # A code every row of the group lists is said once, in the heading (every native-seam row
-            # is observe-only: the row model insists).
-            # A code the vendor names for every row is not repeated: here only codes are shown.
-            everywhere = {str(d.code) for d in resolve_vendor(c.vendor).losses}
-            codes = [[k for k in dict.fromkeys(str(d.code) for d in _own(h)) if k not in everywhere] for h in mine]
-            common = [c for c in codes[0] if all(c in other for other in codes)] if len(mine) > 1 else []
-            if route is Route.NATIVE_SEAM and str(DegradationCode.OBSERVE_ONLY) not in common:
-                common.insert(0, str(DegradationCode.OBSERVE_ONLY))
-            out += ["", f"{route} (all {', '.join(common)}):" if common else f"{route}:", ""]
-            out += [f"- `{h.event}` {', '.join(c for c in own if c not in common)}".rstrip()
-                    for h, own in zip(mine, codes, strict=True)]
+        # A vendor with no CLI to measure says so on its line: its rows are read from its docs.
+        said = f"; confidence: {c.confidence} (read from its docs, not measured)" if c.confidence != "measured" else ""
+        out.append(f"- **{c.vendor}** — {shared}{said}.")
     if matrix.plugins:
         # One line: the README stays small; the keys and their losses are in the support matrix.
         adapted = sum(h.capability is Capability.ADAPTED for h in matrix.plugins)

@@ -17,7 +17,7 @@ __all__ = ("UNIT",)
 
 UNIT = vendor_unit(
     spec=CURSOR,
-    order=60,
+    order=70,
     # Loaded on first use: the regex engines and the trust store are not needed to read the table.
     dialect=Later("vendors.cursor.dialect:DIALECT"),
     importer=Later("vendors.cursor.importer"),
