@@ -51,6 +51,9 @@ class VendorCounts(Frozen):
     confidence: str = "measured"
     """``measured`` on the vendor's real CLI, ``documented`` (read from its documentation only), or
     ``mixed`` when its rows differ."""
+    unserved: int = 0
+    """The vendor's documented events that no route here serves (each in :attr:`Matrix.unserved`):
+    with ``events`` they are every event the vendor documents."""
 
 
 class NativePoint(Frozen):
@@ -82,7 +85,7 @@ def _approximate(result: CapabilityResult) -> bool:
 
 
 def _count(vendor: str, hooks: list[CapabilityResult], rules: CapabilityResult,
-           runtime: CapabilityResult) -> VendorCounts:
+           runtime: CapabilityResult, unserved: int) -> VendorCounts:
     routes = Counter(str(h.route) for h in hooks)
     caps = Counter(h.capability for h in hooks)
     return VendorCounts(
@@ -96,6 +99,7 @@ def _count(vendor: str, hooks: list[CapabilityResult], rules: CapabilityResult,
         rules=str(rules.capability),
         runtime=str(runtime.capability),
         confidence=next(iter(kinds)) if len(kinds := {h.confidence for h in hooks} or {"measured"}) == 1 else "mixed",
+        unserved=unserved,
     )
 
 
@@ -153,7 +157,7 @@ def build_matrix(surface: Surface = EMBEDDED_SURFACE, vendor: str | None = None,
         hooks += mine
         rules.append(rule)
         runtimes.append(runtime)
-        counts.append(_count(spec.id, mine, rule, runtime))
+        counts.append(_count(spec.id, mine, rule, runtime, len(spec.unserved)))
     all_hooks = tuple(hooks)
     totals = VendorCounts(
         vendor="total",
@@ -163,6 +167,7 @@ def build_matrix(surface: Surface = EMBEDDED_SURFACE, vendor: str | None = None,
         direct=sum(c.direct for c in counts),
         unsupported=sum(c.unsupported for c in counts),
         approximate=sum(c.approximate for c in counts),
+        unserved=sum(c.unserved for c in counts),
         rules=f"{sum(r.capability is Capability.CARRY for r in rules)} CARRY",
         runtime=f"{sum(r.capability is Capability.UNSUPPORTED for r in runtimes)} UNSUPPORTED",
     )
@@ -246,7 +251,7 @@ def _vendor_table(matrix: Matrix, *, full: bool = True) -> list[str]:
         r = c.routes
         return {"events": c.events, "official-bridge": r["official-bridge"], "native-translate": r["native-translate"],
                 "native-seam": r["native-seam"], "builtin-bridge": r["builtin-bridge"], "approximate": c.approximate,
-                "DIRECT": c.direct, "UNSUPPORTED": c.unsupported}
+                "DIRECT": c.direct, "UNSUPPORTED": c.unsupported, "unserved": c.unserved}
 
     rows = (*matrix.counts, matrix.totals)
     columns = [k for k in cells(matrix.totals) if full or k == "events" or cells(matrix.totals)[k] != 0]
