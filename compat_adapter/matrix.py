@@ -22,6 +22,7 @@ from compat_adapter.model import (
     DegradationCode,
     Frozen,
     Route,
+    capability_result,
 )
 from compat_adapter.routing.points import POINTS
 
@@ -47,6 +48,12 @@ class VendorCounts(Frozen):
     approximate: int
     rules: str
     runtime: str
+    confidence: str = "measured"
+    """``measured`` on the vendor's real CLI, ``documented`` (read from its documentation only), or
+    ``mixed`` when its rows differ."""
+    unserved: int = 0
+    """The vendor's documented events that no route here serves (each in :attr:`Matrix.unserved`):
+    with ``events`` they are every event the vendor documents."""
 
 
 class NativePoint(Frozen):
@@ -65,6 +72,8 @@ class Matrix(Frozen):
     runtimes: tuple[CapabilityResult, ...]
     plugins: tuple[CapabilityResult, ...]
     """OpenCode plugin hook keys as the plugin host grades them (one row per key a plugin returns)."""
+    unserved: tuple[CapabilityResult, ...] = ()
+    """The vendors' documented events no route on this host serves, each UNSUPPORTED with why."""
     native_points: tuple[NativePoint, ...]
     observation_points: tuple[NativePoint, ...]
     counts: tuple[VendorCounts, ...]
@@ -76,7 +85,7 @@ def _approximate(result: CapabilityResult) -> bool:
 
 
 def _count(vendor: str, hooks: list[CapabilityResult], rules: CapabilityResult,
-           runtime: CapabilityResult) -> VendorCounts:
+           runtime: CapabilityResult, unserved: int) -> VendorCounts:
     routes = Counter(str(h.route) for h in hooks)
     caps = Counter(h.capability for h in hooks)
     return VendorCounts(
@@ -89,6 +98,8 @@ def _count(vendor: str, hooks: list[CapabilityResult], rules: CapabilityResult,
         approximate=sum(_approximate(h) for h in hooks),
         rules=str(rules.capability),
         runtime=str(runtime.capability),
+        confidence=next(iter(kinds)) if len(kinds := {h.confidence for h in hooks} or {"measured"}) == 1 else "mixed",
+        unserved=unserved,
     )
 
 
@@ -129,6 +140,7 @@ def build_matrix(surface: Surface = EMBEDDED_SURFACE, vendor: str | None = None,
     rules: list[CapabilityResult] = []
     runtimes: list[CapabilityResult] = []
     counts: list[VendorCounts] = []
+    unserved: list[CapabilityResult] = []
     for spec in specs:
         mine = [
             grade(Declared(spec=spec, row=row, handler=SAMPLE_HANDLER, handler_kind="command"),
@@ -137,10 +149,15 @@ def build_matrix(surface: Surface = EMBEDDED_SURFACE, vendor: str | None = None,
         ]
         rule = grade_rules(spec.id, surface)
         runtime = grade_runtime(spec.id)
+        unserved += [capability_result(id=f"{spec.id}:{event}", vendor=spec.id, event=event,
+                                       capability=Capability.UNSUPPORTED, route=Route.UNSUPPORTED,
+                                       reason=f"{spec.id} {event} cannot be served on this host: {why}",
+                                       confidence=spec.confidence)
+                     for event, why in spec.unserved]
         hooks += mine
         rules.append(rule)
         runtimes.append(runtime)
-        counts.append(_count(spec.id, mine, rule, runtime))
+        counts.append(_count(spec.id, mine, rule, runtime, len(spec.unserved)))
     all_hooks = tuple(hooks)
     totals = VendorCounts(
         vendor="total",
@@ -150,6 +167,7 @@ def build_matrix(surface: Surface = EMBEDDED_SURFACE, vendor: str | None = None,
         direct=sum(c.direct for c in counts),
         unsupported=sum(c.unsupported for c in counts),
         approximate=sum(c.approximate for c in counts),
+        unserved=sum(c.unserved for c in counts),
         rules=f"{sum(r.capability is Capability.CARRY for r in rules)} CARRY",
         runtime=f"{sum(r.capability is Capability.UNSUPPORTED for r in runtimes)} UNSUPPORTED",
     )
@@ -160,6 +178,7 @@ def build_matrix(surface: Surface = EMBEDDED_SURFACE, vendor: str | None = None,
         rules=tuple(rules),
         runtimes=tuple(runtimes),
         plugins=plugin_rows(surface) if any(s.plugin_host for s in specs) else (),
+        unserved=tuple(unserved),
         native_points=_points(all_hooks, Route.NATIVE_TRANSLATE, surface),
         observation_points=_points(all_hooks, Route.NATIVE_SEAM, surface),
         counts=tuple(counts),
@@ -219,24 +238,32 @@ def _scopes(vendor: str) -> list[tuple[str, tuple[Degradation, ...]]]:
     return out
 
 
+#: What a vendor section says when its rows were not measured.
+_DOCUMENTED = ("No {vendor} CLI runs here (none is on the registries), so every row's semantics are read from "
+               "{vendor}'s documentation, never measured; where the docs leave a question open, the stricter "
+               "reading is taken and the loss listed.")
+
+
 def _vendor_table(matrix: Matrix, *, full: bool = True) -> list[str]:
-    """The counts per vendor; ``full=False`` (the README's) leaves out the aliases, and every count
-    column that is 0 for every vendor (the support matrix keeps them all)."""
+    """The counts per vendor; ``full=False`` (the README's) leaves out the aliases and confidence, and
+    every count column that is 0 for every vendor (the support matrix keeps them all)."""
     def cells(c: VendorCounts) -> dict[str, object]:
         r = c.routes
         return {"events": c.events, "official-bridge": r["official-bridge"], "native-translate": r["native-translate"],
                 "native-seam": r["native-seam"], "builtin-bridge": r["builtin-bridge"], "approximate": c.approximate,
-                "DIRECT": c.direct, "UNSUPPORTED": c.unsupported}
+                "DIRECT": c.direct, "UNSUPPORTED": c.unsupported, "unserved": c.unserved}
 
     rows = (*matrix.counts, matrix.totals)
     columns = [k for k in cells(matrix.totals) if full or k == "events" or cells(matrix.totals)[k] != 0]
-    heads = ["vendor", *(["aliases"] if full else []), *columns, "rules"]
+    heads = ["vendor", *(["aliases", "confidence"] if full else []), *columns, "rules"]
     out = ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
     for c in rows:
-        name = f"**{c.vendor}**" if c.vendor == "total" else c.vendor
-        names = [", ".join(resolve_vendor(c.vendor).aliases) if c.vendor != "total" else ""] if full else []
+        total = c.vendor == "total"
+        name = f"**{c.vendor}**" if total else c.vendor
+        said = ["" if total else ", ".join(resolve_vendor(c.vendor).aliases), "" if total else c.confidence]
         values = cells(c)
-        out.append("| " + " | ".join([name, *names, *(str(values[k]) for k in columns), c.rules]) + " |")
+        out.append("| " + " | ".join([name, *(said if full else []), *(str(values[k]) for k in columns), c.rules])
+                   + " |")
     return out
 
 
@@ -255,7 +282,9 @@ def summary_markdown(matrix: Matrix) -> str:
     ]
     for c in matrix.counts:
         shared = "; ".join(f"{label}: {_codes(items)}" for label, items in _scopes(c.vendor))
-        out.append(f"- **{c.vendor}** — {shared}.")
+        # A vendor with no CLI to measure says so on its line: its rows are read from its docs.
+        said = f"; confidence: {c.confidence} (read from its docs, not measured)" if c.confidence != "measured" else ""
+        out.append(f"- **{c.vendor}** — {shared}{said}.")
     if matrix.plugins:
         # One line: the README stays small; the keys and their losses are in the support matrix.
         adapted = sum(h.capability is Capability.ADAPTED for h in matrix.plugins)
@@ -275,6 +304,8 @@ def to_markdown(matrix: Matrix) -> str:
     ]
     for c in matrix.counts:
         out += ["", f"## {c.vendor}", ""]
+        if c.confidence != "measured":
+            out += [f"Confidence: {c.confidence}. {_DOCUMENTED.format(vendor=c.vendor)}", ""]
         for label, items in _scopes(c.vendor):
             out.append(f"Lost on {label}:")
             out += ["", *(f"- `{d.code}` {d.text}" for d in items), ""]
@@ -285,6 +316,11 @@ def to_markdown(matrix: Matrix) -> str:
                 where = ", ".join((*h.seams, *h.services)) or "—"
                 own = _cell(h.reason) if h.reason else (_losses(_own(h)) or "only the shared losses above")
                 out.append(f"| `{h.event}` | {h.capability} | {_route_label(h)} | {where} | {own} |")
+    if matrix.unserved:
+        out += ["", "## Documented events with no route here", "",
+                "Each is UNSUPPORTED wherever it appears in a file, with this reason.", "",
+                "| vendor | event | reason |", "|---|---|---|"]
+        out += [f"| {h.vendor} | `{h.event}` | {_cell(h.reason or '')} |" for h in matrix.unserved]
     rules_by_vendor = {r.vendor: r for r in matrix.rules}
     out += ["", "## Rules: carried byte for byte, never executed", "",
             "| vendor | capability | formats | default sources | what carrying means |",

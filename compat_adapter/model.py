@@ -25,10 +25,14 @@ from compat_adapter.vocabulary import (
     degrade,
 )
 
-__all__ = ("BridgeSpec", "Capability", "CapabilityResult", "CommandHandler", "Degradation", "DegradationCode",
-           "EventRow", "Frozen", "Handler", "HookDeclaration", "HttpHandler", "MatcherEngine", "McpToolHandler",
+__all__ = ("BridgeSpec", "Capability", "CapabilityResult", "CommandHandler", "Confidence", "Degradation",
+           "DegradationCode", "EventRow", "Frozen", "Handler", "HookDeclaration", "HttpHandler", "MatcherEngine", "McpToolHandler",
            "ModelHandler", "Route", "RulesDeclaration", "RulesFile", "RulesSpec", "SeamMode", "Service", "Surface",
            "ToolName", "UnsupportedVendor", "VendorSpec", "capability_result", "degrade")
+
+
+#: Where a row's semantics come from (see :attr:`EventRow.confidence`).
+Confidence = Literal["measured", "documented"]
 
 
 class EventRow(Frozen):
@@ -64,6 +68,12 @@ class EventRow(Frozen):
     a tool continuation too (with an empty prompt), not only a step that carries a typed prompt."""
     official: EventRow | None = None
     """The same event on the host's official bridge, taken when ``prefer="official"`` is asked for."""
+    tools: tuple[str, ...] | None = None
+    """The host tools this event fires for, where the vendor has an event per kind of tool (Cursor's
+    beforeShellExecution fires only for shell calls); None: every call the seam sees."""
+    confidence: Confidence = "measured"
+    """Where the row's semantics come from: ``measured`` on the vendor's real CLI (the vendor lane),
+    or ``documented``: read from the vendor's documentation only, with no CLI to check it against."""
 
     @model_validator(mode="after")
     def _route_shape(self) -> EventRow:
@@ -197,6 +207,8 @@ class VendorSpec(Frozen):
     """Whether its rules files hold command policy (Codex-style prefix rules) that is enforced here."""
     plugin_host: bool
     """Whether its plugins load as written in the plugin host (a matrix section of their own)."""
+    confidence: Confidence = "measured"
+    """Where its rules and runtime rows' semantics come from (each event row states its own)."""
 
     @model_validator(mode="after")
     def _unique_events(self) -> VendorSpec:
@@ -292,6 +304,9 @@ class CommandHandler(_HandlerFields):
     """Claude's ``asyncRewake``: background, and an exit 2 wakes the agent with its output."""
     rewake_message: str | None = None
     """The prefix of the wake-up reminder (Claude's internal ``rewakeMessage``)."""
+    fail_closed: bool = False
+    """A run that fails (cannot start, crashes, times out, answers unreadably) denies the guarded
+    action instead of letting it through (Cursor's ``failClosed``)."""
 
 
 class HttpHandler(_HandlerFields):
@@ -371,6 +386,9 @@ class CapabilityResult(Frozen):
     files: tuple[RulesFile, ...] = ()
     alternative: str | None = None
     """The other route this hook could take here, and in one line what it would lose."""
+    confidence: Confidence = "measured"
+    """Whether the vendor semantics graded here were measured on its real CLI or only read from its
+    documentation (:attr:`EventRow.confidence`)."""
 
     @model_validator(mode="after")
     def _invariants(self) -> CapabilityResult:

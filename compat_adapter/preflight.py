@@ -126,14 +126,32 @@ def preflight(spec: object, event: str, matcher: str | None, handler: object, ro
     known = frozenset(spec.project_dir_env)
     out += _variables(view.command, known, env)
     if missing and blocking == "verdict":
-        out.append(_guard(spec, event, *missing[0]))
+        out.append(_guard(spec, event, *missing[0], closed=_fail_closed(spec, handler)))
     return tuple(out)
 
 
-def _guard(spec: VendorSpec, event: str, what: str, code: int | None) -> Finding:
+def _fail_closed(spec: VendorSpec, handler: object) -> bool:
+    """Whether the handler itself says a failed run denies (Cursor's ``failClosed``), as the
+    vendor's handler shape reads it."""
+    from compat_adapter.catalog import unit_of
+    from compat_adapter.errors import InvalidHandler
+
+    if not isinstance(handler, Mapping):
+        return False
+    try:
+        return unit_of(spec.id).handlers.options(spec.id, handler).fail_closed
+    except InvalidHandler:
+        return False
+
+
+def _guard(spec: VendorSpec, event: str, what: str, code: int | None, *, closed: bool = False) -> Finding:
     """What a guard that cannot start ``what`` does: the vendor's reading of that exit status."""
     status = f"exits {code}" if code is not None else "fails"
     vendor = spec.id
+    if closed:
+        return Finding("fails-closed", what, f"this guard cannot start {what}: the hook {status}, a failed "
+                                             "run, and the hook is fail-closed, so every call it matches "
+                                             "is denied (fails closed)")
     # Any failure denies on some vendors' events (Copilot preToolUse); elsewhere exit 2 with the
     # interpreter's error on stderr blocks where the vendor reads exit 2 as a block.
     denies = event in spec.failure_denies or (code == 2 and spec.exit2_blocks)

@@ -76,6 +76,7 @@ _VENDOR_FOLDERS = (".claude", ".codex", ".codebuddy", ".opencode", ".github")
 #: Programs whose first plain argument is the program they really run.
 _INTERPRETERS = re.compile(r"^(?:sh|bash|dash|zsh|ksh|fish|node|deno|bun|tsx|ts-node|ruby|perl|php|"
                            r"pwsh|python(?:\d+(?:\.\d+)?)?)$")
+_INLINE = frozenset({"-c", "-e", "-m", "-E", "--eval", "--command", "-p", "--print"})  # code or a module follows
 #: Words that run the next word as the program.
 _PREFIXES = frozenset({"exec", "command", "env", "nohup", "time", "nice", "sudo", "builtin"})
 #: Tools whose ``run`` sub-command runs the next word as the program (``uv run python x.py``).
@@ -203,9 +204,9 @@ def command_view(vendor: VendorSpec | str, event: str, matcher: str | None, hand
             if inside is not None:
                 files.append(inside)
             continue
-        if after_interpreter and not raw.startswith("-"):
-            after_interpreter = False
-            inside = _project_file(word, root, cwd) or _bare_file(word, root, cwd)
+        if after_interpreter and (raw in _INLINE or not raw.startswith("-")):
+            after_interpreter = False  # python -c CODE: inline code, never a script file
+            inside = None if raw in _INLINE else _project_file(word, root, cwd) or _bare_file(word, root, cwd)
             if inside is not None:
                 files.append(inside)
     return HookView(vendor=vendor_id, event=event, matcher=matcher, command=command,

@@ -26,6 +26,7 @@ FILES: dict[str, tuple[str, str | dict[str, object]]] = {
     "opencode": (".opencode/plugins/guard.ts", "opencode/plugins/guard.ts"),
     "copilot": (".github/hooks/tool-guardian.json", "copilot/tool-guardian.json"),
     "gemini": (".gemini/settings.json", "gemini/nepocorp.json"),
+    "cursor": (".cursor/hooks.json", "cursor/go-utils.json"),
     # No public Qwen Code hooks file is in the corpus yet: a guard in Qwen's documented shape.
     "qwen": (".qwen/settings.json", {"hooks": {"PreToolUse": [{"matcher": "run_shell_command", "hooks": [
         {"type": "command", "command": "python3 -c 'import sys; sys.exit(0)'", "timeout": 10}]}]}}),

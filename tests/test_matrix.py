@@ -71,6 +71,19 @@ def test_cli_matrix_json_in_a_real_process() -> None:
     assert data["totals"]["routes"] == json.loads(to_json(build_matrix()))["totals"]["routes"]
     assert data["totals"]["routes"]["native-translate"] == sum(
         row.route is Route.NATIVE_TRANSLATE for spec in vendors() for row in spec.events)
+    # Every event each vendor documents is listed (issue 25): a served one as a row, one that no seam
+    # here serves in "unserved", UNSUPPORTED with its reason; each vendor's count says how many.
+    counts = {c["vendor"]: c for c in data["counts"]}
+    assert list(counts) == [spec.id for spec in vendors()]
+    for spec in vendors():
+        served = [h["event"] for h in data["hooks"] if h["vendor"] == spec.id]
+        unserved = [h for h in data["unserved"] if h["vendor"] == spec.id]
+        assert served == [row.event for row in spec.events], spec.id
+        assert [h["event"] for h in unserved] == [name for name, _ in spec.unserved], spec.id
+        assert all(h["capability"] == "UNSUPPORTED" and why in h["reason"]
+                   for h, (_, why) in zip(unserved, spec.unserved, strict=True)), spec.id
+        assert (counts[spec.id]["events"], counts[spec.id]["unserved"]) == (len(served), len(unserved))
+    assert data["totals"]["unserved"] == len(data["unserved"])
 
 
 def _write_matrix(*args: str) -> subprocess.CompletedProcess[str]:

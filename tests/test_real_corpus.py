@@ -23,7 +23,7 @@ from compat_adapter.importers.discover import discover, import_all, twice
 
 CORPUS = Path(__file__).parent / "fixtures" / "real-configs"
 VENDOR_OF = {"claude": "claude", "codex": "codex", "codebuddy": "workbuddy", "copilot": "copilot",
-             "opencode": "opencode", "gemini": "gemini"}
+             "opencode": "opencode", "gemini": "gemini", "cursor": "cursor"}
 SUFFIXES = {".json", ".jsonc", ".toml", ".md", ".rules", ".ts", ".js"}
 
 
@@ -240,10 +240,10 @@ def test_twice_flags_the_local_copy_and_copilot_reading_claude(project: Path) ->
              and "Copilot" not in d.why]
     assert local and all(d.other.startswith(str(project / ".claude/settings.json")) for d in local)
     assert any("Copilot CLI also runs" in d.why for d in doubles)
-    # AGENTS.md: Codex, OpenCode (no CLAUDE.md fallback needed), Copilot and Qwen all carry it (Qwen:
-    # its only file in this project, since the public corpus has no Qwen hooks file yet).
+    # AGENTS.md: Codex, OpenCode (no CLAUDE.md fallback needed), Copilot, Cursor and Qwen all carry it
+    # (Qwen: its only file in this project, since the public corpus has no Qwen hooks file yet).
     agents = [d for d in doubles if d.why.startswith("AGENTS.md is read by several vendors")]
-    assert len(agents) == 3
+    assert len(agents) == 4  # five readers: the first carries it, four more carry it again
 
 
 def test_grade_a_project_folder_in_one_command(project: Path) -> None:

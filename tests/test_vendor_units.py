@@ -184,10 +184,10 @@ def test_files_of_agents_with_no_unit_are_named_not_a_supported_vendor(tmp_path:
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     named = {(r["vendor"], Path(r["origin"]).relative_to(tmp_path).as_posix()): r for r in report["rows"]
-             if r["vendor"] != "claude"}
+             if r["vendor"] not in ("claude", "cursor")}
     assert set(named) == {("windsurf", ".windsurf/hooks.json"), ("kiro", ".kiro/hooks/lint.kiro.hook"),
                           ("cline", ".clinerules/hooks/PreToolUse"), ("factory", ".factory/settings.json"),
-                          ("cursor", ".cursor/hooks.json"), ("iflow", ".iflow/settings.json")}
+                          ("iflow", ".iflow/settings.json")}
     for row in named.values():
         assert row["capability"] == "UNSUPPORTED" and row["route"] == "unsupported"
         assert row["reason"].startswith("UNSUPPORTED_VENDOR: not a supported vendor: "), row["reason"]
@@ -195,6 +195,9 @@ def test_files_of_agents_with_no_unit_are_named_not_a_supported_vendor(tmp_path:
         "reason"]
     # The supported vendor's hook grades as before, beside them; --strict counts them.
     assert [r["capability"] for r in report["rows"] if r["vendor"] == "claude"] == ["ADAPTED"]
+    # Cursor has a unit now: its hooks.json grades as Cursor's, from Cursor's documentation.
+    assert [(r["event"], r["capability"], r["confidence"]) for r in report["rows"] if r["vendor"] == "cursor"] == [
+        ("preToolUse", "ADAPTED", "documented")]
     assert report["unsupported"] == len(named)
     wide = {**os.environ, "COLUMNS": "400"}  # the summary cuts long lines at the terminal's width
     strict = _run([*CLI, "grade", "--strict", "--trust-all", str(tmp_path)], wide, tmp_path)

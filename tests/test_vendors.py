@@ -27,7 +27,8 @@ VENDOR_DIR = Path(vendors.__file__).parent
 #: The data-only modules: each unit's table, and the data the units share.
 DATA_MODULES = sorted([*VENDOR_DIR.glob("*.py"), *VENDOR_DIR.glob("*/table.py"), *VENDOR_DIR.glob("*/__init__.py"),
                        VENDOR_DIR / "opencode" / "plugins.py"])
-EXPECTED_EVENTS = {"claude": 33, "codex": 12, "workbuddy": 27, "opencode": 29, "copilot": 25, "gemini": 8, "qwen": 21}
+EXPECTED_EVENTS = {"claude": 33, "codex": 12, "workbuddy": 27, "opencode": 29, "copilot": 25, "gemini": 8, "qwen": 21,
+                   "cursor": 23}
 APPROXIMATE = {
     ("claude", "MessageDisplay"), ("claude", "StopFailure"), ("codex", "Interrupt"),
     ("workbuddy", "Elicitation"), ("workbuddy", "ElicitationResult"),
@@ -106,6 +107,10 @@ CAN_BLOCK = {
     # Qwen Code 0.24.4's hook runner (its release bundle): what each event's caller reads of an answer.
     "qwen": {"PreToolUse", "PostToolUse", "PostToolBatch", "UserPromptSubmit", "UserPromptExpansion", "Stop",
              "SubagentStop", "PermissionRequest", "TodoCreated", "TodoCompleted"},
+    # Cursor's docs (cursor.com/docs/hooks): a permission, continue or followup_message answer; the
+    # MCP gate (beforeMCPExecution) is unserved here. Its Claude-file rows block as their Cursor events.
+    "cursor": {"preToolUse", "subagentStart", "subagentStop", "beforeShellExecution", "beforeReadFile",
+               "beforeSubmitPrompt", "stop", "PreToolUse", "UserPromptSubmit", "Stop", "SubagentStop"},
 }
 
 
@@ -177,7 +182,7 @@ def test_aliases(alias: str, vendor: str) -> None:
     assert resolve_vendor(alias).id == vendor
 
 
-@pytest.mark.parametrize("bad", ["cursor", "", None, 3, "claude code"])
+@pytest.mark.parametrize("bad", ["windsurf", "", None, 3, "claude code"])
 def test_unknown_vendor_raises(bad: object) -> None:
     with pytest.raises(UnknownVendor) as err:
         resolve_vendor(bad)
@@ -239,10 +244,17 @@ def test_rows_that_fire_on_part_of_a_seam_say_which_part() -> None:
         ("qwen", "Notification"): "idle", ("qwen", "PermissionDenied"): "rejected",
         # Qwen runs UserPromptSubmit again on every tool continuation (lane, 0.24.4).
         ("qwen", "UserPromptSubmit"): "every-step",
+        # Cursor's docs: postToolUse "after successful tool execution", postToolUseFailure when a tool
+        # "fails, times out, or is denied", afterShellExecution after a command runs, afterFileEdit after
+        # an edit (a shell command's own non-zero exit is read as a completed call: a listed loss).
+        ("cursor", "postToolUse"): "completed", ("cursor", "PostToolUse"): "completed",
+        ("cursor", "postToolUseFailure"): "incomplete", ("cursor", "afterShellExecution"): "completed",
+        ("cursor", "afterFileEdit"): "success",
     }
     assert {s.id: s.shell for s in VENDORS} == {
         "claude": "sh", "codex": "sh", "workbuddy": "user", "opencode": "sh", "copilot": "bash",
-        "gemini": "bash", "qwen": "bash"}  # Gemini CLI 0.61.0 getShellConfiguration(): bash -c on POSIX
+        "gemini": "bash", "qwen": "bash",  # Gemini CLI 0.61.0 getShellConfiguration(): bash -c on POSIX
+        "cursor": "sh"}
 
 
 # ── each loss stated once, at its scope ─────────────────────────────────────────────────────────

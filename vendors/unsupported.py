@@ -17,9 +17,7 @@ __all__ = ("UNSUPPORTED",)
 # Built without validation, as the table surface is (vendors/surface.py says why): the values are
 # already the model's types, and tests/test_vendor_units.py validates every entry.
 UNSUPPORTED = (
-    # Until their units land (issue 25, parts 2 and 3).
-    UnsupportedVendor.model_construct(id="cursor", name="Cursor", files=(".cursor/hooks.json",), settings=()),
-    # The others found in public projects.
+    # Agents found in public projects that have no unit yet.
     UnsupportedVendor.model_construct(id="windsurf", name="Windsurf (Cascade)", files=(".windsurf/hooks.json",),
                                       settings=()),
     UnsupportedVendor.model_construct(id="kiro", name="Kiro", files=(".kiro/hooks/*",), settings=()),

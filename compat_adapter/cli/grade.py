@@ -40,7 +40,8 @@ def _hook_row(hook: Any, surface: Any, root: Path | None, prefer: str = "fidelit
         row = {**base, "capability": str(result.capability), "route": str(result.route),
                "alternative": result.alternative,
                "seams": list(result.seams) + list(result.services),
-               "losses": [f"{d.code}: {d.text}" for d in result.degradations], "reason": result.reason}
+               "losses": [f"{d.code}: {d.text}" for d in result.degradations], "reason": result.reason,
+               "confidence": result.confidence}
     except (InvalidHandler, InvalidMatcher) as exc:
         row = {**base, "capability": "UNSUPPORTED", "route": "unsupported", "seams": [], "losses": [],
                "reason": f"{exc.code}: {exc.message}"}
@@ -74,7 +75,8 @@ def _rows(vendor: str, imported: Any, surface: Any, root: Path | None,
         rows.append({"vendor": vendor, "origin": rules.origin, "event": "rules", "matcher": None,
                      "capability": str(result.capability), "route": str(result.route),
                      "seams": list(result.seams), "losses": [], "reason": result.reason,
-                     "sources": list(rules.sources), "trusted": rules.trusted, "preflight": []})
+                     "sources": list(rules.sources), "trusted": rules.trusted, "preflight": [],
+                     "confidence": result.confidence})
     return rows
 
 

@@ -138,6 +138,10 @@ def _file_section(out: Printer, rows: Sequence[Row], verbose: bool) -> None:
     tally = ", ".join(f"{counts[c]} {c}" for c in _ORDER if counts[c])
     out.line()
     out.line(f"{_file(head)}: {len(rows)} hook(s), {tally}", lead=head["vendor"], lead_style="bold")
+    if any(r.get("confidence") == "documented" for r in rows):
+        # No CLI of this vendor runs here: what it does is read from its documentation only.
+        out.line(f"confidence: documented (what {head['vendor']} does is read from its documentation; no "
+                 f"{head['vendor']} CLI was run to measure it)", indent=2, hang=4, style="dim")
     reasons = {_reason(r) for r in rows if r["capability"] == "UNSUPPORTED"}
     if counts["UNSUPPORTED"] == len(rows) > 1 and len(reasons) == 1 and not verbose:
         out.line(f"every hook: {reasons.pop()}", indent=2, hang=4)

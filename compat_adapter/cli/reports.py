@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -54,6 +54,9 @@ class GradeRow(_Model):
     sources: list[str] | None = None
     trusted: bool | None = None
     loads_twice: list[str] | None = None
+    confidence: Literal["measured", "documented"] | None = None
+    """Whether the vendor semantics graded were measured on its real CLI or only read from its
+    documentation (Cursor, which has no CLI here); absent on refused entries."""
 
 
 class Unusable(_Model):

@@ -131,6 +131,7 @@ async def explain(q: Question) -> ExplainReport:
     from compat_adapter.grading import grade
     from compat_adapter.host.surfaces import surface_named
     from compat_adapter.routing.dispatch import GroupResult, make_entry, run_selected
+    from compat_adapter.routing.gates import fires_for
 
     spec = resolve_vendor(q.vendor)
     event = _default_event(spec, q)
@@ -150,12 +151,15 @@ async def explain(q: Question) -> ExplainReport:
     entries = [make_entry(h.origin, h.declared) for h in mine]
     decisions = []
     chosen = []
+    # An event the vendor fires only for some tools (Cursor's beforeShellExecution) fires no hook here.
+    other_tool = None if fires_for(row, moment) else (
+        f"{spec.id} {event} fires only for {', '.join(row.tools or ())} calls, not this one")
     for hook, entry in zip(mine, entries, strict=True):
         matcher = explain_matcher(dialect, row, hook.matcher, subject)
         admitted = explain_if(entry.handler, event, payload, str(root))
         decisions.append((matcher, admitted))
         lints += static_lints(spec, dialect, row, kind, hook.origin, hook.matcher, entry.handler)
-        if matcher.matched and admitted.admitted and entry.handler is not None:
+        if matcher.matched and admitted.admitted and entry.handler is not None and other_tool is None:
             chosen.append(entry)
     group = await run_selected(chosen, moment) if chosen else GroupResult(HookAnswer(), (), (), (), moment)
     runs = {id(e): (a, o) for e, a, o in zip(group.ran, group.answers, group.outcomes, strict=True)}
@@ -163,7 +167,7 @@ async def explain(q: Question) -> ExplainReport:
     explained = []
     for hook, entry, (matcher, admitted) in zip(mine, entries, decisions, strict=True):
         ran = runs.get(id(entry))
-        why_not = None if ran else (matcher.why if not matcher.matched else admitted.why if not admitted.admitted
+        why_not = None if ran else other_tool or (matcher.why if not matcher.matched else admitted.why if not admitted.admitted
                                     else "the same command is configured again: "
                                          f"{spec.id} runs it once" if entry in chosen else "no handler")
         run = view = None
@@ -187,7 +191,8 @@ async def explain(q: Question) -> ExplainReport:
         host = host_view(result, row, group, surface)
         diffs = differences(kind, merged_view, host, result)
     refused = tuple(f"{r.code}: {r.what} — {r.reason}" for r in imported.refused) + tuple(errors)
-    return ExplainReport(vendor=spec.id, event=event, subject=subject, payload=json.loads(json.dumps(payload)),
+    return ExplainReport(vendor=spec.id, event=event, confidence=row.confidence, subject=subject,
+                         payload=json.loads(json.dumps(payload)),
                          files=tuple(sorted({h.origin.rsplit(":", 1)[0] for h in imported.hooks})),
                          hooks=tuple(explained), vendor_view=merged_view, host_view=host, differences=diffs,
                          lints=tuple(_unique(lints)), refused=refused,

@@ -47,6 +47,9 @@ def render(report: ExplainReport) -> None:
         head += f" on {report.subject}"
     console.print(f"{head}: {len(report.hooks)} hook(s) of this event, "
                   f"{sum(h.fires for h in report.hooks)} fired")
+    if report.confidence == "documented":
+        console.print(f"confidence: documented — what {report.vendor} would do is read from its documentation; "
+                      f"no {report.vendor} CLI ran here to measure it")
     for h in report.hooks:
         table = Table(title=f"{h.origin}\n{_cut(h.handler)}", show_header=False, expand=True)
         table.add_column("step", style="bold", no_wrap=True)

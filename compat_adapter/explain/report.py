@@ -143,6 +143,9 @@ class ExplainReport(_Frozen):
     schema_version: Literal[1] = SCHEMA_VERSION
     vendor: str
     event: str
+    confidence: Literal["measured", "documented"] = "measured"
+    """Where the vendor side's semantics come from: measured on its real CLI, or only read from its
+    documentation (a vendor with no CLI here)."""
     subject: str | None
     """What the vendor tests matchers against for this event."""
     payload: dict[str, object]

@@ -69,6 +69,8 @@ _IGNORED_TEXT = {
                  "lets the action through here, where Claude would block it.",
     "rewakeSummary": "rewakeSummary (the one-line notice Claude prints for the user on a rewake) is not shown.",
     "cloud": "cloud (whether a cloud session may run this hook on this machine) has no meaning on this host.",
+    "loop_limit": "loop_limit (Cursor's cap on one stop or subagentStop script's follow-ups) is not read: "
+                  "the follow-ups of the event's hooks end after 5 consecutive ones, Cursor's default.",
 }
 
 

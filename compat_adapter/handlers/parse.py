@@ -34,6 +34,7 @@ class CommandOptions:
     run_async: bool = False
     rewake: bool = False
     rewake_message: str | None = None
+    fail_closed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,4 +162,4 @@ def _command(shape: HandlerShape, vendor: str, h: Mapping[str, Any], common: dic
     return CommandHandler(command=command, cwd=cwd, env=_pairs(vendor, h.get("env"), "env"),
                           args=options.args if args is None else args, shell=options.shell,
                           run_async=options.run_async, rewake=options.rewake,
-                          rewake_message=options.rewake_message, **common)
+                          rewake_message=options.rewake_message, fail_closed=options.fail_closed, **common)

@@ -24,6 +24,7 @@ from compat_adapter.handlers.run import if_admits
 from compat_adapter.host.protocol import AgentHandle, Host, SessionHandle, UserMessage, new_message
 from compat_adapter.model import CommandHandler, EventRow, Handler, VendorSpec
 from compat_adapter.routing.failclosed import Unanswered
+from compat_adapter.routing.gates import fires_for
 from compat_adapter.routing.hooklog import log_invoked, log_results
 from compat_adapter.routing.hookrun import run_one
 from compat_adapter.routing.hostfacts import session_facts
@@ -139,7 +140,7 @@ def select(entries: Sequence[HookEntry], moment: Moment) -> list[HookEntry]:
     This runs on every dispatch, so the subject is computed once per call and each entry
     remembers its verdict per subject.
     """
-    if not entries:
+    if not entries or not fires_for(entries[0].row, moment):
         return []
     first = entries[0]
     if first.row.matcher_subject is None:  # the vendor has no matcher for this event
@@ -259,6 +260,8 @@ class Group:
 
     def select(self, moment: Moment) -> tuple[HookEntry, ...]:
         first = self.entries[0]
+        if not fires_for(first.row, moment):
+            return ()
         if first.row.matcher_subject is None:
             return self.entries
         subject = first.dialect.subject(moment)

@@ -16,6 +16,7 @@ from compat_adapter.dialects.base import Dialect, HookAnswer, Moment
 from compat_adapter.handlers.model import Complete
 from compat_adapter.handlers.run import HandlerRun, run_handler
 from compat_adapter.model import CommandHandler, VendorSpec
+from compat_adapter.routing.gates import closed
 from compat_adapter.runtime.process import BASH, ProcessOutcome, hook_environment
 
 if TYPE_CHECKING:
@@ -65,7 +66,8 @@ async def run_one(entry: HookEntry, moment: Moment, complete: Complete | None = 
         shell=_shell_for(entry.spec),
         complete=complete,
     ))
-    return decode(dialect, moment.event, outcome), outcome
+    # A fail-closed handler (Cursor's failClosed) turns a run that failed into a deny.
+    return closed(entry.row, entry.handler, decode(dialect, moment.event, outcome)), outcome
 
 
 def decode(dialect: Dialect, event: str, outcome: ProcessOutcome) -> HookAnswer:

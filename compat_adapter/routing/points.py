@@ -163,7 +163,9 @@ def _agent_created(event: Any) -> dict[str, Any]:
 
 
 def _turn_stopping(event: Any, forced: int) -> dict[str, Any]:
-    return {"stop_hook_active": forced > 0, "last_assistant_message": event.last_assistant_message}
+    # How many blocks already forced this turn on (Cursor's loop_count); stop_hook_active says whether any did.
+    return {"stop_hook_active": forced > 0, "stop_blocks": forced,
+            "last_assistant_message": event.last_assistant_message}
 
 
 def _disposed(event: Any) -> dict[str, Any]:

@@ -1,0 +1,1 @@
+"""Cursor: one vendor unit. ``unit.py`` composes it; ``table.py`` is its data (data only)."""

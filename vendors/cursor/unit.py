@@ -1,0 +1,32 @@
+"""Cursor, whole: its table, dialect, importer, handler shape, voice and landing facts. It has no
+vendor-lane driver: Cursor's CLI is not on the registries and its models are Cursor-hosted, so
+nothing of it runs offline here and every row says its semantics are documented, not measured.
+Registered once, in ``pyproject.toml`` (entry-point group ``compat_adapter.vendors``)."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from compat_adapter.registry import Later, vendor_unit
+from compat_adapter.routing.placement import Facts
+from vendors.cursor.handlers import CURSOR_SHAPE, DEFAULT_LOOP_LIMIT
+from vendors.cursor.table import CURSOR
+from vendors.cursor.voice import CursorVoice
+
+__all__ = ("UNIT",)
+
+UNIT = vendor_unit(
+    spec=CURSOR,
+    order=70,
+    # Loaded on first use: the regex engines and the trust store are not needed to read the table.
+    dialect=Later("vendors.cursor.dialect:DIALECT"),
+    importer=Later("vendors.cursor.importer"),
+    handlers=CURSOR_SHAPE,
+    # postToolUse cannot block in Cursor; preToolUse has no context output; after 5 follow-ups
+    # (Cursor's default loop_limit) a stop hook's followup_message is not submitted any more.
+    voice=CursorVoice("cursor", post_block="ignored", stop_guard=DEFAULT_LOOP_LIMIT,
+                      places=MappingProxyType({})),
+    landing=Facts(context={"session": "message:system", "post": "message:user"},
+                  stop="message:user"),
+    lane=None,
+)
