@@ -60,12 +60,14 @@ class EventRow(Frozen):
     timeout_s: float | None = None
     """The vendor's default timeout for this event when it differs from the vendor-wide one."""
     fires_on: Literal["any", "success", "failure", "completed", "incomplete", "idle", "rejected",
-                      "every-step"] = "any"
+                      "every-step", "created", "done"] = "any"
     """Which occurrences of the seam are this event: a host may publish one seam (tool results,
     status flips) where the vendor has several events. ``completed``: a success, or a shell command
     that ran and ended non-zero (its exit or a signal); ``incomplete``: any other failure;
     ``rejected``: only the approvals the host rejects; ``every-step`` (agent/pre-step): every step,
-    a tool continuation too (with an empty prompt), not only a step that carries a typed prompt."""
+    a tool continuation too (with an empty prompt), not only a step that carries a typed prompt;
+    ``created`` and ``done`` (todo/write): an item new to the list, an item whose status became
+    completed (a todo row names one: vendors call these events by different names)."""
     official: EventRow | None = None
     """The same event on the host's official bridge, taken when ``prefer="official"`` is asked for."""
     tools: tuple[str, ...] | None = None
@@ -91,6 +93,9 @@ class EventRow(Frozen):
                              "(an observe-only loss); an event the vendor only watches is native-translate")
         if self.route is Route.NATIVE_TRANSLATE and observe_only:
             raise ValueError(f"{self.event}: a row that only watches an event the vendor acts on is native-seam")
+        if (self.point == "todo/write") != (self.fires_on in ("created", "done")):
+            # One todo/write record is several events; a row that names no change would never fire.
+            raise ValueError(f"{self.event}: a todo/write row fires on created or done, and only it does")
         if (o := self.official) and (o.route, o.event, self.route) != (Route.OFFICIAL_BRIDGE, self.event, self.route) \
                 or (o and self.route is Route.OFFICIAL_BRIDGE):
             raise ValueError(f"{self.event}: the official alternative is the same event on the official bridge")

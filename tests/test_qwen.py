@@ -11,9 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import trust, trust_project
+from conftest import trust, trust_project, write_script
 
+from compat_adapter import CompatAdapter, MemoryHost
 from compat_adapter.catalog import units
+from compat_adapter.host.script import Reply, call
 from compat_adapter.importers import import_project
 from vendors.qwen.importer import seconds
 from vendors.qwen.matchers import TOOL_ALIASES, matches_pattern, pattern_problem
@@ -124,6 +126,42 @@ def test_explain_runs_a_qwen_deny_for_real(tmp_path: Path) -> None:
     assert seen["timestamp"].endswith("Z") and seen["tool_use_id"].startswith("toolu_")
     assert report["vendor_view"]["tool_runs"] is False
     assert report["vendor_view"]["reads"] == [{"place": "tool_result", "text": "no rm"}]
+
+
+async def test_todo_events_fire_once_per_item_after_the_write_told_apart_by_text(tmp_path: Path) -> None:
+    """TodoCreated and TodoCompleted on the host's todo tool, with the losses their rows list: one run
+    per item after the write (Qwen: validation, then postWrite), a block refuses nothing, an item whose
+    text changes is new, one written completed is a completion too, and no todo_id/phase/all_todos."""
+    seen = tmp_path / "seen"
+    seen.mkdir()
+    block = json.dumps({"decision": "block", "reason": "no todos"})
+    hook = str(write_script(tmp_path / "todo.sh", f"cat > '{seen}'/$$.json\nprintf '%s\\n' '{block}'\n"))
+
+    def todos(*items: tuple[str, str]) -> Reply:
+        return Reply(calls=(call("todo", todos=[{"content": c, "status": s} for c, s in items]),))
+
+    script = [todos(("write the tests", "pending")),
+              todos(("write the tests", "completed"), ("ship it", "pending")),
+              todos(("write the tests", "completed"), ("ship it now", "completed")), "done"]
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        for event in ("TodoCreated", "TodoCompleted"):
+            await adapter.register_hook("qwen", event, None, hook)
+        agent = await host.create_agent(script=script)
+        result = await agent.run_turn("plan the work")
+        await host.settle()
+        snapshots = [e.data["todos"] for e in agent.session.events if e.type == "todo/write"]
+    payloads = [json.loads(f.read_text()) for f in seen.iterdir()]
+    runs = sorted((p["hook_event_name"], p["todo_content"]) for p in payloads)
+    # "ship it" renamed as it is completed is a new item here, so its completion is the new item's,
+    # which (written completed) fires TodoCompleted besides TodoCreated; Qwen, keeping the item's id,
+    # fires only TodoCompleted for it. Each runs once, and the block answer refused no write.
+    assert runs == [("TodoCompleted", "ship it now"), ("TodoCompleted", "write the tests"),
+                    ("TodoCreated", "ship it"), ("TodoCreated", "ship it now"),
+                    ("TodoCreated", "write the tests")], payloads
+    assert result.reason == "completed" and len(snapshots) == 3
+    for p in payloads:
+        assert not {"todo_id", "phase", "all_todos", "previous_status"} & set(p), p
+    assert {p["todo_status"] for p in payloads if p["hook_event_name"] == "TodoCreated"} == {"pending", "completed"}
 
 
 #: One hook file per vendor: the eight the project knows of (registered units and those still to come).

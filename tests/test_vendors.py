@@ -242,6 +242,10 @@ def test_rows_that_fire_on_part_of_a_seam_say_which_part() -> None:
         # Qwen: a shell command that ran and exited non-zero is a PostToolUseFailure (lane, 0.24.4).
         ("qwen", "PostToolUse"): "success", ("qwen", "PostToolUseFailure"): "failure",
         ("qwen", "Notification"): "idle", ("qwen", "PermissionDenied"): "rejected",
+        # One todo/write snapshot: the items it adds, the items it completes (Claude's Task*, Qwen's Todo*).
+        ("claude", "TaskCreated"): "created", ("claude", "TaskCompleted"): "done",
+        ("workbuddy", "TaskCreated"): "created", ("workbuddy", "TaskCompleted"): "done",
+        ("qwen", "TodoCreated"): "created", ("qwen", "TodoCompleted"): "done",
         # Qwen runs UserPromptSubmit again on every tool continuation (lane, 0.24.4).
         ("qwen", "UserPromptSubmit"): "every-step",
         # Cursor's docs: postToolUse "after successful tool execution", postToolUseFailure when a tool

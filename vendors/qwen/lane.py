@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from compat_adapter.testing.lane.scenarios import EXIT_3_STEPS, HALT, HookAnswer, Scenario, as_json, claude_like, hso
 from compat_adapter.testing.lane.vendors import VendorCli
+from compat_adapter.testing.live.harness import REASON
 from compat_adapter.testing.live.speakers import TOOL_EVENTS, ClaudeShapedSpeaker
 
 if TYPE_CHECKING:
@@ -87,7 +88,27 @@ CLI = QwenCli("qwen", "qwen", "0.24.4", "qwen/node_modules/@qwen-code/qwen-code/
 
 @dataclass(frozen=True, slots=True)
 class QwenSpeaker(ClaudeShapedSpeaker):
-    """The live checks in Qwen's words: Claude's answers; Gemini's tool names in the payload."""
+    """The live checks in Qwen's words: Claude's answers, but a post-tool block is ``continue: false``;
+    Gemini's tool names and Qwen's own display and todo fields in the payload."""
+
+    def block(self, event: str, reason: str = REASON) -> dict[str, Any]:
+        # Qwen ignores decision on PostToolUse; continue:false replaces the result with its stopReason.
+        if event == "PostToolUse":
+            return {"continue": False, "stopReason": reason}
+        return ClaudeShapedSpeaker.block(self, event, reason)
+
+    def tool_name(self, s: Session, tool: str) -> str:
+        return {"bash": "run_shell_command"}.get(tool, tool)
+
+    def check_display(self, s: Session, payload: Mapping[str, Any], text: str) -> None:
+        s.expect(payload.get("displayed_text") == text and payload.get("is_final") is True
+                 and "delta" not in payload, f"the displayed text is not the message: {payload}",
+                 "message text as displayed_text, is_final")
+
+    def check_todo(self, s: Session, payload: Mapping[str, Any], subject: str) -> None:
+        status = {"TodoCreated": "pending"}.get(s.event)
+        s.expect(payload.get("todo_content") == subject and payload.get("todo_status") == status,
+                 f"todo_content/todo_status wrong: {payload}", "todo_content in payload")
 
     def check_payload(self, s: Session, payload: Mapping[str, Any], tool: str | None) -> None:
         e = s.event
@@ -95,7 +116,7 @@ class QwenSpeaker(ClaudeShapedSpeaker):
                  f"payload lacks hook_event_name={e!r}/session_id/timestamp: {sorted(payload)}",
                  f"payload hook_event_name={e}")
         if e in TOOL_EVENTS and tool is not None:
-            want = {"bash": "run_shell_command"}.get(tool, tool)
+            want = self.tool_name(s, tool)
             s.expect(payload.get("tool_name") == want and isinstance(payload.get("tool_input"), dict),
                      f"tool_name {payload.get('tool_name')!r}, expected {want!r} and an input object",
                      f"tool_name={want}")

@@ -23,6 +23,18 @@ from vendors import shared
 #: The release these rows follow (the vendor lane's pin).
 RELEASE = "0.24.4"
 
+# todo_write of the release (todoWrite chunk): each event fires per item in phase validation, before
+# the list is written (a block refuses the write), then again in phase postWrite.
+_TODO_ONCE = degrade(
+    "timing-differs",
+    "It runs once per item, after the list is written; Qwen runs it twice, in phase validation before the "
+    "write and in phase postWrite after it.",
+)
+_TODO_BY_TEXT = degrade(
+    "scope-differs",
+    "Items are told apart by their text, where Qwen uses its todo ids: an item whose text changes is a "
+    "new item here.",
+)
 _OWN = degrade(
     "own-translation",
     "No official Qwen Code bridge exists on the host, so this project speaks Qwen's dialect itself: "
@@ -363,10 +375,13 @@ EVENTS = (
         route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="todo/write",
+        fires_on="created",
         degradations=(
             degrade("observe-only",
                     "New todo items are found by comparing whole todo-list snapshots after they are "
                     "written, so a block cannot refuse the write, as it does in Qwen."),
+            _TODO_ONCE,
+            _TODO_BY_TEXT,
             degrade("payload-field-missing",
                     "todo_id, all_todos and phase are absent: only the item's text and status are known."),
         ),
@@ -376,9 +391,15 @@ EVENTS = (
         route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="todo/write",
+        fires_on="done",
         degradations=(
+            # An item dropped without being completed fires nothing in Qwen either (detectTodoChanges).
             shared.COMPLETION_FROM_SNAPSHOTS,
-            shared.DROPPED_TASKS_NEVER_FIRE,
+            _TODO_ONCE,
+            _TODO_BY_TEXT,
+            degrade("scope-differs",
+                    "An item that is written already completed fires it here besides TodoCreated; Qwen "
+                    "fires only TodoCreated for a new item."),
             degrade("payload-field-missing",
                     "todo_id, previous_status, all_todos and phase are absent: only the item's text is known."),
         ),

@@ -417,6 +417,7 @@ EVENTS = (
         route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="todo/write",
+        fires_on="created",
         degradations=(
             shared.TASKS_FROM_SNAPSHOTS,
             _TODO_ONLY,
@@ -427,6 +428,7 @@ EVENTS = (
         route=Route.NATIVE_SEAM,
         seams=("session/event",),
         point="todo/write",
+        fires_on="done",
         degradations=(
             shared.COMPLETION_FROM_SNAPSHOTS,
             shared.DROPPED_TASKS_NEVER_FIRE,

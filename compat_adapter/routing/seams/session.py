@@ -121,16 +121,17 @@ def _todo_changes(runner: Runner, session: SessionHandle, record: LogEvent) -> J
     created = [c for c in after if c not in before]
     completed = [c for c, s in after.items() if s == "completed" and before.get(c) != "completed"]
     point = points.TODO
-    jobs = [runner.emit(point, point.fields(c, after[c]), session, keep=_event_is("TaskCreated"))
+    # Which change a row fires on is its fires_on (Claude's TaskCreated, Qwen's TodoCreated …).
+    jobs = [runner.emit(point, point.fields(c, after[c]), session, keep=_fires_on("created"))
             for c in created]
-    jobs += [runner.emit(point, point.fields(c, "completed"), session, keep=_event_is("TaskCompleted"))
+    jobs += [runner.emit(point, point.fields(c, "completed"), session, keep=_fires_on("done"))
              for c in completed]
     return jobs
 
 
-def _event_is(name: str) -> Keep:
+def _fires_on(change: str) -> Keep:
     def keep(entry: HookEntry) -> bool:
-        return entry.row.event == name
+        return entry.row.fires_on == change
     return keep
 
 

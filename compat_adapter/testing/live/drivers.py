@@ -335,10 +335,11 @@ async def drive_step_end(s: Session) -> None:
     s.expect(len(s.probe.raw()) == 1, f"the batch hook ran {len(s.probe.raw())} times for one batch")
     if payload is not None:
         calls = payload.get("tool_calls") or []
-        # Claude's Bash input carries the command and the model's description of it.
-        s.expect(len(calls) == 1 and calls[0].get("tool_name") == "Bash"
+        want = speaker_for(s.vendor).tool_name(s, "bash")
+        # The shell call's input carries the command (and the model's description of it).
+        s.expect(len(calls) == 1 and calls[0].get("tool_name") == want
                  and (calls[0].get("tool_input") or {}).get("command") == "echo batch",
-                 f"tool_calls does not name the step's call: {calls}", "tool_calls in payload")
+                 f"tool_calls does not name the step's call: {calls}", f"tool_calls in payload ({want})")
 
 
 async def drive_todo(s: Session) -> None:
@@ -347,8 +348,7 @@ async def drive_todo(s: Session) -> None:
     done = call(tool, todos=[{"content": "write the tests", "status": "completed"}])
     _, payload = await observe_turn(s, [Reply(calls=(pending,)), Reply(calls=(done,)), "done"])
     if payload is not None:
-        s.expect(payload.get("task_subject") == "write the tests",
-                 f"task_subject missing: {payload}", "task_subject in payload")
+        speaker_for(s.vendor).check_todo(s, payload, "write the tests")
     s.expect(len(s.probe.raw()) == 1, f"the task hook ran {len(s.probe.raw())} times, expected once")
 
 
@@ -385,9 +385,7 @@ async def drive_message_display(s: Session) -> None:
     runs = len(s.probe.raw())
     s.expect(runs == 1, f"the display hook ran {runs} times for one assistant message")
     if payload is not None:
-        s.expect(payload.get("delta") == "shown text" and payload.get("final") is True,
-                 f"the displayed text is not the message: {payload}",
-                 "message text as the final delta")
+        speaker_for(s.vendor).check_display(s, payload, "shown text")
 
 
 async def _now(value: Any) -> Any:

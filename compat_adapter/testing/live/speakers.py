@@ -64,6 +64,10 @@ class Speaker:
         row must neither block on it nor put the context in front of the model."""
         raise NotImplementedError(self.vendor)
 
+    def tool_name(self, s: Session, tool: str) -> str:
+        """The name its payloads give the host's tool ``tool`` (Claude's names unless it says)."""
+        return {"bash": "Bash"}.get(tool, tool)
+
     def check_payload(self, s: Session, payload: Mapping[str, Any], tool: str | None) -> None:
         """What the vendor's own payload must carry (the framing is checked by the caller)."""
 
@@ -82,6 +86,16 @@ class Speaker:
 
     def check_session_created(self, s: Session, payload: Mapping[str, Any]) -> None:
         """The payload of an event fired when a session is created (instructions loaded …)."""
+
+    def check_display(self, s: Session, payload: Mapping[str, Any], text: str) -> None:
+        """A display payload of one whole assistant message ``text``."""
+        s.expect(payload.get("delta") == text and payload.get("final") is True,
+                 f"the displayed text is not the message: {payload}", "message text as the final delta")
+
+    def check_todo(self, s: Session, payload: Mapping[str, Any], subject: str) -> None:
+        """A todo event's payload for the item ``subject``."""
+        s.expect(payload.get("task_subject") == subject, f"task_subject missing: {payload}",
+                 "task_subject in payload")
 
     def approval_tool(self) -> str | None:
         """The tool an approval payload names (None: it names none)."""
@@ -132,7 +146,7 @@ class ClaudeShapedSpeaker(Speaker):
                  f"payload hook_event_name={e}")
         self.check_own(s, payload)
         if e in TOOL_EVENTS and tool is not None:
-            want = tool if s.official else {"bash": "Bash"}.get(tool, tool)
+            want = tool if s.official else self.tool_name(s, tool)
             s.expect(payload.get("tool_name") == want and isinstance(payload.get("tool_input"), dict),
                      f"tool_name {payload.get('tool_name')!r}, expected {want!r} and an input object",
                      f"tool_name={want}")
