@@ -139,10 +139,13 @@ async def test_a_failure_of_the_router_while_hooks_decide_denies_the_call(
         await adapter.dispose()
 
 
-async def test_the_service_denies_every_pending_dispatch_when_disposed(tmp_path: Path) -> None:
+async def test_a_wire_dispose_waits_for_the_guards_it_accepted_and_nothing_goes_on(tmp_path: Path) -> None:
+    # Over the wire a dispose is answered after the requests accepted before it (issue 28): the
+    # guards already asked decide, and their verdicts are what the host reads.
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     script = write_script(tmp_path / "deny.sh", f"cat > /dev/null\necho asked >> {tmp_path / 'asked'}\n"
-                          "sleep 1\nprintf '%s' '{\"permissionDecision\": \"deny\"}'\n")
+                          "sleep 1\nprintf '%s' '{\"permissionDecision\": \"deny\", "
+                          "\"permissionDecisionReason\": \"GUARD-DECIDED\"}'\n")
     process = await anyio.open_process(serve_command(), cwd=str(tmp_path), env=env)
     client = MiniClient(process)
     async with anyio.create_task_group() as tg:
@@ -159,7 +162,7 @@ async def test_the_service_denies_every_pending_dispatch_when_disposed(tmp_path:
         assert disposed["result"] == {"disposed": True}
         for rid in sent:
             verdict = (await client.reply(rid))["result"]["verdict"]
-            assert verdict["kind"] == "deny" and "was disposed before copilot:preToolUse:1 answered" in verdict["reason"]
+            assert verdict["kind"] == "deny" and "GUARD-DECIDED" in verdict["reason"], verdict
         assert not [r for r in client.service_requests if r["method"] == "next"], "no call went on downstream"
         with anyio.fail_after(30):
             await process.wait()
