@@ -26,7 +26,7 @@ from compat_adapter.vocabulary import (
 )
 
 __all__ = ("BridgeSpec", "Capability", "CapabilityResult", "CommandHandler", "Degradation", "DegradationCode",
-           "EventRow", "Frozen", "Handler", "HookDeclaration", "HttpHandler", "MatcherEngine", "McpToolHandler",
+           "EventRow", "Frozen", "Handler", "HookDeclaration", "HookPlace", "HookVar", "HttpHandler", "MatcherEngine", "McpToolHandler",
            "ModelHandler", "Route", "RulesDeclaration", "RulesFile", "RulesSpec", "SeamMode", "Service", "Surface",
            "ToolName", "UnsupportedVendor", "VendorSpec", "capability_result", "degrade")
 
@@ -146,6 +146,40 @@ class MatcherEngine(Frozen):
     """Matchers that select everything, besides none, ``""`` and ``"*"``."""
 
 
+#: Where a variable the vendor gives a hook takes its value from (see :class:`HookVar`).
+HookVarSource = Literal["project", "plugin-root", "plugin-data", "hook-dir", "session", "none"]
+
+
+class HookVar(Frozen):
+    """One variable a vendor gives its command hooks, as the vendor gives it (measured on its CLI).
+
+    ``source`` says where the value comes from: the session's project folder, the plugin the hook
+    file belongs to (its folder, or the vendor's data folder for it), the folder of the hook file,
+    the session id; ``none``: the vendor gives it and this host cannot (``note`` says why), so a
+    hook that reads it is graded with that loss, never handed an empty value in silence."""
+
+    name: str
+    source: HookVarSource
+    events: tuple[str, ...] | None = None
+    """The events it is given on; None: every event."""
+    note: str = ""
+    """For ``none``: what the vendor gives and why this host does not."""
+
+
+class HookPlace(Frozen):
+    """Where one hook file sits, as its vendor reads it: the folder its commands are rooted at and,
+    for a plugin's hooks file, the plugin (what ``${CLAUDE_PLUGIN_ROOT}`` and its kin name)."""
+
+    root: str | None = None
+    """The project folder the vendor runs the file's hooks in (None: the session's)."""
+    plugin_root: str | None = None
+    """The plugin folder, when the file is a plugin's hooks file."""
+    plugin_name: str | None = None
+    """The plugin's name (its manifest's ``name``, else its folder's), for its data folder."""
+    hook_dir: str | None = None
+    """The folder the hooks file is in (Copilot's ``COPILOT_HOOK_DIR``)."""
+
+
 class VendorSpec(Frozen):
     """One vendor's table. The fields without a default are facts every vendor states: a table that
     leaves one out is refused when the vendor registers (``VENDOR_INCOMPLETE``), never defaulted."""
@@ -164,6 +198,9 @@ class VendorSpec(Frozen):
     """The shell the vendor runs a command hook with on POSIX: `sh -c`, `bash -c`, or `$SHELL -c`."""
     project_dir_env: tuple[str, ...] = ()
     """Variables the vendor sets to the project directory for its hooks."""
+    hook_vars: tuple[HookVar, ...] = ()
+    """Every other variable the vendor gives a command hook (plugin roots, session ids …), measured
+    on its CLI; the project variables above are given on every event besides these."""
     events: tuple[EventRow, ...]
     rules: RulesSpec
     plugin_runtime: str

@@ -41,7 +41,8 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from compat_adapter.errors import InputRefused
-from compat_adapter.model import VendorSpec
+from compat_adapter.hookvars import known
+from compat_adapter.model import HookPlace, VendorSpec
 from compat_adapter.safefile import open_regular
 from compat_adapter.statedir import private_dir, read_private, write_private
 
@@ -54,6 +55,7 @@ __all__ = (
     "Verdict",
     "command_view",
     "expand_word",
+    "vendor_values",
     "file_digest",
     "plugin_untrusted",
     "project_root",
@@ -98,6 +100,12 @@ class HookView:
     """The programs the command line starts (first word of each simple command), as written."""
     files: tuple[str, ...]
     """Project files the command runs (a script path, or an interpreter's script), relative."""
+    outside: tuple[str, ...] = ()
+    """Files the command runs that are not in the project (a plugin's script, another machine's
+    home folder), absolute, with the vendor's variables expanded."""
+    inputs: tuple[str, ...] = ()
+    """Files the shell reads before the program starts (``< file``), as expanded, relative to the
+    hook's folder unless absolute: one that is missing stops the command before it runs."""
 
     def line(self) -> str:
         on = f"{self.event}[{self.matcher}]" if self.matcher else self.event
@@ -131,19 +139,31 @@ def _words(command: str) -> list[str]:
 _PARAM = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))")
 
 
-def expand_word(word: str, root: Path, variables: Sequence[str]) -> str:
-    """``word`` with the vendor's project-folder variables replaced by ``root``, however they are
+def expand_word(word: str, values: Mapping[str, str], unset: frozenset[str] = frozenset()) -> str:
+    """``word`` with the variables the vendor gives the hook (``values``) replaced, however they are
     spelled: ``$V``, ``${V}``, and ``${V:-default}`` (the vendor sets V, so the default is never
-    used). Another variable with a default becomes its default (what runs where it is unset, as
-    in a hook environment that does not set it); one without a default stays as written."""
+    used). A name in ``unset`` (one the vendor owns and does not give this hook, such as a plugin's
+    root for a project file) is empty, or its default. Another variable with a default becomes its
+    default (what runs where it is unset); one without a default stays as written."""
     def one(match: re.Match[str]) -> str:
         name = match.group(1) or match.group(4)
-        if name in variables:
-            return str(root)
+        if name in values:
+            return values[name]
         if match.group(2) is not None:
-            return expand_word(match.group(3), root, variables)
+            return expand_word(match.group(3), values, unset)
+        if name in unset:
+            return ""
         return match.group(0)
     return _PARAM.sub(one, word)
+
+
+def vendor_values(vendor: VendorSpec, event: str, root: Path, place: HookPlace | None = None
+                  ) -> tuple[dict[str, str], frozenset[str]]:
+    """(the vendor's variables as a hook of ``place`` run in ``root`` gets them, the vendor's own
+    names it does not get)."""
+    values = known(vendor, place, event=event, root=root)
+    owned = set(vendor.project_dir_env) | {v.name for v in vendor.hook_vars}
+    return values, frozenset(owned - set(values))
 
 
 def _project_file(word: str, root: Path, cwd: Path) -> str | None:
@@ -167,31 +187,36 @@ def _hook_cwd(handler: Any, root: Path) -> Path:
 
 
 def command_view(vendor: VendorSpec | str, event: str, matcher: str | None, handler: Any,
-                 root: Path) -> HookView:
-    """What one handler's command line starts, read from its words; not a sandbox, a review aid."""
+                 root: Path, place: HookPlace | None = None) -> HookView:
+    """What one handler's command line starts, read from its words with the vendor's variables
+    expanded as it gives them to a hook of ``place``; not a sandbox, a review aid."""
     vendor_id = vendor if isinstance(vendor, str) else vendor.id
-    variables = () if isinstance(vendor, str) else vendor.project_dir_env
     root = Path(os.path.abspath(root))  # a relative root would be joined in twice below
+    values, unset = ({}, frozenset()) if isinstance(vendor, str) else vendor_values(vendor, event, root, place)
     cwd = _hook_cwd(handler, root)
     command = _command_text(handler)
     programs: list[str] = []
     files: list[str] = []
-    at_start, after_interpreter, redirect, launcher = True, False, False, False
+    outside: list[str] = []
+    inputs: list[str] = []
+    at_start, after_interpreter, redirect, launcher = True, False, "", False
     for raw in _words(command):
         if raw and all(c in "();<>|&" for c in raw):
             if "<" in raw or ">" in raw:
-                redirect = True  # the next word is a file to read or write, not a program
+                redirect = raw  # the next word is a file to read or write, not a program
             else:
                 at_start, after_interpreter = True, False
             continue
         if redirect:
-            redirect = False
+            if redirect == "<":
+                inputs.append(expand_word(raw, values, unset))
+            redirect = ""
             continue
         if launcher:
             launcher, at_start = False, raw == "run"
             if at_start:
                 continue
-        word = expand_word(raw, root, variables)
+        word = expand_word(raw, values, unset)
         if at_start:
             if re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", raw) or raw in _PREFIXES:
                 continue
@@ -202,14 +227,19 @@ def command_view(vendor: VendorSpec | str, event: str, matcher: str | None, hand
             inside = _project_file(word, root, cwd)
             if inside is not None:
                 files.append(inside)
+            elif os.path.isabs(word) and "$" not in word:
+                outside.append(os.path.normpath(word))
             continue
         if after_interpreter and not raw.startswith("-"):
             after_interpreter = False
             inside = _project_file(word, root, cwd) or _bare_file(word, root, cwd)
             if inside is not None:
                 files.append(inside)
+            elif os.path.isabs(word) and "$" not in word:
+                outside.append(os.path.normpath(word))
     return HookView(vendor=vendor_id, event=event, matcher=matcher, command=command,
-                    programs=tuple(dict.fromkeys(programs)), files=tuple(dict.fromkeys(files)))
+                    programs=tuple(dict.fromkeys(programs)), files=tuple(dict.fromkeys(files)),
+                    outside=tuple(dict.fromkeys(outside)), inputs=tuple(dict.fromkeys(inputs)))
 
 
 def _bare_file(word: str, root: Path, cwd: Path) -> str | None:

@@ -22,6 +22,7 @@ from compat_adapter.catalog import unit_of
 from compat_adapter.dialects.base import Dialect, HookAnswer, Moment
 from compat_adapter.handlers.model import Complete
 from compat_adapter.handlers.run import HandlerRun, if_admits, run_handler
+from compat_adapter.hookvars import given
 from compat_adapter.host.protocol import AgentHandle, Host, SessionHandle, UserMessage, new_message
 from compat_adapter.model import CommandHandler, EventRow, Handler, VendorSpec
 from compat_adapter.routing.hooklog import log_invoked, log_results
@@ -107,9 +108,11 @@ def turn_of(session: SessionHandle) -> int | None:
     return None
 
 
-def _env_for(entry: HookEntry, cwd: str) -> dict[str, str]:
-    # Each vendor's documented project variables, so scripts written for it find their files.
-    add = dict.fromkeys(entry.spec.project_dir_env, cwd)
+def _env_for(entry: HookEntry, moment: Moment) -> dict[str, str]:
+    # The variables the vendor gives its hooks (its project folder, a plugin's folder …), as it gives
+    # them, so that scripts written for it find their files.
+    add = given(entry.spec, entry.declared.place, event=entry.row.event, cwd=moment.cwd,
+                session=moment.session_id)
     if isinstance(entry.handler, CommandHandler):
         add.update(dict(entry.handler.env))
     return hook_environment(os.environ, add=add)
@@ -142,7 +145,7 @@ async def _run_one(entry: HookEntry, moment: Moment, complete: Complete | None =
         stdin=dialect.encode(payload),
         cwd=_cwd_for(entry, moment.cwd),
         project_dir=Path(moment.cwd),
-        env=_env_for(entry, moment.cwd),
+        env=_env_for(entry, moment),
         timeout_s=entry.timeout_s,
         limit=dialect.output_cap,  # what the vendor reads (Copilot: 10 MiB)
         shell=_shell_for(entry.spec),

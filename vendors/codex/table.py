@@ -4,6 +4,7 @@ Data only. Five events go through the host's official Codex bridge; the rest are
 """
 
 from compat_adapter.model import (
+    HookVar,
     MatcherEngine,
     BridgeSpec,
     EventRow,
@@ -397,6 +398,12 @@ CODEX = VendorSpec(
     bridge=BRIDGE,
     default_timeout_s=600.0,
     concurrent=True,
+    # Codex 0.169 gives a project's .codex/hooks.json hooks no variable of its own (measured: only the
+    # CODEX_HOME it inherits). Its plugins' hooks (a .codex-plugin or .claude-plugin manifest) get
+    # Claude's two plugin variables: read from the binary's strings, not run (codex exec loads no
+    # plugin folder offline).
+    hook_vars=(HookVar(name="CLAUDE_PLUGIN_ROOT", source="plugin-root"),
+               HookVar(name="CLAUDE_PLUGIN_DATA", source="plugin-data")),
     events=EVENTS,
     rules=RULES,
     plugin_runtime=(
