@@ -124,6 +124,13 @@ def preflight(spec: object, event: str, matcher: str | None, handler: object, ro
     out: list[Finding] = []
     missing: list[tuple[str, int | None]] = []  # what cannot start, and the exit status that gives
     checked: set[str] = set()
+    # The shell opens a redirection before it starts the program: a missing input stops it first.
+    shell_exit = 1 if spec.shell == "bash" else 2  # a redirection that fails: dash exits 2, bash 1
+    for source in view.inputs:
+        if "$" not in source and not (cwd / source).exists():
+            out.append(Finding("file", source, f"the shell reads {source} before the command starts (`<{source}`), "
+                                               "and it does not exist here, so the command never runs"))
+            missing.append((f"<{source}", shell_exit))
     for program in view.programs:
         word = expand_word(program, values, unset)
         if word in _SHELL_OWN or "$" in word:
@@ -141,9 +148,10 @@ def preflight(spec: object, event: str, matcher: str | None, handler: object, ro
         elif shutil.which(word, path=env.get("PATH")) is None:
             out.append(Finding("program", program, f"{program} is not on PATH"))
             missing.append((program, 127))
-    runner = next((os.path.basename(expand_word(p, values, unset)) for p in view.programs
-                   if "/" not in expand_word(p, values, unset)), "")
-    code = _MISSING_SCRIPT_EXIT.get(runner.rstrip("0123456789.") or runner)
+    # The interpreter that runs a named script: its own exit status for a script that is missing.
+    runners = [os.path.basename(expand_word(p, values, unset)) for p in view.programs]
+    code = next((_MISSING_SCRIPT_EXIT[r.rstrip("0123456789.")] for r in runners
+                 if r.rstrip("0123456789.") in _MISSING_SCRIPT_EXIT), None)
     for script in view.files:
         if os.path.normpath(root / script) in checked:
             continue  # started directly: already checked above
@@ -155,12 +163,6 @@ def preflight(spec: object, event: str, matcher: str | None, handler: object, ro
             continue
         out.append(Finding("file", script, f"{script} does not exist here{_foreign(script)}"))
         missing.append((script, code))
-    shell_exit = 1 if spec.shell == "bash" else 2  # a redirection that fails: dash exits 2, bash 1
-    for source in view.inputs:
-        if "$" not in source and not (cwd / source).exists():
-            out.append(Finding("file", source, f"the shell reads {source} before the command starts (`<{source}`), "
-                                               "and it does not exist here, so the command never runs"))
-            missing.append((f"<{source}", shell_exit))
     out += _variables(view.command, frozenset(values), env, unset)
     if missing and "||" not in view.command:
         out += _cannot_start(spec, event, blocking, *missing[0])
@@ -191,13 +193,27 @@ def _foreign(path: str) -> str:
     return f" (an absolute path from another machine: there is no {home.group(0)} here)"
 
 
+def _read_as_block(spec: VendorSpec, event: str, code: int | None) -> bool:
+    """Whether the vendor reads this failed start as a block on ``event``: its own dialect decodes
+    the exit status with the shell's error on stderr (Copilot's preToolUse denies on any failure;
+    exit 2 blocks where the vendor blocks on it, and only on the events where it does)."""
+    from compat_adapter.dialects import dialect_for
+    from compat_adapter.runtime.process import ProcessOutcome
+
+    failed = ProcessOutcome(exit_code=1 if code is None else code, stdout="", stderr="sh: cannot start the hook",
+                            timed_out=False, truncated=False, cause=None, duration_ms=0.0)
+    try:
+        answer = dialect_for(spec.id).decode(event, failed)
+    except Exception:  # noqa: BLE001 - a dialect that cannot read it: the vendor tables' facts decide
+        return event in spec.failure_denies or (code == 2 and spec.exit2_blocks)
+    return answer.decision in ("deny", "block")
+
+
 def _cannot_start(spec: VendorSpec, event: str, blocking: str, what: str, code: int | None) -> list[Finding]:
     """What a hook that cannot start ``what`` does: the vendor's reading of that exit status."""
     status = f"exits {code}" if code is not None else "fails"
     vendor = spec.id
-    # Any failure denies on some vendors' events (Copilot preToolUse); elsewhere exit 2 with the
-    # interpreter's error on stderr blocks where the vendor reads exit 2 as a block.
-    blocks = blocking != "observe" and (event in spec.failure_denies or (code == 2 and spec.exit2_blocks))
+    blocks = blocking != "observe" and _read_as_block(spec, event, code)
     if blocks:
         effect = {"verdict": "every call or prompt it matches is denied",
                   "continue": "the agent is sent back to work every time it would stop",
