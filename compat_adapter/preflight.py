@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from compat_adapter.hookvars import reads
 from compat_adapter.runtime.environment import SECRET_NAME
 from compat_adapter.trust import command_view, expand_word, vendor_values
 
@@ -118,8 +119,12 @@ def preflight(spec: object, event: str, matcher: str | None, handler: object, ro
     assert isinstance(spec, VendorSpec)
     env = os.environ if env is None else env
     root = Path(os.path.abspath(root))  # a relative root would be joined in twice
-    view = command_view(spec, event, matcher, handler, root, place)
     values, unset = vendor_values(spec, event, root, place)
+    # A variable the hook's environment will not have expands to nothing, as in any shell.
+    text = command_view(spec, event, matcher, handler, root, place).command
+    absent = frozenset(name for name in reads(text) if name not in env and name not in values
+                       and name not in _SHELL_VARS and name not in set(_ASSIGNED.findall(text)))
+    view = command_view(spec, event, matcher, handler, root, place, empty=absent)
     cwd = _cwd(handler, root)
     out: list[Finding] = []
     missing: list[tuple[str, int | None]] = []  # what cannot start, and the exit status that gives
@@ -132,13 +137,13 @@ def preflight(spec: object, event: str, matcher: str | None, handler: object, ro
                                                "and it does not exist here, so the command never runs"))
             missing.append((f"<{source}", shell_exit))
     for program in view.programs:
-        word = expand_word(program, values, unset)
+        word = expand_word(program, values, unset | absent)
         if word in _SHELL_OWN or "$" in word:
             continue
         if "/" in word:
             path = Path(word) if os.path.isabs(word) else cwd / word
             checked.add(os.path.normpath(path))
-            shown = _shown(program, word, unset)
+            shown = _shown(program, word, unset | absent)
             if not path.is_file():
                 out.append(Finding("file", program, f"{shown} does not exist here{_foreign(word)}"))
                 missing.append((program, 127))
@@ -149,7 +154,7 @@ def preflight(spec: object, event: str, matcher: str | None, handler: object, ro
             out.append(Finding("program", program, f"{program} is not on PATH"))
             missing.append((program, 127))
     # The interpreter that runs a named script: its own exit status for a script that is missing.
-    runners = [os.path.basename(expand_word(p, values, unset)) for p in view.programs]
+    runners = [os.path.basename(expand_word(p, values, unset | absent)) for p in view.programs]
     code = next((_MISSING_SCRIPT_EXIT[r.rstrip("0123456789.")] for r in runners
                  if r.rstrip("0123456789.") in _MISSING_SCRIPT_EXIT), None)
     for script in view.files:

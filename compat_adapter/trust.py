@@ -187,12 +187,14 @@ def _hook_cwd(handler: Any, root: Path) -> Path:
 
 
 def command_view(vendor: VendorSpec | str, event: str, matcher: str | None, handler: Any,
-                 root: Path, place: HookPlace | None = None) -> HookView:
+                 root: Path, place: HookPlace | None = None, *, empty: frozenset[str] = frozenset()) -> HookView:
     """What one handler's command line starts, read from its words with the vendor's variables
-    expanded as it gives them to a hook of ``place``; not a sandbox, a review aid."""
+    expanded as it gives them to a hook of ``place`` (and the names in ``empty``, which the hook's
+    environment will not have, as empty strings); not a sandbox, a review aid."""
     vendor_id = vendor if isinstance(vendor, str) else vendor.id
     root = Path(os.path.abspath(root))  # a relative root would be joined in twice below
     values, unset = ({}, frozenset()) if isinstance(vendor, str) else vendor_values(vendor, event, root, place)
+    unset |= empty
     cwd = _hook_cwd(handler, root)
     command = _command_text(handler)
     programs: list[str] = []
@@ -216,7 +218,7 @@ def command_view(vendor: VendorSpec | str, event: str, matcher: str | None, hand
             launcher, at_start = False, raw == "run"
             if at_start:
                 continue
-        word = expand_word(raw, values, unset)
+        word = expand_word(raw, values, unset).replace(_GIT_TOP, str(_git_top(root)))
         if at_start:
             if re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", raw) or raw in _PREFIXES:
                 continue
@@ -230,6 +232,9 @@ def command_view(vendor: VendorSpec | str, event: str, matcher: str | None, hand
             elif os.path.isabs(word) and "$" not in word:
                 outside.append(os.path.normpath(word))
             continue
+        if after_interpreter and raw in _CODE_FLAGS:
+            after_interpreter = False  # `node -e CODE`, `python -m module`: no script file follows
+            continue
         if after_interpreter and not raw.startswith("-"):
             after_interpreter = False
             inside = _project_file(word, root, cwd) or _bare_file(word, root, cwd)
@@ -240,6 +245,17 @@ def command_view(vendor: VendorSpec | str, event: str, matcher: str | None, hand
     return HookView(vendor=vendor_id, event=event, matcher=matcher, command=command,
                     programs=tuple(dict.fromkeys(programs)), files=tuple(dict.fromkeys(files)),
                     outside=tuple(dict.fromkeys(outside)), inputs=tuple(dict.fromkeys(inputs)))
+
+
+#: An interpreter flag whose value is code or a module, not a script file.
+_CODE_FLAGS = frozenset({"-e", "-c", "-m", "-p", "--eval", "--print", "-Command", "-EncodedCommand"})
+#: The repository's top folder, as commands spell it (Codex's own docs do).
+_GIT_TOP = "$(git rev-parse --show-toplevel)"
+
+
+def _git_top(root: Path) -> Path:
+    """The repository ``root`` is in (its nearest ``.git``), else ``root``."""
+    return next((f for f in (root, *root.parents) if (f / ".git").exists()), root)
 
 
 def _bare_file(word: str, root: Path, cwd: Path) -> str | None:
