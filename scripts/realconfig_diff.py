@@ -21,10 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from compat_adapter.testing.lane.run import isolation  # noqa: E402
 from compat_adapter.testing.realconfig.install import corpus_files, vendor_of  # noqa: E402
+from compat_adapter.testing.lane.suite import ready  # noqa: E402
 from compat_adapter.testing.realconfig.suite import SCENARIOS, run_lane, summarize  # noqa: E402
 
 
@@ -44,13 +42,10 @@ def main() -> int:
     parser.add_argument("--outcomes", action="store_true", help="include every normalized outcome")
     parser.add_argument("--no-install", action="store_true", help="do not run scripts/vendor_lane.sh first")
     args = parser.parse_args()
-    if not args.no_install:
-        done = subprocess.run(["bash", str(ROOT / "scripts" / "vendor_lane.sh")], capture_output=True, text=True)
-        if done.returncode != 0:
-            sys.stderr.write(done.stdout + done.stderr)
-            return 1
-    # The embedded side trusts each installed file; keep those records out of the user's store.
-    os.environ["COMPAT_ADAPTER_STATE_HOME"] = tempfile.mkdtemp(prefix="realconfig-lane-state-")
+    failed = ready(not args.no_install, "realconfig-lane-state-")
+    if failed is not None:
+        sys.stderr.write(failed)
+        return 1
     sources = [s for s in corpus_files() if (not args.file or s in args.file)
                and (not args.vendor or vendor_of(s) in args.vendor)]
     installs, results, wall = run_lane(sources, scenarios=args.scenario)

@@ -54,11 +54,12 @@ def test_grade_never_says_every_hook_starts_while_a_script_is_missing(tmp_path: 
     gate = [r for r in stuck if "deploy-autoarm-gate.sh" in (r.get("command") or "")]
     assert len(gate) == 3  # the three handlers of cdk-real-drift that run it
     assert all({"cannot-start", "fails-open"} <= {p["kind"] for p in r["preflight"]} for r in gate)
-    # The Codex hooks run `/usr/bin/python3 /Users/<user>/…`: in sh, `<user>` is a redirection from a
-    # file named `user`, so the shell exits 2 before python starts, and Codex reads exit 2 on
-    # PreToolUse as a deny: every tool call is denied.
+    # The Codex hooks run `/usr/bin/python3 /Users/<user>/…`: `<user>` is a redirection from a file
+    # named `user`, so the shell fails before python starts. Codex 0.171 runs hooks with bash, which
+    # exits 1 there (measured in the real-config lane: "hook: PreToolUse Failed", and the call ran),
+    # a non-blocking failure: the guard fails open.
     codex = [r for r in stuck if r["vendor"] == "codex" and r["event"] == "PreToolUse"]
-    assert codex and all("fails-closed" in {p["kind"] for p in r["preflight"]} for r in codex)
+    assert codex and all("fails-open" in {p["kind"] for p in r["preflight"]} for r in codex)
     text = cli("grade", ".", cwd=project, columns=120).stdout
     first = " ".join(text.splitlines()[:2])
     assert f"{len(stuck)} cannot start" in first and "0 with preflight findings" not in first
@@ -71,14 +72,17 @@ def test_grade_never_says_every_hook_starts_while_a_script_is_missing(tmp_path: 
 
 
 def test_the_redirection_preflight_reads_is_what_the_shell_does(tmp_path: Path) -> None:
-    """The exit status preflight gives the `/Users/<user>/…` command is the real shell's."""
+    """The exit status preflight gives the `/Users/<user>/…` command is the real shell's: the one its
+    vendor runs hooks with (Codex: bash, exit 1, fails open; Claude: sh, exit 2, a block)."""
     command = "/usr/bin/python3 /Users/<user>/Projects/AiDR/.aidr/codex_hook.py pre"
-    done = subprocess.run(["/bin/sh", "-c", command], cwd=tmp_path, capture_output=True, text=True)
-    assert done.returncode == 2 and "user" in done.stderr
-    found = preflight(resolve_vendor("codex"), "PreToolUse", "*", {"type": "command", "command": command},
-                      tmp_path, blocking="verdict")
-    start = next(f for f in found if f.kind == "cannot-start")
-    assert "exits 2" in start.text and "fails closed" in start.text
+    for shell, vendor, status, meaning in (("/bin/bash", "codex", 1, "fails open"), ("/bin/sh", "claude", 2,
+                                                                                     "fails closed")):
+        done = subprocess.run([shell, "-c", command], cwd=tmp_path, capture_output=True, text=True)
+        assert done.returncode == status and "user" in done.stderr
+        found = preflight(resolve_vendor(vendor), "PreToolUse", "*", {"type": "command", "command": command},
+                          tmp_path, blocking="verdict")
+        start = next(f for f in found if f.kind == "cannot-start")
+        assert f"exits {status}" in start.text and meaning in start.text, start.text
 
 
 def test_a_named_file_in_a_nested_repository_is_rooted_where_its_vendor_runs_it(tmp_path: Path) -> None:
@@ -108,3 +112,49 @@ def test_a_plugin_root_in_a_project_file_is_empty_as_under_claude(tmp_path: Path
     texts = " ".join(f.text for f in found)
     assert "here /hooks/safety-check.sh" in texts and "$CLAUDE_PLUGIN_ROOT is not set for this hook" in texts
     assert {"cannot-start", "fails-open"} <= {f.kind for f in found}
+
+
+def test_each_vendor_gives_its_hooks_what_its_cli_gives(tmp_path: Path) -> None:
+    """The variables measured on each real CLI (its lane recorder's env log): Claude's and CodeBuddy's
+    plugins get the plugin folder and a data folder of its own, under both names on CodeBuddy;
+    Copilot gives the project under two names and the hooks file's folder; Codex gives a project
+    file's hooks nothing of its own."""
+    from compat_adapter.hookvars import given
+    from compat_adapter.importers.common import file_place
+
+    plugin = tmp_path / "plug"
+    (plugin / ".codebuddy-plugin").mkdir(parents=True)
+    (plugin / ".codebuddy-plugin" / "plugin.json").write_text('{"name": "fmt"}')
+    (plugin / "hooks").mkdir()
+    (plugin / "hooks" / "hooks.json").write_text('{"hooks": {}}')
+    codebuddy = resolve_vendor("workbuddy")
+    env = given(codebuddy, file_place(codebuddy, str(plugin / "hooks" / "hooks.json")), event="PreToolUse",
+                cwd=str(tmp_path / "proj"), session="s1")
+    assert env["CODEBUDDY_PLUGIN_ROOT"] == env["CLAUDE_PLUGIN_ROOT"] == str(plugin)
+    assert env["CODEBUDDY_PLUGIN_DATA"] == env["CLAUDE_PLUGIN_DATA"] and Path(env["CLAUDE_PLUGIN_DATA"]).is_dir()
+    assert env["CODEBUDDY_PROJECT_DIR"] == env["CLAUDE_PROJECT_DIR"] == str(tmp_path / "proj")
+    assert env["CODEBUDDY_SESSION_ID"] == "s1" and "CODEBUDDY_SERVICE_PROXY_URL" not in env
+    # Claude does not read a .codebuddy-plugin manifest: the same file is no plugin for it.
+    claude = resolve_vendor("claude")
+    env = given(claude, file_place(claude, str(plugin / "hooks" / "hooks.json")), event="Stop", cwd="/p", session="s")
+    assert "CLAUDE_PLUGIN_ROOT" not in env and env["CLAUDE_PROJECT_DIR"] == "/p"
+    copilot = resolve_vendor("copilot")
+    hooks = tmp_path / "repo" / ".github" / "hooks" / "guard.json"
+    env = given(copilot, file_place(copilot, str(hooks)), event="preToolUse", cwd="/p", session="s")
+    assert env["COPILOT_PROJECT_DIR"] == env["CLAUDE_PROJECT_DIR"] == "/p"
+    assert env["COPILOT_HOOK_DIR"] == str(hooks.parent)
+    codex = resolve_vendor("codex")
+    env = given(codex, file_place(codex, str(tmp_path / ".codex" / "hooks.json")), event="PreToolUse", cwd="/p",
+                session="s")
+    assert env == {}
+
+
+def test_a_variable_the_host_cannot_give_is_a_listed_loss() -> None:
+    from compat_adapter.declare import declare_hook
+    from compat_adapter.grading import grade
+    from compat_adapter.host.surfaces import surface_named
+
+    hook = declare_hook("workbuddy", "PreToolUse", "Bash",
+                        {"type": "command", "command": "curl -s \"$CODEBUDDY_SERVICE_PROXY_URL\" -d @-"})
+    texts = [d.text for d in grade(hook, surface_named("embedded")).degradations if str(d.code) == "env-differs"]
+    assert any("CODEBUDDY_SERVICE_PROXY_URL" in t for t in texts)

@@ -72,7 +72,7 @@ def _marketplace_plugins(root: Path, layout: PluginLayout) -> Iterator[tuple[Pat
         if market is None:
             continue
         meta = market.get("metadata")
-        base = meta.get("pluginRoot") if isinstance(meta, Mapping) and isinstance(meta.get("pluginRoot"), str) else ""
+        base = str(meta["pluginRoot"]) if isinstance(meta, Mapping) and isinstance(meta.get("pluginRoot"), str) else ""
         for entry in market.get("plugins") or ():
             if not isinstance(entry, Mapping):
                 continue

@@ -51,6 +51,9 @@ class VendorCli:
     """The prefixes of the variables the vendor sets for its hooks (the recorder logs them)."""
     write_tool: tuple[str, str, str] | None = None
     """The file-write tool, its path and its content argument, for the vendors whose scenarios edit a file."""
+    destructive: str | None = None
+    """The real-config lane's destructive command for a CLI that refuses the standard one by itself,
+    before any hook decides (measured; the lane compares hooks, not the vendors' own checks)."""
 
     def binary_path(self, lane: Path | None = None) -> Path:
         return (lane or lane_dir()) / self.binary

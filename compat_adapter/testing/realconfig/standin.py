@@ -17,8 +17,8 @@ Standard library only; it runs under any python3. The lane copies it into each r
 
 import json
 import os
+import runpy
 import sys
-import time
 
 __all__ = ("main",)
 
@@ -65,15 +65,10 @@ def main() -> int:
     except ValueError:
         payload = raw
     out, err, code = answer(behaviour, label, payload)
-    here = os.path.dirname(os.path.abspath(__file__))  # <run>/proj/.lane
-    log = os.path.join(os.path.dirname(os.path.dirname(here)), "state", "hooks.jsonl")
-    record = {"event": _event(payload), "t": time.time(), "stdin": payload, "stdout": out, "stderr": err,
-              "exit": code, "cwd": os.getcwd(), "label": label}
-    with open(log, "a", encoding="utf-8") as f:
-        f.write(json.dumps(record) + "\n")
-    sys.stdout.write(out)
-    sys.stderr.write(err)
-    return code
+    run = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # <run>/proj/.lane/..
+    # The lane's own recorder, copied into every run (<run>/bin/hookrec.py), logs it in its shape.
+    record = runpy.run_path(os.path.join(run, "bin", "hookrec.py"))["record"]
+    return int(record(os.path.join(run, "state", "hooks.jsonl"), _event(payload), payload, out, err, code, label=label))
 
 
 if __name__ == "__main__":

@@ -11,18 +11,15 @@ nothing, on either side); what a hook did shows in the other facets.
 
 from __future__ import annotations
 
-import os
 import tempfile
-import time
 from collections.abc import Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from compat_adapter.testing.lane.compare import compare
 from compat_adapter.testing.lane.drivers import vendor_outcome
 from compat_adapter.testing.lane.scenarios import TOOL_COMMAND, Case
-from compat_adapter.testing.lane.suite import CaseResult
+from compat_adapter.testing.lane.suite import CaseResult, run_parallel
 from compat_adapter.testing.lane.vendors import cli_for
 from compat_adapter.testing.realconfig.install import Installed, install
 from compat_adapter.testing.realconfig.isolated import run_isolated
@@ -38,7 +35,8 @@ DESTRUCTIVE = "rm -rf build; echo ran > tool-ran.txt"
 SCENARIOS: Mapping[str, tuple[tuple[tuple[str, str], ...], str]] = {
     "destructive": ((("shell", DESTRUCTIVE), ("text", "done")), "clean the build folder"),
     "benign": ((("shell", TOOL_COMMAND), ("text", "done")), "run the lane step"),
-    "edit": ((("write", "notes.txt"), ("text", "done")), "write the notes"),
+    # The edit writes the file the lane reads "the tool ran" from, as the shell steps do.
+    "edit": ((("write", "tool-ran.txt"), ("text", "done")), "write the notes"),
     "prompt": ((("text", "done"),), "deploy the release to prod please"),
     "stop": ((("shell", TOOL_COMMAND), ("text", "first answer"), ("text", "second answer"),
               ("text", "third answer")), "finish the task"),
@@ -58,10 +56,13 @@ def cases_of(source: str, scenarios: Iterable[str] | None = None) -> tuple[Insta
     for scenario in chosen:
         kind = f"{_name(source)}/{scenario}"
         steps, prompt = SCENARIOS[scenario]
+        cli = cli_for(installed.vendor)
+        if scenario == "destructive" and cli.destructive:
+            steps = (("shell", cli.destructive), *steps[1:])
         why = installed.not_drivable
         options = dict(installed.options)
         if why is None and scenario == "edit":
-            if cli_for(installed.vendor).write_tool is None:
+            if cli.write_tool is None:
                 why = (f"the vendor lane's {installed.vendor} driver has no file-write tool for the scripted model "
                        "(its CLI offers the mock model none it can call by a known name)")
             options["allowed_tools"] = "Bash,Write"
@@ -97,12 +98,7 @@ def run_lane(sources: Sequence[str], *, scenarios: Iterable[str] | None = None, 
 def run_cases(cases: Sequence[Case], *, root: Path | None = None, workers: int | None = None
               ) -> tuple[list[CaseResult], float]:
     """The given cases, several at a time; the results (in order) and the wall time."""
-    root = root or Path(tempfile.mkdtemp(prefix="realconfig-lane-"))
-    workers = workers or int(os.environ.get("COMPAT_ADAPTER_LANE_WORKERS", "3"))
-    started = time.monotonic()
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        results = list(pool.map(lambda c: _one(c, root), cases))
-    return results, round(time.monotonic() - started, 1)
+    return run_parallel(cases, _one, root=root or Path(tempfile.mkdtemp(prefix="realconfig-lane-")), workers=workers)
 
 
 def summarize(installs: Sequence[Installed], results: Sequence[CaseResult]) -> dict[str, Any]:
