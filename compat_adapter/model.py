@@ -26,9 +26,9 @@ from compat_adapter.vocabulary import (
 )
 
 __all__ = ("BridgeSpec", "Capability", "CapabilityResult", "CommandHandler", "Degradation", "DegradationCode",
-           "EventRow", "Frozen", "Handler", "HookDeclaration", "HookPlace", "HookVar", "HttpHandler", "MatcherEngine", "McpToolHandler",
-           "ModelHandler", "Route", "RulesDeclaration", "RulesFile", "RulesSpec", "SeamMode", "Service", "Surface",
-           "ToolName", "UnsupportedVendor", "VendorSpec", "capability_result", "degrade")
+           "EventRow", "Frozen", "Handler", "HookDeclaration", "HookPlace", "HookVar", "HttpHandler", "MatcherEngine",
+           "McpToolHandler", "ModelHandler", "Route", "RulesDeclaration", "RulesFile", "RulesSpec", "SeamMode",
+           "Service", "Surface", "ToolName", "UnsupportedVendor", "VendorSpec", "capability_result", "degrade")
 
 
 class EventRow(Frozen):
@@ -198,11 +198,13 @@ class VendorSpec(Frozen):
     """Whether the vendor runs the matching hooks of one event concurrently."""
     shell: Literal["sh", "bash", "user"] = "sh"
     """The shell the vendor runs a command hook with on POSIX: `sh -c`, `bash -c`, or `$SHELL -c`."""
-    project_dir_env: tuple[str, ...] = ()
-    """Variables the vendor sets to the project directory for its hooks."""
-    hook_vars: tuple[HookVar, ...] = ()
+    project_dir_env: tuple[str, ...]
+    """Variables the vendor sets to the project directory for its hooks (``()``: none, stated)."""
+    hook_vars: tuple[HookVar, ...]
     """Every other variable the vendor gives a command hook (plugin roots, session ids …), measured
-    on its CLI; the project variables above are given on every event besides these."""
+    on its CLI; the project variables above are given on every event besides these. Both are facts
+    every vendor states, ``()`` included: a table that leaves them out gives its hooks nothing in
+    silence, so it is refused (``VENDOR_INCOMPLETE``)."""
     events: tuple[EventRow, ...]
     rules: RulesSpec
     plugin_runtime: str

@@ -39,20 +39,18 @@ import tempfile
 from pathlib import Path
 
 from compat_adapter.cli import main as cli_main
-from compat_adapter.testing.realconfig.install import corpus_files, install
+from compat_adapter.testing.realconfig.install import corpus_files, install, vendor_of
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "real-configs"
-#: Corpus folder → vendor id (CodeBuddy's folder holds WorkBuddy files too; one importer reads both).
-VENDOR_OF = {"claude": "claude", "codex": "codex", "codebuddy": "workbuddy", "copilot": "copilot",
-             "opencode": "opencode", "gemini": "gemini"}
 HOOK_SUFFIXES = {".json", ".jsonc", ".toml", ".ts", ".js"}
 #: Refusal codes of rules sources (an `instructions` entry), which are context, not handlers.
 RULES_CODES = ("SOURCE_MISSING", "REMOTE_SOURCE")
 
 
 def hook_files() -> list[tuple[str, Path]]:
-    return [(vendor, f) for folder, vendor in VENDOR_OF.items()
-            for f in sorted((CORPUS / folder).rglob("*")) if f.is_file() and f.suffix in HOOK_SUFFIXES]
+    # Each corpus folder is named by its vendor's id or alias (the registry resolves it).
+    return [(vendor_of(f"{folder.name}/"), f) for folder in sorted(p for p in CORPUS.iterdir() if p.is_dir())
+            for f in sorted(folder.rglob("*")) if f.is_file() and f.suffix in HOOK_SUFFIXES]
 
 
 def grade_file(vendor: str, path: Path, host: str) -> tuple[list[dict], str | None]:
@@ -131,7 +129,7 @@ def starts(host: str) -> dict:
     causes: dict[str, int] = {}
     stuck: list[dict] = []
     for source in corpus_files():
-        vendor = VENDOR_OF[source.split("/", 1)[0]]
+        vendor = vendor_of(source)
         alone, _ = grade_file(vendor, CORPUS / source, host)
         alone = [r for r in alone if "starts" in r]
         installed = _installed_rows(source, host)

@@ -118,7 +118,8 @@ def test_each_vendor_gives_its_hooks_what_its_cli_gives(tmp_path: Path) -> None:
     """The variables measured on each real CLI (its lane recorder's env log): Claude's and CodeBuddy's
     plugins get the plugin folder and a data folder of its own, under both names on CodeBuddy;
     Copilot gives the project under two names and the hooks file's folder; Codex gives a project
-    file's hooks nothing of its own."""
+    file's hooks nothing of its own; Gemini gives the project under three names and the session id,
+    Qwen the project under three names and the session id, and neither a folder of its own state."""
     from compat_adapter.hookvars import given
     from compat_adapter.importers.common import file_place
 
@@ -147,6 +148,16 @@ def test_each_vendor_gives_its_hooks_what_its_cli_gives(tmp_path: Path) -> None:
     env = given(codex, file_place(codex, str(tmp_path / ".codex" / "hooks.json")), event="PreToolUse", cwd="/p",
                 session="s")
     assert env == {}
+    gemini = resolve_vendor("gemini")
+    env = given(gemini, file_place(gemini, str(tmp_path / "repo" / ".gemini" / "settings.json")), event="BeforeTool",
+                cwd="/p", session="s2")
+    assert env == {"GEMINI_PROJECT_DIR": "/p", "CLAUDE_PROJECT_DIR": "/p", "GEMINI_CWD": "/p", "GEMINI_SESSION_ID": "s2"}
+    qwen = resolve_vendor("qwen")
+    env = given(qwen, file_place(qwen, str(tmp_path / "repo" / ".qwen" / "settings.json")), event="PreToolUse",
+                cwd="/p", session="s3")
+    # QWEN_CODE_PROJECT_DIR is Qwen's own ~/.qwen/projects/<…> folder (measured), never the project.
+    assert env == {"QWEN_PROJECT_DIR": "/p", "CLAUDE_PROJECT_DIR": "/p", "GEMINI_PROJECT_DIR": "/p",
+                   "QWEN_CODE_SESSION_ID": "s3"}
 
 
 def test_a_variable_the_host_cannot_give_is_a_listed_loss() -> None:
@@ -158,3 +169,8 @@ def test_a_variable_the_host_cannot_give_is_a_listed_loss() -> None:
                         {"type": "command", "command": "curl -s \"$CODEBUDDY_SERVICE_PROXY_URL\" -d @-"})
     texts = [d.text for d in grade(hook, surface_named("embedded")).degradations if str(d.code) == "env-differs"]
     assert any("CODEBUDDY_SERVICE_PROXY_URL" in t for t in texts)
+    for vendor, event, name in (("gemini", "BeforeTool", "GEMINI_PLANS_DIR"), ("qwen", "PreToolUse", "QWEN_CODE_PROJECT_DIR")):
+        hook = declare_hook(vendor, event, "run_shell_command",
+                            {"type": "command", "command": f"cat ${name}/notes.md"})
+        texts = [d.text for d in grade(hook, surface_named("embedded")).degradations if str(d.code) == "env-differs"]
+        assert any(name in t for t in texts), (vendor, texts)

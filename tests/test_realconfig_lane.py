@@ -5,7 +5,9 @@ host, both in the lane's sandbox, compared as the vendor lane compares.
 The whole corpus runs in ``scripts/realconfig_diff.py --json``; here a representative subset does,
 one file or two of each vendor, on the scenarios where its hooks decide something: a guard's deny
 of a destructive command (a project file's, a plugin's by ``${CLAUDE_PLUGIN_ROOT}``, Copilot's
-exit-1 guard, an OpenCode plugin's throw), a session's context, a Stop hook, a plain call.
+exit-1 guard, an OpenCode plugin's throw), a session's context, a Stop hook, a plain call, a file edit
+(Gemini's AfterTool on write_file; a BeforeTool whose program is not installed, which blocks the
+edit under Gemini CLI and here alike).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ SUBSET = (
     ("copilot/tool-guardian.json", "destructive"),
     ("codebuddy/settings.tgfx.json", "benign"),
     ("opencode/plugins/guard.ts", "destructive"),
+    ("gemini/nepocorp.json", "edit"),
+    ("gemini/co-safety.json", "edit"),
 )
 HOOK_SUFFIXES = {".json", ".jsonc", ".toml", ".ts", ".js"}
 
@@ -114,6 +118,18 @@ def test_real_guards_deny_the_destructive_command_under_the_vendor_and_here(subs
     assert claude.vendor is not None and claude.ours is not None
     assert not claude.vendor.tool_ran and "PreToolUse" in claude.vendor.invoked
     assert "PreToolUse" in claude.ours.invoked
+    # A Gemini project's AfterTool on write_file ran after the real write_file, under Gemini and here.
+    edit = by_name["gemini:nepocorp.json/edit"]
+    assert edit.vendor is not None and edit.ours is not None
+    assert edit.vendor.tool_ran and edit.ours.tool_ran
+    assert "AfterTool" in edit.vendor.invoked and sorted(edit.vendor.invoked) == sorted(edit.ours.invoked)
+    # A BeforeTool hook that cannot start (`bun` is not installed) exits 127: Gemini blocks the call
+    # on any exit but 0 and 1, and so does this host; the model reads the shell's complaint.
+    unstarted = by_name["gemini:co-safety.json/edit"]
+    assert unstarted.vendor is not None and unstarted.ours is not None
+    assert not unstarted.vendor.tool_ran and not unstarted.ours.tool_ran
+    assert "bun: command not found" in (unstarted.vendor.tool_result or "") and \
+        "bun: command not found" in (unstarted.ours.tool_result or "")
     # A plugin's hooks ran from its plugin folder under Claude (--plugin-dir) and here.
     hookify = by_name["claude:plugin-hookify.hooks.json/benign"]
     assert hookify.vendor is not None and hookify.ours is not None

@@ -10,6 +10,7 @@ from the release's bundle) and of what the vendor lane saw the real CLI do.
 
 from compat_adapter.model import (
     EventRow,
+    HookVar,
     MatcherEngine,
     Route,
     RulesSpec,
@@ -440,7 +441,23 @@ QWEN = VendorSpec(
     default_timeout_s=60.0,
     concurrent=True,
     shell="bash",
+    # Measured on 0.24.4 (the vendor lane's recorder; executeCommandHook and getShellContextEnvVars in
+    # its bundle): every command hook gets the project folder under three names, the session id, and
+    # Qwen's own state: QWEN_CODE_PROJECT_DIR is not the project but Qwen's folder for it
+    # (~/.qwen/projects/<the project path, dashed>), then the CLI's entry, model, model identity,
+    # sub-agent and prompt ids; the handler's `env` goes over them. The launcher's own variables
+    # (QWEN_CODE_LAUNCHER_PID, QWEN_CODE_STARTUP_VERSION …) reach a hook only as inherited ones.
     project_dir_env=("QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"),
+    hook_vars=(HookVar(name="QWEN_CODE_SESSION_ID", source="session"),
+               *(HookVar(name=name, source="none", note=f"Qwen Code sets it to {what}; this host is not Qwen "
+                                                             "Code, so the variable is unset.")
+                 for name, what in (("QWEN_CODE_PROJECT_DIR", "its own state folder of the project "
+                                                              "(~/.qwen/projects/<the project path, dashed>)"),
+                                    ("QWEN_CODE_CLI", "its own CLI entry, for a hook that calls qwen back"),
+                                    ("QWEN_CODE_MODEL", "the model the session uses"),
+                                    ("QWEN_CODE_MODEL_IDENTITY", "the model's identity (name@hash)"),
+                                    ("QWEN_CODE_AGENT_ID", "the id of the sub-agent a call is made in"),
+                                    ("QWEN_CODE_PROMPT_ID", "the id of the prompt a call answers")))),
     events=EVENTS,
     unserved=(
         ("SessionDelete", _DELETE),

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from compat_adapter.catalog import unit_of
+from compat_adapter.catalog import resolve_vendor, unit_of
 from compat_adapter.errors import CompatError
 from compat_adapter.trust import command_view
 
@@ -93,8 +93,9 @@ def manifest() -> dict[str, Any]:
 
 
 def vendor_of(source: str) -> str:
-    """The vendor of a corpus file, by its folder (the manifest's ``folders``)."""
-    return str(manifest()["folders"][source.split("/", 1)[0]])
+    """The vendor of a corpus file: its folder is the vendor's id or one of its aliases, resolved by
+    the registry (``codebuddy/`` holds WorkBuddy's files: one importer reads both)."""
+    return resolve_vendor(source.split("/", 1)[0]).id
 
 
 def corpus_files() -> list[str]:
