@@ -449,15 +449,21 @@ QWEN = VendorSpec(
     # (QWEN_CODE_LAUNCHER_PID, QWEN_CODE_STARTUP_VERSION …) reach a hook only as inherited ones.
     project_dir_env=("QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"),
     hook_vars=(HookVar(name="QWEN_CODE_SESSION_ID", source="session"),
-               *(HookVar(name=name, source="none", note=f"Qwen Code sets it to {what}; this host is not Qwen "
-                                                             "Code, so the variable is unset.")
-                 for name, what in (("QWEN_CODE_PROJECT_DIR", "its own state folder of the project "
-                                                              "(~/.qwen/projects/<the project path, dashed>)"),
-                                    ("QWEN_CODE_CLI", "its own CLI entry, for a hook that calls qwen back"),
-                                    ("QWEN_CODE_MODEL", "the model the session uses"),
-                                    ("QWEN_CODE_MODEL_IDENTITY", "the model's identity (name@hash)"),
-                                    ("QWEN_CODE_AGENT_ID", "the id of the sub-agent a call is made in"),
-                                    ("QWEN_CODE_PROMPT_ID", "the id of the prompt a call answers")))),
+               HookVar(name="QWEN_CODE_PROJECT_DIR", source="none",
+                       note="Qwen Code sets it to its own state folder of the project (~/.qwen/projects/<the "
+                            "project path, dashed>), not the project; this host keeps none, so it is unset."),
+               HookVar(name="QWEN_CODE_CLI", source="none",
+                       note="Qwen Code sets it to its own CLI entry, for a hook that calls qwen back; there is "
+                            "no qwen here, so it is unset."),
+               HookVar(name="QWEN_CODE_MODEL", source="none",
+                       note="Qwen Code sets it to the model its session uses; this host's model is not Qwen "
+                            "Code's setting, so it is unset."),
+               HookVar(name="QWEN_CODE_MODEL_IDENTITY", source="none",
+                       note="Qwen Code sets it to the model's identity (name@hash); unset here."),
+               HookVar(name="QWEN_CODE_AGENT_ID", source="none",
+                       note="Qwen Code sets it to the id of the sub-agent a call is made in; unset here."),
+               HookVar(name="QWEN_CODE_PROMPT_ID", source="none",
+                       note="Qwen Code sets it to the id of the prompt a call answers; unset here.")),
     events=EVENTS,
     unserved=(
         ("SessionDelete", _DELETE),
