@@ -29,6 +29,7 @@ SUBSET = (
     ("codex/hooks.harness-stop.json", "stop"),
     ("copilot/tool-guardian.json", "destructive"),
     ("codebuddy/settings.tgfx.json", "benign"),
+    ("codebuddy/settings.pgh-dreaming.json", "edit"),
     ("opencode/plugins/guard.ts", "destructive"),
     ("gemini/nepocorp.json", "edit"),
     ("gemini/co-safety.json", "edit"),
@@ -118,6 +119,10 @@ def test_real_guards_deny_the_destructive_command_under_the_vendor_and_here(subs
     assert claude.vendor is not None and claude.ours is not None
     assert not claude.vendor.tool_ran and "PreToolUse" in claude.vendor.invoked
     assert "PreToolUse" in claude.ours.invoked
+    # CodeBuddy's Write is allowed up front as the lane allows it (one tool name per argument), so
+    # the edit runs under CodeBuddy as here.
+    wrote = by_name["workbuddy:settings.pgh-dreaming.json/edit"]
+    assert wrote.vendor is not None and wrote.ours is not None and wrote.vendor.tool_ran and wrote.ours.tool_ran
     # A Gemini project's AfterTool on write_file ran after the real write_file, under Gemini and here.
     edit = by_name["gemini:nepocorp.json/edit"]
     assert edit.vendor is not None and edit.ours is not None

@@ -47,8 +47,10 @@ class CodeBuddyCli(VendorCli):
                         "url": f"{base}/v1/chat/completions", "supportsToolCall": True}],
             "availableModels": ["mock-model"]}))
         env.update(CODEBUDDY_API_KEY="sk-test")
+        # One tool name per argument: CodeBuddy 2.163.0 reads "Bash,Write" as no Write (measured: the
+        # real-config lane's edit was refused as "requires approval").
         argv = [binary, "-p", prompt, "--model", "mock-model", "--output-format", "json", "--allowedTools",
-                str(options.get("allowed_tools", "Bash"))]
+                *str(options.get("allowed_tools", "Bash")).split(",")]
         for folder in options.get("plugin_dirs", ()):  # measured: --plugin-dir loads a plugin folder
             argv += ["--plugin-dir", str(run / "proj" / folder)]
         return argv
