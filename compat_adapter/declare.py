@@ -23,6 +23,7 @@ from compat_adapter.model import (
     EventRow,
     Handler,
     HookDeclaration,
+    HookPlace,
     HttpHandler,
     McpToolHandler,
     ModelHandler,
@@ -52,6 +53,9 @@ class Declared:
     id: str | None = None
     origin: str | None = None
     """Where the declaration came from (file and place), for messages."""
+    place: HookPlace | None = None
+    """Where its file sits as the vendor reads it (project folder, plugin): the variables the vendor
+    gives the hook are filled from it. None: declared from code, only the session's."""
 
     @property
     def vendor(self) -> str:
@@ -95,7 +99,7 @@ _KIND: dict[type, HandlerKind] = {CommandHandler: "command", HttpHandler: "http"
 
 
 def declare_hook(vendor: object, event: object, matcher: object = None, handler: object = None,
-                 id: str | None = None, origin: str | None = None) -> Declared:
+                 id: str | None = None, origin: str | None = None, place: HookPlace | None = None) -> Declared:
     """Resolve loose input into a :class:`Declared`, raising the documented errors.
 
     ``vendor`` may also be a :class:`VendorSpec` already resolved (the tables' own rows, the
@@ -119,7 +123,7 @@ def declare_hook(vendor: object, event: object, matcher: object = None, handler:
     if id is not None and (not isinstance(id, str) or not id.strip()):
         raise InvalidDeclaration("id must be a non-empty string", vendor=spec.id)
     return Declared(spec=spec, row=row, handler=command, handler_kind=kind, matcher=matcher, id=id,
-                    origin=origin)
+                    origin=origin, place=place)
 
 
 def _spawn_problem(handler: CommandHandler) -> str | None:

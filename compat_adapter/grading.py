@@ -18,9 +18,11 @@ from typing import Any, Literal
 from compat_adapter.catalog import resolve_vendor
 from compat_adapter.declare import Declared
 from compat_adapter.handlers.grade import handler_losses, handler_refusal
+from compat_adapter.hookvars import losses
 from compat_adapter.model import (
     Capability,
     CapabilityResult,
+    CommandHandler,
     Degradation,
     EventRow,
     Route,
@@ -172,8 +174,17 @@ def _grade_route(decl: Declared, surface: Surface, id: str | None) -> Capability
         point=row.point,
         degradations=(spec.losses_for(row, surface.context_roles) + _matcher_losses(spec, row, decl.matcher)
                       + _mode_losses(row.seams, row.blocking, surface, row.point)
-                      + (handler_losses(spec, row, decl.handler) if decl.handler is not None else ())),
+                      + (handler_losses(spec, row, decl.handler) if decl.handler is not None else ())
+                      + _variable_losses(decl)),
     )
+
+
+def _variable_losses(decl: Declared) -> tuple[Degradation, ...]:
+    """A command that reads a variable its vendor gives and this host (or route) cannot."""
+    if not isinstance(decl.handler, CommandHandler):
+        return ()
+    text = " ".join((decl.handler.command, *(decl.handler.args or ())))
+    return losses(decl.spec, decl.place, decl.row.event, text, bridged=decl.row.route is Route.OFFICIAL_BRIDGE)
 
 
 def _policy_losses(files: tuple[RulesFile, ...], surface: Surface) -> tuple[Degradation, ...]:

@@ -26,9 +26,10 @@ from compat_adapter.vocabulary import (
 )
 
 __all__ = ("BridgeSpec", "Capability", "CapabilityResult", "CommandHandler", "Confidence", "Degradation",
-           "DegradationCode", "EventRow", "Frozen", "Handler", "HookDeclaration", "HttpHandler", "MatcherEngine", "McpToolHandler",
-           "ModelHandler", "Route", "RulesDeclaration", "RulesFile", "RulesSpec", "SeamMode", "Service", "Surface",
-           "ToolName", "UnsupportedVendor", "VendorSpec", "capability_result", "degrade")
+           "DegradationCode", "EventRow", "Frozen", "Handler", "HookDeclaration", "HookPlace", "HookVar",
+           "HttpHandler", "MatcherEngine", "McpToolHandler", "ModelHandler", "Route", "RulesDeclaration",
+           "RulesFile", "RulesSpec", "SeamMode", "Service", "Surface", "ToolName", "UnsupportedVendor",
+           "VendorSpec", "capability_result", "degrade")
 
 
 #: Where a row's semantics come from (see :attr:`EventRow.confidence`).
@@ -165,6 +166,40 @@ class MatcherEngine(Frozen):
     """Matchers that select everything, besides none, ``""`` and ``"*"``."""
 
 
+#: Where a variable the vendor gives a hook takes its value from (see :class:`HookVar`).
+HookVarSource = Literal["project", "plugin-root", "plugin-data", "hook-dir", "session", "none"]
+
+
+class HookVar(Frozen):
+    """One variable a vendor gives its command hooks, as the vendor gives it (measured on its CLI).
+
+    ``source`` says where the value comes from: the session's project folder, the plugin the hook
+    file belongs to (its folder, or the vendor's data folder for it), the folder of the hook file,
+    the session id; ``none``: the vendor gives it and this host cannot (``note`` says why), so a
+    hook that reads it is graded with that loss, never handed an empty value in silence."""
+
+    name: str
+    source: HookVarSource
+    events: tuple[str, ...] | None = None
+    """The events it is given on; None: every event."""
+    note: str = ""
+    """For ``none``: what the vendor gives and why this host does not."""
+
+
+class HookPlace(Frozen):
+    """Where one hook file sits, as its vendor reads it: the folder its commands are rooted at and,
+    for a plugin's hooks file, the plugin (what ``${CLAUDE_PLUGIN_ROOT}`` and its kin name)."""
+
+    root: str | None = None
+    """The project folder the vendor runs the file's hooks in (None: the session's)."""
+    plugin_root: str | None = None
+    """The plugin folder, when the file is a plugin's hooks file."""
+    plugin_name: str | None = None
+    """The plugin's name (its manifest's ``name``, else its folder's), for its data folder."""
+    hook_dir: str | None = None
+    """The folder the hooks file is in (Copilot's ``COPILOT_HOOK_DIR``)."""
+
+
 class VendorSpec(Frozen):
     """One vendor's table. The fields without a default are facts every vendor states: a table that
     leaves one out is refused when the vendor registers (``VENDOR_INCOMPLETE``), never defaulted."""
@@ -183,8 +218,13 @@ class VendorSpec(Frozen):
     """Whether the vendor runs the matching hooks of one event concurrently."""
     shell: Literal["sh", "bash", "user"] = "sh"
     """The shell the vendor runs a command hook with on POSIX: `sh -c`, `bash -c`, or `$SHELL -c`."""
-    project_dir_env: tuple[str, ...] = ()
-    """Variables the vendor sets to the project directory for its hooks."""
+    project_dir_env: tuple[str, ...]
+    """Variables the vendor sets to the project directory for its hooks (``()``: none, stated)."""
+    hook_vars: tuple[HookVar, ...]
+    """Every other variable the vendor gives a command hook (plugin roots, session ids …), measured
+    on its CLI; the project variables above are given on every event besides these. Both are facts
+    every vendor states, ``()`` included: a table that leaves them out gives its hooks nothing in
+    silence, so it is refused (``VENDOR_INCOMPLETE``)."""
     events: tuple[EventRow, ...]
     rules: RulesSpec
     plugin_runtime: str

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 from pydantic import ValidationError
 
 from compat_adapter.errors import VendorIncomplete
-from compat_adapter.model import UnsupportedVendor, VendorSpec
+from compat_adapter.model import HookPlace, UnsupportedVendor, VendorSpec
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -58,6 +58,11 @@ class Importer(Protocol):
     def extra_files(self, root: Path) -> list[Path]:
         """Files the vendor also reads that its documented layout leaves out (a plugin's
         ``hooks/hooks.json`` when the folder is a plugin …), for discovery."""
+        ...
+
+    def hook_place(self, path: Path) -> HookPlace:
+        """Where the hooks of one of its files run, and the plugin the file belongs to
+        (``compat_adapter.importers.places.hook_place`` with the vendor's own layout)."""
         ...
 
     def import_file(self, spec: VendorSpec, path: Path, shown: str) -> FileImport:

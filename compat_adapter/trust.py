@@ -28,9 +28,7 @@ import hashlib
 import json
 import logging
 import os
-import re
 import shlex
-import shutil
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
@@ -41,7 +39,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from compat_adapter.errors import InputRefused
-from compat_adapter.model import VendorSpec
+from compat_adapter.hookcommand import HookView, command_view, expand_word, vendor_values, where_program
 from compat_adapter.safefile import open_regular
 from compat_adapter.statedir import private_dir, read_private, write_private
 
@@ -54,6 +52,7 @@ __all__ = (
     "Verdict",
     "command_view",
     "expand_word",
+    "vendor_values",
     "file_digest",
     "plugin_untrusted",
     "project_root",
@@ -73,162 +72,8 @@ UNTRUSTED = "UNTRUSTED"
 _STORE_VERSION = 1
 #: Folders a vendor keeps its project files in; a file under one belongs to the folder above it.
 _VENDOR_FOLDERS = (".claude", ".codex", ".codebuddy", ".opencode", ".github")
-#: Programs whose first plain argument is the program they really run.
-_INTERPRETERS = re.compile(r"^(?:sh|bash|dash|zsh|ksh|fish|node|deno|bun|tsx|ts-node|ruby|perl|php|"
-                           r"pwsh|python(?:\d+(?:\.\d+)?)?)$")
-_INLINE = frozenset({"-c", "-e", "-m", "-E", "--eval", "--command", "-p", "--print"})  # code or a module follows
-#: Words that run the next word as the program.
-_PREFIXES = frozenset({"exec", "command", "env", "nohup", "time", "nice", "sudo", "builtin"})
-#: Tools whose ``run`` sub-command runs the next word as the program (``uv run python x.py``).
-_LAUNCHERS = frozenset({"uv", "poetry", "pipenv", "pdm", "hatch"})
 
 _TRUST_ALL: ContextVar[bool] = ContextVar("compat_adapter_trust_all", default=False)
-
-
-# ── what a hook would run ──────────────────────────────────────────────────────────────────────
-
-@dataclass(frozen=True, slots=True)
-class HookView:
-    """One hook as the user reviews it: where it fires and what it would start."""
-
-    vendor: str
-    event: str
-    matcher: str | None
-    command: str
-    programs: tuple[str, ...]
-    """The programs the command line starts (first word of each simple command), as written."""
-    files: tuple[str, ...]
-    """Project files the command runs (a script path, or an interpreter's script), relative."""
-
-    def line(self) -> str:
-        on = f"{self.event}[{self.matcher}]" if self.matcher else self.event
-        return f"{self.vendor} {on}: {self.command}"
-
-
-def _command_text(handler: Any) -> str:
-    if isinstance(handler, str):
-        return handler
-    if isinstance(handler, Mapping):
-        for key in ("command", "bash", "powershell"):
-            if isinstance(handler.get(key), str):
-                return handler[key]
-        if isinstance(handler.get("args"), Sequence):
-            return shlex.join(str(a) for a in handler["args"])
-    return json.dumps(handler, default=str, sort_keys=True)
-
-
-def _words(command: str) -> list[str]:
-    """Shell words with control operators as their own words; a line shlex cannot split is split
-    on blanks (it is still shown in full, and still needs trust)."""
-    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    try:
-        return list(lexer)
-    except ValueError:
-        return command.split()
-
-
-#: ``$NAME``, ``${NAME}`` and ``${NAME<op>default}`` (``:-``, ``-``, ``:=``, ``=``) in a shell word.
-_PARAM = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))")
-
-
-def expand_word(word: str, root: Path, variables: Sequence[str]) -> str:
-    """``word`` with the vendor's project-folder variables replaced by ``root``, however they are
-    spelled: ``$V``, ``${V}``, and ``${V:-default}`` (the vendor sets V, so the default is never
-    used). Another variable with a default becomes its default (what runs where it is unset, as
-    in a hook environment that does not set it); one without a default stays as written."""
-    def one(match: re.Match[str]) -> str:
-        name = match.group(1) or match.group(4)
-        if name in variables:
-            return str(root)
-        if match.group(2) is not None:
-            return expand_word(match.group(3), root, variables)
-        return match.group(0)
-    return _PARAM.sub(one, word)
-
-
-def _project_file(word: str, root: Path, cwd: Path) -> str | None:
-    """``word`` as a path relative to the project root, when it names a place inside it; a
-    relative word is read from the folder the hook runs in (``cwd``)."""
-    if "/" not in word or word.startswith(("-", "~")) or "$" in word:
-        return None
-    full = Path(os.path.normpath(cwd / word))
-    try:
-        return full.relative_to(root).as_posix()
-    except ValueError:
-        return None
-
-
-def _hook_cwd(handler: Any, root: Path) -> Path:
-    """The folder a handler runs in: the project root, or the handler's own relative ``cwd``."""
-    cwd = handler.get("cwd") if isinstance(handler, Mapping) else None
-    if isinstance(cwd, str) and cwd and "$" not in cwd:
-        return Path(os.path.normpath(root / cwd))
-    return root
-
-
-def command_view(vendor: VendorSpec | str, event: str, matcher: str | None, handler: Any,
-                 root: Path) -> HookView:
-    """What one handler's command line starts, read from its words; not a sandbox, a review aid."""
-    vendor_id = vendor if isinstance(vendor, str) else vendor.id
-    variables = () if isinstance(vendor, str) else vendor.project_dir_env
-    root = Path(os.path.abspath(root))  # a relative root would be joined in twice below
-    cwd = _hook_cwd(handler, root)
-    command = _command_text(handler)
-    programs: list[str] = []
-    files: list[str] = []
-    at_start, after_interpreter, redirect, launcher = True, False, False, False
-    for raw in _words(command):
-        if raw and all(c in "();<>|&" for c in raw):
-            if "<" in raw or ">" in raw:
-                redirect = True  # the next word is a file to read or write, not a program
-            else:
-                at_start, after_interpreter = True, False
-            continue
-        if redirect:
-            redirect = False
-            continue
-        if launcher:
-            launcher, at_start = False, raw == "run"
-            if at_start:
-                continue
-        word = expand_word(raw, root, variables)
-        if at_start:
-            if re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", raw) or raw in _PREFIXES:
-                continue
-            at_start = False
-            programs.append(raw)
-            launcher = os.path.basename(word) in _LAUNCHERS
-            after_interpreter = bool(_INTERPRETERS.match(os.path.basename(word)))
-            inside = _project_file(word, root, cwd)
-            if inside is not None:
-                files.append(inside)
-            continue
-        if after_interpreter and (raw in _INLINE or not raw.startswith("-")):
-            after_interpreter = False  # python -c CODE: inline code, never a script file
-            inside = None if raw in _INLINE else _project_file(word, root, cwd) or _bare_file(word, root, cwd)
-            if inside is not None:
-                files.append(inside)
-    return HookView(vendor=vendor_id, event=event, matcher=matcher, command=command,
-                    programs=tuple(dict.fromkeys(programs)), files=tuple(dict.fromkeys(files)))
-
-
-def _bare_file(word: str, root: Path, cwd: Path) -> str | None:
-    """An interpreter's script named without a slash (``bash check.sh``), when it is a project file."""
-    if "$" in word or "/" in word or not (cwd / word).is_file():
-        return None
-    try:
-        return (cwd / word).relative_to(root).as_posix()
-    except ValueError:
-        return None
-
-
-def where_program(word: str) -> str:
-    """Where a bare program name would be found on this PATH (for the review), else the word."""
-    if "/" in word:
-        return word
-    found = shutil.which(word)
-    return f"{word} ({found})" if found else f"{word} (not on PATH)"
 
 
 # ── projects and digests ───────────────────────────────────────────────────────────────────────

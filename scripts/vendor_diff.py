@@ -17,17 +17,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from compat_adapter.testing.lane.run import isolation  # noqa: E402
-from compat_adapter.testing.lane.suite import pin_of, run_suite, summarize  # noqa: E402
+from compat_adapter.testing.lane.suite import pin_of, ready, run_suite, summarize  # noqa: E402
 from compat_adapter.testing.lane.vendors import lane_vendors  # noqa: E402
 
 
@@ -39,14 +36,10 @@ def main() -> int:
     parser.add_argument("--write-pin", metavar="FILE", help="write each case's verdict and differing facets")
     parser.add_argument("--no-install", action="store_true", help="do not run scripts/vendor_lane.sh first")
     args = parser.parse_args()
-    if not args.no_install:
-        done = subprocess.run(["bash", str(ROOT / "scripts" / "vendor_lane.sh")], capture_output=True, text=True)
-        if done.returncode != 0:
-            sys.stderr.write(done.stdout + done.stderr)
-            return 1
-    # The embedded side trusts each scenario's own config; keep those records out of the user's
-    # trust store: a private state folder for this run.
-    os.environ["COMPAT_ADAPTER_STATE_HOME"] = tempfile.mkdtemp(prefix="vendor-lane-state-")
+    failed = ready(not args.no_install, "vendor-lane-state-")
+    if failed is not None:
+        sys.stderr.write(failed)
+        return 1
     results, wall = run_suite(tuple(args.vendor or lane_vendors()))
     summary = summarize(results)
     netns, why = isolation()

@@ -294,8 +294,9 @@ def test_preflight_calls_out_a_guard_that_fails_open(tmp_path: Path) -> None:
     # A missing script run by python3: the interpreter exits 2, which Claude reads as a block.
     found = preflight(claude, "PreToolUse", None, {"command": "python3 hooks/gone.py"}, root,
                       blocking="verdict")
-    assert [(f.kind, f.subject) for f in found] == [("file", "hooks/gone.py"), ("fails-closed", "hooks/gone.py")]
-    assert "exits 2" in found[1].text
+    assert [(f.kind, f.subject) for f in found] == [("file", "hooks/gone.py"), ("cannot-start", "hooks/gone.py"),
+                                                    ("fails-closed", "hooks/gone.py")]
+    assert "exits 2" in found[2].text
 
 
 @pytest.mark.parametrize(("command", "status"), [("python3 gone.py", 2), ("sh gone.sh", 2), ("bash gone.sh", 127),
@@ -321,7 +322,8 @@ def test_grade_preflights_only_command_handlers(tmp_path: Path) -> None:
     rows = {r["origin"].rsplit(".", 1)[-1]: r for r in json.loads(done.stdout)["rows"]}
     assert rows["hooks[0]"]["preflight"] == []
     kinds = [p["kind"] for p in rows["hooks[1]"]["preflight"]]
-    assert kinds == ["program", "fails-open"]
+    assert kinds == ["program", "cannot-start", "fails-open"]
+    assert rows["hooks[1]"]["starts"] is False and "starts" not in rows["hooks[0]"]
 
 
 # ── Copilot's Claude-compatible (PascalCase) format, end to end ────────────────────────────────

@@ -202,8 +202,8 @@ def test_grade_at_80_columns_fits_starts_with_the_summary_and_folds(team: Path) 
     assert text.count("Copilot CLI also runs the hooks of this Claude file") == 1
     # The same gate under seven `if` filters is seven hooks, not a duplicate.
     assert "the same handler is declared again" not in text
-    # file:line, and the real breakage: the missing deploy gate fails open.
-    assert ":39   ADAPTED PreToolUse[Bash]" in text
+    # file:line, and the real breakage: the missing deploy gate cannot start, so it fails open.
+    assert ":39   ADAPTED, CANNOT START PreToolUse[Bash]" in text
     assert "GUARD this guard cannot start" in text and "(.claude/settings.json:39, :46, :53)" in flat(text)
     wide = cli("grade", ".", cwd=team, columns=200)
     assert max(len(line) for line in wide.stdout.splitlines()) <= 200
@@ -355,9 +355,16 @@ def test_relative_absolute_and_dot_folders_grade_alike(team: Path) -> None:
     _, dot = grade_json(".", cwd=team)
     assert rows(relative, team.parent) == rows(absolute, team.parent) == rows(dot, team)
     findings = [(r["origin"], p["text"]) for r in relative["rows"] for p in r["preflight"]]
-    # Only the script that really is missing (as in newcomer.md); no false "does not exist".
+    # Only what really is missing (as in newcomer.md); no false "does not exist". The Claude script,
+    # resolved where Claude resolves it; the Codex command's anonymized `/Users/<user>/…` path, which
+    # the shell reads as the word `/Users/` and a redirection from a file `user` that stops the
+    # command before python3 starts.
     assert {text for _, text in findings if "does not exist" in text} == {
-        "${CLAUDE_PROJECT_DIR:-.}/.claude/hooks/deploy-autoarm-gate.sh does not exist here"}
+        "${CLAUDE_PROJECT_DIR:-.}/.claude/hooks/deploy-autoarm-gate.sh "
+        f"(here {team.resolve()}/.claude/hooks/deploy-autoarm-gate.sh) does not exist here",
+        "the shell reads user before the command starts (`<user`), and it does not exist here, so the command "
+        "never runs",
+        "/Users does not exist here"}
     assert len(relative["loads_twice"]) == len(dot["loads_twice"])
 
 

@@ -106,6 +106,37 @@ def test_a_table_that_leaves_out_a_fact_is_refused_at_load(tmp_path: Path) -> No
     assert "VENDOR_INCOMPLETE: vendor factless is incomplete: its table has no dedupes_commands" in done.stderr
 
 
+@pytest.mark.parametrize("fact", ["hook_vars", "project_dir_env"])
+def test_a_table_that_does_not_say_what_its_hooks_are_given_is_refused(fact: str) -> None:
+    """What a vendor gives its hooks (``()`` included) is stated by every table: one left out would
+    give a vendor's hooks nothing in silence."""
+    from pydantic import ValidationError
+
+    from compat_adapter.model import VendorSpec
+
+    for unit in units():
+        fields = {k: v for k, v in dict(unit.spec).items() if k != fact}
+        with pytest.raises(ValidationError) as err:
+            VendorSpec.model_validate(fields)
+        assert [e["loc"] for e in err.value.errors() if e["type"] == "missing"] == [(fact,)], unit.spec.id
+
+
+def test_an_importer_that_cannot_say_where_its_hooks_run_is_refused() -> None:
+    """Every importer says where a file's hooks run and which plugin it is (``hook_place``); one
+    without it is not an importer, for any vendor, the new ones included."""
+    import types
+
+    for unit in units():
+        check_unit(unit, load=True)
+        place = unit.importer.hook_place(Path("/nowhere/proj/x/settings.json"))
+        assert place.plugin_root is None, unit.spec.id
+        half = types.SimpleNamespace(**{name: getattr(unit.importer, name) for name in
+                                        ("RUNS_HOOKS_OF", "project_files", "extra_files", "import_file")})
+        parts = {**_parts(unit), "importer": half}
+        with pytest.raises(VendorIncomplete, match=f"vendor {unit.spec.id} is incomplete: its importer"):
+            vendor_unit(**parts)
+
+
 # ── a toy vendor, added by its registration alone ───────────────────────────────────────────────
 
 @pytest.fixture

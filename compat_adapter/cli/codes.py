@@ -25,6 +25,9 @@ PREFLIGHT_KINDS = {
     "program": "a program the command starts is not on PATH here",
     "file": "a script the command names is missing here, or not executable",
     "variable": "a variable the command reads is unset for hooks here, or removed from their environment",
+    "cannot-start": "the hook cannot start here (a program, script or file it needs is missing); what that "
+                    "means is its vendor's reading of the exit status: nothing happens, or every call is "
+                    "denied",
     "fails-open": "a guard that cannot start its program: the vendor reads that exit as a non-blocking "
                   "error, so every call it matches is let through",
     "fails-closed": "a guard that cannot start its program: the vendor reads that exit as a block, so "

@@ -26,12 +26,12 @@ __all__ = ("add_commands",)
 def _hook_row(hook: Any, surface: Any, root: Path | None, prefer: str = "fidelity") -> dict[str, Any]:
     from compat_adapter.errors import InvalidHandler, InvalidMatcher
     from compat_adapter.grading import grade
-    from compat_adapter.preflight import preflight
-    from compat_adapter.trust import project_root
+    from compat_adapter.preflight import CANNOT_START, preflight
 
     from compat_adapter.cli.lines import line_of
     from compat_adapter.trust import command_view
 
+    place = hook.declared.place
     command = command_view(hook.vendor, hook.event, hook.matcher, hook.handler, Path.cwd()).command
     base = {"vendor": hook.vendor, "origin": hook.origin, "line": line_of(hook.origin), "event": hook.event,
             "matcher": hook.matcher, "command": command}
@@ -47,14 +47,31 @@ def _hook_row(hook: Any, surface: Any, root: Path | None, prefer: str = "fidelit
                "reason": f"{exc.code}: {exc.message}"}
     row["preflight"] = []
     if hook.declared.handler_kind == "command":  # what an http, prompt or MCP handler needs is not a program
-        place = Path(hook.origin.rsplit(":", 1)[0])
         declared_row = hook.declared.row
         # A guard gates the action before it happens; a post-tool "block" cannot stop anything.
-        guard = declared_row.blocking == "verdict" and "tools/post-execute" not in declared_row.seams
+        blocking = declared_row.blocking
+        if blocking == "verdict" and "tools/post-execute" in declared_row.seams:
+            blocking = "observe"
         found = preflight(hook.declared.spec, hook.event, hook.matcher, hook.handler,
-                          root or project_root(place), blocking="verdict" if guard else "observe")
+                          root or hook_root(hook), blocking=blocking, place=place)
         row["preflight"] = [{"kind": f.kind, "subject": f.subject, "text": f.text} for f in found]
+        # Graded as it would behave once it starts; whether it can start here is said beside it.
+        row["starts"] = not any(f.kind in CANNOT_START for f in found)
     return row
+
+
+def hook_root(hook: Any) -> Path:
+    """Where a named file's hooks run, as its vendor roots them: the project folder of its vendor
+    folder (``x/.claude/settings.json`` runs in ``x``, even inside a larger repository); a plugin's
+    hooks run in the session's folder, here the folder the command is run from."""
+    from compat_adapter.trust import project_root
+
+    place = hook.declared.place
+    if place is not None and place.root is not None:
+        return Path(place.root)
+    if place is not None and place.plugin_root is not None:
+        return Path.cwd()
+    return project_root(Path(hook.origin.rsplit(":", 1)[0]))
 
 
 def _rows(vendor: str, imported: Any, surface: Any, root: Path | None,
@@ -126,7 +143,7 @@ def _grade(args: argparse.Namespace) -> int:
         render(report, verbose=args.verbose, graded=args.files or ["."], named=named)
     if report["unusable"]:
         return 2  # a file CI could not read is never a pass, whatever else graded
-    return 1 if args.strict and report["unsupported"] else 0
+    return 1 if args.strict and (report["unsupported"] or report["cannot_start"]) else 0
 
 
 def _unusable(exc: Any) -> dict[str, Any]:
@@ -205,6 +222,7 @@ def collect(args: argparse.Namespace) -> dict[str, Any]:
     unusable_rows = _dedupe([_unusable(e) for e in failed])
     out: dict[str, Any] = {"host": surface.host, "version": surface.version, "vendors": vendors, "rows": rows,
                            "unsupported": sum(r["capability"] == "UNSUPPORTED" for r in rows),
+                           "cannot_start": sum(r.get("starts") is False for r in rows),
                            "loads_twice": doubles, "errors": [f"{u['code']}: {u['message']}" for u in unusable_rows],
                            "unusable": unusable_rows}
     if len(vendors) == 1:
@@ -226,7 +244,8 @@ _TRUST_ALL_HELP = ("DANGEROUS: run hooks from files nobody trusted (`compat-adap
 
 def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
     g = sub.add_parser("grade", help="grade a vendor's files, or every vendor's files in a project",
-                       epilog="exit status: 0 graded; 1 with --strict when anything is UNSUPPORTED; 2 when a "
+                       epilog="exit status: 0 graded; 1 with --strict when anything is UNSUPPORTED or a hook "
+                              "cannot start; 2 when a "
                               "file is unusable (it is in the report, the JSON and the SARIF too) or the "
                               "command is misused")
     g.add_argument("--vendor", default=None,
@@ -237,7 +256,8 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
                    help="print the report as JSON (schema: docs/schema/grade.schema.json)")
     g.add_argument("--sarif", action="store_true", help="print SARIF 2.1.0 (for CI annotations of a pull request)")
     g.add_argument("--verbose", "-v", action="store_true", help="every row in full, each with all its losses")
-    g.add_argument("--strict", action="store_true", help="exit 1 when anything is UNSUPPORTED")
+    g.add_argument("--strict", action="store_true",
+                   help="exit 1 when anything is UNSUPPORTED or a hook cannot start (a guard that fails open)")
     g.add_argument("--trust-all", action="store_true", help=_TRUST_ALL_HELP)
     g.add_argument("--prefer", choices=("fidelity", "official"), default="fidelity",
                    help="route policy: fidelity (default) translates every event it can with the vendor's own "

@@ -74,6 +74,8 @@ def _summary(report: Mapping[str, Any]) -> tuple[str, str]:
     extra = []
     if held := sum(_untrusted(r) for r in rows):
         extra.append(f"{held} held back until trusted")
+    if stuck := sum(r.get("starts") is False for r in rows):
+        extra.append(f"{stuck} cannot start")
     if warned := sum(bool(r["preflight"]) for r in rows):
         extra.append(f"{warned} with preflight findings")
     if report["loads_twice"]:
@@ -93,8 +95,8 @@ def _trust_words(report: Mapping[str, Any], graded: Sequence[str], named: bool) 
 def _todo(out: Printer, report: Mapping[str, Any], graded: Sequence[str], named: bool) -> None:
     rows = report["rows"]
     held = [r for r in rows if _untrusted(r)]
-    guards = [r for r in rows if any(p["kind"].startswith("fails") for p in r["preflight"])]
-    if not (report["unusable"] or held or guards):
+    stuck = [r for r in rows if r.get("starts") is False]
+    if not (report["unusable"] or held or stuck):
         return
     out.line()
     out.line("to do:", style="bold")
@@ -106,8 +108,10 @@ def _todo(out: Printer, report: Mapping[str, Any], graded: Sequence[str], named:
                  f"them ({', '.join(files)}); review and trust them with:", indent=2, hang=4, lead="TRUST",
                  lead_style="magenta bold")
         out.command(_trust_words(report, graded, named))
-    for text, where in _fold((p["text"], r) for r in guards for p in r["preflight"] if p["kind"].startswith("fails")):
-        out.line(f"{text} ({_places(where)})", indent=2, hang=4, lead="GUARD", lead_style="red bold")
+    for text, where in _fold((p["text"], r) for r in stuck for p in r["preflight"] if p["kind"] == "cannot-start"):
+        guard = any(p["kind"].startswith("fails") for r in where for p in r["preflight"])
+        out.line(f"{text} ({_places(where)})", indent=2, hang=4, lead="GUARD" if guard else "START",
+                 lead_style="red bold")
 
 
 def _fold(items: Iterable[tuple[str, Row]]) -> list[tuple[str, list[Row]]]:
@@ -156,8 +160,11 @@ def _file_section(out: Printer, rows: Sequence[Row], verbose: bool) -> None:
         route = f"{r['route']} " if verbose else ""
         loc = f":{r['line']}" if r.get("line") else split_origin(r["origin"])[1]
         cap = r["capability"]
+        if r.get("starts") is False:
+            # Its grade is what it would do once started; here it never does (see: to do).
+            cap, notes = f"{cap}, CANNOT START", notes + " (cannot start: see to do)"
         out.line(f"{route}{_hook_label(r)}{notes}", indent=2, hang=6,
-                 lead=f"{loc:<5} {cap}", lead_style=_STYLE.get(cap))
+                 lead=f"{loc:<5} {cap}", lead_style=_STYLE.get(cap, "red"))
         if verbose and r.get("alternative"):
             out.line(f"alternative: {r['alternative']}", indent=6, hang=8, style="dim")
     if shared:
@@ -178,7 +185,7 @@ def _rules_section(out: Printer, rows: Sequence[Row]) -> None:
 def _findings(out: Printer, report: Mapping[str, Any]) -> None:
     rows = report["rows"]
     other = _fold((f"{p['kind']}: {p['text']}", r) for r in rows for p in r["preflight"]
-                  if not p["kind"].startswith("fails"))
+                  if p["kind"] not in ("cannot-start", "fails-open", "fails-closed"))
     if other:
         out.line()
         out.line("preflight (what this machine does not give a hook):", style="bold")

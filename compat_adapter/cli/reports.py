@@ -50,6 +50,9 @@ class GradeRow(_Model):
     """``code: text`` of every degradation."""
     reason: str | None
     preflight: list[Finding]
+    starts: bool | None = None
+    """For a command hook: whether it can start here (false: a ``cannot-start`` finding says what
+    that means on its vendor). Its grade is what it does once started."""
     alternative: str | None = None
     sources: list[str] | None = None
     trusted: bool | None = None
@@ -76,6 +79,8 @@ class GradeReport(_Model):
     """Set when exactly one vendor's files were graded."""
     rows: list[GradeRow]
     unsupported: int
+    cannot_start: int = 0
+    """Command hooks that cannot start here (``--strict`` exits 1 on any)."""
     loads_twice: list[Twice]
     errors: list[str]
     """``CODE: message`` of each unusable file (as ``unusable``, one line each)."""

@@ -17,7 +17,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from compat_adapter.catalog import resolve_event
+from compat_adapter.catalog import resolve_event, unit_of
 from compat_adapter.declare import REFUSED_HANDLER_TYPES, Declared, declare_hook
 from compat_adapter.errors import (
     ConfigParseError,
@@ -27,7 +27,7 @@ from compat_adapter.errors import (
     UnknownEvent,
 )
 from compat_adapter.jsonlimits import loads_json, loads_toml
-from compat_adapter.model import EventRow, VendorSpec
+from compat_adapter.model import EventRow, HookPlace, VendorSpec
 from compat_adapter.safefile import MAX_CONFIG_BYTES, read_regular
 from compat_adapter.trust import project_root
 
@@ -459,7 +459,7 @@ def accept(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook:
     origin = f"{shown}:{slot.place}"
     handler = freeze(slot.handler)
     try:
-        declared = declare_hook(spec, slot.row, slot.matcher, handler, origin=origin)
+        declared = declare_hook(spec, slot.row, slot.matcher, handler, origin=origin, place=file_place(spec, shown))
     except InvalidHandler as exc:
         raise ConfigParseError(f"{shown}:{slot.place}: {exc.message}", path=shown,
                                place=slot.place) from exc
@@ -469,6 +469,11 @@ def accept(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook:
                              ) from exc
     return ImportedHook(vendor=spec.id, event=slot.event, matcher=slot.matcher, handler=handler,
                         origin=origin, declared=declared)
+
+
+def file_place(spec: VendorSpec, shown: str) -> HookPlace:
+    """Where the hooks of file ``shown`` run, as the vendor's own importer says."""
+    return unit_of(spec.id).importer.hook_place(Path(shown))
 
 
 def rules_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:

@@ -42,7 +42,7 @@ def importer_for(vendor_id: str) -> Importer:
 
 
 def _views(spec: VendorSpec, hooks: Sequence[ImportedHook], root: Path) -> tuple[HookView, ...]:
-    return tuple(command_view(spec, h.event, h.matcher, h.handler, root) for h in hooks)
+    return tuple(command_view(spec, h.event, h.matcher, h.handler, root, h.declared.place) for h in hooks)
 
 
 def gate(spec: VendorSpec, path: Path, shown: str, read: Callable[[], FileImport], *,

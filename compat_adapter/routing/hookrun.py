@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from compat_adapter.dialects.base import Dialect, HookAnswer, Moment
 from compat_adapter.handlers.model import Complete
 from compat_adapter.handlers.run import HandlerRun, run_handler
+from compat_adapter.hookvars import given
 from compat_adapter.model import CommandHandler, VendorSpec
 from compat_adapter.routing.gates import closed
 from compat_adapter.runtime.process import BASH, ProcessOutcome, hook_environment
@@ -25,9 +26,11 @@ if TYPE_CHECKING:
 __all__ = ("decode", "run_one")
 
 
-def _env_for(entry: HookEntry, cwd: str) -> dict[str, str]:
-    # Each vendor's documented project variables, so scripts written for it find their files.
-    add = dict.fromkeys(entry.spec.project_dir_env, cwd)
+def _env_for(entry: HookEntry, moment: Moment) -> dict[str, str]:
+    # The variables the vendor gives its hooks (its project folder, a plugin's folder …), as it gives
+    # them, so that scripts written for it find their files.
+    add = given(entry.spec, entry.declared.place, event=entry.row.event, cwd=moment.cwd,
+                session=moment.session_id)
     if isinstance(entry.handler, CommandHandler):
         add.update(dict(entry.handler.env))
     return hook_environment(os.environ, add=add)
@@ -60,7 +63,7 @@ async def run_one(entry: HookEntry, moment: Moment, complete: Complete | None = 
         stdin=dialect.encode(payload),
         cwd=_cwd_for(entry, moment.cwd),
         project_dir=Path(moment.cwd),
-        env=_env_for(entry, moment.cwd),
+        env=_env_for(entry, moment),
         timeout_s=entry.timeout_s,
         limit=dialect.output_cap,  # what the vendor reads (Copilot: 10 MiB)
         shell=_shell_for(entry.spec),

@@ -35,9 +35,11 @@ from compat_adapter.importers.common import (
     refuse_slots,
     rules_file,
 )
-from compat_adapter.model import VendorSpec
+from compat_adapter.importers import places
+from compat_adapter.importers.places import PluginLayout, plugin_hook_files
+from compat_adapter.model import HookPlace, VendorSpec
 
-__all__ = ("RUNS_HOOKS_OF", "extra_files", "rules_files", "classify", "import_file", "project_files", "settings_file")
+__all__ = ("PLUGINS", "RUNS_HOOKS_OF", "extra_files", "hook_place", "rules_files", "classify", "import_file", "project_files", "settings_file")
 
 #: Project settings files in Claude's precedence order, lowest first (§1.1).
 SETTINGS = (".claude/settings.json", ".claude/settings.local.json")
@@ -102,7 +104,17 @@ def rules_files(root: Path) -> list[Path]:
             + project_rules.tree(root, ".claude/rules", "**/*.md"))
 
 
+#: How Claude Code lays a plugin out: ``.claude-plugin/plugin.json`` (or a marketplace there).
+PLUGINS = PluginLayout(markers=(".claude-plugin",))
+
+
 def extra_files(root: Path) -> list[Path]:
-    """A Claude Code plugin's ``hooks/hooks.json``, when the folder is a plugin."""
-    plugin = (root / ".claude-plugin").is_dir() and (root / "hooks/hooks.json").is_file()
-    return [root / "hooks/hooks.json"] if plugin else []
+    """A Claude Code plugin's hooks file when the folder is a plugin, and those of the local
+    plugins of a marketplace in it (``.claude-plugin/marketplace.json``)."""
+    return plugin_hook_files(root, PLUGINS)
+
+
+def hook_place(path: Path) -> HookPlace:
+    """A project file's hooks run in the folder above ``.claude``; a plugin's in the session's
+    folder, with ``${CLAUDE_PLUGIN_ROOT}`` at the plugin."""
+    return places.hook_place(path, folders=(".claude",), layout=PLUGINS)

@@ -46,7 +46,9 @@ class ClaudeCli(VendorCli):
                    DISABLE_AUTOUPDATER="1")
         argv = [binary, "-p", prompt, "--output-format", "json"]
         if not options.get("no_allowed_tools"):
-            argv += ["--allowedTools", "Bash"]
+            argv += ["--allowedTools", str(options.get("allowed_tools", "Bash"))]
+        for folder in options.get("plugin_dirs", ()):  # a plugin loaded as `claude --plugin-dir` loads it
+            argv += ["--plugin-dir", str(run / "proj" / folder)]
         return argv
 
     def scenarios(self) -> Mapping[str, Scenario]:
@@ -64,7 +66,7 @@ class ClaudeCli(VendorCli):
 
 CLI = ClaudeCli("claude", "claude", "2.1.328", "claude/node_modules/@anthropic-ai/claude-code/bin/claude.exe",
                 "anthropic", "Bash", ".claude/settings.json", extra_args={"description": "lane step"},
-                env_prefixes=("CLAUDE",))
+                env_prefixes=("CLAUDE",), write_tool=("Write", "file_path", "content"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ only observes the event itself).
 """
 
 from compat_adapter.model import (
+    HookVar,
     MatcherEngine,
     BridgeSpec,
     EventRow,
@@ -846,6 +847,13 @@ CLAUDE = VendorSpec(
     context_role="system",
     concurrent=True,
     project_dir_env=("CLAUDE_PROJECT_DIR",),
+    # Measured on Claude Code 2.1.328 (a --plugin-dir plugin beside a project settings file): a
+    # plugin's hooks also get its folder and its data folder (~/.claude/plugins/data/<name>-inline),
+    # a project file's hooks neither; every hook gets the session id. CLAUDE_ENV_FILE (SessionStart
+    # only) is the SessionStart row's own loss.
+    hook_vars=(HookVar(name="CLAUDE_PLUGIN_ROOT", source="plugin-root"),
+               HookVar(name="CLAUDE_PLUGIN_DATA", source="plugin-data"),
+               HookVar(name="CLAUDE_CODE_SESSION_ID", source="session")),
     events=EVENTS,
     rules=RULES,
     plugin_runtime=(

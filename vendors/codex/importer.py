@@ -49,9 +49,11 @@ from compat_adapter.importers.common import (
     refuse_slots,
     rules_file,
 )
-from compat_adapter.model import VendorSpec
+from compat_adapter.importers import places
+from compat_adapter.importers.places import PluginLayout
+from compat_adapter.model import HookPlace, VendorSpec
 
-__all__ = ("RUNS_HOOKS_OF", "extra_files", "rules_files", "classify", "import_file", "project_files")
+__all__ = ("PLUGINS", "RUNS_HOOKS_OF", "extra_files", "hook_place", "rules_files", "classify", "import_file", "project_files")
 
 #: The two hook forms of the project layer; Codex merges them when both exist (§2.1).
 CONFIGS = (".codex/hooks.json", ".codex/config.toml")
@@ -186,6 +188,17 @@ def rules_files(root: Path) -> list[Path]:
             + project_rules.tree(root, ".codex/rules", "*.rules"))
 
 
+#: Codex reads a plugin with its own manifest folder, Claude's or Cursor's (the binary's strings).
+PLUGINS = PluginLayout(markers=(".codex-plugin", ".claude-plugin", ".cursor-plugin"))
+
+
 def extra_files(root: Path) -> list[Path]:
-    """Nothing beyond the documented layout."""
+    """Nothing beyond the documented layout: a Codex plugin's hooks come with its installation
+    from a marketplace (``codex exec`` loads no plugin folder by itself)."""
     return []
+
+
+def hook_place(path: Path) -> HookPlace:
+    """A project file's hooks run in the folder above ``.codex``; a plugin's hooks file (named
+    directly) gets its plugin folder."""
+    return places.hook_place(path, folders=(".codex",), layout=PLUGINS)

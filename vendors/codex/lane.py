@@ -73,7 +73,10 @@ class CodexCli(VendorCli):
 
 CLI = CodexCli("codex", "codex", "0.169.0",
                "codex/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex",
-               "responses", "exec_command", ".codex/hooks.json", shell_arg="cmd", env_prefixes=("CODEX",))
+               "responses", "exec_command", ".codex/hooks.json", shell_arg="cmd", env_prefixes=("CODEX",),
+               # Codex 0.171 `exec` rejects any `rm -f` style command by itself ("rm -f style commands are
+               # not permitted. Use a safer approach"), hooks or not; `rm -r` it runs (measured).
+               destructive="rm -r build; echo ran > tool-ran.txt")
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ Data only. Five events go through the host's official Codex bridge; the rest are
 """
 
 from compat_adapter.model import (
+    HookVar,
     MatcherEngine,
     BridgeSpec,
     EventRow,
@@ -401,6 +402,16 @@ CODEX = VendorSpec(
     default_timeout_s=600.0,
     context_role="developer",
     concurrent=True,
+    # Measured on Codex 0.171 (the vendor lane's real binary): a hook command runs as `/bin/bash -c`,
+    # so a redirection it cannot open exits 1 (a failed hook, the call runs), not dash's 2.
+    shell="bash",
+    # Codex 0.169 gives a project's .codex/hooks.json hooks no variable of its own (measured: only
+    # the CODEX_HOME it inherits), no project folder among them. Its plugins' hooks (a .codex-plugin
+    # or .claude-plugin manifest) get Claude's two plugin variables: read from the binary's strings,
+    # not run (codex exec loads no plugin folder offline).
+    project_dir_env=(),
+    hook_vars=(HookVar(name="CLAUDE_PLUGIN_ROOT", source="plugin-root"),
+               HookVar(name="CLAUDE_PLUGIN_DATA", source="plugin-data")),
     events=EVENTS,
     rules=RULES,
     plugin_runtime=(

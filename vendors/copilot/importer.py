@@ -43,9 +43,10 @@ from compat_adapter.importers.common import (
     refuse,
     rules_file,
 )
-from compat_adapter.model import VendorSpec
+from compat_adapter.importers import places
+from compat_adapter.model import HookPlace, VendorSpec
 
-__all__ = ("RUNS_HOOKS_OF", "extra_files", "rules_files", "classify", "import_file", "project_files")
+__all__ = ("RUNS_HOOKS_OF", "extra_files", "hook_place", "rules_files", "classify", "import_file", "project_files")
 
 #: Inline hooks in settings files, after the hooks folder (§5.1 load order).
 SETTINGS = (".github/copilot/settings.json", ".github/copilot/settings.local.json")
@@ -215,3 +216,9 @@ def rules_files(root: Path) -> list[Path]:
 def extra_files(root: Path) -> list[Path]:
     """Nothing beyond the documented layout."""
     return []
+
+
+def hook_place(path: Path) -> HookPlace:
+    """Hooks run in the repository folder (above ``.github``), with ``COPILOT_HOOK_DIR`` at the
+    hooks file's own folder."""
+    return places.hook_place(path, folders=(".github",), hook_dir=True)

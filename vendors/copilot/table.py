@@ -9,6 +9,7 @@ its losses (named once below).
 """
 
 from compat_adapter.model import (
+    HookVar,
     MatcherEngine,
     EventRow,
     Route,
@@ -433,6 +434,10 @@ COPILOT = VendorSpec(
     default_timeout_s=30.0,
     concurrent=False,
     shell="bash",
+    # Measured on Copilot CLI 1.0.102, for a camelCase and a PascalCase file alike: every hook gets
+    # the repository folder under both names, and the folder its hooks file is in.
+    project_dir_env=("COPILOT_PROJECT_DIR", "CLAUDE_PROJECT_DIR"),
+    hook_vars=(HookVar(name="COPILOT_HOOK_DIR", source="hook-dir"),),
     events=EVENTS,
     rules=RULES,
     plugin_runtime=(

@@ -12,6 +12,7 @@ settings file in Cursor's compatibility mode only when it is named for Cursor.
 """
 
 from compat_adapter.model import (
+    HookVar,
     MatcherEngine,
     EventRow,
     Route,
@@ -355,6 +356,12 @@ CURSOR = VendorSpec(
     concurrent=False,
     shell="sh",
     project_dir_env=("CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"),
+    # What Cursor's docs say it also gives a hook, which no host here has (its _ENV loss says so).
+    hook_vars=(HookVar(name="CURSOR_VERSION", source="none", note="Cursor's own version: no Cursor runs here"),
+               HookVar(name="CURSOR_USER_EMAIL", source="none",
+                       note="the signed-in Cursor user's e-mail: the host has no Cursor account"),
+               HookVar(name="CURSOR_TRANSCRIPT_PATH", source="none",
+                       note="Cursor's transcript file: the host keeps no Cursor transcript")),
     events=EVENTS,
     rules=RULES,
     plugin_runtime=(

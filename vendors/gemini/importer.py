@@ -20,6 +20,7 @@ from types import MappingProxyType
 from typing import Any
 
 from compat_adapter.errors import ConfigParseError
+from compat_adapter.importers import places
 from compat_adapter.importers import rules as project_rules
 from compat_adapter.importers.common import (
     FileImport,
@@ -38,9 +39,10 @@ from compat_adapter.importers.common import (
     refuse_slots,
     rules_file,
 )
-from compat_adapter.model import VendorSpec
+from compat_adapter.model import HookPlace, VendorSpec
 
-__all__ = ("RUNS_HOOKS_OF", "SETTINGS", "classify", "context_names", "extra_files", "import_file", "project_files",
+__all__ = ("RUNS_HOOKS_OF", "SETTINGS", "classify", "context_names", "extra_files", "hook_place", "import_file",
+           "project_files",
            "rules_files", "settings_file")
 
 #: The project settings file (user and system settings are never searched).
@@ -162,3 +164,9 @@ def rules_files(root: Path) -> list[Path]:
 def extra_files(root: Path) -> list[Path]:
     """A Gemini CLI extension's own ``hooks/hooks.json`` is loaded only inside Gemini: none."""
     return []
+
+
+def hook_place(path: Path) -> HookPlace:
+    """A settings file's hooks run in the project above its ``.gemini`` folder (Gemini runs them
+    in the session's folder, ``input.cwd``); no file read here belongs to an extension."""
+    return places.hook_place(path, folders=(".gemini",))

@@ -137,7 +137,7 @@ class GeminiCli(VendorCli):
 CLI = GeminiCli("gemini", "gemini", "0.61.0", "gemini/node_modules/@google/gemini-cli/bundle/gemini.js",
                 "generate-content", "run_shell_command", ".gemini/settings.json",
                 extra_args={"description": "lane step"}, read_tool=("read_file", "file_path"),
-                env_prefixes=("GEMINI",))
+                env_prefixes=("GEMINI",), write_tool=("write_file", "file_path", "content"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ the host's tools; Qwen Code, a Gemini CLI fork, names its tools the same way and
 
 from compat_adapter.model import (
     EventRow,
+    HookVar,
     MatcherEngine,
     Route,
     RulesSpec,
@@ -255,7 +256,18 @@ GEMINI = VendorSpec(
     default_timeout_s=60.0,  # DEFAULT_HOOK_TIMEOUT: 60000 ms; a hook's own timeout is in ms too
     concurrent=True,  # a group runs its hooks in parallel unless one of the event's groups is sequential
     shell="bash",  # getShellConfiguration() on POSIX: bash -c
+    # Measured on 0.61.0 (the vendor lane's recorder; HookRunner.executeCommandHook in its bundle):
+    # every command hook gets the project folder under two names, the same folder as GEMINI_CWD, the
+    # session id and its plans folder, then the handler's own `env` over them. The command text's
+    # $GEMINI_PROJECT_DIR (and the rest) are replaced by their shell-quoted values before the shell
+    # sees them.
     project_dir_env=("GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"),
+    hook_vars=(HookVar(name="GEMINI_CWD", source="project"),
+               HookVar(name="GEMINI_SESSION_ID", source="session"),
+               HookVar(name="GEMINI_PLANS_DIR", source="none",
+                       note="Gemini CLI points it at its own per-session plans folder "
+                            "(~/.gemini/tmp/<project>/<session-id>/plans, or the settings' plans directory); "
+                            "this host keeps no such folder, so the variable is unset.")),
     events=EVENTS,
     rules=RULES,
     plugin_runtime=(

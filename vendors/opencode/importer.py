@@ -39,10 +39,11 @@ from compat_adapter.importers.common import (
     rules_file,
     shape_error,
 )
-from compat_adapter.model import VendorSpec
+from compat_adapter.importers import places
+from compat_adapter.model import HookPlace, VendorSpec
 from compat_adapter.rules import resolve_sources
 
-__all__ = ("RUNS_HOOKS_OF", "extra_files", "rules_files", "PLUGIN_SUFFIXES", "import_file", "project_files")
+__all__ = ("RUNS_HOOKS_OF", "extra_files", "hook_place", "rules_files", "PLUGIN_SUFFIXES", "import_file", "project_files")
 
 CONFIGS = ("opencode.json", "opencode.jsonc")
 #: Project plugin folders: `plugins/` now, `plugin/` in older builds (§4.1).
@@ -189,6 +190,11 @@ RUNS_HOOKS_OF: Mapping[str, tuple[tuple[str, ...], str]] = MappingProxyType({})
 def rules_files(root: Path) -> list[Path]:
     """§4.5: AGENTS.md, else CLAUDE.md. ``instructions`` entries come from opencode.json itself."""
     return project_rules.first(root, "AGENTS.md", "CLAUDE.md")
+
+
+def hook_place(path: Path) -> HookPlace:
+    """A config's or plugin's project is the folder above ``.opencode`` (or the config's own)."""
+    return places.hook_place(path, folders=(".opencode",))
 
 
 def extra_files(root: Path) -> list[Path]:

@@ -105,7 +105,8 @@ class OpenCodeCli(VendorCli):
 
 CLI = OpenCodeCli("opencode", "opencode", "1.18.33", "opencode/node_modules/opencode-linux-x64/bin/opencode",
                   "chat", "bash", ".opencode/plugin/lane_plugin.ts", extra_args={"description": "lane step"},
-                  read_tool=("read", "filePath"), env_prefixes=("OPENCODE",))
+                  read_tool=("read", "filePath"), env_prefixes=("OPENCODE",),
+                  write_tool=("write", "filePath", "content"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -473,6 +473,10 @@ OPENCODE = VendorSpec(
     losses=(_SCRUBBED_ENV,),
     default_timeout_s=60.0,
     concurrent=False,
+    # OpenCode's hooks are plugin modules called in process with a context object (project,
+    # directory, worktree, $); it sets no variable for them.
+    project_dir_env=(),
+    hook_vars=(),
     events=EVENTS,
     rules=RULES,
     plugin_runtime=(

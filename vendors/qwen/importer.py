@@ -20,12 +20,14 @@ from types import MappingProxyType
 from typing import Any
 
 from compat_adapter.errors import ConfigParseError
+from compat_adapter.importers import places
 from compat_adapter.importers import rules as project_rules
 from compat_adapter.importers.common import FileImport, ImportedHook, Refused, Slot, accept, refuse, rules_file
-from compat_adapter.model import VendorSpec
+from compat_adapter.model import HookPlace, VendorSpec
 from vendors.claude.importer import settings_file
 
-__all__ = ("RUNS_HOOKS_OF", "classify", "context_names", "extra_files", "import_file", "project_files", "rules_files",
+__all__ = ("RUNS_HOOKS_OF", "classify", "context_names", "extra_files", "hook_place", "import_file", "project_files",
+           "rules_files",
            "seconds")
 
 #: Project settings files (Qwen reads the workspace `.qwen/settings.json` in a trusted folder).
@@ -109,3 +111,9 @@ def context_names(settings: Path) -> tuple[str, ...]:
 def extra_files(root: Path) -> list[Path]:
     """Qwen keeps no other project hook file."""
     return []
+
+
+def hook_place(path: Path) -> HookPlace:
+    """A settings file's hooks run in the project above its ``.qwen`` folder (Qwen runs them in the
+    session's folder, ``input.cwd``)."""
+    return places.hook_place(path, folders=(".qwen",))

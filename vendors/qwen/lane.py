@@ -83,7 +83,7 @@ class QwenCli(VendorCli):
 
 CLI = QwenCli("qwen", "qwen", "0.24.4", "qwen/node_modules/@qwen-code/qwen-code/cli-entry.js", "chat",
               "run_shell_command", ".qwen/settings.json", extra_args={"description": "lane step"},
-              env_prefixes=("QWEN", "GEMINI"))
+              env_prefixes=("QWEN", "GEMINI"), write_tool=("write_file", "file_path", "content"))
 
 
 @dataclass(frozen=True, slots=True)

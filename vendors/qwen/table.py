@@ -10,6 +10,7 @@ from the release's bundle) and of what the vendor lane saw the real CLI do.
 
 from compat_adapter.model import (
     EventRow,
+    HookVar,
     MatcherEngine,
     Route,
     RulesSpec,
@@ -461,7 +462,29 @@ QWEN = VendorSpec(
     default_timeout_s=60.0,
     concurrent=True,
     shell="bash",
+    # Measured on 0.24.4 (the vendor lane's recorder; executeCommandHook and getShellContextEnvVars in
+    # its bundle): every command hook gets the project folder under three names, the session id, and
+    # Qwen's own state: QWEN_CODE_PROJECT_DIR is not the project but Qwen's folder for it
+    # (~/.qwen/projects/<the project path, dashed>), then the CLI's entry, model, model identity,
+    # sub-agent and prompt ids; the handler's `env` goes over them. The launcher's own variables
+    # (QWEN_CODE_LAUNCHER_PID, QWEN_CODE_STARTUP_VERSION …) reach a hook only as inherited ones.
     project_dir_env=("QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"),
+    hook_vars=(HookVar(name="QWEN_CODE_SESSION_ID", source="session"),
+               HookVar(name="QWEN_CODE_PROJECT_DIR", source="none",
+                       note="Qwen Code sets it to its own state folder of the project (~/.qwen/projects/<the "
+                            "project path, dashed>), not the project; this host keeps none, so it is unset."),
+               HookVar(name="QWEN_CODE_CLI", source="none",
+                       note="Qwen Code sets it to its own CLI entry, for a hook that calls qwen back; there is "
+                            "no qwen here, so it is unset."),
+               HookVar(name="QWEN_CODE_MODEL", source="none",
+                       note="Qwen Code sets it to the model its session uses; this host's model is not Qwen "
+                            "Code's setting, so it is unset."),
+               HookVar(name="QWEN_CODE_MODEL_IDENTITY", source="none",
+                       note="Qwen Code sets it to the model's identity (name@hash); unset here."),
+               HookVar(name="QWEN_CODE_AGENT_ID", source="none",
+                       note="Qwen Code sets it to the id of the sub-agent a call is made in; unset here."),
+               HookVar(name="QWEN_CODE_PROMPT_ID", source="none",
+                       note="Qwen Code sets it to the id of the prompt a call answers; unset here.")),
     events=EVENTS,
     unserved=(
         ("SessionDelete", _DELETE),

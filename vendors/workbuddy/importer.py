@@ -25,9 +25,11 @@ from compat_adapter.importers.common import (
     refuse,
     rules_file,
 )
-from compat_adapter.model import VendorSpec
+from compat_adapter.importers import places
+from compat_adapter.importers.places import PluginLayout, plugin_hook_files
+from compat_adapter.model import HookPlace, VendorSpec
 
-__all__ = ("RUNS_HOOKS_OF", "extra_files", "rules_files", "classify", "import_file", "project_files")
+__all__ = ("PLUGINS", "RUNS_HOOKS_OF", "extra_files", "hook_place", "rules_files", "classify", "import_file", "project_files")
 
 #: Project settings files, lowest precedence first (§3.1). WorkBuddy's own `.workbuddy/` folder is
 #: a documentation gap (§3.1), so it is not searched; import such a file by name.
@@ -84,6 +86,14 @@ def extra_files(root: Path) -> list[Path]:
     plugin's ``hooks/hooks.json`` when the folder is a plugin."""
     files = [root / name for name in (".workbuddy/settings.json", ".workbuddy/settings.local.json")
              if (root / name).is_file()]
-    if (root / ".codebuddy-plugin").is_dir() and (root / "hooks/hooks.json").is_file():
-        files.append(root / "hooks/hooks.json")
-    return files
+    return files + [p for p in plugin_hook_files(root, PLUGINS) if p not in files]
+
+
+#: CodeBuddy reads a plugin with its own manifest folder or Claude's (measured, --plugin-dir).
+PLUGINS = PluginLayout(markers=(".codebuddy-plugin", ".claude-plugin"))
+
+
+def hook_place(path: Path) -> HookPlace:
+    """A project file's hooks run in the folder above ``.codebuddy`` (or ``.workbuddy``); a plugin's
+    in the session's folder, with ``${CODEBUDDY_PLUGIN_ROOT}`` at the plugin."""
+    return places.hook_place(path, folders=(".codebuddy", ".workbuddy"), layout=PLUGINS)

@@ -47,7 +47,13 @@ class CodeBuddyCli(VendorCli):
                         "url": f"{base}/v1/chat/completions", "supportsToolCall": True}],
             "availableModels": ["mock-model"]}))
         env.update(CODEBUDDY_API_KEY="sk-test")
-        return [binary, "-p", prompt, "--model", "mock-model", "--output-format", "json", "--allowedTools", "Bash"]
+        # One tool name per argument: CodeBuddy 2.163.0 reads "Bash,Write" as no Write (measured: the
+        # real-config lane's edit was refused as "requires approval").
+        argv = [binary, "-p", prompt, "--model", "mock-model", "--output-format", "json", "--allowedTools",
+                *str(options.get("allowed_tools", "Bash")).split(",")]
+        for folder in options.get("plugin_dirs", ()):  # measured: --plugin-dir loads a plugin folder
+            argv += ["--plugin-dir", str(run / "proj" / folder)]
+        return argv
 
     def scenarios(self) -> Mapping[str, Scenario]:
         out = claude_like(OBSERVED)
@@ -61,7 +67,7 @@ class CodeBuddyCli(VendorCli):
 
 CLI = CodeBuddyCli("workbuddy", "codebuddy", "2.163.0", "codebuddy/wheel/codebuddy_agent_sdk/bin/codebuddy-headless",
                    "chat", "Bash", ".codebuddy/settings.json", extra_args={"description": "lane step"},
-                   env_prefixes=("CODEBUDDY",))
+                   env_prefixes=("CODEBUDDY",), write_tool=("Write", "file_path", "content"))
 
 
 @dataclass(frozen=True, slots=True)

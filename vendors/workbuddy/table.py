@@ -7,6 +7,7 @@ CodeBuddy acts on their answer (native-seam), and eleven are translated by this 
 """
 
 from compat_adapter.model import (
+    HookVar,
     MatcherEngine,
     BridgeSpec,
     EventRow,
@@ -659,6 +660,18 @@ WORKBUDDY = VendorSpec(
     concurrent=True,
     shell="user",
     project_dir_env=("CODEBUDDY_PROJECT_DIR", "CLAUDE_PROJECT_DIR"),
+    # Measured on codebuddy-headless 2.163.0 (--plugin-dir with a .codebuddy-plugin or a .claude-plugin
+    # manifest): a plugin's hooks get its folder and data folder under both vendors' names.
+    hook_vars=(HookVar(name="CODEBUDDY_PLUGIN_ROOT", source="plugin-root"),
+               HookVar(name="CLAUDE_PLUGIN_ROOT", source="plugin-root"),
+               HookVar(name="CODEBUDDY_PLUGIN_DATA", source="plugin-data"),
+               HookVar(name="CLAUDE_PLUGIN_DATA", source="plugin-data"),
+               HookVar(name="CODEBUDDY_SESSION_ID", source="session"),
+               HookVar(name="CLAUDE_SESSION_ID", source="session"),
+               HookVar(name="CODEBUDDY_SERVICE_PROXY_URL", source="none",
+                       note="CodeBuddy points it at its own loopback service proxy "
+                            "(/internal/hooks/services/invoke); this host has no such proxy, so the "
+                            "variable is unset.")),
     events=EVENTS,
     rules=RULES,
     plugin_runtime=(

@@ -22,7 +22,7 @@ from compat_adapter.testing.lane.outcome import (
     wire_items,
 )
 from compat_adapter.testing.lane.run import VendorRecord, hook_files, prepare_project, run_vendor
-from compat_adapter.testing.lane.scenarios import Case
+from compat_adapter.testing.lane.scenarios import EDIT_TEXT, Case
 from compat_adapter.testing.lane.vendors import cli_for
 
 __all__ = ("embedded_outcome", "vendor_outcome")
@@ -95,7 +95,8 @@ async def embedded_outcome(case: Case, run: Path) -> Outcome:
     # model sent besides the command (a description), so that the payloads compare on the fields
     # the dialect builds.
     call_of = {"shell": lambda value: {"name": "bash", "arguments": {"command": value, **cli.extra_args}},
-               "read": lambda value: {"name": "read", "arguments": {"path": value}}}
+               "read": lambda value: {"name": "read", "arguments": {"path": value}},
+               "write": lambda value: {"name": "write", "arguments": {"path": value, "content": EDIT_TEXT}}}
     script = [{"tools": [call_of[kind](value)]} if kind in call_of else value for kind, value in case.steps]
     degradations: dict[str, tuple[str, ...]] = {}
     async with MemoryHost(proj) as host:

@@ -49,11 +49,17 @@ def main() -> int:
             out, err, code = "", "", 0
         else:
             open(marker, "w").close()
+    return record(args.log, args.event, payload, out, err, code)
+
+
+def record(log: str, event: str, payload: object, out: str, err: str, code: int, **extra: object) -> int:
+    """Log one call (what it was sent, what it answers, its folder and its vendor variables), then
+    answer it: ``out`` on stdout, ``err`` on stderr; returns the exit status to give."""
     env = {k: v for k, v in os.environ.items() if k.startswith(prefixes())}
-    record = {"event": args.event, "t": time.time(), "stdin": payload, "stdout": out, "stderr": err, "exit": code,
-              "cwd": os.getcwd(), "env": env}
-    with open(args.log, "a", encoding="utf-8") as f:
-        f.write(json.dumps(record) + "\n")
+    entry = {"event": event, "t": time.time(), "stdin": payload, "stdout": out, "stderr": err, "exit": code,
+             "cwd": os.getcwd(), "env": env, **extra}
+    with open(log, "a", encoding="utf-8") as f:
+        f.write(json.dumps(entry) + "\n")
     sys.stdout.write(out)
     sys.stderr.write(err)
     return code

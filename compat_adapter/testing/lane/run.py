@@ -60,12 +60,14 @@ def _free_port() -> int:
 
 def turns_for(case: Case) -> list[dict[str, Any]]:
     cli = cli_for(case.vendor)
-    calls = {"shell": cli.call, "read": cli.read}
+    calls = {"shell": cli.call, "read": cli.read, "write": cli.write}
     return [{"calls": [calls[kind](value)]} if kind in calls else {"text": value} for kind, value in case.steps]
 
 
 def hook_files(case: Case, proj: Path) -> list[Path]:
     """The project files that hold the case's hooks (what a user would import)."""
+    if case.imports:
+        return [proj / name for name in case.imports]
     if case.plugins:
         # A corpus plugin runs alone, without the lane's recording plugin: OpenCode loads plugin
         # files concurrently, so which of two plugins' hooks runs first varies from run to run.
@@ -90,6 +92,8 @@ def prepare_project(case: Case, run: Path) -> Path:
     for name, text in case.files.items():
         (proj / name).parent.mkdir(parents=True, exist_ok=True)
         (proj / name).write_text(text)
+        if text.startswith("#!"):
+            (proj / name).chmod(0o755)  # a script the config starts directly
     cli = cli_for(case.vendor)
     target = proj / cli.hooks_file
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -97,7 +101,8 @@ def prepare_project(case: Case, run: Path) -> Path:
         placed = proj / ".opencode/plugins" / source
         placed.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(CORPUS_PLUGINS / source, placed)
-    cli.write_hooks(case, run, target)  # the vendor's own config shape (OpenCode: the lane's plugin)
+    if not case.installed:
+        cli.write_hooks(case, run, target)  # the vendor's own config shape (OpenCode: the lane's plugin)
     return proj
 
 

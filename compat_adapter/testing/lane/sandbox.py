@@ -23,7 +23,7 @@ from typing import Any
 
 from compat_adapter.testing.models import serve_model
 
-__all__ = ("main", "run_job")
+__all__ = ("isolate", "main", "run_job")
 
 
 def _nxdomain(query: bytes) -> tuple[bytes, str]:
@@ -59,7 +59,9 @@ def _dns_sink(lookups: list[str]) -> socket.socket:
     return sock
 
 
-def _isolate(out: Path) -> None:
+def isolate(out: Path) -> None:
+    """Inside a fresh network and mount namespace: loopback up, lookups answered by a local sink
+    (or refused at once when none listens), so that nothing but loopback is reachable."""
     subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
     resolv = out / "resolv.conf"
     resolv.write_text("nameserver 127.0.0.1\noptions timeout:1 attempts:1\n")
@@ -72,7 +74,7 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
     lookups: list[str] = []
     sink = None
     if job.get("netns"):
-        _isolate(out)
+        isolate(out)
         sink = _dns_sink(lookups)
     server = serve_model(job["api"], job["turns"], port=int(job["port"]), log_path=out / "requests.jsonl")
     started = time.monotonic()

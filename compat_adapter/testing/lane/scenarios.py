@@ -19,11 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ("CORPUS_PLUGINS", "ENV_FILE", "EXIT_3_STEPS", "HALT", "KILLED_STEPS", "KINDS", "LANE_PLUGIN", "MARKERS", "REWRITTEN_COMMAND",
+__all__ = ("CORPUS_PLUGINS", "EDIT_TEXT", "ENV_FILE", "EXIT_3_STEPS", "HALT", "KILLED_STEPS", "KINDS", "LANE_PLUGIN", "MARKERS", "REWRITTEN_COMMAND",
            "STOP_STEPS", "TOOL_COMMAND", "TWO_STEPS", "Case", "HookAnswer", "Scenario", "as_json", "cases", "claude_like",
            "claude_shaped_config", "claude_shaped_table", "hso", "recorder_command")
 
 TOOL_COMMAND = "echo ran > tool-ran.txt; echo hello-from-tool"
+#: What a scenario's file edit writes.
+EDIT_TEXT = "lane edit\n"
 REWRITTEN_COMMAND = "echo ran > tool-ran.txt; echo rewritten-by-hook"
 PROMPT = "run the lane step"
 #: The secret a project's .env holds in the plugin cases (it must never reach the model).
@@ -73,6 +75,11 @@ class Case:
     project's ``.opencode/plugins/`` in place of the lane's recording plugin."""
     files: Mapping[str, str] = field(default_factory=dict)
     """Project files written before the run (relative path → text)."""
+    installed: bool = False
+    """The project's ``files`` hold a real config installed as its vendor loads it (the real-config
+    lane): the lane writes no hook config of its own."""
+    imports: tuple[str, ...] = ()
+    """The project files the embedded side imports (default: the vendor's ``hooks_file``)."""
     not_drivable: str | None = None
 
     @property

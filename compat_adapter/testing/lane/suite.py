@@ -4,9 +4,10 @@ embedded host, in parallel where the machine allows, and summarize it per vendor
 from __future__ import annotations
 
 import os
+import subprocess
 import tempfile
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +21,7 @@ from compat_adapter.testing.lane.outcome import Outcome
 from compat_adapter.testing.lane.scenarios import Case
 from compat_adapter.testing.lane.vendors import cases_for, lane_vendors
 
-__all__ = ("CaseResult", "pin_of", "run_suite", "summarize")
+__all__ = ("CaseResult", "pin_of", "ready", "run_parallel", "run_suite", "summarize")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,13 +51,31 @@ def run_suite(vendors: Sequence[str] | None = None, *, root: Path | None = None,
     wanted = set(kinds) if kinds is not None else None
     # Every vendor whose unit has a lane driver, unless named.
     cases = [c for v in (vendors or lane_vendors()) for c in cases_for(v) if wanted is None or c.kind in wanted]
-    root = root or Path(tempfile.mkdtemp(prefix="vendor-lane-"))
+    return run_parallel(cases, _one, root=root or Path(tempfile.mkdtemp(prefix="vendor-lane-")), workers=workers)
+
+
+def run_parallel(cases: Sequence[Case], one: Callable[[Case, Path], CaseResult], *, root: Path,
+                 workers: int | None = None) -> tuple[list[CaseResult], float]:
+    """``one(case, root)`` for every case, several at a time; the results in case order, the wall time."""
     # The CLIs mostly wait on their own start-up and on the hooks; three at a time fit two cores.
     workers = workers or int(os.environ.get("COMPAT_ADAPTER_LANE_WORKERS", "3"))
     started = time.monotonic()
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        results = list(pool.map(lambda c: _one(c, root), cases))
+        results = list(pool.map(lambda c: one(c, root), cases))
     return results, round(time.monotonic() - started, 1)
+
+
+def ready(install: bool, state_prefix: str) -> str | None:
+    """Before a report: the pinned CLIs installed (``scripts/vendor_lane.sh``, unless ``install`` is
+    False) and a private trust store for this run (the embedded side trusts each case's own config;
+    those records never go to the user's store). The installer's output when it failed, else None."""
+    if install:
+        script = Path(__file__).resolve().parents[3] / "scripts" / "vendor_lane.sh"
+        done = subprocess.run(["bash", str(script)], capture_output=True, text=True)
+        if done.returncode != 0:
+            return done.stdout + done.stderr
+    os.environ["COMPAT_ADAPTER_STATE_HOME"] = tempfile.mkdtemp(prefix=state_prefix)
+    return None
 
 
 def summarize(results: Sequence[CaseResult]) -> dict[str, Any]:

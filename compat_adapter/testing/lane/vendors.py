@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from compat_adapter.testing.lane.scenarios import Case, Scenario, cases, claude_shaped_config
+from compat_adapter.testing.lane.scenarios import EDIT_TEXT, Case, Scenario, cases, claude_shaped_config
 
 __all__ = ("VendorCli", "base_env", "cases_for", "cli_for", "lane_dir", "lane_vendors", "link_plugin_package", "prepare")
 
@@ -49,6 +49,11 @@ class VendorCli:
     """The file-read tool and its path argument, for the vendors whose scenarios read a file."""
     env_prefixes: tuple[str, ...] = ()
     """The prefixes of the variables the vendor sets for its hooks (the recorder logs them)."""
+    write_tool: tuple[str, str, str] | None = None
+    """The file-write tool, its path and its content argument, for the vendors whose scenarios edit a file."""
+    destructive: str | None = None
+    """The real-config lane's destructive command for a CLI that refuses the standard one by itself,
+    before any hook decides (measured; the lane compares hooks, not the vendors' own checks)."""
 
     def binary_path(self, lane: Path | None = None) -> Path:
         return (lane or lane_dir()) / self.binary
@@ -63,6 +68,13 @@ class VendorCli:
             raise ValueError(f"no read tool is set up for {self.vendor}")
         name, argument = self.read_tool
         return {"name": name, "arguments": {argument: path}}
+
+    def write(self, path: str) -> dict[str, Any]:
+        """The tool call the scripted model makes to write ``path`` (a fixed text) with its write tool."""
+        if self.write_tool is None:
+            raise ValueError(f"no write tool is set up for {self.vendor}")
+        name, where, what = self.write_tool
+        return {"name": name, "arguments": {where: path, what: EDIT_TEXT}}
 
     def setup(self, run: Path, base: str, prompt: str, env: dict[str, str], *, binary: str, lane: Path,
               options: Mapping[str, Any]) -> list[str]:
