@@ -25,6 +25,7 @@ from types import MappingProxyType
 from typing import Any
 
 from compat_adapter.errors import ConfigParseError, InvalidMatcher
+from compat_adapter.importers import places
 from compat_adapter.importers import rules as project_rules
 from compat_adapter.importers.common import (
     FileImport,
@@ -45,10 +46,10 @@ from compat_adapter.importers.common import (
     refuse_slots,
     rules_file,
 )
-from compat_adapter.model import VendorSpec
+from compat_adapter.model import HookPlace, VendorSpec
 from vendors.cursor.payload import CLAUDE_EVENTS
 
-__all__ = ("HOOKS_FILE", "NATIVE_EVENTS", "RUNS_HOOKS_OF", "extra_files", "import_file", "project_files",
+__all__ = ("HOOKS_FILE", "NATIVE_EVENTS", "RUNS_HOOKS_OF", "extra_files", "hook_place", "import_file", "project_files",
            "rules_files")
 
 HOOKS_FILE = ".cursor/hooks.json"
@@ -80,6 +81,13 @@ def rules_files(root: Path) -> list[Path]:
 def extra_files(root: Path) -> list[Path]:
     """Nothing beyond the documented layout: a plugin's hooks.json is not read by Cursor's CLI."""
     return []
+
+
+def hook_place(path: Path) -> HookPlace:
+    """A project's ``.cursor/hooks.json`` (and, in Claude-compatibility mode, its
+    ``.claude/settings*.json``) runs its hooks in the project above that folder: Cursor's docs run
+    project hooks from the workspace root."""
+    return places.hook_place(path, folders=(".cursor", ".claude"))
 
 
 def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
