@@ -47,6 +47,8 @@ class VendorCounts(Frozen):
     approximate: int
     rules: str
     runtime: str
+    measured_on: str | None = None
+    """The vendor release its rows follow (:attr:`VendorSpec.measured_on`)."""
 
 
 class NativePoint(Frozen):
@@ -89,6 +91,7 @@ def _count(vendor: str, hooks: list[CapabilityResult], rules: CapabilityResult,
         approximate=sum(_approximate(h) for h in hooks),
         rules=str(rules.capability),
         runtime=str(runtime.capability),
+        measured_on=rules.measured_on,
     )
 
 
@@ -248,7 +251,8 @@ def summary_markdown(matrix: Matrix) -> str:
     for c in matrix.counts:
         hooks = [h for h in matrix.hooks if h.vendor == c.vendor]
         shared = "; ".join(f"{label}: {_codes(items)}" for label, items in _scopes(c.vendor))
-        out += ["", f"**{c.vendor}** — {shared}."]
+        release = f" {c.measured_on}" if c.measured_on else ""
+        out += ["", f"**{c.vendor}{release}** — {shared}."]
         for route in (*ROUTES, Route.UNSUPPORTED):
             mine = [h for h in hooks if h.route is route]
             if mine and route is Route.NATIVE_SEAM:
@@ -277,6 +281,9 @@ def to_markdown(matrix: Matrix) -> str:
     ]
     for c in matrix.counts:
         out += ["", f"## {c.vendor}", ""]
+        if c.measured_on:
+            out += [f"Every row follows {c.vendor} {c.measured_on}, the release the vendor lane pins: its "
+                    "semantics were measured on that release's real CLI.", ""]
         for label, items in _scopes(c.vendor):
             out.append(f"Lost on {label}:")
             out += ["", *(f"- `{d.code}` {d.text}" for d in items), ""]

@@ -191,6 +191,9 @@ class VendorSpec(Frozen):
     """Whether its rules files hold command policy (Codex-style prefix rules) that is enforced here."""
     plugin_host: bool
     """Whether its plugins load as written in the plugin host (a matrix section of their own)."""
+    measured_on: str | None = None
+    """The vendor release whose behaviour its rows follow: the one the vendor lane pins and ran
+    (``2.1.332``); None when no release of the vendor was run to measure them."""
 
     @model_validator(mode="after")
     def _unique_events(self) -> VendorSpec:
@@ -361,6 +364,8 @@ class CapabilityResult(Frozen):
     files: tuple[RulesFile, ...] = ()
     alternative: str | None = None
     """The other route this hook could take here, and in one line what it would lose."""
+    measured_on: str | None = None
+    """The vendor release whose behaviour was graded (:attr:`VendorSpec.measured_on`)."""
 
     @model_validator(mode="after")
     def _invariants(self) -> CapabilityResult:

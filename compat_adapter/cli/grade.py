@@ -75,7 +75,11 @@ def _rows(vendor: str, imported: Any, surface: Any, root: Path | None,
                      "capability": str(result.capability), "route": str(result.route),
                      "seams": list(result.seams), "losses": [], "reason": result.reason,
                      "sources": list(rules.sources), "trusted": rules.trusted, "preflight": []})
-    return rows
+    from compat_adapter.catalog import resolve_vendor
+
+    # Which release of the vendor the grading follows (the one its rows were measured on).
+    measured = resolve_vendor(vendor).measured_on
+    return [{**row, "measured_on": measured} for row in rows]
 
 
 def _plugin_rows(vendor: str, plugins: Any, surface: Any) -> list[dict[str, Any]]:

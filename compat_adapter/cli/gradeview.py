@@ -138,6 +138,10 @@ def _file_section(out: Printer, rows: Sequence[Row], verbose: bool) -> None:
     tally = ", ".join(f"{counts[c]} {c}" for c in _ORDER if counts[c])
     out.line()
     out.line(f"{_file(head)}: {len(rows)} hook(s), {tally}", lead=head["vendor"], lead_style="bold")
+    if head.get("measured_on"):
+        # What the grading follows: the vendor as its pinned release behaved in the vendor lane.
+        out.line(f"graded as {head['vendor']} {head['measured_on']} behaves (measured on that release)",
+                 indent=2, hang=4, style="dim")
     reasons = {_reason(r) for r in rows if r["capability"] == "UNSUPPORTED"}
     if counts["UNSUPPORTED"] == len(rows) > 1 and len(reasons) == 1 and not verbose:
         out.line(f"every hook: {reasons.pop()}", indent=2, hang=4)

@@ -54,6 +54,9 @@ class GradeRow(_Model):
     sources: list[str] | None = None
     trusted: bool | None = None
     loads_twice: list[str] | None = None
+    measured_on: str | None = None
+    """The vendor release whose behaviour the grading follows (measured on its real CLI in the
+    vendor lane); None when no release of the vendor was run."""
 
 
 class Unusable(_Model):

@@ -143,6 +143,9 @@ class ExplainReport(_Frozen):
     schema_version: Literal[1] = SCHEMA_VERSION
     vendor: str
     event: str
+    measured_on: str | None = None
+    """The vendor release whose behaviour the vendor side follows (measured on its real CLI in the
+    vendor lane); None when no release of the vendor was run."""
     subject: str | None
     """What the vendor tests matchers against for this event."""
     payload: dict[str, object]

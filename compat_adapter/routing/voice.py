@@ -51,6 +51,8 @@ class Said:
     """The config file the hook came from (Codex names it in a Stop continuation)."""
     index: int = 0
     """The hook's place among the event's hooks."""
+    cwd: str | None = None
+    """The project folder the hook ran for (Copilot names the hook file relative to it)."""
 
 
 def label(said: Said) -> str:

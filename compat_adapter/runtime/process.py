@@ -89,6 +89,8 @@ class ProcessOutcome:
     cause: str | None  # None on a normal exit; else "timeout" | "signal" | "spawn-failed" | "cancelled"
     duration_ms: float
     signal: int | None = None
+    timeout_s: float | None = None
+    """The limit a timed-out run was stopped at (None unless ``timed_out``): CodeBuddy names it."""
 
 
 class _Capture:
@@ -313,4 +315,5 @@ async def run_command(
         cause=cause,
         duration_ms=duration_ms,
         signal=died_by,
+        timeout_s=timeout_s if timed_out else None,
     )

@@ -269,8 +269,10 @@ EVENTS = (
         degradations=(
             _NOT_BRIDGED,
             degrade("decision-narrowed",
-                    "allow maps to allowed-once and deny to rejected; there is no broader grant, and "
-                    "updatedInput / updatedPermissions are refused as Codex refuses them."),
+                    "allow maps to allowed-once and deny to rejected; there is no broader grant. An "
+                    "answer carrying updatedInput, updatedPermissions or interrupt is a failed hook whose "
+                    "answer is void, as in Codex 0.171.0; the host's approval then decides, where Codex "
+                    "hands the call to its automatic reviewer."),
             degrade("timing-differs",
                     "The hook runs only when the host actually asks for approval; pre-approved tools "
                     "never reach it."),
@@ -405,6 +407,7 @@ CODEX = VendorSpec(
     ),
     tools=TOOLS,
     unserved=UNSERVED,
+    measured_on="0.171.0",  # the vendor lane's pin (scripts/vendor_lane.sh)
     # What Codex does, as data (compat_adapter.model.VendorSpec says what each field means).
     dedupes_commands=False,
     clamps_event_timeouts=True,  # SessionEnd/Interrupt: 3 s caps a hook's longer timeout too
