@@ -245,8 +245,8 @@ def summary_markdown(matrix: Matrix) -> str:
         "",
         *_vendor_table(matrix, aliases=False),
         "",
-        "Loss codes, one line per event; what a vendor (or its bridge) loses on many rows is named once, "
-        "first. The sentences are in the support matrix.",
+        "Loss codes per event, after the vendor release the rows follow (a shared code is named once); "
+        "the sentences are in the support matrix.",
     ]
     for c in matrix.counts:
         hooks = [h for h in matrix.hooks if h.vendor == c.vendor]

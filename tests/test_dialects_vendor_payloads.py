@@ -2,7 +2,8 @@
 
 The field sets below are what Claude Code 2.1.328, Codex 0.169.0, CodeBuddy Code 2.163.0 and
 Copilot CLI 1.0.102 put on a hook's stdin (the lane's recorded payloads; ``key.sub`` one level into
-objects, as the lane's payload check reads them). Each dialect is fed the host facts the embedded
+objects, as the lane's payload check reads them); Claude Code 2.1.332 and Codex 0.171.0 send the
+same fields (the lane's payload check on the new pins). Each dialect is fed the host facts the embedded
 host gives for the same moment (no transcript file, a logged prompt and model request). A field we
 cannot send is a listed loss: it is in :data:`LOSSES` here AND named by a degradation of its row, so
 a change on either side fails this test. Fields we send with a value the host cannot know exactly

@@ -236,7 +236,7 @@ async def test_claude_pre_and_post_tool_context_follow_the_result_in_claudes_wor
 
 
 async def test_codex_gives_pre_and_post_tool_context_bare(tmp_path: Path) -> None:
-    """Codex 0.169.0 shows both (vendor lane: developer messages); the pre-tool one comes first."""
+    """Codex 0.171.0 shows both (vendor lane: developer messages); the pre-tool one comes first."""
     pre = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "CTX-PRE"}})
     post = json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "CTX-POST"}})
     async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
@@ -358,8 +358,8 @@ async def test_continue_false_on_post_tool_use_ends_the_turn(tmp_path: Path) -> 
 
 
 async def test_continue_false_after_a_tool_goes_on_where_the_vendor_ignores_it(tmp_path: Path) -> None:
-    """Measured with the lane: Codex 0.169.0 ignores PostToolUse's continue:false (codex:post_halt),
-    Claude Code 2.1.328 PostToolUseFailure's (claude:post_failure_halt): the turn goes on."""
+    """Measured with the lane: Codex 0.171.0 ignores PostToolUse's continue:false (codex:post_halt),
+    Claude Code 2.1.332 PostToolUseFailure's (claude:post_failure_halt): the turn goes on."""
     halt = json.dumps({"continue": False, "stopReason": "enough"})
     cases = {("codex", "PostToolUse"): "echo x", ("claude", "PostToolUseFailure"): "exit 3"}
     for (vendor, event), command in cases.items():

@@ -95,5 +95,10 @@ class Voice:
     def post_feedback(self, said: Said) -> str:
         return said.reason
 
+    def permission_denied(self, said: Said) -> str | None:
+        """The tool result the model reads when a permission hook refuses the call; None when the
+        vendor's words for it were not measured (the host's own words stay)."""
+        return None
+
     def stop(self, said: Said) -> str:
         return said.reason

@@ -1,6 +1,6 @@
 """The OpenAI Codex CLI dialect (0.137 docs, ≈0.153 behaviour), as `vendor-protocols.md` §2 says.
 
-Payload (Codex 0.169.0 as the vendor lane records it): ``session_id``, ``transcript_path`` (null
+Payload (Codex 0.171.0 as the vendor lane records it): ``session_id``, ``transcript_path`` (null
 when unknown), ``cwd``, ``hook_event_name``, then — on every event but SessionEnd, which stops there
 and adds ``reason`` — ``model`` (the model of the host's last request, ``""`` before the first),
 ``permission_mode`` and, on every turn-scoped event (all but SessionStart), ``turn_id``: the host
@@ -170,7 +170,7 @@ class CodexDialect:
             "hook_event_name": event,
         }
         if event == "SessionEnd":
-            # Measured on Codex 0.169.0: SessionEnd names neither the model nor the mode.
+            # Measured on Codex 0.171.0: SessionEnd names neither the model nor the mode.
             out["reason"] = str(facts.get("reason") or facts.get("stop_reason") or "other")
             return out
         out["model"] = str(facts.get("model") or "")
@@ -210,7 +210,7 @@ class CodexDialect:
         if isinstance(raw, Mapping):
             return plain(raw)
         if name == "Bash" and isinstance(facts.get("stdout"), str):
-            # Codex 0.169.0 sends a shell call's output as one plain string, as the command wrote it.
+            # Codex 0.171.0 sends a shell call's output as one plain string, as the command wrote it.
             return facts["stdout"] + str(facts.get("stderr") or "")
         return "" if raw is None else str(raw)
 

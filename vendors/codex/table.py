@@ -154,7 +154,7 @@ EVENTS = (
         degradations=(
             shared.REWRITE_POST_PAYLOAD,
             degrade("message-provenance",
-                    "additionalContext reaches the model as bare text, as in Codex 0.169.0, but in a user "
+                    "additionalContext reaches the model as bare text, as in Codex 0.171.0, but in a user "
                     "message sourced from the hook after the tool's result, where Codex adds a developer "
                     "message before it."),
             _NO_MODEL,
@@ -385,10 +385,10 @@ RULES = RulesSpec(
 
 #: Codex events with no route here, and why.
 UNSERVED = (
-    # Named in Codex 0.169's hook event list (read from the binary: PreModelRequest, PreToolUse,
-    # PermissionRequest, PostToolUse, PreCompact, PostCompact, SessionStart, SessionEnd,
+    # Named in Codex 0.169's and 0.171's hook event list (read from the binary: PreModelRequest,
+    # PreToolUse, PermissionRequest, PostToolUse, PreCompact, PostCompact, SessionStart, SessionEnd,
     # SubagentStart, SubagentStop, Interrupt, with UserPromptSubmit and Stop) but in no Codex document.
-    ("PreModelRequest", "Codex 0.169 has this event but documents neither its payload nor what its "
+    ("PreModelRequest", "Codex 0.171 has this event but documents neither its payload nor what its "
                         "answer may do, so there is no faithful translation of it here"),
 )
 

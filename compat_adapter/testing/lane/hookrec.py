@@ -5,14 +5,19 @@ Copied into each run folder and named in the vendor's own hook config as the hoo
 so a wrapper would change what the model reads). Standard library only; it runs under any python3.
 
     python3 hookrec.py --log FILE --event NAME [--stdout TEXT] [--stderr TEXT] [--exit N] [--once KEY]
+                       [--label NAME] [--sleep SECONDS] [--kill SIGNAL]
 
 ``--once KEY`` answers only on the first call for KEY in this run (a Stop block that would
-otherwise loop); later calls answer nothing and exit 0.
+otherwise loop); later calls answer nothing and exit 0. ``--label`` is logged beside the event (a
+case with several hooks of one event tells them apart); ``--sleep`` waits after logging and before
+answering (a guard that outlives its timeout); ``--kill`` ends the hook by that signal after
+writing its answer (a hook that crashes).
 """
 
 import argparse
 import json
 import os
+import signal
 import sys
 import time
 
@@ -36,6 +41,9 @@ def main() -> int:
     parser.add_argument("--stderr", default="")
     parser.add_argument("--exit", type=int, default=0)
     parser.add_argument("--once", default=None)
+    parser.add_argument("--label", default=None)
+    parser.add_argument("--sleep", type=float, default=0.0)
+    parser.add_argument("--kill", type=int, default=0)
     args = parser.parse_args()
     raw = sys.stdin.read()
     try:
@@ -52,10 +60,18 @@ def main() -> int:
     env = {k: v for k, v in os.environ.items() if k.startswith(prefixes())}
     record = {"event": args.event, "t": time.time(), "stdin": payload, "stdout": out, "stderr": err, "exit": code,
               "cwd": os.getcwd(), "env": env}
+    if args.label:
+        record["label"] = args.label
     with open(args.log, "a", encoding="utf-8") as f:
         f.write(json.dumps(record) + "\n")
+    if args.sleep:
+        time.sleep(args.sleep)
     sys.stdout.write(out)
     sys.stderr.write(err)
+    if args.kill:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.kill(os.getpid(), args.kill)
     return code
 
 
