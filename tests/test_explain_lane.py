@@ -69,6 +69,9 @@ def _predicted(case: Case, reports: list[ExplainReport], roots: list[str]) -> di
 
     spec = resolve_vendor(case.vendor)
     kinds = {r.event: kind_of(spec.row(r.event)) for r in reports}  # type: ignore[arg-type]
+    # A blocked prompt makes no model call, so no tool is ever called.
+    if any(kinds[r.event] == "prompt" and r.vendor_view and r.vendor_view.prompt_blocked for r in reports):
+        reports = [r for r in reports if kinds[r.event] not in ("pre", "post", "permission")]
     denied = any(kinds[r.event] == "pre" and r.vendor_view and r.vendor_view.tool_runs is False for r in reports)
     reports = [r for r in reports if not (denied and kinds[r.event] == "post")]
     # How the call ended decides which post-tool events come: the lane's failing steps are shell

@@ -79,6 +79,10 @@ class ClaudeCli(VendorCli):
         block = as_json({"decision": "block", "reason": "LANE-STOP-REASON json"})
         out["stop_block_unwrapped"] = ((HookAnswer("Stop", block, once=True),), {
             "steps": STOP_STEPS, "options": {"env": {"CLAUDE_CODE_SHINY_FOUNTAIN": "0"}}})
+        out["permission_mcp_skill"] = (
+            "Claude Code 2.1.332 adds tool_kind \"mcp_skill\", mcp_server and mcp_skill to PermissionRequest only "
+            "for the ask before an MCP server's skill loads, and only from a server speaking MCP 2026-07-28 or later "
+            "with the io.modelcontextprotocol/skills extension; the lane has no MCP server")
         # 2.1.332's PreSkillShellCommand: a deny keeps the skill's inline command from running, and
         # PreToolUse does not fire for it (the host has no skill loader: the import refuses the hook).
         skill = "PreSkillShellCommand"
