@@ -222,46 +222,44 @@ def _scopes(vendor: str) -> list[tuple[str, tuple[Degradation, ...]]]:
     return out
 
 
-def _vendor_table(matrix: Matrix, *, aliases: bool = True) -> list[str]:
-    out = ["| vendor | " + ("aliases | " if aliases else "") + "events | official-bridge | native-translate | "
-           "native-seam | builtin-bridge | approximate | DIRECT | UNSUPPORTED | rules |",
-           "|---|---|---|---|---|---|---|---|---|---|" + ("---|" if aliases else "")]
-    for c in (*matrix.counts, matrix.totals):
-        names = ", ".join(resolve_vendor(c.vendor).aliases) if c.vendor != "total" else ""
+def _vendor_table(matrix: Matrix, *, full: bool = True) -> list[str]:
+    """The counts per vendor; ``full=False`` (the README's) leaves out the aliases, and every count
+    column that is 0 for every vendor (the support matrix keeps them all)."""
+    def cells(c: VendorCounts) -> dict[str, object]:
         r = c.routes
+        return {"events": c.events, "official-bridge": r["official-bridge"], "native-translate": r["native-translate"],
+                "native-seam": r["native-seam"], "builtin-bridge": r["builtin-bridge"], "approximate": c.approximate,
+                "DIRECT": c.direct, "UNSUPPORTED": c.unsupported}
+
+    rows = (*matrix.counts, matrix.totals)
+    columns = [k for k in cells(matrix.totals) if full or k == "events" or cells(matrix.totals)[k] != 0]
+    heads = ["vendor", *(["aliases"] if full else []), *columns, "rules"]
+    out = ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
+    for c in rows:
         name = f"**{c.vendor}**" if c.vendor == "total" else c.vendor
-        out.append(
-            f"| {name} | " + (f"{names} | " if aliases else "") + f"{c.events} | {r['official-bridge']} | "
-            f"{r['native-translate']} | {r['native-seam']} | {r['builtin-bridge']} | {c.approximate} | "
-            f"{c.direct} | {c.unsupported} | {c.rules} |"
-        )
+        names = [", ".join(resolve_vendor(c.vendor).aliases) if c.vendor != "total" else ""] if full else []
+        values = cells(c)
+        out.append("| " + " | ".join([name, *names, *(str(values[k]) for k in columns), c.rules]) + " |")
     return out
 
 
 def summary_markdown(matrix: Matrix) -> str:
-    """The README block: routes per vendor, then one line per event with its loss codes."""
+    """The README block: routes per vendor, then per vendor the loss codes its rows share. The codes of
+    each event are in the support matrix: one line per event for every vendor does not fit a front
+    door (the README stays under 12 KiB with eight vendors)."""
     out = [
         f"Graded on host `{matrix.host}` {matrix.version} by `scripts/write_matrix.py`; do not edit by hand.",
         "",
-        *_vendor_table(matrix, aliases=False),
+        *_vendor_table(matrix, full=False),
         "",
-        "Loss codes per event, after the vendor release the rows follow (a shared code is named once); "
-        "the sentences are in the support matrix.",
+        "Loss codes every row of a vendor (or of its bridge) shares, after the vendor release its rows "
+        "follow; each event's own codes and every sentence are in the [support matrix](docs/support-matrix.md).",
+        "",
     ]
     for c in matrix.counts:
-        hooks = [h for h in matrix.hooks if h.vendor == c.vendor]
         shared = "; ".join(f"{label}: {_codes(items)}" for label, items in _scopes(c.vendor))
         release = f" {c.measured_on}" if c.measured_on else ""
-        out += ["", f"**{c.vendor}{release}** — {shared}."]
-        for route in (*ROUTES, Route.UNSUPPORTED):
-            mine = [h for h in hooks if h.route is route]
-            if mine and route is Route.NATIVE_SEAM:
-                # Every native-seam row is observe-only (the row model insists): said once, in the heading.
-                out += ["", f"{route} (all observe-only):", ""]
-                out += [f"- `{h.event}` {_codes(_own(h, DegradationCode.OBSERVE_ONLY))}".rstrip() for h in mine]
-            elif mine:
-                out += ["", f"{route}:", ""]
-                out += [f"- `{h.event}` {_codes(_own(h))}".rstrip() for h in mine]
+        out.append(f"- **{c.vendor}{release}** — {shared}.")
     if matrix.plugins:
         # One line: the README stays small; the keys and their losses are in the support matrix.
         adapted = sum(h.capability is Capability.ADAPTED for h in matrix.plugins)

@@ -53,11 +53,13 @@ class EventRow(Frozen):
     """For official-bridge rows: the event name in the generated bridge config."""
     timeout_s: float | None = None
     """The vendor's default timeout for this event when it differs from the vendor-wide one."""
-    fires_on: Literal["any", "success", "failure", "completed", "incomplete", "idle", "rejected"] = "any"
+    fires_on: Literal["any", "success", "failure", "completed", "incomplete", "idle", "rejected",
+                      "every-step"] = "any"
     """Which occurrences of the seam are this event: a host may publish one seam (tool results,
     status flips) where the vendor has several events. ``completed``: a success, or a shell command
     that ran and ended non-zero (its exit or a signal); ``incomplete``: any other failure;
-    ``rejected``: only the approvals the host rejects."""
+    ``rejected``: only the approvals the host rejects; ``every-step`` (agent/pre-step): every step,
+    a tool continuation too (with an empty prompt), not only a step that carries a typed prompt."""
     official: EventRow | None = None
     """The same event on the host's official bridge, taken when ``prefer="official"`` is asked for."""
 

@@ -25,7 +25,7 @@ from compat_adapter.cli import main as cli_main
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "real-configs"
 #: Corpus folder → vendor id (CodeBuddy's folder holds WorkBuddy files too; one importer reads both).
 VENDOR_OF = {"claude": "claude", "codex": "codex", "codebuddy": "workbuddy", "copilot": "copilot",
-             "opencode": "opencode"}
+             "opencode": "opencode", "gemini": "gemini"}
 HOOK_SUFFIXES = {".json", ".jsonc", ".toml", ".ts", ".js"}
 #: Refusal codes of rules sources (an `instructions` entry), which are context, not handlers.
 RULES_CODES = ("SOURCE_MISSING", "REMOTE_SOURCE")

@@ -83,7 +83,7 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--pin", action="append", default=[], metavar="VENDOR=VERSION",
                         help="compare this release instead of the pin, installed into .cache/vendors-baseline "
-                             "(vendor_lane.sh names: claude, codex, copilot, opencode, codebuddy)")
+                             "(vendor_lane.sh names: claude, codex, copilot, opencode, codebuddy, qwen)")
     parser.add_argument("--always-run", action="store_true",
                         help="run the lane on both sides even where the newest release is the pin")
     parser.add_argument("--save", metavar="DIR", help="write the two snapshots to DIR/pinned.json, DIR/latest.json")

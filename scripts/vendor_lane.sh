@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install the vendor lane into .cache/vendors/ (gitignored): the real CLIs of the five vendors, at
+# Install the vendor lane into .cache/vendors/ (gitignored): the real CLIs of the vendors, at
 # pinned versions, from the public registries. The differential suite (pytest -m vendor) runs them
 # offline against our scripted model servers. Idempotent: each vendor has a stamp naming exactly
 # what was installed; a second run checks the stamps and the binaries and does nothing.
@@ -18,13 +18,16 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 # The pins: the newest release of each vendor on its registry when the lane was last bumped
-# (checked with `npm view <package> dist-tags` and `pip index versions codebuddy-agent-sdk`).
+# (checked with `npm view <package> dist-tags` and `pip index versions codebuddy-agent-sdk`;
+# Gemini CLI 0.61.0: its only dist-tag, `latest`, on 2026-12-01).
 declare -A VERSION=(
   [claude]="2.1.332"
   [codex]="0.171.0"
   [copilot]="1.0.102"
   [opencode]="1.18.33"
   [codebuddy]="0.3.274"
+  [gemini]="0.61.0"
+  [qwen]="0.24.4"
 )
 # Where each vendor's release is published (CodeBuddy: a PyPI wheel, the rest npm).
 declare -A PACKAGE=(
@@ -33,6 +36,8 @@ declare -A PACKAGE=(
   [copilot]="@github/copilot"
   [opencode]="opencode-ai"
   [codebuddy]="codebuddy-agent-sdk"
+  [gemini]="@google/gemini-cli"
+  [qwen]="@qwen-code/qwen-code"
 )
 
 mode=install
@@ -74,7 +79,7 @@ registry_latest() {  # vendor -> the version its registry calls latest
   echo "$found"
 }
 
-for v in claude codex copilot opencode codebuddy; do
+for v in claude codex copilot opencode codebuddy gemini qwen; do
   if [[ -n "${PIN[$v]:-}" ]]; then
     VERSION[$v]="${PIN[$v]}"
   elif [[ $latest -eq 1 ]]; then
@@ -89,6 +94,8 @@ OPENCODE="${PACKAGE[opencode]}@${VERSION[opencode]}"
 # The plugin package is released with the CLI under the same version.
 OPENCODE_PLUGIN="@opencode-ai/plugin@${VERSION[opencode]}"
 CODEBUDDY_WHEEL="${PACKAGE[codebuddy]}==${VERSION[codebuddy]}"
+GEMINI="${PACKAGE[gemini]}@${VERSION[gemini]}"
+QWEN="${PACKAGE[qwen]}@${VERSION[qwen]}"
 
 NPM_FLAGS=(--no-audit --no-fund --loglevel=error --no-update-notifier)
 
@@ -100,6 +107,8 @@ declare -A BINARY=(
   [copilot]="node_modules/@github/copilot-linux-x64/copilot"
   [opencode]="node_modules/opencode-linux-x64/bin/opencode"
   [codebuddy]="wheel/codebuddy_agent_sdk/bin/codebuddy-headless"
+  [gemini]="node_modules/@google/gemini-cli/bundle/gemini.js"
+  [qwen]="node_modules/@qwen-code/qwen-code/cli-entry.js"
 )
 declare -A WANT=(
   [claude]="$CLAUDE"
@@ -107,10 +116,12 @@ declare -A WANT=(
   [copilot]="$COPILOT"
   [opencode]="$OPENCODE $OPENCODE_PLUGIN"
   [codebuddy]="$CODEBUDDY_WHEEL"
+  [gemini]="$GEMINI"
+  [qwen]="$QWEN"
 )
 
 if [[ "$mode" == want ]]; then
-  for v in claude codex copilot opencode codebuddy; do printf '%s\t%s\n' "$v" "${WANT[$v]}"; done
+  for v in claude codex copilot opencode codebuddy gemini qwen; do printf '%s\t%s\n' "$v" "${WANT[$v]}"; done
   exit 0
 fi
 mkdir -p "$LANE"
@@ -139,6 +150,8 @@ install_one() {
       # the wrapper on a matching platform. Checked below, so a missing binary is loud.
       npm_install codex "$CODEX" ;;
     copilot) npm_install copilot "$COPILOT" ;;
+    gemini) npm_install gemini "$GEMINI" ;;
+    qwen) npm_install qwen "$QWEN" ;;
     opencode)
       # The plugin package is installed next to the CLI so that runs can link it into every config
       # folder; otherwise OpenCode npm-installs it at every start (70 s stall offline).
@@ -163,7 +176,7 @@ install_one() {
 
 started=$(date +%s)
 todo=()
-for v in claude codex copilot opencode codebuddy; do
+for v in claude codex copilot opencode codebuddy gemini qwen; do
   up_to_date "$v" || todo+=("$v")
 done
 if [[ ${#todo[@]} -eq 0 ]]; then

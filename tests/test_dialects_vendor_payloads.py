@@ -1,9 +1,9 @@
 """Our payloads against the field sets the real vendors sent in the vendor lane.
 
-The field sets below are what Claude Code 2.1.328, Codex 0.169.0, CodeBuddy Code 2.163.0 and
-Copilot CLI 1.0.102 put on a hook's stdin (the lane's recorded payloads; ``key.sub`` one level into
-objects, as the lane's payload check reads them); Claude Code 2.1.332 and Codex 0.171.0 send the
-same fields (the lane's payload check on the new pins). Each dialect is fed the host facts the embedded
+The field sets below are what Claude Code 2.1.328, Codex 0.169.0, CodeBuddy Code 2.163.0,
+Copilot CLI 1.0.102 and Gemini CLI 0.61.0 put on a hook's stdin (the lane's recorded payloads; ``key.sub``
+one level into objects, as the lane's payload check reads them); Claude Code 2.1.332 and Codex 0.171.0
+send the same fields (the lane's payload check on the new pins). Each dialect is fed the host facts the embedded
 host gives for the same moment (no transcript file, a logged prompt and model request). A field we
 cannot send is a listed loss: it is in :data:`LOSSES` here AND named by a degradation of its row, so
 a change on either side fails this test. Fields we send with a value the host cannot know exactly
@@ -90,6 +90,34 @@ VENDOR_FIELDS: dict[str, dict[str, str]] = {
         "Stop": "cwd hook_event_name session_id stop_hook_active stop_reason timestamp transcript_path",
         "SessionEnd": "cwd hook_event_name reason session_id timestamp",
     },
+    "gemini": {
+        "SessionStart": "cwd hook_event_name session_id source timestamp transcript_path",
+        "BeforeAgent": "cwd hook_event_name prompt session_id timestamp transcript_path",
+        "BeforeTool": "cwd hook_event_name session_id timestamp tool_input tool_input.command tool_input.description "
+                      "tool_name transcript_path",
+        "AfterTool": "cwd hook_event_name session_id timestamp tool_input tool_input.command tool_input.description "
+                     "tool_name tool_response tool_response.llmContent tool_response.returnDisplay transcript_path",
+        "AfterAgent": "cwd hook_event_name prompt prompt_response session_id stop_hook_active timestamp "
+                      "transcript_path",
+        "PreCompress": "cwd hook_event_name session_id timestamp transcript_path trigger",
+        "SessionEnd": "cwd hook_event_name reason session_id timestamp transcript_path",
+    },
+    # Qwen Code 0.24.4 (vendor lane, -p --yolo).
+    "qwen": {
+        "SessionStart": "cwd hook_event_name model permission_mode session_id source timestamp transcript_path",
+        "UserPromptSubmit": "cwd hook_event_name permission_mode prompt prompt_id session_id submitted_prompt "
+                            "timestamp transcript_path",
+        "PreToolUse": "cwd hook_event_name permission_mode prompt_id session_id timestamp tool_call_id tool_input "
+                      "tool_input.command tool_input.description tool_name tool_use_id transcript_path",
+        "PostToolUse": "cwd duration_ms hook_event_name permission_mode prompt_id session_id timestamp tool_call_id "
+                       "tool_input tool_input.command tool_input.description tool_name tool_response "
+                       "tool_response.llmContent tool_response.returnDisplay tool_use_id transcript_path",
+        "Stop": "background_tasks context_limit context_usage crons cwd hook_event_name input_tokens "
+                "last_assistant_message permission_mode prompt_id session_id stop_hook_active timestamp "
+                "transcript_path",
+        "Notification": "cwd hook_event_name message notification_type permission_mode session_id timestamp title "
+                        "transcript_path",
+    },
 }
 
 #: Fields the vendor sends that we cannot (on the embedded host): each one listed by its row.
@@ -100,6 +128,8 @@ LOSSES: dict[tuple[str, str], set[str]] = {
     # The embedded host keeps no transcript file (with one, the path is sent: see below).
     ("copilot", "agentStop"): {"transcriptPath"},
     ("copilot", "Stop"): {"transcript_path"},
+    # The host has no context-window figures at the end of a turn.
+    ("qwen", "Stop"): {"context_limit", "context_usage", "input_tokens"},
 }
 
 #: Optional fields a release sends only in a situation the host never has (read from the release,
@@ -117,6 +147,10 @@ APPROXIMATED: dict[str, dict[str, set[str]]] = {
                "PreToolUse": {"prompt_id", "effort"}, "SessionEnd": {"prompt_id"}},
     "codex": {"SessionStart": {"model"}},
     "workbuddy": {"PostToolUse": {"sandboxDenied", "stdoutBytesTruncated", "version", "generation_id", "model"}},
+    # The host's own result text; no cause of a dispose; no prompt at turn-stopping.
+    "gemini": {"AfterTool": {"llmContent", "returnDisplay"}, "SessionEnd": {"reason"}, "AfterAgent": {"prompt"}},
+    "qwen": {"PreToolUse": {"prompt_id", "tool_use_id"}, "UserPromptSubmit": {"prompt_id"}, "Stop": {"prompt_id"},
+             "PostToolUse": {"prompt_id", "tool_use_id", "duration_ms", "llmContent"}, "SessionStart": {"model"}},
 }
 
 _TOOL = {"tool_name": "bash", "tool_input": {"command": COMMAND, "description": "lane step"},
@@ -126,13 +160,21 @@ _RESULT = {**_TOOL, "tool_response": "hello-from-tool", "is_error": False, "erro
 _LOGGED = {"prompt_id": "m1", "model": "model-a"}
 
 
+#: Gemini's events are the same host moments under other names.
+_GEMINI_KINDS = {"beforeTool": "preToolUse", "afterTool": "postToolUse", "beforeAgent": "userPromptSubmit",
+                 "afterAgent": "stop"}
+
+
 def _facts(event: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """(fields, logged) as the routes give them for the moment behind `event`."""
     kind = event[:1].lower() + event[1:]
+    kind = _GEMINI_KINDS.get(kind, kind)
     if kind in ("preToolUse",):
         return dict(_TOOL), _LOGGED
     if kind in ("postToolUse",):
         return dict(_RESULT), _LOGGED
+    if kind == "preCompress":
+        return {"trigger": "auto", "custom_instructions": "", "compaction_id": "c1"}, _LOGGED
     if kind == "permissionRequest":
         return {**_TOOL, "reason": "needs approval"}, _LOGGED
     if kind in ("userPromptSubmit", "userPromptSubmitted"):

@@ -23,7 +23,7 @@ from compat_adapter.importers.discover import discover, import_all, twice
 
 CORPUS = Path(__file__).parent / "fixtures" / "real-configs"
 VENDOR_OF = {"claude": "claude", "codex": "codex", "codebuddy": "workbuddy", "copilot": "copilot",
-             "opencode": "opencode"}
+             "opencode": "opencode", "gemini": "gemini"}
 SUFFIXES = {".json", ".jsonc", ".toml", ".md", ".rules", ".ts", ".js"}
 
 
@@ -65,7 +65,10 @@ def test_the_corpus_figure_holds_its_floor() -> None:
     (95.3 %) once it has a model for the two prompt hooks. The rest are UNSUPPORTED with the
     vendor's or the host's reason: Copilot CLI rejects the comment-bearing Azure file (2), a
     powershell-only entry without pwsh, a Copilot slash-command prompt, Codex has no PreCommit,
-    and three OpenCode plugins cannot be resolved (two npm packages, one absolute macOS path)."""
+    and three OpenCode plugins cannot be resolved (two npm packages, one absolute macOS path).
+    With Gemini CLI's four files (2026-12-01): 168/179 (93.9 %) and 170/179 (95.0 %); the one Gemini
+    handler not ADAPTED is co-safety's flat SessionStart handler, which Gemini itself discards (no
+    `hooks` list in its group)."""
     from loopback import model_server
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("COMPAT_ADAPTER_MODEL")}
@@ -79,8 +82,8 @@ def test_the_corpus_figure_holds_its_floor() -> None:
             assert part["handlers"] > 0
             assert all(row["reason"] for row in part["not_adapted"]), part["not_adapted"]
     assert plain["handlers"] == served["handlers"] >= 150
-    assert plain["share"] >= 0.94, json.dumps(plain["vendors"], indent=1)
-    assert served["share"] >= 0.95, json.dumps(served["vendors"], indent=1)
+    assert plain["share"] >= 0.935, json.dumps(plain["vendors"], indent=1)
+    assert served["share"] >= 0.945, json.dumps(served["vendors"], indent=1)
     # What the model adds is exactly the prompt hooks, nothing else.
     gained = {r["origin"] for p in plain["vendors"].values() for r in p["not_adapted"]} - {
         r["origin"] for p in served["vendors"].values() for r in p["not_adapted"]}
@@ -208,6 +211,7 @@ LAYOUT = {
     ".github/hooks/dotnet-runtime.json": "copilot/dotnet-runtime.json",
     ".github/hooks/hooks.json": "copilot/vscode-hooks.json",
     ".github/copilot-instructions.md": "copilot/copilot-instructions.md",
+    ".gemini/settings.json": "gemini/co-safety.json",
 }
 
 
@@ -236,9 +240,10 @@ def test_twice_flags_the_local_copy_and_copilot_reading_claude(project: Path) ->
              and "Copilot" not in d.why]
     assert local and all(d.other.startswith(str(project / ".claude/settings.json")) for d in local)
     assert any("Copilot CLI also runs" in d.why for d in doubles)
-    # AGENTS.md: Codex, OpenCode (no CLAUDE.md fallback needed) and Copilot all carry it.
+    # AGENTS.md: Codex, OpenCode (no CLAUDE.md fallback needed), Copilot and Qwen all carry it (Qwen:
+    # its only file in this project, since the public corpus has no Qwen hooks file yet).
     agents = [d for d in doubles if d.why.startswith("AGENTS.md is read by several vendors")]
-    assert len(agents) == 2
+    assert len(agents) == 3
 
 
 def test_grade_a_project_folder_in_one_command(project: Path) -> None:

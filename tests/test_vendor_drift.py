@@ -145,7 +145,9 @@ def test_every_pinned_release_yields_its_events_from_what_it_ships() -> None:
                 "codex": {"PreToolUse", "PostToolUse", "Stop", "SessionStart", "UserPromptSubmit"},
                 "copilot": {"preToolUse", "postToolUse", "agentStop", "sessionStart"},
                 "opencode": {"tool.execute.before", "tool.execute.after", "event", "session.idle"},
-                "workbuddy": {"PreToolUse", "PostToolUse", "Stop", "SessionStart"}}[vendor]
+                "workbuddy": {"PreToolUse", "PostToolUse", "Stop", "SessionStart"},
+                "qwen": {"PreToolUse", "PostToolUse", "Stop", "SessionStart", "UserPromptSubmit"},
+                "gemini": {"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "SessionStart"}}[vendor]
         assert core <= set(release.events), (vendor, release.events)
         assert len(release.events) == len(set(release.events))
         # Every event the pinned release knows is a row of our table or named as unserved, with why.

@@ -171,8 +171,9 @@ def test_files_of_agents_with_no_unit_are_named_not_a_supported_vendor(tmp_path:
         ".factory/settings.json": hooks,
         ".factory/settings.local.json": json.dumps({"model": "x"}),  # shared settings, no hooks: not named
         ".cursor/hooks.json": json.dumps({"version": 1, "hooks": {"preToolUse": [{"command": "true"}]}}),
-        ".gemini/settings.json": json.dumps({"hooks": {"BeforeTool": []}}),
-        ".qwen/settings.json": "{ not json",  # unreadable: nobody can tell it has no hooks, so named
+        ".gemini/settings.json": json.dumps({"hooks": {"BeforeTool": []}}),  # Gemini's own unit: no row here
+        ".qwen/settings.json": json.dumps({"hooks": {"PreToolUse": []}}),  # Qwen's own unit: no row here
+        ".iflow/settings.json": "{ not json",  # unreadable: nobody can tell it has no hooks, so named
         "crush.json": json.dumps({"options": {}}),
         ".claude/settings.json": hooks,
     }
@@ -186,8 +187,7 @@ def test_files_of_agents_with_no_unit_are_named_not_a_supported_vendor(tmp_path:
              if r["vendor"] != "claude"}
     assert set(named) == {("windsurf", ".windsurf/hooks.json"), ("kiro", ".kiro/hooks/lint.kiro.hook"),
                           ("cline", ".clinerules/hooks/PreToolUse"), ("factory", ".factory/settings.json"),
-                          ("cursor", ".cursor/hooks.json"), ("gemini", ".gemini/settings.json"),
-                          ("qwen", ".qwen/settings.json")}
+                          ("cursor", ".cursor/hooks.json"), ("iflow", ".iflow/settings.json")}
     for row in named.values():
         assert row["capability"] == "UNSUPPORTED" and row["route"] == "unsupported"
         assert row["reason"].startswith("UNSUPPORTED_VENDOR: not a supported vendor: "), row["reason"]

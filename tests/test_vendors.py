@@ -27,12 +27,13 @@ VENDOR_DIR = Path(vendors.__file__).parent
 #: The data-only modules: each unit's table, and the data the units share.
 DATA_MODULES = sorted([*VENDOR_DIR.glob("*.py"), *VENDOR_DIR.glob("*/table.py"), *VENDOR_DIR.glob("*/__init__.py"),
                        VENDOR_DIR / "opencode" / "plugins.py"])
-EXPECTED_EVENTS = {"claude": 33, "codex": 12, "workbuddy": 27, "opencode": 29, "copilot": 25}
+EXPECTED_EVENTS = {"claude": 33, "codex": 12, "workbuddy": 27, "opencode": 29, "copilot": 25, "gemini": 8, "qwen": 21}
 APPROXIMATE = {
     ("claude", "MessageDisplay"), ("claude", "StopFailure"), ("codex", "Interrupt"),
     ("workbuddy", "Elicitation"), ("workbuddy", "ElicitationResult"),
     ("opencode", "installation.updated"), ("opencode", "server.connected"),
     ("opencode", "session.deleted"), ("opencode", "session.updated"), ("opencode", "tui.toast.show"),
+    ("qwen", "MessageDisplay"), ("qwen", "StopFailure"),
 }
 #: ``model_construct`` and ``frozenset`` only for the table surface (vendors/surface.py says why).
 ALLOWED_CALLS = {"BridgeSpec", "EventRow", "VendorSpec", "RulesSpec", "ToolName", "Surface", "degrade",
@@ -99,6 +100,12 @@ CAN_BLOCK = {
     "workbuddy": {"PreToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact"},
     "opencode": {"tool.execute.before", "permission", "permission.asked"},
     "copilot": {"preToolUse", "permissionRequest", "agentStop", "subagentStop"},
+    # Gemini CLI 0.61.0's hooks reference and hook runner; BeforeModel and AfterModel can block too,
+    # but have no row (no seam serves them: the table's unserved).
+    "gemini": {"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent"},
+    # Qwen Code 0.24.4's hook runner (its release bundle): what each event's caller reads of an answer.
+    "qwen": {"PreToolUse", "PostToolUse", "PostToolBatch", "UserPromptSubmit", "UserPromptExpansion", "Stop",
+             "SubagentStop", "PermissionRequest", "TodoCreated", "TodoCompleted"},
 }
 
 
@@ -227,9 +234,15 @@ def test_rows_that_fire_on_part_of_a_seam_say_which_part() -> None:
         ("copilot", "notification"): "idle",
         # Only a rejection the host's approval service records (OpenCode's permission.replied: every reply).
         ("claude", "PermissionDenied"): "rejected", ("workbuddy", "PermissionDenied"): "rejected",
+        # Qwen: a shell command that ran and exited non-zero is a PostToolUseFailure (lane, 0.24.4).
+        ("qwen", "PostToolUse"): "success", ("qwen", "PostToolUseFailure"): "failure",
+        ("qwen", "Notification"): "idle", ("qwen", "PermissionDenied"): "rejected",
+        # Qwen runs UserPromptSubmit again on every tool continuation (lane, 0.24.4).
+        ("qwen", "UserPromptSubmit"): "every-step",
     }
     assert {s.id: s.shell for s in VENDORS} == {
-        "claude": "sh", "codex": "sh", "workbuddy": "user", "opencode": "sh", "copilot": "bash"}
+        "claude": "sh", "codex": "sh", "workbuddy": "user", "opencode": "sh", "copilot": "bash",
+        "gemini": "bash", "qwen": "bash"}  # Gemini CLI 0.61.0 getShellConfiguration(): bash -c on POSIX
 
 
 # ── each loss stated once, at its scope ─────────────────────────────────────────────────────────

@@ -18,8 +18,6 @@ __all__ = ("UNSUPPORTED",)
 # already the model's types, and tests/test_vendor_units.py validates every entry.
 UNSUPPORTED = (
     # Until their units land (issue 25, parts 2 and 3).
-    UnsupportedVendor.model_construct(id="gemini", name="Gemini CLI", files=(), settings=(".gemini/settings.json",)),
-    UnsupportedVendor.model_construct(id="qwen", name="Qwen Code", files=(), settings=(".qwen/settings.json",)),
     UnsupportedVendor.model_construct(id="cursor", name="Cursor", files=(".cursor/hooks.json",), settings=()),
     # The others found in public projects.
     UnsupportedVendor.model_construct(id="windsurf", name="Windsurf (Cascade)", files=(".windsurf/hooks.json",),

@@ -124,6 +124,9 @@ def said(group: GroupResult, fallback: str | None = None) -> Said:
     reason = (answer.reason or answer.stop_reason or group.merged.reason
               or "\n\n".join(group.merged.additional_context) or fallback
               or f"blocked by {_label(group)} hook")
+    if entry is not None and group.merged.decision in _BLOCKS and group.merged.reason \
+            and voice_of(entry.spec.id).merged_reason:
+        reason = group.merged.reason  # the vendor words a block with every hook's reason
     tool, tool_command = _tool(group)
     origin = entry.declared.origin if entry is not None else None
     source = origin.rsplit(":", 1)[0] if origin and ":" in origin else origin

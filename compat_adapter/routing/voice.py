@@ -77,6 +77,9 @@ class Voice:
     halt_runs_call: bool = False
     """Whether a pre-tool continue:false (with no deny) still lets the call run before the agent
     stops (Claude Code, measured) rather than stopping it unrun (CodeBuddy, measured)."""
+    merged_reason: bool = False
+    """Whether a block is worded with the reason of the merged answer (every hook's, joined by the
+    dialect's merge: Gemini CLI) rather than with the first blocking hook's own reason."""
 
     def deny(self, said: Said) -> str:
         return said.reason

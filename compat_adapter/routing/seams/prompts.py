@@ -14,7 +14,7 @@ from compat_adapter.host.protocol import (
     UserQuestionsRequest,
 )
 from compat_adapter.routing import points
-from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages, turn_of
+from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages, message, turn_of
 from compat_adapter.routing.verdicts import Applied
 
 __all__ = ("PROMPT_PARTS", "halted", "on_pre_step", "on_questions", "prompt_parts")
@@ -57,6 +57,8 @@ async def on_pre_step(runner: Runner, event: PreStepEvent, next: Next) -> PreSte
     prompts = tuple(m for m in event.messages if m.source.kind == "user")
     waiting = runner.memo.get(PROMPT_PARTS, {})
     hooked = runner.has(points.PRE_STEP) or runner.has(points.PRE_STEP_TRANSFORM)
+    if not prompts and runner.has(points.PRE_STEP):
+        return await _continuation(runner, event, next)
     if not prompts or not (hooked or event.agent.id in waiting):
         return await next()
     prompt = "\n".join(m.text for m in prompts)
@@ -95,6 +97,27 @@ async def on_pre_step(runner: Runner, event: PreStepEvent, next: Next) -> PreSte
         messages = tuple(UserMessage(id=m.id, text="\n\n".join([*before, m.text, *after]), source=m.source)
                          if m.id == first else m for m in messages)
     return PreStepDecision("enter", tuple(messages) + tuple(contexts))
+
+
+def _every_step(entry: HookEntry) -> bool:
+    return entry.row.fires_on == "every-step"
+
+
+async def _continuation(runner: Runner, event: PreStepEvent, next: Next) -> PreStepDecision:
+    """A step with no typed prompt (a tool continuation): only the rows that fire on every step run,
+    with an empty prompt (Qwen Code's UserPromptSubmit), and their context rides in the step."""
+    done = await runner.run(points.PRE_STEP, points.PRE_STEP.fields("", event.agent.id),
+                            session=event.agent.session, turn=event.turn, keep=_every_step)
+    contexts: list[UserMessage] = []
+    for group, applied in done:
+        if applied.verdict is not None:
+            return applied.verdict
+        if applied.context:
+            contexts.append(message(group, applied.context))
+    downstream: PreStepDecision = await next()
+    if downstream.kind != "enter" or not contexts:
+        return downstream
+    return PreStepDecision("enter", tuple(downstream.messages) + tuple(contexts))
 
 
 def _asks(entry: HookEntry) -> bool:

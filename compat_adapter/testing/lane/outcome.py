@@ -147,12 +147,38 @@ def wire_items(api: str, body: Mapping[str, Any]) -> list[Item]:
             elif kind == "message":
                 items += _message_items(i, str(entry.get("role")), _text_of(entry.get("content")))
         return items
+    if api == "generate-content":
+        return _content_items(body)
     for i, m in enumerate(body.get("messages") or ()):
         role = str(m.get("role", "system"))
         if role == "tool":
             items.append(Item("tool", "tool_result", "\n".join(_text_of(m.get("content"))), i))
         elif role != "assistant":
             items += _message_items(i, role, _text_of(m.get("content")))
+    return items
+
+
+def _content_items(body: Mapping[str, Any]) -> list[Item]:
+    """The Gemini API's request: ``systemInstruction.parts`` and ``contents[].parts``, where a
+    tool's result is a ``functionResponse`` whose ``response`` holds ``output`` or ``error``."""
+    def texts(parts: Any) -> list[str]:
+        return [str(p["text"]) for p in parts or () if isinstance(p, Mapping) and "text" in p]
+
+    system = body.get("systemInstruction")
+    items = _message_items(-1, "system", texts(system.get("parts") if isinstance(system, Mapping) else ()))
+    for i, content in enumerate(body.get("contents") or ()):
+        if not isinstance(content, Mapping) or content.get("role") == "model":
+            continue
+        parts = content.get("parts") or ()
+        for part in parts:
+            answer = part.get("functionResponse") if isinstance(part, Mapping) else None
+            if isinstance(answer, Mapping):
+                response = answer.get("response")
+                response = response if isinstance(response, Mapping) else {}
+                text = next((response[k] for k in ("output", "error") if isinstance(response.get(k), str)),
+                            json.dumps(response))
+                items.append(Item("tool", "tool_result", text, i, is_error="error" in response))
+        items += _message_items(i, str(content.get("role", "user")), texts(parts))
     return items
 
 

@@ -12,13 +12,14 @@ __all__ = ("ModelCall", "ModelServer", "ModelTurn", "RequestRecord", "serve_mode
 
 
 def serve_model(api: str, turns: object, **options: object) -> ModelServer:
-    """A started server for ``api`` (``anthropic``, ``responses`` or ``chat``)."""
+    """A started server for ``api`` (``anthropic``, ``responses``, ``chat`` or ``generate-content``)."""
     from compat_adapter.testing.models.anthropic import AnthropicServer
     from compat_adapter.testing.models.chat import ChatServer
+    from compat_adapter.testing.models.generate_content import GenerateContentServer
     from compat_adapter.testing.models.responses import ResponsesServer
 
     kinds: dict[str, type[ModelServer]] = {"anthropic": AnthropicServer, "responses": ResponsesServer,
-                                           "chat": ChatServer}
+                                           "chat": ChatServer, "generate-content": GenerateContentServer}
     if api not in kinds:
         raise ValueError(f"unknown wire API {api!r}; one of {sorted(kinds)}")
     server = kinds[api](turns_from_json(turns), **options)  # type: ignore[arg-type]

@@ -1,0 +1,164 @@
+"""Gemini CLI: ``.gemini/settings.json`` hook tables and ``GEMINI.md`` rules (or the names the
+settings' ``context.fileName`` gives).
+
+A settings file is read for ``hooks`` and ``hooksConfig`` (0.61.0's settings schema); every other
+key (``security``, ``model``, ``mcpServers`` …) is ignored. ``hooksConfig.enabled: false`` switches
+every hook off, and a hook named in ``hooksConfig.disabled`` (by its ``name``, else its command)
+never runs. Inside ``hooks`` the keys ``enabled``, ``disabled`` and ``notifications`` are settings,
+not events, as Gemini skips them. The group shape is Claude's (``{matcher, sequential, hooks: […]}``);
+Gemini discards a handler with no ``type`` and one whose group has no ``hooks`` list, so those are
+refused. ``timeout`` is in milliseconds and becomes seconds here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from compat_adapter.errors import ConfigParseError
+from compat_adapter.importers import rules as project_rules
+from compat_adapter.importers.common import (
+    FileImport,
+    ImportedHook,
+    Refused,
+    Slot,
+    accept,
+    entry_refusal,
+    grouped_slots,
+    handler_type,
+    hook_table,
+    judged,
+    load_json,
+    no_row,
+    refuse,
+    refuse_slots,
+    rules_file,
+)
+from compat_adapter.model import VendorSpec
+
+__all__ = ("RUNS_HOOKS_OF", "SETTINGS", "classify", "context_names", "extra_files", "import_file", "project_files",
+           "rules_files", "settings_file")
+
+#: The project settings file (user and system settings are never searched).
+SETTINGS = ".gemini/settings.json"
+#: Keys of ``hooks`` that are settings, not events (HOOKS_CONFIG_FIELDS).
+_CONFIG_KEYS = frozenset({"enabled", "disabled", "notifications"})
+#: Gemini's context file name when the settings name none.
+DEFAULT_CONTEXT = "GEMINI.md"
+
+
+def project_files(root: Path) -> list[Path]:
+    settings = root / SETTINGS
+    return ([settings] if settings.is_file() else []) + rules_files(root)
+
+
+def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        return settings_file(spec, path, shown)
+    if suffix in (".md", ".txt", ""):
+        return rules_file(spec, path, shown)
+    raise ConfigParseError(f"{shown}: not a {spec.id} file this importer reads (a settings .json or a "
+                           "context .md)", path=shown)
+
+
+def settings_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
+    """One Gemini settings file: its ``hooks`` table judged handler by handler."""
+    data = load_json(path, shown)
+    out = FileImport()
+    config = data.get("hooksConfig")
+    disabled: frozenset[str] = frozenset()
+    if config is not None and not isinstance(config, Mapping):
+        out.refused.append(entry_refusal(spec, "hooksConfig", shown, "hooksConfig",
+                                         "expected an object (enabled, disabled, notifications)"))
+    elif config is not None:
+        enabled = config.get("enabled", True)
+        if not isinstance(enabled, bool):
+            out.refused.append(entry_refusal(spec, "hooksConfig.enabled", shown, "hooksConfig.enabled",
+                                             f"expected true or false, found {enabled!r}"))
+        else:
+            out.hooks_switch = (not enabled, f"{shown}:hooksConfig.enabled")
+        names = config.get("disabled", [])
+        if isinstance(names, list):
+            disabled = frozenset(n for n in names if isinstance(n, str))
+    if "hooks" not in data:
+        return out
+    table = data["hooks"]
+    if isinstance(table, Mapping):
+        table = {k: v for k, v in table.items() if k not in _CONFIG_KEYS}
+
+    def decide(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook | Refused:
+        return classify(spec, slot, shown, disabled)
+
+    for event, groups, place in hook_table(spec, table, shown, "hooks", out.refused):
+        row = spec.row(event)
+        if row is None:
+            refuse_slots(spec, event, groups, shown, place, out.refused, *no_row(spec, event))
+            continue
+        for slot in grouped_slots(spec, event, row, groups, shown, place, out.refused):
+            out.add(judged(decide, spec, slot, shown))
+    return out
+
+
+def classify(spec: VendorSpec, slot: Slot, shown: str, disabled: frozenset[str] = frozenset()
+             ) -> ImportedHook | Refused:
+    h = slot.handler
+    if "type" not in h:
+        return refuse(spec, slot, shown, "SKIPPED_BY_VENDOR",
+                      "Gemini discards a hook configuration with no type (it runs only type \"command\")")
+    kind = handler_type(slot, shown)
+    if kind != "command":
+        return refuse(spec, slot, shown, "INVALID_HANDLER",
+                      f"{kind!r} handlers do not run from a Gemini settings file: it runs command hooks")
+    name = h.get("name") or h.get("command")
+    if isinstance(name, str) and name in disabled:
+        return refuse(spec, slot, shown, "SKIPPED_BY_VENDOR",
+                      f"{name!r} is listed in hooksConfig.disabled, so Gemini never runs it")
+    return accept(spec, replace(slot, handler=_seconds(h, shown, slot.place)), shown)
+
+
+def _seconds(h: Mapping[str, Any], shown: str, place: str) -> Mapping[str, Any]:
+    """The handler with its timeout in seconds (Gemini writes milliseconds)."""
+    if "timeout" not in h:
+        return h
+    ms = h["timeout"]
+    if isinstance(ms, bool) or not isinstance(ms, int | float) or not math.isfinite(ms) or ms <= 0:
+        raise ConfigParseError(f"{shown}:{place}.timeout: a timeout is a positive number of milliseconds, "
+                               f"not {ms!r}", path=shown, place=f"{place}.timeout")
+    return {**h, "timeout": ms / 1000}
+
+
+#: Gemini CLI runs no other vendor's hook files (it reads no .claude folder).
+RUNS_HOOKS_OF: Mapping[str, tuple[tuple[str, ...], str]] = MappingProxyType({})
+
+
+def context_names(root: Path) -> tuple[str, ...]:
+    """The context file names of the project's settings (``context.fileName``: a string or a list),
+    else ``GEMINI.md``. A settings file that cannot be read names none of its own."""
+    settings = root / SETTINGS
+    try:
+        data = load_json(settings, SETTINGS) if settings.is_file() else {}
+    except ConfigParseError:
+        data = {}
+    context = data.get("context")
+    names = context.get("fileName") if isinstance(context, Mapping) else None
+    given = [names] if isinstance(names, str) else names if isinstance(names, list) else []
+    # Names are files in the project: an absolute path or one leaving it is not searched.
+    inside = tuple(n for n in given if isinstance(n, str) and n.strip() and not Path(n).is_absolute()
+                   and ".." not in Path(n).parts)
+    return inside or (DEFAULT_CONTEXT,)
+
+
+def rules_files(root: Path) -> list[Path]:
+    """The project's context files at its root, in the settings' order. Gemini also reads the same
+    names in subfolders and up to the repository root; only the project root is searched here."""
+    return project_rules.existing(root, *context_names(root))
+
+
+def extra_files(root: Path) -> list[Path]:
+    """A Gemini CLI extension's own ``hooks/hooks.json`` is loaded only inside Gemini: none."""
+    return []

@@ -1,0 +1,34 @@
+"""Gemini CLI, whole: its table, dialect, importer, handler shape, voice and landing facts, and
+its vendor-lane driver. Registered once, in ``pyproject.toml`` (entry-point group ``compat_adapter.vendors``)."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from compat_adapter.registry import Later, vendor_unit
+from compat_adapter.routing.placement import Facts
+from vendors.gemini.handlers import GEMINI_SHAPE
+from vendors.gemini.table import GEMINI
+from vendors.gemini.voice import GeminiVoice
+
+__all__ = ("UNIT",)
+
+UNIT = vendor_unit(
+    spec=GEMINI,
+    order=60,
+    # Loaded on first use: the regex engines and the trust store are not needed to read the table.
+    dialect=Later("vendors.gemini.dialect:DIALECT"),
+    importer=Later("vendors.gemini.importer"),
+    handlers=GEMINI_SHAPE,
+    # Measured (vendor lane, Gemini CLI 0.61.0 -p): SessionStart context is put before the prompt's
+    # text, BeforeAgent context is a part after it, AfterTool context is appended to the result after
+    # a blank line, BeforeTool context is dropped; an AfterTool deny replaces the result.
+    # A block is worded with every hook's reason joined (mergeWithOrDecision; lane case two_hooks).
+    voice=GeminiVoice("gemini", post_block="replace", result_separator="\n\n", merged_reason=True,
+                      places=MappingProxyType({"SessionStart": "before-prompt", "BeforeAgent": "after-prompt",
+                                               "AfterTool": "result"})),
+    # The voice words the texts (<hook_context> tags, "Tool execution blocked: …"), so no frame is added.
+    # An ask in -p hangs in Gemini (lane case gemini:ask), which no ask_unattended value says.
+    landing=Facts(context={"session": "prompt", "prompt": "prompt", "post": "tool_result"}),
+    lane="vendors.gemini.lane:CLI",  # test support: loaded only by the vendor lane
+)

@@ -1,0 +1,1 @@
+"""Qwen Code: one vendor unit (``vendors/qwen/unit.py``)."""

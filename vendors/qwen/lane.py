@@ -1,0 +1,102 @@
+"""Qwen Code in the vendor lane (test support): its CLI offline, its scenarios.
+
+Loaded only by ``compat_adapter.testing.lane`` (the unit names it as ``lane``), never by the product.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from compat_adapter.testing.lane.scenarios import EXIT_3_STEPS, HALT, HookAnswer, Scenario, as_json, claude_like, hso
+from compat_adapter.testing.lane.vendors import VendorCli
+from compat_adapter.testing.live.speakers import TOOL_EVENTS, ClaudeShapedSpeaker
+
+if TYPE_CHECKING:
+    from compat_adapter.testing.live.harness import Session
+
+__all__ = ("CLI", "LIVE", "QwenCli", "QwenSpeaker")
+
+#: The events its observe case configures (SessionEnd is configured to show it does not fire in -p).
+OBSERVED = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd")
+#: Where the release keeps its hook-event enum (``packages/core/src/hooks/types.ts``, bundled).
+_ENUM = re.compile(rb'HookEventName2\["([A-Za-z]+)"\] = "\1"')
+
+
+@dataclass(frozen=True, slots=True)
+class QwenCli(VendorCli):
+    """``qwen -p … --yolo -o json`` with the scripted model as its OpenAI-compatible endpoint."""
+
+    def release_events(self, folder: Path) -> tuple[tuple[str, ...], str]:
+        # The bundle keeps packages/core/src/hooks/types.ts's HookEventName enum in one chunk.
+        chunks = folder / "node_modules/@qwen-code/qwen-code/chunks"
+        for chunk in sorted(chunks.glob("*.js")):
+            names = _ENUM.findall(chunk.read_bytes())
+            if b"PreToolUse" in names:
+                return (tuple(n.decode() for n in names),
+                        str(chunk.relative_to(folder)) + " (HookEventName, packages/core/src/hooks/types.ts)")
+        return (), "node_modules/@qwen-code/qwen-code/chunks/*.js"
+
+    def setup(self, run: Path, base: str, prompt: str, env: dict[str, str], *, binary: str, lane: Path,
+              options: Mapping[str, Any]) -> list[str]:
+        home = run / "home" / ".qwen"
+        home.mkdir(parents=True, exist_ok=True)
+        # Without selectedType the OPENAI_* variables select no auth in -p; auto-update and usage
+        # statistics off so that the run makes no call beyond the scripted model.
+        (home / "settings.json").write_text(json.dumps({
+            "security": {"auth": {"selectedType": "openai"}},
+            "general": {"enableAutoUpdate": False},
+            "privacy": {"usageStatisticsEnabled": False}}))
+        env.update(OPENAI_BASE_URL=f"{base}/v1", OPENAI_API_KEY="sk-test", OPENAI_MODEL="mock-model",
+                   QWEN_CODE_SUPPRESS_YOLO_WARNING="1")
+        return [binary, "-p", prompt, "--yolo", "-o", "json"]
+
+    def scenarios(self) -> Mapping[str, Scenario]:
+        out = claude_like(OBSERVED)
+        pre, post, stop = "PreToolUse", "PostToolUse", "Stop"
+        # Qwen's own readings of the Claude protocol (its hook runner, 0.24.4).
+        out["deny_top_level"] = ((HookAnswer(pre, as_json({"decision": "deny", "reason": "LANE-DENY-JSON top"})),), {})
+        out["deny_exit2_json"] = ((HookAnswer(pre, stderr=hso(pre, permissionDecision="deny",
+                                                               permissionDecisionReason="LANE-DENY-JSON stderr"),
+                                               exit=2),), {})
+        out["stop_halt"] = ((HookAnswer(stop, HALT, once=True),), {"steps": (("text", "first answer"),
+                                                                             ("text", "second answer"))})
+        out["post_failure_context"] = ((HookAnswer("PostToolUseFailure", hso("PostToolUseFailure",
+                                                                             additionalContext="LANE-CTX-POST")),),
+                                       {"steps": EXIT_3_STEPS})
+        out["notification"] = ((HookAnswer("Notification"),), {})
+        out["post_batch"] = ((HookAnswer("PostToolBatch"),), {})
+        # Measured without --yolo: the call is declined by -p's own deny rule ("Qwen Code requires
+        # permission to use …, but that permission was declined") and the hook never runs.
+        out["permission_request"] = ("Qwen Code never fires PermissionRequest in -p: without --yolo a call that "
+                                     "needs approval is declined by the non-interactive deny rule before any hook "
+                                     "runs, and with --yolo nothing asks")
+        return out
+
+
+CLI = QwenCli("qwen", "qwen", "0.24.4", "qwen/node_modules/@qwen-code/qwen-code/cli-entry.js", "chat",
+              "run_shell_command", ".qwen/settings.json", extra_args={"description": "lane step"},
+              env_prefixes=("QWEN", "GEMINI"))
+
+
+@dataclass(frozen=True, slots=True)
+class QwenSpeaker(ClaudeShapedSpeaker):
+    """The live checks in Qwen's words: Claude's answers; Gemini's tool names in the payload."""
+
+    def check_payload(self, s: Session, payload: Mapping[str, Any], tool: str | None) -> None:
+        e = s.event
+        s.expect(payload.get("hook_event_name") == e and "session_id" in payload and "timestamp" in payload,
+                 f"payload lacks hook_event_name={e!r}/session_id/timestamp: {sorted(payload)}",
+                 f"payload hook_event_name={e}")
+        if e in TOOL_EVENTS and tool is not None:
+            want = {"bash": "run_shell_command"}.get(tool, tool)
+            s.expect(payload.get("tool_name") == want and isinstance(payload.get("tool_input"), dict),
+                     f"tool_name {payload.get('tool_name')!r}, expected {want!r} and an input object",
+                     f"tool_name={want}")
+
+
+LIVE = QwenSpeaker("qwen", ask_honoured=False, session_fields=False)

@@ -1,0 +1,32 @@
+"""Qwen Code, whole: its table, dialect, importer, handler shape, voice and landing facts, and its
+vendor-lane driver. Registered once, in ``pyproject.toml`` (entry-point group ``compat_adapter.vendors``)."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from compat_adapter.registry import Later, vendor_unit
+from compat_adapter.routing.placement import Facts
+from vendors.qwen.handlers import QWEN_SHAPE
+from vendors.qwen.table import QWEN
+from vendors.qwen.voice import QwenVoice
+
+__all__ = ("UNIT",)
+
+UNIT = vendor_unit(
+    spec=QWEN,
+    order=65,
+    # Loaded on first use: the regex engines and the trust store are not needed to read the table.
+    dialect=Later("vendors.qwen.dialect:DIALECT"),
+    importer=Later("vendors.qwen.importer"),
+    handlers=QWEN_SHAPE,
+    # Measured (vendor lane, Qwen Code 0.24.4 -p): pre-tool context reaches no one, a post-tool
+    # decision is ignored (continue:false replaces the result), Stop blocks stop after 8 in a row.
+    voice=QwenVoice("qwen", post_block="replace", stop_guard=8, result_separator="\n\n",
+                    places=MappingProxyType({"PostToolUse": "result", "PostToolUseFailure": "result",
+                                             "UserPromptSubmit": "after-prompt",
+                                             "SessionStart": "before-prompt"})),
+    landing=Facts(context={"session": "message:system", "prompt": "prompt", "post": "tool_result"},
+                  rewrites_input=False),
+    lane="vendors.qwen.lane:CLI",  # test support: loaded only by the vendor lane
+)
