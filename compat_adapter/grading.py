@@ -160,7 +160,8 @@ def _alternative(chosen: CapabilityResult, other: CapabilityResult) -> str:
 def _grade_route(decl: Declared, surface: Surface, id: str | None) -> CapabilityResult:
     spec, row = decl.spec, decl.row
     common: dict[str, Any] = dict(id=id or decl.id or f"{spec.id}:{row.event}", vendor=spec.id,
-                                  event=row.event, matcher=decl.matcher, confidence=row.confidence)
+                                  event=row.event, matcher=decl.matcher, measured_on=spec.measured_on,
+                                  confidence=row.confidence)
     reason = _refusal(decl, surface)
     if reason is not None:
         return capability_result(**common, capability=Capability.UNSUPPORTED,
@@ -215,10 +216,12 @@ def grade_rules(vendor: object, surface: Surface, *, id: str | None = None,
     spec = resolve_vendor(vendor)
     rid = id or f"{spec.id}:rules"
     if "agent/created" not in surface.seams:
-        return capability_result(id=rid, vendor=spec.id, event="rules", confidence=spec.confidence,
+        return capability_result(id=rid, vendor=spec.id, event="rules", measured_on=spec.measured_on,
+                             confidence=spec.confidence,
                                  capability=Capability.UNSUPPORTED, route=Route.UNSUPPORTED,
                                  reason=f"host {surface.host} {surface.version} has no agent/created seam")
-    return capability_result(id=rid, vendor=spec.id, event="rules", confidence=spec.confidence,
+    return capability_result(id=rid, vendor=spec.id, event="rules", measured_on=spec.measured_on,
+                             confidence=spec.confidence,
                              capability=Capability.CARRY,
                              route=Route.CARRY, seams=("agent/created",), point="agent/created",
                              files=tuple(files),
@@ -230,7 +233,7 @@ def grade_runtime(vendor: object) -> CapabilityResult:
     """A vendor's plugin runtime is out of scope everywhere."""
     spec = resolve_vendor(vendor)
     return capability_result(id=f"{spec.id}:plugin-runtime", vendor=spec.id, event="plugin-runtime",
-                             confidence=spec.confidence,
+                             measured_on=spec.measured_on, confidence=spec.confidence,
                              capability=Capability.UNSUPPORTED, route=Route.UNSUPPORTED,
                              reason=spec.plugin_runtime)
 

@@ -54,6 +54,8 @@ class VendorCounts(Frozen):
     unserved: int = 0
     """The vendor's documented events that no route here serves (each in :attr:`Matrix.unserved`):
     with ``events`` they are every event the vendor documents."""
+    measured_on: str | None = None
+    """The vendor release its rows follow (:attr:`VendorSpec.measured_on`)."""
 
 
 class NativePoint(Frozen):
@@ -100,6 +102,7 @@ def _count(vendor: str, hooks: list[CapabilityResult], rules: CapabilityResult,
         runtime=str(runtime.capability),
         confidence=next(iter(kinds)) if len(kinds := {h.confidence for h in hooks} or {"measured"}) == 1 else "mixed",
         unserved=unserved,
+        measured_on=rules.measured_on,
     )
 
 
@@ -276,15 +279,16 @@ def summary_markdown(matrix: Matrix) -> str:
         "",
         *_vendor_table(matrix, full=False),
         "",
-        "Loss codes every row of a vendor (or of its bridge) shares; each event's own codes and every "
-        "sentence are in the [support matrix](docs/support-matrix.md).",
+        "Loss codes every row of a vendor (or of its bridge) shares, after the vendor release its rows "
+        "follow; each event's own codes and every sentence are in the [support matrix](docs/support-matrix.md).",
         "",
     ]
     for c in matrix.counts:
         shared = "; ".join(f"{label}: {_codes(items)}" for label, items in _scopes(c.vendor))
+        release = f" {c.measured_on}" if c.measured_on else ""
         # A vendor with no CLI to measure says so on its line: its rows are read from its docs.
         said = f"; confidence: {c.confidence} (read from its docs, not measured)" if c.confidence != "measured" else ""
-        out.append(f"- **{c.vendor}** — {shared}{said}.")
+        out.append(f"- **{c.vendor}{release}** — {shared}{said}.")
     if matrix.plugins:
         # One line: the README stays small; the keys and their losses are in the support matrix.
         adapted = sum(h.capability is Capability.ADAPTED for h in matrix.plugins)
@@ -306,6 +310,9 @@ def to_markdown(matrix: Matrix) -> str:
         out += ["", f"## {c.vendor}", ""]
         if c.confidence != "measured":
             out += [f"Confidence: {c.confidence}. {_DOCUMENTED.format(vendor=c.vendor)}", ""]
+        if c.measured_on:
+            out += [f"Every row follows {c.vendor} {c.measured_on}, the release the vendor lane pins: its "
+                    "semantics were measured on that release's real CLI.", ""]
         for label, items in _scopes(c.vendor):
             out.append(f"Lost on {label}:")
             out += ["", *(f"- `{d.code}` {d.text}" for d in items), ""]

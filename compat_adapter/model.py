@@ -254,6 +254,9 @@ class VendorSpec(Frozen):
     """Whether its plugins load as written in the plugin host (a matrix section of their own)."""
     confidence: Confidence = "measured"
     """Where its rules and runtime rows' semantics come from (each event row states its own)."""
+    measured_on: str | None = None
+    """The vendor release whose behaviour its rows follow: the one the vendor lane pins and ran
+    (``2.1.332``); None when no release of the vendor was run to measure them."""
 
     @model_validator(mode="after")
     def _unique_events(self) -> VendorSpec:
@@ -434,6 +437,8 @@ class CapabilityResult(Frozen):
     confidence: Confidence = "measured"
     """Whether the vendor semantics graded here were measured on its real CLI or only read from its
     documentation (:attr:`EventRow.confidence`)."""
+    measured_on: str | None = None
+    """The vendor release whose behaviour was graded (:attr:`VendorSpec.measured_on`)."""
 
     @model_validator(mode="after")
     def _invariants(self) -> CapabilityResult:

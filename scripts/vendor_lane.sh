@@ -20,10 +20,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # The pins: the newest release of each vendor on its registry when the lane was last bumped
 # (checked with `npm view <package> dist-tags` and `pip index versions codebuddy-agent-sdk`;
 # Gemini CLI 0.61.0: its only dist-tag, `latest`, on 2026-12-01).
-# Claude stays at 2.1.328 until its dialect follows 2.1.332 (Stop feedback in a <system-reminder>;
-# `python scripts/vendor_drift.py --vendor claude` shows the difference).
 declare -A VERSION=(
-  [claude]="2.1.328"
+  [claude]="2.1.332"
   [codex]="0.171.0"
   [copilot]="1.0.102"
   [opencode]="1.18.33"

@@ -122,7 +122,7 @@ async def test_codebuddy_context_rides_in_the_prompt_and_the_tool_result(tmp_pat
 
 
 async def test_codex_gives_pre_tool_context_bare_and_lists_the_developer_role(tmp_path: Path) -> None:
-    """Codex 0.169.0 shows PreToolUse additionalContext as a developer message (vendor lane); the host
+    """Codex 0.171.0 shows PreToolUse additionalContext as a developer message (vendor lane); the host
     has no developer role, so it is a user message, and the row says so."""
     pre = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "X-PRE"}}
     async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:

@@ -424,9 +424,12 @@ def test_codex_supported_output() -> None:
     stop = CODEX.decode("Stop", run(0, js({"decision": "block", "reason": "tests", "continue": False})))
     assert stop.decision == "none" and stop.stop  # stopping beats continuing
     assert CODEX.decode("Stop", run(0, js({"decision": "block"}))).failed  # a reason is required
-    reserved = CODEX.decode("PermissionRequest", run(0, hso("PermissionRequest", decision={
-        "behavior": "allow", "updatedPermissions": []})))
-    assert reserved.decision == "deny" and reserved.failed  # reserved fields fail closed
+    # A reserved field makes the run a failed hook whose answer is void, allow and deny alike
+    # (Codex 0.171.0, vendor lane permission_reserved): its automatic reviewer decides instead.
+    for answer in ({"behavior": "allow", "updatedPermissions": []}, {"behavior": "allow", "updatedInput": {}},
+                   {"behavior": "deny", "message": "no", "interrupt": True}):
+        reserved = CODEX.decode("PermissionRequest", run(0, hso("PermissionRequest", decision=answer)))
+        assert reserved.decision == "none" and reserved.failed and not reserved.stop, answer
 
 
 def test_codex_plain_stdout() -> None:
@@ -490,10 +493,15 @@ def test_workbuddy_exit_two_prefers_stdout() -> None:
 
 
 def test_workbuddy_continue_false_blocks() -> None:
+    # On Stop it is a plain stop, as in Claude (CodeBuddy 2.163.0, vendor lane workbuddy:stop_halt:
+    # Stop fired once and the turn ended), never a block that keeps the agent working.
     stop = WORKBUDDY.decode("Stop", run(0, js({"continue": False, "reason": "tests failing"})))
-    assert (stop.decision, stop.reason, stop.stop) == ("block", "tests failing", False)
+    assert (stop.decision, stop.stop, stop.stop_reason) == ("none", True, "tests failing")
     claude = CLAUDE.decode("Stop", run(0, js({"continue": False, "reason": "tests failing"})))
-    assert claude.decision == "none" and claude.stop  # the opposite meaning in Claude
+    assert claude.decision == "none" and claude.stop
+    # SubagentStop keeps the documented reading (it cannot be fired in -p): block, tell the agent why.
+    sub = WORKBUDDY.decode("SubagentStop", run(0, js({"continue": False, "reason": "not yet"})))
+    assert (sub.decision, sub.reason, sub.stop) == ("block", "not yet", False)
     prompt = WORKBUDDY.decode("UserPromptSubmit", run(0, js({"continue": False, "stopReason": "no"})))
     assert (prompt.decision, prompt.reason) == ("block", "no")
     end = WORKBUDDY.decode("SessionEnd", run(0, js({"continue": False})))
@@ -597,9 +605,11 @@ def test_copilot_invalid_matcher_is_reported() -> None:
 
 def test_copilot_pre_tool_is_fail_closed() -> None:
     crash = COPILOT.decode("preToolUse", run(1, js({"permissionDecision": "allow"}), "boom"))
-    assert crash.decision == "deny" and "exit code 1" in (crash.reason or "") and crash.failed
+    # The reason is Copilot's "hook errored" (the voice names the hook's file, as Copilot CLI
+    # 1.0.102 does); the exit code stays in the failure the audit keeps.
+    assert crash.decision == "deny" and crash.reason == "hook errored" and "exit code 1" in (crash.failed or "")
     missing = COPILOT.decode("preToolUse", run(127, "", "not found"))
-    assert missing.decision == "deny" and "127" in (missing.reason or "")
+    assert missing.decision == "deny" and "127" in (missing.failed or "")
     two = COPILOT.decode("preToolUse", run(2, js({"permissionDecision": "allow"}), "policy violation\n"))
     # Measured (vendor lane, Copilot 1.0.102): the reason is the vendor's, not the hook's stderr.
     assert (two.decision, two.reason) == ("deny", "hook exited with code 2")
@@ -652,11 +662,17 @@ def test_copilot_other_events() -> None:
     assert prompt.replacement_prompt == "new"
     empty = COPILOT.decode("userPromptTransformed", run(0, js({"modifiedTransformedPrompt": ""})))
     assert empty.replacement_prompt is None
-    # Copilot CLI 1.0.102 appends a userPromptSubmitted additionalContext to the prompt (vendor lane);
-    # a decision there blocks nothing.
-    submitted = COPILOT.decode("userPromptSubmitted", run(0, js({"additionalContext": "x", "decision": "block"})))
-    assert submitted.additional_context == ("x",) and submitted.ignored == ("decision",)
-    assert submitted.decision == "none"
+    # Copilot CLI 1.0.102 appends a userPromptSubmitted additionalContext to the prompt, blocks the
+    # prompt on decision "block" and reads modifiedPrompt as the prompt (vendor lane: prompt_context,
+    # prompt_block, prompt_modified).
+    submitted = COPILOT.decode("userPromptSubmitted", run(0, js({"additionalContext": "x", "decision": "block",
+                                                                 "reason": "no", "other": 1})))
+    assert submitted.additional_context == ("x",) and submitted.ignored == ("other",)
+    assert (submitted.decision, submitted.reason) == ("block", "no")
+    modified = COPILOT.decode("userPromptSubmitted", run(0, js({"modifiedPrompt": "new"})))
+    assert modified.replacement_prompt == "new" and modified.decision == "none"
+    pascal = COPILOT.decode("UserPromptSubmit", run(0, js({"additionalContext": "x", "decision": "block"})))
+    assert pascal.decision == "none" and pascal.ignored == ("decision",)  # not measured in this format
     assert COPILOT.decode("sessionStart", run(0, js({"additionalContext": None}))) == HookAnswer()
 
 

@@ -1,8 +1,9 @@
 """Our payloads against the field sets the real vendors sent in the vendor lane.
 
 The field sets below are what Claude Code 2.1.328, Codex 0.169.0, CodeBuddy Code 2.163.0,
-Copilot CLI 1.0.102 and Gemini CLI 0.61.0 put on a hook's stdin (the lane's recorded payloads; ``key.sub`` one level into
-objects, as the lane's payload check reads them). Each dialect is fed the host facts the embedded
+Copilot CLI 1.0.102 and Gemini CLI 0.61.0 put on a hook's stdin (the lane's recorded payloads; ``key.sub``
+one level into objects, as the lane's payload check reads them); Claude Code 2.1.332 and Codex 0.171.0
+send the same fields (the lane's payload check on the new pins). Each dialect is fed the host facts the embedded
 host gives for the same moment (no transcript file, a logged prompt and model request). A field we
 cannot send is a listed loss: it is in :data:`LOSSES` here AND named by a degradation of its row, so
 a change on either side fails this test. Fields we send with a value the host cannot know exactly
@@ -131,6 +132,14 @@ LOSSES: dict[tuple[str, str], set[str]] = {
     ("qwen", "Stop"): {"context_limit", "context_usage", "input_tokens"},
 }
 
+#: Optional fields a release sends only in a situation the host never has (read from the release,
+#: not drivable in the lane): never sent here, each named by its row.
+NEVER_OCCUR: dict[tuple[str, str], set[str]] = {
+    # Claude Code 2.1.332: only for the ask before an MCP server's skill loads (MCP protocol 2026-07-28
+    # or later with the io.modelcontextprotocol/skills extension); the lane has no such server.
+    ("claude", "PermissionRequest"): {"tool_kind", "mcp_server", "mcp_skill"},
+}
+
 #: Fields sent in the vendor's shape with a value the host cannot know exactly: each one listed.
 APPROXIMATED: dict[str, dict[str, set[str]]] = {
     "claude": {"PostToolUse": {"noOutputExpected", "duration_ms", "prompt_id", "effort"},
@@ -208,6 +217,15 @@ def test_payload_carries_the_fields_the_vendor_sends(vendor: str, event: str) ->
     for name in loss | APPROXIMATED.get(vendor, {}).get(event, set()):
         leaf = name.rsplit(".", 1)[-1]
         assert leaf.lower().replace("_", "") in listed, f"{vendor} {event}: {name} is not a listed loss"
+
+
+@pytest.mark.parametrize(("vendor", "event"), sorted(NEVER_OCCUR))
+def test_optional_fields_of_situations_the_host_never_has_are_listed(vendor: str, event: str) -> None:
+    ours = payload_fields(dialect_for(vendor).payload(_moment(event)))
+    listed = _listed(vendor, event)
+    for name in NEVER_OCCUR[(vendor, event)]:
+        assert name not in ours
+        assert name.lower().replace("_", "") in listed, f"{vendor} {event}: {name} is not a listed loss"
 
 
 def test_transcript_and_prompt_ids_when_the_host_has_them() -> None:

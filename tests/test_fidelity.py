@@ -16,6 +16,7 @@ from compat_adapter.host.script import Reply, call
 from compat_adapter.importers import import_files, register_import
 from compat_adapter.model import DegradationCode, Route
 from compat_adapter.presets import apply_preset
+from vendors.claude.voice import hook_text
 
 #: The words of the notice an early model of DSH's bridges put in front of hook context; neither
 #: the published bridges nor any route of ours may make a hook's words non-binding.
@@ -238,7 +239,7 @@ async def test_claude_pre_and_post_tool_context_follow_the_result_in_claudes_wor
 
 
 async def test_codex_gives_pre_and_post_tool_context_bare(tmp_path: Path) -> None:
-    """Codex 0.169.0 shows both (vendor lane: developer messages); the pre-tool one comes first."""
+    """Codex 0.171.0 shows both (vendor lane: developer messages); the pre-tool one comes first."""
     pre = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "CTX-PRE"}})
     post = json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "CTX-POST"}})
     async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
@@ -304,9 +305,10 @@ def once(tmp: Path, name: str, stdout: str = "", *, stderr: str = "", code: int 
 async def test_stop_blocks_continue_in_each_vendors_words_never_marked_non_binding(tmp_path: Path) -> None:
     block = json.dumps({"decision": "block", "reason": "run the tests"})
     cases = [
-        ("claude", once(tmp_path, "c-json", block), lambda c: "Stop hook feedback:\nrun the tests"),
+        # Claude Code 2.1.332 wraps the feedback in a <system-reminder> after its lead (vendor lane).
+        ("claude", once(tmp_path, "c-json", block), lambda c: hook_text("Stop hook feedback:\nrun the tests")),
         ("claude", once(tmp_path, "c-exit2", stderr="run the tests", code=2),
-         lambda c: f"Stop hook feedback:\n[{c}]: run the tests"),
+         lambda c: hook_text(f"Stop hook feedback:\n[{c}]: run the tests")),
         ("workbuddy", once(tmp_path, "w-json", block),
          lambda c: f"<user_query>Stop hook feedback:\n[{c}]: run the tests</user_query>"),
     ]
@@ -359,8 +361,8 @@ async def test_continue_false_on_post_tool_use_ends_the_turn(tmp_path: Path) -> 
 
 
 async def test_continue_false_after_a_tool_goes_on_where_the_vendor_ignores_it(tmp_path: Path) -> None:
-    """Measured with the lane: Codex 0.169.0 ignores PostToolUse's continue:false (codex:post_halt),
-    Claude Code 2.1.328 PostToolUseFailure's (claude:post_failure_halt): the turn goes on."""
+    """Measured with the lane: Codex 0.171.0 ignores PostToolUse's continue:false (codex:post_halt),
+    Claude Code 2.1.332 PostToolUseFailure's (claude:post_failure_halt): the turn goes on."""
     halt = json.dumps({"continue": False, "stopReason": "enough"})
     cases = {("codex", "PostToolUse"): "echo x", ("claude", "PostToolUseFailure"): "exit 3"}
     for (vendor, event), command in cases.items():
@@ -482,7 +484,7 @@ async def test_claude_lets_the_turn_end_after_eight_stop_continuations(tmp_path:
         agent = await host.create_agent(script=[f"answer {i}" for i in range(20)])
         result = await agent.run_turn("never stop")
     assert result.reason == "completed" and result.steps == 9
-    assert hook_messages(agent) == ["Stop hook feedback:\nagain"] * 8
+    assert hook_messages(agent) == [hook_text("Stop hook feedback:\nagain")] * 8
     assert not losses("claude", "Stop", DegradationCode.NO_LOOP_GUARD)
 
 

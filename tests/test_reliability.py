@@ -359,7 +359,9 @@ async def test_a_failing_copilot_pre_tool_hook_with_unparsable_deep_json_still_d
         result = await _bash_result(host, "touch made.txt")
         assert not (work / "made.txt").exists()
         assert result["isError"] is True
-        assert result["text"].startswith("Denied by preToolUse hook (hook errored: ")
+        # Copilot CLI 1.0.102 names the hook (its file; here its id) and says it errored (vendor lane).
+        assert result["text"].startswith("Denied by preToolUse hook from \"") and result["text"].endswith(
+            "\" (hook errored)"), result["text"]
         assert [r.decision for r in adapter.audit] == ["deny"]
 
 

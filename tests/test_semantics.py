@@ -48,7 +48,7 @@ async def test_continue_false_on_session_start_stops_the_agent_before_its_first_
 
 
 async def test_continue_false_on_session_start_is_ignored_where_the_vendor_ignores_it(tmp_path: Path) -> None:
-    # Claude Code 2.1.328 and CodeBuddy 2.163.0 run the whole turn after a SessionStart hook's
+    # Claude Code 2.1.332 and CodeBuddy 2.163.0 run the whole turn after a SessionStart hook's
     # continue:false (measured, lane cases claude:session_halt and workbuddy:session_halt).
     for vendor in ("claude", "workbuddy"):
         where = tmp_path / vendor
@@ -80,7 +80,7 @@ def _ask() -> str:
 
 
 async def test_continue_false_on_permission_request_is_ignored_as_claude_ignores_it(tmp_path: Path) -> None:
-    # Claude Code 2.1.328 goes on after a PermissionRequest hook's continue:false (measured in -p):
+    # Claude Code 2.1.332 goes on after a PermissionRequest hook's continue:false (measured in -p):
     # the permission flow decides (here the host's approver allows) and the turn runs on.
     async with MemoryHost(tmp_path, approver=lambda _r: ApprovalOutcome.ALLOWED_ONCE) as host, \
             CompatAdapter(host) as adapter:

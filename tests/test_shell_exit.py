@@ -2,7 +2,7 @@
 
 Measured with the vendor lane: CodeBuddy Code 2.163.0 fires PostToolUse, not PostToolUseFailure,
 for a Bash command that exits 3 (workbuddy:post_exit_nonzero) or is killed by SIGKILL
-(workbuddy:post_killed), with the ending in ``tool_response``; Claude Code 2.1.328 fires
+(workbuddy:post_killed), with the ending in ``tool_response``; Claude Code 2.1.332 fires
 PostToolUseFailure for ``exit 3`` (claude:post_exit_nonzero); Copilot CLI 1.0.102 fires postToolUse
 with ``resultType: "success"`` (copilot:post_exit_nonzero and its PascalCase twin). Real hook
 processes, embedded host.

@@ -150,3 +150,5 @@ def test_every_pinned_release_yields_its_events_from_what_it_ships() -> None:
                 "gemini": {"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "SessionStart"}}[vendor]
         assert core <= set(release.events), (vendor, release.events)
         assert len(release.events) == len(set(release.events))
+        # Every event the pinned release knows is a row of our table or named as unserved, with why.
+        assert table_gaps(vendor, release.events) == (), (vendor, table_gaps(vendor, release.events))

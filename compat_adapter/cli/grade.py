@@ -94,7 +94,16 @@ def _rows(vendor: str, imported: Any, surface: Any, root: Path | None,
                      "seams": list(result.seams), "losses": [], "reason": result.reason,
                      "sources": list(rules.sources), "trusted": rules.trusted, "preflight": [],
                      "confidence": result.confidence})
-    return rows
+    from compat_adapter.catalog import resolve_vendor
+    from compat_adapter.errors import UnknownVendor
+
+    # Which release of the vendor the grading follows (the one its rows were measured on); an agent
+    # with no unit here (its files named as not supported) follows none.
+    try:
+        measured = resolve_vendor(vendor).measured_on
+    except UnknownVendor:
+        measured = None
+    return [{**row, "measured_on": measured} for row in rows]
 
 
 def _plugin_rows(vendor: str, plugins: Any, surface: Any) -> list[dict[str, Any]]:

@@ -146,6 +146,10 @@ def _file_section(out: Printer, rows: Sequence[Row], verbose: bool) -> None:
         # No CLI of this vendor runs here: what it does is read from its documentation only.
         out.line(f"confidence: documented (what {head['vendor']} does is read from its documentation; no "
                  f"{head['vendor']} CLI was run to measure it)", indent=2, hang=4, style="dim")
+    if head.get("measured_on"):
+        # What the grading follows: the vendor as its pinned release behaved in the vendor lane.
+        out.line(f"graded as {head['vendor']} {head['measured_on']} behaves (measured on that release)",
+                 indent=2, hang=4, style="dim")
     reasons = {_reason(r) for r in rows if r["capability"] == "UNSUPPORTED"}
     if counts["UNSUPPORTED"] == len(rows) > 1 and len(reasons) == 1 and not verbose:
         out.line(f"every hook: {reasons.pop()}", indent=2, hang=4)

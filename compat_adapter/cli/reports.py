@@ -60,6 +60,9 @@ class GradeRow(_Model):
     confidence: Literal["measured", "documented"] | None = None
     """Whether the vendor semantics graded were measured on its real CLI or only read from its
     documentation (Cursor, which has no CLI here); absent on refused entries."""
+    measured_on: str | None = None
+    """The vendor release whose behaviour the grading follows (measured on its real CLI in the
+    vendor lane); None when no release of the vendor was run."""
 
 
 class Unusable(_Model):

@@ -191,7 +191,8 @@ async def explain(q: Question) -> ExplainReport:
         host = host_view(result, row, group, surface)
         diffs = differences(kind, merged_view, host, result)
     refused = tuple(f"{r.code}: {r.what} — {r.reason}" for r in imported.refused) + tuple(errors)
-    return ExplainReport(vendor=spec.id, event=event, confidence=row.confidence, subject=subject,
+    return ExplainReport(vendor=spec.id, event=event, confidence=row.confidence, measured_on=spec.measured_on,
+                         subject=subject,
                          payload=json.loads(json.dumps(payload)),
                          files=tuple(sorted({h.origin.rsplit(":", 1)[0] for h in imported.hooks})),
                          hooks=tuple(explained), vendor_view=merged_view, host_view=host, differences=diffs,

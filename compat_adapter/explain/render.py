@@ -42,7 +42,8 @@ def render(report: ExplainReport) -> None:
 
     # Hook output and reasons are printed as they are: brackets in them are text, never markup.
     console = Console(markup=False, highlight=False)
-    head = f"{report.vendor} {report.event}"
+    head = f"{report.vendor} {report.measured_on} {report.event}" if report.measured_on else \
+        f"{report.vendor} {report.event}"
     if report.subject is not None:
         head += f" on {report.subject}"
     console.print(f"{head}: {len(report.hooks)} hook(s) of this event, "

@@ -146,6 +146,9 @@ class ExplainReport(_Frozen):
     confidence: Literal["measured", "documented"] = "measured"
     """Where the vendor side's semantics come from: measured on its real CLI, or only read from its
     documentation (a vendor with no CLI here)."""
+    measured_on: str | None = None
+    """The vendor release whose behaviour the vendor side follows (measured on its real CLI in the
+    vendor lane); None when no release of the vendor was run."""
     subject: str | None
     """What the vendor tests matchers against for this event."""
     payload: dict[str, object]

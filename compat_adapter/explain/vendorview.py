@@ -104,6 +104,13 @@ def vendor_view(vendor: str, row: EventRow, group: GroupResult) -> VendorView:
         if answer.decision in _BLOCKS or answer.stop:
             return VendorView(**base, effect="the prompt is blocked: no model call, the user sees the reason",
                               prompt_blocked=True, reads=(Read(place="result", text=answer.reason or ""),))
+        if answer.replacement_prompt is not None:
+            # The model reads the hook's prompt instead of the user's; what joins the prompt's
+            # message joins that one (Copilot userPromptSubmitted modifiedPrompt, measured).
+            moved = tuple(Read(place="message:user" if r.place == "prompt" else r.place, text=r.text) for r in contexts)
+            return VendorView(**base, effect="the model reads the hook's prompt instead of the user's",
+                              prompt_blocked=False, reads=(Read(place="message:user", text=answer.replacement_prompt),
+                                                           *moved))
         return VendorView(**base, effect="context for the model with the prompt" if contexts else
                           "the prompt goes on as usual", prompt_blocked=False, reads=contexts)
     if kind == "stop":
@@ -116,11 +123,14 @@ def vendor_view(vendor: str, row: EventRow, group: GroupResult) -> VendorView:
                               turn_continues=True, reads=(Read(place=facts.stop, text=text),))
         return VendorView(**base, effect="the turn ends", turn_continues=False)
     if kind == "permission":
+        # A failed hook decides nothing: the vendor's own approval flow does (Codex: its reviewer).
         runs = True if answer.decision == "allow" else False if answer.decision in _BLOCKS else None
         effect = {True: "the permission is granted: the call runs without asking",
                   False: "the permission is refused: the call does not run"}.get(
             runs, "no decision: the vendor's own permission flow decides")  # type: ignore[arg-type]
-        return VendorView(**base, effect=effect, tool_runs=runs, reads=contexts)
+        refused = voice.permission_denied(said(group)) if runs is False else None
+        reads = (Read(place="tool_result", text=refused), *contexts) if refused is not None else contexts
+        return VendorView(**base, effect=effect, tool_runs=runs, reads=reads)
     if kind == "session":
         return VendorView(**base, effect="context for the model at the start" if contexts else "nothing changes",
                           reads=contexts)

@@ -45,7 +45,7 @@ async def run_http(handler: HttpHandler, body: bytes, *, timeout_s: float, limit
         async with httpx.AsyncClient(timeout=timeout_s, follow_redirects=False, trust_env=False) as client:
             response = await client.post(handler.url, content=body, headers=headers)
     except httpx.TimeoutException:
-        return timed_out(f"http hook: no answer from {handler.url} within {timeout_s:g} s", started)
+        return timed_out(f"http hook: no answer from {handler.url} within {timeout_s:g} s", started, timeout_s)
     except httpx.HTTPError as exc:
         return failed(f"http hook: {handler.url}: {type(exc).__name__}: {exc}", started)
     if not 200 <= response.status_code < 300:

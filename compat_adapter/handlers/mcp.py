@@ -110,7 +110,7 @@ async def run_mcp_tool(handler: McpToolHandler, payload: Mapping[str, Any], *, p
         return failed(f"mcp_tool hook: {handler.server}/{handler.tool}: {type(exc).__name__}: {exc}", started)
     if result is None:
         return timed_out(f"mcp_tool hook: {handler.server}/{handler.tool} did not answer within "
-                         f"{timeout_s:g} s", started)
+                         f"{timeout_s:g} s", started, timeout_s)
     text = "\n".join(block.text for block in result.content if block.type == "text")
     if result.is_error:
         return failed(f"mcp_tool hook: {handler.server}/{handler.tool} failed: {text}", started)

@@ -145,7 +145,7 @@ async def run_model_hook(handler: ModelHandler, event: str, payload_json: str, *
     try:
         text = await complete(request)
     except (httpx.TimeoutException, TimeoutError):
-        return timed_out(f"{handler.kind} hook: the model did not answer within {timeout_s:g} s", started)
+        return timed_out(f"{handler.kind} hook: the model did not answer within {timeout_s:g} s", started, timeout_s)
     except (httpx.HTTPError, CompatError, ValueError, KeyError, TypeError, AttributeError) as exc:
         return failed(f"{handler.kind} hook: the model could not be asked: {type(exc).__name__}: {exc}", started)
     verdict = _verdict(text)

@@ -45,6 +45,6 @@ def failed(message: str, started: float) -> ProcessOutcome:
                           cause=UNANSWERED, duration_ms=_ms(started))
 
 
-def timed_out(message: str, started: float) -> ProcessOutcome:
+def timed_out(message: str, started: float, timeout_s: float | None = None) -> ProcessOutcome:
     return ProcessOutcome(exit_code=None, stdout="", stderr=message, timed_out=True, truncated=False,
-                          cause="timeout", duration_ms=_ms(started))
+                          cause="timeout", duration_ms=_ms(started), timeout_s=timeout_s)

@@ -1,6 +1,7 @@
 """Claude's ``if`` field: one permission rule (``Bash(git *)``, ``Edit(src/**)``) a tool call must match.
 
-Written from what Claude Code 2.1.328 does (its binary, read in the vendor lane):
+Written from what Claude Code 2.1.328 does (its binary, read in the vendor lane; the lane's ``if``
+cases agree on 2.1.332):
 
 * ``if`` is evaluated only on PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest and
   PermissionDenied; on any other event a handler with ``if`` never runs;

@@ -132,7 +132,8 @@ def said(group: GroupResult, fallback: str | None = None) -> Said:
     return Said(event=entry.row.event if entry else "", tool=tool,
                 command=str(getattr(entry.handler, "command", "") or "") if entry is not None else "",
                 reason=reason, exit2=outcome is not None and outcome.exit_code == 2,
-                tool_command=tool_command, source=source or (entry.id if entry else None), index=index)
+                tool_command=tool_command, source=source or (entry.id if entry else None), index=index,
+                cwd=group.moment.cwd if group.moment is not None else None)
 
 
 def _halt(group: GroupResult) -> str | None:
@@ -241,7 +242,9 @@ def pre_step(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> App
 def transform(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
     answer = group.merged
     if answer.replacement_prompt is not None and not (row.blocking == "verdict" and answer.decision in _BLOCKS):
-        return Applied(True, "prompt replaced for the model", replacement=answer.replacement_prompt)
+        # Context given with the replacement lands too (Copilot's userPromptSubmitted: measured).
+        return Applied(True, "prompt replaced for the model", replacement=answer.replacement_prompt,
+                       context=_context(group), place=_place(group) if group.ran else "message")
     return pre_step(group, row, scene)
 
 

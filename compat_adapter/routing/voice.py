@@ -51,6 +51,8 @@ class Said:
     """The config file the hook came from (Codex names it in a Stop continuation)."""
     index: int = 0
     """The hook's place among the event's hooks."""
+    cwd: str | None = None
+    """The project folder the hook ran for (Copilot names the hook file relative to it)."""
 
 
 def label(said: Said) -> str:
@@ -95,6 +97,11 @@ class Voice:
 
     def post_feedback(self, said: Said) -> str:
         return said.reason
+
+    def permission_denied(self, said: Said) -> str | None:
+        """The tool result the model reads when a permission hook refuses the call; None when the
+        vendor's words for it were not measured (the host's own words stay)."""
+        return None
 
     def stop(self, said: Said) -> str:
         return said.reason

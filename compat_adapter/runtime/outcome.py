@@ -24,3 +24,5 @@ class ProcessOutcome:
     cause: str | None  # None on a normal exit; else "timeout" | "signal" | "spawn-failed" | "cancelled"
     duration_ms: float
     signal: int | None = None
+    timeout_s: float | None = None
+    """The limit a timed-out run was stopped at (None unless ``timed_out``): CodeBuddy names it."""

@@ -310,4 +310,5 @@ async def run_command(
         cause=cause,
         duration_ms=duration_ms,
         signal=died_by,
+        timeout_s=timeout_s if timed_out else None,
     )

@@ -105,7 +105,7 @@ class ClaudeDialect(ClaudePayload):
     #: Whether Stop/SubagentStop ``additionalContext`` keeps the agent working (Claude: yes).
     stop_context_continues: ClassVar[bool] = True
     #: Events where the vendor goes on after a ``continue: false`` (measured with the vendor lane,
-    #: Claude Code 2.1.328 -p, cases *_halt; TaskCreated and StopFailure as documented): read as an
+    #: Claude Code 2.1.332 -p, cases *_halt; TaskCreated and StopFailure as documented): read as an
     #: ignored field.
     continue_ignored: ClassVar[frozenset[str]] = frozenset({
         "SessionStart", "InstructionsLoaded", "CwdChanged", "FileChanged", "PostToolUseFailure",

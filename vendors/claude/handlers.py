@@ -1,7 +1,7 @@
 """Claude Code's handler shape, which Claude-shaped vendors (CodeBuddy/WorkBuddy) write as well.
 
 The field lists are Claude Code's own handler schema (read from the 2.1.328 binary in the vendor
-lane): a field named there is honoured or listed in ``ignored``; any other key is listed in
+lane; the lane's ``if`` cases agree on 2.1.332): a field named there is honoured or listed in ``ignored``; any other key is listed in
 ``ignored`` too (Claude's schema drops unknown keys, so the vendor ignores it as well, but the author
 is told).
 """

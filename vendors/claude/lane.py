@@ -12,7 +12,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from compat_adapter.testing.lane.scenarios import EXIT_3_STEPS, HALT, TWO_STEPS, HookAnswer, Scenario, claude_like, hso
+from compat_adapter.testing.lane.scenarios import (
+    EXIT_3_STEPS,
+    HALT,
+    STOP_STEPS,
+    TWO_STEPS,
+    HookAnswer,
+    Scenario,
+    as_json,
+    claude_like,
+    hso,
+)
 from compat_adapter.testing.lane.vendors import VendorCli
 from compat_adapter.testing.live.speakers import ClaudeShapedSpeaker
 
@@ -23,6 +33,11 @@ __all__ = ("CLI", "LIVE", "ClaudeCli", "ClaudeSpeaker")
 
 #: The events its observe case configures.
 OBSERVED = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd")
+#: A project skill whose body holds an inline shell command (``!`…```), run when ``/lane-skill``
+#: expands it: what Claude Code 2.1.332's PreSkillShellCommand guards.
+SKILL_FILES = {".claude/skills/lane-skill/SKILL.md": (
+    "---\nname: lane-skill\ndescription: A lane skill whose body holds an inline shell command.\n---\n"
+    "Skill body for the lane.\n\nInline output: !`echo ran > skill-ran.txt; echo skill-output-LANE`\n")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +59,7 @@ class ClaudeCli(VendorCli):
               options: Mapping[str, Any]) -> list[str]:
         env.update(ANTHROPIC_BASE_URL=base, ANTHROPIC_API_KEY="sk-test", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
                    DISABLE_AUTOUPDATER="1")
+        env.update(options.get("env") or {})  # a case's own switches of Claude Code's process
         argv = [binary, "-p", prompt, "--output-format", "json"]
         if not options.get("no_allowed_tools"):
             argv += ["--allowedTools", str(options.get("allowed_tools", "Bash"))]
@@ -61,10 +77,25 @@ class ClaudeCli(VendorCli):
         deny = hso(pre, permissionDecision="deny", permissionDecisionReason="LANE-DENY-JSON if rule")
         out["if_match"] = ((HookAnswer(pre, deny, if_rule="Bash(echo *)"), HookAnswer(post)), {})
         out["if_no_match"] = ((HookAnswer(pre, deny, if_rule="Bash(git *)"), HookAnswer(post)), {})
+        # 2.1.332 wraps Stop feedback in a <system-reminder>; its own process switch turns that off.
+        block = as_json({"decision": "block", "reason": "LANE-STOP-REASON json"})
+        out["stop_block_unwrapped"] = ((HookAnswer("Stop", block, once=True),), {
+            "steps": STOP_STEPS, "options": {"env": {"CLAUDE_CODE_SHINY_FOUNTAIN": "0"}}})
+        out["permission_mcp_skill"] = (
+            "Claude Code 2.1.332 adds tool_kind \"mcp_skill\", mcp_server and mcp_skill to PermissionRequest only "
+            "for the ask before an MCP server's skill loads, and only from a server speaking MCP 2026-07-28 or later "
+            "with the io.modelcontextprotocol/skills extension; the lane has no MCP server")
+        # 2.1.332's PreSkillShellCommand: a deny keeps the skill's inline command from running, and
+        # PreToolUse does not fire for it (the host has no skill loader: the import refuses the hook).
+        skill = "PreSkillShellCommand"
+        out["skill_shell_deny"] = ((HookAnswer(skill, hso(skill, permissionDecision="deny",
+                                                          permissionDecisionReason="LANE-DENY-SKILL reason")),
+                                    HookAnswer(pre)),
+                                   {"steps": (("text", "done"),), "prompt": "/lane-skill", "files": SKILL_FILES})
         return out
 
 
-CLI = ClaudeCli("claude", "claude", "2.1.328", "claude/node_modules/@anthropic-ai/claude-code/bin/claude.exe",
+CLI = ClaudeCli("claude", "claude", "2.1.332", "claude/node_modules/@anthropic-ai/claude-code/bin/claude.exe",
                 "anthropic", "Bash", ".claude/settings.json", extra_args={"description": "lane step"},
                 env_prefixes=("CLAUDE",), write_tool=("Write", "file_path", "content"))
 

@@ -27,7 +27,7 @@ from compat_adapter.dialects.facts import OMIT, flatten, take
 
 __all__ = ("DEFAULT_EFFORT", "EVENT_FIELDS", "TOOL_EVENTS", "ClaudePayload", "prompt_uuid")
 
-#: Claude's effort level when none is configured (vendor lane, Claude Code 2.1.328).
+#: Claude's effort level when none is configured (vendor lane, Claude Code 2.1.332).
 DEFAULT_EFFORT = "medium"
 #: Namespace of the prompt ids derived here (a fixed, project-own UUID).
 _PROMPT_NS = uuid.UUID("5f0c2b1e-3d4a-4e7b-9c61-0a8d7e2f4b93")

@@ -76,7 +76,7 @@ _AT_SESSION_CREATION = degrade(
     "so this fires once, at session creation, instead of on a change.",
 )
 
-# continue:false on rows whose rule ignores it. Measured with the lane (Claude Code 2.1.328, -p):
+# continue:false on rows whose rule ignores it. Measured with the lane (Claude Code 2.1.328 and 2.1.332, -p):
 # honoured on the tool loop's events (PreToolUse, PostToolUse, PostToolBatch), ignored on every other
 # event it could fire (SessionStart, InstructionsLoaded, CwdChanged, FileChanged with a matcher,
 # PostToolUseFailure, PermissionRequest), so those rows agree (vendors/claude/dialect.py reads it as
@@ -303,9 +303,13 @@ EVENTS = (
         blocking="continue",
         degradations=(
             degrade("message-provenance",
-                    "A block continues the turn with Claude's own user message (\"Stop hook feedback:\\n"
-                    "<reason>\", the command quoted on exit 2), steered into the same turn, but Claude's "
-                    "system message \"Stop hook blocking error from command: …\" is not added."),
+                    "A block continues the turn with Claude Code 2.1.332's own user message (\"Stop hook "
+                    "feedback:\\n<reason>\", the command quoted on exit 2, in a <system-reminder> after "
+                    "its lead \"The text below is the output of a hook …\"), steered into the same turn, but "
+                    "Claude's system message \"Stop hook blocking error from command: …\" is not added; a "
+                    "Claude Code started with CLAUDE_CODE_SHINY_FOUNTAIN=0 or false sends the feedback "
+                    "unwrapped, a switch of Claude's own process that no hook config carries, so here it "
+                    "is always wrapped."),
             degrade("payload-field-missing",
                     "background_tasks and session_crons are always empty; prompt_id is a UUID derived "
                     "from the session and the host's id "
@@ -539,7 +543,10 @@ EVENTS = (
                     "when the log does not hold the call), and permission_suggestions is empty; "
                     "prompt_id is a UUID derived from the session and the host's id "
                     "of the message the user typed "
-                    "(the same for every event of one prompt, not Claude's own random id)."),
+                    "(the same for every event of one prompt, not Claude's own random id). The optional "
+                    "tool_kind (\"mcp_skill\"), mcp_server and mcp_skill of Claude Code 2.1.332, sent only "
+                    "for the ask before an MCP server's skill loads, never occur: the host loads no MCP "
+                    "skills."),
             _HOST_ONLY_TOOLS,
         ),
     ),
@@ -838,6 +845,17 @@ _DERIVED_FACTS = degrade(
     "message, not Claude's own.",
 )
 
+#: Claude Code events no route here serves, each with why (grading makes a hook of one UNSUPPORTED).
+UNSERVED = (
+    ("PreSkillShellCommand",
+     "Claude Code 2.1.332 runs it before a skill's inline shell command (!`…` in a SKILL.md, run when "
+     "the skill is expanded), sending tool_name \"Bash\", tool_input.command, tool_use_id, command_name, "
+     "command_source and invoked_by; a deny, an ask, exit 2 or any updatedInput keeps the command from "
+     "running (the skill then reads \"[not run: blocked by hook: <reason>]\"), allow runs it, and "
+     "PreToolUse does not fire for it. The host has no skill loader that runs a skill's inline shell "
+     "commands, so there is no command for the hook to guard"),
+)
+
 CLAUDE = VendorSpec(
     id="claude",
     aliases=("claude-code", "cc"),
@@ -861,6 +879,8 @@ CLAUDE = VendorSpec(
         "handlers; only their command hooks and rules files are adapted, never the runtime itself."
     ),
     tools=TOOLS,
+    unserved=UNSERVED,
+    measured_on="2.1.332",  # the vendor lane's pin (scripts/vendor_lane.sh)
     # What Claude Code does, as data (compat_adapter.model.VendorSpec says what each field means).
     dedupes_commands=True,  # identical commands of one event run once
     clamps_event_timeouts=False,

@@ -1,6 +1,6 @@
 """The OpenAI Codex CLI dialect (0.137 docs, ≈0.153 behaviour), as `vendor-protocols.md` §2 says.
 
-Payload (Codex 0.169.0 as the vendor lane records it): ``session_id``, ``transcript_path`` (null
+Payload (Codex 0.171.0 as the vendor lane records it): ``session_id``, ``transcript_path`` (null
 when unknown), ``cwd``, ``hook_event_name``, then — on every event but SessionEnd, which stops there
 and adds ``reason`` — ``model`` (the model of the host's last request, ``""`` before the first),
 ``permission_mode`` and, on every turn-scoped event (all but SessionStart), ``turn_id``: the host
@@ -19,8 +19,10 @@ blocks only with a non-empty stderr (the reason); with empty stderr the run fail
 code, a timeout or a crash fails the run, fail-open. Fields an event does not support fail the run
 (fail-open) — on PreToolUse ``permissionDecision: "ask"``, ``decision: "approve"``,
 ``continue: false``, ``stopReason`` and ``suppressOutput``; ``updatedInput`` needs ``allow``.
-PermissionRequest's reserved ``updatedInput`` / ``updatedPermissions`` / ``interrupt`` fail
-CLOSED (deny). A ``hookSpecificOutput`` whose ``hookEventName`` is missing or names another event
+PermissionRequest's reserved ``updatedInput`` / ``updatedPermissions`` / ``interrupt`` make the
+run a failed hook whose answer is void, never an allow or a deny: measured on Codex 0.171.0 (vendor
+lane, permission_reserved), the hook is reported Failed and the decision falls to Codex's automatic
+reviewer (here: to the host's approval). A ``hookSpecificOutput`` whose ``hookEventName`` is missing or names another event
 does not parse, so the run fails. PostToolUse ``decision: "block"`` (or exit 2) replaces the tool
 result with the reason. On Stop and SubagentStop, ``continue: false`` from any hook beats a
 continuation.
@@ -168,7 +170,7 @@ class CodexDialect:
             "hook_event_name": event,
         }
         if event == "SessionEnd":
-            # Measured on Codex 0.169.0: SessionEnd names neither the model nor the mode.
+            # Measured on Codex 0.171.0: SessionEnd names neither the model nor the mode.
             out["reason"] = str(facts.get("reason") or facts.get("stop_reason") or "other")
             return out
         out["model"] = str(facts.get("model") or "")
@@ -208,7 +210,7 @@ class CodexDialect:
         if isinstance(raw, Mapping):
             return plain(raw)
         if name == "Bash" and isinstance(facts.get("stdout"), str):
-            # Codex 0.169.0 sends a shell call's output as one plain string, as the command wrote it.
+            # Codex 0.171.0 sends a shell call's output as one plain string, as the command wrote it.
             return facts["stdout"] + str(facts.get("stderr") or "")
         return "" if raw is None else str(raw)
 
@@ -380,11 +382,8 @@ class CodexDialect:
         reserved = [k for k in ("updatedInput", "updatedPermissions", "interrupt") if k in decision]
         message = decision.get("message")
         if reserved:
-            # Reserved fields fail closed: the request is denied.
-            d.decision = "deny"
-            d.reason = message if isinstance(message, str) else None
-            d.failed = f"PermissionRequest hook returned reserved field(s): {', '.join(reserved)}"
-            d.problems.append(d.failed)
+            # The run fails and its answer is void: whoever approves next decides (Codex: its reviewer).
+            d.problems.append(f"PermissionRequest hook returned reserved field(s): {', '.join(reserved)}")
             return
         d.decision = decision["behavior"]
         d.reason = message if isinstance(message, str) else None

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from compat_adapter.testing.lane.scenarios import Scenario, claude_like
+from compat_adapter.testing.lane.scenarios import HookAnswer, Scenario, claude_like, hso
 from compat_adapter.testing.lane.vendors import VendorCli
 from compat_adapter.testing.live.speakers import ClaudeShapedSpeaker
 
@@ -23,6 +23,12 @@ __all__ = ("CLI", "LIVE", "CodexCli", "CodexSpeaker")
 
 #: The events its observe case configures.
 OBSERVED = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop")
+#: PreToolUse matchers holding punctuation, each an observer of its own: which of them fire for the
+#: shell call (Codex sends tool_name "Bash"; the model's tool is exec_command).
+MATCHERS = ("exec-command", "^exec-command$", "exec_command", "-", "Bash-", "bash", "^Bash$|shell-x", "shell-x|Bash",
+            "Ba.h", "Bas", "Bash,Other", "Bash Other", "^Bas", "(?i)bash", "Bash|", "|Bash", "B.sh-?", "Bash\\b")
+#: What a call adds to ask for escalation, which sends it to approval under --approve-for-me.
+ESCALATE = {"sandbox_permissions": "require_escalated", "justification": "lane step"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,24 +60,38 @@ class CodexCli(VendorCli):
               options: Mapping[str, Any]) -> list[str]:
         codex_home = run / "home" / ".codex"
         codex_home.mkdir(parents=True, exist_ok=True)
+        # `codex exec` forces approval to never; --approve-for-me routes approvals (an escalating call
+        # in the workspace-write sandbox) through PermissionRequest, then Codex's automatic reviewer.
+        reviewed = bool(options.get("approve_for_me"))
+        sandbox = "workspace-write" if reviewed else "danger-full-access"
         (codex_home / "config.toml").write_text(
             'model = "mock-model"\nmodel_provider = "mock"\napproval_policy = "never"\n'
-            'sandbox_mode = "danger-full-access"\n[model_providers.mock]\nname = "mock"\n'
+            f'sandbox_mode = "{sandbox}"\n[model_providers.mock]\nname = "mock"\n'
             f'base_url = "{base}/v1"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\n'
             f'[projects."{run / "proj"}"]\ntrust_level = "trusted"\n')
         env.update(CODEX_HOME=str(codex_home), MOCK_API_KEY="sk-test")
-        return [binary, "exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check", prompt]
+        return [binary, "exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check",
+                *(["--approve-for-me"] if reviewed else []), prompt]
 
     def scenarios(self) -> Mapping[str, Scenario]:
         # Codex has no PostToolUseFailure: does its PostToolUse fire on a non-zero exit?
         out = claude_like(OBSERVED, post_failure=False)
-        out["permission_request"] = ("Codex asks for approval only under an approval policy other than `never`, "
-                                     "and a non-interactive `codex exec` has no approver: PermissionRequest "
-                                     "cannot fire")
+        pre, perm = "PreToolUse", "PermissionRequest"
+        reviewed = {"options": {"approve_for_me": True, "call_args": ESCALATE}}
+        out["permission_request"] = ((HookAnswer(perm, hso(perm, decision={"behavior": "allow"})), HookAnswer(pre)),
+                                     reviewed)
+        out["permission_deny"] = ((HookAnswer(perm, hso(perm, decision={"behavior": "deny",
+                                                                        "message": "LANE-DENY-PR no"})),
+                                   HookAnswer(pre)), reviewed)
+        # A reserved field voids the hook's answer: Codex reports it Failed and its reviewer decides.
+        out["permission_reserved"] = ((HookAnswer(perm, hso(perm, decision={
+            "behavior": "allow", "updatedPermissions": [{"type": "setMode", "mode": "acceptEdits"}]})),
+            HookAnswer(pre)), reviewed)
+        out["matchers"] = (tuple(HookAnswer(pre, matcher=m, label=f"{pre}[{m}]") for m in MATCHERS), {})
         return out
 
 
-CLI = CodexCli("codex", "codex", "0.169.0",
+CLI = CodexCli("codex", "codex", "0.171.0",
                "codex/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex",
                "responses", "exec_command", ".codex/hooks.json", shell_arg="cmd", env_prefixes=("CODEX",),
                # Codex 0.171 `exec` rejects any `rm -f` style command by itself ("rm -f style commands are

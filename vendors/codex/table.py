@@ -158,7 +158,7 @@ EVENTS = (
         degradations=(
             shared.REWRITE_POST_PAYLOAD,
             degrade("message-provenance",
-                    "additionalContext reaches the model as bare text, as in Codex 0.169.0, but in a user "
+                    "additionalContext reaches the model as bare text, as in Codex 0.171.0, but in a user "
                     "message sourced from the hook after the tool's result, where Codex adds a developer "
                     "message before it."),
             _NO_MODEL,
@@ -273,8 +273,10 @@ EVENTS = (
         degradations=(
             _NOT_BRIDGED,
             degrade("decision-narrowed",
-                    "allow maps to allowed-once and deny to rejected; there is no broader grant, and "
-                    "updatedInput / updatedPermissions are refused as Codex refuses them."),
+                    "allow maps to allowed-once and deny to rejected; there is no broader grant. An "
+                    "answer carrying updatedInput, updatedPermissions or interrupt is a failed hook whose "
+                    "answer is void, as in Codex 0.171.0; the host's approval then decides, where Codex "
+                    "hands the call to its automatic reviewer."),
             degrade("timing-differs",
                     "The hook runs only when the host actually asks for approval; pre-approved tools "
                     "never reach it."),
@@ -387,10 +389,10 @@ RULES = RulesSpec(
 
 #: Codex events with no route here, and why.
 UNSERVED = (
-    # Named in Codex 0.169's hook event list (read from the binary: PreModelRequest, PreToolUse,
-    # PermissionRequest, PostToolUse, PreCompact, PostCompact, SessionStart, SessionEnd,
+    # Named in Codex 0.169's and 0.171's hook event list (read from the binary: PreModelRequest,
+    # PreToolUse, PermissionRequest, PostToolUse, PreCompact, PostCompact, SessionStart, SessionEnd,
     # SubagentStart, SubagentStop, Interrupt, with UserPromptSubmit and Stop) but in no Codex document.
-    ("PreModelRequest", "Codex 0.169 has this event but documents neither its payload nor what its "
+    ("PreModelRequest", "Codex 0.171 has this event but documents neither its payload nor what its "
                         "answer may do, so there is no faithful translation of it here"),
 )
 
@@ -420,6 +422,7 @@ CODEX = VendorSpec(
     ),
     tools=TOOLS,
     unserved=UNSERVED,
+    measured_on="0.171.0",  # the vendor lane's pin (scripts/vendor_lane.sh)
     # What Codex does, as data (compat_adapter.model.VendorSpec says what each field means).
     dedupes_commands=False,
     clamps_event_timeouts=True,  # SessionEnd/Interrupt: 3 s caps a hook's longer timeout too

@@ -25,7 +25,7 @@ UNIT = vendor_unit(
     dialect=Later("vendors.codex.dialect:DIALECT"),
     importer=Later("vendors.codex.importer"),
     handlers=HANDLERS,
-    # Codex 0.169.0 shows pre-tool context as a developer message (the lane saw it; older notes
+    # Codex 0.171.0 shows pre-tool context as a developer message (the lane saw it; older notes
     # say dropped).
     voice=CodexVoice("codex", post_block="replace", pre_tool_context=True),
     landing=Facts(context={"session": "message:developer", "prompt": "message:developer",

@@ -1,4 +1,4 @@
-"""How Codex words a hook's answer for the model (vendor lane, Codex 0.169.0)."""
+"""How Codex words a hook's answer for the model (vendor lane, Codex 0.171.0)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,13 @@ class CodexVoice(Voice):
     def deny(self, said: Said) -> str:
         text = f"Command blocked by {said.event} hook: {said.reason}"
         return f"{text}. Command: {said.tool_command}" if said.tool_command is not None else text
+
+    def permission_denied(self, said: Said) -> str | None:
+        # Measured on Codex 0.171.0 (lane case codex:permission_deny): the shell call fails with the
+        # hook's message as the rejection. Only the shell tool's words were seen.
+        if said.tool != "Bash":
+            return None
+        return f'exec_command failed: CreateProcess {{ message: "Rejected(\\"{said.reason}\\")" }}'
 
     def stop(self, said: Said) -> str:
         run_id = f"stop:{said.index}:{said.source or ''}"

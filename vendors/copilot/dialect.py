@@ -35,8 +35,10 @@ as ``updated_input``), ``additionalContext``; permissionRequest ``behavior``, ``
 ``interrupt``; postToolUse ``modifiedResult`` (``updated_output``) and ``additionalContext``;
 agentStop / subagentStop ``decision: "block"`` + ``reason`` (the next prompt) and subagentStop
 ``modifiedResponse``; userPromptTransformed ``modifiedTransformedPrompt`` (``replacement_prompt``);
-sessionStart, subagentStart and notification ``additionalContext``. On userPromptSubmitted only
-``additionalContext`` is read (appended to the prompt, as the vendor lane measured); the rest is dropped.
+sessionStart, subagentStart and notification ``additionalContext``; userPromptSubmitted ``decision:
+"block"`` + ``reason`` (the prompt is blocked before any model call), ``modifiedPrompt`` (what the
+model reads instead) and ``additionalContext`` (after the prompt), as Copilot CLI 1.0.102 does them
+(vendor lane); on its PascalCase spelling only ``additionalContext`` is read.
 
 Matchers (§5.5): JavaScript regular expressions (`patterns.compile_js`: linear time, JavaScript's
 meanings). On camelCase events the pattern is compiled as ``^(?:P)$`` and must match the
@@ -64,6 +66,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from compat_adapter.dialects.base import HookAnswer, Moment
+from vendors.copilot.voice import HOOK_ERRORED
 from compat_adapter.dialects.common import (
     OUTPUT_CAP,
     AnswerDraft,
@@ -371,7 +374,8 @@ class CopilotDialect:
             d.failed = None
         else:
             what = f"exit code {code}" if code is not None else cause_text(outcome)
-            d.reason = f"Denied by preToolUse hook (hook errored: {what})"
+            # Copilot's words name the hook's file (the voice adds it), never the exit code.
+            d.reason = HOOK_ERRORED
             d.failed = f"{event} hook errored ({what}); the call is denied"
         d.decision = "deny"  # stdout cannot turn a failed preToolUse into an allow
         return d.freeze()
@@ -389,9 +393,27 @@ class CopilotDialect:
             # lane, deny_json_pascal). A field also given at the top level keeps that value.
             lifted = {k: v for k, v in nested.items() if k != "hookEventName" and k not in obj}
             obj = {**{k: v for k, v in obj.items() if k != "hookSpecificOutput"}, **lifted}
-        if event in ("userPromptSubmitted", "UserPromptSubmit"):
-            # Only additionalContext counts here: Copilot CLI 1.0.102 appends it to the prompt in a
-            # <system_reminder> (vendor lane, prompt_context); a decision cannot block the prompt.
+        if event == "userPromptSubmitted":
+            # Measured on Copilot CLI 1.0.102 (vendor lane, prompt_block, prompt_modified):
+            # decision "block" blocks the prompt before any model call (the reason is Copilot's
+            # policy_blocked warning), modifiedPrompt replaces what the model reads, and
+            # additionalContext follows the prompt in a <system_reminder>.
+            used |= {"decision", "reason", "modifiedPrompt", "additionalContext"}
+            if obj.get("decision") == "block":
+                reason = obj.get("reason")
+                d.decision = "block"
+                d.reason = reason if isinstance(reason, str) else None
+            value = obj.get("modifiedPrompt")
+            if isinstance(value, str) and value:
+                d.replacement_prompt = value
+            elif value is not None:
+                d.ignored.append("modifiedPrompt (not a non-empty string)")
+            self._context(obj, d)
+            d.ignored.extend(k for k in obj if k not in used)
+            return d
+        if event == "UserPromptSubmit":
+            # The Claude-compatible spelling: only additionalContext was measured to count (vendor
+            # lane, observe_pascal); its block and modifiedPrompt were not run in this format.
             self._context(obj, d)
             d.ignored.extend(k for k in obj if k != "additionalContext")
             return d

@@ -62,7 +62,10 @@ class CopilotCli(VendorCli):
         table: dict[str, list[Any]] = {}
         for answer in case.hooks:
             if answer.event[0].islower():
-                table.setdefault(answer.event, []).append({"type": "command", "bash": recorder_command(run, answer)})
+                entry: dict[str, Any] = {"type": "command", "bash": recorder_command(run, answer)}
+                if answer.timeout is not None:
+                    entry["timeoutSec"] = answer.timeout
+                table.setdefault(answer.event, []).append(entry)
             else:
                 for event, groups in claude_shaped_table(case, run, (answer,)).items():
                     table.setdefault(event, []).extend(groups)
@@ -90,7 +93,19 @@ class CopilotCli(VendorCli):
             "pre_context": ((HookAnswer(pre, as_json({"additionalContext": "LANE-CTX-PRE"})),), {}),
             "post_context": ((HookAnswer("postToolUse", as_json({"additionalContext": "LANE-CTX-POST"})),), {}),
             "post_block": "Copilot's postToolUse has no block answer (only modifiedResult and additionalContext)",
-            "prompt_block": "Copilot drops the output of userPromptSubmitted command hooks: a prompt cannot be blocked",
+            # Copilot CLI 1.0.102 blocks the prompt (no model call, a policy_blocked warning, exit 1).
+            "prompt_block": ((HookAnswer("userPromptSubmitted", as_json({"decision": "block",
+                                                                         "reason": "LANE-BLOCK prompt"})),
+                              HookAnswer(pre)), {}),
+            # modifiedPrompt is what the model reads; the context still follows it.
+            "prompt_modified": ((HookAnswer("userPromptSubmitted", as_json({
+                "modifiedPrompt": "LANE-MODIFIED prompt", "additionalContext": "LANE-CTX-PROMPT"})),), {}),
+            # A guard that errors denies the call, naming its file; one that times out lets it run.
+            "pre_error": ((HookAnswer(pre, stderr="LANE-ERR stderr", exit=1), HookAnswer("postToolUse")), {}),
+            "pre_crash": ((HookAnswer(pre, stderr="LANE-ERR crash", kill=11), HookAnswer("postToolUse")), {}),
+            "pre_timeout": ((HookAnswer(pre, as_json({"permissionDecision": "deny",
+                                                      "permissionDecisionReason": "LANE-DENY-JSON late"}),
+                                        timeout=2, sleep=10), HookAnswer("postToolUse")), {}),
             "prompt_context": ((HookAnswer("userPromptSubmitted", as_json({"additionalContext": "LANE-CTX-PROMPT"})),), {}),
             "stop_block_json": ((HookAnswer("agentStop", as_json({"decision": "block", "reason": "LANE-STOP-REASON json"}),
                                             once=True),), {"steps": STOP_STEPS}),

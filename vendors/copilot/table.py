@@ -98,6 +98,18 @@ _PROMPT = (
             "<system_reminder>); any other field of the answer is dropped, so a prompt cannot be blocked."),
 )
 
+#: userPromptSubmitted as Copilot CLI 1.0.102 answers it (vendor lane: prompt_block, prompt_modified).
+_PROMPT_SUBMITTED = (
+    _PROMPT[0],
+    degrade("output-field-ignored",
+            "A decision \"block\" rejects the prompt with no model call, as in Copilot, but the host's "
+            "reject carries no text: Copilot's policy_blocked warning with the reason, and its exit "
+            "code 1, reach no one; the audit keeps the reason."),
+    degrade("scope-differs",
+            "modifiedPrompt replaces the prompt the model reads, as in Copilot, as the step enters it; "
+            "listeners on the inbox (agent/inbox/inserted) have already seen the original text."),
+)
+
 _AGENT_STOP = (
     degrade("message-provenance",
             "A block's reason is steered into another step of the same turn as a message "
@@ -195,9 +207,9 @@ EVENTS = (
         event="userPromptSubmitted",
         route=Route.BUILTIN_BRIDGE,
         seams=("agent/pre-step",),
-        point="agent/pre-step",
-        blocking="context",
-        degradations=_PROMPT,
+        point="agent/pre-step/transform",
+        blocking="verdict",
+        degradations=_PROMPT_SUBMITTED,
     ),
     EventRow(
         event="agentStop",
@@ -423,8 +435,17 @@ RULES = RulesSpec(
 
 #: Copilot events with no route here, and why (vendor-protocols §5.2-5.3).
 UNSERVED = (
-    ("preMcpToolCall", "an SDK and extension hook-provider event; no JSON hook file can declare it "
-                       "and the host has no MCP call seam"),
+    # Copilot CLI 1.0.102 lists hooks.preMcpToolCall among its file-configurable hooks ("Runs
+    # before an MCP tool is invoked"; read from the release, not driven: the lane has no MCP server).
+    ("preMcpToolCall", "it runs before an MCP tool is invoked, and the host has no MCP tools, so no "
+                       "call would ever fire it"),
+    # In the release's HookType enum, but not among the hooks a hook file can configure: "Discovery
+    # emits the file-configurable subset; SDK callbacks additionally support callback-only events".
+    ("postResult", "a callback-only event of the Copilot SDK (\"Runs after an agent result is produced\"); "
+                   "Copilot CLI 1.0.102 reads it from no hook file, so it never runs a command hook of it"),
+    ("prePRDescription", "a callback-only event of the Copilot SDK (\"Runs before a pull request "
+                         "description is generated\"); Copilot CLI 1.0.102 reads it from no hook file, so "
+                         "it never runs a command hook of it"),
 )
 
 COPILOT = VendorSpec(
@@ -447,6 +468,7 @@ COPILOT = VendorSpec(
     ),
     tools=TOOLS,
     unserved=UNSERVED,
+    measured_on="1.0.102",  # the vendor lane's pin (scripts/vendor_lane.sh)
     # What Copilot CLI does, as data (compat_adapter.model.VendorSpec says what each field means).
     dedupes_commands=False,
     clamps_event_timeouts=False,

@@ -30,7 +30,6 @@ UNIT = vendor_unit(
                   context_frame={"prompt": "<system_reminder>\n{text}\n</system_reminder>",
                                  "pre": "Additional context from {event} hook:\n{text}",
                                  "post": "Additional guidance from {event} hooks:\n{text}"},
-                  deny_frame="Denied by preToolUse hook: {text}",
                   ask_frame="Denied by preToolUse hook (unable to ask user for confirmation): {text}"),
     lane="vendors.copilot.lane:CLI",  # test support: loaded only by the vendor lane
 )

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from types import MappingProxyType
 
 from compat_adapter.routing.voice import Place, Said, Voice
 
-__all__ = ("CopilotVoice",)
+__all__ = ("HOOK_ERRORED", "CopilotVoice")
 
 _COPILOT_DENIED = "Denied by preToolUse hook"
+#: The dialect's reason for a preToolUse hook that errored (a non-zero exit other than 2, a crash):
+#: Copilot denies the call and names the hook's file, not the exit code or stderr.
+HOOK_ERRORED = "hook errored"
 
 
 class CopilotVoice(Voice):
@@ -19,8 +23,10 @@ class CopilotVoice(Voice):
     context bare. The PascalCase spellings are the same events to Copilot."""
 
     def deny(self, said: Said) -> str:
-        if said.reason.startswith(_COPILOT_DENIED):
-            return said.reason  # the dialect's words already (a hook that errored is a deny)
+        if said.reason == HOOK_ERRORED and not said.exit2:
+            # Measured on Copilot CLI 1.0.102 (vendor lane, pre_error, pre_crash): the file the hook
+            # came from, relative to the repository, e.g. ".github/hooks/hooks.json".
+            return f'{_COPILOT_DENIED} from "{_shown(said)}" ({HOOK_ERRORED})'
         reason = "hook exited with code 2" if said.exit2 else said.reason
         return f"{_COPILOT_DENIED}: {reason}"
 
@@ -41,6 +47,16 @@ class CopilotVoice(Voice):
     def place(self, event: str, failed: bool = False) -> Place:
         # A failing tool's context is a user message of its own (measured with postToolUseFailure).
         return "message" if failed else super().place(_COPILOT_EVENTS.get(event, event))
+
+
+def _shown(said: Said) -> str:
+    """The hook's file as Copilot names it: relative to the project when it lies inside it."""
+    source = said.source or said.event
+    if said.cwd and os.path.isabs(source):
+        rel = os.path.relpath(source, said.cwd)
+        if not rel.startswith(os.pardir):
+            return rel
+    return source
 
 
 #: Copilot's PascalCase spellings → its own event names (the words it uses for the model).

@@ -277,6 +277,7 @@ GEMINI = VendorSpec(
     ),
     tools=TOOLS,
     unserved=UNSERVED,
+    measured_on="0.61.0",  # the vendor lane's pin (scripts/vendor_lane.sh)
     # What Gemini CLI does, as data (compat_adapter.model.VendorSpec says what each field means).
     dedupes_commands=True,  # hookPlanner.deduplicateHooks, keyed by name and command
     clamps_event_timeouts=False,

@@ -455,6 +455,8 @@ RULES = RulesSpec(
 _PLUGIN_ONLY = ("an in-process plugin callback whose output object a command hook cannot reach; a "
                 "plugin returning it runs in the plugin host (route plugin-host), a command hook cannot")
 _NO_BUS_ROW = "a bus event with no row here: the host publishes nothing it could be translated from"
+_NO_PTY = ("a bus event of OpenCode's own pseudo-terminal sessions; no row here translates it (a host's "
+           "terminal tools, where it has them, publish tool calls, not a pty's life)")
 UNSERVED = PLUGIN_REFUSED + (
     ("experimental.chat.system.transform", _PLUGIN_ONLY),
     ("chat.message", _PLUGIN_ONLY),
@@ -465,6 +467,18 @@ UNSERVED = PLUGIN_REFUSED + (
     ("question.replied", _NO_BUS_ROW),
     ("question.rejected", _NO_BUS_ROW),
     ("message.part.delta", _NO_BUS_ROW),
+    # Known to OpenCode 1.18.33 (its plugin package's Hooks and its SDK's v1 Event type), no row here:
+    ("experimental.provider.small_model", "an in-process plugin callback that picks the model a provider uses "
+                                          "for small tasks; the host has no OpenCode provider layer to ask, and "
+                                          "a command hook cannot return a model"),
+    ("server.instance.disposed", _NO_BUS_ROW),
+    ("installation.update-available", "the host has no installer that checks for a newer release"),
+    ("permission.updated", _NO_BUS_ROW),
+    ("vcs.branch.updated", "the host watches no version-control branch, so no branch change is published"),
+    ("pty.created", _NO_PTY),
+    ("pty.updated", _NO_PTY),
+    ("pty.exited", _NO_PTY),
+    ("pty.deleted", _NO_PTY),
 )
 
 
@@ -488,6 +502,7 @@ OPENCODE = VendorSpec(
     ),
     tools=TOOLS,
     unserved=UNSERVED,
+    measured_on="1.18.33",  # the vendor lane's pin (scripts/vendor_lane.sh)
     # What OpenCode does, as data (compat_adapter.model.VendorSpec says what each field means).
     dedupes_commands=False,
     clamps_event_timeouts=False,

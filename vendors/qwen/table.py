@@ -501,6 +501,7 @@ QWEN = VendorSpec(
         "process) are out of scope; only settings command hooks and rules text are adapted."
     ),
     tools=TOOLS,
+    measured_on="0.24.4",  # the vendor lane's pin (scripts/vendor_lane.sh)
     # What Qwen Code 0.24.4 does, as data (compat_adapter.model.VendorSpec says what each field means).
     dedupes_commands=True,  # the planner runs one hook per name:command of an event
     clamps_event_timeouts=False,

@@ -23,9 +23,15 @@ What differs from :mod:`vendors.claude.dialect`:
   text) and from stderr only when stdout is empty. Any other exit code is a non-blocking error; the
   JSON on such a run is not read.
 - ``reason`` is an alias of ``stopReason``. ``continue: false`` on an event that can block means
-  "block it and tell the agent why" (on Stop / SubagentStop: keep working, the opposite of Claude);
-  on PreToolUse that is a deny (our reading: the docs only say the tool must not go on). On events
-  that cannot block it halts the run as in Claude.
+  "block it and tell the agent why" (on SubagentStop, as documented: keep working, the opposite of
+  Claude). On Stop it is a plain stop, as in Claude: measured on CodeBuddy Code 2.163.0 (lane case
+  workbuddy:stop_halt), Stop fired once and the turn ended on the answer the model had given, with
+  no feedback and no further model call. On PreToolUse it stops the agent before the call runs
+  (workbuddy:pre_halt). On events that cannot block it halts the run as in Claude.
+- A PreToolUse hook that outlives its timeout (60 s unless the handler sets ``timeout``) is killed
+  and the call does not run: the model reads ``Error: Hook timed out after <ms>ms`` as the tool's
+  result (measured, CodeBuddy Code 2.163.0, lane case workbuddy:pre_timeout, and with the default
+  60 s). A guard that was asked decides, or its call does not run.
 - PreToolUse rewrites with ``updatedInput``, a PARTIAL override recorded as is; apply it with
   :func:`overlay_input` (keys the hook leaves out keep their original value). The documented
   ``modifiedInput`` is ignored: measured on CodeBuddy Code 2.163.0, the original input ran
@@ -190,7 +196,7 @@ class WorkBuddyDialect(ClaudeDialect):
 
     def read_json(self, event: str, obj: Mapping[str, Any]) -> AnswerDraft:
         d = super().read_json(event, obj)
-        if d.stop and event != "PreToolUse" and (event in EXIT2_DENY or event in EXIT2_BLOCK):
+        if d.stop and event not in ("PreToolUse", "Stop") and (event in EXIT2_DENY or event in EXIT2_BLOCK):
             # continue:false blocks the action and the reason goes to the agent. On PreToolUse it
             # stops the agent: the call does not run and the model is not called again (measured,
             # CodeBuddy 2.163.0, lane case workbuddy:pre_halt), as in Claude Code.
@@ -244,6 +250,14 @@ class WorkBuddyDialect(ClaudeDialect):
                         return js_trim(obj[key])
             return text
         return js_trim(outcome.stderr) or None
+
+    def decode(self, event: str, outcome: ProcessOutcome) -> HookAnswer:
+        if event == "PreToolUse" and (outcome.timed_out or outcome.cause == "timeout"):
+            # CodeBuddy fails closed on a guard's timeout: the call is denied, in its own words.
+            limit = f"{round(outcome.timeout_s * 1000)}ms" if outcome.timeout_s is not None else "its timeout"
+            why = f"Hook timed out after {limit}"
+            return HookAnswer(decision="deny", reason=why, failed=f"{why}; CodeBuddy denies the call")
+        return super().decode(event, outcome)
 
     def _other_exit(self, event: str, outcome: ProcessOutcome, obj: Mapping[str, Any] | None) -> HookAnswer:
         if event == "WorktreeCreate":

@@ -12,7 +12,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from compat_adapter.testing.lane.scenarios import KILLED_STEPS, HookAnswer, Scenario, claude_like
+from compat_adapter.testing.lane.scenarios import (
+    HALT,
+    KILLED_STEPS,
+    STOP_STEPS,
+    HookAnswer,
+    Scenario,
+    claude_like,
+    hso,
+)
 from compat_adapter.testing.lane.vendors import VendorCli
 from compat_adapter.testing.live.speakers import ClaudeShapedSpeaker
 
@@ -62,12 +70,20 @@ class CodeBuddyCli(VendorCli):
         out["notification"] = ((HookAnswer("Notification"),), {})
         out["permission_request"] = ("CodeBuddy never fires PermissionRequest in -p: a tool not allowed up front "
                                      "is denied as non-interactive before any hook runs")
+        # continue:false on Stop: CodeBuddy just stops (Stop fires once, no feedback, no further call).
+        out["stop_halt"] = ((HookAnswer("Stop", HALT),), {"steps": STOP_STEPS})
+        # A guard that outlives its timeout is killed and its call does not run: the model reads
+        # "Error: Hook timed out after <ms>ms" (its own 2 s, and the 60 s default).
+        late = hso("PreToolUse", permissionDecision="deny", permissionDecisionReason="LANE-DENY-JSON late")
+        out["pre_timeout"] = ((HookAnswer("PreToolUse", late, timeout=2, sleep=8),), {})
+        out["pre_timeout_default"] = ((HookAnswer("PreToolUse", late, sleep=70),), {})
         return out
 
 
 CLI = CodeBuddyCli("workbuddy", "codebuddy", "2.163.0", "codebuddy/wheel/codebuddy_agent_sdk/bin/codebuddy-headless",
                    "chat", "Bash", ".codebuddy/settings.json", extra_args={"description": "lane step"},
-                   env_prefixes=("CODEBUDDY",), write_tool=("Write", "file_path", "content"))
+                   env_prefixes=("CODEBUDDY",), write_tool=("Write", "file_path", "content"),
+                   package_version="0.3.274")
 
 
 @dataclass(frozen=True, slots=True)

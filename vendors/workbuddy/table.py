@@ -177,8 +177,8 @@ EVENTS = (
             _REMINDER_IN_PROMPT,
             degrade("output-field-ignored",
                     "A block rejects the prompt with no model call, as in CodeBuddy, but the host's reject "
-                    "carries no text, so \"UserPromptSubmit operation blocked by hook: <reason>\" reaches "
-                    "no one; the audit keeps the reason."),
+                    "carries no text, so \"UserPromptSubmit operation blocked by hook:\\n<reason>\", which "
+                    "CodeBuddy gives as the turn's result, reaches no one; the audit keeps the reason."),
         ),
         official=EventRow(
             event="UserPromptSubmit",
@@ -286,9 +286,10 @@ EVENTS = (
         blocking="continue",
         degradations=(
             degrade("message-provenance",
-                    "A block (or continue:false) continues with CodeBuddy's own text (<user_query>Stop hook "
+                    "A block continues with CodeBuddy's own text (<user_query>Stop hook "
                     "feedback:\\n[<cmd>]: <reason></user_query>) steered into the same turn, as a user "
-                    "message that is not marked isMeta."),
+                    "message that is not marked isMeta (continue:false ends the turn with no feedback, as "
+                    "in CodeBuddy)."),
         ),
         official=EventRow(
             event="Stop",
@@ -299,9 +300,6 @@ EVENTS = (
             services=(Service.AGENTS,),
             blocking="continue",
             degradations=(
-                degrade("decision-narrowed",
-                        "CodeBuddy's way to keep working, {\"continue\": false, \"reason\": …}, does not "
-                        "continue the turn here; only exit 2 or the deprecated decision \"block\" does."),
                 degrade("no-loop-guard",
                         "The bridge has no consecutive-block cap, so a hook that always blocks keeps "
                         "forcing steps."),
@@ -651,6 +649,18 @@ RULES = RulesSpec(
     ),
 )
 
+#: CodeBuddy events no route here serves, each with why (grading makes a hook of one UNSUPPORTED).
+UNSERVED = (
+    ("FinalStop",
+     "CodeBuddy Code 2.163.0 fires it once a turn has reached its final state, after the last Stop "
+     "(final_stop_reason \"completed\", is_truncation_recovery, agent_type; measured in -p); no row "
+     "here translates it yet, so a hook of it would not run"),
+    ("UserPromptExpansion",
+     "CodeBuddy Code 2.163.0 knows Claude's slash-command expansion event, but it did not fire for a "
+     "plain prompt in -p, so its payload is unmeasured, and no row here translates it for CodeBuddy "
+     "(the host expands no slash commands; Claude's row is an observe-only stand-in on every step)"),
+)
+
 WORKBUDDY = VendorSpec(
     id="workbuddy",
     aliases=("codebuddy",),
@@ -679,6 +689,8 @@ WORKBUDDY = VendorSpec(
         "out of scope; only JSON command hooks and rules text are adapted."
     ),
     tools=TOOLS,
+    unserved=UNSERVED,
+    measured_on="2.163.0",  # CodeBuddy Code, shipped in the vendor lane's pinned codebuddy-agent-sdk 0.3.274
     # What CodeBuddy does, as data (compat_adapter.model.VendorSpec says what each field means).
     dedupes_commands=True,  # identical commands of one event run once, as in Claude Code
     clamps_event_timeouts=False,

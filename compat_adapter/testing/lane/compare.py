@@ -107,7 +107,8 @@ def compare(case: Case, vendor: Outcome, ours: Outcome) -> Verdict:
 
 def _event_codes(ours: Outcome, vendor: list[str], here: list[str] | None) -> set[str]:
     differing = {e for e in set(vendor) | set(here or ()) if vendor.count(e) != (here or []).count(e)}
-    return {c for event in differing for c in ours.degradations.get(event, ())}
+    # A labelled hook (``PreToolUse[Ba.h]``) is named by its event's row.
+    return {c for event in differing for c in ours.degradations.get(event.split("[", 1)[0], ())}
 
 
 def _naming(case: Case, facet: str, vendor: Any, ours: Any) -> frozenset[str]:

@@ -37,7 +37,8 @@ def _hooks(records: list[dict[str, Any]], roots: list[str]) -> tuple[HookRun, ..
         return json.loads(normalize_text(json.dumps(value), roots))
 
     return tuple(HookRun(r["event"], norm(r.get("stdin")), normalize_text(r.get("stdout", ""), roots),
-                         normalize_text(r.get("stderr", ""), roots), int(r.get("exit", 0))) for r in records)
+                         normalize_text(r.get("stderr", ""), roots), int(r.get("exit", 0)), r.get("label"))
+                 for r in records)
 
 
 def _first_tool_result(requests: list[list[Item]], roots: list[str]) -> str | None:

@@ -30,6 +30,8 @@ class HookRun:
     stdout: str = ""
     stderr: str = ""
     exit: int = 0
+    label: str | None = None
+    """What the case named this hook (one of several of its event), when it did."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +77,8 @@ class Outcome:
 
     @property
     def invoked(self) -> tuple[str, ...]:
-        return tuple(h.event for h in self.hooks)
+        """The hooks that fired, by event (or by the label the case gave a hook)."""
+        return tuple(h.label or h.event for h in self.hooks)
 
     def as_json(self) -> dict[str, Any]:
         return {"side": self.side, "case": self.case, "invoked": list(self.invoked),

@@ -61,7 +61,13 @@ def _free_port() -> int:
 def turns_for(case: Case) -> list[dict[str, Any]]:
     cli = cli_for(case.vendor)
     calls = {"shell": cli.call, "read": cli.read, "write": cli.write}
-    return [{"calls": [calls[kind](value)]} if kind in calls else {"text": value} for kind, value in case.steps]
+    extra = dict(case.options.get("call_args") or {})  # what a case adds to every call (Codex: escalation)
+
+    def one(kind: str, value: str) -> dict[str, Any]:
+        made = calls[kind](value)
+        return {**made, "arguments": {**made["arguments"], **extra}}
+
+    return [{"calls": [one(kind, value)]} if kind in calls else {"text": value} for kind, value in case.steps]
 
 
 def hook_files(case: Case, proj: Path) -> list[Path]:

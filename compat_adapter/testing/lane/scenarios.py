@@ -33,7 +33,7 @@ ENV_FILE = "LANE_SECRET=do-not-leak\n"
 
 #: Marker strings whose landing place in the model's requests is looked up.
 MARKERS = ("LANE-CTX-SESSION", "LANE-CTX-PROMPT", "LANE-CTX-PRE", "LANE-CTX-POST", "LANE-DENY", "LANE-BLOCK",
-           "LANE-STOP-REASON")
+           "LANE-STOP-REASON", "LANE-MODIFIED")
 
 KINDS = ("observe", "deny_exit2", "deny_json", "allow", "ask", "rewrite", "pre_context", "post_context", "post_block",
          "prompt_block", "prompt_context", "stop_block_json", "stop_block_exit2", "session_context",
@@ -58,6 +58,17 @@ class HookAnswer:
     once: bool = False
     if_rule: str | None = None
     """Claude's handler ``if`` (a permission rule): the hook runs only on calls it matches."""
+    matcher: str | None = None
+    """The group's matcher on a tool event (None: ``.*``)."""
+    label: str | None = None
+    """What the recorder logs this hook as, in place of the event (``PreToolUse[Ba.h]``): which of
+    several hooks of one event fired."""
+    timeout: float | None = None
+    """The handler's own timeout in seconds (None: the vendor's default)."""
+    sleep: float = 0.0
+    """Seconds the hook waits before it answers (a guard that outlives its timeout)."""
+    kill: int = 0
+    """A signal that ends the hook after it answers (a hook that crashes)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +187,12 @@ def recorder_command(run: Path, answer: HookAnswer) -> str:
         parts += ["--exit", str(answer.exit)]
     if answer.once:
         parts += ["--once", answer.event]
+    if answer.label:
+        parts += ["--label", answer.label]
+    if answer.sleep:
+        parts += ["--sleep", f"{answer.sleep:g}"]
+    if answer.kill:
+        parts += ["--kill", str(answer.kill)]
     return shlex.join(parts)
 
 
@@ -191,8 +208,10 @@ def claude_shaped_table(case: Case, run: Path, answers: tuple[HookAnswer, ...] |
         handler: dict[str, Any] = {"type": "command", "command": recorder_command(run, answer)}
         if answer.if_rule:
             handler["if"] = answer.if_rule
+        if answer.timeout is not None:
+            handler["timeout"] = answer.timeout
         group: dict[str, Any] = {"hooks": [handler]}
         if answer.event in TOOL_EVENTS:
-            group = {"matcher": ".*", **group}
+            group = {"matcher": ".*" if answer.matcher is None else answer.matcher, **group}
         table.setdefault(answer.event, []).append(group)
     return table

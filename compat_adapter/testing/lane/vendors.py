@@ -54,6 +54,9 @@ class VendorCli:
     destructive: str | None = None
     """The real-config lane's destructive command for a CLI that refuses the standard one by itself,
     before any hook decides (measured; the lane compares hooks, not the vendors' own checks)."""
+    package_version: str | None = None
+    """The registry release ``scripts/vendor_lane.sh`` pins when it is not ``version``, the CLI's own
+    (CodeBuddy Code 2.163.0 ships in the codebuddy-agent-sdk wheel 0.3.274)."""
 
     def binary_path(self, lane: Path | None = None) -> Path:
         return (lane or lane_dir()) / self.binary
@@ -150,8 +153,11 @@ def prepare(cli: VendorCli, run: Path, port: int, prompt: str, *, lane: Path | N
 
 
 def link_plugin_package(installed: Path, folder: Path) -> None:
+    """Give an OpenCode config folder the lane's installed plugin package, at the version installed
+    (the pin, or the release a drift run installed beside it), so that OpenCode installs nothing."""
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "package.json").write_text(json.dumps({"dependencies": {"@opencode-ai/plugin": "1.18.33"}}))
+    plugin = json.loads((installed / "node_modules/@opencode-ai/plugin/package.json").read_text())
+    (folder / "package.json").write_text(json.dumps({"dependencies": {"@opencode-ai/plugin": plugin["version"]}}))
     shutil.copyfile(installed / "package-lock.json", folder / "package-lock.json")
     link = folder / "node_modules"
     if not link.exists():
