@@ -76,7 +76,8 @@ async def test_dispose_while_30_calls_wait_on_a_deny_hook_runs_none_of_them(tmp_
 
 @pytest.mark.parametrize(("vendor", "event", "refused"), [
     ("claude", "UserPromptSubmit", True),      # it can block the prompt: unanswered, it is refused
-    ("copilot", "userPromptSubmitted", False),  # it can only add context: the prompt goes on
+    ("copilot", "userPromptSubmitted", True),   # Copilot 1.0.102 blocks a prompt on decision block
+    ("copilot", "UserPromptSubmit", False),     # Claude's name in Copilot only adds context: the prompt goes on
 ])
 async def test_a_prompt_guard_cut_short_refuses_the_prompt_and_only_a_guard_does(
         tmp_path: Path, vendor: str, event: str, refused: bool) -> None:

@@ -139,6 +139,11 @@ class CopilotSpeaker(Speaker):
     def context(self, event: str) -> dict[str, Any]:
         return {"additionalContext": CONTEXT}
 
+    def replace_prompt(self, event: str, text: str) -> dict[str, Any]:
+        # userPromptTransformed answers with the transformed prompt; userPromptSubmitted (1.0.102)
+        # with modifiedPrompt.
+        return {"modifiedTransformedPrompt" if event == "userPromptTransformed" else "modifiedPrompt": text}
+
     def allow_permission(self, event: str) -> dict[str, Any]:
         return {"behavior": "allow"}
 

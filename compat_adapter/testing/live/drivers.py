@@ -130,7 +130,7 @@ async def drive_post_tool(s: Session) -> None:
 async def drive_pre_step(s: Session) -> None:
     transform = s.row.point == points.PRE_STEP_TRANSFORM.name
     if transform:
-        s.probe.answer({"modifiedTransformedPrompt": REPLACED})
+        s.probe.answer(speaker_for(s.vendor).replace_prompt(s.event, REPLACED))
     elif s.row.blocking == "verdict":
         s.probe.answer(block_answer(s.vendor, s.event))
     else:

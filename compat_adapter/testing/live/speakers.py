@@ -64,6 +64,10 @@ class Speaker:
         row must neither block on it nor put the context in front of the model."""
         raise NotImplementedError(self.vendor)
 
+    def replace_prompt(self, event: str, text: str) -> dict[str, Any]:
+        """The answer that replaces the prompt the model reads with ``text`` (a transform row)."""
+        raise NotImplementedError(self.vendor)
+
     def tool_name(self, s: Session, tool: str) -> str:
         """The name its payloads give the host's tool ``tool`` (Claude's names unless it says)."""
         return {"bash": "Bash"}.get(tool, tool)
