@@ -66,9 +66,10 @@ def main() -> int:
         payload = raw
     out, err, code = answer(behaviour, label, payload)
     run = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # <run>/proj/.lane/..
-    # The lane's own recorder, copied into every run (<run>/bin/hookrec.py), logs it in its shape.
+    # The lane's own recorder, copied into every run (<run>/bin/hookrec.py), logs it in its shape;
+    # which stand-in answered is kept beside it (a recorder label would rename the hook by it).
     record = runpy.run_path(os.path.join(run, "bin", "hookrec.py"))["record"]
-    return int(record(os.path.join(run, "state", "hooks.jsonl"), _event(payload), payload, out, err, code, label=label))
+    return int(record(os.path.join(run, "state", "hooks.jsonl"), _event(payload), payload, out, err, code, standin=label))
 
 
 if __name__ == "__main__":
