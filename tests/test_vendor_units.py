@@ -322,11 +322,18 @@ def test_the_literal_scan_finds_a_vendor_branch(tmp_path: Path) -> None:
 
 
 def test_every_units_test_support_speaks_for_it() -> None:
-    """A unit with a lane names a module whose lane driver (CLI) and live speaker (LIVE) are its own."""
-    from compat_adapter.testing.lane.vendors import cli_for, lane_vendors
+    """A unit with a lane names a module whose lane driver (CLI) and live speaker (LIVE) are its own;
+    a vendor with no CLI that runs here (Cursor) has a speaker, says why it has no driver, and no cases."""
+    from compat_adapter.testing.lane.vendors import cases_for, cli_for, cli_less, lane_vendors
     from compat_adapter.testing.live.speakers import speaker_for
 
     laned = [u.spec.id for u in units() if u.lane is not None]
-    assert sorted(laned) == list(lane_vendors())
+    assert sorted(laned) == sorted((*lane_vendors(), *cli_less())) and "cursor" in cli_less()
     for vendor in laned:
-        assert cli_for(vendor).vendor == speaker_for(vendor).vendor == vendor
+        assert speaker_for(vendor).vendor == vendor
+        if vendor in cli_less():
+            assert cli_less()[vendor] and cases_for(vendor) == ()
+            with pytest.raises(ValueError, match=cli_less()[vendor][:40]):
+                cli_for(vendor)
+        else:
+            assert cli_for(vendor).vendor == vendor and cases_for(vendor)

@@ -1,6 +1,7 @@
-"""Cursor, whole: its table, dialect, importer, handler shape, voice and landing facts. It has no
-vendor-lane driver: Cursor's CLI is not on the registries and its models are Cursor-hosted, so
-nothing of it runs offline here and every row says its semantics are documented, not measured.
+"""Cursor, whole: its table, dialect, importer, handler shape, voice and landing facts, and its test
+support (a live speaker, no vendor-lane driver: Cursor's CLI is not on the registries and its models
+are Cursor-hosted, so nothing of it runs offline here and every row says its semantics are
+documented, not measured).
 Registered once, in ``pyproject.toml`` (entry-point group ``compat_adapter.vendors``)."""
 
 from __future__ import annotations
@@ -28,5 +29,5 @@ UNIT = vendor_unit(
                       places=MappingProxyType({})),
     landing=Facts(context={"session": "message:system", "post": "message:user"},
                   stop="message:user"),
-    lane=None,
+    lane="vendors.cursor.lane:CLI",  # test support: its live speaker; CLI says why it has no lane driver
 )

@@ -15,11 +15,13 @@ import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from compat_adapter.testing.lane.scenarios import EDIT_TEXT, Case, Scenario, cases, claude_shaped_config
 
-__all__ = ("VendorCli", "base_env", "cases_for", "cli_for", "lane_dir", "lane_vendors", "link_plugin_package", "prepare")
+__all__ = ("NoCli", "VendorCli", "base_env", "cases_for", "cli_for", "cli_less", "lane_dir", "lane_vendors",
+           "link_plugin_package", "prepare")
 
 #: Where ``scripts/vendor_lane.sh`` installs the CLIs (override: COMPAT_ADAPTER_VENDOR_DIR).
 def lane_dir() -> Path:
@@ -109,31 +111,60 @@ class VendorCli:
         target.write_text(json.dumps(self.hook_config(case, run), indent=1))
 
 
-def cli_for(vendor: str) -> VendorCli:
-    """The lane driver of a vendor id or alias: the one its unit names (``module:attr``)."""
+@dataclass(frozen=True, slots=True)
+class NoCli:
+    """What a unit's test-support module names as its lane driver when the vendor has no CLI that runs
+    here (its module still holds the live speaker, ``LIVE``): the vendor has no lane cases, for ``reason``."""
+
+    vendor: str
+    reason: str
+
+
+def _driver(vendor: str) -> VendorCli | NoCli:
     from compat_adapter.catalog import unit_of
 
     unit = unit_of(vendor)
     if unit.lane is None:
-        raise ValueError(f"{unit.spec.id} has no vendor-lane driver (its CLI does not run offline here)")
+        raise ValueError(f"{unit.spec.id} has no vendor-lane driver (its unit names no test-support module)")
     module, _, attr = unit.lane.partition(":")
     cli = getattr(importlib.import_module(module), attr)
-    if not isinstance(cli, VendorCli) or cli.vendor != unit.spec.id:
+    if not isinstance(cli, VendorCli | NoCli) or cli.vendor != unit.spec.id:
         raise TypeError(f"{unit.lane} is not the lane driver of {unit.spec.id}")
     return cli
 
 
+def cli_for(vendor: str) -> VendorCli:
+    """The lane driver of a vendor id or alias: the one its unit names (``module:attr``)."""
+    cli = _driver(vendor)
+    if isinstance(cli, NoCli):
+        raise ValueError(f"{cli.vendor} has no vendor-lane driver: {cli.reason}")
+    return cli
+
+
 def cases_for(vendor: str) -> tuple[Case, ...]:
-    """The vendor's lane cases: its driver's scenarios, the standard kinds first."""
-    cli = cli_for(vendor)
+    """The vendor's lane cases: its driver's scenarios, the standard kinds first; none for a vendor
+    whose test support has no CLI (:func:`cli_less` says why)."""
+    cli = _driver(vendor)
+    if isinstance(cli, NoCli):
+        return ()
     return cases(cli.vendor, cli.scenarios())
 
 
-def lane_vendors() -> tuple[str, ...]:
-    """The vendors with a lane driver, by id (the suite's order)."""
+def _laned() -> tuple[VendorCli | NoCli, ...]:
     from compat_adapter.catalog import units
 
-    return tuple(sorted(u.spec.id for u in units() if u.lane is not None))
+    return tuple(_driver(u.spec.id) for u in units() if u.lane is not None)
+
+
+def lane_vendors() -> tuple[str, ...]:
+    """The vendors with a lane driver whose CLI runs here, by id (the suite's order)."""
+    return tuple(sorted(c.vendor for c in _laned() if isinstance(c, VendorCli)))
+
+
+def cli_less() -> Mapping[str, str]:
+    """The vendors whose test support has a live speaker and no CLI, each with the reason it has none."""
+    return MappingProxyType({c.vendor: c.reason for c in sorted(_laned(), key=lambda c: c.vendor)
+                             if isinstance(c, NoCli)})
 
 
 

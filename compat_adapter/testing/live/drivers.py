@@ -42,8 +42,56 @@ from compat_adapter.testing.live.harness import (
 Driver = Callable[[Session], Awaitable[None]]
 
 
+def _file_call(tool: str) -> Any:
+    """A call of the host's file tool ``tool`` on ``notes.txt`` (the rows whose tools are not bash)."""
+    if tool == "read":
+        return call("read", path="notes.txt")
+    if tool == "edit":
+        return call("edit", path="notes.txt", old="one", new="LANE-EDITED")
+    return call("write", path="notes.txt", content="LANE-EDITED\n")
+
+
+async def _file_turn(s: Session, tool: str, answer: dict[str, Any], text: str) -> list[Any]:
+    """Register with ``answer``, run one turn calling ``tool`` on ``notes.txt`` (holding ``text``);
+    its tool results."""
+    (s.root / "notes.txt").write_text(text)
+    s.probe.answer(answer)
+    await s.register()
+    agent = await s.host.create_agent(script=[Reply(calls=(_file_call(tool),)), "done"])
+    result = await agent.run_turn("use the file")
+    await s.host.settle()
+    check_payload(s, tool=tool)
+    s.expect(result.reason == "completed", f"turn ended {result.reason}")
+    return list(tool_results(agent.session))
+
+
+async def drive_pre_file_tool(s: Session, tool: str) -> None:
+    """A deny on a row of the file tools (Cursor's beforeReadFile …): the call does not run."""
+    results = await _file_turn(s, tool, deny_answer(s.vendor, s.event), "one\nLANE-SECRET\n")
+    s.expect(results and results[0]["isError"] and "LANE-SECRET" not in results[0]["text"]
+             and (s.root / "notes.txt").read_text() == "one\nLANE-SECRET\n",
+             f"deny did not block the {tool} call: {results}", f"deny blocked the {tool} call")
+
+
+async def drive_post_file_tool(s: Session, tool: str) -> None:
+    """An observe-only row of the file tools (Cursor's afterFileEdit …): the edit stands, nothing is shown."""
+    answer = observe_answer(s.vendor, s.event)
+    results = await _file_turn(s, tool, answer, "one\n")
+    s.expect(results and not results[0]["isError"] and "LANE-EDITED" in (s.root / "notes.txt").read_text(),
+             f"the {tool} call did not stand: {results}", f"the {tool} call stood")
+    check_observed(s, answer)
+
+
+def _file_tool(s: Session) -> str | None:
+    """The file tool a row fires on (its first), for a row whose tools are not bash; else None."""
+    tools = s.row.tools or ()
+    return tools[0] if tools and "bash" not in tools else None
+
+
 async def drive_pre_tool(s: Session) -> None:
     """Deny blocks the call; then (fresh session) ask reaches approval and fails closed."""
+    if (tool := _file_tool(s)) is not None:
+        return await drive_pre_file_tool(s, tool)
     s.probe.answer(deny_answer(s.vendor, s.event))
     await s.register()
     agent = await s.host.create_agent(script=[bash_reply("touch denied.txt"), "done"])
@@ -81,8 +129,14 @@ async def drive_pre_tool_ask(s: Session) -> None:
 
 
 async def drive_post_tool(s: Session) -> None:
+    if (tool := _file_tool(s)) is not None:
+        return await drive_post_file_tool(s, tool)
+    observed = s.row.blocking == "observe"
     if s.row.blocking == "verdict":
         s.probe.answer(block_answer(s.vendor, s.event))
+    elif observed:
+        # The vendor reads nothing of this event's answer (Cursor's afterShellExecution …).
+        s.probe.answer(observe_answer(s.vendor, s.event))
     else:
         s.probe.answer(context_answer(s.vendor, s.event))
     await s.register()
@@ -106,7 +160,12 @@ async def drive_post_tool(s: Session) -> None:
         speaker_for(s.vendor).check_post_tool(s, payload)
     s.expect((s.root / "ran.txt").exists(), "the tool did not run before its post hook")
     results = tool_results(agent.session)
-    if s.row.blocking == "verdict":
+    if observed:
+        s.expect(results and not results[0]["isError"] and REASON not in results[0]["text"]
+                 and not [r for r in results if CONTEXT in r["text"]],
+                 f"an observe-only answer changed a tool result: {results}", "tool results unchanged")
+        check_observed(s, observe_answer(s.vendor, s.event))
+    elif s.row.blocking == "verdict":
         s.expect(results and results[0]["isError"] and REASON in results[0]["text"],
                  f"a post-tool block did not replace the result: {results[:1]}",
                  "block replaced the tool result with the reason")
@@ -185,10 +244,7 @@ async def drive_stop(s: Session) -> None:
     payloads = s.probe.payloads()
     if not s.official and len(payloads) >= 2:
         # Our routes tell the second run that it runs because of a block.
-        s.expect(payloads[0].get("stop_hook_active") is False
-                 and payloads[1].get("stop_hook_active") is True,
-                 f"stop_hook_active is not false then true: {payloads[:2]}",
-                 "stop_hook_active false then true")
+        speaker_for(s.vendor).check_stop_rerun(s, payloads[0], payloads[1])
 
 
 async def drive_agent_created(s: Session) -> None:
@@ -208,15 +264,29 @@ async def drive_agent_created(s: Session) -> None:
                  f"({seen[0]['source']['kind'] if seen else ''})")
 
 
-async def drive_subagent_start(s: Session) -> None:
-    s.probe.answer(context_answer(s.vendor, s.event))
+async def _delegate(s: Session, answer: dict[str, Any]) -> tuple[Any, Any]:
+    """Register with ``answer``, run one turn that delegates to a child; the agent and the result."""
+    s.probe.answer(answer)
     await s.register()
     script = [Subagent(script=(Reply("child answer"),), prompt="look at the code"), "done"]
     agent = await s.host.create_agent(script=script)
     result = await agent.run_turn("delegate")
     await s.host.settle()
+    return agent, result
+
+
+async def drive_subagent_start(s: Session) -> None:
+    observed = s.row.blocking == "observe"
+    # An observe row's vendor gives the child no context (Cursor's subagentStart): its answer changes nothing.
+    answer = observe_answer(s.vendor, s.event) if observed else context_answer(s.vendor, s.event)
+    agent, result = await _delegate(s, answer)
     check_payload(s, tool=None)
     children = child_sessions(s, agent.session)
+    if observed:
+        s.expect(children and result.reason == "completed", f"the child did not run: {result}",
+                 "the child ran as without the hook")
+        check_observed(s, answer)
+        return
     seen = [m for c in children for m in model_messages(c) if CONTEXT in m["text"]]
     s.expect(seen, f"the child's log has no context message: {[user_messages(c) for c in children]}",
              "context in the child's log")
@@ -227,12 +297,7 @@ async def drive_subagent_start(s: Session) -> None:
 
 async def drive_subagent_end(s: Session) -> None:
     answer = observe_answer(s.vendor, s.event)
-    s.probe.answer(answer)
-    await s.register()
-    script = [Subagent(script=(Reply("child answer"),), prompt="look at the code"), "done"]
-    agent = await s.host.create_agent(script=script)
-    result = await agent.run_turn("delegate")
-    await s.host.settle()
+    agent, result = await _delegate(s, answer)
     results = tool_results(agent.session)
     if getattr(s.host, "subagents_beside_parent", False):
         # The subagent tool returned at once; the child's answer reached the parent as a message:

@@ -123,7 +123,7 @@ def _scenarios(spec: VendorSpec, row: EventRow) -> list[tuple[str, Driver, dict[
     """The sessions one row is checked in: (label, driver, host options)."""
     driver = driver_for(row)
     out: list[tuple[str, Driver, dict[str, Any]]] = [(row.point, driver, {})]
-    if driver is drive_pre_tool and speaker_for(spec.id).ask_honoured:
+    if driver is drive_pre_tool and speaker_for(spec.id).honours_ask(row.event):
         out.append(("ask", drive_pre_tool_ask, {}))
     if driver is drive_approval:
         out.append(("deny", drive_approval_deny, {}))

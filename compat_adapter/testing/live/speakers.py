@@ -39,6 +39,11 @@ class Speaker:
     ask_honoured: bool
     """Whether its ``ask`` answer on a pre-tool seam goes to the host's approval."""
 
+    def honours_ask(self, event: str) -> bool:
+        """Whether its ``ask`` answer on the pre-tool event ``event`` goes to the host's approval
+        (:attr:`ask_honoured` unless the vendor reads ask on some events only)."""
+        return self.ask_honoured
+
     def deny(self, event: str) -> dict[str, Any]:
         """A pre-tool deny."""
         raise NotImplementedError(self.vendor)
@@ -87,6 +92,11 @@ class Speaker:
 
     def check_compaction(self, s: Session, payload: Mapping[str, Any]) -> None:
         """A compaction event's payload."""
+
+    def check_stop_rerun(self, s: Session, first: Mapping[str, Any], second: Mapping[str, Any]) -> None:
+        """The payloads of a stop hook's first run and of its run after its block: the second says so."""
+        s.expect(first.get("stop_hook_active") is False and second.get("stop_hook_active") is True,
+                 f"stop_hook_active is not false then true: {[first, second]}", "stop_hook_active false then true")
 
     def check_session_created(self, s: Session, payload: Mapping[str, Any]) -> None:
         """The payload of an event fired when a session is created (instructions loaded …)."""
