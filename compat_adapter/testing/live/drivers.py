@@ -48,13 +48,15 @@ def _file_call(tool: str) -> Any:
         return call("read", path="notes.txt")
     if tool == "edit":
         return call("edit", path="notes.txt", old="one", new="LANE-EDITED")
-    return call("write", path="notes.txt", content="LANE-EDITED\n")
+    # The embedded host's write names its file path, DSH's file_path: each ignores the other's.
+    return call("write", path="notes.txt", file_path="notes.txt", content="LANE-EDITED\n")
 
 
-async def _file_turn(s: Session, tool: str, answer: dict[str, Any], text: str) -> list[Any]:
-    """Register with ``answer``, run one turn calling ``tool`` on ``notes.txt`` (holding ``text``);
-    its tool results."""
-    (s.root / "notes.txt").write_text(text)
+async def _file_turn(s: Session, tool: str, answer: dict[str, Any], text: str | None) -> list[Any]:
+    """Register with ``answer``, run one turn calling ``tool`` on ``notes.txt`` (holding ``text``, or
+    new: DSH refuses to write over a file the agent has not read); its tool results."""
+    if text is not None:
+        (s.root / "notes.txt").write_text(text)
     s.probe.answer(answer)
     await s.register()
     agent = await s.host.create_agent(script=[Reply(calls=(_file_call(tool),)), "done"])
@@ -76,7 +78,7 @@ async def drive_pre_file_tool(s: Session, tool: str) -> None:
 async def drive_post_file_tool(s: Session, tool: str) -> None:
     """An observe-only row of the file tools (Cursor's afterFileEdit …): the edit stands, nothing is shown."""
     answer = observe_answer(s.vendor, s.event)
-    results = await _file_turn(s, tool, answer, "one\n")
+    results = await _file_turn(s, tool, answer, "one\n" if tool == "edit" else None)
     s.expect(results and not results[0]["isError"] and "LANE-EDITED" in (s.root / "notes.txt").read_text(),
              f"the {tool} call did not stand: {results}", f"the {tool} call stood")
     check_observed(s, answer)
