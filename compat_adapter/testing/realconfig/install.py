@@ -23,6 +23,7 @@ from typing import Any
 
 from compat_adapter.catalog import resolve_vendor, unit_of
 from compat_adapter.errors import CompatError
+from compat_adapter.testing.lane.vendors import cli_less
 from compat_adapter.trust import command_view
 
 __all__ = ("CORPUS", "MANIFEST", "Installed", "corpus_files", "install", "vendor_of")
@@ -106,8 +107,10 @@ def corpus_files() -> list[str]:
 def install(source: str) -> Installed:
     entry = manifest()["files"][source]
     vendor = vendor_of(source)
-    if entry.get("not_drivable"):
-        return Installed(source, vendor, not_drivable=str(entry["not_drivable"]))
+    # A vendor with no CLI here (its unit says why) has no vendor side to drive any file of.
+    why = entry.get("not_drivable") or cli_less().get(vendor)
+    if why:
+        return Installed(source, vendor, not_drivable=str(why))
     text = (CORPUS / source).read_text(encoding="utf-8")
     options: dict[str, Any] = {}
     if "plugin" in entry:
