@@ -152,9 +152,11 @@ def _cgroup_kill(cgroup: str | None) -> None:
 
 
 class Launcher:
-    def __init__(self, cgroup: str | None) -> None:
+    def __init__(self, cgroup: str | None, subreaper: bool = False) -> None:
         self.me = os.getpid()
         self.cgroup = cgroup
+        #: Every orphan of the hook comes to us: no child left means nothing of the hook is left.
+        self.subreaper = subreaper
         self.shell_pid = 0
         self.shell_status: int | None = None
         self.terminated = False
@@ -217,7 +219,11 @@ class Launcher:
             elif sig == KILL_NOW:
                 self.kill_all()
             self.reap(block=False)
-        self.kill_all()
+        # The shell is gone. As subreaper, having no child means the hook left nothing running,
+        # and the cgroup is empty: its kill (the kernel's cgroup lock, on every hook's path) and
+        # the /proc scan are only for what is still there.
+        if not self.subreaper or self.reap(block=False):
+            self.kill_all()
         return self.shell_status
 
 
@@ -310,7 +316,7 @@ def launch(server: int, report: int, stdio: list[int], request: dict) -> None:
             os._exit(125)  # the server died before we could watch it: start nothing
         if not subreaper:
             os.write(2, b"compat-adapter launcher: PR_SET_CHILD_SUBREAPER refused\n")
-        status = Launcher(request.get("cgroup")).run(request["argv"], request["env"])
+        status = Launcher(request.get("cgroup"), subreaper).run(request["argv"], request["env"])
         # Everything the hook started is gone: the host may go on now, without waiting for the
         # server to reap us (it still does, and its own ``X`` comes second).
         try:

@@ -186,8 +186,9 @@ class _Tree:
         # After the launcher is gone (or without one): whatever is left in our group or cgroup.
         _signal_group(self.proc.pid, signal.SIGKILL)
         if self.cgroup is not None and not self.finished:
-            # Once is enough: a member cannot leave the cgroup, and its removal kills again.
-            self.cgroup.kill()
+            # Once is enough: a member cannot leave the cgroup, and its removal kills again. An
+            # empty one (the launcher reaped everything) is removed here instead.
+            self.cgroup.clear()
         self.finished = self.proc.returncode is not None
 
 
