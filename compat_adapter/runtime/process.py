@@ -38,8 +38,9 @@ one it is given. Limits that remain, each pinned by a test in ``tests/test_proce
   environment — stays readable to them (the launcher and its server only hide it two hops up);
 - without ``sys.executable`` (an embedding), or with ``COMPAT_ADAPTER_HOOK_LAUNCHER=off`` in the
   host's environment, there is no launcher: the process group is killed, a process that left it is
-  not, and ``/proc/$PPID/environ`` may be the host's. What the launcher costs is one fork of the
-  small server per run (the server itself starts once, on the first run); ``off`` saves that too.
+  not, and ``/proc/$PPID/environ`` may be the host's. What the launcher costs is one more process
+  per run (forked by the small server ahead of the run; the server starts once, on the first run)
+  and, with a cgroup, a copy of the launcher's memory for the shell; ``off`` saves both.
 
 Environment policy: `hook_environment`, see `compat_adapter.runtime.environment`.
 """

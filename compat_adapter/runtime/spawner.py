@@ -3,8 +3,23 @@
 One server per host process (`compat_adapter.runtime.launcher`, run as ``python -I -S launcher.py
 serve``), started on the first hook run and again whenever it is found gone. A run costs the host
 three pipes, one socket pair and one message (descriptors and request); the server forks a
-launcher for it, and the launcher reports the end of the run itself. The server's
-protocol is described in the launcher's docstring.
+launcher for it (or hands it to the spare launcher forked ahead), and the launcher reports the
+end of the run itself.
+
+Protocol of one run (the host never signals a process it did not start):
+
+- host → server, on the control socket: one message with the run's descriptors (its own socket,
+  stdin or none, stdout, stderr) and, after the tag byte, the JSON request (``argv``, ``env``,
+  ``cwd``, ``cgroup``), so the run starts on the message that announces it. A request too large
+  for one message follows on the run's socket instead: an 8-byte big-endian length, then the JSON;
+- host → server, on the run's socket: single bytes: ``T`` — the hook timed out: every descendant
+  gets SIGTERM once, the launcher keeps waiting for the shell; ``K`` — stop now: every descendant
+  gets SIGKILL. The host closing the socket (it was cancelled, or died) counts as ``K``;
+- launcher → host: ``P <pid>`` once it is in the hook's working directory (its pid is also its
+  process group and session), or ``E <message>`` when the run cannot start (the working directory
+  went away); ``X <wait status>`` (the shell's) once everything the hook started is gone. The server
+  sends ``X`` with the launcher's own status when it reaps a launcher that could not (killed); the
+  host takes the first ``X``.
 
 `launch` returns a `Launched`: the same surface `runtime.process` uses of an anyio process (pid,
 streams, ``wait``, ``send_signal``, ``aclose``), with the launcher's exit status read from the run's
