@@ -257,3 +257,24 @@ async def test_a_spare_that_died_waiting_loses_no_run(tmp_path: Path) -> None:
     assert await _launcher_age_s(tmp_path) < 0.3
     await anyio.sleep(0.5)
     assert await _launcher_age_s(tmp_path) >= 0.3
+
+
+async def test_the_standing_processes_are_the_server_and_a_spare_never_a_running_launcher(tmp_path: Path) -> None:
+    env = hook_environment(os.environ)
+    await run_command("true", stdin=None, cwd=tmp_path, env=env, timeout_s=30)
+    server = spawner.server_pid()
+    assert server is not None
+    with anyio.fail_after(10):
+        while len(spawner.standing_pids()) != 2:  # the spare is forked once the run has ended
+            await anyio.sleep(0.01)
+    (spare,) = spawner.standing_pids() - {server}
+    assert _server_children() == [spare]
+    async def run() -> None:
+        await run_command("echo $PPID > launcher.pid; sleep 1", stdin=None, cwd=tmp_path, env=env, timeout_s=30)
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(run)
+        await _wait_file(tmp_path / "launcher.pid")
+        # The spare took this run: it is a launcher now, and no longer standing.
+        assert int((tmp_path / "launcher.pid").read_text()) == spare
+        assert spawner.standing_pids() == {server}

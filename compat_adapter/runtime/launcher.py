@@ -41,7 +41,6 @@ import time
 
 TYPE_CHECKING = False  # `typing` alone would double the server's start-up
 if TYPE_CHECKING:
-    import ctypes
     import selectors
     import signal
     import socket
@@ -49,13 +48,17 @@ else:
     import _signal as signal  # the C module: `signal` would import enum
 
 if __package__:
-    from compat_adapter.runtime.proctree import children, descendants, end_like, kill_quietly
+    from compat_adapter.runtime.proctree import children, descendants, end_like, kill_quietly, libc, prctl
 else:  # the server's script (-I -S): no package to import from, only this file's directory
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from proctree import children, descendants, end_like, kill_quietly  # type: ignore[import-not-found,no-redef]
+    from proctree import (  # type: ignore[import-not-found,no-redef]
+        children, descendants, end_like, kill_quietly, libc, prctl)
 
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
+PR_SET_NAME = 15
+#: A spare's process name (``/proc/<pid>/comm``) while it waits: how the host tells it from a launcher.
+SPARE_NAME = b"hook-spare"
 PR_SET_CHILD_SUBREAPER = 36
 SYS_CLONE3 = 435  # the same number on every architecture that has it
 CLONE_INTO_CGROUP = 0x200000000
@@ -71,20 +74,6 @@ _WATCHED = {signal.SIGCHLD, signal.SIGTERM, KILL_NOW}
 _REPORT = 3
 #: The bytes the host sends on a run's socket, and the signal each one becomes.
 ORDERS = {ord("T"): signal.SIGTERM, ord("K"): KILL_NOW}
-_LIBC = None
-
-
-def _libc() -> ctypes.CDLL:
-    global _LIBC
-    if _LIBC is None:
-        import ctypes
-
-        _LIBC = ctypes.CDLL(None, use_errno=True)
-    return _LIBC
-
-
-def _prctl(option: int, value: int) -> bool:
-    return _libc().prctl(option, value, 0, 0, 0) == 0
 
 
 def _cgroup_kill(cgroup: str | None) -> None:
@@ -187,7 +176,7 @@ def _fork_into(cgroup: str) -> int:
         # stack_size, tls, set_tid, set_tid_size, cgroup.
         fields = (CLONE_INTO_CGROUP | CLONE_VFORK, 0, 0, 0, signal.SIGCHLD, 0, 0, 0, 0, 0, fd)
         args = b"".join(v.to_bytes(8, sys.byteorder) for v in fields)
-        pid = _libc().syscall(SYS_CLONE3, args, len(args))
+        pid = libc().syscall(SYS_CLONE3, args, len(args))
         return pid if pid >= 0 else -1
     finally:
         os.close(fd)  # parent and child alike: the child is in the cgroup already
@@ -224,14 +213,14 @@ def _prepare(server: int, deathsig: int) -> bool:
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # the server ignores it; SIG_IGN survives exec
     os.setsid()  # our own session and process group, as the host's group kill expects
-    _prctl(PR_SET_DUMPABLE, 0)  # no core file when we re-raise a core-dumping signal of the shell
-    subreaper = _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    prctl(PR_SET_DUMPABLE, 0)  # no core file when we re-raise a core-dumping signal of the shell
+    subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1)
     _watch(server, deathsig)
     return subreaper
 
 
 def _watch(server: int, deathsig: int) -> None:
-    _prctl(PR_SET_PDEATHSIG, deathsig)
+    prctl(PR_SET_PDEATHSIG, deathsig)
     if os.getppid() != server:
         os._exit(125)  # the server died before we could watch it: start nothing
 
@@ -282,7 +271,11 @@ def standby(server: int, channel: int) -> None:
         os.closerange(channel + 1, os.sysconf("SC_OPEN_MAX"))
         import socket  # already loaded by the server
 
+        with open("/proc/self/comm", "rb") as f:
+            name = f.read().rstrip(b"\n")
+        prctl(PR_SET_NAME, SPARE_NAME)
         data, ancillary, _, _ = socket.socket(fileno=channel).recvmsg(INLINE_MAX + 1, socket.CMSG_SPACE(4 * 4))
+        prctl(PR_SET_NAME, name)  # a launcher now, as one the server forks for a run
         if not data:
             os._exit(0)  # the server let us go
         fds = _fds(ancillary)
@@ -350,7 +343,7 @@ class Server:
         self.channel: socket.socket | None = None  # and our end of its socket
 
     def serve(self) -> None:
-        _prctl(PR_SET_DUMPABLE, 0)  # loads ctypes once, before any fork
+        prctl(PR_SET_DUMPABLE, 0)  # loads ctypes once, before any fork
         import json  # noqa: F401 - loaded here: every launcher parses its request, none imports
 
         self.stand_by()

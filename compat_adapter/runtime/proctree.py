@@ -1,5 +1,6 @@
 """The process tree as ``/proc`` shows it, for the hook launcher: who is below whom, signalling a
-member that may be gone, and ending the way another process ended.
+member that may be gone, ending the way another process ended, and ``prctl`` (our own place in
+the tree: subreaper, parent-death signal).
 
 Standard library only, and no import from the package: the launch server runs
 `compat_adapter.runtime.launcher` as a script (``python -I -S``), which imports this file beside it.
@@ -11,11 +12,27 @@ import os
 
 TYPE_CHECKING = False  # `typing` alone would double the server's start-up
 if TYPE_CHECKING:
+    import ctypes
     import signal
 else:
     import _signal as signal  # the C module: `signal` would import enum
 
-__all__ = ("children", "descendants", "end_like", "kill_quietly", "parents")
+__all__ = ("children", "descendants", "end_like", "kill_quietly", "libc", "parents", "prctl")
+
+_LIBC = None
+
+
+def libc() -> ctypes.CDLL:
+    global _LIBC
+    if _LIBC is None:
+        import ctypes
+
+        _LIBC = ctypes.CDLL(None, use_errno=True)
+    return _LIBC
+
+
+def prctl(option: int, value: int | bytes) -> bool:
+    return libc().prctl(option, value, 0, 0, 0) == 0
 
 
 def children(me: int) -> list[int]:

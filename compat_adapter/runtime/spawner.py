@@ -44,9 +44,9 @@ import anyio
 import anyio.lowlevel
 from anyio.abc import ByteReceiveStream, ByteSendStream
 
-from compat_adapter.runtime.launcher import INLINE_MAX, KILL_NOW
+from compat_adapter.runtime.launcher import INLINE_MAX, KILL_NOW, SPARE_NAME
 
-__all__ = ("LaunchRefused", "Launched", "launch", "server_pid")
+__all__ = ("LaunchRefused", "Launched", "launch", "server_pid", "standing_pids")
 
 _SCRIPT = Path(__file__).with_name("launcher.py")
 _ORDERS: dict[int, bytes] = {signal.SIGTERM: b"T", KILL_NOW: b"K"}
@@ -145,6 +145,25 @@ def server_pid() -> int | None:
     """The running launch server's pid, if one is running."""
     proc = _SERVER.proc
     return proc.pid if proc is not None and proc.poll() is None else None
+
+
+def standing_pids() -> set[int]:
+    """The processes the launcher keeps while this host lives, whatever its hooks do: the launch
+    server and its spare launcher (forked ahead for the next run, it has started nothing yet,
+    and is told by its process name). Empty when no server runs."""
+    server = server_pid()
+    if server is None:
+        return set()
+    found = {server}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            with suppress(OSError, ValueError, IndexError):
+                with open(f"/proc/{name}/stat", "rb") as f:
+                    stat = f.read()
+                comm, _, rest = stat.partition(b" (")[2].rpartition(b") ")
+                if int(rest.split()[1]) == server and comm == SPARE_NAME:
+                    found.add(int(name))
+    return found
 
 
 def _check(argv: Sequence[str], env: Mapping[str, str]) -> None:
