@@ -52,12 +52,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from compat_adapter.cli import main as cli_main
-from compat_adapter.testing.realconfig.install import Installed, corpus_files, install, vendor_of
+from compat_adapter.testing.realconfig.install import Installed, corpus_files, install, toolchain_bin, vendor_of
 
-ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "tests" / "fixtures" / "real-configs"
-#: Where scripts/toolchain_lane.sh links the team's programs (override: COMPAT_ADAPTER_TOOLCHAIN_DIR).
-TOOLCHAIN = Path(os.environ.get("COMPAT_ADAPTER_TOOLCHAIN_DIR") or ROOT / ".cache" / "toolchain") / "bin"
+CORPUS = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "real-configs"
 HOOK_SUFFIXES = {".json", ".jsonc", ".toml", ".ts", ".js"}
 #: Refusal codes of rules sources (an `instructions` entry), which are context, not handlers.
 RULES_CODES = ("SOURCE_MISSING", "REMOTE_SOURCE")
@@ -179,8 +176,9 @@ def _at_author_rows(source: str, host: str, toolchain: Path | None) -> list[dict
         base = Path(scratch)
         _lay_out(layout, base / "proj")
         (base / "home").mkdir()
+        path = os.environ.get("PATH", "")
         env = {**os.environ, "HOME": str(base / "home"), "TMPDIR": str(base),
-               "PATH": f"{toolchain}{os.pathsep}{os.environ.get('PATH', '')}" if toolchain else os.environ.get("PATH", "")}
+               "PATH": f"{toolchain}{os.pathsep}{path}" if toolchain else path}
         argv = [*_sandbox(base, base / "proj", layout.author_path, layout.author_path), sys.executable, "-m",
                 "compat_adapter", "grade", "--json", "--trust-all", "--host", host, "--vendor", layout.vendor,
                 f"{layout.author_path}/{layout.imports[0]}"]
@@ -205,7 +203,7 @@ def starts(host: str) -> dict:
     with the toolchain present, hook by hook, with its cause."""
     steps = ("alone", "installed", "with_toolchain", "assumed", "at_author_path")
     tally = {"hooks": 0, **dict.fromkeys(steps, 0)}
-    toolchain = TOOLCHAIN if (TOOLCHAIN / "uv").exists() else None
+    toolchain = toolchain_bin()
     causes: dict[str, int] = {}
     stuck: list[dict] = []
     for source in corpus_files():
@@ -232,8 +230,9 @@ def starts(host: str) -> dict:
             stuck.append({"file": source, "place": place, "cause": cause, "at_author_path": there,
                           "why": next((p["text"] for p in row["preflight"] if p["kind"] == "cannot-start"), "")})
     share = {k: round(tally[k] / tally["hooks"], 3) if tally["hooks"] else 0.0 for k in steps}
-    return {**tally, "share": share, "toolchain": str(toolchain) if toolchain else None, "causes": causes,
-            "not_starting": stuck}
+    # Without bubblewrap no project is mounted at its author's path: that step then adds nothing.
+    return {**tally, "share": share, "toolchain": str(toolchain) if toolchain else None,
+            "author_sandbox": shutil.which("bwrap"), "causes": causes, "not_starting": stuck}
 
 
 def main() -> int:
@@ -259,7 +258,8 @@ def main() -> int:
           f"{s['with_toolchain']} with the team's toolchain installed ({s['share']['with_toolchain']:.1%}"
           f"{'' if s['toolchain'] else ': NO TOOLCHAIN LANE, run scripts/toolchain_lane.sh'}), "
           f"{s['assumed']} assuming the programs no registry has ({s['share']['assumed']:.1%}), "
-          f"{s['at_author_path']} with projects at their author's path ({s['share']['at_author_path']:.1%})")
+          f"{s['at_author_path']} with projects at their author's path ({s['share']['at_author_path']:.1%}"
+          f"{'' if s['author_sandbox'] else ': NO bwrap, nothing mounted'})")
     for cause, n in sorted(s["causes"].items()):
         print(f"    {n:3} do not start with the toolchain: {cause}")
     for row in s["not_starting"]:

@@ -188,8 +188,11 @@ def test_a_launchers_run_options_are_not_the_program(tmp_path: Path) -> None:
     bare = preflight(resolve_vendor("claude"), "PostToolUse", "Edit", hook, tmp_path,
                      env={"PATH": str(tmp_path / "nothing"), "PY": sys.executable})
     assert [f.subject for f in bare if f.kind == "program"] == ["uv", "python"], bare
-    uv = Path(__file__).resolve().parents[1] / ".cache" / "toolchain" / "bin" / "uv"
-    assert uv.exists(), "bash scripts/toolchain_lane.sh installs uv"
+    from compat_adapter.testing.realconfig.install import toolchain_bin
+
+    folder = toolchain_bin()
+    assert folder is not None, "bash scripts/toolchain_lane.sh installs uv"
+    uv = folder / "uv"
     (tmp_path / "req.txt").write_text("")
     path = f"{uv.parent}{os.pathsep}{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
     env = {"PATH": path, "PY": sys.executable, "UV_CACHE_DIR": str(tmp_path / "uv-cache"), "HOME": str(tmp_path)}

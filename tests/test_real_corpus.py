@@ -104,6 +104,7 @@ def test_the_corpus_figure_counts_the_hooks_that_start_step_by_step() -> None:
     starts only at its author's path is still one that does not start for anyone else."""
     s = _figure(dict(os.environ))["starts"]
     assert s["toolchain"], "bash scripts/toolchain_lane.sh installs the team's toolchain"
+    assert s["author_sandbox"], "bash scripts/dsh_lane.sh installs bubblewrap"
     assert s["hooks"] >= 170
     assert s["alone"] <= s["installed"] <= s["with_toolchain"] <= s["assumed"]
     assert s["with_toolchain"] <= s["at_author_path"] < s["hooks"]

@@ -37,7 +37,7 @@ from compat_adapter.errors import CompatError
 from compat_adapter.testing.lane.vendors import cli_less
 from compat_adapter.trust import command_view
 
-__all__ = ("CORPUS", "MANIFEST", "Installed", "corpus_files", "install", "vendor_of")
+__all__ = ("CORPUS", "MANIFEST", "Installed", "corpus_files", "install", "toolchain_bin", "vendor_of")
 
 CORPUS = Path(__file__).resolve().parents[3] / "tests" / "fixtures" / "real-configs"
 MANIFEST = CORPUS / "LANE.json"
@@ -118,6 +118,15 @@ class Installed:
     not_drivable: str | None = None
     author_path: str | None = None
     """With ``at_author_path``: where the scratch project must be mounted (its author's checkout)."""
+
+
+def toolchain_bin() -> Path | None:
+    """The folder where ``scripts/toolchain_lane.sh`` links the programs real teams' hooks start (uv,
+    pnpm, bun), to put first on a hook's PATH; None until that lane is installed. The folder is
+    ``.cache/toolchain`` (override: ``COMPAT_ADAPTER_TOOLCHAIN_DIR``, as the script reads it)."""
+    given = os.environ.get("COMPAT_ADAPTER_TOOLCHAIN_DIR")
+    folder = (Path(given) if given else CORPUS.parents[2] / ".cache" / "toolchain") / "bin"
+    return folder if (folder / "uv").exists() else None
 
 
 def manifest() -> dict[str, Any]:
