@@ -6,6 +6,7 @@ key (``security``, ``model``, ``mcpServers`` …) is ignored. ``hooksConfig.enab
 every hook off, and a hook named in ``hooksConfig.disabled`` (by its ``name``, else its command)
 never runs. Inside ``hooks`` the keys ``enabled``, ``disabled`` and ``notifications`` are settings,
 not events, as Gemini skips them. The group shape is Claude's (``{matcher, sequential, hooks: […]}``);
+a group's ``sequential: true`` makes the event's whole run sequential, as Gemini's planner does;
 Gemini discards a handler with no ``type`` and one whose group has no ``hooks`` list, so those are
 refused. ``timeout`` is in milliseconds and becomes seconds here.
 """
@@ -32,6 +33,7 @@ from compat_adapter.importers.common import (
     grouped_slots,
     handler_type,
     hook_table,
+    in_sequence,
     judged,
     load_json,
     no_row,
@@ -120,7 +122,7 @@ def classify(spec: VendorSpec, slot: Slot, shown: str, disabled: frozenset[str] 
     if isinstance(name, str) and name in disabled:
         return refuse(spec, slot, shown, "SKIPPED_BY_VENDOR",
                       f"{name!r} is listed in hooksConfig.disabled, so Gemini never runs it")
-    return accept(spec, replace(slot, handler=_seconds(h, shown, slot.place)), shown)
+    return in_sequence(slot, accept(spec, replace(slot, handler=_seconds(h, shown, slot.place)), shown))
 
 
 def _seconds(h: Mapping[str, Any], shown: str, place: str) -> Mapping[str, Any]:
