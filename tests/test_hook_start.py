@@ -176,7 +176,7 @@ def test_a_variable_the_host_cannot_give_is_a_listed_loss() -> None:
         assert any(name in t for t in texts), (vendor, texts)
 
 
-def test_a_launchers_run_options_are_not_the_program(tmp_path: Path) -> None:
+def test_a_launchers_run_options_are_not_the_program(tmp_path: Path, toolchain: Path) -> None:
     """`uv run --extra dev python -m mypy src/` (anthropics/claude-agent-sdk-python) starts uv, then
     python: `--extra` and its value are uv's options, never a program to look up. The real uv of the
     toolchain lane (scripts/toolchain_lane.sh) runs such a line, and preflight finds it clean."""
@@ -188,11 +188,7 @@ def test_a_launchers_run_options_are_not_the_program(tmp_path: Path) -> None:
     bare = preflight(resolve_vendor("claude"), "PostToolUse", "Edit", hook, tmp_path,
                      env={"PATH": str(tmp_path / "nothing"), "PY": sys.executable})
     assert [f.subject for f in bare if f.kind == "program"] == ["uv", "python"], bare
-    from compat_adapter.testing.realconfig.install import toolchain_bin
-
-    folder = toolchain_bin()
-    assert folder is not None, "bash scripts/toolchain_lane.sh installs uv"
-    uv = folder / "uv"
+    uv = toolchain / "uv"
     (tmp_path / "req.txt").write_text("")
     path = f"{uv.parent}{os.pathsep}{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
     env = {"PATH": path, "PY": sys.executable, "UV_CACHE_DIR": str(tmp_path / "uv-cache"), "HOME": str(tmp_path)}

@@ -96,7 +96,7 @@ def test_the_corpus_figure_holds_its_floor() -> None:
     assert not gained & {r["origin"] for p in dsh["vendors"].values() for r in p["not_adapted"]}
 
 
-def test_the_corpus_figure_counts_the_hooks_that_start_step_by_step() -> None:
+def test_the_corpus_figure_counts_the_hooks_that_start_step_by_step(toolchain: Path) -> None:
     """How many corpus hooks start (scripts/corpus_figure.py, preflight's answer per hook): alone,
     installed with the lane's stand-ins, with the team's toolchain really installed
     (scripts/toolchain_lane.sh), assuming the programs no registry has, and with a project mounted

@@ -157,7 +157,7 @@ def test_a_windows_drive_path_and_an_authors_checkout_get_no_stand_in_where_they
     assert not [p for p in stood if "spiral" in p]
 
 
-def test_the_go_and_typescript_stand_ins_run_under_the_real_toolchain(tmp_path: Path) -> None:
+def test_the_go_and_typescript_stand_ins_run_under_the_real_toolchain(tmp_path: Path, toolchain: Path) -> None:
     """go-utils' `go run "$guard_root/…/main.go"` (Debian's go) and co-safety's `bun x.ts` (the
     toolchain lane's Bun) start the stand-ins, which record their call as the lane's recorder does."""
     import os
@@ -166,10 +166,7 @@ def test_the_go_and_typescript_stand_ins_run_under_the_real_toolchain(tmp_path: 
     import shutil
 
     from compat_adapter.testing.lane import hookrec
-    from compat_adapter.testing.realconfig.install import toolchain_bin
-
-    folder = toolchain_bin()
-    assert folder is not None, "bash scripts/toolchain_lane.sh"
+    folder = toolchain
     env = {**os.environ, "PATH": f"{folder}{os.pathsep}{os.environ['PATH']}", "HOME": str(tmp_path),
            "GOCACHE": str(tmp_path / "gocache"), "GOFLAGS": "-mod=mod"}
     for source, event, payload in (
