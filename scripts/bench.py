@@ -38,7 +38,7 @@ Figures:
   ``cli_compiles_every_start``: whether the first figures were taken with ``PYTHONDONTWRITEBYTECODE``
   set. Both are reported because they differ by what compiling the package costs: an editable
   install under that variable (as on the developers' machines here) compiles every module of
-  ``compat_adapter`` and ``vendors`` at every start, about a quarter of the matrix command's work
+  ``compat_adapter`` and ``vendors`` at every start, about a quarter of the matrix command's work.
   The goal stays on ``matrix_cli_ms``, as measured;
 * ``rss_1000_hooks_mb`` — resident memory growth of a process for 1000 registered hooks;
 * ``dispose_cycle_rss_kb`` — resident memory growth per adapter cycle on one host (create, one
