@@ -6,13 +6,11 @@ The README summary, docs/support-matrix.md and `compat-adapter matrix` are all r
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 
 from compat_adapter.catalog import resolve_vendor, vendors
 from compat_adapter.declare import Declared
 from compat_adapter.grading import grade, grade_rules, grade_runtime
-from compat_adapter.host.protocol import Surface
 from compat_adapter.host.surfaces import EMBEDDED_SURFACE
 from compat_adapter.model import (
     Capability,
@@ -22,6 +20,7 @@ from compat_adapter.model import (
     DegradationCode,
     Frozen,
     Route,
+    Surface,
     capability_result,
 )
 from compat_adapter.routing.points import POINTS
@@ -190,7 +189,11 @@ def build_matrix(surface: Surface = EMBEDDED_SURFACE, vendor: str | None = None,
 
 
 def to_json(matrix: Matrix) -> str:
-    return json.dumps(matrix.model_dump(mode="json"), indent=2, ensure_ascii=False)
+    """The matrix as JSON: two-space indent, text as it is (not ``\\u`` escapes). Written by
+    pydantic's own serializer, byte for byte what ``json.dumps(model_dump(mode="json"), indent=2,
+    ensure_ascii=False)`` writes (a test compares them on every host) in a tenth of its time: with
+    an indent, the standard library encodes in Python, not C."""
+    return matrix.model_dump_json(indent=2)
 
 
 def _cell(text: str) -> str:

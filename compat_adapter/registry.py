@@ -179,21 +179,33 @@ def _refuse(unit_name: str, part: str, why: str) -> VendorIncomplete:
     return VendorIncomplete(f"vendor {unit_name} is incomplete: its {part} {why}", vendor=unit_name, part=part)
 
 
-def _kinds() -> Mapping[str, type | tuple[type, ...]]:
-    # Imported here: these modules are the parts' kinds, and several of them reach the catalog,
-    # which loads this module; by the time a unit is checked all of them are loaded.
-    from compat_adapter.dialects.base import Dialect
-    from compat_adapter.handlers.parse import HandlerShape
-    from compat_adapter.routing.placement import Facts
-    from compat_adapter.routing.voice import Voice
+def _kind(part: str) -> type | tuple[type, ...]:
+    # Imported here, and only the kind asked for: these modules are the parts' kinds, and several of
+    # them reach the catalog, which loads this module; by the time a unit is checked all of them
+    # are loaded. The dialect's kind (``dialects.base``) loads only with a dialect given unloaded.
+    if part == "dialect":
+        from compat_adapter.dialects.base import Dialect
 
-    return {"order": int, "dialect": Dialect, "importer": Importer, "handlers": HandlerShape, "voice": Voice,
-            "landing": Facts, "lane": (str, type(None))}
+        return Dialect
+    if part == "handlers":
+        from compat_adapter.handlers.parse import HandlerShape
+
+        return HandlerShape
+    if part == "landing":
+        from compat_adapter.routing.placement import Facts
+
+        return Facts
+    if part == "voice":
+        from compat_adapter.routing.voice import Voice
+
+        return Voice
+    kinds: dict[str, type | tuple[type, ...]] = {"order": int, "importer": Importer, "lane": (str, type(None))}
+    return kinds[part]
 
 
 def _check_part(unit: VendorUnit, part: str, value: object) -> None:
     name = unit.spec.id
-    if not isinstance(value, _kinds()[part]) or isinstance(value, bool):
+    if not isinstance(value, _kind(part)) or isinstance(value, bool):
         raise _refuse(name, part, f"is a {type(value).__name__}, not what a unit's {part} is")
     said = getattr(value, "vendor", name) if part in ("dialect", "voice") else name
     if said != name:

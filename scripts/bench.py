@@ -32,7 +32,14 @@ Figures:
 * ``register_1000_s``, ``register_scaling`` (2000 / 1000) on native rows and
   ``register_1000_bridge_s`` for official-bridge rows inside one ``batch()``;
 * ``import_ms`` (``import compat_adapter`` minus a bare interpreter), ``heavy_modules_imported``,
-  ``matrix_cli_ms``, ``grade_cli_ms`` (subprocess wall times);
+  ``matrix_cli_ms``, ``grade_cli_ms`` (subprocess wall times, in this script's own environment);
+* ``matrix_cli_cached_ms`` — ``matrix_cli_ms`` with the bytecode cached (in a throw-away
+  ``PYTHONPYCACHEPREFIX``, warmed by one run), as an installed copy runs; and
+  ``cli_compiles_every_start``: whether the first figures were taken with ``PYTHONDONTWRITEBYTECODE``
+  set. Both are reported because they differ by what compiling the package costs: an editable
+  install under that variable (as on the developers' machines here) compiles every module of
+  ``compat_adapter`` and ``vendors`` at every start, about a quarter of the matrix command's work.
+  The goal stays on ``matrix_cli_ms``, as measured;
 * ``rss_1000_hooks_mb`` — resident memory growth of a process for 1000 registered hooks;
 * ``dispose_cycle_rss_kb`` — resident memory growth per adapter cycle on one host (create, one
   hook on every row of all five vendors plus rules, a scripted turn, dispose): the median step
@@ -362,9 +369,10 @@ async def bench_register(root: Path, reps: int = 7) -> dict[str, float]:
 
 # ── subprocesses: import, CLI, memory ───────────────────────────────────────────────────────────
 
-def _wall_ms(argv: Sequence[str], *, cwd: Path = REPO, check: bool = True) -> float:
+def _wall_ms(argv: Sequence[str], *, cwd: Path = REPO, check: bool = True,
+             env: dict[str, str] | None = None) -> float:
     t0 = time.perf_counter()
-    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True)
+    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, env=env)
     wall = (time.perf_counter() - t0) * 1000
     if check and done.returncode != 0:
         raise RuntimeError(f"{' '.join(argv)} exited {done.returncode}: {done.stderr[-500:]}")
@@ -390,10 +398,17 @@ def bench_import(reps: int = 7) -> dict[str, Any]:
             "heavy_modules_imported": heavy}
 
 
-def bench_cli(reps: int = 5) -> dict[str, float]:
+def bench_cli(reps: int = 5) -> dict[str, Any]:
     cli = _cli()
     settings = "tests/fixtures/importers/claude/webapp/.claude/settings.json"
     matrix = [_wall_ms([*cli, "matrix", "--format", "json"]) for _ in range(reps)]
+    # The same command with its bytecode cached, as an installed copy runs (pip compiles it at
+    # install): in a throw-away cache folder, warmed once, so nothing is written in the checkout.
+    with tempfile.TemporaryDirectory() as pycache:
+        cached_env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        cached_env["PYTHONPYCACHEPREFIX"] = pycache
+        _wall_ms([*cli, "matrix", "--format", "json"], env=cached_env)
+        cached = [_wall_ms([*cli, "matrix", "--format", "json"], env=cached_env) for _ in range(reps)]
     # grade exits 0 here (no --strict), whatever it grades. It grades what a user who trusted the
     # file sees (every hook graded, not held back as untrusted), with a throw-away trust store.
     before = os.environ.get("COMPAT_ADAPTER_STATE_HOME")
@@ -407,7 +422,9 @@ def bench_cli(reps: int = 5) -> dict[str, float]:
                 os.environ.pop("COMPAT_ADAPTER_STATE_HOME", None)
             else:
                 os.environ["COMPAT_ADAPTER_STATE_HOME"] = before
-    return {"matrix_cli_ms": _median(matrix), "grade_cli_ms": _median(grade)}
+    return {"matrix_cli_ms": _median(matrix), "grade_cli_ms": _median(grade),
+            "matrix_cli_cached_ms": _median(cached),
+            "cli_compiles_every_start": bool(os.environ.get("PYTHONDONTWRITEBYTECODE"))}
 
 
 #: What both memory probes start with: the imports they share and a resident-size reader.
@@ -552,15 +569,20 @@ async def bench_fswatch(root: Path, reps: int = 5) -> dict[str, float]:
 
 # ── report ──────────────────────────────────────────────────────────────────────────────────────
 
-def _met(figures: dict[str, Any]) -> tuple[dict[str, str], dict[str, bool]]:
+def _met(figures: dict[str, Any], *, every: bool = True) -> tuple[dict[str, str], dict[str, bool]]:
+    """Each goal and whether it is met; a figure missing from a full run is a goal missed, and
+    under ``--only`` the goals of the parts not run are left out."""
     goals: dict[str, str] = {}
     met: dict[str, bool] = {}
     for name, (goal, op) in GOALS.items():
+        if not every and name not in figures:
+            continue
         goals[name] = f"{op} {goal:g}"
         value = figures.get(name)
         met[name] = value is not None and (value <= goal if op == "<=" else value < goal)
-    goals["heavy_modules_imported"] = "== []"
-    met["heavy_modules_imported"] = figures.get("heavy_modules_imported") == []
+    if every or "heavy_modules_imported" in figures:
+        goals["heavy_modules_imported"] = "== []"
+        met["heavy_modules_imported"] = figures.get("heavy_modules_imported") == []
     return goals, met
 
 
@@ -593,7 +615,7 @@ async def _async_benches(root: Path, progress: Callable[[str], None],
 
 def run(progress: Callable[[str], None], only: frozenset[str] | None = None) -> dict[str, Any]:
     """Every benchmark, or those named in `only` (a step of ASYNC_STEPS or SYNC_STEPS); the goals
-    of figures not measured are reported as not met."""
+    of steps not run are left out."""
     started = time.perf_counter()
     root = Path(tempfile.mkdtemp(prefix="compat-bench-"))
     try:
@@ -607,7 +629,7 @@ def run(progress: Callable[[str], None], only: frozenset[str] | None = None) -> 
         if only is None or name in only:
             progress(name)
             figures.update(sync[name]())
-    goals, met = _met(figures)
+    goals, met = _met(figures, every=only is None)
     figures["total_s"] = time.perf_counter() - started
     return {**{k: (round(v, 3) if isinstance(v, float) else v) for k, v in figures.items()},
             "goals": goals, "met": met}

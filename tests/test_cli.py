@@ -261,3 +261,55 @@ def test_version_module_entry_and_help_on_every_option() -> None:
                for name, sub in subs.choices.items() for action in sub._actions
                if not isinstance(action, argparse._HelpAction) and not action.help]
     assert not missing, missing
+
+
+# ── a command loads only what it runs ───────────────────────────────────────────────────────────
+
+def test_a_named_command_builds_the_parser_every_command_builds() -> None:
+    """With a command named first, only its module is loaded; the parser reads as the full one:
+    the same usage line (every command's name, in order), the same help and errors of the command."""
+    import argparse
+
+    from compat_adapter.cli import _MODULES, _parser
+
+    def subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+        action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        return dict(action.choices)
+
+    full = _parser()
+    assert list(subparsers(full)) == list(_MODULES)
+    for name in _MODULES:
+        lazy = _parser([name, "--json"])
+        assert lazy.format_usage() == full.format_usage()
+        assert list(subparsers(lazy)) == list(_MODULES)
+        assert subparsers(lazy)[name].format_help() == subparsers(full)[name].format_help(), name
+    # Not a command first: the whole parser, so argparse's own messages list every choice.
+    assert list(subparsers(_parser(["--version"]))) == list(_MODULES)
+    assert subparsers(_parser(["nope"]))["grade"].format_help() == subparsers(full)["grade"].format_help()
+
+
+def test_the_matrix_command_loads_no_other_command_nor_the_host_contract() -> None:
+    probe = ("import sys, io, contextlib\n"
+             "from compat_adapter.cli import main\n"
+             "with contextlib.redirect_stdout(io.StringIO()):\n"
+             "    assert main(['matrix', '--format', 'json']) == 0\n"
+             "print(sorted(m for m in sys.modules if m.startswith('compat_adapter')))")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
+    loaded = set(json.loads(done.stdout.replace("'", '"')))
+    assert "compat_adapter.cli.matrix" in loaded
+    others = {m for m in loaded if m.startswith("compat_adapter.cli.") and m != "compat_adapter.cli.matrix"}
+    assert others == set()
+    # The host contract, a host wing, the service and rich are not what the matrix is made of.
+    heavy = {"compat_adapter.host.protocol", "compat_adapter.host.dsh.surface", "compat_adapter.service",
+             "compat_adapter.dialects.base"}
+    assert loaded & heavy == set()
+
+
+def test_an_unknown_command_and_an_unknown_option_read_as_before() -> None:
+    done = cli("nope")
+    assert done.returncode == 2
+    assert "invalid choice: 'nope' (choose from 'matrix', 'surface', 'demo', 'run', 'grade'" in done.stderr
+    done = cli("matrix", "--nope")
+    assert done.returncode == 2
+    assert "{matrix,surface,demo,run,grade,explain,serve,trust,hooks}" in done.stderr
+    assert "unrecognized arguments: --nope" in done.stderr

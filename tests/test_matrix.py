@@ -201,3 +201,13 @@ def test_numbers_in_readme_prose_come_from_the_code(tmp_path: Path) -> None:
         assert found == [value], (pattern, found, value)
         stated += found
     assert sorted(re.findall(r"\d+(?:\.\d+)*", prose)) == sorted(stated)
+
+
+def test_the_json_is_what_the_standard_encoder_writes_on_every_host() -> None:
+    """``to_json`` is pydantic's serializer; byte for byte what ``json.dumps`` writes of the same
+    data (two-space indent, text unescaped), so its speed changes no output."""
+    for host in ("embedded", "dsh", "dsh-0.2"):
+        m = build_matrix(SURFACES[host])
+        assert to_json(m) == json.dumps(m.model_dump(mode="json"), indent=2, ensure_ascii=False), host
+    one = build_matrix(vendor="copilot")
+    assert to_json(one) == json.dumps(one.model_dump(mode="json"), indent=2, ensure_ascii=False)

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 from compat_adapter.catalog import vendors
 from compat_adapter.cli import main
 from compat_adapter.host.protocol import validate_host
@@ -44,3 +50,29 @@ def test_validate_host_lists_what_an_object_lacks() -> None:
 
     problems = validate_host(NotAHost())
     assert "missing: on" in problems and "missing: settle" in problems
+
+
+def test_a_registered_host_kind_cannot_take_a_built_in_name(tmp_path: Path) -> None:
+    """A built-in kind is looked up without reading the installed metadata, so a distribution that
+    registers a second ``embedded`` is refused where the registered kinds are read, naming its entry
+    point, and never silently graded against."""
+    site = tmp_path / "site"
+    info = site / "toy_host-0.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-host\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[compat_adapter.hosts]\nsecond = toyhost:HOST\n")
+    (site / "toyhost.py").write_text("from compat_adapter.host.surfaces import EMBEDDED_SURFACE, HostKind\n"
+                                     "HOST = HostKind('embedded', EMBEDDED_SURFACE.without(services=['lsp']))\n")
+    env = {**os.environ, "PYTHONPATH": str(site)}
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "compat_adapter", *args], env=env, cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120, check=False)
+
+    done = run("surface", "--json")
+    assert done.returncode == 0, done.stderr
+    assert "lsp" in json.loads(done.stdout)["surface"]["services"]  # the built-in one, not the toy's
+    done = run("surface", "--host", "dsh", "--json")
+    assert done.returncode == 2
+    assert ("entry point 'second' of compat_adapter.hosts registers 'embedded', the name of a built-in "
+            "host kind") in done.stderr

@@ -10,72 +10,34 @@ so starting the command line costs only what that command needs.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from compat_adapter.cli.explain import add_commands as add_explain_commands
-from compat_adapter.cli.grade import add_commands as add_grade_commands
-from compat_adapter.cli.hooks import add_commands as add_hooks_commands
-from compat_adapter.cli.serve import add_commands as add_serve_commands
-from compat_adapter.cli.session import add_commands as add_session_commands
-from compat_adapter.cli.trust import add_commands as add_trust_commands
 from compat_adapter.errors import CompatError
-from compat_adapter.host.surfaces import surface_named
 
 __all__ = ("main",)
 
+#: Every command → the module that defines it (its ``add_commands``), in the order ``--help`` lists
+#: them. A command's module, and what it imports, loads only when that command is chosen (or for
+#: the top-level ``--help``, which lists them all): `compat-adapter matrix` pays for no host, no
+#: service, no rich.
+_MODULES: dict[str, str] = {
+    "matrix": "compat_adapter.cli.matrix",
+    "surface": "compat_adapter.cli.matrix",
+    "demo": "compat_adapter.cli.session",
+    "run": "compat_adapter.cli.session",
+    "grade": "compat_adapter.cli.grade",
+    "explain": "compat_adapter.cli.explain",
+    "serve": "compat_adapter.cli.serve",
+    "trust": "compat_adapter.cli.trust",
+    "hooks": "compat_adapter.cli.hooks",
+}
+
 _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
-
-
-def _command(name: str) -> Callable[[Callable[[argparse.Namespace], int]], Callable[[argparse.Namespace], int]]:
-    def register(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-        _COMMANDS[name] = fn
-        return fn
-    return register
-
-
-@_command("matrix")
-def _matrix(args: argparse.Namespace) -> int:
-    from compat_adapter.matrix import build_matrix, to_json, to_markdown
-
-    matrix = build_matrix(surface_named(args.host), vendor=args.vendor)
-    sys.stdout.write(to_json(matrix) + "\n" if args.format == "json" else to_markdown(matrix))
-    return 0
-
-
-@_command("surface")
-def _surface(args: argparse.Namespace) -> int:
-    from compat_adapter.surface_check import check_surface
-
-    surface = surface_named(args.host)
-    missing = check_surface(surface)
-    if args.json:
-        print(json.dumps({"surface": surface.model_dump(mode="json"), "missing": list(missing)},
-                         indent=2))
-    else:
-        from rich.console import Console
-        from rich.table import Table
-
-        table = Table(title=f"{surface.host} {surface.version}")
-        table.add_column("seam or service")
-        table.add_column("mode")
-        for seam, mode in sorted(surface.seams.items()):
-            table.add_row(seam, str(mode))
-        for service in sorted(surface.services):
-            table.add_row(service, "service")
-        for package in sorted(surface.bridge_packages):
-            table.add_row(package, "bridge package")
-        console = Console()
-        console.print(table)
-        if missing:
-            for item in missing:
-                console.print(f"missing: {item}")
-        else:
-            console.print("nothing missing: every vendor row can be graded on this surface")
-    return 1 if missing else 0
 
 
 class _Version(argparse.Action):
@@ -89,32 +51,36 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def _parser() -> argparse.ArgumentParser:
+def _chosen(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` names, when it names one before anything else the top level reads (the
+    top level takes only ``-h`` and ``--version``, neither with a value)."""
+    first = next((arg for arg in argv if not arg.startswith("-")), None)
+    before = argv[:argv.index(first)] if first is not None else argv
+    return first if first in _MODULES and not before else None
+
+
+def _parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; the commands it built go to ``_COMMANDS``. With ``argv`` that names a command
+    first, only that command's module is loaded and its parser built in full; every other command
+    is a bare name in its place, so the top-level usage and errors read as with every module loaded."""
     parser = argparse.ArgumentParser(prog="compat-adapter", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True)
-
-    m = sub.add_parser("matrix", help="print the support matrix")
-    m.add_argument("--format", choices=("md", "json"), default="md", help="markdown (default) or JSON")
-    m.add_argument("--vendor", default=None, help="only this vendor's rows")
-    m.add_argument("--host", default="embedded",
-                   help="grade on this host's surface (embedded, dsh = published 0.1.0-rc.8, dsh-0.2)")
-
-    s = sub.add_parser("surface", help="show a host surface and what the vendor rows miss on it")
-    s.add_argument("--host", default="embedded", help="the host surface to show (embedded, dsh, dsh-0.2)")
-    s.add_argument("--json", action="store_true", help="print the surface as JSON")
-
-    _COMMANDS.update(add_session_commands(sub))
-    _COMMANDS.update(add_grade_commands(sub))
-    _COMMANDS.update(add_explain_commands(sub))
-    _COMMANDS.update(add_serve_commands(sub))
-    _COMMANDS.update(add_trust_commands(sub))
-    _COMMANDS.update(add_hooks_commands(sub))
+    chosen = _chosen(argv) if argv is not None else None
+    wanted = {_MODULES[chosen]} if chosen else set(_MODULES.values())
+    for name, module in _MODULES.items():
+        if name in sub.choices:
+            continue  # added with the other commands of its module
+        if module in wanted:
+            _COMMANDS.update(importlib.import_module(module).add_commands(sub))
+        else:
+            sub.add_parser(name)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = _parser(argv)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse already printed its one-line usage error

@@ -20,9 +20,18 @@ import abc
 import itertools
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal, Protocol, runtime_checkable
+
+# The answers a listener gives live apart (the routing rules need only them); the contract names them.
+from compat_adapter.host.answers import (
+    ApprovalOutcome,
+    AskUserQuestionAnswer,
+    PostToolDecision,
+    PreStepDecision,
+    PreToolDecision,
+    QuestionAnswer,
+)
 
 # The surface is plain data the grader reads too, so it lives in the model; the contract names it.
 from compat_adapter.model import SeamMode, Surface
@@ -168,34 +177,12 @@ class ToolPostEvent:
 
 
 @dataclass(frozen=True, slots=True)
-class PreToolDecision:
-    kind: Literal["allow", "deny", "ask"]
-    reason: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class PostToolDecision:
-    kind: Literal["accept", "block"]
-    feedback: str | None = None
-    additional_contexts: tuple[UserMessage, ...] = ()
-    appended: str | None = None
-    """accept: text added after the result's own content, which the model then reads as part of the
-    result (DSH: an accept whose ``content`` is the result's blocks followed by this text)."""
-
-
-@dataclass(frozen=True, slots=True)
 class PreStepEvent:
     agent: AgentHandle
     messages: tuple[UserMessage, ...]
     """The claimed inbox batch; empty on tool-continuation steps."""
     turn: int
     step: int
-
-
-@dataclass(frozen=True, slots=True)
-class PreStepDecision:
-    kind: Literal["enter", "reject"]
-    messages: tuple[UserMessage, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,13 +238,6 @@ class SubagentEnd:
     local: bool = True
 
 
-class ApprovalOutcome(StrEnum):
-    ALLOWED_ONCE = "allowed-once"
-    REJECTED = "rejected"
-    CANCELLED = "cancelled"
-    UNAVAILABLE = "unavailable"
-
-
 @dataclass(frozen=True, slots=True)
 class ApprovalRequest:
     agent: AgentHandle
@@ -277,18 +257,6 @@ class Question:
 class UserQuestionsRequest:
     questions: tuple[Question, ...]
     agent: AgentHandle | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class QuestionAnswer:
-    id: str
-    selected: tuple[str, ...] = ()
-    custom: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class AskUserQuestionAnswer:
-    answers: tuple[QuestionAnswer, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib.metadata import entry_points
 from types import MappingProxyType
 from typing import Any
 
@@ -61,17 +60,26 @@ class HostKind:
     writes the contract's vocabulary."""
 
 
-_BUILTIN = (HostKind("embedded", EMBEDDED_SURFACE), HostKind("dsh-0.2", DSH_0_2_SURFACE))
+_BUILTIN: Mapping[str, HostKind] = MappingProxyType(
+    {k.name: k for k in (HostKind("embedded", EMBEDDED_SURFACE), HostKind("dsh-0.2", DSH_0_2_SURFACE))})
 
 
 @cache
 def host_kinds() -> Mapping[str, HostKind]:
-    """Every host kind by name: the two above and the registered ones (read once per process)."""
-    found: dict[str, HostKind] = {k.name: k for k in _BUILTIN}
+    """Every host kind by name: the two above and the registered ones (read once per process).
+    A registered kind that takes a built-in name is refused: a built-in kind is looked up without
+    reading the installed metadata (:func:`host_kind`), so it could not be replaced there."""
+    # Imported here: the installed distributions are read only when a registered kind is asked for.
+    from importlib.metadata import entry_points
+
+    found: dict[str, HostKind] = dict(_BUILTIN)
     for point in entry_points(group=ENTRY_POINTS):
         kind = point.load()
         if not isinstance(kind, HostKind):
             raise CompatError(f"entry point {point.name!r} of {ENTRY_POINTS} is not a HostKind")
+        if kind.name in _BUILTIN:
+            raise CompatError(f"entry point {point.name!r} of {ENTRY_POINTS} registers {kind.name!r}, "
+                              "the name of a built-in host kind")
         found[kind.name] = kind
     return MappingProxyType(found)
 
@@ -92,6 +100,8 @@ def host_kind(name: str) -> HostKind:
 
     :raises CompatError: no kind has that name; the message lists the known ones.
     """
+    if name in _BUILTIN:  # data here: no installed metadata read, no host wing loaded
+        return _BUILTIN[name]
     kinds = host_kinds()
     try:
         return kinds[name]

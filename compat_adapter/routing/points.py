@@ -21,7 +21,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
-from compat_adapter.host.protocol import (
+from compat_adapter.host.answers import (
     AskUserQuestionAnswer,
     QuestionAnswer,
 )

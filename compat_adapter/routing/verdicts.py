@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from compat_adapter.catalog import vendor_tool
-from compat_adapter.host.protocol import (
+from compat_adapter.host.answers import (
     ApprovalOutcome,
     AskUserQuestionAnswer,
     PostToolDecision,
