@@ -459,22 +459,6 @@ EVENTS = (
         ),
     ),
     EventRow(
-        event="Setup",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("session/created",),
-        point="session/created",
-        matcher_subject="trigger",
-        degradations=(
-            degrade("timing-differs",
-                    "It fires when a session is created, with the host already running, not during an "
-                    "init or maintenance run before the session starts."),
-            degrade("matcher-narrowed",
-                    "The host has no maintenance run, so trigger is never \"maintenance\" and such a "
-                    "matcher never fires."),
-            _HALT_DOCUMENTED,
-        ),
-    ),
-    EventRow(
         event="InstructionsLoaded",
         route=Route.NATIVE_TRANSLATE,
         seams=("session/created",),
@@ -847,6 +831,11 @@ _DERIVED_FACTS = degrade(
 
 #: Claude Code events no route here serves, each with why (grading makes a hook of one UNSUPPORTED).
 UNSERVED = (
+    ("Setup",
+     "Claude Code 2.1.332 runs Setup hooks only on its own init and maintenance runs (`claude --init`, "
+     "`--init-only`, `--maintenance`: trigger init or maintenance), never when an ordinary or -p session "
+     "starts (lane case claude:setup_not_fired). The host has no such run, so there is no moment at which "
+     "Claude would run the hook"),
     ("PreSkillShellCommand",
      "Claude Code 2.1.332 runs it before a skill's inline shell command (!`…` in a SKILL.md, run when "
      "the skill is expanded), sending tool_name \"Bash\", tool_input.command, tool_use_id, command_name, "
