@@ -236,9 +236,10 @@ ORACLE: list[tuple[str, str, Check]] = [
     ("copilot:pre_timeout", "a guard that times out lets the call run", lambda o: o.tool_ran),
     # Its docs say an http preToolUse that gets no answer fails open; 1.0.102 denies the call.
     ("copilot:pre_http_unresolved", "an http guard whose host does not resolve denies the call, naming its file",
-     denied('Denied by preToolUse hook from ".github/hooks/lane.json" (hook errored)')),
+     lambda o: denied('Denied by preToolUse hook from ".github/hooks/policy.json" (hook errored)')(o)
+     and o.invoked == ("sessionStart",)),
     ("copilot:pre_http_refused", "an http guard whose connection is refused denies the call the same way",
-     denied('Denied by preToolUse hook from ".github/hooks/lane.json" (hook errored)')),
+     denied('Denied by preToolUse hook from ".github/hooks/policy.json" (hook errored)')),
     ("copilot:pre_http_repo_settings", "a guard of .github/copilot/settings.json is named \"repo settings\"",
      denied('Denied by preToolUse hook from "repo settings" (hook errored)')),
     ("copilot:pre_http_local_settings", "so is one of .github/copilot/settings.local.json",

@@ -109,7 +109,8 @@ _SCRUBBED_ENV = degrade(
 # What Claude Code shows the model, and where the host puts it instead (rows this project translates).
 _CONTEXT_AS_USER = degrade(
     "message-provenance",
-    "Hook context reaches the model in Claude's own words (\"<Event> hook additional context: …\"), but "
+    "Hook context reaches the model in Claude's own words (\"<Event> hook additional context: …\", or "
+    "\"<hook> hook success: …\" for plain output), but "
     "as a user message sourced from the hook, where Claude Code sends a system message: this host gives "
     "a plugin's context no system role (DSH 0.2.1-rc.2 sends no plugin developer message to the model: "
     "its sdk profile's default route, deepseek-v4-flash, declares no tool-update mode, so every "

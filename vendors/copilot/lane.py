@@ -108,11 +108,11 @@ class CopilotCli(VendorCli):
                                         timeout=2, sleep=10), HookAnswer("postToolUse")), {}),
             # An http guard with no answer: a host the sandbox cannot resolve, a loopback port that
             # refuses the connection (its documented fail-open, against what 1.0.102 does).
-            "pre_http_unresolved": ((), _http_guard(_UNRESOLVED)),
-            "pre_http_refused": ((), _http_guard("https://127.0.0.1:9/pre-tool-use")),
+            "pre_http_unresolved": _http_guard(_UNRESOLVED),
+            "pre_http_refused": _http_guard("https://127.0.0.1:9/pre-tool-use"),
             # The same guard in the repository's settings files: how Copilot names where it came from.
-            "pre_http_repo_settings": ((), _http_guard(_UNRESOLVED, ".github/copilot/settings.json")),
-            "pre_http_local_settings": ((), _http_guard(_UNRESOLVED, ".github/copilot/settings.local.json")),
+            "pre_http_repo_settings": _http_guard(_UNRESOLVED, ".github/copilot/settings.json"),
+            "pre_http_local_settings": _http_guard(_UNRESOLVED, ".github/copilot/settings.local.json"),
             "prompt_context": ((HookAnswer("userPromptSubmitted", as_json({"additionalContext": "LANE-CTX-PROMPT"})),), {}),
             "stop_block_json": ((HookAnswer("agentStop", as_json({"decision": "block", "reason": "LANE-STOP-REASON json"}),
                                             once=True),), {"steps": STOP_STEPS}),
@@ -131,10 +131,12 @@ class CopilotCli(VendorCli):
 _UNRESOLVED = "https://policy.example.com/copilot/pre-tool-use"
 
 
-def _http_guard(url: str, file: str = ".github/hooks/lane.json") -> dict[str, Any]:
-    """A case whose only hook is an http preToolUse entry in ``file`` (the project's own, as written)."""
+def _http_guard(url: str, file: str = ".github/hooks/policy.json") -> Scenario:
+    """An http preToolUse entry in a project file of its own (``file``, as written), beside the
+    lane's config, whose recorded sessionStart and postToolUse show what ran."""
     config = {"version": 1, "hooks": {"preToolUse": [{"type": "http", "url": url, "timeoutSec": 5}]}}
-    return {"files": {file: json.dumps(config)}, "installed": True, "imports": (file,)}
+    return ((HookAnswer("sessionStart"), HookAnswer("postToolUse")),
+            {"files": {file: json.dumps(config)}, "imports": (CLI.hooks_file, file)})
 
 
 CLI = CopilotCli("copilot", "copilot", "1.0.102", "copilot/node_modules/@github/copilot-linux-x64/copilot",
