@@ -79,6 +79,15 @@ def test_the_stand_ins_answer_as_their_contract_says(behaviour: str, command: st
     assert code == expected[1]
 
 
+def test_a_vendor_with_no_cli_here_gives_every_pair_its_units_reason() -> None:
+    # Cursor has no lane driver to ask about tools: its files are not drivable, pair by pair, by the
+    # reason its unit gives (the report lists them; it never stops on them).
+    cursor = next(s for s in corpus_files() if s.startswith("cursor/"))
+    _, cases = cases_of(cursor)
+    assert len(cases) == len(SCENARIOS)
+    assert all(c.not_drivable and "Cursor's CLI is not on the registries" in c.not_drivable for c in cases)
+
+
 def test_a_file_edit_is_not_drivable_where_the_vendor_offers_no_write_tool() -> None:
     _, cases = cases_of("codex/hooks.harness-stop.json", ["edit"])
     assert cases[0].not_drivable and "file-write tool" in cases[0].not_drivable
