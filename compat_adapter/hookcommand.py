@@ -29,6 +29,11 @@ _INTERPRETERS = re.compile(r"^(?:sh|bash|dash|zsh|ksh|fish|node|deno|bun|tsx|ts-
 _PREFIXES = frozenset({"exec", "command", "env", "nohup", "time", "nice", "sudo", "builtin"})
 #: Tools whose ``run`` sub-command runs the next word as the program (``uv run python x.py``).
 _LAUNCHERS = frozenset({"uv", "poetry", "pipenv", "pdm", "hatch"})
+#: A launcher's ``run`` options that take the next word as their value (``uv run --extra dev python``):
+#: neither is the program. Other options (``--no-project``, ``--frozen``) stand alone.
+_LAUNCHER_VALUED = frozenset({"--extra", "--with", "--with-editable", "--with-requirements", "--python", "-p",
+                              "--project", "--directory", "--group", "--only-group", "--no-group", "--package",
+                              "--env-file", "--index", "--default-index", "--index-url", "--extra-index-url"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +150,16 @@ def command_view(vendor: VendorSpec | str, event: str, matcher: str | None, hand
     outside: list[str] = []
     inputs: list[str] = []
     at_start, after_interpreter, redirect, launcher = True, False, "", False
+    options, value = False, False  # inside a launcher's `run` options; the next word is an option's value
     for raw in _words(command):
+        if options:
+            if value:
+                value = False
+                continue
+            if raw.startswith("-"):
+                value = raw in _LAUNCHER_VALUED
+                continue
+            options = False
         if raw and all(c in "();<>|&" for c in raw):
             if "<" in raw or ">" in raw:
                 redirect = raw  # the next word is a file to read or write, not a program
@@ -160,6 +174,7 @@ def command_view(vendor: VendorSpec | str, event: str, matcher: str | None, hand
         if launcher:
             launcher, at_start = False, raw == "run"
             if at_start:
+                options = True
                 continue
         word = expand_word(raw, values, unset).replace(_GIT_TOP, str(_git_top(root)))
         if at_start:
@@ -175,11 +190,19 @@ def command_view(vendor: VendorSpec | str, event: str, matcher: str | None, hand
             elif os.path.isabs(word) and "$" not in word:
                 outside.append(os.path.normpath(word))
             continue
+        if after_interpreter and value:
+            value = False  # a setting's value
+            continue
         if after_interpreter and raw in _CODE_FLAGS:
             after_interpreter = False  # `node -e CODE`, `python -m module`: no script file follows
             continue
+        if after_interpreter and raw in _SETTING_FLAGS:
+            value = True
+            continue
         if after_interpreter and not raw.startswith("-"):
             after_interpreter = False
+            # The shell expands a leading `~/` to the hook's home folder (a user-level script).
+            word = os.path.expanduser(word) if word.startswith("~/") else word
             inside = _project_file(word, root, cwd) or _bare_file(word, root, cwd)
             if inside is not None:
                 files.append(inside)
@@ -192,6 +215,9 @@ def command_view(vendor: VendorSpec | str, event: str, matcher: str | None, hand
 
 #: An interpreter flag whose value is code or a module, not a script file.
 _CODE_FLAGS = frozenset({"-e", "-c", "-m", "-p", "--eval", "--print", "-Command", "-EncodedCommand"})
+#: An interpreter flag whose value is a setting, not the script (``pwsh -ExecutionPolicy Bypass -File x.ps1``).
+_SETTING_FLAGS = frozenset({"-ExecutionPolicy", "-ep", "-WorkingDirectory", "-wd", "-WindowStyle",
+                            "-ConfigurationName", "-OutputFormat", "-InputFormat", "-Version"})
 #: The repository's top folder, as commands spell it (Codex's own docs do).
 _GIT_TOP = "$(git rev-parse --show-toplevel)"
 

@@ -334,6 +334,10 @@ class _HandlerFields(Frozen):
     """Claude's spinner text while the hook runs; logged here."""
     ignored: tuple[str, ...] = ()
     """Fields of the vendor's handler that are not honoured here, by name (graded)."""
+    sequential: bool = False
+    """Its matcher group asks for one hook after another (Gemini's and Qwen's ``sequential``): when
+    any matching hook of an event asks, all of them run in order, each reading the input as the one
+    before changed it."""
 
 
 class CommandHandler(_HandlerFields):

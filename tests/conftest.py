@@ -93,6 +93,22 @@ def plugin_runtime() -> None:
     assert plugin_lane().installed
 
 
+@pytest.fixture(scope="session")
+def toolchain() -> Path:
+    """The programs real teams' hooks start (scripts/toolchain_lane.sh, which links the DSH lane's
+    pnpm and the plugin lane's Bun, so those two go first): a no-op check when ``.ci/run`` installed
+    them, an install from a fresh clone. Never a skip. Its ``bin`` folder."""
+    from compat_adapter.testing.realconfig.install import toolchain_bin
+
+    scripts = Path(__file__).resolve().parents[1] / "scripts"
+    for lane in ("dsh_lane.sh", "plugin_lane.sh", "toolchain_lane.sh"):
+        done = subprocess.run(["bash", str(scripts / lane)], capture_output=True, text=True, timeout=900)
+        assert done.returncode == 0, f"scripts/{lane} failed:\n{done.stdout}\n{done.stderr}"
+    folder = toolchain_bin()
+    assert folder is not None, "scripts/toolchain_lane.sh left no bin folder"
+    return folder
+
+
 def running(pid: int) -> bool:
     """Whether ``pid`` still runs: a zombie has stopped (only its reaping is left, and in a
     container without an init that reaps, that may never come)."""

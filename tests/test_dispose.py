@@ -38,8 +38,9 @@ MAX_RECORDS = 100
 
 
 def descendants() -> int:
-    """Live (non-zombie) processes below this one, the launch server itself aside (it lives as
-    long as this process and forks each hook's launcher; those launchers still count)."""
+    """Live (non-zombie) processes below this one, the launch server itself and its spare aside
+    (they live as long as this process, and the spare has started nothing; every launcher of a
+    run still counts)."""
     parents: dict[int, int] = {}
     for name in os.listdir("/proc"):
         if not name.isdigit():
@@ -55,7 +56,7 @@ def descendants() -> int:
     while frontier:
         frontier = {pid for pid, ppid in parents.items() if ppid in frontier} - mine
         mine |= frontier
-    return len(mine - {spawner.server_pid()})
+    return len(mine - spawner.standing_pids())
 
 
 def _counts(host: MemoryHost) -> dict[str, Any]:

@@ -174,3 +174,59 @@ def test_a_variable_the_host_cannot_give_is_a_listed_loss() -> None:
                             {"type": "command", "command": f"cat ${name}/notes.md"})
         texts = [d.text for d in grade(hook, surface_named("embedded")).degradations if str(d.code) == "env-differs"]
         assert any(name in t for t in texts), (vendor, texts)
+
+
+def test_a_launchers_run_options_are_not_the_program(tmp_path: Path, toolchain: Path) -> None:
+    """`uv run --extra dev python -m mypy src/` (anthropics/claude-agent-sdk-python) starts uv, then
+    python: `--extra` and its value are uv's options, never a program to look up. The real uv of the
+    toolchain lane (scripts/toolchain_lane.sh) runs such a line, and preflight finds it clean."""
+    import shutil
+    import sys
+
+    command = "uv run --offline --no-project --python \"$PY\" --with-requirements req.txt python -c 'print(7)'"
+    hook = {"type": "command", "command": command}
+    bare = preflight(resolve_vendor("claude"), "PostToolUse", "Edit", hook, tmp_path,
+                     env={"PATH": str(tmp_path / "nothing"), "PY": sys.executable})
+    assert [f.subject for f in bare if f.kind == "program"] == ["uv", "python"], bare
+    uv = toolchain / "uv"
+    (tmp_path / "req.txt").write_text("")
+    path = f"{uv.parent}{os.pathsep}{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
+    env = {"PATH": path, "PY": sys.executable, "UV_CACHE_DIR": str(tmp_path / "uv-cache"), "HOME": str(tmp_path)}
+    assert preflight(resolve_vendor("claude"), "PostToolUse", "Edit", hook, tmp_path, env=env) == ()
+    done = subprocess.run(["/bin/sh", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert (done.returncode, done.stdout.strip()) == (0, "7"), done.stderr
+    assert shutil.which("uv", path=path) == str(uv)
+
+
+def test_a_script_in_the_users_home_is_looked_for_there(tmp_path: Path) -> None:
+    """Azure/azure-sdk-for-java's Copilot guard runs `pwsh -ExecutionPolicy Bypass -File
+    ~/.copilot/hooks/block-force-push.ps1`: `Bypass` is a setting's value, not the script, and the
+    shell expands `~/` to the hook's home folder. A machine without that file cannot start the hook
+    even with PowerShell installed; preflight says so, beside pwsh itself."""
+    command = "pwsh -ExecutionPolicy Bypass -File ~/.copilot/hooks/block-force-push.ps1"
+    home, proj = tmp_path / "home", tmp_path / "proj"
+    home.mkdir()
+    proj.mkdir()
+    shell = subprocess.run(["/bin/sh", "-c", "echo ~/.copilot/hooks/block-force-push.ps1"], env={"HOME": str(home)},
+                           capture_output=True, text=True)
+    expected = str(home / ".copilot" / "hooks" / "block-force-push.ps1")
+    assert shell.stdout.strip() == expected
+    hook = {"type": "command", "bash": command}
+    before = os.environ.get("HOME")
+    os.environ["HOME"] = str(home)
+    try:
+        found = preflight(resolve_vendor("copilot"), "preToolUse", None, hook, proj, blocking="verdict",
+                          env={"PATH": str(tmp_path / "nothing")})
+        assert {(f.kind, f.subject) for f in found if f.kind in ("program", "file")} == {("program", "pwsh"),
+                                                                                        ("file", expected)}
+        (home / ".copilot" / "hooks").mkdir(parents=True)
+        Path(expected).write_text("")
+        found = preflight(resolve_vendor("copilot"), "preToolUse", None, hook, proj, blocking="verdict",
+                          env={"PATH": str(tmp_path / "nothing")})
+        assert [(f.kind, f.subject) for f in found if f.kind in ("program", "file")] == [("program", "pwsh")]
+    finally:
+        if before is None:
+            del os.environ["HOME"]
+        else:
+            os.environ["HOME"] = before

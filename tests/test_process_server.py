@@ -212,3 +212,69 @@ async def test_when_a_run_is_over_its_launcher_is_no_longer_running(tmp_path: Pa
             assert not running(run.pid), f"launcher {run.pid} still running after its run"
         finally:
             await run.aclose()
+
+
+# The launcher's start time (clock ticks since boot) and the hook's own time (seconds since boot).
+AGE = "stat=$(cat /proc/$PPID/stat); set -- ${stat##*) }; echo ${20} $(cut -d' ' -f1 /proc/uptime)"
+
+
+async def _launcher_age_s(tmp_path: Path) -> float:
+    outcome = await run_command(AGE, stdin=None, cwd=tmp_path, env=hook_environment(os.environ), timeout_s=30)
+    assert outcome.exit_code == 0, outcome
+    started, now = outcome.stdout.split()
+    return float(now) - int(started) / os.sysconf("SC_CLK_TCK")
+
+
+def _server_children() -> list[int]:
+    server = spawner.server_pid()
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            with contextlib.suppress(OSError):
+                stat = Path(f"/proc/{name}/stat").read_text()
+                if int(stat.rpartition(")")[2].split()[1]) == server and running(int(name)):
+                    found.append(int(name))
+    return found
+
+
+async def test_a_run_starts_in_a_launcher_forked_before_it(tmp_path: Path) -> None:
+    # The spare: forked once the previous run has ended, it waits for the next one, so no fork
+    # lies between the host's message and the hook.
+    await run_command("true", stdin=None, cwd=tmp_path, env=hook_environment(os.environ), timeout_s=30)
+    await anyio.sleep(0.5)
+    assert await _launcher_age_s(tmp_path) >= 0.3
+
+
+async def test_a_spare_that_died_waiting_loses_no_run(tmp_path: Path) -> None:
+    await run_command("true", stdin=None, cwd=tmp_path, env=hook_environment(os.environ), timeout_s=30)
+    with anyio.fail_after(10):
+        while len(_server_children()) != 1:  # the run's launcher is gone, the spare is there
+            await anyio.sleep(0.01)
+    (spare,) = _server_children()
+    os.kill(spare, signal.SIGKILL)
+    assert await _gone([spare]) == []
+    # The next run is forked for, as a run that finds no spare; the one after has a spare again.
+    assert await _launcher_age_s(tmp_path) < 0.3
+    await anyio.sleep(0.5)
+    assert await _launcher_age_s(tmp_path) >= 0.3
+
+
+async def test_the_standing_processes_are_the_server_and_a_spare_never_a_running_launcher(tmp_path: Path) -> None:
+    env = hook_environment(os.environ)
+    await run_command("true", stdin=None, cwd=tmp_path, env=env, timeout_s=30)
+    server = spawner.server_pid()
+    assert server is not None
+    with anyio.fail_after(10):
+        while len(spawner.standing_pids()) != 2:  # the spare is forked once the run has ended
+            await anyio.sleep(0.01)
+    (spare,) = spawner.standing_pids() - {server}
+    assert _server_children() == [spare]
+    async def run() -> None:
+        await run_command("echo $PPID > launcher.pid; sleep 1", stdin=None, cwd=tmp_path, env=env, timeout_s=30)
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(run)
+        await _wait_file(tmp_path / "launcher.pid")
+        # The spare took this run: it is a launcher now, and no longer standing.
+        assert int((tmp_path / "launcher.pid").read_text()) == spare
+        assert spawner.standing_pids() == {server}

@@ -96,6 +96,33 @@ def test_the_corpus_figure_holds_its_floor() -> None:
     assert not gained & {r["origin"] for p in dsh["vendors"].values() for r in p["not_adapted"]}
 
 
+def test_the_corpus_figure_counts_the_hooks_that_start_step_by_step(toolchain: Path) -> None:
+    """How many corpus hooks start (scripts/corpus_figure.py, preflight's answer per hook): alone,
+    installed with the lane's stand-ins, with the team's toolchain really installed
+    (scripts/toolchain_lane.sh), assuming the programs no registry has, and with a project mounted
+    at its author's path. Measured 2026-12-02 on 173 hooks: 35 / 112 / 126 / 136 / 140. A hook that
+    starts only at its author's path is still one that does not start for anyone else."""
+    s = _figure(dict(os.environ))["starts"]
+    assert s["toolchain"], "bash scripts/toolchain_lane.sh installs the team's toolchain"
+    assert s["author_sandbox"], "bash scripts/dsh_lane.sh installs bubblewrap"
+    assert s["hooks"] >= 170
+    assert s["alone"] <= s["installed"] <= s["with_toolchain"] <= s["assumed"]
+    assert s["with_toolchain"] <= s["at_author_path"] < s["hooks"]
+    assert s["with_toolchain"] >= 126 and s["share"]["with_toolchain"] >= 0.72, json.dumps(s, indent=1)
+    stuck = {(r["file"], r["place"]): r for r in s["not_starting"]}
+    assert len(stuck) == s["hooks"] - s["with_toolchain"] and all(r["why"] for r in stuck.values())
+    # uv, pnpm, go and notify-send are installed: no hook waits on one of them any more.
+    assert not [r for r in stuck.values() if r["cause"] == "program" and "sumo" not in r["why"]], stuck
+    # loa-constructs' guard names the author's checkout: it starts there, and nowhere else.
+    guard = stuck[("codex/hooks.loa-constructs.json", "hooks.PreToolUse[1].hooks[0]")]
+    assert guard["cause"] == "foreign-path" and guard["at_author_path"] and "/Users/zksoju/" in guard["why"]
+    # A script the repository is not known to have gets no stand-in, even at the author's path.
+    assert not stuck[("codex/hooks.loa-constructs.json", "hooks.PreToolUse[2].hooks[1]")]["at_author_path"]
+    assert not stuck[("codex/hooks.ruff.json", "hooks.SessionStart[0].hooks[0]")]["at_author_path"]
+    assert sum(r["at_author_path"] for r in stuck.values()) == s["at_author_path"] - s["with_toolchain"]
+    assert not Path("/Users/zksoju").exists()  # the sandbox wrote nothing outside itself
+
+
 def test_codex_schema_key_imports_and_says_why_nothing_runs(tmp_path: Path) -> None:
     # Real Codex 0.169.0 fired none of a project hooks.json's hooks once `$schema` was at its root
     # (vendor lane, 2026-11-30); the file still imports, each hook one row, and config.toml beside

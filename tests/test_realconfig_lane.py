@@ -181,3 +181,54 @@ def test_real_configs_where_the_vendor_differs_from_its_docs_or_our_old_reading(
     vendor, ours = both("copilot:settings.json/benign")
     assert not vendor.tool_ran and not ours.tool_ran
     assert vendor.tool_result == ours.tool_result == 'Denied by preToolUse hook from "repo settings" (hook errored)'
+
+
+def test_a_windows_drive_path_and_an_authors_checkout_get_no_stand_in_where_they_cannot_be() -> None:
+    # `node "D:/develop/…/comet-hook-router.mjs"`: a relative path on Linux, another machine's all the same.
+    janus = install("codebuddy/workbuddy.janus.json")
+    assert not janus.standins and janus.cannot and janus.cannot[0].startswith("D:/")
+    # loa-constructs names its scripts by the author's checkout: none is stood in for this machine …
+    here = install("codex/hooks.loa-constructs.json")
+    assert here.author_path is None and any(c.startswith("/Users/zksoju/") for c in here.cannot)
+    assert not any(p.startswith(".codex/hooks/") for p, _, _ in here.standins)
+    # … and at the author's path, only the scripts the repository is known to have.
+    there = install("codex/hooks.loa-constructs.json", at_author_path=True)
+    assert there.author_path == "/Users/zksoju/Documents/GitHub/loa-constructs"
+    stood = {p: b for p, b, _ in there.standins}
+    assert stood[".codex/hooks/safety/block-destructive-bash.sh"] == "guard"
+    assert not [p for p in stood if "spiral" in p]
+
+
+def test_the_go_and_typescript_stand_ins_run_under_the_real_toolchain(tmp_path: Path, toolchain: Path) -> None:
+    """go-utils' `go run "$guard_root/…/main.go"` (Debian's go) and co-safety's `bun x.ts` (the
+    toolchain lane's Bun) start the stand-ins, which record their call as the lane's recorder does."""
+    import os
+    import subprocess
+
+    import shutil
+
+    from compat_adapter.testing.lane import hookrec
+    folder = toolchain
+    env = {**os.environ, "PATH": f"{folder}{os.pathsep}{os.environ['PATH']}", "HOME": str(tmp_path),
+           "GOCACHE": str(tmp_path / "gocache"), "GOFLAGS": "-mod=mod"}
+    for source, event, payload in (
+            ("cursor/go-utils.json", "beforeShellExecution", {"hook_event_name": "beforeShellExecution",
+                                                              "command": "ls"}),
+            ("gemini/co-safety.json", "BeforeTool", {"hook_event_name": "BeforeTool", "tool_name": "write_file"})):
+        layout = install(source)
+        run = tmp_path / source.replace("/", "_")  # a lane run folder: bin/ (the recorder), state/, proj/
+        proj = run / "proj"
+        for sub in ("bin", "state", "proj"):
+            (run / sub).mkdir(parents=True)
+        shutil.copyfile(hookrec.__file__, run / "bin" / "hookrec.py")
+        subprocess.run(["git", "init", "-q"], cwd=proj, check=True)
+        for name, text in layout.files.items():
+            (proj / name).parent.mkdir(parents=True, exist_ok=True)
+            (proj / name).write_text(text)
+        hooks = json.loads(layout.files[layout.imports[0]])["hooks"][event]
+        command = hooks[0]["command"] if "command" in hooks[0] else hooks[0]["hooks"][0]["command"]
+        done = subprocess.run(["/bin/sh", "-c", command], cwd=proj, input=json.dumps(payload), env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, (source, done.stderr)
+        logged = [json.loads(line) for line in (run / "state" / "hooks.jsonl").read_text().splitlines()]
+        assert [e["standin"].split(" ", 1)[0] for e in logged] == [source], logged

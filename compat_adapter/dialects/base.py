@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
 
-__all__ = ("Decision", "Dialect", "HookAnswer", "Moment")
+__all__ = ("Chaining", "Decision", "Dialect", "HookAnswer", "Moment")
 
 Decision = Literal["none", "allow", "deny", "ask", "block"]
 
@@ -133,4 +133,16 @@ class Dialect(Protocol):
 
     def subject(self, moment: Moment) -> str | None:
         """What the vendor tests a matcher against for this moment, in vendor vocabulary."""
+        ...
+
+
+@runtime_checkable
+class Chaining(Protocol):
+    """A dialect whose vendor hands each hook of a sequential run (a group's ``sequential: true``)
+    the input as the hooks before it changed it; a dialect without this method hands every hook the
+    same input."""
+
+    def chained(self, event: str, payload: Mapping[str, Any], outcome: ProcessOutcome) -> dict[str, Any]:
+        """The stdin object of the next hook of a sequential run, after a hook given ``payload``
+        finished with ``outcome`` (read as the vendor reads it: only a run that succeeded counts)."""
         ...

@@ -23,6 +23,7 @@ __all__ = (
     "AnswerDraft",
     "RANK",
     "cause_text",
+    "chain_input",
     "encode_json",
     "first_line",
     "host_call",
@@ -226,3 +227,25 @@ def merge_answers(
         ignored=tuple(i for a in answers for i in a.ignored),
     )
     return finish(merged) if finish is not None else merged
+
+
+def chain_input(payload: Mapping[str, Any], specific: object, *, prompt_context: Callable[[str], str | None] | None,
+                tool_input: bool) -> dict[str, Any]:
+    """The next hook's input in a sequential run (Gemini's and Qwen's ``applyHookOutputToInput``):
+    ``payload`` with the ``prompt`` extended by the hook's ``additionalContext`` after a blank line
+    (``prompt_context`` says what the vendor makes of that text: None adds nothing), and
+    ``tool_input`` overlaid with its ``tool_input``, both read from the ``hookSpecificOutput``
+    object ``specific``."""
+    out = dict(payload)
+    if not isinstance(specific, Mapping):
+        return out
+    context = specific.get("additionalContext")
+    if prompt_context is not None and isinstance(context, str) and isinstance(out.get("prompt"), str):
+        added = prompt_context(context)
+        if added is not None:
+            out["prompt"] = f"{out['prompt']}\n\n{added}"
+    new = specific.get("tool_input")
+    if tool_input and isinstance(new, Mapping) and isinstance(out.get("tool_input"), Mapping):
+        out["tool_input"] = overlay(out["tool_input"], plain(new))
+    return out
+

@@ -12,7 +12,7 @@ import json
 import os
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -311,6 +311,8 @@ class Slot:
     handler: Any
     place: str
     group_place: str
+    group: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    """Its matcher group as written (e.g. ``sequential``); empty in a flat list (Copilot, Cursor)."""
 
 
 def event_row(spec: VendorSpec, event: str, shown: str, place: str, hint: str = "") -> EventRow:
@@ -391,7 +393,7 @@ def grouped_slots(spec: VendorSpec, event: str, row: EventRow | None, groups: li
                 refused.append(entry_refusal(spec, f"{event} handler", shown, hplace,
                                              f"expected a handler object, found {_kind(handler)}"))
                 continue
-            yield Slot(event, row, matcher, handler, hplace, gplace)
+            yield Slot(event, row, matcher, handler, hplace, gplace, group)
 
 
 #: A vendor's judge of one handler: ``decide(spec, slot, shown)``.
@@ -469,6 +471,16 @@ def accept(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook:
                              ) from exc
     return ImportedHook(vendor=spec.id, event=slot.event, matcher=slot.matcher, handler=handler,
                         origin=origin, declared=declared)
+
+
+def in_sequence(slot: Slot, imported: ImportedHook) -> ImportedHook:
+    """``imported`` marked to run one after another when its group says ``sequential: true``
+    (Gemini's and Qwen's group key; any other value leaves the event's hooks in parallel)."""
+    declared = imported.declared
+    if slot.group.get("sequential") is not True or declared.handler is None:
+        return imported
+    handler = declared.handler.model_copy(update={"sequential": True})
+    return replace(imported, declared=replace(declared, handler=handler))
 
 
 def file_place(spec: VendorSpec, shown: str) -> HookPlace:

@@ -29,11 +29,13 @@ _MAX_MANIFEST = 1 << 20
 
 @dataclass(frozen=True, slots=True)
 class PluginLayout:
-    """How one vendor lays a plugin out: the manifest folders it accepts, in its order."""
+    """How one vendor lays a plugin out: the manifest folders it accepts, in its order (``""``: the
+    manifest sits in the plugin folder itself, as a Gemini extension's ``gemini-extension.json``),
+    and its marketplace file (None: the vendor has no marketplaces)."""
 
     markers: tuple[str, ...]
     manifest: str = "plugin.json"
-    marketplace: str = "marketplace.json"
+    marketplace: str | None = "marketplace.json"
 
 
 def _json(path: Path) -> Mapping[str, Any] | None:
@@ -67,6 +69,8 @@ def _hooks_paths(folder: Path, manifest: Mapping[str, Any] | None) -> list[Path]
 
 def _marketplace_plugins(root: Path, layout: PluginLayout) -> Iterator[tuple[Path, str | None]]:
     """(plugin folder, its name) for each local plugin of the marketplaces in ``root``."""
+    if layout.marketplace is None:
+        return
     for marker in layout.markers:
         market = _json(root / marker / layout.marketplace)
         if market is None:

@@ -18,7 +18,7 @@ import anyio
 
 from compat_adapter.declare import Declared
 from compat_adapter.catalog import unit_of
-from compat_adapter.dialects.base import Dialect, HookAnswer, Moment
+from compat_adapter.dialects.base import Chaining, Dialect, HookAnswer, Moment
 from compat_adapter.handlers.model import Complete
 from compat_adapter.handlers.run import if_admits
 from compat_adapter.host.protocol import AgentHandle, Host, SessionHandle, UserMessage, new_message
@@ -182,7 +182,10 @@ async def run_selected(chosen: Sequence[HookEntry], moment: Moment, complete: Co
     if spec.dedupes_commands and len(chosen) > 1:
         chosen = _distinct(chosen)
     results: list[tuple[HookAnswer, ProcessOutcome] | None] = [None] * len(chosen)
-    if spec.concurrent and len(chosen) > 1:
+    # One hook asking for a sequential run makes the whole event's run sequential (Gemini's and
+    # Qwen's planners: `some(entry => entry.sequential)`), each hook fed what the one before changed.
+    sequential = any(e.handler is not None and e.handler.sequential for e in chosen)
+    if spec.concurrent and len(chosen) > 1 and not sequential:
         async def one(i: int) -> None:
             results[i] = await run_one(chosen[i], moment, complete)
 
@@ -190,8 +193,13 @@ async def run_selected(chosen: Sequence[HookEntry], moment: Moment, complete: Co
             for i in range(len(chosen)):
                 tg.start_soon(one, i)
     else:
+        dialect = chosen[0].dialect
+        chain = dialect if sequential and isinstance(dialect, Chaining) else None
+        payload: Mapping[str, Any] | None = None
         for i, entry in enumerate(chosen):
-            results[i] = await run_one(entry, moment, complete)
+            results[i] = _, outcome = await run_one(entry, moment, complete, payload)
+            if chain is not None:
+                payload = chain.chained(moment.event, payload or dialect.payload(moment), outcome)
     done = [r for r in results if r is not None]
     answers = tuple(a for a, _ in done)
     merged = chosen[0].dialect.merge(moment.event, answers)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from compat_adapter.dialects.base import Dialect, HookAnswer, Moment
 from compat_adapter.handlers.model import Complete
@@ -53,10 +54,13 @@ def _cwd_for(entry: HookEntry, cwd: str) -> Path:
     return Path(cwd)
 
 
-async def run_one(entry: HookEntry, moment: Moment, complete: Complete | None = None
-                   ) -> tuple[HookAnswer, ProcessOutcome]:
+async def run_one(entry: HookEntry, moment: Moment, complete: Complete | None = None,
+                  payload: Mapping[str, Any] | None = None) -> tuple[HookAnswer, ProcessOutcome]:
+    """Run one hook for ``moment``; ``payload``: its stdin object when a hook before it in a
+    sequential run changed it (else the dialect's payload of the moment)."""
     dialect = entry.dialect
-    payload = dialect.payload(moment)
+    if payload is None:
+        payload = dialect.payload(moment)
     outcome = await run_handler(entry.handler, HandlerRun(  # type: ignore[arg-type]
         event=moment.event,
         payload=payload,

@@ -121,16 +121,23 @@ class HookCgroup:
         except OSError:
             return []
 
+    def clear(self) -> bool:
+        """Remove the directory if nothing is left in it, else kill what is; True once removed.
+
+        ``rmdir`` succeeds only on a cgroup with no process in it, so a run that left nothing costs
+        one system call here instead of three writes to ``cgroup.kill`` (each takes the kernel's
+        cgroup lock; 25 to 200 µs apiece measured here, on the path of every hook)."""
+        try:
+            self.path.rmdir()
+            return True
+        except FileNotFoundError:
+            return True
+        except OSError:
+            self.kill()
+            return False
+
     async def remove(self) -> None:
         """Kill what is left and remove the directory (it stays busy until the kill lands)."""
-        self.kill()
         with anyio.move_on_after(_REMOVE_LIMIT_S, shield=True):
-            while True:
-                try:
-                    self.path.rmdir()
-                    return
-                except FileNotFoundError:
-                    return
-                except OSError:
-                    await anyio.sleep(0.005)
-                    self.kill()
+            while not self.clear():
+                await anyio.sleep(0.005)

@@ -1,46 +1,30 @@
 """The hook launcher: a small process between the host and a hook that owns every descendant.
 
-This file runs as a script, with the standard library only, as one long-lived **launch server**
-per host process (``python -I -S launcher.py serve <fd>``, started by
-`compat_adapter.runtime.spawner`). For each hook run the host hands it the run's pipes and a
-socket of its own; the server forks a **launcher** for the run, which forks the hook's shell.
-Forking an interpreter that is already running costs a fraction of a millisecond; starting one per
-hook cost 10 ms of CPU on an idle machine and ten times that in wall time on a loaded one, which is
-what kept hooks that the vendor starts at once from finishing together.
+This file runs as a script (standard library and `compat_adapter.runtime.proctree` only), as one
+long-lived **launch server** per host process (``python -I -S launcher.py serve <fd>``, started and
+spoken to by `compat_adapter.runtime.spawner`, which describes the protocol). For each hook run
+the host hands it the run's pipes and a socket; a **launcher** forked from the server runs the
+hook's shell (an interpreter per hook cost 10 ms of CPU idle, ten times that in wall time loaded).
+The next run's launcher is forked ahead, once a run has ended (the **spare**, :func:`standby`),
+and the server hands the run to it in one message: no fork of a Python process (a millisecond or
+more, copying its memory) lies between the host's message and the shell.
 
 Why a launcher between the host and the shell:
 
 - it makes itself a *child subreaper* (``PR_SET_CHILD_SUBREAPER``): a descendant whose parent exits,
-  including one that called ``setsid`` to leave the process group, is re-parented to the launcher
-  instead of to init, so it can still be found and killed. Doing this in the host would be
-  process-wide: every orphan of every library would become the host's zombie, which anyio's child
-  watchers (they wait for the pids they started) never reap;
-- when a cgroup directory is given, the hook's shell moves itself into it before ``exec``; nothing
-  it starts can leave that cgroup without root, and ``cgroup.kill`` ends all of it at once;
-- the server starts with an empty environment, and a forked launcher shows the environment its
-  server was started with, so a hook reading ``/proc/$PPID/environ`` (``sh -c 'cmd'`` execs the
-  last command, so ``$PPID`` would otherwise be the host) or its grandparent's finds nothing there.
+  including one that called ``setsid``, is re-parented to the launcher instead of to init, so it
+  can still be found and killed. In the host this would be process-wide: every orphan of every
+  library would become the host's zombie, which anyio's child watchers never reap;
+- when a cgroup directory is given, the hook's shell starts inside it; nothing it starts can leave
+  that cgroup without root, and ``cgroup.kill`` ends all of it at once;
+- the server starts with an empty environment, which its forked launchers show in ``/proc``: a hook
+  reading ``/proc/$PPID/environ`` (else the host's: ``sh -c`` execs its last command) finds nothing.
 
-Protocol of one run (the host never signals a process it did not start):
-
-- host → server, on the control socket: one message with the run's descriptors (its own socket,
-  stdin or none, stdout, stderr) and, after the tag byte, the JSON request (``argv``, ``env``,
-  ``cwd``, ``cgroup``), so the server forks on the message that announces the run. A request too
-  large for one message follows on the run's socket instead: an 8-byte big-endian length, then the
-  JSON;
-- host → server, on the run's socket: single bytes: ``T`` — the hook timed out: every descendant
-  gets SIGTERM once, the launcher keeps waiting for the shell; ``K`` — stop now: every descendant
-  gets SIGKILL. The host closing the socket (it was cancelled, or died) counts as ``K``;
-- launcher → host: ``P <pid>`` once it is in the hook's working directory (its pid is also its
-  process group and session), or ``E <message>`` when the run cannot start (the working directory
-  went away); ``X <wait status>`` (the shell's) once everything the hook started is gone. The server
-  sends ``X`` with the launcher's own status when it reaps a launcher that could not (killed); the
-  host takes the first ``X``.
-
-The shell joins the run's cgroup as it is forked (``clone3`` with ``CLONE_INTO_CGROUP``, Linux
-5.7): a write to ``cgroup.procs`` waits for the kernel's cgroup lock, an RCU grace period that
-costs milliseconds on a loaded machine. Where the kernel or a seccomp filter refuses ``clone3``
-the shell is forked and writes itself into ``cgroup.procs`` before ``exec``, as before.
+The shell starts by ``posix_spawn`` (a vfork: nothing copied). With a cgroup it joins the cgroup
+as it is forked instead (``clone3`` with ``CLONE_INTO_CGROUP``, Linux 5.7), at the price of a copy:
+a write to ``cgroup.procs`` waits for an RCU grace period (10 ms measured on a loaded machine).
+Where the kernel or a seccomp filter refuses ``clone3`` the shell is forked and writes itself into
+``cgroup.procs`` before ``exec``.
 
 When the shell has exited (or was killed), whatever it left behind is killed and reaped, then the
 launcher ends the way the shell did: the same exit code, or the same signal, so the host reads
@@ -57,23 +41,31 @@ import time
 
 TYPE_CHECKING = False  # `typing` alone would double the server's start-up
 if TYPE_CHECKING:
-    import ctypes
     import selectors
     import signal
     import socket
 else:
     import _signal as signal  # the C module: `signal` would import enum
 
+if __package__:
+    from compat_adapter.runtime.proctree import children, descendants, end_like, kill_quietly, libc, prctl
+else:  # the server's script (-I -S): no package to import from, only this file's directory
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from proctree import (  # type: ignore[import-not-found,no-redef]
+        children, descendants, end_like, kill_quietly, libc, prctl)
+
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
+PR_SET_NAME = 15
+#: A spare's process name (``/proc/<pid>/comm``) while it waits: how the host tells it from a launcher.
+SPARE_NAME = b"hook-spare"
 PR_SET_CHILD_SUBREAPER = 36
 SYS_CLONE3 = 435  # the same number on every architecture that has it
 CLONE_INTO_CGROUP = 0x200000000
-#: With it (and without CLONE_VM: the child has its own copy of memory, as after fork) we sleep
-#: until the shell has called exec, so the shell starts at once instead of waiting for a CPU.
+#: Without CLONE_VM (the child has a copy of memory): we sleep until the shell has called exec.
 CLONE_VFORK = 0x4000
-#: Largest request sent inline with the run's descriptors (a SEQPACKET message must fit the
-#: socket buffer, about 200 KiB by default); a larger one follows on the run's socket.
+#: Largest request sent inline with the run's descriptors (a SEQPACKET message must fit the socket
+#: buffer, ~200 KiB by default); a larger one follows on the run's socket, and forgoes the spare.
 INLINE_MAX = 65536
 #: The signal that means "kill everything now" to a launcher.
 KILL_NOW = signal.SIGUSR1
@@ -82,63 +74,6 @@ _WATCHED = {signal.SIGCHLD, signal.SIGTERM, KILL_NOW}
 _REPORT = 3
 #: The bytes the host sends on a run's socket, and the signal each one becomes.
 ORDERS = {ord("T"): signal.SIGTERM, ord("K"): KILL_NOW}
-_LIBC = None
-
-
-def _libc() -> ctypes.CDLL:
-    global _LIBC
-    if _LIBC is None:
-        import ctypes
-
-        _LIBC = ctypes.CDLL(None, use_errno=True)
-    return _LIBC
-
-
-def _prctl(option: int, value: int) -> bool:
-    return _libc().prctl(option, value, 0, 0, 0) == 0
-
-
-def _children(me: int) -> list[int]:
-    """Direct children of `me` (a /proc scan: kernels without CONFIG_PROC_CHILDREN are common)."""
-    return [pid for pid, parent in _parents().items() if parent == me]
-
-
-def _parents() -> dict[int, int]:
-    out: dict[int, int] = {}
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as f:
-                stat = f.read()
-        except OSError:
-            continue  # exited meanwhile
-        # The command name is parenthesised and may contain anything: split after the last ')'.
-        fields = stat.rpartition(b")")[2].split()
-        if len(fields) > 1:
-            out[int(name)] = int(fields[1])
-    return out
-
-
-def _descendants(me: int) -> list[int]:
-    parents = _parents()
-    below: dict[int, list[int]] = {}
-    for pid, parent in parents.items():
-        below.setdefault(parent, []).append(pid)
-    found: list[int] = []
-    pending = list(below.get(me, ()))
-    while pending:
-        pid = pending.pop()
-        found.append(pid)
-        pending.extend(below.get(pid, ()))
-    return found
-
-
-def _signal(pid: int, sig: int) -> None:
-    try:
-        os.kill(pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _cgroup_kill(cgroup: str | None) -> None:
@@ -152,9 +87,11 @@ def _cgroup_kill(cgroup: str | None) -> None:
 
 
 class Launcher:
-    def __init__(self, cgroup: str | None) -> None:
+    def __init__(self, cgroup: str | None, subreaper: bool = False) -> None:
         self.me = os.getpid()
         self.cgroup = cgroup
+        #: Every orphan of the hook comes to us: no child left means nothing of the hook is left.
+        self.subreaper = subreaper
         self.shell_pid = 0
         self.shell_status: int | None = None
         self.terminated = False
@@ -175,29 +112,23 @@ class Launcher:
                 return True
 
     def terminate(self) -> None:
-        # Once: a hook that traps TERM gets one chance to clean up, then the host asks for KILL.
-        # Grandchildren are signalled by a pid read from /proc; one that exits and is reaped by its
-        # own parent in between could in principle be recycled. The window is microseconds and the
-        # signal is TERM; the KILL pass (kill_all) signals only pids that cannot be recycled.
+        # Once: a hook that traps TERM gets one chance to clean up, then the host asks for KILL. A
+        # pid read from /proc could be recycled meanwhile (microseconds, only TERM); kill_all's can't.
         if not self.terminated:
             self.terminated = True
-            for pid in _descendants(self.me):
-                _signal(pid, signal.SIGTERM)
+            for pid in descendants(self.me):
+                kill_quietly(pid, signal.SIGTERM)
 
     def kill_all(self) -> None:
-        """SIGKILL every descendant and reap them all.
-
-        Only direct children are signalled by pid: an unreaped child's pid cannot be recycled, so
-        the pid always names the right process. Killing one re-parents its children to us (we are
-        their subreaper), so the next round finds them; a process that forks meanwhile loses the
-        race the same way.
-        """
+        """SIGKILL every descendant and reap them all. Only direct children are signalled (an
+        unreaped child's pid cannot be recycled); killing one re-parents its children to us, the
+        subreaper, so the next round finds them; a process that forks meanwhile loses the same way."""
         _cgroup_kill(self.cgroup)
         while self.reap(block=False):
-            children = _children(self.me)
-            for pid in children:
-                _signal(pid, signal.SIGKILL)
-            if children:
+            kids = children(self.me)
+            for pid in kids:
+                kill_quietly(pid, signal.SIGKILL)
+            if kids:
                 self.reap(block=True)
             else:
                 # A live child the scan cannot see (no /proc): poll rather than block on it; the
@@ -206,10 +137,18 @@ class Launcher:
 
     def run(self, argv: list[str], env: dict[str, str]) -> int:
         signal.pthread_sigmask(signal.SIG_BLOCK, _WATCHED)
-        joined = _fork_into(self.cgroup) if self.cgroup is not None else -1
-        self.shell_pid = joined if joined >= 0 else os.fork()
-        if self.shell_pid == 0:
-            _exec_shell(self.cgroup if joined < 0 else None, argv, env)
+        if self.cgroup is None:
+            try:  # Python ignores SIGPIPE and SIGXFSZ, and SIG_IGN would survive exec
+                self.shell_pid = os.posix_spawn(argv[0], argv, env, setsigmask=(),
+                                                setsigdef=(signal.SIGPIPE, signal.SIGXFSZ))
+            except OSError as exc:
+                _cannot_run(exc)
+                return 127 << 8  # the wait status of exit code 127, as of a shell that cannot exec
+        else:
+            joined = _fork_into(self.cgroup)
+            self.shell_pid = joined if joined >= 0 else os.fork()
+            if self.shell_pid == 0:
+                _exec_shell(self.cgroup if joined < 0 else None, argv, env)
         while self.shell_status is None:
             sig = signal.sigwait(_WATCHED)
             if sig == signal.SIGTERM:
@@ -217,27 +156,27 @@ class Launcher:
             elif sig == KILL_NOW:
                 self.kill_all()
             self.reap(block=False)
-        self.kill_all()
+        # As subreaper, no child left means nothing of the hook is left, in the cgroup or anywhere.
+        if not self.subreaper or self.reap(block=False):
+            self.kill_all()
         return self.shell_status
 
 
 def _fork_into(cgroup: str) -> int:
     """Fork with the child already in ``cgroup`` (``clone3``, ``CLONE_INTO_CGROUP``): the child's
-    pid, 0 in the child, -1 where it cannot be done (the caller forks and joins by a write).
-
-    The child returns here without CPython's after-fork bookkeeping. That is sound only because
-    this process has a single thread and the child does nothing but reset signals and ``exec``
-    (:func:`_exec_shell`), as a child of ``posix_spawn`` would."""
+    pid, 0 in the child, -1 where it cannot be done (the caller forks and joins by a write). The
+    child returns here without CPython's after-fork bookkeeping: sound only because this process
+    has one thread and the child only resets signals and execs (:func:`_exec_shell`)."""
     try:
         fd = os.open(cgroup, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError:
         return -1
     try:
-        # struct clone_args: flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size,
-        # tls, set_tid, set_tid_size, cgroup (u64 each).
+        # struct clone_args (u64 each): flags, pidfd, child_tid, parent_tid, exit_signal, stack,
+        # stack_size, tls, set_tid, set_tid_size, cgroup.
         fields = (CLONE_INTO_CGROUP | CLONE_VFORK, 0, 0, 0, signal.SIGCHLD, 0, 0, 0, 0, 0, fd)
         args = b"".join(v.to_bytes(8, sys.byteorder) for v in fields)
-        pid = _libc().syscall(SYS_CLONE3, args, len(args))
+        pid = libc().syscall(SYS_CLONE3, args, len(args))
         return pid if pid >= 0 else -1
     finally:
         os.close(fd)  # parent and child alike: the child is in the cgroup already
@@ -258,35 +197,44 @@ def _exec_shell(cgroup: str | None, argv: list[str], env: dict[str, str]) -> Non
         os.execve(argv[0], argv, env)
     except BaseException as exc:  # noqa: BLE001 - a forked child must never return into our loop
         try:
-            os.write(2, f"cannot run hook: {type(exc).__name__}: {exc}\n".encode(errors="replace"))
+            _cannot_run(exc)
         finally:
             os._exit(127)
 
 
-def _end_like(status: int) -> None:
-    """Leave with the shell's exit code, or die of the signal that killed it."""
-    if os.WIFSIGNALED(status):
-        sig = os.WTERMSIG(status)
-        if sig not in (signal.SIGKILL, signal.SIGSTOP):  # neither can be caught nor reset
-            signal.signal(sig, signal.SIG_DFL)
-        signal.pthread_sigmask(signal.SIG_SETMASK, ())
-        os.kill(os.getpid(), sig)
-        os._exit(128 + sig)  # only for a signal whose default is to continue
-    os._exit(os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 1)
+def _cannot_run(exc: BaseException) -> None:
+    os.write(2, f"cannot run hook: {type(exc).__name__}: {exc}\n".encode(errors="replace"))
 
 
-def launch(server: int, report: int, stdio: list[int], request: dict) -> None:
-    """The forked launcher of one run: never returns.
+def _prepare(server: int, deathsig: int) -> bool:
+    """What a launcher does before its run; True when it is the subreaper of all it will start."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, _WATCHED)  # the host may signal us at once
+    signal.set_wakeup_fd(-1)  # the server's: a SIGCHLD of ours must not wake it
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # the server ignores it; SIG_IGN survives exec
+    os.setsid()  # our own session and process group, as the host's group kill expects
+    prctl(PR_SET_DUMPABLE, 0)  # no core file when we re-raise a core-dumping signal of the shell
+    subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1)
+    _watch(server, deathsig)
+    return subreaper
 
-    `report` is the run's socket (for ``E``), `stdio` the hook's stdin (-1: none), stdout and
-    stderr descriptors, `server` the pid of the server that forked us.
-    """
+
+def _watch(server: int, deathsig: int) -> None:
+    prctl(PR_SET_PDEATHSIG, deathsig)
+    if os.getppid() != server:
+        os._exit(125)  # the server died before we could watch it: start nothing
+
+
+def launch(server: int, report: int, stdio: list[int], raw: bytes, subreaper: bool | None = None) -> None:
+    """The launcher of one run: never returns. `report` is the run's socket (for ``E``), `stdio`
+    the hook's stdin (-1: none), stdout and stderr, `raw` the JSON request; a spare has prepared
+    itself before (`subreaper` says how that went)."""
     try:
-        signal.pthread_sigmask(signal.SIG_BLOCK, _WATCHED)  # the host may signal us at once
-        signal.set_wakeup_fd(-1)  # the server's: a SIGCHLD of ours must not wake it
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        signal.signal(signal.SIGINT, signal.SIG_DFL)  # the server ignores it; SIG_IGN survives exec
-        os.setsid()  # our own session and process group, as the host's group kill expects
+        if subreaper is None:
+            subreaper = _prepare(server, KILL_NOW)
+        import json
+
+        request = json.loads(raw)
         stdin = stdio[0] if stdio[0] >= 0 else os.open(os.devnull, os.O_RDONLY)
         for target, fd in enumerate((stdin, stdio[1], stdio[2])):
             os.dup2(fd, target)  # dup2 leaves the copy inheritable, as the shell needs
@@ -297,32 +245,58 @@ def launch(server: int, report: int, stdio: list[int], request: dict) -> None:
             os.write(report, b"E " + message.encode(errors="replace").replace(b"\n", b" ") + b"\n")
             os._exit(127)
         os.write(report, f"P {os.getpid()}\n".encode())  # started: the host may signal us now
-        # The run's socket stays (as fd 3, closed on exec: the hook never holds it) for our ``X``;
-        # everything else goes: the server's sockets, other runs' pipes.
+        # The run's socket stays (as fd 3, closed on exec) for our ``X``; the rest goes.
         if report != _REPORT:
             os.dup2(report, _REPORT, inheritable=False)
         os.closerange(_REPORT + 1, os.sysconf("SC_OPEN_MAX"))
-        # Non-dumpable: no core file when we re-raise a core-dumping signal of the shell.
-        _prctl(PR_SET_DUMPABLE, 0)
-        subreaper = _prctl(PR_SET_CHILD_SUBREAPER, 1)
-        _prctl(PR_SET_PDEATHSIG, KILL_NOW)
-        if os.getppid() != server:
-            os._exit(125)  # the server died before we could watch it: start nothing
         if not subreaper:
             os.write(2, b"compat-adapter launcher: PR_SET_CHILD_SUBREAPER refused\n")
-        status = Launcher(request.get("cgroup")).run(request["argv"], request["env"])
-        # Everything the hook started is gone: the host may go on now, without waiting for the
-        # server to reap us (it still does, and its own ``X`` comes second).
+        status = Launcher(request.get("cgroup"), subreaper).run(request["argv"], request["env"])
+        # All the hook started is gone: the host goes on now, not when the server reaps us.
         try:
             os.write(_REPORT, f"X {status}\n".encode())
         except OSError:
             pass  # the host hung up: nobody to tell
     except BaseException as exc:  # noqa: BLE001 - a forked child must never return into the server
-        try:
-            os.write(2, f"compat-adapter launcher: {type(exc).__name__}: {exc}\n".encode(errors="replace"))
-        finally:
-            os._exit(126)
-    _end_like(status)
+        _died(exc)
+    end_like(status)
+
+
+def standby(server: int, channel: int) -> None:
+    """The spare: a launcher forked before its run, which comes on `channel` in one message (the
+    run's socket, stdin or none, stdout, stderr, and the request). Never returns."""
+    try:
+        subreaper = _prepare(server, signal.SIGKILL)  # nothing started yet: just die with the server
+        os.closerange(3, channel)  # what the server held: other runs' sockets must close with them
+        os.closerange(channel + 1, os.sysconf("SC_OPEN_MAX"))
+        import socket  # already loaded by the server
+
+        with open("/proc/self/comm", "rb") as f:
+            name = f.read().rstrip(b"\n")
+        prctl(PR_SET_NAME, SPARE_NAME)
+        data, ancillary, _, _ = socket.socket(fileno=channel).recvmsg(INLINE_MAX + 1, socket.CMSG_SPACE(4 * 4))
+        prctl(PR_SET_NAME, name)  # a launcher now, as one the server forks for a run
+        if not data:
+            os._exit(0)  # the server let us go
+        fds = _fds(ancillary)
+        _watch(server, KILL_NOW)  # from now on the server's death must end what we start
+        launch(server, fds[0], fds[1:] if len(fds) == 4 else [-1, *fds[1:]], data, subreaper)
+    except BaseException as exc:  # noqa: BLE001 - a forked child must never return into the server
+        _died(exc)
+
+
+def _fds(ancillary: list[tuple[int, int, bytes]]) -> list[int]:
+    import socket  # already loaded by the server
+
+    return [int.from_bytes(data[i:i + 4], sys.byteorder) for level, kind, data in ancillary
+            if (level, kind) == (socket.SOL_SOCKET, socket.SCM_RIGHTS) for i in range(0, len(data), 4)]
+
+
+def _died(exc: BaseException) -> None:
+    try:
+        os.write(2, f"compat-adapter launcher: {type(exc).__name__}: {exc}\n".encode(errors="replace"))
+    finally:
+        os._exit(126)
 
 
 class Run:
@@ -365,9 +339,14 @@ class Server:
         self.selector.register(self.control, selectors.EVENT_READ)
         self.selector.register(self.wake, selectors.EVENT_READ)
         self.launched: dict[int, Run] = {}  # by launcher pid
+        self.spare = 0  # the pid of the spare launcher, if one waits
+        self.channel: socket.socket | None = None  # and our end of its socket
 
     def serve(self) -> None:
-        _prctl(PR_SET_DUMPABLE, 0)  # loads ctypes once, before any fork
+        prctl(PR_SET_DUMPABLE, 0)  # loads ctypes once, before any fork
+        import json  # noqa: F401 - loaded here: every launcher parses its request, none imports
+
+        self.stand_by()
         while True:
             for key, _ in self.selector.select():
                 if not self.handle(key):
@@ -388,15 +367,11 @@ class Server:
     def accept(self) -> bool:
         """Take one run's descriptors: its socket, stdin (or none), stdout, stderr."""
         socket = self.socket
-        size = socket.CMSG_SPACE(4 * 4)
         try:
-            data, ancillary, flags, _ = self.control.recvmsg(INLINE_MAX + 1, size)
+            data, ancillary, flags, _ = self.control.recvmsg(INLINE_MAX + 1, socket.CMSG_SPACE(4 * 4))
         except InterruptedError:
             return True
-        fds: list[int] = []
-        for level, kind, payload in ancillary:
-            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
-                fds.extend(int.from_bytes(payload[i:i + 4], sys.byteorder) for i in range(0, len(payload), 4))
+        fds = _fds(ancillary)
         if not data:
             return False  # the host is gone
         tag, inline = data[:1], data[1:]
@@ -410,9 +385,7 @@ class Server:
         run = Run(sock, stdio)
         self.selector.register(sock, 1, run)  # EVENT_READ; the key's data is the run
         if inline:
-            import json
-
-            self.fork(run, json.loads(inline))
+            self.fork(run, inline)
         return True
 
     def order(self, run: Run) -> None:
@@ -429,9 +402,7 @@ class Server:
             run.pending += data
             size = int.from_bytes(run.pending[:8], "big") if len(run.pending) >= 8 else -1
             if size >= 0 and len(run.pending) >= 8 + size:
-                import json
-
-                request = json.loads(run.pending[8:8 + size])
+                request = run.pending[8:8 + size]
                 orders, run.pending = run.pending[8 + size:], b""
                 self.fork(run, request)
                 data = orders
@@ -439,26 +410,44 @@ class Server:
                 return
         for byte in data:
             if byte in ORDERS and run.pid:
-                _signal(run.pid, ORDERS[byte])
+                kill_quietly(run.pid, ORDERS[byte])
 
-    def fork(self, run: Run, request: dict) -> None:
+    def stand_by(self) -> None:
+        """Fork the spare for the next run (when none runs: a fork takes a CPU from a starting hook)."""
+        if self.spare:
+            return
+        ours, theirs = self.socket.socketpair(self.socket.AF_UNIX, self.socket.SOCK_SEQPACKET)
         pid = os.fork()
         if pid == 0:
-            launch(self.me, run.sock.fileno(), run.stdio, request)
+            standby(self.me, theirs.fileno())
+        theirs.close()
+        self.spare, self.channel = pid, ours
+
+    def fork(self, run: Run, request: bytes) -> None:
+        """Start the run: in the spare if one waits (and the request fits a message), else forked."""
+        pid = 0
+        if self.channel is not None and len(request) <= INLINE_MAX:
+            fds = [run.sock.fileno(), *(fd for fd in run.stdio if fd >= 0)]
+            try:
+                self.channel.sendmsg([request], [(self.socket.SOL_SOCKET, self.socket.SCM_RIGHTS,
+                                               b"".join(fd.to_bytes(4, sys.byteorder) for fd in fds))])
+                pid = self.spare
+            except OSError:
+                kill_quietly(self.spare, signal.SIGKILL)  # it is gone or going: fork instead
+            self.channel.close()
+            self.spare, self.channel = 0, None
+        if not pid:
+            pid = os.fork()
+            if pid == 0:
+                launch(self.me, run.sock.fileno(), run.stdio, request)
         run.release()  # the launcher holds them now; the host sees EOF when the hook is done
         run.pid = pid
         self.launched[pid] = run
 
-    def tell(self, run: Run, line: str) -> None:
-        try:
-            run.sock.send(line.encode())
-        except OSError:
-            pass  # the host stopped listening: nothing to tell
-
     def drop(self, run: Run) -> None:
         """The host closed the run: stop its launcher now and forget the socket."""
         if run.pid and run.pid in self.launched:
-            _signal(run.pid, KILL_NOW)
+            kill_quietly(run.pid, KILL_NOW)
         run.ended = True
         run.release()
         self.selector.unregister(run.sock)
@@ -477,14 +466,25 @@ class Server:
                 return
             if pid == 0:
                 return
+            if pid == self.spare and self.channel is not None:  # died waiting: fork for the next
+                self.channel.close()
+                self.spare, self.channel = 0, None
             run = self.launched.pop(pid, None)
             if run is not None and not run.ended:
-                self.tell(run, f"X {status}\n")
+                try:
+                    run.sock.send(f"X {status}\n".encode())
+                except OSError:
+                    pass  # the host stopped listening: nothing to tell
                 self.drop(run)
+            if run is not None and not self.launched:
+                self.stand_by()
 
     def stop(self) -> None:
+        signal.set_wakeup_fd(-1)  # the launchers' SIGCHLDs may come after our sockets are gone
+        if self.spare:
+            kill_quietly(self.spare, signal.SIGKILL)  # it has started nothing
         for pid in self.launched:
-            _signal(pid, KILL_NOW)  # each kills its own descendants, then dies
+            kill_quietly(pid, KILL_NOW)  # each kills its own descendants, then dies
 
 
 if __name__ == "__main__":

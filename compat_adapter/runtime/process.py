@@ -38,8 +38,9 @@ one it is given. Limits that remain, each pinned by a test in ``tests/test_proce
   environment — stays readable to them (the launcher and its server only hide it two hops up);
 - without ``sys.executable`` (an embedding), or with ``COMPAT_ADAPTER_HOOK_LAUNCHER=off`` in the
   host's environment, there is no launcher: the process group is killed, a process that left it is
-  not, and ``/proc/$PPID/environ`` may be the host's. What the launcher costs is one fork of the
-  small server per run (the server itself starts once, on the first run); ``off`` saves that too.
+  not, and ``/proc/$PPID/environ`` may be the host's. What the launcher costs is one more process
+  per run (forked by the small server ahead of the run; the server starts once, on the first run)
+  and, with a cgroup, a copy of the launcher's memory for the shell; ``off`` saves both.
 
 Environment policy: `hook_environment`, see `compat_adapter.runtime.environment`.
 """
@@ -186,8 +187,9 @@ class _Tree:
         # After the launcher is gone (or without one): whatever is left in our group or cgroup.
         _signal_group(self.proc.pid, signal.SIGKILL)
         if self.cgroup is not None and not self.finished:
-            # Once is enough: a member cannot leave the cgroup, and its removal kills again.
-            self.cgroup.kill()
+            # Once is enough: a member cannot leave the cgroup, and its removal kills again. An
+            # empty one (the launcher reaped everything) is removed here instead.
+            self.cgroup.clear()
         self.finished = self.proc.returncode is not None
 
 

@@ -3,8 +3,23 @@
 One server per host process (`compat_adapter.runtime.launcher`, run as ``python -I -S launcher.py
 serve``), started on the first hook run and again whenever it is found gone. A run costs the host
 three pipes, one socket pair and one message (descriptors and request); the server forks a
-launcher for it, and the launcher reports the end of the run itself. The server's
-protocol is described in the launcher's docstring.
+launcher for it (or hands it to the spare launcher forked ahead), and the launcher reports the
+end of the run itself.
+
+Protocol of one run (the host never signals a process it did not start):
+
+- host → server, on the control socket: one message with the run's descriptors (its own socket,
+  stdin or none, stdout, stderr) and, after the tag byte, the JSON request (``argv``, ``env``,
+  ``cwd``, ``cgroup``), so the run starts on the message that announces it. A request too large
+  for one message follows on the run's socket instead: an 8-byte big-endian length, then the JSON;
+- host → server, on the run's socket: single bytes: ``T`` — the hook timed out: every descendant
+  gets SIGTERM once, the launcher keeps waiting for the shell; ``K`` — stop now: every descendant
+  gets SIGKILL. The host closing the socket (it was cancelled, or died) counts as ``K``;
+- launcher → host: ``P <pid>`` once it is in the hook's working directory (its pid is also its
+  process group and session), or ``E <message>`` when the run cannot start (the working directory
+  went away); ``X <wait status>`` (the shell's) once everything the hook started is gone. The server
+  sends ``X`` with the launcher's own status when it reaps a launcher that could not (killed); the
+  host takes the first ``X``.
 
 `launch` returns a `Launched`: the same surface `runtime.process` uses of an anyio process (pid,
 streams, ``wait``, ``send_signal``, ``aclose``), with the launcher's exit status read from the run's
@@ -29,9 +44,9 @@ import anyio
 import anyio.lowlevel
 from anyio.abc import ByteReceiveStream, ByteSendStream
 
-from compat_adapter.runtime.launcher import INLINE_MAX, KILL_NOW
+from compat_adapter.runtime.launcher import INLINE_MAX, KILL_NOW, SPARE_NAME
 
-__all__ = ("LaunchRefused", "Launched", "launch", "server_pid")
+__all__ = ("LaunchRefused", "Launched", "launch", "server_pid", "standing_pids")
 
 _SCRIPT = Path(__file__).with_name("launcher.py")
 _ORDERS: dict[int, bytes] = {signal.SIGTERM: b"T", KILL_NOW: b"K"}
@@ -130,6 +145,25 @@ def server_pid() -> int | None:
     """The running launch server's pid, if one is running."""
     proc = _SERVER.proc
     return proc.pid if proc is not None and proc.poll() is None else None
+
+
+def standing_pids() -> set[int]:
+    """The processes the launcher keeps while this host lives, whatever its hooks do: the launch
+    server and its spare launcher (forked ahead for the next run, it has started nothing yet,
+    and is told by its process name). Empty when no server runs."""
+    server = server_pid()
+    if server is None:
+        return set()
+    found = {server}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            with suppress(OSError, ValueError, IndexError):
+                with open(f"/proc/{name}/stat", "rb") as f:
+                    stat = f.read()
+                comm, _, rest = stat.partition(b" (")[2].rpartition(b") ")
+                if int(rest.split()[1]) == server and comm == SPARE_NAME:
+                    found.add(int(name))
+    return found
 
 
 def _check(argv: Sequence[str], env: Mapping[str, str]) -> None:

@@ -45,7 +45,16 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from compat_adapter.dialects.base import Decision, HookAnswer, Moment
-from compat_adapter.dialects.common import OUTPUT_CAP, AnswerDraft, cause_text, encode_json, first_line, plain, vendor_call
+from compat_adapter.dialects.common import (
+    OUTPUT_CAP,
+    AnswerDraft,
+    cause_text,
+    chain_input,
+    encode_json,
+    first_line,
+    plain,
+    vendor_call,
+)
 from compat_adapter.dialects.facts import flatten
 from compat_adapter.dialects.patterns import compile_js
 from compat_adapter.jsontext import JsonTextError, js_read, js_trim
@@ -84,6 +93,10 @@ def _iso(facts: Mapping[str, Any]) -> str:
     when = datetime.fromtimestamp(value, UTC) if isinstance(value, int | float) and not isinstance(value, bool) \
         else datetime.now(UTC)
     return when.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _as_is(text: str) -> str:
+    return text
 
 
 def _parse(text: str) -> Any:
@@ -251,6 +264,17 @@ class GeminiDialect:
         d = self.read_json(event, obj)
         d.failed = failed
         return d.freeze()
+
+    def chained(self, event: str, payload: Mapping[str, Any], outcome: ProcessOutcome) -> dict[str, Any]:
+        """executeHooksSequential (0.61.0): after a hook that exited 0 with a JSON answer, BeforeAgent's
+        ``prompt`` gains its additionalContext after a blank line (an empty one too) and BeforeTool's
+        ``tool_input`` its ``tool_input`` keys; BeforeModel's ``llm_request`` is not served here."""
+        if outcome.exit_code != 0:
+            return dict(payload)
+        obj = _parse(js_trim(outcome.stdout) or js_trim(outcome.stderr))
+        specific = obj.get("hookSpecificOutput") if isinstance(obj, Mapping) else None
+        return chain_input(payload, specific, prompt_context=_as_is if event == "BeforeAgent" else None,
+                           tool_input=event == "BeforeTool")
 
     # ── merging ─────────────────────────────────────────────────────────────────────────────
 

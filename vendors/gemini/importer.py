@@ -6,6 +6,7 @@ key (``security``, ``model``, ``mcpServers`` …) is ignored. ``hooksConfig.enab
 every hook off, and a hook named in ``hooksConfig.disabled`` (by its ``name``, else its command)
 never runs. Inside ``hooks`` the keys ``enabled``, ``disabled`` and ``notifications`` are settings,
 not events, as Gemini skips them. The group shape is Claude's (``{matcher, sequential, hooks: […]}``);
+a group's ``sequential: true`` makes the event's whole run sequential, as Gemini's planner does;
 Gemini discards a handler with no ``type`` and one whose group has no ``hooks`` list, so those are
 refused. ``timeout`` is in milliseconds and becomes seconds here.
 """
@@ -13,6 +14,7 @@ refused. ``timeout`` is in milliseconds and becomes seconds here.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -32,6 +34,7 @@ from compat_adapter.importers.common import (
     grouped_slots,
     handler_type,
     hook_table,
+    in_sequence,
     judged,
     load_json,
     no_row,
@@ -41,9 +44,8 @@ from compat_adapter.importers.common import (
 )
 from compat_adapter.model import HookPlace, VendorSpec
 
-__all__ = ("RUNS_HOOKS_OF", "SETTINGS", "classify", "context_names", "extra_files", "hook_place", "import_file",
-           "project_files",
-           "rules_files", "settings_file")
+__all__ = ("EXTENSIONS", "RUNS_HOOKS_OF", "SETTINGS", "classify", "context_names", "extra_files", "hook_place",
+           "hydrated", "import_file", "project_files", "rules_files", "settings_file")
 
 #: The project settings file (user and system settings are never searched).
 SETTINGS = ".gemini/settings.json"
@@ -69,9 +71,14 @@ def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
 
 
 def settings_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
-    """One Gemini settings file: its ``hooks`` table judged handler by handler."""
+    """One Gemini settings file, or an extension's ``hooks/hooks.json``: its ``hooks`` table judged
+    handler by handler (an extension's with its variables filled in, as Gemini loads it)."""
     data = load_json(path, shown)
     out = FileImport()
+    extension = places.plugin_of(path, EXTENSIONS)
+    if extension is not None:
+        # loadExtensionHooks reads only `hooks`, hydrated: no hooksConfig of an extension's counts.
+        data = {"hooks": hydrated(data.get("hooks"), extension[0])} if "hooks" in data else {}
     config = data.get("hooksConfig")
     disabled: frozenset[str] = frozenset()
     if config is not None and not isinstance(config, Mapping):
@@ -120,7 +127,7 @@ def classify(spec: VendorSpec, slot: Slot, shown: str, disabled: frozenset[str] 
     if isinstance(name, str) and name in disabled:
         return refuse(spec, slot, shown, "SKIPPED_BY_VENDOR",
                       f"{name!r} is listed in hooksConfig.disabled, so Gemini never runs it")
-    return accept(spec, replace(slot, handler=_seconds(h, shown, slot.place)), shown)
+    return in_sequence(slot, accept(spec, replace(slot, handler=_seconds(h, shown, slot.place)), shown))
 
 
 def _seconds(h: Mapping[str, Any], shown: str, place: str) -> Mapping[str, Any]:
@@ -161,12 +168,38 @@ def rules_files(root: Path) -> list[Path]:
     return project_rules.existing(root, *context_names(root))
 
 
+#: A Gemini CLI extension: ``gemini-extension.json`` in its own folder, its hooks in
+#: ``hooks/hooks.json`` beside it (0.61.0's loadExtensionHooks); no marketplaces.
+EXTENSIONS = places.PluginLayout(markers=("",), manifest="gemini-extension.json", marketplace=None)
+#: ``${name}`` in an extension's hooks file, filled in when Gemini loads it (hydrateString).
+_VARIABLE = re.compile(r"\$\{(.*?)\}")
+#: Keys recursivelyHydrateStrings drops from an object.
+_DROPPED_KEYS = frozenset({"__proto__", "constructor", "prototype"})
+
+
+def hydrated(value: Any, extension: Path) -> Any:
+    """``value`` with every string's ``${extensionPath}``, ``${/}`` and ``${pathSeparator}`` filled in
+    as Gemini fills them; an unknown name stays as written. ``${workspacePath}`` (the session's
+    folder, unknown until a session runs) becomes ``${GEMINI_PROJECT_DIR}``, which the hook's shell
+    expands to that same folder when the command runs."""
+    if isinstance(value, str):
+        known = {"extensionPath": str(extension), "workspacePath": "${GEMINI_PROJECT_DIR}", "/": "/",
+                 "pathSeparator": "/"}
+        return _VARIABLE.sub(lambda m: known.get(m.group(1), m.group(0)), value)
+    if isinstance(value, list):
+        return [hydrated(v, extension) for v in value]
+    if isinstance(value, Mapping):
+        return {k: hydrated(v, extension) for k, v in value.items() if k not in _DROPPED_KEYS}
+    return value
+
+
 def extra_files(root: Path) -> list[Path]:
-    """A Gemini CLI extension's own ``hooks/hooks.json`` is loaded only inside Gemini: none."""
-    return []
+    """A Gemini CLI extension's ``hooks/hooks.json`` when the folder is an extension (the folder a
+    user installs with ``gemini extensions install`` or ``link``)."""
+    return places.plugin_hook_files(root, EXTENSIONS)
 
 
 def hook_place(path: Path) -> HookPlace:
     """A settings file's hooks run in the project above its ``.gemini`` folder (Gemini runs them
-    in the session's folder, ``input.cwd``); no file read here belongs to an extension."""
-    return places.hook_place(path, folders=(".gemini",))
+    in the session's folder, ``input.cwd``), and so do an extension's, which belong to it."""
+    return places.hook_place(path, folders=(".gemini",), layout=EXTENSIONS)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,6 +67,10 @@ class GeminiCli(VendorCli):
         home = run / "home" / ".gemini"
         home.mkdir(parents=True, exist_ok=True)
         (home / "settings.json").write_text(json.dumps(USER_SETTINGS))
+        # An `extensions` option names project folders to install as the user's extensions, where
+        # Gemini loads them from (~/.gemini/extensions/<name>), as `gemini extensions install` puts them.
+        for folder in options.get("extensions", ()):
+            shutil.copytree(run / "proj" / folder, home / "extensions" / Path(folder).name)
         env.update(GEMINI_API_KEY="sk-test", GOOGLE_GEMINI_BASE_URL=base)
         return [binary, "-p", prompt, "--yolo", "-o", "json"]
 

@@ -35,14 +35,16 @@ What differs from :mod:`vendors.claude.dialect`:
 from __future__ import annotations
 
 import hashlib
+import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from compat_adapter.dialects.base import HookAnswer, Moment
-from compat_adapter.dialects.common import AnswerDraft, cause_text, merge_answers, plain
+from compat_adapter.dialects.common import AnswerDraft, cause_text, chain_input, merge_answers, plain
 from compat_adapter.dialects.facts import flatten
 from compat_adapter.jsontext import JsonTextError, js_read, js_trim
 from vendors.claude.dialect import ClaudeDialect
@@ -70,6 +72,26 @@ IDLE_TITLE = "Waiting for input"
 def escape_context(text: str) -> str:
     """Qwen's ``getAdditionalContext``: ``<`` and ``>`` become entities."""
     return text.replace("<", "&lt;").replace(">", "&gt;")
+
+
+#: UserPromptExpansion's getAdditionalContext: at most this many characters once escaped.
+_EXPANSION_CONTEXT_MAX = 10_000
+
+
+def expansion_context(text: str) -> str:
+    """Qwen's ``sanitizeUserPromptExpansionAdditionalContext``: ``&``, ``<`` and ``>`` become entities,
+    the text is cut at 10,000 characters and an entity the cut split is dropped."""
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")[:_EXPANSION_CONTEXT_MAX]
+    return re.sub(r"&(?:a(?:mp?)?|lt?|gt?)?$", "", escaped)
+
+
+def _prompt_context(text: str) -> str | None:
+    return text or None  # `typeof context === "string" && context`: an empty one adds nothing
+
+
+#: What a sequential run adds to the next hook's prompt, by event (applyHookOutputToInput).
+_PROMPT_CONTEXT: Mapping[str, Callable[[str], str | None]] = MappingProxyType({
+    "UserPromptSubmit": _prompt_context, "UserPromptExpansion": expansion_context})
 
 
 def tool_use_id(session_id: str, call_id: str) -> str:
@@ -225,7 +247,8 @@ class QwenDialect(ClaudeDialect):
         context = hso.get("additionalContext")
         if isinstance(context, str) and context.strip():
             if event in _CONTEXT_EVENTS:
-                d.additional_context.append(escape_context(context.strip() if event == "SessionStart" else context))
+                d.additional_context.append(expansion_context(context) if event == "UserPromptExpansion" else
+                                            escape_context(context.strip() if event == "SessionStart" else context))
             else:
                 d.ignored.append("hookSpecificOutput.additionalContext")
         if event == "PreToolUse":
@@ -268,6 +291,17 @@ class QwenDialect(ClaudeDialect):
             d.decision, d.reason = "allow", reason
         if "additionalContext" in hso:
             d.ignored.append("hookSpecificOutput.additionalContext (dropped by Qwen on PreToolUse)")
+
+    def chained(self, event: str, payload: Mapping[str, Any], outcome: ProcessOutcome) -> dict[str, Any]:
+        """executeHooksSequential (0.24.4): after a hook that exited 0 with a JSON object, the next hook's
+        UserPromptSubmit ``prompt`` gains its non-empty additionalContext after a blank line (as written),
+        UserPromptExpansion's the sanitized text, and PreToolUse's ``tool_input`` its ``tool_input`` keys."""
+        if outcome.exit_code != 0:
+            return dict(payload)
+        obj, _ = _parse(js_trim(outcome.stdout) or js_trim(outcome.stderr))
+        specific = obj.get("hookSpecificOutput") if obj is not None else None
+        return chain_input(payload, specific, prompt_context=_PROMPT_CONTEXT.get(event),
+                           tool_input=event == "PreToolUse")
 
     # ── merging ─────────────────────────────────────────────────────────────────────────────
 

@@ -22,7 +22,16 @@ from typing import Any
 from compat_adapter.errors import ConfigParseError
 from compat_adapter.importers import places
 from compat_adapter.importers import rules as project_rules
-from compat_adapter.importers.common import FileImport, ImportedHook, Refused, Slot, accept, refuse, rules_file
+from compat_adapter.importers.common import (
+    FileImport,
+    ImportedHook,
+    Refused,
+    Slot,
+    accept,
+    in_sequence,
+    refuse,
+    rules_file,
+)
 from compat_adapter.model import HookPlace, VendorSpec
 from vendors.claude.importer import settings_file
 
@@ -81,7 +90,7 @@ def classify(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook | Refused
         elif kind != "command" and seconds(h["timeout"]) is not None:
             fixed["timeout"] = float(h["timeout"])
         slot = replace(slot, handler=MappingProxyType(fixed))
-    return accept(spec, slot, shown)
+    return in_sequence(slot, accept(spec, slot, shown))
 
 
 #: Qwen Code runs no other vendor's hook files.
