@@ -145,7 +145,7 @@ def test_no_files_discovers_the_project_and_flags_a_hook_that_loads_twice(tmp_pa
     assert "runs it once" in report["hooks"][1]["why_not"]
     assert [lint["code"] for lint in report["lints"]].count("loads-twice") == 1
     assert report["vendor_view"]["reads"] == [
-        {"place": "message:system", "text": "UserPromptSubmit hook additional context: remember-the-tests"}]
+        {"place": "message:system", "text": "UserPromptSubmit hook success: remember-the-tests"}]
     # The embedded host gives Claude's context the system role: no difference. DSH 0.2.1 injects the
     # same words as a user message: a difference the grade lists.
     assert report["host_view"]["reads"] == report["vendor_view"]["reads"] and report["differences"] == []

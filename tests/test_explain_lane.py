@@ -154,6 +154,10 @@ NOT_PREDICTED = {
                                    "that no hook config carries; explain predicts the release's default",
     "codex:permission_reserved": "the hook's answer is void, so Codex's automatic reviewer decides (the lane's "
                                  "scripted model, which cannot review): the outcome is not the hook's",
+    **{f"copilot:pre_http_{kind}": "the guard is an http entry in a project file of its own, beside the lane's "
+                                   "recorders, and reaches no server only in the lane's sandbox (a name it "
+                                   "cannot resolve); explain replays the lane's config outside it"
+       for kind in ("unresolved", "refused", "repo_settings", "local_settings")},
 }
 
 

@@ -489,13 +489,14 @@ async def test_claude_lets_the_turn_end_after_eight_stop_continuations(tmp_path:
 
 
 async def test_claude_prompt_context_from_plain_stdout_and_a_block(tmp_path: Path) -> None:
-    """Plain stdout on UserPromptSubmit is context in Claude (the bridge dropped it); a block
+    """Plain stdout on UserPromptSubmit is context in Claude (the bridge dropped it), worded as
+    Claude Code 2.1.332 words plain output (lane case claude:prompt_context_plain); a block
     rejects the prompt before any model call."""
     async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
         await adapter.register_hook("claude", "UserPromptSubmit", None, hook(tmp_path, "ctx", "PLAIN-CTX"))
         agent = await host.create_agent(script=["done"])
         assert (await agent.run_turn("hello")).reason == "completed"
-    assert hook_messages(agent) == ["UserPromptSubmit hook additional context: PLAIN-CTX"]
+    assert hook_messages(agent) == ["UserPromptSubmit hook success: PLAIN-CTX"]
     block = json.dumps({"decision": "block", "reason": "not today"})
     async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
         await adapter.register_hook("claude", "UserPromptSubmit", None, hook(tmp_path, "block", block))

@@ -54,8 +54,10 @@ async def test_copilot_http_hook_posts_the_camel_case_payload_and_its_context_la
     assert "tool_name" not in sent and isinstance(sent["timestamp"], int)
 
 
-async def test_copilot_http_pre_tool_failure_lets_the_call_through_where_a_command_denies(tmp_path: Path) -> None:
-    # Copilot: http preToolUse is fail-open (network error, timeout, non-2xx); a command's exit 1 denies.
+async def test_copilot_http_pre_tool_no_lets_the_call_through_and_no_server_denies(tmp_path: Path) -> None:
+    # Copilot: an http preToolUse whose server answers non-2xx fails open (documented); one that reaches
+    # no server denies the call as "hook errored", as a command's exit 1 does (measured on Copilot CLI
+    # 1.0.102, vendor lane pre_http_unresolved and pre_http_refused, where its docs say fail-open).
     deny = json.dumps({"permissionDecision": "deny", "permissionDecisionReason": "no"})
     with http_server(Reply(500, deny)) as server:
         http = await run_selected([entry({"type": "http", "url": server.url})], tool_moment(tmp_path, command="ls"))
@@ -64,7 +66,12 @@ async def test_copilot_http_pre_tool_failure_lets_the_call_through_where_a_comma
         answered = await run_selected([entry({"type": "http", "url": server.url})], tool_moment(tmp_path, command="ls"))
     assert (answered.merged.decision, answered.merged.reason) == ("deny", "no")
     gone = await run_selected([entry({"type": "http", "url": "http://127.0.0.1:9/"})], tool_moment(tmp_path))
-    assert gone.merged.decision == "none"
+    assert (gone.merged.decision, gone.merged.reason) == ("deny", "hook errored")
+    assert "ConnectError" in (gone.merged.failed or "")
+    # A post-tool http hook that reaches no one fails open: only preToolUse fails closed.
+    post = await run_selected([entry({"type": "http", "url": "http://127.0.0.1:9/"}, "postToolUse", "bash")],
+                              tool_moment(tmp_path, "postToolUse", command="ls"))
+    assert post.merged.decision == "none" and post.merged.failed
     command = await run_selected([entry({"bash": "exit 1"})], tool_moment(tmp_path, command="ls"))
     assert command.merged.decision == "deny"
 

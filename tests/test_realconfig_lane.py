@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from compat_adapter.testing.lane.outcome import Outcome
 from compat_adapter.testing.realconfig.install import CORPUS, MANIFEST, corpus_files, install
 from compat_adapter.testing.realconfig.standin import answer
 from compat_adapter.testing.realconfig.suite import SCENARIOS, cases_of, run_cases, summarize
@@ -26,6 +27,9 @@ SUBSET = (
     ("claude/settings.full-featured.json", "destructive"),
     ("claude/settings.full-featured.json", "session"),
     ("claude/plugin-hookify.hooks.json", "benign"),
+    ("claude/plugin-claude-mem.hooks.json", "session"),
+    ("claude/settings.claude-flow.json", "benign"),
+    ("copilot/settings.json", "benign"),
     ("codex/hooks.harness-stop.json", "stop"),
     ("copilot/tool-guardian.json", "destructive"),
     ("codebuddy/settings.tgfx.json", "benign"),
@@ -73,6 +77,15 @@ def test_the_stand_ins_answer_as_their_contract_says(behaviour: str, command: st
     # Copilot's camelCase payload carries the arguments as a JSON string.
     out, err, code = answer(behaviour, "x", {"toolName": "bash", "toolArgs": json.dumps({"command": command})})
     assert code == expected[1]
+
+
+def test_a_vendor_with_no_cli_here_gives_every_pair_its_units_reason() -> None:
+    # Cursor has no lane driver to ask about tools: its files are not drivable, pair by pair, by the
+    # reason its unit gives (the report lists them; it never stops on them).
+    cursor = next(s for s in corpus_files() if s.startswith("cursor/"))
+    _, cases = cases_of(cursor)
+    assert len(cases) == len(SCENARIOS)
+    assert all(c.not_drivable and "Cursor's CLI is not on the registries" in c.not_drivable for c in cases)
 
 
 def test_a_file_edit_is_not_drivable_where_the_vendor_offers_no_write_tool() -> None:
@@ -139,6 +152,35 @@ def test_real_guards_deny_the_destructive_command_under_the_vendor_and_here(subs
     hookify = by_name["claude:plugin-hookify.hooks.json/benign"]
     assert hookify.vendor is not None and hookify.ours is not None
     assert "PreToolUse" in hookify.vendor.invoked and sorted(hookify.vendor.invoked) == sorted(hookify.ours.invoked)
+
+
+@pytest.mark.vendor
+def test_real_configs_where_the_vendor_differs_from_its_docs_or_our_old_reading(
+        subset: tuple[list, list, dict]) -> None:
+    _, _, by_name = subset
+
+    def both(name: str) -> tuple[Outcome, Outcome]:
+        r = by_name[name]
+        assert r.vendor is not None and r.ours is not None, name
+        return r.vendor, r.ours
+
+    # claude-mem's Setup hook: Claude Code 2.1.332 runs Setup only on --init/--maintenance runs, so a
+    # session fires its SessionStart hooks and not Setup, under Claude and here; its plain-stdout
+    # context reaches the model as Claude words it ("SessionStart:startup hook success: …").
+    vendor, ours = both("claude:plugin-claude-mem.hooks.json/session")
+    assert "Setup" not in vendor.invoked and "Setup" not in ours.invoked and "SessionStart" in vendor.invoked
+    landing = vendor.landings["LANE-CTX-SESSION"]
+    assert landing.line.startswith("SessionStart:startup hook success: ")
+    assert ours.landings["LANE-CTX-SESSION"] == landing
+    # claude-flow's hooks all run `npx claude-flow …`, which the sandbox cannot fetch: each fails at
+    # once (npm told not to retry) with exit 1, a non-blocking error, and the call runs on both sides.
+    vendor, ours = both("claude:settings.claude-flow.json/benign")
+    assert vendor.tool_ran and ours.tool_ran
+    # A Copilot settings file whose http preToolUse guard reaches no server: Copilot CLI 1.0.102
+    # denies every call ("hook errored", the file named "repo settings"), and so does this host.
+    vendor, ours = both("copilot:settings.json/benign")
+    assert not vendor.tool_ran and not ours.tool_ran
+    assert vendor.tool_result == ours.tool_result == 'Denied by preToolUse hook from "repo settings" (hook errored)'
 
 
 def test_a_windows_drive_path_and_an_authors_checkout_get_no_stand_in_where_they_cannot_be() -> None:

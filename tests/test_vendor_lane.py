@@ -109,6 +109,13 @@ ORACLE: list[tuple[str, str, Check]] = [
      lands("LANE-CTX-PRE", "message:system", "PreToolUse:Bash hook additional context: LANE-CTX-PRE")),
     ("claude:session_context", "session context is a system message",
      lands("LANE-CTX-SESSION", "message:system", "SessionStart hook additional context: LANE-CTX-SESSION")),
+    ("claude:session_context_plain", "plain stdout on SessionStart is a system message naming the hook and its "
+     "source, not the additionalContext label",
+     lands("LANE-CTX-SESSION", "message:system", "SessionStart:startup hook success: LANE-CTX-SESSION plain")),
+    ("claude:prompt_context_plain", "plain stdout on UserPromptSubmit is worded the same way",
+     lands("LANE-CTX-PROMPT", "message:system", "UserPromptSubmit hook success: LANE-CTX-PROMPT plain")),
+    ("claude:setup_not_fired", "a -p session does not fire Setup (only --init, --init-only, --maintenance do)",
+     lambda o: o.invoked == ("SessionStart",)),
     ("claude:prompt_block", "a blocked prompt makes no model call", lambda o: o.model_calls == 0 and not o.tool_ran),
     ("claude:stop_block_json", "a Stop block continues with the reason as user feedback, which Claude Code "
      "2.1.332 wraps in a <system-reminder> after a lead saying where the text comes from",
@@ -227,6 +234,16 @@ ORACLE: list[tuple[str, str, Check]] = [
     ("copilot:pre_crash", "a guard that crashes denies the call the same way",
      denied('Denied by preToolUse hook from ".github/hooks/lane.json" (hook errored)')),
     ("copilot:pre_timeout", "a guard that times out lets the call run", lambda o: o.tool_ran),
+    # Its docs say an http preToolUse that gets no answer fails open; 1.0.102 denies the call.
+    ("copilot:pre_http_unresolved", "an http guard whose host does not resolve denies the call, naming its file",
+     lambda o: denied('Denied by preToolUse hook from ".github/hooks/policy.json" (hook errored)')(o)
+     and o.invoked == ("sessionStart",)),
+    ("copilot:pre_http_refused", "an http guard whose connection is refused denies the call the same way",
+     denied('Denied by preToolUse hook from ".github/hooks/policy.json" (hook errored)')),
+    ("copilot:pre_http_repo_settings", "a guard of .github/copilot/settings.json is named \"repo settings\"",
+     denied('Denied by preToolUse hook from "repo settings" (hook errored)')),
+    ("copilot:pre_http_local_settings", "so is one of .github/copilot/settings.local.json",
+     denied('Denied by preToolUse hook from "repo settings" (hook errored)')),
     # Gemini CLI 0.61.0 (its docs say otherwise where a fact says "the docs").
     ("gemini:deny_exit2", "an exit-2 deny is the functionResponse error with stderr",
      denied("Tool execution blocked: LANE-DENY-EXIT2 reason")),

@@ -73,6 +73,10 @@ class HookAnswer:
     decision: Decision = "none"
     reason: str | None = None
     additional_context: tuple[str, ...] = ()
+    #: Of ``additional_context``, the texts a hook printed as plain stdout rather than in a JSON
+    #: field: a vendor may word the two apart for the model (Claude Code 2.1.332: "<hook> hook
+    #: success: …" for the one, "<Event> hook additional context: …" for the other).
+    printed: tuple[str, ...] = ()
     system_message: str | None = None
     #: ``continue: false``: the vendor halts the whole run.
     stop: bool = False

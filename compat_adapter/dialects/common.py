@@ -214,6 +214,7 @@ def merge_answers(
         decision=decision,
         reason=_joined((a.reason for a in winners), reason_sep),
         additional_context=tuple(c for a in answers for c in a.additional_context),
+        printed=tuple(c for a in answers for c in a.printed),
         system_message=_joined((a.system_message for a in answers), "\n"),
         stop=any(a.stop for a in answers),
         stop_reason=next((a.stop_reason for a in answers if a.stop and a.stop_reason), None),

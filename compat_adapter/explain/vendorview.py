@@ -39,15 +39,17 @@ def _tool(group: GroupResult) -> str | None:
     return name if isinstance(name, str) else None
 
 
-def _contexts(vendor: str, kind: str, event: str, tool: str | None, texts: tuple[str, ...]) -> tuple[Read, ...]:
+def _contexts(vendor: str, kind: str, event: str, tool: str | None, group: GroupResult) -> tuple[Read, ...]:
     facts = facts_of(vendor)
     place = facts.context.get(kind)
+    texts = group.merged.additional_context
     if place is None or not texts:
         return ()
     voice = voice_of(vendor)
     frame = facts.context_frame.get(kind, "{text}")
-    return tuple(Read(place=place, text=framed(frame, voice.context(event, tool, t), event=event, tool=tool))
-                 for t in texts)
+    subject = group.ran[0].dialect.subject(group.moment) if group.moment is not None and group.ran else None
+    return tuple(Read(place=place, text=framed(frame, text, event=event, tool=tool))
+                 for text in voice.contexts(event, tool, subject, texts, group.merged.printed))
 
 
 def vendor_view(vendor: str, row: EventRow, group: GroupResult) -> VendorView:
@@ -60,7 +62,7 @@ def vendor_view(vendor: str, row: EventRow, group: GroupResult) -> VendorView:
     tool = _tool(group)
     base = {"decision": answer.decision, "reason": answer.reason, "failed": answer.failed,
             "ignored": tuple(answer.ignored), "halted": answer.stop}
-    contexts = _contexts(vendor, kind, event, tool, answer.additional_context)
+    contexts = _contexts(vendor, kind, event, tool, group)
     if kind == "pre":
         if answer.stop and voice.halt_runs_call and answer.decision not in _BLOCKS:
             return VendorView(**base, effect="continue:false: the call runs, then the agent stops", tool_runs=True,

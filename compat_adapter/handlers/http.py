@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 import httpx
 
-from compat_adapter.handlers.outcome import answered, failed, timed_out
+from compat_adapter.handlers.outcome import UNREACHABLE, answered, failed, timed_out
 from compat_adapter.model import HttpHandler
 from compat_adapter.runtime.process import ProcessOutcome
 
@@ -46,6 +46,10 @@ async def run_http(handler: HttpHandler, body: bytes, *, timeout_s: float, limit
             response = await client.post(handler.url, content=body, headers=headers)
     except httpx.TimeoutException:
         return timed_out(f"http hook: no answer from {handler.url} within {timeout_s:g} s", started, timeout_s)
+    except httpx.TransportError as exc:
+        # Nothing answered at all (unresolved name, refused or broken connection): a vendor may
+        # read that apart from a status that says no (Copilot's preToolUse does).
+        return failed(f"http hook: {handler.url}: {type(exc).__name__}: {exc}", started, UNREACHABLE)
     except httpx.HTTPError as exc:
         return failed(f"http hook: {handler.url}: {type(exc).__name__}: {exc}", started)
     if not 200 <= response.status_code < 300:

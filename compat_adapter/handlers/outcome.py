@@ -13,7 +13,7 @@ import time
 
 from compat_adapter.runtime.outcome import ProcessOutcome
 
-__all__ = ("UNANSWERED", "answered", "failed", "timed_out")
+__all__ = ("UNANSWERED", "UNREACHABLE", "answered", "failed", "timed_out")
 
 
 def _ms(started: float) -> float:
@@ -35,14 +35,19 @@ def answered(stdout: str, started: float, limit: int, *, exit_code: int = 0, std
 
 
 #: The cause of a request that got no usable answer (exit 1 all the same): Copilot lets a
-#: preToolUse call through on it, where a command's exit 1 denies.
+#: preToolUse call through on it (documented for a non-2xx status), where a command's exit 1 denies.
 UNANSWERED = "unanswered"
+#: The cause of a request that reached no one (the name did not resolve, the connection was
+#: refused or broke): Copilot CLI 1.0.102 denies a preToolUse call on it, as on a command that
+#: errored (vendor lane, copilot:pre_http_unresolved and pre_http_refused), though its
+#: documentation says fail-open.
+UNREACHABLE = "unreachable"
 
 
-def failed(message: str, started: float) -> ProcessOutcome:
+def failed(message: str, started: float, cause: str = UNANSWERED) -> ProcessOutcome:
     """No answer: a non-blocking error whose stderr says why."""
     return ProcessOutcome(exit_code=1, stdout="", stderr=message, timed_out=False, truncated=False,
-                          cause=UNANSWERED, duration_ms=_ms(started))
+                          cause=cause, duration_ms=_ms(started))
 
 
 def timed_out(message: str, started: float, timeout_s: float | None = None) -> ProcessOutcome:

@@ -105,7 +105,8 @@ def _context(group: GroupResult, failed: bool = False) -> str | None:
     first = group.ran[0]
     voice = voice_of(first.spec.id)
     tool = _tool(group)[0]
-    return "\n\n".join(voice.context(first.row.event, tool, t, failed) for t in texts)
+    subject = first.dialect.subject(group.moment) if group.moment is not None else None
+    return "\n\n".join(voice.contexts(first.row.event, tool, subject, texts, group.merged.printed, failed))
 
 
 def _place(group: GroupResult, failed: bool = False) -> Place:

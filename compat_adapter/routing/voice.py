@@ -15,7 +15,7 @@ Each vendor's own voice lives in its unit (``vendors/<id>/voice.py``), measured 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
@@ -91,6 +91,18 @@ class Voice:
 
     def context(self, event: str, tool: str | None, text: str, failed: bool = False) -> str:
         return text
+
+    def printed(self, event: str, subject: str | None, text: str) -> str:
+        """Context a hook printed as plain stdout (``HookAnswer.printed``); ``subject``: what the
+        event's matcher is tested against (a session's source). Worded as any context unless the
+        vendor words it apart."""
+        return self.context(event, None, text)
+
+    def contexts(self, event: str, tool: str | None, subject: str | None, texts: Sequence[str],
+                 printed: Sequence[str] = (), failed: bool = False) -> tuple[str, ...]:
+        """Each context text as the model reads it, the printed ones by :meth:`printed`."""
+        return tuple(self.printed(event, subject, t) if t in printed else self.context(event, tool, t, failed)
+                     for t in texts)
 
     def place(self, event: str, failed: bool = False) -> Place:
         return self.places.get(event, "message")

@@ -5,7 +5,8 @@ Payload: see :mod:`vendors.claude.payload`. Stdin ends with a newline.
 Output: read the JavaScript way (`compat_adapter.jsontext`): on exit 0, stdout is ``trim``-med and is JSON only
 when it then starts with ``{`` and ``JSON.parse`` takes it (a BOM, a raw U+2028, a 5000-digit
 integer or deep nesting included); up to 10 MiB of it is read. Anything else is plain text, which
-is context on UserPromptSubmit, UserPromptExpansion and SessionStart and ignored elsewhere. A
+is context on UserPromptSubmit, UserPromptExpansion and SessionStart (worded apart from a JSON
+additionalContext: ``HookAnswer.printed``) and ignored elsewhere. A
 parsed object that breaks the schema (wrong types, unknown decision values, a
 ``hookSpecificOutput`` without the right ``hookEventName``) is a non-blocking hook error. Exit 2
 blocks on the events that can block (deny on PreToolUse, block elsewhere), with the JSON's blocking
@@ -334,7 +335,8 @@ class ClaudeDialect(ClaudePayload):
         if not js_trim(text):
             return HookAnswer()
         if event in PLAIN_CONTEXT:
-            return HookAnswer(additional_context=(js_trim(text),))
+            # Context all the same, worded apart from a JSON additionalContext (the voice's `printed`).
+            return HookAnswer(additional_context=(js_trim(text),), printed=(js_trim(text),))
         if event == "WorktreeCreate":
             lines = [js_trim(line) for line in js_lines(text) if js_trim(line)]
             return HookAnswer(updated_output=lines[-1])

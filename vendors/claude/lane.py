@@ -81,6 +81,12 @@ class ClaudeCli(VendorCli):
         block = as_json({"decision": "block", "reason": "LANE-STOP-REASON json"})
         out["stop_block_unwrapped"] = ((HookAnswer("Stop", block, once=True),), {
             "steps": STOP_STEPS, "options": {"env": {"CLAUDE_CODE_SHINY_FOUNTAIN": "0"}}})
+        # Plain stdout (no JSON) on the events whose plain output is context: 2.1.332 words it apart
+        # from a hookSpecificOutput.additionalContext ("<hook name> hook success: …").
+        out["session_context_plain"] = ((HookAnswer("SessionStart", "LANE-CTX-SESSION plain"),), {})
+        out["prompt_context_plain"] = ((HookAnswer("UserPromptSubmit", "LANE-CTX-PROMPT plain"),), {})
+        # Setup runs only on Claude's --init/--init-only/--maintenance runs: a -p session fires SessionStart alone.
+        out["setup_not_fired"] = ((HookAnswer("Setup"), HookAnswer("SessionStart")), {})
         out["permission_mcp_skill"] = (
             "Claude Code 2.1.332 adds tool_kind \"mcp_skill\", mcp_server and mcp_skill to PermissionRequest only "
             "for the ask before an MCP server's skill loads, and only from a server speaking MCP 2026-07-28 or later "

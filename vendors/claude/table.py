@@ -109,7 +109,8 @@ _SCRUBBED_ENV = degrade(
 # What Claude Code shows the model, and where the host puts it instead (rows this project translates).
 _CONTEXT_AS_USER = degrade(
     "message-provenance",
-    "Hook context reaches the model in Claude's own words (\"<Event> hook additional context: …\"), but "
+    "Hook context reaches the model in Claude's own words (\"<Event> hook additional context: …\", or "
+    "\"<hook> hook success: …\" for plain output), but "
     "as a user message sourced from the hook, where Claude Code sends a system message: this host gives "
     "a plugin's context no system role (DSH 0.2.1-rc.2 sends no plugin developer message to the model: "
     "its sdk profile's default route, deepseek-v4-flash, declares no tool-update mode, so every "
@@ -455,22 +456,6 @@ EVENTS = (
             degrade("payload-field-missing",
                     "compact_summary is the text of the durable summary record, and nothing in the "
                     "payload tells a failed compaction from a finished one."),
-            _HALT_DOCUMENTED,
-        ),
-    ),
-    EventRow(
-        event="Setup",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("session/created",),
-        point="session/created",
-        matcher_subject="trigger",
-        degradations=(
-            degrade("timing-differs",
-                    "It fires when a session is created, with the host already running, not during an "
-                    "init or maintenance run before the session starts."),
-            degrade("matcher-narrowed",
-                    "The host has no maintenance run, so trigger is never \"maintenance\" and such a "
-                    "matcher never fires."),
             _HALT_DOCUMENTED,
         ),
     ),
@@ -847,6 +832,11 @@ _DERIVED_FACTS = degrade(
 
 #: Claude Code events no route here serves, each with why (grading makes a hook of one UNSUPPORTED).
 UNSERVED = (
+    ("Setup",
+     "Claude Code 2.1.332 runs Setup hooks only on its own init and maintenance runs (`claude --init`, "
+     "`--init-only`, `--maintenance`: trigger init or maintenance), never when an ordinary or -p session "
+     "starts (lane case claude:setup_not_fired). The host has no such run, so there is no moment at which "
+     "Claude would run the hook"),
     ("PreSkillShellCommand",
      "Claude Code 2.1.332 runs it before a skill's inline shell command (!`…` in a SKILL.md, run when "
      "the skill is expanded), sending tool_name \"Bash\", tool_input.command, tool_use_id, command_name, "

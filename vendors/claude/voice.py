@@ -39,6 +39,13 @@ class ClaudeVoice(Voice):
         label = f"{event}:{tool}" if tool else event
         return f"{label} hook additional context: {text}"
 
+    def printed(self, event: str, subject: str | None, text: str) -> str:
+        # Plain stdout is a "hook success" message named as Claude names the hook: the event, and
+        # the matcher's subject where the event has one (measured, 2.1.332, lane cases
+        # session_context_plain and prompt_context_plain: "SessionStart:startup", "UserPromptSubmit").
+        name = f"{event}:{subject}" if subject else event
+        return f"{name} hook success: {text}"
+
     def post_feedback(self, said: Said) -> str:
         return f'{label(said)} hook blocking error from command: "{said.command}": {said.reason}'
 

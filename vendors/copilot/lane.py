@@ -106,6 +106,13 @@ class CopilotCli(VendorCli):
             "pre_timeout": ((HookAnswer(pre, as_json({"permissionDecision": "deny",
                                                       "permissionDecisionReason": "LANE-DENY-JSON late"}),
                                         timeout=2, sleep=10), HookAnswer("postToolUse")), {}),
+            # An http guard with no answer: a host the sandbox cannot resolve, a loopback port that
+            # refuses the connection (its documented fail-open, against what 1.0.102 does).
+            "pre_http_unresolved": _http_guard(_UNRESOLVED),
+            "pre_http_refused": _http_guard("https://127.0.0.1:9/pre-tool-use"),
+            # The same guard in the repository's settings files: how Copilot names where it came from.
+            "pre_http_repo_settings": _http_guard(_UNRESOLVED, ".github/copilot/settings.json"),
+            "pre_http_local_settings": _http_guard(_UNRESOLVED, ".github/copilot/settings.local.json"),
             "prompt_context": ((HookAnswer("userPromptSubmitted", as_json({"additionalContext": "LANE-CTX-PROMPT"})),), {}),
             "stop_block_json": ((HookAnswer("agentStop", as_json({"decision": "block", "reason": "LANE-STOP-REASON json"}),
                                             once=True),), {"steps": STOP_STEPS}),
@@ -118,6 +125,18 @@ class CopilotCli(VendorCli):
             "post_exit_nonzero_pascal": ((HookAnswer("PostToolUse"), HookAnswer("PostToolUseFailure")),
                                          {"steps": EXIT_3_STEPS}),
         }
+
+
+#: A policy server's address that the lane's sandbox resolves to nothing.
+_UNRESOLVED = "https://policy.example.com/copilot/pre-tool-use"
+
+
+def _http_guard(url: str, file: str = ".github/hooks/policy.json") -> Scenario:
+    """An http preToolUse entry in a project file of its own (``file``, as written), beside the
+    lane's config, whose recorded sessionStart and postToolUse show what ran."""
+    config = {"version": 1, "hooks": {"preToolUse": [{"type": "http", "url": url, "timeoutSec": 5}]}}
+    return ((HookAnswer("sessionStart"), HookAnswer("postToolUse")),
+            {"files": {file: json.dumps(config)}, "imports": (CLI.hooks_file, file)})
 
 
 CLI = CopilotCli("copilot", "copilot", "1.0.102", "copilot/node_modules/@github/copilot-linux-x64/copilot",

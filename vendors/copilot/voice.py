@@ -49,13 +49,19 @@ class CopilotVoice(Voice):
         return "message" if failed else super().place(_COPILOT_EVENTS.get(event, event))
 
 
+#: The repository's settings files (the importer's ``SETTINGS``), which Copilot names as one place.
+_REPO_SETTINGS = frozenset({".github/copilot/settings.json", ".github/copilot/settings.local.json"})
+
+
 def _shown(said: Said) -> str:
-    """The hook's file as Copilot names it: relative to the project when it lies inside it."""
+    """The hook's file as Copilot names it: relative to the project when it lies inside it, and
+    "repo settings" for either of the repository's settings files (measured on 1.0.102, vendor lane
+    pre_http_repo_settings and pre_http_local_settings)."""
     source = said.source or said.event
     if said.cwd and os.path.isabs(source):
         rel = os.path.relpath(source, said.cwd)
         if not rel.startswith(os.pardir):
-            return rel
+            return "repo settings" if rel.replace(os.sep, "/") in _REPO_SETTINGS else rel
     return source
 
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from compat_adapter.testing.models import serve_model
 
-__all__ = ("isolate", "main", "run_job")
+__all__ = ("OFFLINE_ENV", "isolate", "main", "run_job")
 
 
 def _nxdomain(query: bytes) -> tuple[bytes, str]:
@@ -59,9 +59,19 @@ def _dns_sink(lookups: list[str]) -> socket.socket:
     return sock
 
 
+#: What every process in the namespace is told, so that a tool which retries a registry it can never
+#: reach fails at once, as a lookup does here: npm retries a failed fetch with a back-off of about
+#: 70 s (fetch-retries 2, 10 s then 60 s), so each `npx <package>` a real config runs (claude-flow's
+#: hooks) took 72 s to fail, and a scenario with three such hooks outlived the lane's timeouts on both
+#: sides. With no retry it still asks the registry once and fails as before (exit 1), in 3 s.
+OFFLINE_ENV = {"npm_config_fetch_retries": "0"}
+
+
 def isolate(out: Path) -> None:
     """Inside a fresh network and mount namespace: loopback up, lookups answered by a local sink
-    (or refused at once when none listens), so that nothing but loopback is reachable."""
+    (or refused at once when none listens), so that nothing but loopback is reachable; the process
+    environment gets :data:`OFFLINE_ENV`."""
+    os.environ.update(OFFLINE_ENV)
     subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
     resolv = out / "resolv.conf"
     resolv.write_text("nameserver 127.0.0.1\noptions timeout:1 attempts:1\n")
@@ -80,7 +90,8 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
     started = time.monotonic()
     timed_out = False
     try:
-        proc = subprocess.Popen(job["argv"], cwd=job["cwd"], env=job["env"], stdin=subprocess.DEVNULL,
+        env = {**job["env"], **OFFLINE_ENV} if job.get("netns") else job["env"]
+        proc = subprocess.Popen(job["argv"], cwd=job["cwd"], env=env, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
         try:
             stdout, stderr = proc.communicate(timeout=float(job.get("timeout", 120)))

@@ -55,13 +55,16 @@ def cases_of(source: str, scenarios: Iterable[str] | None = None) -> tuple[Insta
     out = []
     for scenario in chosen:
         kind = f"{_name(source)}/{scenario}"
+        why = installed.not_drivable
+        if why is not None:  # a vendor with no CLI here has no lane driver to ask either
+            out.append(Case(installed.vendor, kind, not_drivable=why))
+            continue
         steps, prompt = SCENARIOS[scenario]
         cli = cli_for(installed.vendor)
         if scenario == "destructive" and cli.destructive:
             steps = (("shell", cli.destructive), *steps[1:])
-        why = installed.not_drivable
         options = dict(installed.options)
-        if why is None and scenario == "edit":
+        if scenario == "edit":
             if cli.write_tool is None:
                 why = (f"the vendor lane's {installed.vendor} driver has no file-write tool for the scripted model "
                        "(its CLI offers the mock model none it can call by a known name)")
