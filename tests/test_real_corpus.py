@@ -100,7 +100,8 @@ def test_the_corpus_figure_counts_the_hooks_that_start_step_by_step(toolchain: P
     """How many corpus hooks start (scripts/corpus_figure.py, preflight's answer per hook): alone,
     installed with the lane's stand-ins, with the team's toolchain really installed
     (scripts/toolchain_lane.sh), assuming the programs no registry has, and with a project mounted
-    at its author's path. Measured 2026-12-02 on 173 hooks: 35 / 112 / 126 / 136 / 140. A hook that
+    at its author's path. Measured 2026-12-02 on 172 hooks (claude-mem's Setup hook is UNSUPPORTED since
+    Setup is unserved): 38 / 125 / 125 / 135 / 139 with go on PATH. A hook that
     starts only at its author's path is still one that does not start for anyone else."""
     s = _figure(dict(os.environ))["starts"]
     assert s["toolchain"], "bash scripts/toolchain_lane.sh installs the team's toolchain"
@@ -108,7 +109,7 @@ def test_the_corpus_figure_counts_the_hooks_that_start_step_by_step(toolchain: P
     assert s["hooks"] >= 170
     assert s["alone"] <= s["installed"] <= s["with_toolchain"] <= s["assumed"]
     assert s["with_toolchain"] <= s["at_author_path"] < s["hooks"]
-    assert s["with_toolchain"] >= 126 and s["share"]["with_toolchain"] >= 0.72, json.dumps(s, indent=1)
+    assert s["with_toolchain"] >= 125 and s["share"]["with_toolchain"] >= 0.72, json.dumps(s, indent=1)
     stuck = {(r["file"], r["place"]): r for r in s["not_starting"]}
     assert len(stuck) == s["hooks"] - s["with_toolchain"] and all(r["why"] for r in stuck.values())
     # uv, pnpm, go and notify-send are installed: no hook waits on one of them any more.
