@@ -262,18 +262,16 @@ def launch(server: int, report: int, stdio: list[int], raw: bytes, subreaper: bo
     end_like(status)
 
 
-def standby(server: int, channel: int) -> None:
+def standby(server: int, channel: int, name: bytes) -> None:
     """The spare: a launcher forked before its run, which comes on `channel` in one message (the
-    run's socket, stdin or none, stdout, stderr, and the request). Never returns."""
+    run's socket, stdin or none, stdout, stderr, and the request); `name` is a launcher's process
+    name, taken when the run comes. Never returns."""
     try:
         subreaper = _prepare(server, signal.SIGKILL)  # nothing started yet: just die with the server
         os.closerange(3, channel)  # what the server held: other runs' sockets must close with them
         os.closerange(channel + 1, os.sysconf("SC_OPEN_MAX"))
         import socket  # already loaded by the server
 
-        with open("/proc/self/comm", "rb") as f:
-            name = f.read().rstrip(b"\n")
-        prctl(PR_SET_NAME, SPARE_NAME)
         data, ancillary, _, _ = socket.socket(fileno=channel).recvmsg(INLINE_MAX + 1, socket.CMSG_SPACE(4 * 4))
         prctl(PR_SET_NAME, name)  # a launcher now, as one the server forks for a run
         if not data:
@@ -327,6 +325,8 @@ class Server:
 
         self.socket = socket
         self.me = os.getpid()
+        with open("/proc/self/comm", "rb") as f:
+            self.name = f.read().rstrip(b"\n")  # a launcher's name: the server's
         self.control = socket.socket(fileno=control_fd)
         self.wake, wake_in = socket.socketpair()
         self.wake.setblocking(False)
@@ -417,9 +417,16 @@ class Server:
         if self.spare:
             return
         ours, theirs = self.socket.socketpair(self.socket.AF_UNIX, self.socket.SOCK_SEQPACKET)
-        pid = os.fork()
-        if pid == 0:
-            standby(self.me, theirs.fileno())
+        # Named before the fork, so that the spare is told from a launcher from its first instant
+        # (spawner.standing_pids), not only once it has renamed itself; the server's own name
+        # comes back at once.
+        prctl(PR_SET_NAME, SPARE_NAME)
+        try:
+            pid = os.fork()
+            if pid == 0:
+                standby(self.me, theirs.fileno(), self.name)
+        finally:
+            prctl(PR_SET_NAME, self.name)
         theirs.close()
         self.spare, self.channel = pid, ours
 
