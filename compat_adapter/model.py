@@ -368,6 +368,9 @@ class HttpHandler(_HandlerFields):
     headers: tuple[tuple[str, str], ...] = ()
     allowed_env: tuple[str, ...] = ()
     """Variables that may be interpolated into header values; any other ``$VAR`` becomes empty."""
+    refused_networks: tuple[str, ...] = ()
+    """Address ranges (CIDR) the vendor never sends a hook to: a URL that resolves into one fails
+    before any connection, as unreachable (Copilot refuses loopback, private and link-local ones)."""
 
 
 class McpToolHandler(_HandlerFields):

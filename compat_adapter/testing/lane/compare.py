@@ -39,6 +39,8 @@ FACET_CODES: Mapping[str, frozenset[str]] = {
     "landing/missing": frozenset({"output-field-ignored", "output-rewrite-ignored", "observe-only",
                                   "decision-narrowed"}),
     "landing/shape": frozenset({"message-provenance"}),
+    # a hook's text reached the model here and never at the vendor: no loss code says that
+    "landing/extra": frozenset(),
     # how many model calls the run made (a block that continues or ends the turn)
     "model_calls": frozenset({"decision-narrowed", "no-loop-guard", "observe-only"}),
 }
@@ -86,14 +88,15 @@ def compare(case: Case, vendor: Outcome, ours: Outcome) -> Verdict:
     refusals = {code for code, _ in ours.refused}
     want, got = _facets(case, vendor, vendor), _facets(case, ours, vendor)
     diffs = []
-    for facet in want:
-        if want[facet] == got.get(facet):
+    # Both sides' facets: a text that lands only here (a hook the vendor never ran) differs too.
+    for facet in [*want, *(f for f in got if f not in want)]:
+        if want.get(facet) == got.get(facet):
             continue
         # Which hooks fired: only the rows of the events that fired a different number of times
         # can name it (a loss listed on another event of the case says nothing about this one).
         among = _event_codes(ours, want[facet], got.get(facet)) if facet == "invoked" else codes
-        named = sorted((among & _naming(case, facet, want[facet], got.get(facet))) | refusals)
-        diffs.append(Difference(facet, want[facet], got.get(facet), tuple(named)))
+        named = sorted((among & _naming(case, facet, want.get(facet), got.get(facet))) | refusals)
+        diffs.append(Difference(facet, want.get(facet), got.get(facet), tuple(named)))
     if ours.error:
         diffs.append(Difference("error", None, ours.error, ()))
     if not diffs:
@@ -122,7 +125,8 @@ def _naming(case: Case, facet: str, vendor: Any, ours: Any) -> frozenset[str]:
         extra = FACET_CODES["tool_result/exit"] if exit_answer else frozenset()
         return FACET_CODES[f"tool_result/{kind}"] | extra | ALWAYS
     if family == "landing":
-        return FACET_CODES["landing/missing" if ours is None else "landing/shape"] | ALWAYS
+        kind = "missing" if ours is None else "extra" if vendor is None else "shape"
+        return FACET_CODES[f"landing/{kind}"] | ALWAYS
     return FACET_CODES[family] | ALWAYS
 
 

@@ -9,6 +9,8 @@ hooks are the same self-recording hook, so both sides' hook logs have the same s
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +23,7 @@ from compat_adapter.testing.lane.outcome import (
     normalize_text,
     wire_items,
 )
+from compat_adapter.testing.lane.hookserver import serve_hooks
 from compat_adapter.testing.lane.run import VendorRecord, hook_files, prepare_project, run_vendor
 from compat_adapter.testing.lane.scenarios import EDIT_TEXT, Case
 from compat_adapter.testing.lane.vendors import cli_for
@@ -70,6 +73,17 @@ def vendor_outcome(case: Case, run: Path, **options: Any) -> Outcome:
         f"the CLI exited {record.result['rc']}: {record.result['stderr'][-400:]}")
 
 
+@asynccontextmanager
+async def _served(case: Case, run: Path) -> AsyncIterator[None]:
+    """The case's web server for its http hooks, here on this machine's loopback (when it has one)."""
+    spec = case.options.get("http_server")
+    if spec is None:
+        yield
+        return
+    with serve_hooks(spec, run / "http-hooks.jsonl"):
+        yield
+
+
 async def embedded_outcome(case: Case, run: Path) -> Outcome:
     """Import the same vendor config as a user would, run the same turns on the embedded host."""
     from compat_adapter import CompatAdapter, CompatError, MemoryHost
@@ -100,7 +114,7 @@ async def embedded_outcome(case: Case, run: Path) -> Outcome:
                "write": lambda value: {"name": "write", "arguments": {"path": value, "content": EDIT_TEXT}}}
     script = [{"tools": [call_of[kind](value)]} if kind in call_of else value for kind, value in case.steps]
     degradations: dict[str, tuple[str, ...]] = {}
-    async with MemoryHost(proj) as host:
+    async with MemoryHost(proj) as host, _served(case, run):
         async with CompatAdapter(host, state_dir=str(run / "adapter")) as adapter:
             try:
                 graded = await register_import(adapter, imported)
