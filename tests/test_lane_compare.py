@@ -126,3 +126,16 @@ def test_an_unsupported_row_names_only_what_its_own_hooks_did() -> None:
     verdict = compare(case, vendor, _run("ours", degradations=rows, case=case))
     assert verdict.status == "differ_listed"
     assert _listed(verdict) == {"invoked": ("unsupported",), "model_calls": ("unsupported",)}
+
+
+def test_a_refused_hook_of_an_unserved_event_names_its_own_text_only() -> None:
+    # Claude's PreSkillShellCommand has no route here: its deny's text in the skill's output is its
+    # doing (the answer carries the marker); a tool that did not run is of no kind it is known to be.
+    skill = "PreSkillShellCommand"
+    case = Case("claude", "probe", hooks=(HookAnswer(skill, stdout="LANE-DENY-SKILL no"), HookAnswer("PreToolUse")))
+    refused = (Refusal("UNSERVED_EVENT", "no skill loader", skill),)
+    vendor = _run("vendor", skill, tool_ran=False, case=case,
+                  landings={"LANE-DENY": Landing("message:user", "[not run: LANE-DENY-SKILL no]")})
+    verdict = compare(case, vendor, _run("ours", refused=refused, case=case))
+    assert _listed(verdict) == {"invoked": ("UNSERVED_EVENT",), "landing:LANE-DENY": ("UNSERVED_EVENT",),
+                                "tool_ran": ()}

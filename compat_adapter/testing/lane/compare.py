@@ -52,20 +52,25 @@ UNSUPPORTED = "unsupported"
 #: Which facets a hook can change, besides whether it fired itself, by the host point of its event
 #: (the row's ``point``: one name for the same kind of event across vendors). A tool guard or a
 #: permission hook decides whether the call runs, what it runs and what the model reads in its
-#: place; a post-tool hook replaces or adds to the result; a prompt hook adds context or blocks
-#: the prompt (then no model call and no tool runs); a start hook adds context; a stop hook forces
-#: another step (a model call) and says why. Every other point only watches. An event with no row
-#: here (unknown, or unserved on this host) is of no known kind: it can name only its own firing.
+#: place; a post-tool hook replaces or adds to the result; a prompt hook adds context or blocks the
+#: prompt (no model call, no tool); a start hook adds context; a stop hook forces another step and
+#: says why. A continue:false stops the agent where it is answered, so every acting point can also
+#: change the model calls, and one at the start (session, prompt) whether the tool ran at all (the
+#: lane's *_halt cases, measured: Codex 0.171 runs nothing after a SessionStart halt, Claude 2.1.332
+#: makes one model call after a PreToolUse or PostToolUse halt where it makes three). The other
+#: points only watch. An event with no row here (unknown, or unserved on this host) is of no known
+#: kind: it names its own firing, and the landing of a marker its scripted answer carries.
+_START = frozenset({"landing", "model_calls", "tool_ran", "tool_result"})
 POINT_FACETS: Mapping[str, frozenset[str]] = {
-    "tools/pre-execute": frozenset({"tool_ran", "tool_result", "rewritten", "landing"}),
-    "approval/request": frozenset({"tool_ran", "tool_result", "rewritten", "landing"}),
-    "tools/post-execute": frozenset({"tool_result", "landing"}),
-    "agent/pre-step": frozenset({"landing", "model_calls", "tool_ran", "tool_result"}),
-    "agent/pre-step/transform": frozenset({"landing", "model_calls", "tool_ran", "tool_result"}),
-    "agent/created": frozenset({"landing"}),
-    "subagent/start": frozenset({"landing"}),
-    "agent/turn-stopping": frozenset({"model_calls", "landing"}),
-    "subagent/end": frozenset({"model_calls", "landing"}),
+    "tools/pre-execute": frozenset({"tool_ran", "tool_result", "rewritten", "landing", "model_calls"}),
+    "approval/request": frozenset({"tool_ran", "tool_result", "rewritten", "landing", "model_calls"}),
+    "tools/post-execute": frozenset({"tool_result", "landing", "model_calls"}),
+    "agent/pre-step": _START,
+    "agent/pre-step/transform": _START,
+    "agent/created": _START,
+    "subagent/start": frozenset({"landing", "model_calls"}),
+    "agent/turn-stopping": frozenset({"landing", "model_calls"}),
+    "subagent/end": frozenset({"landing", "model_calls"}),
 }
 
 
@@ -151,14 +156,17 @@ def _can_change(case: Case, entry: Refusal, facet: str) -> bool:
     family, _, marker = facet.partition(":")
     if family == "invoked":
         return True
-    row = resolve_vendor(case.vendor).row(entry.event or "")
-    if row is None or family not in POINT_FACETS.get(row.point, frozenset()):
-        return False
-    if family != "landing":
-        return True
-    # Its landing: when the case scripts the entry's hooks, one of their answers carries the marker.
+    # What the case scripts the entry's hooks to answer: a marker they carry is their own text.
     answers = [h for h in case.hooks if h.event == entry.event and (entry.label is None or h.label == entry.label)]
-    return not answers or any(marker in h.stdout or marker in h.stderr for h in answers)
+    carried = any(marker in h.stdout or marker in h.stderr for h in answers) if family == "landing" else False
+    row = resolve_vendor(case.vendor).row(entry.event or "")
+    if row is None:
+        # An event of no known kind here (unserved, unknown): only its own text reaching the model
+        # is surely its doing (Claude's PreSkillShellCommand deny lands in the skill's output).
+        return carried
+    if family not in POINT_FACETS.get(row.point, frozenset()):
+        return False
+    return family != "landing" or not answers or carried
 
 
 def _event_codes(ours: Outcome, vendor: list[str], here: list[str] | None) -> set[str]:
