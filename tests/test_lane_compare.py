@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import anyio
+
 from compat_adapter.testing.lane.compare import Verdict, compare
+from compat_adapter.testing.lane.drivers import embedded_outcome
 from compat_adapter.testing.lane.outcome import HookRun, Landing, Outcome, Refusal
 from compat_adapter.testing.lane.scenarios import Case, HookAnswer
 
@@ -139,3 +144,13 @@ def test_a_refused_hook_of_an_unserved_event_names_its_own_text_only() -> None:
     verdict = compare(case, vendor, _run("ours", refused=refused, case=case))
     assert _listed(verdict) == {"invoked": ("UNSERVED_EVENT",), "landing:LANE-DENY": ("UNSERVED_EVENT",),
                                 "tool_ran": ()}
+
+
+def test_the_embedded_side_tells_which_labelled_hook_the_import_refused(tmp_path: Path) -> None:
+    # A real import of the lane's own Codex config: the group whose matcher Codex cannot compile is
+    # refused (Codex drops it), and the refusal is the hook the case labelled A, not B.
+    case = Case("codex", "probe", steps=(("text", "done"),),
+                hooks=(HookAnswer("PreToolUse", matcher="Bash", label="PreToolUse[B]"),
+                       HookAnswer("PreToolUse", matcher="Bash(", label="PreToolUse[A]")))
+    ours = anyio.run(embedded_outcome, case, tmp_path)
+    assert [(r.code, r.event, r.label) for r in ours.refused] == [("SKIPPED_BY_VENDOR", "PreToolUse", "PreToolUse[A]")]
