@@ -282,6 +282,21 @@ def test_codex_invalid_matcher_drops_its_group_as_codex_does(tmp_path: Path) -> 
     assert refused_of(result) == [("SKIPPED_BY_VENDOR", "hooks.PreToolUse[0]")]
 
 
+
+def test_a_refusal_names_the_event_and_matcher_it_was_written_under(tmp_path: Path) -> None:
+    # Which hook a refusal is (the vendor lane asks: could this entry have made that difference?).
+    result = trusted_import("openai-codex", [FIX / "codex/ci/.codex/config.toml"])
+    assert [(r.code, r.event, r.matcher) for r in result.refused] == [
+        ("INVALID_HANDLER", "PreToolUse", "Bash"), ("SKIPPED_BY_VENDOR", "Stop", None)]
+    group = write_json(tmp_path / "hooks.json", {"hooks": {"PreToolUse": [
+        {"matcher": "Bash(", "hooks": [{"command": "a"}]}], "Notification": [{"hooks": [{"command": "b"}]}]}})
+    assert [(r.event, r.matcher) for r in trusted_import("codex", [group]).refused] == [
+        ("PreToolUse", "Bash("), ("Notification", None)]
+    # What is not one event's (a whole file Copilot would not read) names none.
+    other = write_json(tmp_path / ".github/hooks/v2.json", {"version": 2, "hooks": {}})
+    [whole] = trusted_import("copilot", [other]).refused
+    assert (whole.code, whole.event, whole.matcher) == ("SKIPPED_BY_VENDOR", None, None)
+
 def test_codex_both_windows_command_spellings_are_an_error(tmp_path: Path) -> None:
     path = write_json(tmp_path / "hooks.json", {"hooks": {"Stop": [{"hooks": [
         {"command": "x", "commandWindows": "y", "command_windows": "z"}]}]}})

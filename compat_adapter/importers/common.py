@@ -123,7 +123,7 @@ class ImportedPlugin:
 
 @dataclass(frozen=True, slots=True)
 class Refused:
-    """Something in a file that will never run here, and why."""
+    """Something in a file that will never run here, and why (``event``: where, as spelled; None: not one event's)."""
 
     vendor: str
     what: str
@@ -131,6 +131,8 @@ class Refused:
     origin: str
     code: str
     """One of :data:`REFUSAL_CODES`."""
+    event: str | None = None
+    matcher: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,9 +334,9 @@ def no_row(spec: VendorSpec, event: str, hint: str = "") -> tuple[str, str]:
 
 
 def entry_refusal(spec: VendorSpec, what: str, shown: str, place: str, reason: str,
-                  code: str = "INVALID_ENTRY") -> Refused:
+                  code: str = "INVALID_ENTRY", event: str | None = None) -> Refused:
     """One refused entry at one place of a file; the rest of the file still imports."""
-    return Refused(vendor=spec.id, what=what, reason=reason, origin=f"{shown}:{place}", code=code)
+    return Refused(vendor=spec.id, what=what, reason=reason, origin=f"{shown}:{place}", code=code, event=event)
 
 
 def matcher_of(group: Mapping[str, Any], shown: str, place: str) -> str | None:
@@ -357,7 +359,7 @@ def hook_table(spec: VendorSpec, table: object, shown: str, prefix: str, refused
         place = place_of(prefix, event)
         if not isinstance(items, list):
             refused.append(entry_refusal(spec, f"{event} hooks", shown, place,
-                                         f"expected a list of matcher groups, found {_kind(items)}"))
+                                         f"expected a list of matcher groups, found {_kind(items)}", event=event))
             continue
         yield event, items, place
 
@@ -370,28 +372,28 @@ def grouped_slots(spec: VendorSpec, event: str, row: EventRow | None, groups: li
         gplace = f"{place}[{gi}]"
         if not isinstance(group, Mapping):
             refused.append(entry_refusal(spec, f"{event} matcher group", shown, gplace,
-                                         f"expected a matcher group object, found {_kind(group)}"))
+                                         f"expected a matcher group object, found {_kind(group)}", event=event))
             continue
         handlers = group.get("hooks")
         if handlers is None:
             refused.append(entry_refusal(spec, f"{event} matcher group", shown, gplace,
-                                         "a matcher group needs a `hooks` list"))
+                                         "a matcher group needs a `hooks` list", event=event))
             continue
         if not isinstance(handlers, list):
             refused.append(entry_refusal(spec, f"{event} matcher group", shown, f"{gplace}.hooks",
-                                         f"expected a list of handlers, found {_kind(handlers)}"))
+                                         f"expected a list of handlers, found {_kind(handlers)}", event=event))
             continue
         try:
             matcher = matcher_of(group, shown, gplace)
         except InvalidMatcher as exc:
             refused.append(entry_refusal(spec, f"{event} matcher group", shown, f"{gplace}.matcher",
-                                         exc.message.split(": ", 1)[-1], "INVALID_MATCHER"))
+                                         exc.message.split(": ", 1)[-1], "INVALID_MATCHER", event=event))
             continue
         for hi, handler in enumerate(handlers):
             hplace = f"{gplace}.hooks[{hi}]"
             if not isinstance(handler, Mapping):
                 refused.append(entry_refusal(spec, f"{event} handler", shown, hplace,
-                                             f"expected a handler object, found {_kind(handler)}"))
+                                             f"expected a handler object, found {_kind(handler)}", event=event))
                 continue
             yield Slot(event, row, matcher, handler, hplace, gplace, group)
 
@@ -424,7 +426,7 @@ def refuse_slots(spec: VendorSpec, event: str, groups: list[Any], shown: str, pl
                             f"{place}[{gi}].hooks[{hi}]", f"{place}[{gi}]")
                 refused.append(refuse(spec, slot, shown, code, reason))
         else:
-            refused.append(entry_refusal(spec, f"{event} hook entry", shown, f"{place}[{gi}]", reason, code))
+            refused.append(entry_refusal(spec, f"{event} hook entry", shown, f"{place}[{gi}]", reason, code, event))
 
 
 def handler_type(slot: Slot, shown: str) -> str:
@@ -440,7 +442,7 @@ def handler_type(slot: Slot, shown: str) -> str:
 def refuse(spec: VendorSpec, slot: Slot, shown: str, code: str, reason: str,
            what: str | None = None) -> Refused:
     return Refused(vendor=spec.id, what=what or describe(slot), reason=reason,
-                   origin=f"{shown}:{slot.place}", code=code)
+                   origin=f"{shown}:{slot.place}", code=code, event=slot.event, matcher=slot.matcher)
 
 
 def describe(slot: Slot) -> str:

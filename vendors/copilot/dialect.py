@@ -23,9 +23,10 @@ is trimmed and parsed with ONE ``JSON.parse``; empty or unparsable output is "no
 error) — two objects on stdout are therefore ignored. Fields are top-level; ``hookSpecificOutput``
 is read only in the PascalCase format (measured: a deny there denies), its fields under the
 top-level ones. preToolUse is fail-CLOSED: exit 2 or any other non-zero exit (or a crash) denies, even
-when stdout says allow, as does an http entry that reaches no server, whose address Copilot
-refuses, or whose server answers a status that is not 2xx (each measured; documented fail-open);
-only a timeout fails open.
+when stdout says allow, as does an http entry that reaches no server, whose address Copilot refuses, or
+whose server answers a status that is not 2xx (each measured on 1.0.102: lane pre_http_unresolved and
+pre_http_refused, and HTTP 500 from a server reached with COPILOT_HOOK_ALLOW_LOCALHOST=1; the docs say
+fail-open); only a timeout fails open.
 permissionRequest: exit 2 is ``behavior: deny`` merged with stdout. Elsewhere exit 2 is a warning
 (stderr shown to the user) and any other non-zero exit is logged and fails open — postToolUseFailure
 included: the docs say exit 2 appends stdout as context, but measured on Copilot CLI 1.0.102 the
@@ -348,16 +349,8 @@ class CopilotDialect:
             # Timeouts fail open everywhere, preToolUse and policy hooks included.
             return HookAnswer(failed=cause_text(outcome))
         if outcome.cause in (UNANSWERED, UNREACHABLE) and event not in _PRE_TOOL:
-            # An http hook that reached no server, was refused its address, or got a non-2xx
-            # status: the hook's output is lost and the session goes on.
+            # No usable answer (no server, a refused address, non-2xx) is lost; preToolUse denies below.
             return HookAnswer(failed=js_trim(outcome.stderr) or f"{event} hook got no answer")
-        if outcome.cause in (UNANSWERED, UNREACHABLE):
-            # A preToolUse http hook with no usable answer denies the call (below), where the docs
-            # say fail-open. Measured on 1.0.102: an unresolved host and a loopback URL (vendor lane
-            # pre_http_unresolved, pre_http_refused); a server answering HTTP 500, with
-            # COPILOT_HOOK_ALLOW_LOCALHOST=1 so that a loopback server is reached ("Error in
-            # preToolUse hook … (fail-closed): HTTP hook returned non-success status 500").
-            return self._fail_closed(event, outcome)
         if event in _PRE_TOOL and code != 0:
             return self._fail_closed(event, outcome)
         if code is None:

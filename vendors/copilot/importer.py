@@ -86,7 +86,7 @@ def _hooks_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
         reason = (f"Copilot CLI rejects a hook file that is not strict JSON ({strict.message.split(': ', 1)[-1]}); "
                   "VS Code, which reads it as JSONC, would run it")
         out.refused += [Refused(vendor=spec.id, what=f"{h.event} hook", reason=reason, origin=h.origin,
-                                code="SKIPPED_BY_VENDOR") for h in out.hooks]
+                                code="SKIPPED_BY_VENDOR", event=h.event, matcher=h.matcher) for h in out.hooks]
         out.hooks = []
         return out
     return _hooks_data(spec, path, shown, data)
@@ -123,13 +123,13 @@ def _hooks_data(spec: VendorSpec, path: Path, shown: str, data: Mapping[str, Any
                         out.refused.append(refuse(spec, slot, shown, code, reason))
                 else:
                     out.refused.append(entry_refusal(spec, f"{event} hook entry", shown, f"{place}[{i}]",
-                                                     reason, code))
+                                                     reason, code, event=event))
             continue
         for i, item in enumerate(items):
             iplace = f"{place}[{i}]"
             if not isinstance(item, Mapping):
                 out.refused.append(entry_refusal(spec, f"{event} hook entry", shown, iplace,
-                                                 f"expected a hook entry object, found {item!r}"))
+                                                 f"expected a hook entry object, found {item!r}", event=event))
                 continue
             if "hooks" in item and not (_HANDLER_KEYS & set(item)):
                 slots = list(grouped_slots(spec, event, row, [item], shown, place, out.refused, first=i))
@@ -140,7 +140,7 @@ def _hooks_data(spec: VendorSpec, path: Path, shown: str, data: Mapping[str, Any
                     # Copilot skips an entry whose matcher is not a usable pattern.
                     out.refused.append(entry_refusal(spec, f"{event} hook entry", shown,
                                                      f"{iplace}.matcher", exc.message.split(": ", 1)[-1],
-                                                     "INVALID_MATCHER"))
+                                                     "INVALID_MATCHER", event=event))
                     continue
             for slot in slots:
                 out.add(judged(classify, spec, slot, shown))

@@ -18,6 +18,7 @@ from compat_adapter.testing.lane.outcome import (
     HookRun,
     Item,
     Outcome,
+    Refusal,
     landings,
     new_items,
     normalize_text,
@@ -42,6 +43,16 @@ def _hooks(records: list[dict[str, Any]], roots: list[str]) -> tuple[HookRun, ..
     return tuple(HookRun(r["event"], norm(r.get("stdin")), normalize_text(r.get("stdout", ""), roots),
                          normalize_text(r.get("stderr", ""), roots), int(r.get("exit", 0)), r.get("label"))
                  for r in records)
+
+
+def _label_of(case: Case, event: str | None, matcher: str | None) -> str | None:
+    """Which labelled hook of the case a refused entry is: the one of its event, or of its event and
+    matcher when the case labels several (None: the case labels none of that event's hooks)."""
+    mine = [h for h in case.hooks if h.event == event and h.label]
+    if len(mine) > 1:
+        # The lane writes a hook with no matcher under ``.*`` on a tool event (claude_shaped_table).
+        mine = [h for h in mine if (h.matcher or ".*") == (matcher or ".*")]
+    return mine[0].label if len(mine) == 1 else None
 
 
 def _first_tool_result(requests: list[list[Item]], roots: list[str]) -> str | None:
@@ -105,7 +116,8 @@ async def embedded_outcome(case: Case, run: Path) -> Outcome:
         imported = import_files(case.vendor, configs)
     except CompatError as exc:
         return Outcome(side="embedded", case=case.name, error=f"import failed: {exc}")
-    refused = tuple((r.code, r.reason) for r in imported.refused)
+    refused = tuple(Refusal(r.code, r.reason, r.event, _label_of(case, r.event, r.matcher))
+                    for r in imported.refused)
     # The scripted loop's JSON form: the host's own shell tool, with the arguments the vendor's
     # model sent besides the command (a description), so that the payloads compare on the fields
     # the dialect builds.
