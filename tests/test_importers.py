@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from conftest import trust, trust_project
 
+from compat_adapter.catalog import resolve_vendor
 from compat_adapter.errors import (
     ConfigParseError,
     NoSuchPath,
@@ -25,7 +26,8 @@ from compat_adapter.importers import (
     import_project,
     register_import,
 )
-from compat_adapter.importers.common import strip_jsonc
+from compat_adapter.importers.common import Slot, accept, in_sequence
+from compat_adapter.importers.loaders import strip_jsonc
 from compat_adapter.trust import project_root
 
 FIX = Path(__file__).parent / "fixtures" / "importers"
@@ -506,6 +508,23 @@ def test_strip_jsonc_keeps_strings_and_positions() -> None:
     stripped = strip_jsonc(text)
     assert json.loads(stripped) == {"url": "http://x//y", "a": "/* not */", "b": [1, 2]}
     assert len(stripped) == len(text) and stripped.count("\n") == text.count("\n")
+
+
+@pytest.mark.parametrize("group, sequential", [(None, False), ({"sequential": False}, False),
+                                               ({"sequential": "yes"}, False), ({"sequential": True}, True)])
+def test_only_a_group_that_says_sequential_true_runs_its_hook_in_sequence(
+        group: dict[str, Any] | None, sequential: bool) -> None:
+    # A slot from a flat list (Copilot, Cursor) or a refused one has no group: Slot's default.
+    spec = resolve_vendor("gemini")
+    extra = {} if group is None else {"group": group}
+    slot = Slot("BeforeTool", spec.row("BeforeTool"), "run_shell_command",
+                {"type": "command", "command": "true"}, "hooks.BeforeTool[0].hooks[0]",
+                "hooks.BeforeTool[0]", **extra)
+    imported = accept(spec, slot, "settings.json")
+    marked = in_sequence(slot, imported)
+    assert (slot.group is None) == (group is None)
+    assert marked.declared.handler is not None and marked.declared.handler.sequential is sequential
+    assert (marked is imported) is not sequential
 
 
 # ── Errors ──────────────────────────────────────────────────────────────────────────────────────

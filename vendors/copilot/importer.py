@@ -36,14 +36,13 @@ from compat_adapter.importers.common import (
     handler_type,
     hook_table,
     judged,
-    load_json,
-    load_jsonc,
     matcher_of,
     no_row,
     refuse,
     rules_file,
 )
 from compat_adapter.importers import places
+from compat_adapter.importers.loaders import load_json, load_jsonc
 from compat_adapter.model import HookPlace, VendorSpec
 
 __all__ = ("RUNS_HOOKS_OF", "extra_files", "hook_place", "rules_files", "classify", "import_file", "project_files")

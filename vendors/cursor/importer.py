@@ -39,13 +39,13 @@ from compat_adapter.importers.common import (
     handler_type,
     hook_table,
     judged,
-    load_json,
     matcher_of,
     no_row,
     refuse,
     refuse_slots,
     rules_file,
 )
+from compat_adapter.importers.loaders import load_json
 from compat_adapter.model import HookPlace, VendorSpec
 from vendors.cursor.payload import CLAUDE_EVENTS
 
