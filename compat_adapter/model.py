@@ -372,6 +372,8 @@ class HttpHandler(_HandlerFields):
     refused_networks: tuple[str, ...] = ()
     """Address ranges (CIDR) the vendor never sends a hook to: a URL that resolves into one fails
     before any connection, as unreachable (Copilot refuses loopback, private and link-local ones)."""
+    refused_hosts: tuple[str, ...] = ()
+    """Host names the vendor never sends a hook to, whatever they resolve to (lower case)."""
 
 
 class McpToolHandler(_HandlerFields):

@@ -113,6 +113,25 @@ async def test_claude_never_sends_an_http_hook_to_a_link_local_address(tmp_path:
         assert refused.merged.decision == "none" and "blocked address" in refused.outcomes[0].stderr, url
 
 
+async def test_qwen_never_sends_an_http_hook_to_a_private_or_link_local_address(tmp_path: Path) -> None:
+    # Qwen Code 0.24.4 (its ssrfGuard, read in the package; 10.9.9.9 and 169.254.1.1 measured refused,
+    # 127.0.0.1 reached): loopback is allowed, private and link-local ranges and a few names are not.
+    context = json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "hi"}})
+    with http_server(Reply(200, context)) as server:
+        local = await run_selected([entry({"type": "http", "url": f"{server.url}/post"}, "PostToolUse", "qwen")],
+                                   tool_moment(tmp_path, event="PostToolUse", command="ls"))
+        port = server.url.rsplit(":", 1)[1]
+        named = await run_selected([entry({"type": "http", "url": f"http://localhost.localdomain:{port}/"},
+                                          "PostToolUse", "qwen")],
+                                   tool_moment(tmp_path, event="PostToolUse", command="ls"))
+        assert len(server.requests) == 1 and local.merged.additional_context == ("hi",)
+    assert "blocked address localhost.localdomain" in named.outcomes[0].stderr
+    for url in ("http://10.9.9.9/", "http://192.168.0.1/", "http://[fd00::1]/", "http://0.0.0.0/"):
+        refused = await run_selected([entry({"type": "http", "url": url, "timeout": 1}, "PostToolUse", "qwen")],
+                                     tool_moment(tmp_path, event="PostToolUse", command="ls"))
+        assert "blocked address" in refused.outcomes[0].stderr, url
+
+
 def test_http_hook_is_graded_with_its_loss() -> None:
     decl = declare_hook("claude", "PostToolUseFailure", "Bash", {"type": "http", "url": "http://127.0.0.1:1/"})
     result = grade(decl, NATIVE)

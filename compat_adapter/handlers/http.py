@@ -41,6 +41,8 @@ def interpolate(value: str, allowed: tuple[str, ...], environ: Mapping[str, str]
 async def _refused_address(handler: HttpHandler) -> str | None:
     """The first address of the URL's host that lies in one of the handler's refused ranges."""
     host = httpx.URL(handler.url).host
+    if host.lower() in handler.refused_hosts:
+        return host
     try:
         found = await anyio.getaddrinfo(host, None, type=socket.SOCK_STREAM)
     except OSError:
@@ -62,7 +64,7 @@ async def run_http(handler: HttpHandler, body: bytes, *, timeout_s: float, limit
                if k.lower() not in ("content-length", "transfer-encoding")}
     if not any(k.lower() == "content-type" for k in headers):
         headers["Content-Type"] = "application/json"
-    blocked = await _refused_address(handler) if handler.refused_networks else None
+    blocked = await _refused_address(handler) if handler.refused_networks or handler.refused_hosts else None
     if blocked is not None:
         return failed(f"http hook: URL {handler.url!r} resolves to blocked address {blocked}", started, UNREACHABLE)
     try:

@@ -39,4 +39,13 @@ class QwenShape(HandlerShape):
         return CommandOptions(shell=shell, run_async=h.get("async") is True)
 
 
-QWEN_SHAPE = QwenShape(keys=_FIELDS, other=None)
+#: Where Qwen Code 0.24.4 never sends an http hook (its hooks/ssrfGuard.ts, read in the installed
+#: package; 10.9.9.9 and 169.254.1.1 measured refused, 127.0.0.1 reached, each with a server on it
+#: in the lane's sandbox): the URL's address and every address its name resolves to are checked.
+#: Loopback is allowed; a few names are refused whatever they resolve to.
+_REFUSED_NETWORKS = ("0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "169.254.0.0/16", "172.16.0.0/12",
+                     "192.168.0.0/16", "::/128", "fc00::/7", "fe80::/10")
+_REFUSED_HOSTS = ("localhost.localdomain", "ip6-localhost", "ip6-loopback", "metadata.google.internal",
+                  "metadata.azure.internal")
+
+QWEN_SHAPE = QwenShape(keys=_FIELDS, other=None, refused_networks=_REFUSED_NETWORKS, refused_hosts=_REFUSED_HOSTS)
