@@ -23,7 +23,7 @@ from compat_adapter.model import (
     Surface,
     capability_result,
 )
-from compat_adapter.routing.points import POINTS
+from compat_adapter.routing.pointfacts import FACTS
 
 __all__ = ("Matrix", "NativePoint", "VendorCounts", "build_matrix", "host_differences", "plugin_rows",
            "summary_markdown", "to_json", "to_markdown")
@@ -119,7 +119,7 @@ def _points(hooks: tuple[CapabilityResult, ...], route: Route, surface: Surface)
             mode = ", ".join(_SERVICE_MODE.get(s, "service") for s in first.services) or "service"
         points.append(NativePoint(
             point=point, seams=first.seams or first.services, mode=mode,
-            produces=POINTS[point].produces if route is not Route.NATIVE_SEAM else "none",
+            produces=FACTS[point].produces if route is not Route.NATIVE_SEAM else "none",
             used_by=tuple(f"{u.vendor} {u.event}" for u in users),
         ))
     return tuple(sorted(points, key=lambda p: p.point))
