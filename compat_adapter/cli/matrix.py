@@ -11,10 +11,15 @@ __all__ = ("add_commands",)
 
 def _matrix(args: argparse.Namespace) -> int:
     from compat_adapter.host.surfaces import surface_named
-    from compat_adapter.matrix import build_matrix, to_json, to_markdown
+    from compat_adapter.matrix import build_matrix, to_json
 
     matrix = build_matrix(surface_named(args.host), vendor=args.vendor)
-    sys.stdout.write(to_json(matrix) + "\n" if args.format == "json" else to_markdown(matrix))
+    if args.format == "json":
+        sys.stdout.write(to_json(matrix) + "\n")
+        return 0
+    from compat_adapter.matrixdoc import to_markdown  # only the Markdown format loads its writer
+
+    sys.stdout.write(to_markdown(matrix))
     return 0
 
 
