@@ -81,7 +81,8 @@ class Matrix(Frozen):
 
 
 def _approximate(result: CapabilityResult) -> bool:
-    return any(d.code is DegradationCode.APPROXIMATE for d in result.degradations)
+    # One set, not a generator resumed per loss: this runs for every row of every vendor.
+    return DegradationCode.APPROXIMATE in {d.code for d in result.degradations}
 
 
 def _count(vendor: str, hooks: list[CapabilityResult], rules: CapabilityResult,
@@ -126,7 +127,7 @@ def _points(hooks: tuple[CapabilityResult, ...], route: Route, surface: Surface)
 
 def plugin_rows(surface: Surface) -> tuple[CapabilityResult, ...]:
     """Every OpenCode plugin hook key graded on ``surface``, as a loaded plugin's key is graded."""
-    from compat_adapter.plugin_host.grade import grade_key
+    from compat_adapter.plugin_host.keys import grade_key
     from vendors.opencode.plugins import PLUGIN_EVENTS, PLUGIN_REFUSED
 
     keys = [row.event for row in PLUGIN_EVENTS] + [key for key, _ in PLUGIN_REFUSED]

@@ -303,7 +303,9 @@ def test_the_matrix_command_loads_no_other_command_nor_the_host_contract() -> No
     heavy = {"compat_adapter.host.protocol", "compat_adapter.host.dsh.surface", "compat_adapter.service",
              "compat_adapter.dialects.base",
              # A point's facts are all the matrix reads: no verdict rule, no host answer type.
-             "compat_adapter.routing.points", "compat_adapter.routing.verdicts", "compat_adapter.host.answers"}
+             "compat_adapter.routing.points", "compat_adapter.routing.verdicts", "compat_adapter.host.answers",
+             # Nor a loaded plugin's report, nor the `if` rule parser (no row's handler has one).
+             "compat_adapter.plugin_host.grade", "compat_adapter.handlers.rules", "compat_adapter.matrixdoc"}
     assert loaded & heavy == set()
 
 
