@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
-import json
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -120,6 +119,8 @@ def _fail(exc: CompatError, args: argparse.Namespace) -> int:
     """One line on stderr, and under ``--json`` the error as JSON on stdout (docs/schema/error.schema.json)."""
     print(f"{exc.code}: {exc.message}" + (f" — {exc.hint}" if exc.hint else ""), file=sys.stderr)
     if getattr(args, "json", False) or getattr(args, "format", None) == "json":
+        import json  # here: a command that succeeds (the matrix writes JSON with pydantic) needs none
+
         print(json.dumps({"error": exc.to_json()}, indent=2))
     return 2
 
