@@ -18,6 +18,7 @@ from compat_adapter.vocabulary import (
     Degradation,
     DegradationCode,
     Frozen,
+    NameSet,
     Route,
     SeamMode,
     Service,
@@ -27,7 +28,7 @@ from compat_adapter.vocabulary import (
 
 __all__ = ("BridgeSpec", "Capability", "CapabilityResult", "CommandHandler", "Confidence", "Degradation",
            "DegradationCode", "EventRow", "Frozen", "Handler", "HookDeclaration", "HookPlace", "HookVar",
-           "HttpHandler", "MatcherEngine", "McpToolHandler", "ModelHandler", "Route", "RulesDeclaration",
+           "HttpHandler", "MatcherEngine", "McpToolHandler", "ModelHandler", "NameSet", "Route", "RulesDeclaration",
            "RulesFile", "RulesSpec", "SeamMode", "Service", "Surface", "ToolName", "UnsupportedVendor",
            "VendorSpec", "capability_result", "degrade")
 
@@ -236,7 +237,7 @@ class VendorSpec(Frozen):
     """Whether the vendor runs a command once when the same command is configured twice for an event."""
     clamps_event_timeouts: bool
     """Whether an event's own timeout (``EventRow.timeout_s``) also caps a hook's longer timeout."""
-    handler_kinds: frozenset[str]
+    handler_kinds: NameSet
     """The handler kinds the vendor runs (``command`` at least); a hook of another kind is UNSUPPORTED."""
     http_losses: tuple[Degradation, ...]
     """What an ``http`` handler of this vendor loses besides its row's losses (empty without http)."""
@@ -368,6 +369,9 @@ class HttpHandler(_HandlerFields):
     headers: tuple[tuple[str, str], ...] = ()
     allowed_env: tuple[str, ...] = ()
     """Variables that may be interpolated into header values; any other ``$VAR`` becomes empty."""
+    refused_networks: tuple[str, ...] = ()
+    """Address ranges (CIDR) the vendor never sends a hook to: a URL that resolves into one fails
+    before any connection, as unreachable (Copilot refuses loopback, private and link-local ones)."""
 
 
 class McpToolHandler(_HandlerFields):

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer
 
-__all__ = ("Capability", "Degradation", "DegradationCode", "Frozen", "Route", "SeamMode", "Service", "Surface",
-           "degrade")
+__all__ = ("Capability", "Degradation", "DegradationCode", "Frozen", "NameSet", "Route", "SeamMode", "Service",
+           "Surface", "degrade")
 
 
 class Frozen(BaseModel):
@@ -26,6 +27,12 @@ class Frozen(BaseModel):
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+
+#: A set of names that JSON output writes as a sorted list. A frozenset iterates in an order that
+#: depends on PYTHONHASHSEED, so dumped as it is, the same surface would print differently from
+#: one run to the next (``compat-adapter surface --json``, ``serve``'s hello). Python dumps keep the set.
+NameSet = Annotated[frozenset[str], PlainSerializer(sorted, return_type=list[str], when_used="json")]
 
 
 class Capability(StrEnum):
@@ -151,13 +158,13 @@ class Surface(Frozen):
     version: str
     seams: Mapping[str, SeamMode]
     """Seam name → dispatch mode."""
-    services: frozenset[str]
+    services: NameSet
     """Service names (see :class:`Service`): shell, fs.watch, lsp …"""
-    bridge_packages: frozenset[str] = frozenset()
+    bridge_packages: NameSet = frozenset()
     """Official bridge packages the host can mount."""
     unserved: Mapping[str, str] = Field(default_factory=dict)
     """Row points whose seam exists but that this host never produces (point → why)."""
-    context_roles: frozenset[str] = frozenset()
+    context_roles: NameSet = frozenset()
     """Roles besides ``user`` this host gives hook context in (``system``, ``developer``)."""
     timing: Mapping[str, str] = Field(default_factory=dict)
     """Row points this host reaches at another moment than the vendors do (point → how): every row

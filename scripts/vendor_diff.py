@@ -7,8 +7,8 @@ through compat-adapter on the embedded host, compared case by case.
     python scripts/vendor_diff.py --json --outcomes    # also every normalized outcome
     python scripts/vendor_diff.py --write-pin FILE     # write the verdict pin the suite checks
 
-Per vendor: ``cases`` (driven), ``agree``, ``differ_listed`` (a listed degradation or a refusal of
-that hook names every difference), ``differ_unlisted``, ``not_drivable`` (with why), and a payload
+Per vendor: ``cases`` (driven), ``agree``, ``differ_listed`` (a listed degradation, or a refusal or
+UNSUPPORTED row of the hook that made it, names every difference), ``differ_unlisted``, ``not_drivable`` (with why), and a payload
 check: for each event the vendor fired, the fields it sent that our dialect's payload lacks
 (``missing``) and the fields ours adds (``extra``). Install the CLIs first: bash scripts/vendor_lane.sh.
 """

@@ -180,6 +180,21 @@ def test_matrix_and_surface_commands() -> None:
     assert check.returncode == 0, check.stdout + check.stderr
 
 
+@pytest.mark.parametrize("host", ["embedded", "dsh-0.2"])
+def test_surface_json_is_the_same_bytes_under_any_hash_seed(host: str) -> None:
+    # The surface's sets are frozensets, whose order follows PYTHONHASHSEED: printed as they
+    # iterate, two runs of one command told a diff two different stories.
+    runs = [subprocess.run([sys.executable, "-m", "compat_adapter.cli", "surface", "--json", "--host", host],
+                           cwd=ROOT, capture_output=True, timeout=180, env={**os.environ, "PYTHONHASHSEED": seed})
+            for seed in ("1", "2")]
+    assert [r.returncode for r in runs] == [0, 0], runs[0].stderr
+    assert runs[0].stdout == runs[1].stdout
+    surface = json.loads(runs[0].stdout)["surface"]
+    for key in ("services", "bridge_packages", "context_roles"):
+        assert surface[key] == sorted(surface[key])
+    assert len(surface["services"]) > 2 and len(surface["bridge_packages"]) == 2
+
+
 def _readme_commands() -> list[str]:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```sh\n(.*?)```", readme, flags=re.S)

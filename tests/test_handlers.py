@@ -98,6 +98,21 @@ async def test_http_failures_never_block(tmp_path: Path) -> None:
     assert gone.merged.decision == "none" and gone.outcomes[0].exit_code == 1
 
 
+async def test_claude_never_sends_an_http_hook_to_a_link_local_address(tmp_path: Path) -> None:
+    # Claude Code 2.1.332 refuses a link-local URL before connecting ("HTTP hook blocked: … is a
+    # link-local, cloud metadata or reserved address"); it reaches loopback and private ones (each
+    # measured in the lane's sandbox with a server on the address). The failure is non-blocking.
+    context = json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "hi"}})
+    with http_server(Reply(200, context)) as server:
+        local = await run_selected([entry({"type": "http", "url": f"{server.url}/post"}, "PostToolUse")],
+                                   tool_moment(tmp_path, event="PostToolUse", command="ls"))
+        assert len(server.requests) == 1 and local.merged.additional_context == ("hi",)
+    for url in ("http://169.254.169.254/latest/meta-data", "http://[fe80::1]/", "http://[::ffff:169.254.1.1]/"):
+        refused = await run_selected([entry({"type": "http", "url": url, "timeout": 1}, "PostToolUse")],
+                                     tool_moment(tmp_path, event="PostToolUse", command="ls"))
+        assert refused.merged.decision == "none" and "blocked address" in refused.outcomes[0].stderr, url
+
+
 def test_http_hook_is_graded_with_its_loss() -> None:
     decl = declare_hook("claude", "PostToolUseFailure", "Bash", {"type": "http", "url": "http://127.0.0.1:1/"})
     result = grade(decl, NATIVE)

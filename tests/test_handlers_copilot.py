@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,14 +18,21 @@ from compat_adapter.dialects.base import Moment
 from compat_adapter.grading import grade
 from compat_adapter.host.surfaces import EMBEDDED_SURFACE
 from compat_adapter.importers import import_files
-from compat_adapter.model import Capability
+from compat_adapter.model import Capability, HttpHandler
 from compat_adapter.routing.dispatch import HookEntry, make_entry, run_selected
 
 CORPUS = Path(__file__).parent / "fixtures" / "real-configs" / "copilot"
 
 
-def entry(handler: dict[str, Any], event: str = "preToolUse", matcher: str | None = None) -> HookEntry:
-    return make_entry("c1", declare_hook("copilot", event, matcher, handler))
+def entry(handler: dict[str, Any], event: str = "preToolUse", matcher: str | None = None,
+          *, remote: bool = False) -> HookEntry:
+    """``remote``: the loopback test server stands for a policy server elsewhere, which Copilot
+    would reach (it refuses loopback addresses: tested below), as with COPILOT_HOOK_ALLOW_LOCALHOST=1."""
+    declared = declare_hook("copilot", event, matcher, handler)
+    if remote:
+        assert isinstance(declared.handler, HttpHandler) and declared.handler.refused_networks
+        declared = replace(declared, handler=declared.handler.model_copy(update={"refused_networks": ()}))
+    return make_entry("c1", declared)
 
 
 def tool_moment(cwd: Path, event: str = "preToolUse", **arguments: Any) -> Moment:
@@ -44,7 +52,7 @@ def write_hooks(path: Path, hooks: dict[str, Any]) -> Path:
 async def test_copilot_http_hook_posts_the_camel_case_payload_and_its_context_lands(tmp_path: Path) -> None:
     answer = json.dumps({"additionalContext": "remote policy: keep builds green"})
     with http_server(Reply(200, answer)) as server:
-        e = entry({"type": "http", "url": f"{server.url}/post", "timeoutSec": 5}, "postToolUse", "bash")
+        e = entry({"type": "http", "url": f"{server.url}/post", "timeoutSec": 5}, "postToolUse", "bash", remote=True)
         result = await run_selected([e], tool_moment(tmp_path, "postToolUse", command="make"))
     assert result.merged.additional_context == ("remote policy: keep builds green",)
     [request] = server.requests
@@ -54,24 +62,61 @@ async def test_copilot_http_hook_posts_the_camel_case_payload_and_its_context_la
     assert "tool_name" not in sent and isinstance(sent["timestamp"], int)
 
 
-async def test_copilot_http_pre_tool_no_lets_the_call_through_and_no_server_denies(tmp_path: Path) -> None:
-    # Copilot: an http preToolUse whose server answers non-2xx fails open (documented); one that reaches
-    # no server denies the call as "hook errored", as a command's exit 1 does (measured on Copilot CLI
-    # 1.0.102, vendor lane pre_http_unresolved and pre_http_refused, where its docs say fail-open).
+async def test_copilot_http_pre_tool_without_an_answer_denies_and_a_timeout_lets_it_through(tmp_path: Path) -> None:
+    # Copilot CLI 1.0.102, measured where its docs say fail-open: an http preToolUse whose server
+    # answers non-2xx, or that reaches no server, denies the call as "hook errored", as a command's
+    # exit 1 does; one that times out lets the call run (as a command's timeout does).
     deny = json.dumps({"permissionDecision": "deny", "permissionDecisionReason": "no"})
     with http_server(Reply(500, deny)) as server:
-        http = await run_selected([entry({"type": "http", "url": server.url})], tool_moment(tmp_path, command="ls"))
-    assert http.merged.decision == "none" and "HTTP 500" in (http.merged.failed or "")
+        http = await run_selected([entry({"type": "http", "url": server.url}, remote=True)],
+                                  tool_moment(tmp_path, command="ls"))
+    assert (http.merged.decision, http.merged.reason) == ("deny", "hook errored")
+    assert "HTTP 500" in (http.merged.failed or "")
     with http_server(Reply(200, deny)) as server:
-        answered = await run_selected([entry({"type": "http", "url": server.url})], tool_moment(tmp_path, command="ls"))
+        answered = await run_selected([entry({"type": "http", "url": server.url}, remote=True)],
+                                      tool_moment(tmp_path, command="ls"))
     assert (answered.merged.decision, answered.merged.reason) == ("deny", "no")
-    gone = await run_selected([entry({"type": "http", "url": "http://127.0.0.1:9/"})], tool_moment(tmp_path))
+    with http_server(Reply(200, deny, delay_s=3.0)) as server:
+        late = await run_selected([entry({"type": "http", "url": server.url, "timeoutSec": 1}, remote=True)],
+                                  tool_moment(tmp_path, command="ls"))
+    assert late.merged.decision == "none" and late.merged.failed
+    gone = await run_selected([entry({"type": "http", "url": "https://127.0.0.1:9/"}, remote=True)],
+                              tool_moment(tmp_path))
     assert (gone.merged.decision, gone.merged.reason) == ("deny", "hook errored")
     assert "ConnectError" in (gone.merged.failed or "")
-    # A post-tool http hook that reaches no one fails open: only preToolUse fails closed.
-    post = await run_selected([entry({"type": "http", "url": "http://127.0.0.1:9/"}, "postToolUse", "bash")],
-                              tool_moment(tmp_path, "postToolUse", command="ls"))
-    assert post.merged.decision == "none" and post.merged.failed
+    # A post-tool http hook without an answer fails open: only preToolUse fails closed.
+    with http_server(Reply(500, "")) as server:
+        post = await run_selected([entry({"type": "http", "url": server.url}, "postToolUse", "bash", remote=True)],
+                                  tool_moment(tmp_path, "postToolUse", command="ls"))
+    assert post.merged.decision == "none" and "HTTP 500" in (post.merged.failed or "")
+
+
+async def test_copilot_never_sends_an_http_hook_to_a_loopback_or_private_address(tmp_path: Path) -> None:
+    # Copilot CLI 1.0.102 refuses the URL before connecting ("resolves to blocked address …"): a
+    # guard there denies every call, any other hook never answers (vendor lane post_http_loopback).
+    allow = json.dumps({"permissionDecision": "allow", "additionalContext": "remote says hi"})
+    with http_server(Reply(200, allow)) as server:
+        port = server.url.rsplit(":", 1)[1]
+        pre = await run_selected([entry({"type": "http", "url": f"https://localhost:{port}/"})],
+                                 tool_moment(tmp_path, command="ls"))
+        post = await run_selected([entry({"type": "http", "url": f"{server.url}/post"}, "postToolUse", "bash")],
+                                  tool_moment(tmp_path, "postToolUse", command="ls"))
+        mapped = await run_selected([entry({"type": "http", "url": f"http://[::ffff:127.0.0.1]:{port}/"},
+                                           "postToolUse", "bash")],
+                                    tool_moment(tmp_path, "postToolUse", command="ls"))
+        assert server.requests == []
+    assert (pre.merged.decision, pre.merged.reason) == ("deny", "hook errored")
+    assert any(f"blocked address {a}" in (pre.merged.failed or "") for a in ("127.0.0.1", "::1"))
+    assert post.merged.additional_context == () and "blocked address 127.0.0.1" in (post.merged.failed or "")
+    assert "blocked address ::ffff:127.0.0.1" in (mapped.merged.failed or "")
+    # Each range Copilot was measured to refuse, and two it was measured to reach.
+    for url, refused in (("http://10.1.2.3/", True), ("http://172.20.0.1/", True), ("http://192.168.1.1/", True),
+                         ("http://100.64.1.1/", True), ("http://169.254.1.1/", True), ("http://198.18.0.1/", True),
+                         ("http://0.0.0.0/", True), ("http://[fd00::1]/", True), ("http://[fe80::1]/", True),
+                         ("http://192.0.2.1:9/", False), ("http://224.0.0.1:9/", False)):
+        e = entry({"type": "http", "url": url, "timeoutSec": 1}, "postToolUse", "bash")
+        result = await run_selected([e], tool_moment(tmp_path, "postToolUse", command="ls"))
+        assert ("blocked address" in (result.merged.failed or "")) is refused, (url, result.merged.failed)
     command = await run_selected([entry({"bash": "exit 1"})], tool_moment(tmp_path, command="ls"))
     assert command.merged.decision == "deny"
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from conftest import trust, trust_project
 
+from compat_adapter.catalog import resolve_vendor
 from compat_adapter.errors import (
     ConfigParseError,
     NoSuchPath,
@@ -25,7 +26,8 @@ from compat_adapter.importers import (
     import_project,
     register_import,
 )
-from compat_adapter.importers.common import strip_jsonc
+from compat_adapter.importers.common import Slot, accept, in_sequence
+from compat_adapter.importers.loaders import strip_jsonc
 from compat_adapter.trust import project_root
 
 FIX = Path(__file__).parent / "fixtures" / "importers"
@@ -282,6 +284,21 @@ def test_codex_invalid_matcher_drops_its_group_as_codex_does(tmp_path: Path) -> 
     assert refused_of(result) == [("SKIPPED_BY_VENDOR", "hooks.PreToolUse[0]")]
 
 
+
+def test_a_refusal_names_the_event_and_matcher_it_was_written_under(tmp_path: Path) -> None:
+    # Which hook a refusal is (the vendor lane asks: could this entry have made that difference?).
+    result = trusted_import("openai-codex", [FIX / "codex/ci/.codex/config.toml"])
+    assert [(r.code, r.event, r.matcher) for r in result.refused] == [
+        ("INVALID_HANDLER", "PreToolUse", "Bash"), ("SKIPPED_BY_VENDOR", "Stop", None)]
+    group = write_json(tmp_path / "hooks.json", {"hooks": {"PreToolUse": [
+        {"matcher": "Bash(", "hooks": [{"command": "a"}]}], "Notification": [{"hooks": [{"command": "b"}]}]}})
+    assert [(r.event, r.matcher) for r in trusted_import("codex", [group]).refused] == [
+        ("PreToolUse", "Bash("), ("Notification", None)]
+    # What is not one event's (a whole file Copilot would not read) names none.
+    other = write_json(tmp_path / ".github/hooks/v2.json", {"version": 2, "hooks": {}})
+    [whole] = trusted_import("copilot", [other]).refused
+    assert (whole.code, whole.event, whole.matcher) == ("SKIPPED_BY_VENDOR", None, None)
+
 def test_codex_both_windows_command_spellings_are_an_error(tmp_path: Path) -> None:
     path = write_json(tmp_path / "hooks.json", {"hooks": {"Stop": [{"hooks": [
         {"command": "x", "commandWindows": "y", "command_windows": "z"}]}]}})
@@ -491,6 +508,23 @@ def test_strip_jsonc_keeps_strings_and_positions() -> None:
     stripped = strip_jsonc(text)
     assert json.loads(stripped) == {"url": "http://x//y", "a": "/* not */", "b": [1, 2]}
     assert len(stripped) == len(text) and stripped.count("\n") == text.count("\n")
+
+
+@pytest.mark.parametrize("group, sequential", [(None, False), ({"sequential": False}, False),
+                                               ({"sequential": "yes"}, False), ({"sequential": True}, True)])
+def test_only_a_group_that_says_sequential_true_runs_its_hook_in_sequence(
+        group: dict[str, Any] | None, sequential: bool) -> None:
+    # A slot from a flat list (Copilot, Cursor) or a refused one has no group: Slot's default.
+    spec = resolve_vendor("gemini")
+    extra = {} if group is None else {"group": group}
+    slot = Slot("BeforeTool", spec.row("BeforeTool"), "run_shell_command",
+                {"type": "command", "command": "true"}, "hooks.BeforeTool[0].hooks[0]",
+                "hooks.BeforeTool[0]", **extra)
+    imported = accept(spec, slot, "settings.json")
+    marked = in_sequence(slot, imported)
+    assert (slot.group is None) == (group is None)
+    assert marked.declared.handler is not None and marked.declared.handler.sequential is sequential
+    assert (marked is imported) is not sequential
 
 
 # ── Errors ──────────────────────────────────────────────────────────────────────────────────────

@@ -20,8 +20,11 @@ import pytest
 
 from compat_adapter.runtime.cgroup import cgroup_parent
 from compat_adapter.runtime.process import ProcessOutcome, hook_environment, run_command
+from compat_adapter.runtime.spawner import standing_pids
 
 LONG = 60.0
+#: This host's own cgroup, where the machine offers one (whatever a test sets in the environment).
+PARENT = cgroup_parent()
 
 
 @pytest.fixture(params=["cgroup", "subreaper"])
@@ -125,10 +128,76 @@ async def test_the_hook_runs_in_a_cgroup_of_its_own_where_the_machine_allows(tmp
         assert f"/compat-adapter-{os.getpid()}-" in own
     else:
         assert "compat-adapter-" not in own
-    # Nothing of ours is left in the cgroup tree afterwards.
-    parent = cgroup_parent()
-    if parent is not None:
-        assert not list(parent.glob(f"compat-adapter-{os.getpid()}-*"))
+    # Nothing of the run is left in the cgroup tree afterwards: at most the spare launcher's
+    # directory, made for the next run, with the spare alone in it.
+    assert await _ours_left() == []
+
+
+async def test_a_spare_launcher_is_in_its_runs_cgroup_before_the_shell_starts(tmp_path: Path) -> None:
+    # The spare joins the cgroup while it waits, so its shell is born there by posix_spawn (no
+    # copy of the launcher's memory): the shell's parent, its launcher, is in the same cgroup.
+    if PARENT is None:
+        pytest.fail("no writable cgroup v2 on this machine: the CI runs as root, where there is one")
+    await anyio.sleep(0.2)  # the spare is forked and has joined: this run is its
+    outcome = await _run("cat /proc/self/cgroup /proc/$PPID/cgroup", tmp_path, shell="/bin/bash")
+    own, launcher = (line for line in outcome.stdout.splitlines() if line.startswith("0::"))
+    assert f"/compat-adapter-{os.getpid()}-" in own
+    assert launcher == own
+    assert await _ours_left() == []
+
+
+async def test_cgroups_turned_off_after_the_spare_joined_one(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    await _run("true", tmp_path)  # the server runs, and its spare has a cgroup where it may
+    await anyio.sleep(0.2)
+    monkeypatch.setenv("COMPAT_ADAPTER_HOOK_CGROUP", "off")
+    outcome = await _run("cat /proc/self/cgroup", tmp_path)
+    assert "compat-adapter-" not in next(line for line in outcome.stdout.splitlines() if line.startswith("0::"))
+    assert await _ours_left() == []
+
+
+LEAVING_HOST = textwrap.dedent("""
+    import anyio, os
+    from pathlib import Path
+    from compat_adapter.runtime.process import run_command
+
+    async def main():
+        outcome = await run_command("true", stdin=None, cwd=Path("/"), env={}, timeout_s=30)
+        print(os.getpid(), outcome.exit_code)
+        await anyio.sleep(0.2)  # the next spare is forked and in its cgroup
+
+    anyio.run(main)
+""")
+
+
+def test_a_host_that_exits_leaves_no_cgroup_behind() -> None:
+    # The spare's cgroup is the server's to remove when the host goes: after the spare is reaped.
+    done = subprocess.run([sys.executable, "-c", LEAVING_HOST], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    pid, code = done.stdout.split()
+    assert code == "0"
+    if PARENT is not None:
+        assert not list(PARENT.glob(f"compat-adapter-{pid}-*"))
+
+
+async def _ours_left() -> list[tuple[str, list[int]]]:
+    """This host's cgroup directories with their members, but for the standing spare's. The
+    server makes the next spare's directory once a run is over and the spare joins it by itself,
+    so a directory that is empty or not yet the spare's is looked at again for a little while."""
+    if PARENT is None:
+        return []
+    left: list[tuple[str, list[int]]] = []
+    with anyio.move_on_after(5.0):
+        while True:
+            found = [(path.name, _pids(path / "cgroup.procs"))
+                     for path in PARENT.glob(f"compat-adapter-{os.getpid()}-*")]
+            standing = standing_pids()  # after the listing: a spare listed is standing by now
+            spares = [entry for entry in found if entry[1] and set(entry[1]) <= standing]
+            left = [entry for entry in found if entry not in spares]
+            if not left and len(spares) <= 1:
+                return []
+            await anyio.sleep(0.02)
+    return left + spares[1:]
 
 
 async def test_limit_without_cgroup_a_hook_that_kills_its_launcher_orphans_its_escape(
@@ -140,6 +209,20 @@ async def test_limit_without_cgroup_a_hook_that_kills_its_launcher_orphans_its_e
     assert outcome.cause == "signal" and outcome.signal == signal.SIGKILL
     survivors = await _gone_within(_pids(tmp_path / "esc.pid"), seconds=0.5)
     assert survivors == _pids(tmp_path / "esc.pid")  # it outlived the run (and is killed now)
+
+
+async def test_limit_a_spawned_shell_has_glibcs_two_own_signals_ignored(tmp_path: Path,
+                                                                       containment: str) -> None:
+    # Pinned limit: the spare's shell starts by posix_spawn (with or without a cgroup), whose child
+    # in glibc sets glibc's internal SIGCANCEL (32) and SIGSETXID (33) to SIG_IGN, and that
+    # survives exec. Nothing else is ignored or blocked (tests/test_process_server.py).
+    if not os.confstr("CS_GNU_LIBC_VERSION"):
+        pytest.fail("this machine's C library is not glibc: what does its posix_spawn leave?")
+    await anyio.sleep(0.2)  # the spare is forked and waiting: this run is its
+    outcome = await _run("grep -E '^Sig(Ign|Blk)' /proc/self/status", tmp_path)
+    masks = dict(line.split(":\t") for line in outcome.stdout.splitlines())
+    assert int(masks["SigBlk"], 16) == 0
+    assert int(masks["SigIgn"], 16) == 1 << 31 | 1 << 32, masks  # bit n - 1 is signal n
 
 
 async def test_limit_without_the_launcher_a_setsid_escape_survives_and_ppid_is_the_host(
@@ -245,27 +328,27 @@ async def test_a_fork_storm_of_setsid_orphans_leaves_nothing(tmp_path: Path, con
 
 
 JOIN_BY_WRITE = textwrap.dedent("""
-    import anyio, os
-    from compat_adapter.runtime import launcher
-    from compat_adapter.runtime.cgroup import HookCgroup
+    import os
+    from compat_adapter.runtime import cgroupfs, launcher
+    from compat_adapter.runtime.cgroup import cgroup_parent
 
     # No such system call: ENOSYS, what a seccomp filter that forbids clone3 answers.
-    launcher.SYS_CLONE3 = 1 << 20
-    cgroup = HookCgroup.create()
+    cgroupfs.SYS_CLONE3 = 1 << 20
+    parent = cgroup_parent()
+    cgroup = cgroupfs.make(str(parent), f"compat-adapter-{os.getpid()}-join") if parent else None
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.dup2(w, 1)
-        status = launcher.Launcher(str(cgroup.path) if cgroup else None).run(
-            ["/bin/cat", "/proc/self/cgroup"], {})
+        status = launcher.Launcher(cgroup).run(["/bin/cat", "/proc/self/cgroup"], {})
         os._exit(os.waitstatus_to_exitcode(status))
     os.close(w)
     _, status = os.waitpid(pid, 0)
     lines = os.read(r, 65536).decode().splitlines()
-    print(os.waitstatus_to_exitcode(status), cgroup.path.name if cgroup else None,
+    print(os.waitstatus_to_exitcode(status), os.path.basename(cgroup) if cgroup else None,
           next(line for line in lines if line.startswith("0::")))
     if cgroup is not None:
-        anyio.run(cgroup.remove)
+        cgroupfs.remove(cgroup)
 """)
 
 

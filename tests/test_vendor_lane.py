@@ -303,7 +303,7 @@ def test_every_listed_difference_is_named_by_a_code_of_that_case(lane: dict[str,
     for result in lane.values():
         if result.verdict is None or result.ours is None:
             continue
-        codes = {c for cs in result.ours.degradations.values() for c in cs} | {c for c, _ in result.ours.refused}
+        codes = {c for cs in result.ours.degradations.values() for c in cs} | {r.code for r in result.ours.refused}
         for difference in result.verdict.differences:
             assert set(difference.listed_by) <= codes, result.case.name
         if result.verdict.status == "differ_listed":

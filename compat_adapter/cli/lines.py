@@ -3,7 +3,7 @@ reads ``file:line`` as a linter's does.
 
 The importers parse with ``json`` (which keeps no positions); this reads the text once more with a
 token scanner that follows the same paths. JSONC comments and trailing commas are blanked first,
-in place (:func:`compat_adapter.importers.common.strip_jsonc`), so lines stay where they were. A
+in place (:func:`compat_adapter.importers.loaders.strip_jsonc`), so lines stay where they were. A
 file that is not JSON (TOML, Markdown) or too big to scan for a report has no lines: the place
 alone still names the entry.
 """
@@ -66,7 +66,7 @@ def places(text: str) -> dict[str, int]:
 @cache
 def _file_places(path: str, size: int, mtime: float) -> Mapping[str, int]:
     from compat_adapter.errors import CompatError
-    from compat_adapter.importers.common import strip_jsonc
+    from compat_adapter.importers.loaders import strip_jsonc
     from compat_adapter.safefile import read_regular
 
     try:

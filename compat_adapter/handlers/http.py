@@ -5,15 +5,20 @@ status, a connection failure or a timeout is a non-blocking error (the action go
 code alone never blocks. Header values may name environment variables as ``$VAR`` or ``${VAR}``,
 and only those listed in ``allowedEnvVars`` are filled in: any other reference becomes empty.
 Redirects are not followed and proxy variables are not read, so the request goes where the URL
-says and nowhere else.
+says and nowhere else. A vendor that refuses some addresses (`HttpHandler.refused_networks`) has
+the URL's host resolved first: an address in a refused range fails the run as unreachable, with no
+connection made.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import re
+import socket
 import time
 from collections.abc import Mapping
 
+import anyio
 import httpx
 
 from compat_adapter.handlers.outcome import UNREACHABLE, answered, failed, timed_out
@@ -33,6 +38,22 @@ def interpolate(value: str, allowed: tuple[str, ...], environ: Mapping[str, str]
     return _REFERENCE.sub(one, value)
 
 
+async def _refused_address(handler: HttpHandler) -> str | None:
+    """The first address of the URL's host that lies in one of the handler's refused ranges."""
+    host = httpx.URL(handler.url).host
+    try:
+        found = await anyio.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except OSError:
+        return None  # unresolved: the request fails on its own, as unreachable
+    networks = [ipaddress.ip_network(n) for n in handler.refused_networks]
+    for *_, sockaddr in found:
+        address = ipaddress.ip_address(str(sockaddr[0]).split("%", 1)[0])
+        plain = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
+        if any(a in n for a in (address, plain) if a is not None for n in networks if a.version == n.version):
+            return f"::ffff:{plain}" if plain is not None else str(address)  # as Copilot writes it
+    return None
+
+
 async def run_http(handler: HttpHandler, body: bytes, *, timeout_s: float, limit: int,
                    environ: Mapping[str, str]) -> ProcessOutcome:
     started = time.perf_counter()
@@ -41,6 +62,9 @@ async def run_http(handler: HttpHandler, body: bytes, *, timeout_s: float, limit
                if k.lower() not in ("content-length", "transfer-encoding")}
     if not any(k.lower() == "content-type" for k in headers):
         headers["Content-Type"] = "application/json"
+    blocked = await _refused_address(handler) if handler.refused_networks else None
+    if blocked is not None:
+        return failed(f"http hook: URL {handler.url!r} resolves to blocked address {blocked}", started, UNREACHABLE)
     try:
         async with httpx.AsyncClient(timeout=timeout_s, follow_redirects=False, trust_env=False) as client:
             response = await client.post(handler.url, content=body, headers=headers)

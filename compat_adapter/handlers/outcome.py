@@ -34,13 +34,12 @@ def answered(stdout: str, started: float, limit: int, *, exit_code: int = 0, std
                           truncated=cut or cut_err, cause=None, duration_ms=_ms(started))
 
 
-#: The cause of a request that got no usable answer (exit 1 all the same): Copilot lets a
-#: preToolUse call through on it (documented for a non-2xx status), where a command's exit 1 denies.
+#: The cause of a request that got no usable answer (a non-2xx status; exit 1 all the same): a
+#: dialect reads it apart from a command's exit 1 where its vendor does.
 UNANSWERED = "unanswered"
 #: The cause of a request that reached no one (the name did not resolve, the connection was
-#: refused or broke): Copilot CLI 1.0.102 denies a preToolUse call on it, as on a command that
-#: errored (vendor lane, copilot:pre_http_unresolved and pre_http_refused), though its
-#: documentation says fail-open.
+#: refused or broke, or the vendor refuses the address): Copilot CLI 1.0.102 denies a preToolUse
+#: call on it, as on a command that errored, though its documentation says fail-open.
 UNREACHABLE = "unreachable"
 
 

@@ -48,6 +48,8 @@ class HandlerShape:
 
     keys: Mapping[str, frozenset[str]]
     other: frozenset[str] | None
+    #: The address ranges the vendor refuses to send an http hook to (`HttpHandler.refused_networks`).
+    refused_networks: tuple[str, ...] = ()
 
     def ignored(self, vendor: str, kind: str, h: Mapping[str, Any]) -> tuple[str, ...]:
         """The handler's keys that are not honoured here, in the file's order."""
@@ -135,7 +137,7 @@ def parse_mapping(shape: HandlerShape, vendor: str, kind: str, h: Mapping[str, A
             raise InvalidHandler(f"an http hook's url is http:// or https://, not {url!r}", vendor=vendor)
         return HttpHandler(url=url, headers=_pairs(vendor, h.get("headers"), "headers"),
                            allowed_env=strings_field(vendor, h.get("allowedEnvVars", []), "allowedEnvVars"),
-                           **common)
+                           refused_networks=shape.refused_networks, **common)
     if kind == "mcp_tool":
         arguments = h.get("input", {})
         if not isinstance(arguments, Mapping):

@@ -97,14 +97,14 @@ def _fold(vendor_id: str, parts: Sequence[FileImport]) -> ImportResult:
     if only:
         refused += [Refused(vendor=vendor_id, what=f"{h.event} hook {_command(h)}",
                             reason=f"only managed hooks run: {only} is true", origin=h.origin,
-                            code="SKIPPED_BY_VENDOR") for h in hooks]
+                            code="SKIPPED_BY_VENDOR", event=h.event, matcher=h.matcher) for h in hooks]
         hooks = []
     switches = [p.hooks_switch for p in parts if p.hooks_switch is not None and not p.managed]
     if switches and switches[-1][0]:
         where = switches[-1][1]
         refused += [Refused(vendor=vendor_id, what=f"{h.event} hook {_command(h)}",
                             reason=f"hooks are switched off by {where}", origin=h.origin,
-                            code="SKIPPED_BY_VENDOR") for h in hooks]
+                            code="SKIPPED_BY_VENDOR", event=h.event, matcher=h.matcher) for h in hooks]
         hooks = []
     hooks = managed + hooks  # managed hooks cannot be switched off from a user or project file
     return ImportResult(hooks=tuple(hooks), rules=tuple(r for p in parts for r in p.rules),

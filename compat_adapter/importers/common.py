@@ -1,5 +1,6 @@
-"""What every importer shares: the result types, file reading with located errors, and the walk
-over Claude-shaped ``{"hooks": {Event: [{matcher, hooks: [handler, ...]}]}}`` tables.
+"""What every importer shares: the result types and the walk over Claude-shaped
+``{"hooks": {Event: [{matcher, hooks: [handler, ...]}]}}`` tables (reading a file into data is
+:mod:`compat_adapter.importers.loaders`).
 
 Importers only read files. They never run, fetch or register anything; ``register_import`` in the
 package does the registering. Every problem names the file and the place in it (a JSON path such
@@ -8,9 +9,7 @@ as ``hooks.PreToolUse[0].hooks[1]``, or a line and column when the text does not
 
 from __future__ import annotations
 
-import json
 import os
-import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -26,9 +25,8 @@ from compat_adapter.errors import (
     InvalidMatcher,
     UnknownEvent,
 )
-from compat_adapter.jsonlimits import loads_json, loads_toml
+from compat_adapter.importers.loaders import json_kind, read_text
 from compat_adapter.model import EventRow, HookPlace, VendorSpec
-from compat_adapter.safefile import MAX_CONFIG_BYTES, read_regular
 from compat_adapter.trust import project_root
 
 __all__ = (
@@ -41,9 +39,6 @@ __all__ = (
     "Refused",
     "absolute",
     "freeze",
-    "load_json",
-    "load_jsonc",
-    "load_toml",
     "rules_file",
 )
 
@@ -123,7 +118,7 @@ class ImportedPlugin:
 
 @dataclass(frozen=True, slots=True)
 class Refused:
-    """Something in a file that will never run here, and why."""
+    """Something in a file that will never run here, and why (``event``: where, as spelled; None: not one event's)."""
 
     vendor: str
     what: str
@@ -131,6 +126,8 @@ class Refused:
     origin: str
     code: str
     """One of :data:`REFUSAL_CODES`."""
+    event: str | None = None
+    matcher: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,113 +162,12 @@ class FileImport:
             self.refused.append(found)
 
 
-# ── reading ────────────────────────────────────────────────────────────────────────────────────
+# ── paths and values ───────────────────────────────────────────────────────────────────────────
 
 def absolute(path: Path) -> Path:
     """The absolute path without resolving symlinks (a symlinked rules file keeps its name)."""
     return Path(os.path.abspath(path))
 
-
-def read_text(path: Path, shown: str) -> str:
-    try:
-        # Regular files only, size on the open descriptor, symlinks kept inside the project the
-        # file is named in (safefile): a shared settings file elsewhere in the repository is read.
-        data = read_regular(path, max_bytes=MAX_CONFIG_BYTES, root=project_root(path, follow=False))
-    except FileNotFoundError as exc:
-        raise ConfigParseError(f"{shown}: no such file", path=shown) from exc
-    except IsADirectoryError as exc:
-        raise ConfigParseError(f"{shown}: is a directory, not a config file", path=shown) from exc
-    except OSError as exc:
-        raise ConfigParseError(f"{shown}: cannot read: {exc.strerror or exc}", path=shown) from exc
-    try:
-        # utf-8-sig: editors on Windows save a byte-order mark that json would reject.
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ConfigParseError(f"{shown}: not UTF-8 text (byte {exc.start})", path=shown) from exc
-
-
-def _json_object(text: str, shown: str, kind: str) -> Mapping[str, Any]:
-    try:
-        data = loads_json(text, where=shown)  # one nesting limit everywhere (jsonlimits)
-    except json.JSONDecodeError as exc:
-        raise ConfigParseError(f"{shown}: invalid {kind} at line {exc.lineno} column {exc.colno}: "
-                               f"{exc.msg}", path=shown, line=exc.lineno, column=exc.colno) from exc
-    if not isinstance(data, dict):
-        raise ConfigParseError(f"{shown}: the top level must be an object, not "
-                               f"{_kind(data)}", path=shown)
-    return data
-
-
-def load_json(path: Path, shown: str) -> Mapping[str, Any]:
-    """A strict JSON object; errors carry the line and column."""
-    return _json_object(read_text(path, shown), shown, "JSON")
-
-
-def load_jsonc(path: Path, shown: str) -> Mapping[str, Any]:
-    """JSON with ``//`` and ``/* */`` comments and trailing commas (OpenCode's config dialect).
-
-    Comments and trailing commas are blanked with spaces, never removed, so a parse error still
-    points at the right line and column of the original text.
-    """
-    return _json_object(strip_jsonc(read_text(path, shown)), shown, "JSONC")
-
-
-def load_toml(path: Path, shown: str) -> Mapping[str, Any]:
-    """A TOML document; tomllib's message already names the line and column."""
-    try:
-        return loads_toml(read_text(path, shown), where=shown)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigParseError(f"{shown}: invalid TOML: {exc}", path=shown) from exc
-
-
-def strip_jsonc(text: str) -> str:
-    """Blank out comments and trailing commas outside strings; everything else is kept in place.
-
-    Only a comma that follows a value and precedes ``]`` or ``}`` is trailing; ``[,]`` and ``{,}``
-    are left for json to report, as OpenCode's parser reports them.
-    """
-    out = list(text)
-    i, n = 0, len(text)
-    in_string = False
-    last_comma: int | None = None  # a comma after a value, not yet followed by another token
-    previous = ""  # the last significant character outside strings and comments
-    while i < n:
-        c = text[i]
-        if in_string:
-            if c == "\\":
-                i += 2
-                continue
-            if c == '"':
-                in_string, previous = False, '"'
-            i += 1
-            continue
-        if text.startswith("//", i):
-            end = text.find("\n", i)
-            end = n if end == -1 else end
-            for j in range(i, end):
-                out[j] = " "
-            i = end
-            continue
-        if text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            end = n if end == -1 else end + 2  # an unclosed comment: json reports what follows
-            for j in range(i, end):
-                if out[j] not in "\r\n":
-                    out[j] = " "
-            i = end
-            continue
-        if not c.isspace():
-            if c in "}]" and last_comma is not None:
-                out[last_comma] = " "
-            last_comma = i if c == "," and previous not in ("", "[", "{", ",") else None
-            if c == '"':
-                in_string = True
-            previous = c
-        i += 1
-    return "".join(out)
-
-
-# ── values ─────────────────────────────────────────────────────────────────────────────────────
 
 def freeze(value: Any) -> Any:
     """A read-only copy: mappings become mapping proxies, lists become tuples."""
@@ -282,15 +178,8 @@ def freeze(value: Any) -> Any:
     return value
 
 
-def _kind(value: object) -> str:
-    if value is None:
-        return "null"
-    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean",
-            int: "a number", float: "a number"}.get(type(value), type(value).__name__)
-
-
 def shape_error(shown: str, place: str, expected: str, found: object) -> ConfigParseError:
-    return ConfigParseError(f"{shown}:{place}: expected {expected}, found {_kind(found)}",
+    return ConfigParseError(f"{shown}:{place}: expected {expected}, found {json_kind(found)}",
                             path=shown, place=place)
 
 
@@ -311,8 +200,10 @@ class Slot:
     handler: Any
     place: str
     group_place: str
-    group: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
-    """Its matcher group as written (e.g. ``sequential``); empty in a flat list (Copilot, Cursor)."""
+    group: Mapping[str, Any] | None = None
+    """Its matcher group as written (e.g. ``sequential``); None in a flat list (Copilot, Cursor)
+    and for a refused slot. (Not an empty mapping: Python 3.11's dataclasses reject a
+    ``MappingProxyType`` default as mutable, and a factory would build one per slot.)"""
 
 
 def event_row(spec: VendorSpec, event: str, shown: str, place: str, hint: str = "") -> EventRow:
@@ -332,16 +223,16 @@ def no_row(spec: VendorSpec, event: str, hint: str = "") -> tuple[str, str]:
 
 
 def entry_refusal(spec: VendorSpec, what: str, shown: str, place: str, reason: str,
-                  code: str = "INVALID_ENTRY") -> Refused:
+                  code: str = "INVALID_ENTRY", event: str | None = None) -> Refused:
     """One refused entry at one place of a file; the rest of the file still imports."""
-    return Refused(vendor=spec.id, what=what, reason=reason, origin=f"{shown}:{place}", code=code)
+    return Refused(vendor=spec.id, what=what, reason=reason, origin=f"{shown}:{place}", code=code, event=event)
 
 
 def matcher_of(group: Mapping[str, Any], shown: str, place: str) -> str | None:
     matcher = group.get("matcher")
     if matcher is not None and not isinstance(matcher, str):
         raise InvalidMatcher(f"{shown}:{place_of(place, 'matcher')}: expected a string, found "
-                             f"{_kind(matcher)}", path=shown, place=place_of(place, "matcher"))
+                             f"{json_kind(matcher)}", path=shown, place=place_of(place, "matcher"))
     return matcher
 
 
@@ -351,13 +242,13 @@ def hook_table(spec: VendorSpec, table: object, shown: str, prefix: str, refused
     becomes one refusal in ``refused``."""
     if not isinstance(table, Mapping):
         refused.append(entry_refusal(spec, f"`{prefix}` table", shown, prefix,
-                                     f"expected an object of event names, found {_kind(table)}"))
+                                     f"expected an object of event names, found {json_kind(table)}"))
         return
     for event, items in table.items():
         place = place_of(prefix, event)
         if not isinstance(items, list):
             refused.append(entry_refusal(spec, f"{event} hooks", shown, place,
-                                         f"expected a list of matcher groups, found {_kind(items)}"))
+                                         f"expected a list of matcher groups, found {json_kind(items)}", event=event))
             continue
         yield event, items, place
 
@@ -370,28 +261,28 @@ def grouped_slots(spec: VendorSpec, event: str, row: EventRow | None, groups: li
         gplace = f"{place}[{gi}]"
         if not isinstance(group, Mapping):
             refused.append(entry_refusal(spec, f"{event} matcher group", shown, gplace,
-                                         f"expected a matcher group object, found {_kind(group)}"))
+                                         f"expected a matcher group object, found {json_kind(group)}", event=event))
             continue
         handlers = group.get("hooks")
         if handlers is None:
             refused.append(entry_refusal(spec, f"{event} matcher group", shown, gplace,
-                                         "a matcher group needs a `hooks` list"))
+                                         "a matcher group needs a `hooks` list", event=event))
             continue
         if not isinstance(handlers, list):
             refused.append(entry_refusal(spec, f"{event} matcher group", shown, f"{gplace}.hooks",
-                                         f"expected a list of handlers, found {_kind(handlers)}"))
+                                         f"expected a list of handlers, found {json_kind(handlers)}", event=event))
             continue
         try:
             matcher = matcher_of(group, shown, gplace)
         except InvalidMatcher as exc:
             refused.append(entry_refusal(spec, f"{event} matcher group", shown, f"{gplace}.matcher",
-                                         exc.message.split(": ", 1)[-1], "INVALID_MATCHER"))
+                                         exc.message.split(": ", 1)[-1], "INVALID_MATCHER", event=event))
             continue
         for hi, handler in enumerate(handlers):
             hplace = f"{gplace}.hooks[{hi}]"
             if not isinstance(handler, Mapping):
                 refused.append(entry_refusal(spec, f"{event} handler", shown, hplace,
-                                             f"expected a handler object, found {_kind(handler)}"))
+                                             f"expected a handler object, found {json_kind(handler)}", event=event))
                 continue
             yield Slot(event, row, matcher, handler, hplace, gplace, group)
 
@@ -424,7 +315,7 @@ def refuse_slots(spec: VendorSpec, event: str, groups: list[Any], shown: str, pl
                             f"{place}[{gi}].hooks[{hi}]", f"{place}[{gi}]")
                 refused.append(refuse(spec, slot, shown, code, reason))
         else:
-            refused.append(entry_refusal(spec, f"{event} hook entry", shown, f"{place}[{gi}]", reason, code))
+            refused.append(entry_refusal(spec, f"{event} hook entry", shown, f"{place}[{gi}]", reason, code, event))
 
 
 def handler_type(slot: Slot, shown: str) -> str:
@@ -440,7 +331,7 @@ def handler_type(slot: Slot, shown: str) -> str:
 def refuse(spec: VendorSpec, slot: Slot, shown: str, code: str, reason: str,
            what: str | None = None) -> Refused:
     return Refused(vendor=spec.id, what=what or describe(slot), reason=reason,
-                   origin=f"{shown}:{slot.place}", code=code)
+                   origin=f"{shown}:{slot.place}", code=code, event=slot.event, matcher=slot.matcher)
 
 
 def describe(slot: Slot) -> str:
@@ -477,7 +368,7 @@ def in_sequence(slot: Slot, imported: ImportedHook) -> ImportedHook:
     """``imported`` marked to run one after another when its group says ``sequential: true``
     (Gemini's and Qwen's group key; any other value leaves the event's hooks in parallel)."""
     declared = imported.declared
-    if slot.group.get("sequential") is not True or declared.handler is None:
+    if slot.group is None or slot.group.get("sequential") is not True or declared.handler is None:
         return imported
     handler = declared.handler.model_copy(update={"sequential": True})
     return replace(imported, declared=replace(declared, handler=handler))

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from compat_adapter.catalog import units
 from compat_adapter.errors import CompatError
-from compat_adapter.importers.common import ImportedHook, ImportResult, Refused, load_json
+from compat_adapter.importers.common import ImportedHook, ImportResult, Refused
+from compat_adapter.importers.loaders import load_json
 from compat_adapter.model import UnsupportedVendor
 from vendors.unsupported import UNSUPPORTED
 

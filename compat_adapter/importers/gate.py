@@ -67,8 +67,8 @@ def gate(spec: VendorSpec, path: Path, shown: str, read: Callable[[], FileImport
         if part.hooks or part.plugins:
             warn_trust_all(shown, verdict)
         return part
-    part.refused.extend(Refused(vendor=h.vendor, what=_what(v), reason=verdict.why, origin=h.origin,
-                                code=UNTRUSTED) for h, v in zip(part.hooks, views, strict=True))
+    part.refused.extend(Refused(vendor=h.vendor, what=_what(v), reason=verdict.why, origin=h.origin, code=UNTRUSTED,
+                                event=h.event, matcher=h.matcher) for h, v in zip(part.hooks, views, strict=True))
     # A plugin is code as much as a hook command is: it loads only from a trusted file.
     part.refused.extend(Refused(vendor=p.vendor, what=f"plugin {Path(p.name).name if p.kind == 'file' else p.name}",
                                 reason=verdict.why, origin=p.origin, code=UNTRUSTED) for p in part.plugins)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import unquote, urlparse
 
-from compat_adapter.importers.common import load_jsonc
+from compat_adapter.importers.loaders import load_jsonc
 from compat_adapter.jsondata import thaw
 
 __all__ = ("CONFIGS", "PLUGIN_DIRS", "PLUGIN_SUFFIXES", "PluginSource", "project_sources")

@@ -1,22 +1,22 @@
 """A cgroup v2 directory per hook run, where the machine lets this process create one.
 
-The launcher moves the hook's shell into the directory before ``exec``; from then on every process
-the hook starts is inside it, ``setsid`` or double fork or not, and cannot leave it without write
-access to another cgroup's ``cgroup.procs`` (root, or a delegated subtree). ``cgroup.kill`` (Linux
-5.14) ends all of them at once, even if the launcher itself was killed.
+Each run's launcher (`compat_adapter.runtime.launcher`) makes the directory, as a child of the
+host's own cgroup named ``compat-adapter-<host pid>-<n>`` (`compat_adapter.runtime.cgroupfs`), and
+the hook's shell is born inside it: a spare launcher joins its directory while it waits for a run.
+From then on every process the hook starts is inside it, ``setsid`` or double fork or not, and
+cannot leave it without write access to another cgroup's ``cgroup.procs`` (root, or a delegated
+subtree). ``cgroup.kill`` (Linux 5.14) ends all of them at once, even if the launcher itself was
+killed. The launcher says which directory it made; the host removes it after the run
+(`HookCgroup`).
 
 Where it works: the host runs as root, or inside a cgroup subtree delegated to its user (a systemd
 user service or scope). Elsewhere (no cgroup2 mount, a read-only ``/sys/fs/cgroup`` in a container,
-no delegation) `HookCgroup.create` returns None and the launcher's subreaper is the only tracking.
+no delegation) the directory cannot be made and the launcher's subreaper is the only tracking.
 ``COMPAT_ADAPTER_HOOK_CGROUP=off`` in the host's environment turns the cgroup off on purpose.
-
-The directory is created beside nothing else: as a child of the host's own cgroup, named
-``compat-adapter-<host pid>-<n>``, and removed after the run.
 """
 
 from __future__ import annotations
 
-import itertools
 import os
 from pathlib import Path
 
@@ -24,9 +24,6 @@ import anyio
 
 __all__ = ("HookCgroup", "cgroup_parent")
 
-_counter = itertools.count(1)
-#: Set after the first failed creation: the machine's answer does not change within a process.
-_refused: set[Path] = set()
 #: This process's own cgroup directory by pid, found once (a forked child looks again).
 _found: dict[int, Path | None] = {}
 _REMOVE_LIMIT_S = 2.0
@@ -56,8 +53,7 @@ def cgroup_parent() -> Path | None:
     if pid not in _found:
         _found.clear()
         _found[pid] = _own_cgroup()
-    parent = _found[pid]
-    return None if parent is None or parent in _refused else parent
+    return _found[pid]
 
 
 def _own_cgroup() -> Path | None:
@@ -79,29 +75,12 @@ def _own_cgroup() -> Path | None:
 
 
 class HookCgroup:
-    """One run's cgroup directory: created, handed to the launcher, killed, removed."""
+    """One run's cgroup directory, as its launcher made it: killed and removed after the run."""
 
     __slots__ = ("path",)
 
     def __init__(self, path: Path) -> None:
         self.path = path
-
-    @classmethod
-    def create(cls) -> HookCgroup | None:
-        parent = cgroup_parent()
-        if parent is None:
-            return None
-        path = parent / f"compat-adapter-{os.getpid()}-{next(_counter)}"
-        try:
-            path.mkdir(mode=0o755)
-            # The launcher's child writes its own pid; make sure that file is ours to write.
-            if not os.access(path / "cgroup.procs", os.W_OK):
-                path.rmdir()
-                raise PermissionError(path)
-        except OSError:
-            _refused.add(parent)
-            return None
-        return cls(path)
 
     def kill(self) -> None:
         try:

@@ -1,13 +1,13 @@
 """The hook launcher: a small process between the host and a hook that owns every descendant.
 
-This file runs as a script (standard library and `compat_adapter.runtime.proctree` only), as one
-long-lived **launch server** per host process (``python -I -S launcher.py serve <fd>``, started and
-spoken to by `compat_adapter.runtime.spawner`, which describes the protocol). For each hook run
-the host hands it the run's pipes and a socket; a **launcher** forked from the server runs the
-hook's shell (an interpreter per hook cost 10 ms of CPU idle, ten times that in wall time loaded).
-The next run's launcher is forked ahead, once a run has ended (the **spare**, :func:`standby`),
-and the server hands the run to it in one message: no fork of a Python process (a millisecond or
-more, copying its memory) lies between the host's message and the shell.
+This file runs as a script (standard library and its neighbours `proctree` and `cgroupfs` only),
+as one long-lived **launch server** per host process (``python -I -S launcher.py serve <fd>
+[<cgroup>]``, started and spoken to by `compat_adapter.runtime.spawner`, which describes the
+protocol). For each hook run the host hands it the run's pipes and a socket; a **launcher** forked
+from the server runs the hook's shell (an interpreter per hook cost 10 ms of CPU idle). The next
+run's launcher is forked ahead, once a run has ended (the **spare**, :func:`standby`), and the
+server hands the run to it in one message: no fork of a Python process lies between the host's
+message and the shell.
 
 Why a launcher between the host and the shell:
 
@@ -15,16 +15,16 @@ Why a launcher between the host and the shell:
   including one that called ``setsid``, is re-parented to the launcher instead of to init, so it
   can still be found and killed. In the host this would be process-wide: every orphan of every
   library would become the host's zombie, which anyio's child watchers never reap;
-- when a cgroup directory is given, the hook's shell starts inside it; nothing it starts can leave
-  that cgroup without root, and ``cgroup.kill`` ends all of it at once;
+- where the host may create cgroups, the hook's shell starts inside a fresh one; nothing it starts
+  can leave it without root, and ``cgroup.kill`` ends all of it at once;
 - the server starts with an empty environment, which its forked launchers show in ``/proc``: a hook
   reading ``/proc/$PPID/environ`` (else the host's: ``sh -c`` execs its last command) finds nothing.
 
-The shell starts by ``posix_spawn`` (a vfork: nothing copied). With a cgroup it joins the cgroup
-as it is forked instead (``clone3`` with ``CLONE_INTO_CGROUP``, Linux 5.7), at the price of a copy:
-a write to ``cgroup.procs`` waits for an RCU grace period (10 ms measured on a loaded machine).
-Where the kernel or a seccomp filter refuses ``clone3`` the shell is forked and writes itself into
-``cgroup.procs`` before ``exec``.
+The shell starts by ``posix_spawn`` (a vfork: nothing copied). A spare joins its run's cgroup
+while it waits (the write to ``cgroup.procs`` waits for an RCU grace period, up to 10 ms loaded),
+so its shell is born there. A launcher forked for its run forks the shell into the cgroup
+(``clone3`` with ``CLONE_INTO_CGROUP``) at the price of a copy of its memory, or, where ``clone3``
+is refused, the shell writes itself into ``cgroup.procs`` before ``exec``.
 
 When the shell has exited (or was killed), whatever it left behind is killed and reaped, then the
 launcher ends the way the shell did: the same exit code, or the same signal, so the host reads
@@ -48,11 +48,12 @@ else:
     import _signal as signal  # the C module: `signal` would import enum
 
 if __package__:
-    from compat_adapter.runtime.proctree import children, descendants, end_like, kill_quietly, libc, prctl
+    from compat_adapter.runtime import cgroupfs
+    from compat_adapter.runtime.proctree import children, descendants, end_like, kill_quietly, prctl
 else:  # the server's script (-I -S): no package to import from, only this file's directory
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from proctree import (  # type: ignore[import-not-found,no-redef]
-        children, descendants, end_like, kill_quietly, libc, prctl)
+    import cgroupfs  # type: ignore[import-not-found,no-redef]
+    from proctree import children, descendants, end_like, kill_quietly, prctl  # type: ignore[import-not-found,no-redef]
 
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
@@ -60,10 +61,6 @@ PR_SET_NAME = 15
 #: A spare's process name (``/proc/<pid>/comm``) while it waits: how the host tells it from a launcher.
 SPARE_NAME = b"hook-spare"
 PR_SET_CHILD_SUBREAPER = 36
-SYS_CLONE3 = 435  # the same number on every architecture that has it
-CLONE_INTO_CGROUP = 0x200000000
-#: Without CLONE_VM (the child has a copy of memory): we sleep until the shell has called exec.
-CLONE_VFORK = 0x4000
 #: Largest request sent inline with the run's descriptors (a SEQPACKET message must fit the socket
 #: buffer, ~200 KiB by default); a larger one follows on the run's socket, and forgoes the spare.
 INLINE_MAX = 65536
@@ -76,20 +73,13 @@ _REPORT = 3
 ORDERS = {ord("T"): signal.SIGTERM, ord("K"): KILL_NOW}
 
 
-def _cgroup_kill(cgroup: str | None) -> None:
-    if cgroup is None:
-        return
-    try:
-        with open(os.path.join(cgroup, "cgroup.kill"), "w") as f:
-            f.write("1")
-    except OSError:
-        pass  # older kernel (no cgroup.kill) or removed: the subreaper loop below still works
-
-
 class Launcher:
-    def __init__(self, cgroup: str | None, subreaper: bool = False) -> None:
+    def __init__(self, cgroup: str | None, subreaper: bool = False, inside: bool = False) -> None:
         self.me = os.getpid()
         self.cgroup = cgroup
+        #: We joined `cgroup` ourselves, before the run (a spare): the shell is born in it, and
+        #: ``cgroup.kill`` would kill us too, so the subreaper's walk alone ends what is left.
+        self.inside = inside
         #: Every orphan of the hook comes to us: no child left means nothing of the hook is left.
         self.subreaper = subreaper
         self.shell_pid = 0
@@ -123,7 +113,8 @@ class Launcher:
         """SIGKILL every descendant and reap them all. Only direct children are signalled (an
         unreaped child's pid cannot be recycled); killing one re-parents its children to us, the
         subreaper, so the next round finds them; a process that forks meanwhile loses the same way."""
-        _cgroup_kill(self.cgroup)
+        if self.cgroup is not None and not self.inside:
+            cgroupfs.kill(self.cgroup)
         while self.reap(block=False):
             kids = children(self.me)
             for pid in kids:
@@ -137,7 +128,7 @@ class Launcher:
 
     def run(self, argv: list[str], env: dict[str, str]) -> int:
         signal.pthread_sigmask(signal.SIG_BLOCK, _WATCHED)
-        if self.cgroup is None:
+        if self.cgroup is None or self.inside:
             try:  # Python ignores SIGPIPE and SIGXFSZ, and SIG_IGN would survive exec
                 self.shell_pid = os.posix_spawn(argv[0], argv, env, setsigmask=(),
                                                 setsigdef=(signal.SIGPIPE, signal.SIGXFSZ))
@@ -145,7 +136,7 @@ class Launcher:
                 _cannot_run(exc)
                 return 127 << 8  # the wait status of exit code 127, as of a shell that cannot exec
         else:
-            joined = _fork_into(self.cgroup)
+            joined = cgroupfs.fork_into(self.cgroup)
             self.shell_pid = joined if joined >= 0 else os.fork()
             if self.shell_pid == 0:
                 _exec_shell(self.cgroup if joined < 0 else None, argv, env)
@@ -162,34 +153,10 @@ class Launcher:
         return self.shell_status
 
 
-def _fork_into(cgroup: str) -> int:
-    """Fork with the child already in ``cgroup`` (``clone3``, ``CLONE_INTO_CGROUP``): the child's
-    pid, 0 in the child, -1 where it cannot be done (the caller forks and joins by a write). The
-    child returns here without CPython's after-fork bookkeeping: sound only because this process
-    has one thread and the child only resets signals and execs (:func:`_exec_shell`)."""
-    try:
-        fd = os.open(cgroup, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    except OSError:
-        return -1
-    try:
-        # struct clone_args (u64 each): flags, pidfd, child_tid, parent_tid, exit_signal, stack,
-        # stack_size, tls, set_tid, set_tid_size, cgroup.
-        fields = (CLONE_INTO_CGROUP | CLONE_VFORK, 0, 0, 0, signal.SIGCHLD, 0, 0, 0, 0, 0, fd)
-        args = b"".join(v.to_bytes(8, sys.byteorder) for v in fields)
-        pid = libc().syscall(SYS_CLONE3, args, len(args))
-        return pid if pid >= 0 else -1
-    finally:
-        os.close(fd)  # parent and child alike: the child is in the cgroup already
-
-
 def _exec_shell(cgroup: str | None, argv: list[str], env: dict[str, str]) -> None:
     try:
         if cgroup is not None:
-            try:
-                with open(os.path.join(cgroup, "cgroup.procs"), "w") as f:
-                    f.write("0")  # "0" is the writer itself
-            except OSError:
-                pass  # the subreaper still tracks the hook; the host knows the cgroup is optional
+            cgroupfs.join(cgroup)  # when refused, the subreaper still tracks the hook
         # What a fresh process would have: Python ignores these two, and SIG_IGN survives exec.
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
         signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
@@ -225,16 +192,21 @@ def _watch(server: int, deathsig: int) -> None:
         os._exit(125)  # the server died before we could watch it: start nothing
 
 
-def launch(server: int, report: int, stdio: list[int], raw: bytes, subreaper: bool | None = None) -> None:
+def launch(server: int, report: int, stdio: list[int], raw: bytes, subreaper: bool | None = None,
+           made: str | None = None, joined: bool = False, name: str = "") -> None:
     """The launcher of one run: never returns. `report` is the run's socket (for ``E``), `stdio`
-    the hook's stdin (-1: none), stdout and stderr, `raw` the JSON request; a spare has prepared
-    itself before (`subreaper` says how that went)."""
+    the hook's stdin (-1: none), stdout and stderr, `raw` the JSON request. A spare has prepared
+    itself before (`subreaper` says how that went) and was given the cgroup `made` (`joined`: it
+    is in it); a launcher forked for its run names its cgroup `name`."""
     try:
         if subreaper is None:
             subreaper = _prepare(server, KILL_NOW)
         import json
 
         request = json.loads(raw)
+        cgroup, inside = cgroupfs.for_run(request.get("cgroup"), made, joined, name)
+        # The host removes the run's cgroup when the run is over, whatever became of us.
+        told = b"" if cgroup is None else b"G " + os.fsencode(cgroup) + b"\n"
         stdin = stdio[0] if stdio[0] >= 0 else os.open(os.devnull, os.O_RDONLY)
         for target, fd in enumerate((stdin, stdio[1], stdio[2])):
             os.dup2(fd, target)  # dup2 leaves the copy inheritable, as the shell needs
@@ -242,16 +214,16 @@ def launch(server: int, report: int, stdio: list[int], raw: bytes, subreaper: bo
             os.chdir(request["cwd"])
         except OSError as exc:
             message = f"cannot run hook: working directory {request['cwd']!r}: {exc.strerror}"
-            os.write(report, b"E " + message.encode(errors="replace").replace(b"\n", b" ") + b"\n")
+            os.write(report, told + b"E " + message.encode(errors="replace").replace(b"\n", b" ") + b"\n")
             os._exit(127)
-        os.write(report, f"P {os.getpid()}\n".encode())  # started: the host may signal us now
+        os.write(report, told + f"P {os.getpid()}\n".encode())  # started: the host may signal us now
         # The run's socket stays (as fd 3, closed on exec) for our ``X``; the rest goes.
         if report != _REPORT:
             os.dup2(report, _REPORT, inheritable=False)
         os.closerange(_REPORT + 1, os.sysconf("SC_OPEN_MAX"))
         if not subreaper:
             os.write(2, b"compat-adapter launcher: PR_SET_CHILD_SUBREAPER refused\n")
-        status = Launcher(request.get("cgroup"), subreaper).run(request["argv"], request["env"])
+        status = Launcher(cgroup, subreaper, inside).run(request["argv"], request["env"])
         # All the hook started is gone: the host goes on now, not when the server reaps us.
         try:
             os.write(_REPORT, f"X {status}\n".encode())
@@ -262,14 +234,18 @@ def launch(server: int, report: int, stdio: list[int], raw: bytes, subreaper: bo
     end_like(status)
 
 
-def standby(server: int, channel: int, name: bytes) -> None:
+def standby(server: int, channel: int, name: bytes, cgroup: str | None) -> None:
     """The spare: a launcher forked before its run, which comes on `channel` in one message (the
     run's socket, stdin or none, stdout, stderr, and the request); `name` is a launcher's process
-    name, taken when the run comes. Never returns."""
+    name, taken when the run comes; `cgroup` the directory its server made for its run. Never
+    returns."""
     try:
         subreaper = _prepare(server, signal.SIGKILL)  # nothing started yet: just die with the server
         os.closerange(3, channel)  # what the server held: other runs' sockets must close with them
         os.closerange(channel + 1, os.sysconf("SC_OPEN_MAX"))
+        # Joined now, while no run waits: the write takes an RCU grace period, and a shell born
+        # in our own cgroup starts by posix_spawn, where forking into it copies our memory.
+        joined = cgroup is not None and cgroupfs.join(cgroup)
         import socket  # already loaded by the server
 
         data, ancillary, _, _ = socket.socket(fileno=channel).recvmsg(INLINE_MAX + 1, socket.CMSG_SPACE(4 * 4))
@@ -278,7 +254,7 @@ def standby(server: int, channel: int, name: bytes) -> None:
             os._exit(0)  # the server let us go
         fds = _fds(ancillary)
         _watch(server, KILL_NOW)  # from now on the server's death must end what we start
-        launch(server, fds[0], fds[1:] if len(fds) == 4 else [-1, *fds[1:]], data, subreaper)
+        launch(server, fds[0], fds[1:] if len(fds) == 4 else [-1, *fds[1:]], data, subreaper, cgroup, joined)
     except BaseException as exc:  # noqa: BLE001 - a forked child must never return into the server
         _died(exc)
 
@@ -319,12 +295,15 @@ class Run:
 class Server:
     """The launch server's loop: runs arrive on the control socket, launchers leave by SIGCHLD."""
 
-    def __init__(self, control_fd: int) -> None:
+    def __init__(self, control_fd: int, cgroups: str | None = None) -> None:
         import selectors
         import socket
 
         self.socket = socket
         self.me = os.getpid()
+        #: Under the host's own cgroup each spare gets a directory ahead of its run (None: cgroups
+        #: are off or not offered; a run that asks for one then makes it itself).
+        self.cgroups = cgroupfs.Made(cgroups, os.getppid())
         with open("/proc/self/comm", "rb") as f:
             self.name = f.read().rstrip(b"\n")  # a launcher's name: the server's
         self.control = socket.socket(fileno=control_fd)
@@ -417,18 +396,19 @@ class Server:
         if self.spare:
             return
         ours, theirs = self.socket.socketpair(self.socket.AF_UNIX, self.socket.SOCK_SEQPACKET)
+        name, cgroup = self.cgroups.make()
         # Named before the fork, so that the spare is told from a launcher from its first instant
-        # (spawner.standing_pids), not only once it has renamed itself; the server's own name
-        # comes back at once.
+        # (spawner.standing_pids); the server's own name comes back at once.
         prctl(PR_SET_NAME, SPARE_NAME)
         try:
             pid = os.fork()
             if pid == 0:
-                standby(self.me, theirs.fileno(), self.name)
+                standby(self.me, theirs.fileno(), self.name, cgroup)
         finally:
             prctl(PR_SET_NAME, self.name)
         theirs.close()
         self.spare, self.channel = pid, ours
+        self.cgroups.belongs(pid, name)
 
     def fork(self, run: Run, request: bytes) -> None:
         """Start the run: in the spare if one waits (and the request fits a message), else forked."""
@@ -444,9 +424,11 @@ class Server:
             self.channel.close()
             self.spare, self.channel = 0, None
         if not pid:
+            name = self.cgroups.name()
             pid = os.fork()
             if pid == 0:
-                launch(self.me, run.sock.fileno(), run.stdio, request)
+                launch(self.me, run.sock.fileno(), run.stdio, request, name=name)
+            self.cgroups.belongs(pid, name)
         run.release()  # the launcher holds them now; the host sees EOF when the hook is done
         run.pid = pid
         self.launched[pid] = run
@@ -476,6 +458,7 @@ class Server:
             if pid == self.spare and self.channel is not None:  # died waiting: fork for the next
                 self.channel.close()
                 self.spare, self.channel = 0, None
+            self.cgroups.reaped(pid)
             run = self.launched.pop(pid, None)
             if run is not None and not run.ended:
                 try:
@@ -492,9 +475,21 @@ class Server:
             kill_quietly(self.spare, signal.SIGKILL)  # it has started nothing
         for pid in self.launched:
             kill_quietly(pid, KILL_NOW)  # each kills its own descendants, then dies
+        # A cgroup empties as its launcher exits: each is removed once reaped (for two seconds at
+        # most), the runs' too, for a host that was killed outright cannot remove them.
+        deadline = time.monotonic() + 2.0
+        while self.cgroups.by_pid and time.monotonic() < deadline:
+            try:
+                pid, _ = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid:
+                self.cgroups.reaped(pid)
+            else:
+                time.sleep(0.005)
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] != ["serve"] or len(sys.argv) != 3:
-        sys.exit("usage: launcher.py serve <control fd>")
-    Server(int(sys.argv[2])).serve()
+    if sys.argv[1:2] != ["serve"] or len(sys.argv) not in (3, 4):
+        sys.exit("usage: launcher.py serve <control fd> [<the host's cgroup directory>]")
+    Server(int(sys.argv[2]), sys.argv[3] if len(sys.argv) == 4 else None).serve()

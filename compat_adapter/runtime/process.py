@@ -34,13 +34,17 @@ one it is given. Limits that remain, each pinned by a test in ``tests/test_proce
   it had already moved out of the process group; with a cgroup it is still killed;
 - a process started on the hook's behalf by something outside its tree (``systemd-run``, ``at``,
   a daemon reached over a socket) is not a descendant and is not tracked;
+- a shell started by ``posix_spawn`` (a spare's, or any without a cgroup) has glibc's two own
+  signals, 32 and 33, ignored: glibc's spawn child sets them to SIG_IGN before ``exec``, and
+  Python's ``posix_spawn`` may not name them. glibc, musl and Go programs install their own
+  handlers for both, and Node's libuv resets only signals 1 to 31 for the hooks it starts;
 - hooks run as the host's user, so ``/proc/<host pid>/environ`` — the host's own initial
   environment — stays readable to them (the launcher and its server only hide it two hops up);
 - without ``sys.executable`` (an embedding), or with ``COMPAT_ADAPTER_HOOK_LAUNCHER=off`` in the
   host's environment, there is no launcher: the process group is killed, a process that left it is
   not, and ``/proc/$PPID/environ`` may be the host's. What the launcher costs is one more process
-  per run (forked by the small server ahead of the run; the server starts once, on the first run)
-  and, with a cgroup, a copy of the launcher's memory for the shell; ``off`` saves both.
+  per run (forked by the small server ahead of the run; the server starts once, on the first run),
+  which joins its run's cgroup before the run comes; ``off`` saves it.
 
 Environment policy: `hook_environment`, see `compat_adapter.runtime.environment`.
 """
@@ -60,7 +64,7 @@ from subprocess import DEVNULL, PIPE
 import anyio
 from anyio.abc import ByteReceiveStream, ByteSendStream, Process
 
-from compat_adapter.runtime.cgroup import HookCgroup
+from compat_adapter.runtime.cgroup import HookCgroup, cgroup_parent
 from compat_adapter.runtime.environment import hook_environment
 from compat_adapter.runtime.outcome import ProcessOutcome
 from compat_adapter.runtime.launcher import KILL_NOW
@@ -105,6 +109,11 @@ class _Capture:
 
     def text(self) -> str:
         return self.buffer.decode("utf-8", errors="replace")
+
+
+def _cgroups() -> str | None:
+    parent = cgroup_parent()
+    return str(parent) if parent is not None else None
 
 
 def _signal_group(pgid: int, sig: signal.Signals) -> None:
@@ -162,11 +171,17 @@ class _Tree:
     """The signals a run needs, sent to the launcher (which owns every descendant) or, without
     one, to the shell's process group."""
 
-    __slots__ = ("proc", "launched", "cgroup", "finished")
+    __slots__ = ("proc", "launched", "finished")
 
-    def __init__(self, proc: Process | Launched, launched: bool, cgroup: HookCgroup | None) -> None:
-        self.proc, self.launched, self.cgroup = proc, launched, cgroup
+    def __init__(self, proc: Process | Launched, launched: bool) -> None:
+        self.proc, self.launched = proc, launched
         self.finished = False
+
+    @property
+    def cgroup(self) -> HookCgroup | None:
+        """The run's cgroup, once its launcher has said which (it says so before anything else)."""
+        where = self.proc.cgroup if isinstance(self.proc, Launched) else None
+        return HookCgroup(Path(where)) if where is not None else None
 
     def terminate(self) -> None:
         if self.launched:
@@ -186,10 +201,11 @@ class _Tree:
     def finish(self) -> None:
         # After the launcher is gone (or without one): whatever is left in our group or cgroup.
         _signal_group(self.proc.pid, signal.SIGKILL)
-        if self.cgroup is not None and not self.finished:
+        cgroup = self.cgroup
+        if cgroup is not None and not self.finished:
             # Once is enough: a member cannot leave the cgroup, and its removal kills again. An
             # empty one (the launcher reaped everything) is removed here instead.
-            self.cgroup.clear()
+            cgroup.clear()
         self.finished = self.proc.returncode is not None
 
 
@@ -216,7 +232,6 @@ async def run_command(
         return _spawn_failed(problem, started)
     python = _PYTHON if os.environ.get("COMPAT_ADAPTER_HOOK_LAUNCHER", "on").lower() != "off" else None
     launched = python is not None
-    cgroup = HookCgroup.create() if launched else None
     try:
         # Shielded: a cancellation landing mid-spawn would leave a started shell nobody kills.
         # It is delivered at the next checkpoint instead, inside the try/finally below.
@@ -226,7 +241,7 @@ async def run_command(
                 # refusal comes back through wait() (below: a spawn failure all the same).
                 proc: Process | Launched = await launch(
                     program, python=python, env=env, cwd=cwd, with_stdin=stdin is not None,
-                    cgroup=str(cgroup.path) if cgroup is not None else None, wait_started=False)
+                    cgroup=_cgroups(), wait_started=False)
             else:
                 proc = await anyio.open_process(
                     program,
@@ -241,12 +256,10 @@ async def run_command(
         # OSError: cwd removed meanwhile, fd exhaustion …; ValueError: a NUL byte in the command
         # or the environment; TypeError: a non-string in the environment; LaunchRefused: the
         # launcher could not enter the working directory.
-        if cgroup is not None:
-            await cgroup.remove()
         message = str(exc) if isinstance(exc, LaunchRefused) else f"cannot run hook: {type(exc).__name__}: {exc}"
         return _spawn_failed(message, started)
 
-    tree = _Tree(proc, launched, cgroup)
+    tree = _Tree(proc, launched)
     limit = max(0, max_output_bytes)
     out, err = _Capture(limit), _Capture(limit)
     leader_code: int | None = None
@@ -287,8 +300,8 @@ async def run_command(
         tree.finish()
         with anyio.move_on_after(_REAP_LIMIT_S, shield=True):
             await proc.aclose()
-            if cgroup is not None:
-                await cgroup.remove()
+            if tree.cgroup is not None:
+                await tree.cgroup.remove()
 
     refused = proc.refused if isinstance(proc, Launched) else None
     if refused is not None:

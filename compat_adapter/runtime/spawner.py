@@ -10,16 +10,18 @@ Protocol of one run (the host never signals a process it did not start):
 
 - host → server, on the control socket: one message with the run's descriptors (its own socket,
   stdin or none, stdout, stderr) and, after the tag byte, the JSON request (``argv``, ``env``,
-  ``cwd``, ``cgroup``), so the run starts on the message that announces it. A request too large
-  for one message follows on the run's socket instead: an 8-byte big-endian length, then the JSON;
+  ``cwd``, and ``cgroup``: the host's own cgroup directory, under which the run gets one of its
+  own, or none), so the run starts on the message that announces it. A request too large for one
+  message follows on the run's socket instead: an 8-byte big-endian length, then the JSON;
 - host → server, on the run's socket: single bytes: ``T`` — the hook timed out: every descendant
   gets SIGTERM once, the launcher keeps waiting for the shell; ``K`` — stop now: every descendant
   gets SIGKILL. The host closing the socket (it was cancelled, or died) counts as ``K``;
-- launcher → host: ``P <pid>`` once it is in the hook's working directory (its pid is also its
-  process group and session), or ``E <message>`` when the run cannot start (the working directory
-  went away); ``X <wait status>`` (the shell's) once everything the hook started is gone. The server
-  sends ``X`` with the launcher's own status when it reaps a launcher that could not (killed); the
-  host takes the first ``X``.
+- launcher → host: first ``G <directory>`` when the run has a cgroup (a spare's is made and joined
+  before its run comes), which the host removes after the run; then ``P <pid>`` once it is in the
+  hook's working directory (its pid is also its process group and session), or ``E <message>``
+  when the run cannot start (the working directory went away); ``X <wait status>`` (the shell's)
+  once everything the hook started is gone. The server sends ``X`` with the launcher's own status
+  when it reaps a launcher that could not (killed); the host takes the first ``X``.
 
 `launch` returns a `Launched`: the same surface `runtime.process` uses of an anyio process (pid,
 streams, ``wait``, ``send_signal``, ``aclose``), with the launcher's exit status read from the run's
@@ -44,6 +46,7 @@ import anyio
 import anyio.lowlevel
 from anyio.abc import ByteReceiveStream, ByteSendStream
 
+from compat_adapter.runtime.cgroup import cgroup_parent
 from compat_adapter.runtime.launcher import INLINE_MAX, KILL_NOW, SPARE_NAME
 
 __all__ = ("LaunchRefused", "Launched", "launch", "server_pid", "standing_pids")
@@ -87,8 +90,11 @@ class _Server:
         try:
             # An empty environment: a launcher shows its server's initial environment in /proc.
             # Its own session: a Ctrl-C meant for the host's terminal group is not for it.
+            # The host's cgroup, where it may create them: each spare gets a directory of its own.
+            cgroups = cgroup_parent()
             self.proc = subprocess.Popen(
-                [python, "-I", "-S", str(_SCRIPT), "serve", str(theirs.fileno())],
+                [python, "-I", "-S", str(_SCRIPT), "serve", str(theirs.fileno()),
+                 *([str(cgroups)] if cgroups is not None else [])],
                 pass_fds=(theirs.fileno(),), env={}, cwd="/", stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL, start_new_session=True)
         except BaseException:
@@ -243,6 +249,8 @@ class Launched:
         self.pid = 0
         self.returncode: int | None = None
         self.refused: str | None = None
+        #: The run's cgroup directory, as its launcher made it (``G``): the host removes it.
+        self.cgroup: str | None = None
         self.stdin = _PipeWriter(stdin) if stdin is not None else None
         self.stdout = _PipeReader(stdout)
         self.stderr = _PipeReader(stderr)
@@ -271,8 +279,10 @@ class Launched:
                     break
                 self._lines += data
             line, _, self._lines = self._lines.partition(b"\n")
-        kind, _, value = line.decode(errors="replace").partition(" ")
-        if kind == "P":
+        kind, _, value = os.fsdecode(line).partition(" ")
+        if kind == "G":
+            self.cgroup = value
+        elif kind == "P":
             self.pid = int(value)
         elif kind == "E" and self.refused is None:
             self.refused = value

@@ -77,5 +77,10 @@ class ClaudeCodeShape(ClaudeShape):
 
 #: The shape Claude-shaped vendors name (CodeBuddy/WorkBuddy).
 CLAUDE_SHAPE = ClaudeShape(keys=_CLAUDE_FIELDS, other=None)
+#: Where Claude Code 2.1.332 never sends an http hook, measured in the lane's sandbox with a server on
+#: each address ("HTTP hook blocked: … is a link-local, cloud metadata or reserved address"): IPv4
+#: and IPv6 link-local, IPv4 ones written as IPv6 too. Measured as reached: loopback, 0.0.0.0,
+#: 10.0.0.0/8, 100.64.0.0/10, 198.18.0.0/15, 192.0.2.0/24, 240.0.0.0/4 and fd00::/8.
+_REFUSED_NETWORKS = ("169.254.0.0/16", "fe80::/10")
 #: Claude Code's.
-CLAUDE_CODE_SHAPE = ClaudeCodeShape(keys=_CLAUDE_FIELDS, other=None)
+CLAUDE_CODE_SHAPE = ClaudeCodeShape(keys=_CLAUDE_FIELDS, other=None, refused_networks=_REFUSED_NETWORKS)

@@ -29,13 +29,13 @@ from compat_adapter.importers.common import (
     handler_type,
     hook_table,
     judged,
-    load_json,
     no_row,
     refuse,
     refuse_slots,
     rules_file,
 )
 from compat_adapter.importers import places
+from compat_adapter.importers.loaders import load_json
 from compat_adapter.importers.places import PluginLayout, plugin_hook_files
 from compat_adapter.model import HookPlace, VendorSpec
 

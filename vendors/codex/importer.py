@@ -42,14 +42,13 @@ from compat_adapter.importers.common import (
     handler_type,
     hook_table,
     judged,
-    load_json,
-    load_toml,
     no_row,
     refuse,
     refuse_slots,
     rules_file,
 )
 from compat_adapter.importers import places
+from compat_adapter.importers.loaders import load_json, load_toml
 from compat_adapter.importers.places import PluginLayout
 from compat_adapter.model import HookPlace, VendorSpec
 
@@ -81,7 +80,8 @@ def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
             reason = (f"Codex refuses a hooks.json whose root has a key other than description and "
                       f"hooks ({', '.join(extra)}), so none of this file's hooks run in Codex")
             out.refused += [Refused(vendor=spec.id, what=f"{h.event} hook", reason=reason,
-                                    origin=h.origin, code="SKIPPED_BY_VENDOR") for h in out.hooks]
+                                    origin=h.origin, code="SKIPPED_BY_VENDOR", event=h.event,
+                                    matcher=h.matcher) for h in out.hooks]
             out.hooks = []
         return out
     if suffix == ".toml":
@@ -151,7 +151,8 @@ def _hooks(spec: VendorSpec, data: Mapping[str, Any], shown: str, *, managed: bo
                 out.refused.append(Refused(
                     vendor=spec.id, what=f"matcher group {event}[{slot.matcher}]",
                     reason=f"Codex drops a group whose matcher does not compile: {exc.message}",
-                    origin=f"{shown}:{slot.group_place}", code="SKIPPED_BY_VENDOR"))
+                    origin=f"{shown}:{slot.group_place}", code="SKIPPED_BY_VENDOR", event=event,
+                    matcher=slot.matcher))
                 continue
             except CompatError:
                 found = judged(classify, spec, slot, shown)

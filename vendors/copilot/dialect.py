@@ -23,8 +23,10 @@ is trimmed and parsed with ONE ``JSON.parse``; empty or unparsable output is "no
 error) — two objects on stdout are therefore ignored. Fields are top-level; ``hookSpecificOutput``
 is read only in the PascalCase format (measured: a deny there denies), its fields under the
 top-level ones. preToolUse is fail-CLOSED: exit 2 or any other non-zero exit (or a crash) denies, even
-when stdout says allow, as does an http entry that reaches no server (measured; documented fail-open);
-only a timeout and an http status that is not 2xx (documented) fail open.
+when stdout says allow, as does an http entry that reaches no server, whose address Copilot refuses, or
+whose server answers a status that is not 2xx (each measured on 1.0.102: lane pre_http_unresolved and
+pre_http_refused, and HTTP 500 from a server reached with COPILOT_HOOK_ALLOW_LOCALHOST=1; the docs say
+fail-open); only a timeout fails open.
 permissionRequest: exit 2 is ``behavior: deny`` merged with stdout. Elsewhere exit 2 is a warning
 (stderr shown to the user) and any other non-zero exit is logged and fails open — postToolUseFailure
 included: the docs say exit 2 appends stdout as context, but measured on Copilot CLI 1.0.102 the
@@ -346,10 +348,8 @@ class CopilotDialect:
         if outcome.timed_out or outcome.cause == "timeout":
             # Timeouts fail open everywhere, preToolUse and policy hooks included.
             return HookAnswer(failed=cause_text(outcome))
-        if outcome.cause == UNANSWERED or (outcome.cause == UNREACHABLE and event not in _PRE_TOOL):
-            # An http hook whose server said no (non-2xx) fails open, preToolUse too (documented); one
-            # that reached no server denies a preToolUse call (below: measured on 1.0.102, vendor lane
-            # pre_http_unresolved and pre_http_refused, where the docs say fail-open).
+        if outcome.cause in (UNANSWERED, UNREACHABLE) and event not in _PRE_TOOL:
+            # No usable answer (no server, a refused address, non-2xx) is lost; preToolUse denies below.
             return HookAnswer(failed=js_trim(outcome.stderr) or f"{event} hook got no answer")
         if event in _PRE_TOOL and code != 0:
             return self._fail_closed(event, outcome)
@@ -376,7 +376,7 @@ class CopilotDialect:
             d.reason = "hook exited with code 2"
             d.failed = None
         else:
-            what = (js_trim(outcome.stderr) if outcome.cause == UNREACHABLE
+            what = (js_trim(outcome.stderr) if outcome.cause in (UNANSWERED, UNREACHABLE)
                     else f"exit code {code}" if code is not None else cause_text(outcome))
             # Copilot's words name the hook's file (the voice adds it), never the exit code.
             d.reason = HOOK_ERRORED

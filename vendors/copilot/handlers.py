@@ -45,4 +45,14 @@ class CopilotShape(HandlerShape):
         return chosen, None
 
 
-COPILOT_SHAPE = CopilotShape(keys=MappingProxyType({"http": _HTTP}), other=_COMMAND)
+#: Where Copilot CLI 1.0.102 never sends an http hook, each range measured by a URL into it (its log:
+#: "resolves to blocked address …. URLs must not target loopback, private, or link-local
+#: addresses"): this network, RFC 1918, shared (CGNAT), loopback, link-local, benchmarking, IPv6
+#: loopback, unique-local and link-local, and IPv4 ones written as IPv6. Measured as reached:
+#: 192.0.2.1 (documentation) and 224.0.0.1 (multicast). COPILOT_HOOK_ALLOW_LOCALHOST=1 in
+#: Copilot's environment lifts the loopback refusal; compat-adapter follows Copilot's default.
+_REFUSED_NETWORKS = ("0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16",
+                     "172.16.0.0/12", "192.168.0.0/16", "198.18.0.0/15", "::1/128", "fc00::/7", "fe80::/10")
+
+COPILOT_SHAPE = CopilotShape(keys=MappingProxyType({"http": _HTTP}), other=_COMMAND,
+                             refused_networks=_REFUSED_NETWORKS)

@@ -36,14 +36,13 @@ from compat_adapter.importers.common import (
     handler_type,
     hook_table,
     judged,
-    load_json,
-    load_jsonc,
     matcher_of,
     no_row,
     refuse,
     rules_file,
 )
 from compat_adapter.importers import places
+from compat_adapter.importers.loaders import load_json, load_jsonc
 from compat_adapter.model import HookPlace, VendorSpec
 
 __all__ = ("RUNS_HOOKS_OF", "extra_files", "hook_place", "rules_files", "classify", "import_file", "project_files")
@@ -86,7 +85,7 @@ def _hooks_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
         reason = (f"Copilot CLI rejects a hook file that is not strict JSON ({strict.message.split(': ', 1)[-1]}); "
                   "VS Code, which reads it as JSONC, would run it")
         out.refused += [Refused(vendor=spec.id, what=f"{h.event} hook", reason=reason, origin=h.origin,
-                                code="SKIPPED_BY_VENDOR") for h in out.hooks]
+                                code="SKIPPED_BY_VENDOR", event=h.event, matcher=h.matcher) for h in out.hooks]
         out.hooks = []
         return out
     return _hooks_data(spec, path, shown, data)
@@ -123,13 +122,13 @@ def _hooks_data(spec: VendorSpec, path: Path, shown: str, data: Mapping[str, Any
                         out.refused.append(refuse(spec, slot, shown, code, reason))
                 else:
                     out.refused.append(entry_refusal(spec, f"{event} hook entry", shown, f"{place}[{i}]",
-                                                     reason, code))
+                                                     reason, code, event=event))
             continue
         for i, item in enumerate(items):
             iplace = f"{place}[{i}]"
             if not isinstance(item, Mapping):
                 out.refused.append(entry_refusal(spec, f"{event} hook entry", shown, iplace,
-                                                 f"expected a hook entry object, found {item!r}"))
+                                                 f"expected a hook entry object, found {item!r}", event=event))
                 continue
             if "hooks" in item and not (_HANDLER_KEYS & set(item)):
                 slots = list(grouped_slots(spec, event, row, [item], shown, place, out.refused, first=i))
@@ -140,7 +139,7 @@ def _hooks_data(spec: VendorSpec, path: Path, shown: str, data: Mapping[str, Any
                     # Copilot skips an entry whose matcher is not a usable pattern.
                     out.refused.append(entry_refusal(spec, f"{event} hook entry", shown,
                                                      f"{iplace}.matcher", exc.message.split(": ", 1)[-1],
-                                                     "INVALID_MATCHER"))
+                                                     "INVALID_MATCHER", event=event))
                     continue
             for slot in slots:
                 out.add(judged(classify, spec, slot, shown))

@@ -106,13 +106,16 @@ class CopilotCli(VendorCli):
             "pre_timeout": ((HookAnswer(pre, as_json({"permissionDecision": "deny",
                                                       "permissionDecisionReason": "LANE-DENY-JSON late"}),
                                         timeout=2, sleep=10), HookAnswer("postToolUse")), {}),
-            # An http guard with no answer: a host the sandbox cannot resolve, a loopback port that
-            # refuses the connection (its documented fail-open, against what 1.0.102 does).
+            # An http guard with no answer (its documented fail-open, against what 1.0.102 does): a
+            # host the sandbox cannot resolve, a loopback address (which Copilot refuses to send to).
             "pre_http_unresolved": _http_guard(_UNRESOLVED),
             "pre_http_refused": _http_guard("https://127.0.0.1:9/pre-tool-use"),
             # The same guard in the repository's settings files: how Copilot names where it came from.
             "pre_http_repo_settings": _http_guard(_UNRESOLVED, ".github/copilot/settings.json"),
             "pre_http_local_settings": _http_guard(_UNRESOLVED, ".github/copilot/settings.local.json"),
+            # An http hook on a loopback address, with a server there that answers: Copilot refuses
+            # the URL before connecting ("resolves to blocked address"), so its context never lands.
+            "post_http_loopback": _http_served("postToolUse", 47611, {"additionalContext": "LANE-CTX-POST http"}),
             "prompt_context": ((HookAnswer("userPromptSubmitted", as_json({"additionalContext": "LANE-CTX-PROMPT"})),), {}),
             "stop_block_json": ((HookAnswer("agentStop", as_json({"decision": "block", "reason": "LANE-STOP-REASON json"}),
                                             once=True),), {"steps": STOP_STEPS}),
@@ -137,6 +140,17 @@ def _http_guard(url: str, file: str = ".github/hooks/policy.json") -> Scenario:
     config = {"version": 1, "hooks": {"preToolUse": [{"type": "http", "url": url, "timeoutSec": 5}]}}
     return ((HookAnswer("sessionStart"), HookAnswer("postToolUse")),
             {"files": {file: json.dumps(config)}, "imports": (CLI.hooks_file, file)})
+
+
+def _http_served(event: str, port: int, answer: dict[str, Any]) -> Scenario:
+    """An http entry for `event` at ``http://127.0.0.1:<port>``, where the case's own server answers
+    `answer` on both sides (``http_server``: inside the vendor's sandbox, and beside ours)."""
+    url = f"http://127.0.0.1:{port}/{event}"
+    config = {"version": 1, "hooks": {event: [{"type": "http", "url": url, "timeoutSec": 5}]}}
+    file = ".github/hooks/served.json"
+    return ((HookAnswer("sessionStart"), HookAnswer("postToolUse")),
+            {"files": {file: json.dumps(config)}, "imports": (CLI.hooks_file, file),
+             "options": {"http_server": {"port": port, "answer": answer}}})
 
 
 CLI = CopilotCli("copilot", "copilot", "1.0.102", "copilot/node_modules/@github/copilot-linux-x64/copilot",

@@ -39,13 +39,13 @@ from compat_adapter.importers.common import (
     handler_type,
     hook_table,
     judged,
-    load_json,
     matcher_of,
     no_row,
     refuse,
     refuse_slots,
     rules_file,
 )
+from compat_adapter.importers.loaders import load_json
 from compat_adapter.model import HookPlace, VendorSpec
 from vendors.cursor.payload import CLAUDE_EVENTS
 
@@ -124,7 +124,8 @@ def _hooks_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
             hint = " (a Claude event name: Cursor maps it only in a Claude settings file)" \
                 if event in CLAUDE_EVENTS else ""
             out.refused.append(entry_refusal(spec, f"{event} hooks", shown, place,
-                                             f"Cursor has no hook event {event!r}{hint}", "UNKNOWN_EVENT"))
+                                             f"Cursor has no hook event {event!r}{hint}", "UNKNOWN_EVENT",
+                                             event=event))
             continue
         found = _entries(spec, event, items, shown, place)
         if not unknown:
@@ -138,7 +139,8 @@ def _hooks_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
         for item in found:
             if isinstance(item, ImportedHook):
                 out.refused.append(Refused(vendor=spec.id, what=f"{item.event} hook", reason=why,
-                                           origin=item.origin, code="SKIPPED_BY_VENDOR"))
+                                           origin=item.origin, code="SKIPPED_BY_VENDOR", event=item.event,
+                                           matcher=item.matcher))
             else:
                 out.refused.append(item)
     return out
@@ -152,23 +154,23 @@ def _entries(spec: VendorSpec, event: str, items: list[Any], shown: str, place: 
         iplace = f"{place}[{i}]"
         if not isinstance(item, Mapping):
             found.append(entry_refusal(spec, f"{event} hook entry", shown, iplace,
-                                       f"expected a hook entry object, found {item!r}"))
+                                       f"expected a hook entry object, found {item!r}", event=event))
             continue
         if "hooks" in item and "command" not in item:
             found.append(entry_refusal(spec, f"{event} hook entry", shown, iplace,
                                        "a nested Claude-style group ({matcher, hooks: [...]}): Cursor reads flat "
                                        "entries ({command, matcher, …}) and never fires this one",
-                                       "SKIPPED_BY_VENDOR"))
+                                       "SKIPPED_BY_VENDOR", event=event))
             continue
         if row is None:
             code, reason = no_row(spec, event)
-            found.append(entry_refusal(spec, f"{event} hook entry", shown, iplace, reason, code))
+            found.append(entry_refusal(spec, f"{event} hook entry", shown, iplace, reason, code, event=event))
             continue
         try:
             slot = Slot(event, row, matcher_of(item, shown, iplace), item, iplace, iplace)
         except InvalidMatcher as exc:
             found.append(entry_refusal(spec, f"{event} hook entry", shown, f"{iplace}.matcher",
-                                       exc.message.split(": ", 1)[-1], "INVALID_MATCHER"))
+                                       exc.message.split(": ", 1)[-1], "INVALID_MATCHER", event=event))
             continue
         found.append(judged(_classify, spec, slot, shown))
     return found

@@ -36,12 +36,12 @@ from compat_adapter.importers.common import (
     hook_table,
     in_sequence,
     judged,
-    load_json,
     no_row,
     refuse,
     refuse_slots,
     rules_file,
 )
+from compat_adapter.importers.loaders import load_json
 from compat_adapter.model import HookPlace, VendorSpec
 
 __all__ = ("EXTENSIONS", "RUNS_HOOKS_OF", "SETTINGS", "classify", "context_names", "extra_files", "hook_place",

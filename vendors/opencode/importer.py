@@ -35,11 +35,11 @@ from compat_adapter.importers.common import (
     Refused,
     absolute,
     freeze,
-    load_jsonc,
     rules_file,
     shape_error,
 )
 from compat_adapter.importers import places
+from compat_adapter.importers.loaders import load_jsonc
 from compat_adapter.model import HookPlace, VendorSpec
 from compat_adapter.rules import resolve_sources
 

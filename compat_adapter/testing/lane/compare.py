@@ -2,9 +2,12 @@
 
 A case *agrees* when every compared facet is equal. A differing facet is *listed* when a hook of
 the case was graded with a degradation whose code names that kind of difference (the table below,
-fixed for every case and vendor), or when the import refused the hook with a code; otherwise the
-difference is *unlisted*. A difference in which hooks fired can be named only by the rows of the
-events that fired a different number of times. The comparison itself is never adjusted per case.
+fixed for every case and vendor), or when an entry the import refused (or a row graded UNSUPPORTED)
+could have caused it; otherwise the difference is *unlisted*. A difference in which hooks fired can
+be named only by the rows of the events that fired a different number of times. A refused or
+unsupported entry names a difference only when its hook fired fewer times here than at the vendor
+and the facet is one its event can change (:data:`POINT_FACETS`): a refusal elsewhere in the case
+never hides a difference another entry made. The comparison itself is never adjusted per case.
 """
 
 from __future__ import annotations
@@ -13,16 +16,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from compat_adapter.testing.lane.outcome import Outcome
+from compat_adapter.catalog import resolve_vendor
+from compat_adapter.testing.lane.outcome import Outcome, Refusal
 from compat_adapter.testing.lane.scenarios import Case
 
-__all__ = ("FACET_CODES", "Difference", "Verdict", "compare", "payload_fields")
+__all__ = ("FACET_CODES", "POINT_FACETS", "Difference", "Verdict", "compare", "payload_fields")
 
 #: Which degradation codes name which kind of difference. A kind is a facet and, where it matters,
 #: how the facet differs: a text that is missing is an ignored field, a text that arrives in another
 #: shape or place is a provenance difference, and nothing else names it. ``exit`` kinds apply only
 #: when the case answered with a non-zero exit code (the codes describe exit-code conventions).
-#: ``unsupported`` (a hook graded UNSUPPORTED) and an importer's refusal name every kind.
+#: ``unsupported`` (a hook graded UNSUPPORTED) and an importer's refusal are judged by the entry
+#: they concern instead (:data:`POINT_FACETS`).
 FACET_CODES: Mapping[str, frozenset[str]] = {
     # the hooks that fired (how many times each)
     "invoked": frozenset({"timing-differs", "approximate", "matcher-narrowed", "scope-differs"}),
@@ -39,10 +44,36 @@ FACET_CODES: Mapping[str, frozenset[str]] = {
     "landing/missing": frozenset({"output-field-ignored", "output-rewrite-ignored", "observe-only",
                                   "decision-narrowed"}),
     "landing/shape": frozenset({"message-provenance"}),
+    # a hook's text reached the model here and never at the vendor: no loss code says that
+    "landing/extra": frozenset(),
     # how many model calls the run made (a block that continues or ends the turn)
     "model_calls": frozenset({"decision-narrowed", "no-loop-guard", "observe-only"}),
 }
-ALWAYS = frozenset({"unsupported"})
+UNSUPPORTED = "unsupported"
+
+#: Which facets a hook can change, besides whether it fired itself, by the host point of its event
+#: (the row's ``point``: one name for the same kind of event across vendors). A tool guard or a
+#: permission hook decides whether the call runs, what it runs and what the model reads in its
+#: place; a post-tool hook replaces or adds to the result; a prompt hook adds context or blocks the
+#: prompt (no model call, no tool); a start hook adds context; a stop hook forces another step and
+#: says why. A continue:false stops the agent where it is answered, so every acting point can also
+#: change the model calls, and one at the start (session, prompt) whether the tool ran at all (the
+#: lane's *_halt cases, measured: Codex 0.171 runs nothing after a SessionStart halt, Claude 2.1.332
+#: makes one model call after a PreToolUse or PostToolUse halt where it makes three). The other
+#: points only watch. An event with no row here (unknown, or unserved on this host) is of no known
+#: kind: it names its own firing, and the landing of a marker its scripted answer carries.
+_START = frozenset({"landing", "model_calls", "tool_ran", "tool_result"})
+POINT_FACETS: Mapping[str, frozenset[str]] = {
+    "tools/pre-execute": frozenset({"tool_ran", "tool_result", "rewritten", "landing", "model_calls"}),
+    "approval/request": frozenset({"tool_ran", "tool_result", "rewritten", "landing", "model_calls"}),
+    "tools/post-execute": frozenset({"tool_result", "landing", "model_calls"}),
+    "agent/pre-step": _START,
+    "agent/pre-step/transform": _START,
+    "agent/created": _START,
+    "subagent/start": frozenset({"landing", "model_calls"}),
+    "agent/turn-stopping": frozenset({"landing", "model_calls"}),
+    "subagent/end": frozenset({"landing", "model_calls"}),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,17 +114,23 @@ def _facets(case: Case, o: Outcome, vendor: Outcome) -> dict[str, Any]:
 
 def compare(case: Case, vendor: Outcome, ours: Outcome) -> Verdict:
     codes: set[str] = {c for event_codes in ours.degradations.values() for c in event_codes}
-    refusals = {code for code, _ in ours.refused}
+    # The entries the import left out or could not serve: each refusal, and each event graded
+    # UNSUPPORTED (its hooks do not run here).
+    entries = (*ours.refused, *(Refusal(UNSUPPORTED, "graded UNSUPPORTED", event)
+                                for event, event_codes in ours.degradations.items() if UNSUPPORTED in event_codes))
+    left_out = [e for e in entries if _fewer_here(e, vendor, ours)]
     want, got = _facets(case, vendor, vendor), _facets(case, ours, vendor)
     diffs = []
-    for facet in want:
-        if want[facet] == got.get(facet):
+    # Both sides' facets: a text that lands only here (a hook the vendor never ran) differs too.
+    for facet in [*want, *(f for f in got if f not in want)]:
+        if want.get(facet) == got.get(facet):
             continue
         # Which hooks fired: only the rows of the events that fired a different number of times
         # can name it (a loss listed on another event of the case says nothing about this one).
         among = _event_codes(ours, want[facet], got.get(facet)) if facet == "invoked" else codes
-        named = sorted((among & _naming(case, facet, want[facet], got.get(facet))) | refusals)
-        diffs.append(Difference(facet, want[facet], got.get(facet), tuple(named)))
+        explained = {e.code for e in left_out if _can_change(case, e, facet)}
+        named = sorted((among & _naming(case, facet, want.get(facet), got.get(facet))) | explained)
+        diffs.append(Difference(facet, want.get(facet), got.get(facet), tuple(named)))
     if ours.error:
         diffs.append(Difference("error", None, ours.error, ()))
     if not diffs:
@@ -103,6 +140,36 @@ def compare(case: Case, vendor: Outcome, ours: Outcome) -> Verdict:
     else:
         status = "differ_unlisted"
     return Verdict(case.name, status, tuple(diffs))
+
+
+def _fewer_here(entry: Refusal, vendor: Outcome, ours: Outcome) -> bool:
+    """Whether the entry's hook (its event, and its label when known) fired fewer times here than
+    at the vendor: a refused hook that the vendor does not run either changed nothing."""
+    if entry.event is None:
+        return False
+
+    def count(o: Outcome) -> int:
+        return sum(h.event == entry.event and (entry.label is None or h.label == entry.label) for h in o.hooks)
+
+    return count(ours) < count(vendor)
+
+
+def _can_change(case: Case, entry: Refusal, facet: str) -> bool:
+    """Whether a hook of the entry's event can make this facet differ (its own firing always)."""
+    family, _, marker = facet.partition(":")
+    if family == "invoked":
+        return True
+    # What the case scripts the entry's hooks to answer: a marker they carry is their own text.
+    answers = [h for h in case.hooks if h.event == entry.event and (entry.label is None or h.label == entry.label)]
+    carried = any(marker in h.stdout or marker in h.stderr for h in answers) if family == "landing" else False
+    row = resolve_vendor(case.vendor).row(entry.event or "")
+    if row is None:
+        # An event of no known kind here (unserved, unknown): only its own text reaching the model
+        # is surely its doing (Claude's PreSkillShellCommand deny lands in the skill's output).
+        return carried
+    if family not in POINT_FACETS.get(row.point, frozenset()):
+        return False
+    return family != "landing" or not answers or carried
 
 
 def _event_codes(ours: Outcome, vendor: list[str], here: list[str] | None) -> set[str]:
@@ -115,15 +182,16 @@ def _naming(case: Case, facet: str, vendor: Any, ours: Any) -> frozenset[str]:
     family = facet.split(":", 1)[0]
     exit_answer = any(h.exit for h in case.hooks)
     if family == "tool_ran":
-        return FACET_CODES["tool_ran"] | (FACET_CODES["tool_ran/exit"] if exit_answer else frozenset()) | ALWAYS
+        return FACET_CODES["tool_ran"] | (FACET_CODES["tool_ran/exit"] if exit_answer else frozenset())
     if family == "tool_result":
         reason = next((m for m in _reasons(case) if vendor and m in vendor), None)
         kind = "missing" if ours is None or (reason is not None and reason not in ours) else "shape"
         extra = FACET_CODES["tool_result/exit"] if exit_answer else frozenset()
-        return FACET_CODES[f"tool_result/{kind}"] | extra | ALWAYS
+        return FACET_CODES[f"tool_result/{kind}"] | extra
     if family == "landing":
-        return FACET_CODES["landing/missing" if ours is None else "landing/shape"] | ALWAYS
-    return FACET_CODES[family] | ALWAYS
+        kind = "missing" if ours is None else "extra" if vendor is None else "shape"
+        return FACET_CODES[f"landing/{kind}"]
+    return FACET_CODES[family]
 
 
 def _reasons(case: Case) -> list[str]:

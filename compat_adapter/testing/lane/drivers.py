@@ -9,6 +9,8 @@ hooks are the same self-recording hook, so both sides' hook logs have the same s
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +18,13 @@ from compat_adapter.testing.lane.outcome import (
     HookRun,
     Item,
     Outcome,
+    Refusal,
     landings,
     new_items,
     normalize_text,
     wire_items,
 )
+from compat_adapter.testing.lane.hookserver import serve_hooks
 from compat_adapter.testing.lane.run import VendorRecord, hook_files, prepare_project, run_vendor
 from compat_adapter.testing.lane.scenarios import EDIT_TEXT, Case
 from compat_adapter.testing.lane.vendors import cli_for
@@ -39,6 +43,16 @@ def _hooks(records: list[dict[str, Any]], roots: list[str]) -> tuple[HookRun, ..
     return tuple(HookRun(r["event"], norm(r.get("stdin")), normalize_text(r.get("stdout", ""), roots),
                          normalize_text(r.get("stderr", ""), roots), int(r.get("exit", 0)), r.get("label"))
                  for r in records)
+
+
+def _label_of(case: Case, event: str | None, matcher: str | None) -> str | None:
+    """Which labelled hook of the case a refused entry is: the one of its event, or of its event and
+    matcher when the case labels several (None: the case labels none of that event's hooks)."""
+    mine = [h for h in case.hooks if h.event == event and h.label]
+    if len(mine) > 1:
+        # The lane writes a hook with no matcher under ``.*`` on a tool event (claude_shaped_table).
+        mine = [h for h in mine if (h.matcher or ".*") == (matcher or ".*")]
+    return mine[0].label if len(mine) == 1 else None
 
 
 def _first_tool_result(requests: list[list[Item]], roots: list[str]) -> str | None:
@@ -70,6 +84,17 @@ def vendor_outcome(case: Case, run: Path, **options: Any) -> Outcome:
         f"the CLI exited {record.result['rc']}: {record.result['stderr'][-400:]}")
 
 
+@asynccontextmanager
+async def _served(case: Case, run: Path) -> AsyncIterator[None]:
+    """The case's web server for its http hooks, here on this machine's loopback (when it has one)."""
+    spec = case.options.get("http_server")
+    if spec is None:
+        yield
+        return
+    with serve_hooks(spec, run / "http-hooks.jsonl"):
+        yield
+
+
 async def embedded_outcome(case: Case, run: Path) -> Outcome:
     """Import the same vendor config as a user would, run the same turns on the embedded host."""
     from compat_adapter import CompatAdapter, CompatError, MemoryHost
@@ -91,7 +116,8 @@ async def embedded_outcome(case: Case, run: Path) -> Outcome:
         imported = import_files(case.vendor, configs)
     except CompatError as exc:
         return Outcome(side="embedded", case=case.name, error=f"import failed: {exc}")
-    refused = tuple((r.code, r.reason) for r in imported.refused)
+    refused = tuple(Refusal(r.code, r.reason, r.event, _label_of(case, r.event, r.matcher))
+                    for r in imported.refused)
     # The scripted loop's JSON form: the host's own shell tool, with the arguments the vendor's
     # model sent besides the command (a description), so that the payloads compare on the fields
     # the dialect builds.
@@ -100,7 +126,7 @@ async def embedded_outcome(case: Case, run: Path) -> Outcome:
                "write": lambda value: {"name": "write", "arguments": {"path": value, "content": EDIT_TEXT}}}
     script = [{"tools": [call_of[kind](value)]} if kind in call_of else value for kind, value in case.steps]
     degradations: dict[str, tuple[str, ...]] = {}
-    async with MemoryHost(proj) as host:
+    async with MemoryHost(proj) as host, _served(case, run):
         async with CompatAdapter(host, state_dir=str(run / "adapter")) as adapter:
             try:
                 graded = await register_import(adapter, imported)

@@ -15,7 +15,7 @@ from typing import Any
 
 from compat_adapter.testing.lane.scenarios import MARKERS, PROMPT
 
-__all__ = ("HookRun", "Item", "Landing", "Outcome", "landings", "new_items", "normalize_text", "wire_items")
+__all__ = ("HookRun", "Item", "Landing", "Outcome", "Refusal", "landings", "new_items", "normalize_text", "wire_items")
 
 #: A read item longer than this is cut in the report (vendor system prompts run to tens of KB).
 READ_CAP = 600
@@ -55,6 +55,18 @@ class Landing:
 
 
 @dataclass(frozen=True, slots=True)
+class Refusal:
+    """One entry the import refused, and where it was written: which hook of the case it is."""
+
+    code: str
+    reason: str
+    event: str | None = None
+    """The event it was written under (None: a whole file, a switch, a plugin …)."""
+    label: str | None = None
+    """The label of the case's hook it is, when the case labels hooks and this one is known."""
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
     side: str
     case: str
@@ -70,7 +82,7 @@ class Outcome:
     reads: tuple[tuple[Item, ...], ...] = ()
     """Per model request, what it carried that the previous one did not (text the model reads next)."""
     error: str | None = None
-    refused: tuple[tuple[str, str], ...] = ()
+    refused: tuple[Refusal, ...] = ()
     degradations: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Embedded side: each registered event → the degradation codes its grade lists."""
     notes: tuple[str, ...] = ()
@@ -83,10 +95,12 @@ class Outcome:
     def as_json(self) -> dict[str, Any]:
         return {"side": self.side, "case": self.case, "invoked": list(self.invoked),
                 "hooks": [{"event": h.event, "stdin": h.stdin, "stdout": h.stdout, "stderr": h.stderr,
-                           "exit": h.exit} for h in self.hooks],
+                           "exit": h.exit, "label": h.label} for h in self.hooks],
                 "tool_ran": self.tool_ran, "rewritten": self.rewritten, "tool_result": self.tool_result,
                 "landings": {k: {"place": v.place, "line": v.line} for k, v in self.landings.items()},
-                "model_calls": self.model_calls, "error": self.error, "refused": [list(r) for r in self.refused],
+                "model_calls": self.model_calls, "error": self.error,
+                "refused": [{"code": r.code, "reason": r.reason, "event": r.event, "label": r.label}
+                            for r in self.refused],
                 "degradations": {k: list(v) for k, v in self.degradations.items()}, "notes": list(self.notes),
                 "reads": [[{"role": i.role, "kind": i.kind, "text": i.text} for i in step] for step in self.reads]}
 

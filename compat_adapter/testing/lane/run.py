@@ -131,7 +131,8 @@ def run_vendor(case: Case, run: Path, *, timeout: float = 150.0, lane: Path | No
     port = NETNS_PORT if netns else _free_port()
     argv, env = prepare(cli, run, port, case.prompt, lane=lane, options=case.options)
     job = {"api": cli.api, "turns": turns_for(case), "argv": argv, "env": env, "cwd": str(proj), "port": port,
-           "out": str(run / "out"), "netns": netns, "timeout": timeout}
+           "out": str(run / "out"), "netns": netns, "timeout": timeout,
+           "http_server": case.options.get("http_server")}
     (run / "job.json").write_text(json.dumps(job, indent=1))
     runner = [sys.executable, "-m", "compat_adapter.testing.lane.sandbox", str(run / "job.json")]
     if netns:

@@ -18,9 +18,11 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+from compat_adapter.testing.lane.hookserver import serve_hooks
 from compat_adapter.testing.models import serve_model
 
 __all__ = ("OFFLINE_ENV", "isolate", "main", "run_job")
@@ -87,6 +89,9 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
         isolate(out)
         sink = _dns_sink(lookups)
     server = serve_model(job["api"], job["turns"], port=int(job["port"]), log_path=out / "requests.jsonl")
+    hooks = ExitStack()
+    if job.get("http_server"):  # the case's web server for its http hooks, in the same namespace
+        hooks.enter_context(serve_hooks(job["http_server"], out / "http-hooks.jsonl"))
     started = time.monotonic()
     timed_out = False
     try:
@@ -100,6 +105,7 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
             os.killpg(proc.pid, 9)
             stdout, stderr = proc.communicate()
     finally:
+        hooks.close()
         server.close()
         if sink is not None:
             sink.close()
