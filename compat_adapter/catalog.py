@@ -40,11 +40,13 @@ def _by_name() -> Mapping[str, VendorUnit]:
 
 def unit_of(name: object) -> VendorUnit:
     """The unit of a vendor id or documented alias; anything else raises UNKNOWN_VENDOR."""
-    known = ", ".join(s.id for s in vendors())
     if isinstance(name, str):
         unit = _by_name().get(name.strip().lower())
         if unit is not None:
             return unit
+    # Named only in the error: grading asks for a unit several times per row.
+    known = ", ".join(s.id for s in vendors())
+    if isinstance(name, str):
         # An agent with hooks but no unit here is named as such, not as a typo.
         from vendors.unsupported import UNSUPPORTED
 

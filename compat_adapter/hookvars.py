@@ -14,7 +14,6 @@ import re
 from pathlib import Path
 
 from compat_adapter.model import Degradation, HookPlace, VendorSpec, degrade
-from compat_adapter.statedir import private_dir, state_home
 
 __all__ = ("NO_PLACE", "SESSION_PLACEHOLDER", "given", "known", "losses", "plugin_data_dir", "reads")
 
@@ -33,6 +32,9 @@ def reads(command: str) -> frozenset[str]:
 def plugin_data_dir(vendor: str, name: str, *, create: bool = False) -> Path:
     """This host's persistent data folder of one plugin (the vendor keeps it under its own home,
     ``~/.claude/plugins/data/<name>-<source>``; here it is under the user's private state folder)."""
+    # Imported here: grading reads which variables a hook is given, never a folder's place.
+    from compat_adapter.statedir import private_dir, state_home
+
     leaf = f"{vendor}-{re.sub(r'[^A-Za-z0-9._-]', '_', name) or 'plugin'}"
     if not create:
         return state_home() / "plugin-data" / leaf

@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 
 from compat_adapter.host.surfaces import SURFACES
-from compat_adapter.matrix import build_matrix, host_differences, summary_markdown, to_markdown
+from compat_adapter.matrix import build_matrix
+from compat_adapter.matrixdoc import host_differences, summary_markdown, to_markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"

@@ -316,8 +316,33 @@ def test_the_matrix_command_loads_no_other_command_nor_the_host_contract() -> No
     assert others == set()
     # The host contract, a host wing, the service and rich are not what the matrix is made of.
     heavy = {"compat_adapter.host.protocol", "compat_adapter.host.dsh.surface", "compat_adapter.service",
-             "compat_adapter.dialects.base"}
+             "compat_adapter.dialects.base",
+             # A point's facts are all the matrix reads: no verdict rule, no host answer type.
+             "compat_adapter.routing.points", "compat_adapter.routing.verdicts", "compat_adapter.host.answers",
+             # Nor a loaded plugin's report, nor the `if` rule parser (no row's handler has one).
+             "compat_adapter.plugin_host.grade", "compat_adapter.handlers.rules", "compat_adapter.matrixdoc"}
     assert loaded & heavy == set()
+
+
+def test_the_matrix_pauses_the_cyclic_collector_only_while_it_builds() -> None:
+    """In-process (as a caller embeds it), the collector is as it was after the command, on or off,
+    and nothing is frozen; as the process's own command line, what it made is frozen for the exit."""
+    probe = ("import gc, io, sys, contextlib, json\n"
+             "from compat_adapter.cli import main\n"
+             "seen = []\n"
+             "for on in (True, False):\n"
+             "    (gc.enable if on else gc.disable)()\n"
+             "    with contextlib.redirect_stdout(io.StringIO()):\n"
+             "        assert main(['matrix', '--format', 'json']) == 0\n"
+             "    seen.append([gc.isenabled(), gc.get_freeze_count()])\n"
+             "gc.enable()\n"
+             "sys.argv = ['compat-adapter', 'matrix', '--format', 'json']\n"
+             "with contextlib.redirect_stdout(io.StringIO()):\n"
+             "    assert main() == 0\n"
+             "seen.append([gc.isenabled(), gc.get_freeze_count() > 0])\n"
+             "print(json.dumps(seen))")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout) == [[True, 0], [False, 0], [True, True]]
 
 
 def test_an_unknown_command_and_an_unknown_option_read_as_before() -> None:

@@ -13,7 +13,8 @@ from pathlib import Path
 from compat_adapter.catalog import resolve_vendor, vendors
 from compat_adapter.cli import main
 from compat_adapter.host.surfaces import EMBEDDED_SURFACE, SURFACES
-from compat_adapter.matrix import build_matrix, host_differences, summary_markdown, to_json, to_markdown
+from compat_adapter.matrix import build_matrix, to_json
+from compat_adapter.matrixdoc import host_differences, summary_markdown, to_markdown
 from compat_adapter.model import Capability, DegradationCode, Route
 
 ROOT = Path(__file__).resolve().parents[1]

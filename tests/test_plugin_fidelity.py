@@ -125,9 +125,10 @@ def test_every_corpus_plugin_loads_or_is_one_unsupported_row_with_its_load_error
 
 def test_the_matrix_grades_each_plugin_hook_key_as_a_loaded_plugin_is_graded() -> None:
     from compat_adapter.host.surfaces import EMBEDDED_SURFACE
-    from compat_adapter.matrix import build_matrix, summary_markdown, to_markdown
+    from compat_adapter.matrix import build_matrix
+    from compat_adapter.matrixdoc import summary_markdown, to_markdown
     from compat_adapter.model import Capability, Route
-    from compat_adapter.plugin_host.grade import grade_key
+    from compat_adapter.plugin_host.keys import grade_key
 
     matrix = build_matrix()
     adapted = [h.event for h in matrix.plugins if h.capability is Capability.ADAPTED]

@@ -18,7 +18,8 @@ from compat_adapter import CompatAdapter, MemoryHost
 from compat_adapter.catalog import resolve_vendor
 from compat_adapter.host.script import Reply, call
 from compat_adapter.importers import import_files, register_import
-from compat_adapter.matrix import build_matrix, summary_markdown, to_markdown
+from compat_adapter.matrix import build_matrix
+from compat_adapter.matrixdoc import summary_markdown, to_markdown
 from compat_adapter.testing.lane.vendors import cli_for, lane_vendors
 
 REPO = Path(__file__).resolve().parents[1]

@@ -22,6 +22,7 @@ from compat_adapter.declare import Declared, declare_hook
 from compat_adapter.host.script import call
 from compat_adapter.model import Route
 from compat_adapter.routing.base import Router
+from compat_adapter.routing.pointfacts import FACTS
 from compat_adapter.routing.points import POINTS
 from compat_adapter.routing.seams import LISTENERS
 from compat_adapter.testing.live import ask_policy
@@ -47,10 +48,22 @@ def test_no_point_name_is_spelled_outside_the_table() -> None:
     spelled = re.compile(rf"""["']({names})["']""")
     for folder in ("routing", "testing"):
         for path in (PACKAGE / folder).rglob("*.py"):
-            if path.name == "points.py" and path.parent.name == "routing":
+            if path.name == "pointfacts.py" and path.parent.name == "routing":
                 continue
             found = spelled.findall(path.read_text(encoding="utf-8"))
             assert not found, f"{path.relative_to(PACKAGE)} spells point names {found}"
+
+
+def test_every_point_is_its_facts_with_a_rule_and_fields() -> None:
+    """The matrix reads a point's facts alone (``pointfacts``, which loads no rule): the point that
+    dispatch runs must say the same, for every point and no other."""
+    assert list(POINTS) == list(FACTS)
+    for name, point in POINTS.items():
+        known = FACTS[name]
+        said = (point.name, point.seam, point.mode, point.produces, point.service, point.log_pair, point.record)
+        assert said == (known.name, known.seam, known.mode, known.produces, known.service, known.log_pair,
+                        known.record), name
+        assert callable(point.rule) and callable(point.fields), name
 
 
 def test_declare_resolves_once_into_the_table_objects() -> None:

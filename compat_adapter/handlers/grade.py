@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import shutil
 
-from compat_adapter.handlers.rules import FILE_TOOLS, IF_EVENTS, parse_rule
 from compat_adapter.model import (
     CommandHandler,
     Degradation,
@@ -52,6 +51,9 @@ def handler_refusal(spec: VendorSpec, row: EventRow, handler: Handler, surface: 
         return (f"{row.event} runs through the host's official bridge, which runs plain command handlers "
                 f"only; this {kind} handler's {dropped} would be dropped there")
     if handler.if_rule is not None:
+        # Imported here: only a handler with `if` needs the rule parser (the matrix grades none).
+        from compat_adapter.handlers.rules import IF_EVENTS, parse_rule
+
         if row.event not in IF_EVENTS:
             return f"Claude evaluates `if` only on tool events and never runs this handler on {row.event}"
         if parse_rule(handler.if_rule) is None:
@@ -104,6 +106,8 @@ def handler_losses(spec: VendorSpec, row: EventRow, handler: Handler) -> tuple[D
                                "sourced from the hook, where Claude adds a system reminder; without "
                                "rewakeMessage the prefix is this project's own."))
     if handler.if_rule is not None:
+        from compat_adapter.handlers.rules import FILE_TOOLS, parse_rule
+
         rule = parse_rule(handler.if_rule)
         if rule is not None and rule.content is not None and rule.tool != "Bash" and rule.tool not in FILE_TOOLS:
             out.append(degrade("matcher-narrowed",

@@ -7,7 +7,6 @@ but the author is told). Claude-shaped vendors share Claude's shape (``vendors/c
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -145,6 +144,8 @@ def parse_mapping(shape: HandlerShape, vendor: str, kind: str, h: Mapping[str, A
         arguments = h.get("input", {})
         if not isinstance(arguments, Mapping):
             raise InvalidHandler("an mcp_tool hook's input is an object of tool arguments", vendor=vendor)
+        import json  # here: only an mcp_tool handler writes JSON (the matrix reads no handler file)
+
         return McpToolHandler(server=string_field(vendor, h, "server", required=True),
                               tool=string_field(vendor, h, "tool", required=True),
                               input_json=json.dumps(_thaw(arguments), sort_keys=True), **common)

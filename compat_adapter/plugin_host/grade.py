@@ -3,10 +3,7 @@
 Which keys a plugin returns is only known by running it, so the sidecar loads it first (never this
 process) and hands back a :class:`LoadReport`; grading reads that report and the host surface:
 
-* a key with a row in ``vendors/opencode/plugins.py`` is ADAPTED on the ``plugin-host`` route,
-  with every loss (the vendor's, the plugin host's, the row's), or UNSUPPORTED naming the seam or
-  service this host lacks;
-* a key no seam can carry, or that OpenCode does not have, is UNSUPPORTED with the reason;
+* each key is graded as :func:`compat_adapter.plugin_host.keys.grade_key` grades it;
 * a plugin that throws at load (or a module that fails to import) is one UNSUPPORTED row carrying
   the error, as is an npm plugin that was not installed at set-up, or a missing runtime.
 """
@@ -18,29 +15,20 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from compat_adapter.declare import Declared
-from compat_adapter.model import (
-    Capability,
-    CapabilityResult,
-    EventRow,
-    Route,
-    Surface,
-    capability_result,
-)
+from compat_adapter.model import CapabilityResult, EventRow, Surface
+from compat_adapter.plugin_host.keys import grade_key, plugin_row, unsupported
 from vendors.opencode.table import OPENCODE
-from vendors.opencode.plugins import PLUGIN_EVENTS, PLUGIN_LOSSES, PLUGIN_REFUSED
 
 if TYPE_CHECKING:
-    # Named in annotations only: grading a key (compat-adapter matrix) needs no plugin files read,
-    # and reading them loads the importers and the trust store.
+    # Named in annotations only: grading a report needs no plugin files read, and reading them
+    # loads the importers and the trust store.
     from compat_adapter.plugin_host.sources import PluginSource
 
 __all__ = ("LOAD_EVENT", "GradedHook", "LoadReport", "PluginExport", "grade_report", "plugin_declarations",
-           "plugin_row", "report_of", "runtime_missing")
+           "report_of", "runtime_missing")
 
 #: The event name of a row that stands for a whole plugin that could not be loaded.
 LOAD_EVENT = "plugin-load"
-_ROWS = {row.event: row for row in PLUGIN_EVENTS}
-_REFUSED = dict(PLUGIN_REFUSED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,10 +61,6 @@ class GradedHook:
     row: EventRow | None = None
 
 
-def plugin_row(key: str) -> EventRow | None:
-    return _ROWS.get(key)
-
-
 def report_of(sources: Sequence[PluginSource], reply: Mapping[str, Any]) -> tuple[LoadReport, ...]:
     """The sidecar's ``load`` reply, matched to the sources asked for (in their order)."""
     by_id = {p.get("source"): p for p in reply.get("plugins", ()) if isinstance(p, Mapping)}
@@ -94,38 +78,6 @@ def report_of(sources: Sequence[PluginSource], reply: Mapping[str, Any]) -> tupl
     return tuple(out)
 
 
-def _unsupported(id: str, event: str, reason: str) -> CapabilityResult:
-    return capability_result(id=id, vendor=OPENCODE.id, event=event, capability=Capability.UNSUPPORTED,
-                             route=Route.UNSUPPORTED, reason=reason)
-
-
-def _missing(row: EventRow, surface: Surface) -> str | None:
-    for seam in row.seams:
-        if seam not in surface.seams:
-            return f"host {surface.host} {surface.version} has no {seam} seam"
-    for service in row.services:
-        if service not in surface.services:
-            return f"host {surface.host} {surface.version} has no {service} service"
-    return None
-
-
-def grade_key(id: str, key: str, surface: Surface) -> CapabilityResult:
-    """Grade one hook key of one loaded plugin."""
-    row = _ROWS.get(key)
-    if row is None:
-        reason = _REFUSED.get(key)
-        if reason is None:
-            reason = f"OpenCode 1.18.33 has no plugin hook named {key!r}, so nothing would call it"
-        return _unsupported(id, key, reason)
-    missing = _missing(row, surface)
-    if missing is not None:
-        return _unsupported(id, key, missing)
-    return capability_result(id=id, vendor=OPENCODE.id, event=key, capability=Capability.ADAPTED,
-                             route=Route.PLUGIN_HOST, seams=row.seams,
-                             services=tuple(str(s) for s in row.services), point=row.point,
-                             degradations=OPENCODE.losses + PLUGIN_LOSSES + row.degradations)
-
-
 def grade_report(reports: Sequence[LoadReport], surface: Surface) -> tuple[GradedHook, ...]:
     """Every row of every loaded source, in load order."""
     out: list[GradedHook] = []
@@ -133,24 +85,24 @@ def grade_report(reports: Sequence[LoadReport], surface: Surface) -> tuple[Grade
         source = report.source
         base = f"{OPENCODE.id}:{source.id}"
         if report.error is not None:
-            out.append(GradedHook(_unsupported(base, LOAD_EVENT, f"the plugin did not load: {report.error}"),
+            out.append(GradedHook(unsupported(base, LOAD_EVENT, f"the plugin did not load: {report.error}"),
                                   source))
             continue
         for export in report.exports:
             if export.error is not None:
-                out.append(GradedHook(_unsupported(f"{OPENCODE.id}:{export.id}", LOAD_EVENT,
+                out.append(GradedHook(unsupported(f"{OPENCODE.id}:{export.id}", LOAD_EVENT,
                                                    f"the plugin threw at load: {export.error}"), source,
                                       export.id))
                 continue
             for key in export.keys:
                 result = grade_key(f"{OPENCODE.id}:{export.id}:{key}", key, surface)
-                out.append(GradedHook(result, source, export.id, key, _ROWS.get(key)))
+                out.append(GradedHook(result, source, export.id, key, plugin_row(key)))
     return tuple(out)
 
 
 def runtime_missing(sources: Sequence[PluginSource], why: str) -> tuple[GradedHook, ...]:
     """Every source refused at once: the plugin host cannot start here."""
-    return tuple(GradedHook(_unsupported(f"{OPENCODE.id}:{s.id}", LOAD_EVENT, why), s) for s in sources)
+    return tuple(GradedHook(unsupported(f"{OPENCODE.id}:{s.id}", LOAD_EVENT, why), s) for s in sources)
 
 
 def plugin_declarations(reports: Sequence[LoadReport], surface: Surface

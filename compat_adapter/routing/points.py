@@ -2,9 +2,10 @@
 
 A *point* is where this project's own routes (native-translate, observe-only, the built-in Copilot
 bridge) meet the host. Every vendor row that is not bridged names one point (``EventRow.point``),
-and this table is the only place a point name is spelled in the code. One dispatch loop
-(``dispatch.Runner.run``) runs every point: select the hooks whose matcher picks the moment, run
-them, merge their answers by the vendor's rules, apply the point's *rule* and audit the result.
+and the points' facts (``pointfacts.py``: seam, mode, what an answer becomes) are the only place a
+point name is spelled in the code. One dispatch loop (``dispatch.Runner.run``) runs every point:
+select the hooks whose matcher picks the moment, run them, merge their answers by the vendor's
+rules, apply the point's *rule* and audit the result.
 
 A rule (``verdicts.py``) reads a merged answer and says what it does at this point
 (:class:`~compat_adapter.routing.verdicts.Applied`): a host verdict that ends the dispatch, context
@@ -19,13 +20,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Self
 
 from compat_adapter.host.answers import (
     AskUserQuestionAnswer,
     QuestionAnswer,
 )
 from compat_adapter.jsondata import jsonable
+from compat_adapter.routing import pointfacts as facts
+from compat_adapter.routing.pointfacts import Mode, PointFacts
 from compat_adapter.routing.verdicts import (
     Rule,
     approval,
@@ -41,32 +44,31 @@ from compat_adapter.routing.verdicts import (
     transform,
 )
 
-if TYPE_CHECKING:
-    pass
-
 __all__ = ("POINTS", "Point", "RecordPoint", "SeamPoint", "point_named", "question_result", "shell_ended")
-
-Mode = Literal["waterfall", "serial", "emit", "service"]
 
 
 @dataclass(frozen=True, slots=True)
 class Point:
+    """A point's facts (:class:`~compat_adapter.routing.pointfacts.PointFacts`, restated here so that
+    dispatch reads them off the point) with what it does: its rule and its payload fields."""
+
     name: str
     seam: str | None
-    """The host seam whose event drives it (None: a host service calls back)."""
     mode: Mode
     produces: str
-    """What an answer may become here (for the matrix); "none (observe)" when nothing."""
     rule: Rule
+    """Reads a merged answer and says what it does here (``verdicts.py``)."""
     fields: Callable[..., Mapping[str, Any]]
     """Builds the host facts the vendor payloads are made from."""
     service: str | None = None
-    """A host service armed when the first hook mounts here."""
     log_pair: bool = False
-    """Write ``hook/invoked`` / ``hook/result`` records to the session log (the vendors' own
-    transcripts show these runs)."""
     record: str | None = None
-    """For a point derived from ``session/event``: the kind of durable record it follows."""
+
+    @classmethod
+    def of(cls, known: PointFacts, rule: Rule, fields: Callable[..., Mapping[str, Any]]) -> Self:
+        """The point these facts describe, with its rule and payload fields."""
+        return cls(known.name, known.seam, known.mode, known.produces, rule, fields, service=known.service,
+                   log_pair=known.log_pair, record=known.record)
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,63 +288,49 @@ def _shell_call(execution: Any) -> dict[str, Any]:
 
 
 # ── the table ───────────────────────────────────────────────────────────────────────────────────
-
-_OBS = "none (observe)"
-_EVENT = "session/event"
+# Each point's facts (seam, mode, what an answer becomes …) are in ``pointfacts``; here each gets
+# the rule that reads its answers and the fields its payloads are made from.
 
 # waterfalls: the answer can be the host's verdict
-PRE_EXECUTE = SeamPoint("tools/pre-execute", "tools/pre-execute", "waterfall", "PreToolDecision", pre_tool,
-                        _tool_call, log_pair=True)
-POST_EXECUTE = SeamPoint("tools/post-execute", "tools/post-execute", "waterfall", "PostToolDecision", post_tool,
-                         _tool_result, log_pair=True)
-PRE_STEP = SeamPoint("agent/pre-step", "agent/pre-step", "waterfall", "PreStepDecision", pre_step, _prompt,
-                     log_pair=True)
-PRE_STEP_TRANSFORM = SeamPoint("agent/pre-step/transform", "agent/pre-step", "waterfall", "PreStepDecision", transform,
-                               _prompt, log_pair=True)
-APPROVAL = SeamPoint("approval/request", "approval/request", "waterfall", "ApprovalOutcome", approval,
-                     _approval_request, log_pair=True)
-QUESTIONS = SeamPoint("user-questions/request", "user-questions/request", "waterfall", "AskUserQuestionAnswer",
-                      questions, _question_request, log_pair=True)
+PRE_EXECUTE = SeamPoint.of(facts.PRE_EXECUTE, pre_tool, _tool_call)
+POST_EXECUTE = SeamPoint.of(facts.POST_EXECUTE, post_tool, _tool_result)
+PRE_STEP = SeamPoint.of(facts.PRE_STEP, pre_step, _prompt)
+PRE_STEP_TRANSFORM = SeamPoint.of(facts.PRE_STEP_TRANSFORM, transform, _prompt)
+APPROVAL = SeamPoint.of(facts.APPROVAL, approval, _approval_request)
+QUESTIONS = SeamPoint.of(facts.QUESTIONS, questions, _question_request)
 
 # serial: the host waits, so context or another step can land
-AGENT_CREATED = SeamPoint("agent/created", "agent/created", "serial", "inject (context)", inject, _agent_created)
-TURN_STOPPING = SeamPoint("agent/turn-stopping", "agent/turn-stopping", "serial", "steer (another step)", stop_rule,
-                          _turn_stopping, log_pair=True)
+AGENT_CREATED = SeamPoint.of(facts.AGENT_CREATED, inject, _agent_created)
+TURN_STOPPING = SeamPoint.of(facts.TURN_STOPPING, stop_rule, _turn_stopping)
 
 # emit: observed (a child's context still reaches the child, which has not started yet)
-SUBAGENT_START = SeamPoint("subagent/start", "subagent/start", "emit", "inject into the child", child_context,
-                           _subagent_start)
-SUBAGENT_END = SeamPoint("subagent/end", "subagent/end", "emit", _OBS, observe, _subagent_end)
-DISPOSED = SeamPoint("agent/disposed", "agent/disposed", "emit", _OBS, observe, _disposed)
-AGENT_ERROR = SeamPoint("agent/error", "agent/error", "emit", _OBS, observe, _error)
-AGENT_STATUS = SeamPoint("agent/status", "agent/status", "emit", _OBS, observe, _status)
-INBOX = SeamPoint("agent/inbox/inserted", "agent/inbox/inserted", "emit", _OBS, observe, _inbox)
-SETTINGS = SeamPoint("settings/document-updated", "settings/document-updated", "emit", _OBS, observe, _settings)
-SESSION_CREATED = SeamPoint("session/created", "session/created", "emit", _OBS, observe, _session_created)
-INSTRUCTIONS_LOADED = SeamPoint("agent/instructions-loaded", "session/created", "emit", _OBS, observe, _instructions)
+SUBAGENT_START = SeamPoint.of(facts.SUBAGENT_START, child_context, _subagent_start)
+SUBAGENT_END = SeamPoint.of(facts.SUBAGENT_END, observe, _subagent_end)
+DISPOSED = SeamPoint.of(facts.DISPOSED, observe, _disposed)
+AGENT_ERROR = SeamPoint.of(facts.AGENT_ERROR, observe, _error)
+AGENT_STATUS = SeamPoint.of(facts.AGENT_STATUS, observe, _status)
+INBOX = SeamPoint.of(facts.INBOX, observe, _inbox)
+SETTINGS = SeamPoint.of(facts.SETTINGS, observe, _settings)
+SESSION_CREATED = SeamPoint.of(facts.SESSION_CREATED, observe, _session_created)
+INSTRUCTIONS_LOADED = SeamPoint.of(facts.INSTRUCTIONS_LOADED, observe, _instructions)
 
 # emit, derived from the durable records of session/event
-SESSION_EVENT = SeamPoint("session/event", _EVENT, "emit", _OBS, observe, _record)
-COMPACTION_START = RecordPoint("compaction/start", _EVENT, "emit", _OBS, observe, _compaction_start,
-                               record="compaction/start")
-COMPACTION_END = RecordPoint("compaction/end", _EVENT, "emit", _OBS, observe, _compaction_end,
-                             record="compaction/end")
-TODO = RecordPoint("todo/write", _EVENT, "emit", _OBS, observe, _todo, record="todo/write")
-STEP_END = RecordPoint("step/end", _EVENT, "emit", _OBS, observe, _step_end, record="step/end")
-MODEL_SWITCH = RecordPoint("request/header", _EVENT, "emit", _OBS, observe, _model_switch, record="request/header")
-COMMAND = RecordPoint("command/run", _EVENT, "emit", _OBS, observe, _command, record="command/run")
-WORKSPACE = RecordPoint("workspace/changes", _EVENT, "emit", _OBS, observe, _workspace,
-                        record="workspace/changes")
-APPROVAL_DECIDED = RecordPoint("approval/decided", _EVENT, "emit", _OBS, observe, _approval_decided,
-                               record="approval/decided")
-DISPLAY = RecordPoint("message/display", _EVENT, "emit", _OBS, observe, _display, record="assistant/message")
-LSP = RecordPoint("lsp/query", _EVENT, "emit", _OBS, observe, _lsp, service="lsp", record="workspace/changes")
+SESSION_EVENT = SeamPoint.of(facts.SESSION_EVENT, observe, _record)
+COMPACTION_START = RecordPoint.of(facts.COMPACTION_START, observe, _compaction_start)
+COMPACTION_END = RecordPoint.of(facts.COMPACTION_END, observe, _compaction_end)
+TODO = RecordPoint.of(facts.TODO, observe, _todo)
+STEP_END = RecordPoint.of(facts.STEP_END, observe, _step_end)
+MODEL_SWITCH = RecordPoint.of(facts.MODEL_SWITCH, observe, _model_switch)
+COMMAND = RecordPoint.of(facts.COMMAND, observe, _command)
+WORKSPACE = RecordPoint.of(facts.WORKSPACE, observe, _workspace)
+APPROVAL_DECIDED = RecordPoint.of(facts.APPROVAL_DECIDED, observe, _approval_decided)
+DISPLAY = RecordPoint.of(facts.DISPLAY, observe, _display)
+LSP = RecordPoint.of(facts.LSP, observe, _lsp)
 
 # host services call back
-FS_WATCH = Point("fs/watch", None, "service", _OBS, observe, _file_changed, service="fs.watch")
-WORKTREES = Point("git/worktrees", None, "service", _OBS, observe, _worktree, service="worktrees")
-SHELL_ENV = Point("shell/env", None, "service", "DSH_* variables", shell_env, _shell_call,
-                  service="shellEnv")
+FS_WATCH = Point.of(facts.FS_WATCH, observe, _file_changed)
+WORKTREES = Point.of(facts.WORKTREES, observe, _worktree)
+SHELL_ENV = Point.of(facts.SHELL_ENV, shell_env, _shell_call)
 
 #: Every point by name.
 POINTS: Mapping[str, Point] = MappingProxyType({p.name: p for p in (

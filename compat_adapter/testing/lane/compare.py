@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from compat_adapter.catalog import resolve_vendor
+from compat_adapter.routing import pointfacts as points
 from compat_adapter.testing.lane.outcome import Outcome, Refusal
 from compat_adapter.testing.lane.scenarios import Case
 
@@ -64,15 +65,15 @@ UNSUPPORTED = "unsupported"
 #: kind: it names its own firing, and the landing of a marker its scripted answer carries.
 _START = frozenset({"landing", "model_calls", "tool_ran", "tool_result"})
 POINT_FACETS: Mapping[str, frozenset[str]] = {
-    "tools/pre-execute": frozenset({"tool_ran", "tool_result", "rewritten", "landing", "model_calls"}),
-    "approval/request": frozenset({"tool_ran", "tool_result", "rewritten", "landing", "model_calls"}),
-    "tools/post-execute": frozenset({"tool_result", "landing", "model_calls"}),
-    "agent/pre-step": _START,
-    "agent/pre-step/transform": _START,
-    "agent/created": _START,
-    "subagent/start": frozenset({"landing", "model_calls"}),
-    "agent/turn-stopping": frozenset({"landing", "model_calls"}),
-    "subagent/end": frozenset({"landing", "model_calls"}),
+    points.PRE_EXECUTE.name: frozenset({"tool_ran", "tool_result", "rewritten", "landing", "model_calls"}),
+    points.APPROVAL.name: frozenset({"tool_ran", "tool_result", "rewritten", "landing", "model_calls"}),
+    points.POST_EXECUTE.name: frozenset({"tool_result", "landing", "model_calls"}),
+    points.PRE_STEP.name: _START,
+    points.PRE_STEP_TRANSFORM.name: _START,
+    points.AGENT_CREATED.name: _START,
+    points.SUBAGENT_START.name: frozenset({"landing", "model_calls"}),
+    points.TURN_STOPPING.name: frozenset({"landing", "model_calls"}),
+    points.SUBAGENT_END.name: frozenset({"landing", "model_calls"}),
 }
 
 

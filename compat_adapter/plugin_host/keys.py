@@ -1,0 +1,58 @@
+"""Grading one OpenCode plugin hook key on a host surface. Pure and synchronous.
+
+A key with a row in ``vendors/opencode/plugins.py`` is ADAPTED on the ``plugin-host`` route, with
+every loss (the vendor's, the plugin host's, the row's), or UNSUPPORTED naming the seam or service
+this host lacks; a key no seam can carry, or that OpenCode does not have, is UNSUPPORTED with the
+reason. Apart from :mod:`compat_adapter.plugin_host.grade`, which grades what a loaded plugin
+returns (the sidecar's report), so that the support matrix, which grades every key with no plugin
+loaded, loads no report type.
+"""
+
+from __future__ import annotations
+
+from compat_adapter.model import Capability, CapabilityResult, EventRow, Route, Surface, capability_result
+from vendors.opencode.plugins import PLUGIN_EVENTS, PLUGIN_LOSSES, PLUGIN_REFUSED
+from vendors.opencode.table import OPENCODE
+
+__all__ = ("grade_key", "plugin_row", "unsupported")
+
+_ROWS = {row.event: row for row in PLUGIN_EVENTS}
+_REFUSED = dict(PLUGIN_REFUSED)
+
+
+def plugin_row(key: str) -> EventRow | None:
+    """The row of a plugin hook key (None: no seam here carries it)."""
+    return _ROWS.get(key)
+
+
+def unsupported(id: str, event: str, reason: str) -> CapabilityResult:
+    """An OpenCode plugin row that cannot run here, with why."""
+    return capability_result(id=id, vendor=OPENCODE.id, event=event, capability=Capability.UNSUPPORTED,
+                             route=Route.UNSUPPORTED, reason=reason)
+
+
+def _missing(row: EventRow, surface: Surface) -> str | None:
+    for seam in row.seams:
+        if seam not in surface.seams:
+            return f"host {surface.host} {surface.version} has no {seam} seam"
+    for service in row.services:
+        if service not in surface.services:
+            return f"host {surface.host} {surface.version} has no {service} service"
+    return None
+
+
+def grade_key(id: str, key: str, surface: Surface) -> CapabilityResult:
+    """Grade one hook key of one loaded plugin."""
+    row = _ROWS.get(key)
+    if row is None:
+        reason = _REFUSED.get(key)
+        if reason is None:
+            reason = f"OpenCode 1.18.33 has no plugin hook named {key!r}, so nothing would call it"
+        return unsupported(id, key, reason)
+    missing = _missing(row, surface)
+    if missing is not None:
+        return unsupported(id, key, missing)
+    return capability_result(id=id, vendor=OPENCODE.id, event=key, capability=Capability.ADAPTED,
+                             route=Route.PLUGIN_HOST, seams=row.seams,
+                             services=tuple(str(s) for s in row.services), point=row.point,
+                             degradations=OPENCODE.losses + PLUGIN_LOSSES + row.degradations)
