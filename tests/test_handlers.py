@@ -113,6 +113,23 @@ async def test_claude_never_sends_an_http_hook_to_a_link_local_address(tmp_path:
         assert refused.merged.decision == "none" and "blocked address" in refused.outcomes[0].stderr, url
 
 
+async def test_the_address_check_of_an_http_hook_counts_in_its_timeout(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # A resolver that never answers (injected: the host's own is not ours to stall) is the hook's
+    # timeout, not a wait of the resolver's own on top of it.
+    async def silent(*args: Any, **kwargs: Any) -> Any:
+        await anyio.sleep_forever()
+
+    import compat_adapter.handlers.http as http
+
+    monkeypatch.setattr(http.anyio, "getaddrinfo", silent)
+    with anyio.fail_after(10):
+        late = await run_selected([entry({"type": "http", "url": "http://policy.invalid/", "timeout": 1},
+                                         "PostToolUse", "qwen")],
+                                  tool_moment(tmp_path, event="PostToolUse", command="ls"))
+    assert late.outcomes[0].timed_out and late.merged.decision == "none"
+
+
 async def test_qwen_never_sends_an_http_hook_to_a_private_or_link_local_address(tmp_path: Path) -> None:
     # Qwen Code 0.24.4 (its ssrfGuard, read in the package; 10.9.9.9 and 169.254.1.1 measured refused,
     # 127.0.0.1 reached): loopback is allowed, private and link-local ranges and a few names are not.

@@ -64,11 +64,18 @@ async def run_http(handler: HttpHandler, body: bytes, *, timeout_s: float, limit
                if k.lower() not in ("content-length", "transfer-encoding")}
     if not any(k.lower() == "content-type" for k in headers):
         headers["Content-Type"] = "application/json"
-    blocked = await _refused_address(handler) if handler.refused_networks or handler.refused_hosts else None
+    blocked = None
+    if handler.refused_networks or handler.refused_hosts:
+        # The lookup is part of the hook's time: a resolver that never answers is a timeout.
+        with anyio.move_on_after(timeout_s) as lookup:
+            blocked = await _refused_address(handler)
+        if lookup.cancelled_caught:
+            return timed_out(f"http hook: no answer from {handler.url} within {timeout_s:g} s", started, timeout_s)
     if blocked is not None:
         return failed(f"http hook: URL {handler.url!r} resolves to blocked address {blocked}", started, UNREACHABLE)
     try:
-        async with httpx.AsyncClient(timeout=timeout_s, follow_redirects=False, trust_env=False) as client:
+        left = max(0.001, timeout_s - (time.perf_counter() - started))  # the lookup's share is spent
+        async with httpx.AsyncClient(timeout=left, follow_redirects=False, trust_env=False) as client:
             response = await client.post(handler.url, content=body, headers=headers)
     except httpx.TimeoutException:
         return timed_out(f"http hook: no answer from {handler.url} within {timeout_s:g} s", started, timeout_s)
