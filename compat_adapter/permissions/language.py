@@ -65,6 +65,11 @@ class RuleLanguage(Protocol):
         """What the rule loses here besides its host tools (matching the vendor does not do here …)."""
         ...
 
+    def samples(self, root: Path) -> tuple[PermissionRule, ...]:
+        """A few typical rules of the language (a deny on the shell, on a file, on a tool the host
+        may lack; an ask), as if declared in a project at ``root``: what the matrix grades."""
+        ...
+
     def setting_losses(self, key: str, value: object) -> tuple[Degradation, ...] | str:
         """What a setting beside the rules loses here, or why it cannot apply at all."""
         ...

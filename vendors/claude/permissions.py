@@ -230,6 +230,13 @@ class ClaudeRules:
                                                 "matches no call."))
         return tuple(out)
 
+    def samples(self, root: Path) -> tuple[PermissionRule, ...]:
+        folder = root / f".{self.vendor}"
+        block = {"deny": ["Bash(rm -rf *)", "Read(./.env)", "WebFetch(domain:example.com)", "mcp__github"],
+                 "ask": ["Bash(git push:*)"], "allow": ["Bash(npm run test:*)"]}
+        return tuple(self.read(block, path=folder / "settings.json", shown="sample", place="permissions",
+                               scope="project").rules)
+
     def setting_losses(self, key: str, value: object) -> tuple[Degradation, ...] | str:
         if key == "disableBypassPermissionsMode" or (key == "defaultMode" and value == "default"):
             return ()
