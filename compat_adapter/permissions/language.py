@@ -25,6 +25,11 @@ class Combination(Protocol):
     hooks_first: bool
     #: A hook's allow lifts an ask rule (False: the ask stands, Claude Code 2.1.332).
     hook_allow_lifts_ask: bool
+    #: A hook's allow lifts a deny rule too (CodeBuddy Code 2.163.0).
+    hook_allow_lifts_deny: bool
+    #: What the vendor does with an ask nobody can answer (its non-interactive run): ``refuse``
+    #: (Claude Code) or ``run`` (CodeBuddy Code 2.163.0 runs the call).
+    unattended_ask: str
 
 
 @runtime_checkable
