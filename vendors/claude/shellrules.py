@@ -31,8 +31,14 @@ class ShellReading:
 
     #: Variable prefixes and process wrappers are taken off before matching.
     unwraps: bool = True
+    #: Variable prefixes alone are taken off (Qwen Code 0.24.4: ``stripLeadingVariableAssignments``).
+    assignments: bool = False
     #: A trailing `` *`` also matches nothing (``Bash(rm -rf *)`` refuses ``rm -rf``).
     optional_tail: bool = True
+    #: Every `` *`` (not only a trailing one) also matches nothing (Qwen Code: ``( .*)?``).
+    optional_spaces: bool = False
+    #: A specifier with no wildcard is a prefix at a word boundary, not the whole command (Qwen Code).
+    bare_is_prefix: bool = False
     #: A refusal in a pipeline names the part that matched, not the whole command.
     names_pipe_part: bool = True
 
@@ -98,11 +104,11 @@ def _words(part: str) -> list[str]:
 
 def _unwrapped(words: list[str], reading: ShellReading = CLAUDE_SHELL) -> list[str]:
     """The command under its variable prefixes and process wrappers."""
-    while words and reading.unwraps:
+    while words and (reading.unwraps or reading.assignments):
         head = words[0]
         if _ASSIGNMENT.match(head):
             words = words[1:]
-        elif head in _WRAPPERS:
+        elif head in _WRAPPERS and reading.unwraps:
             words = words[1:]
             # Their own options and a timeout's duration come before the command.
             while words and (words[0].startswith("-") or (head == "timeout" and words[0][:1].isdigit())):
@@ -133,10 +139,15 @@ def command_parts(command: str, reading: ShellReading = CLAUDE_SHELL) -> list[tu
 
 
 @cache
-def _pattern(specifier: str, optional_tail: bool) -> re.Pattern[str] | None:
+def _pattern(specifier: str, optional_tail: bool, optional_spaces: bool = False) -> re.Pattern[str] | None:
     """A wildcard specifier as a regular expression; None for an exact or prefix one."""
     if specifier.endswith(":*") or "*" not in specifier:
         return None
+    if optional_spaces:
+        # Each `` *`` is an optional space-led rest, each other ``*`` any text.
+        pieces = re.split(r"( \*|\*)", specifier)
+        return re.compile("".join("(?: .*)?" if p == " *" else ".*" if p == "*" else re.escape(p) for p in pieces),
+                          re.DOTALL)
     body = specifier
     tail = ""
     if body.endswith(" *") and optional_tail:
@@ -149,9 +160,10 @@ def _one(specifier: str, text: str, reading: ShellReading = CLAUDE_SHELL) -> boo
     if specifier.endswith(":*"):
         prefix = specifier[:-2]
         return text == prefix or text.startswith(prefix + " ")
-    pattern = _pattern(specifier, reading.optional_tail)
+    pattern = _pattern(specifier, reading.optional_tail, reading.optional_spaces)
     if pattern is None:
-        return text == " ".join(_words(specifier))
+        exact = " ".join(_words(specifier))
+        return text == exact or (reading.bare_is_prefix and text.startswith(exact + " "))
     return pattern.fullmatch(text) is not None
 
 
