@@ -349,7 +349,7 @@ def test_qwen_path_rules_are_anchored_picomatch_patterns_and_aliases_name_its_to
     assert QWEN.matches(qwen_rule("Read(src/**)"), grep)           # Read is a meta-category
     write = RuleCall(tool="write_file", input={"file_path": "src/a.py"}, host_tool="write", cwd="/p", home="/h")
     assert QWEN.matches(qwen_rule("Edit(src/**)"), write) and not QWEN.matches(qwen_rule("Read(src/**)"), write)
-    assert QWEN.host_tools(qwen_rule("Read(x)")) == ("read", "grep", "glob")
+    assert QWEN.host_tools(qwen_rule("Read(x)")) == ("read", "grep", "glob", "bash")  # and shell commands
 
 
 async def test_qwen_weighs_its_rules_before_its_hooks(tmp_path: Path) -> None:
@@ -368,3 +368,16 @@ async def test_qwen_weighs_its_rules_before_its_hooks(tmp_path: Path) -> None:
     assert texts == ['This "run_shell_command" invocation was denied by permission rules. Matching deny rule: '
                      '"Bash(rm -rf *)". Other uses of this tool are still permitted.']
     assert not log.exists() and (tmp_path / "p/build").is_dir()
+
+
+@pytest.mark.parametrize(("text", "command", "refused"), [
+    # Measured on Claude Code 2.1.332: a Read or Edit rule reaches the files a shell command names.
+    ("Read(./.env)", "cat .env", True), ("Read(./.env)", "head -n 1 .env", True), ("Read(./.env)", "ls .env", True),
+    ("Read(./.env)", "grep SECRET .env", True), ("Read(./.env)", "cp .env x.txt", True),
+    ("Read(./.env)", "echo .env", False), ("Edit(src/**)", "sed -i s/a/b/ src/a.txt", True),
+    ("Edit(src/**)", "echo hi > src/a.txt", True), ("Edit(src/**)", "cat src/a.txt", False),
+])
+def test_claude_path_rules_reach_the_files_of_shell_commands(text: str, command: str, refused: bool) -> None:
+    assert CLAUDE.matches(rule(text), bash(command)) is refused
+    if refused:
+        assert CLAUDE.refusal(rule(text), bash(command)) == f"Permission to use Bash with command {command} has been denied."

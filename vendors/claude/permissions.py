@@ -25,7 +25,7 @@ from compat_adapter.importers.loaders import json_kind
 from compat_adapter.model import Degradation, degrade
 from compat_adapter.permissions.model import PermissionImport, PermissionRule, PermissionSetting, RuleCall
 from vendors.claude.pathrules import CLAUDE_PATHS, PathReading, covers
-from vendors.claude.shellrules import CLAUDE_SHELL, ShellReading, matches_command, refused_part
+from vendors.claude.shellrules import CLAUDE_SHELL, ShellReading, file_operands, matches_command, refused_part
 
 __all__ = ("LANGUAGE", "ClaudeRules", "Combination", "Tools", "Words", "parse_rule")
 
@@ -201,8 +201,14 @@ class ClaudeRules:
             return "path"
         return {tools.web: "domain", tools.skill: "skill"}.get(name, "agent" if name in tools.agents else "other")
 
+    def _through_shell(self, rule: PermissionRule) -> bool:
+        """Whether a path rule also reaches the files shell commands read or write."""
+        return (self.shell.file_commands and rule.specifier is not None and rule.behavior != "allow"
+                and self._kind(rule) == "path")
+
     def host_tools(self, rule: PermissionRule) -> tuple[str, ...]:
-        found = (host_tool(self.vendor, tool) for tool in self._tools(rule))
+        tools = self._tools(rule) + (self.tools.shell if self._through_shell(rule) else ())
+        found = (host_tool(self.vendor, tool) for tool in tools)
         return tuple(dict.fromkeys(t for t in found if t is not None))
 
     def _applies(self, rule: PermissionRule, tool: str) -> bool:
@@ -212,6 +218,8 @@ class ClaudeRules:
         return tool in self._tools(rule)
 
     def matches(self, rule: PermissionRule, call: RuleCall) -> bool:
+        if call.tool in self.tools.shell and self._through_shell(rule):
+            return self._shell_files(rule, call)
         if not self._applies(rule, call.tool):
             return False
         spec = rule.specifier
@@ -235,6 +243,19 @@ class ClaudeRules:
             return args.get("skill") == spec
         return False
 
+    def _shell_files(self, rule: PermissionRule, call: RuleCall) -> bool:
+        command = call.input.get("command")
+        if not isinstance(command, str) or rule.specifier is None:
+            return False
+        reads, writes = file_operands(command, self.shell)
+        tools, name = self.tools, self.tools.canonical(rule.tool)
+        if name == tools.read_rule:
+            files = reads + (writes if rule.behavior == "deny" and tools.read_deny_covers_edits else [])
+        else:
+            files = writes
+        return any(covers(rule.specifier, f, project=rule.root, cwd=call.cwd, home=call.home,
+                          settings_dir=rule.settings_dir, reading=self.paths) for f in files)
+
     # ── what the model reads ────────────────────────────────────────────────────────────────
     def refusal(self, rule: PermissionRule, call: RuleCall) -> str:
         words = self.words
@@ -242,6 +263,8 @@ class ClaudeRules:
             # A bare deny takes the tool away from the session (measured with Bash).
             return words.disabled.format(tool=call.tool, rule=rule.text)
         kind, tools, name = self._kind(rule), self.tools, self.tools.canonical(rule.tool)
+        if kind == "path" and call.tool in tools.shell:
+            return words.command.format(command=call.input.get("command", ""), tool=call.tool, rule=rule.text)
         if kind == "command":
             command = refused_part(rule.specifier, str(call.input.get("command", "")), self.shell)
             return words.command.format(command=command, tool=call.tool, rule=rule.text)
@@ -290,10 +313,12 @@ class ClaudeRules:
         if kind == "command" and rule.behavior == "ask" and self.words.compound_ask:
             out.append(degrade("text-differs", self.words.compound_ask))
         if kind == "path" and spec is not None and rule.behavior != "allow":
+            reach = ("here only cat, head, tail, less, more, ls, wc, sort, uniq, diff, stat, file, nl, od, xxd, "
+                     "strings, base64, jq, grep, rg, sed, cp, tee, touch, truncate and redirections are read that "
+                     "way" if self.shell.file_commands else "here the rule guards the file tools only")
             out.append(degrade("rule-narrowed",
-                               f"{self.product} also refuses a shell command that reads or writes a file the rule "
-                               "covers (measured: `cat .env` under Read(./.env)); here the rule guards the file "
-                               "tools only."))
+                               f"{self.product} also weighs the rule against the files any shell command reads or "
+                               f"writes (measured: `cat .env` under a Read rule on .env); {reach}."))
         if spec is not None and kind == "other" and not rule.tool.startswith("mcp__"):
             out.append(degrade("rule-narrowed", f"The specifier of a {rule.tool} rule is not read here: the rule "
                                                 "matches no call."))

@@ -13,6 +13,8 @@ installed CLI and measured with ``qwen -p --yolo``, the lane's ``perm_*`` cases)
 * a path specifier is anchored where it starts (``x`` and ``./x`` at the session folder, ``/x`` at
   the project, ``//x`` at ``/``) and matched with picomatch: no gitignore any-depth names, and a
   folder does not cover what is inside it;
+* a Read or Edit rule reaches the files a shell command reads or writes (``cat .env`` under
+  ``Read(.env)`` is refused, naming the Read rule);
 * the refusal the model reads names the tool and the rule: ``This "run_shell_command" invocation
   was denied by permission rules. Matching deny rule: "Bash(rm -rf *)". Other uses of this tool are
   still permitted.``;
@@ -68,6 +70,9 @@ LANGUAGE = ClaudeRules(
                 other=_DENIED + " Other uses of this tool are still permitted.",
                 unasked='Qwen Code requires permission to use "{tool}", but that permission was declined.',
                 compound_ask=""),
+    # Its own shell analysis (extractShellOperations: `cat` → Read …) is read with Claude's list of
+    # commands (measured: `cat .env` under Read(.env) is refused, naming the Read rule); a path
+    # rule lists what that list leaves out.
     shell=ShellReading(unwraps=False, assignments=True, optional_spaces=True, bare_is_prefix=True,
                        names_pipe_part=False),
     paths=PathReading(bare_any_depth=False, folder_covers=False),
