@@ -71,13 +71,20 @@ class GeminiCli(VendorCli):
         # Gemini loads them from (~/.gemini/extensions/<name>), as `gemini extensions install` puts them.
         for folder in options.get("extensions", ()):
             shutil.copytree(run / "proj" / folder, home / "extensions" / Path(folder).name)
+        # A `home_files` option writes files under ~/.gemini (the user's policy files: Gemini 0.61.0
+        # reads no project policy folder).
+        for name, text in (options.get("home_files") or {}).items():
+            (home / name).parent.mkdir(parents=True, exist_ok=True)
+            (home / name).write_text(text)
         env.update(GEMINI_API_KEY="sk-test", GOOGLE_GEMINI_BASE_URL=base)
         return [binary, "-p", prompt, "--yolo", "-o", "json"]
 
     def hook_config(self, case: Case, run: Path) -> dict[str, Any]:
         """Claude's group shape, which Gemini reads; a case's ``matcher`` option puts a matcher on
-        each group of the events it names."""
+        each group of the events it names, its ``settings`` option more settings beside them."""
         config = claude_shaped_config(case, run)
+        # A `settings` option adds top-level settings beside the hooks (``tools.exclude`` …).
+        config.update(case.options.get("settings") or {})
         for event, matcher in (case.options.get("matcher") or {}).items():
             for group in config["hooks"].get(event, ()):
                 group["matcher"] = matcher

@@ -60,7 +60,9 @@ class OpenCodeCli(VendorCli):
             "$schema": "https://opencode.ai/config.json", "model": "mock/mock-model",
             "provider": {"mock": {"npm": "@ai-sdk/openai-compatible", "name": "Mock",
                                   "options": {"baseURL": f"{base}/v1", "apiKey": "sk-test"},
-                                  "models": {"mock-model": {"name": "Mock", "tool_call": True}}}}}, indent=1))
+                                  "models": {"mock-model": {"name": "Mock", "tool_call": True}}}},
+            # A `permission` option: the project's permission rules, where OpenCode reads them.
+            **({"permission": options["permission"]} if "permission" in options else {})}, indent=1))
         # OpenCode npm-installs its plugin package into every config folder at start unless the
         # folder already has node_modules and a lock naming it: link the lane's copy (offline trick).
         for folder in (proj / ".opencode", config / "opencode"):

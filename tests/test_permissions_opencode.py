@@ -1,0 +1,84 @@
+"""OpenCode's ``permission`` rules, judged as OpenCode 1.18.33 judges them. The texts and outcomes
+pinned here were measured on the real CLI in the vendor lane (``opencode run``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from vendors.opencode.permissions import REJECTED, evaluate, from_config, hidden_tools, judge, matches
+
+LANE_COMMAND = "echo ran > tool-ran.txt; echo hello-from-tool"
+WORKTREE = "/work/proj"
+DENIED = "The user has specified a rule which prevents you from using this specific tool call. "
+
+
+def test_a_denied_command_reads_the_rules_that_name_its_permission() -> None:
+    # Measured, byte for byte: the agent's `*` allow comes first, then the config's bash rules.
+    rules = from_config({"bash": {"*": "allow", "echo hello*": "deny"}})
+    ruling = judge(rules, "bash", {"command": LANE_COMMAND}, WORKTREE)
+    assert ruling is not None and ruling.action == "deny"
+    assert ruling.text == DENIED + ('Here are some of the relevant rules [{"permission":"*","action":"allow",'
+                                    '"pattern":"*"},{"permission":"bash","pattern":"*","action":"allow"},'
+                                    '{"permission":"bash","pattern":"echo hello*","action":"deny"}]')
+
+
+def test_the_last_matching_rule_wins_not_the_strictest() -> None:
+    # Measured: {"echo hello*": "deny", "*": "allow"} let the command run.
+    rules = from_config({"bash": {"echo hello*": "deny", "*": "allow"}})
+    assert judge(rules, "bash", {"command": LANE_COMMAND}, WORKTREE).action == "allow"
+
+
+def test_an_ask_is_rejected_without_a_person() -> None:
+    # Measured: `opencode run` printed "permission requested: bash (echo ran > tool-ran.txt, echo
+    # hello-from-tool); auto-rejecting" and made no further model call.
+    ruling = judge(from_config({"bash": "ask"}), "bash", {"command": LANE_COMMAND}, WORKTREE)
+    assert ruling is not None and (ruling.action, ruling.text) == ("ask", REJECTED)
+
+
+def test_a_whole_tool_denied_is_not_offered_to_the_model() -> None:
+    # Measured: "bash": "deny" left bash out of the tools; "edit": "deny" left edit and write out;
+    # "*": "deny" with "read": "allow" left only read.
+    assert hidden_tools(from_config({"bash": "deny"}), ["bash", "read"]) == {"bash"}
+    assert hidden_tools(from_config({"edit": "deny"}), ["bash", "edit", "write"]) == {"edit", "write"}
+    assert hidden_tools(from_config({"*": "deny", "read": "allow"}), ["bash", "edit", "read"]) == {"bash", "edit"}
+    assert hidden_tools(from_config({"bash": {"rm *": "deny"}}), ["bash"]) == frozenset()
+
+
+def test_an_edit_pattern_is_the_path_relative_to_the_worktree() -> None:
+    # Measured on the write tool with {"edit": {"*.txt": "deny"}}.
+    rules = from_config({"edit": {"*.txt": "deny"}})
+    ruling = judge(rules, "write", {"filePath": "notes.txt"}, WORKTREE)
+    assert ruling is not None and ruling.text.endswith('[{"permission":"*","action":"allow","pattern":"*"},'
+                                                      '{"permission":"edit","pattern":"*.txt","action":"deny"}]')
+    assert judge(rules, "edit", {"filePath": f"{WORKTREE}/src/a.py"}, WORKTREE).action == "allow"
+
+
+def test_env_files_ask_by_default_when_read() -> None:
+    assert judge((), "read", {"filePath": ".env"}, WORKTREE).action == "ask"
+    assert judge((), "read", {"filePath": ".env.example"}, WORKTREE).action == "allow"
+
+
+@pytest.mark.parametrize(("subject", "pattern", "hit"), [
+    ("ls", "ls *", True), ("ls -la", "ls *", True), ("lsof", "ls *", False),
+    ("git push origin", "git push*", True), ("a\nb", "a*", True), ("abc", "a?c", True),
+    ("rm -rf build", "rm -rf*", True), ("x.(y)", "x.(y)", True), ("xay", "x.y", False),
+])
+def test_wildcards_cover_the_whole_subject(subject: str, pattern: str, hit: bool) -> None:
+    assert matches(subject, pattern) is hit
+
+
+def test_no_rule_is_an_ask_and_home_is_expanded() -> None:
+    assert evaluate("websearch", "x", ()).action == "ask"
+    rules = from_config({"external_directory": {"~/notes/*": "allow"}}, home="/home/u")
+    assert rules[0].pattern == "/home/u/notes/*"
+
+
+def test_cd_is_not_asked_about() -> None:
+    rules = from_config({"bash": {"cd *": "deny"}})
+    assert judge(rules, "bash", {"command": "cd x && ls"}, WORKTREE).action == "allow"
+
+
+@pytest.mark.parametrize("config", [{"bash": "maybe"}, {"bash": {"*": "nope"}}, {"bash": 3}])
+def test_an_action_opencode_refuses_is_an_error(config: dict) -> None:
+    with pytest.raises(ValueError, match="permission.bash"):
+        from_config(config)
