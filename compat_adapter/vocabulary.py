@@ -109,6 +109,11 @@ class DegradationCode(StrEnum):
     """A prompt or agent hook is answered by the host's model, not the one the vendor would ask."""
     FIELD_IGNORED = "field-ignored"
     """A handler field the vendor reads (or at least accepts) is not honoured here."""
+    RULE_NARROWED = "rule-narrowed"
+    """A permission rule reaches fewer calls here than in the vendor (a form of call the vendor's
+    matching covers that this host's tools or matching do not): a guard with a gap."""
+    SETTING_IGNORED = "setting-ignored"
+    """A permission setting beside the rules (a mode, extra folders) has no effect here."""
 
 
 class Degradation(Frozen):
