@@ -4,8 +4,15 @@ lane (``gemini -p … --yolo``), each noted where it is used."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
+from compat_adapter import CompatAdapter, MemoryHost
+from compat_adapter.host.script import Reply, call
+from compat_adapter.importers import import_project, register_import
+from compat_adapter.model import Capability
 from vendors.gemini.permissions import (
     ADMIN_TIER,
     USER_TIER,
@@ -143,3 +150,64 @@ def test_command_prefix_on_another_tool_is_reported() -> None:
     rules, problems = toml_rules("[[rule]]\ntoolName = 'read_file'\ncommandPrefix = 'x'\ndecision = 'deny'\n"
                                  "priority = 1\n", USER_TIER, "team.toml")
     assert problems and "commandPrefix" in problems[0]
+
+
+# ── imported from the project and enforced on the embedded host ──────────────────────────────────
+
+def _project(root: Path, tools: object, **extra: object) -> Path:
+    (root / ".gemini").mkdir(parents=True, exist_ok=True)
+    (root / ".gemini/settings.json").write_text(json.dumps({"tools": tools, **extra}))
+    (root / "build").mkdir(exist_ok=True)
+    (root / "build/keep.txt").write_text("x\n")
+    return root
+
+
+async def _run(root: Path, calls: list[tuple[str, dict[str, str]]]) -> tuple[tuple, list[str]]:
+    async with MemoryHost(root) as host, CompatAdapter(host) as adapter:
+        results = await register_import(adapter, import_project("gemini", root))
+        agent = await host.create_agent(script=[*(Reply(calls=(call(t, **a),)) for t, a in calls), "done"])
+        await agent.run_turn("go")
+    return results, [e.data["text"] for e in agent.session.of_type("tool/result")]
+
+
+def test_the_import_reads_the_tools_block_and_lists_what_gemini_ignores(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"exclude": ["write_file"], "allowed": ["run_shell_command(git)"], "core": 5},
+                    policyPaths=["team.toml"])
+    (root / ".gemini/policies").mkdir()
+    (root / ".gemini/policies/team.toml").write_text(DENY_ECHO)
+    imported = import_project("gemini", root)
+    assert [(r.behavior, r.tool, r.origin.rsplit(":", 1)[1]) for r in imported.permissions] == [
+        ("deny", "write_file", "tools.exclude[0]"),
+        ("allow", SHELL, "tools.allowed[0]"),
+        ("deny", SHELL, "tools.allowed")]  # the narrowing Gemini adds
+    codes = sorted(r.code for r in imported.refused)
+    assert codes == ["INVALID_ENTRY", "SKIPPED_BY_VENDOR", "UNSUPPORTED_CONFIG"]
+
+
+async def test_gemini_rules_are_enforced_with_geminis_words(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"exclude": ["write_file"], "allowed": ["run_shell_command(git)"]})
+    results, texts = await _run(root, [("bash", {"command": "rm -rf build"}),
+                                       ("write", {"path": "a.txt", "content": "x"}),
+                                       ("bash", {"command": "git --version > v.txt"})])
+    assert texts[0] == "Tool execution denied by policy."
+    assert texts[1] == 'Tool "write_file" not found.'
+    assert (root / "build/keep.txt").is_file() and not (root / "a.txt").exists()
+    assert (root / "v.txt").read_text().startswith("git version")
+    excluded = next(r for r in results if r.matcher == "tools.exclude write_file")
+    assert excluded.capability == Capability.ADAPTED
+    assert "scope-differs" in {str(d.code) for d in excluded.degradations}
+
+
+async def test_a_hooks_allow_lifts_no_policy_deny(tmp_path: Path) -> None:
+    # Measured: a BeforeTool hook answering allow fired, and the call was still denied by policy.
+    log = tmp_path / "hooks.log"
+    answer = json.dumps({"decision": "allow", "reason": "ok"})
+    hooks = {"BeforeTool": [{"matcher": ".*", "hooks": [{"type": "command",
+                                                          "command": f"echo fired >> {log}; echo '{answer}'"}]}]}
+    root = _project(tmp_path / "p", {"allowed": ["run_shell_command(git)"]}, hooks=hooks)
+    async with MemoryHost(root) as host, CompatAdapter(host) as adapter:
+        await register_import(adapter, import_project("gemini", root, trust_all=True))
+        agent = await host.create_agent(script=[Reply(calls=(call("bash", command="rm -rf build"),)), "done"])
+        await agent.run_turn("go")
+    assert [e.data["text"] for e in agent.session.of_type("tool/result")] == ["Tool execution denied by policy."]
+    assert log.read_text() == "fired\n" and (root / "build").is_dir()

@@ -3,8 +3,14 @@ pinned here were measured on the real CLI in the vendor lane (``opencode run``).
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
+from compat_adapter import CompatAdapter, MemoryHost
+from compat_adapter.host.script import Reply, call
+from compat_adapter.importers import import_project, register_import
 from vendors.opencode.permissions import REJECTED, evaluate, from_config, hidden_tools, judge, matches
 
 LANE_COMMAND = "echo ran > tool-ran.txt; echo hello-from-tool"
@@ -82,3 +88,54 @@ def test_cd_is_not_asked_about() -> None:
 def test_an_action_opencode_refuses_is_an_error(config: dict) -> None:
     with pytest.raises(ValueError, match="permission.bash"):
         from_config(config)
+
+
+# ── imported from the project and enforced on the embedded host ──────────────────────────────────
+
+def _project(root: Path, config: dict) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "opencode.json").write_text(json.dumps(config))
+    (root / "build").mkdir(exist_ok=True)
+    (root / "build/keep.txt").write_text("x\n")
+    return root
+
+
+async def _run(root: Path, calls: list[tuple[str, dict[str, str]]]) -> tuple[tuple, list[str]]:
+    async with MemoryHost(root) as host, CompatAdapter(host) as adapter:
+        results = await register_import(adapter, import_project("opencode", root))
+        agent = await host.create_agent(script=[*(Reply(calls=(call(t, **a),)) for t, a in calls), "done"])
+        await agent.run_turn("go")
+    return results, [e.data["text"] for e in agent.session.of_type("tool/result")]
+
+
+def test_the_import_reads_the_permission_block_and_the_build_agents(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"permission": {"bash": {"*": "allow", "rm *": "deny"}, "edit": "maybe"},
+                               "agent": {"build": {"permission": {"webfetch": "deny"}},
+                                         "plan": {"permission": {"bash": "deny"}}}})
+    imported = import_project("opencode", root)
+    assert [(r.tool, r.specifier, r.behavior) for r in imported.permissions] == [
+        ("bash", "*", "allow"), ("bash", "rm *", "deny"), ("webfetch", None, "deny")]
+    assert sorted(r.code for r in imported.refused) == ["INVALID_ENTRY", "UNSUPPORTED_CONFIG"]
+
+
+async def test_opencode_rules_are_enforced_in_order_with_opencodes_words(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"permission": {"bash": {"*": "allow", "rm *": "deny", "rm -rf tmp*": "allow"},
+                                              "edit": {"*.lock": "deny"}}})
+    results, texts = await _run(root, [("bash", {"command": "rm -rf build"}),
+                                       ("bash", {"command": "rm -rf tmpdir; echo ok > ok.txt"}),
+                                       ("write", {"path": "yarn.lock", "content": "x"})])
+    assert texts[0] == DENIED + ('Here are some of the relevant rules [{"permission":"*","action":"allow","pattern":"*"},'
+                                 '{"permission":"bash","pattern":"*","action":"allow"},'
+                                 '{"permission":"bash","pattern":"rm *","action":"deny"},'
+                                 '{"permission":"bash","pattern":"rm -rf tmp*","action":"allow"}]')
+    assert (root / "build/keep.txt").is_file()
+    assert (root / "ok.txt").read_text() == "ok\n"  # the later allow won for that command
+    assert texts[2].startswith(DENIED) and not (root / "yarn.lock").exists()
+    assert all(r.mounted for r in results)
+
+
+async def test_an_ask_is_refused_with_opencodes_words_and_the_loss_listed(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"permission": {"bash": "ask"}})
+    results, texts = await _run(root, [("bash", {"command": "rm -rf build"})])
+    assert texts == [REJECTED] and (root / "build").is_dir()
+    assert "timing-differs" in {str(d.code) for d in results[0].degradations}
