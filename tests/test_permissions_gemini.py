@@ -193,7 +193,7 @@ async def test_gemini_rules_are_enforced_with_geminis_words(tmp_path: Path) -> N
     assert texts[1] == 'Tool "write_file" not found.'
     assert (root / "build/keep.txt").is_file() and not (root / "a.txt").exists()
     assert (root / "v.txt").read_text().startswith("git version")
-    excluded = next(r for r in results if r.matcher == "tools.exclude write_file")
+    excluded = next(r for r in results if r.matcher == "exclude write_file")
     assert excluded.capability == Capability.ADAPTED
     assert "scope-differs" in {str(d.code) for d in excluded.degradations}
 

@@ -101,6 +101,13 @@ class CursorRules:
                                "refuse more."))
         return tuple(out)
 
+    def samples(self, root: Path) -> tuple[PermissionRule, ...]:
+        """rm denied, env files kept from reads, an MCP server's tools denied, git allowed (Cursor has
+        no ask token)."""
+        block = {"allow": ["Shell(git)"], "deny": ["Shell(rm)", "Read(.env*)", "Mcp(github, *)"]}
+        return tuple(self.read(block, path=root / ".cursor/cli.json", shown=".cursor/cli.json", place="permissions",
+                               scope="project").rules)
+
     def setting_losses(self, key: str, value: object) -> tuple[Degradation, ...] | str:
         return ()
 

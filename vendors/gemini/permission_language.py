@@ -100,7 +100,7 @@ class GeminiRules:
                 continue
             index = {entry: i for i, entry in reversed(list(enumerate(value[key])))}
             for rule in made:
-                written = rule.written.removeprefix(f"tools.{key} ")
+                written = rule.written.removeprefix(f"{key} ")
                 where = f"{place}.{key}[{index[written]}]" if written in index else f"{place}.{key}"
                 out.rules.append(PermissionRule(
                     vendor=self.vendor, behavior=_BEHAVIOR[rule.decision], text=rule.written, tool=rule.tool,  # type: ignore[arg-type]
@@ -157,10 +157,12 @@ class GeminiRules:
         out: list[Degradation] = []
         if self._hides(rule):
             out.append(degrade("scope-differs",
-                               "Gemini CLI takes a tool this rule denies whole out of the model's tool list "
-                               "(measured: the call reads `Tool \"run_shell_command\" not found. Did you mean …?`); "
-                               "the host still offers it, and a call to it reads the not-found error without "
-                               "Gemini's did-you-mean names."))
+                               "Gemini CLI takes a tool this rule denies whole out of the model's tool list; the "
+                               "host still offers it, so the model may call it where Gemini's would not."))
+            out.append(degrade("text-differs",
+                               "A call to the tool reads Gemini's not-found error without its did-you-mean names "
+                               "(measured: `Tool \"run_shell_command\" not found. Did you mean one of: …?`, the "
+                               "closest tools Gemini still offers)."))
         if rule.tool == "run_shell_command" and rule.behavior != "allow":
             out.append(degrade("approximate",
                                "Gemini splits a shell script into its commands with tree-sitter-bash; here a "
@@ -169,6 +171,14 @@ class GeminiRules:
                                "statement) as Gemini treats one its parser cannot: allowed under YOLO unless "
                                "the deciding rule has a pattern."))
         return tuple(out)
+
+    def samples(self, root: Path) -> tuple[PermissionRule, ...]:
+        """A shell narrowed to git (and the deny Gemini adds for the rest), a tool excluded whole that
+        the host lacks, and an ask on writes."""
+        block = {"exclude": ["web_fetch"], "allowed": ["run_shell_command(git)"],
+                 "confirmationRequired": ["write_file"]}
+        return tuple(self.read(block, path=root / ".gemini/settings.json", shown=".gemini/settings.json",
+                               place="tools", scope="project").rules)
 
     def setting_losses(self, key: str, value: object) -> tuple[Degradation, ...] | str:
         return ()

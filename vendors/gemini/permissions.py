@@ -138,7 +138,7 @@ def _escape(text: str) -> str:
     return "".join("\\" + c if c in r".*+?^${}()|[]\/-" else c for c in text)
 
 
-def _listed(tools: list[str], priority: float, source: str, modes: tuple[str, ...] | None,
+def _listed(key: str, tools: list[str], priority: float, source: str, modes: tuple[str, ...] | None,
             narrow: bool) -> list[PolicyRule]:
     out: list[PolicyRule] = []
     narrowed: set[str] = set()
@@ -151,14 +151,14 @@ def _listed(tools: list[str], priority: float, source: str, modes: tuple[str, ..
         name = _shell_name(name)
         if args is not None and name == SHELL:
             narrowed.add(name)
-            out += [PolicyRule(name, "allow", priority, source, args_pattern=p, modes=modes, written=entry)
+            out += [PolicyRule(name, "allow", priority, source, args_pattern=p, modes=modes, written=f"{key} {entry}")
                     for p in _prefix_patterns(args)]
         else:
             # A narrowing on any other tool is dropped: the whole tool is allowed (config.js).
-            out.append(PolicyRule(name, "allow", priority, source, modes=modes, written=entry))
+            out.append(PolicyRule(name, "allow", priority, source, modes=modes, written=f"{key} {entry}"))
     if narrow:
         out += [PolicyRule(n, "deny", priority - 0.01, f"{source} (Narrowing Enforcement)", modes=modes,
-                           written=f"tools.allowed narrows {n}") for n in sorted(narrowed)]
+                           written=f"{key}: every other {n} command") for n in sorted(narrowed)]
     return out
 
 
@@ -167,17 +167,17 @@ def settings_rules(tools: Mapping[str, Any]) -> tuple[PolicyRule, ...]:
     rules: list[PolicyRule] = []
     for tool in _strings(tools.get("exclude"), "tools.exclude"):
         # Taken as a tool name as written: `run_shell_command(rm)` names no tool and excludes nothing.
-        rules.append(PolicyRule(tool, "deny", _EXCLUDE, "Settings (Tools Excluded)", written=f"tools.exclude {tool}"))
+        rules.append(PolicyRule(tool, "deny", _EXCLUDE, "Settings (Tools Excluded)", written=f"exclude {tool}"))
     allowed = _strings(tools.get("allowed"), "tools.allowed")
-    rules += _listed(allowed, _ALLOWED, "Settings (Tools Allowed)", None, narrow=True)
+    rules += _listed("allowed", allowed, _ALLOWED, "Settings (Tools Allowed)", None, narrow=True)
     for tool in _strings(tools.get("confirmationRequired"), "tools.confirmationRequired"):
         rules.append(PolicyRule(_shell_name(tool), "ask_user", _CONFIRM, "Settings (Confirmation Required)",
-                                written=f"tools.confirmationRequired {tool}"))
+                                written=f"confirmationRequired {tool}"))
     if tools.get("core") is not None:
         core = _strings(tools.get("core"), "tools.core")
-        rules += _listed(core, _CORE, "Settings (Core Tools)", _NON_PLAN, narrow=False)
+        rules += _listed("core", core, _CORE, "Settings (Core Tools)", _NON_PLAN, narrow=False)
         rules.append(PolicyRule("*", "deny", _CORE - 0.01, "Settings (Core Tools Allowlist Enforcement)",
-                                modes=_NON_PLAN, written="tools.core (every tool not listed)"))
+                                modes=_NON_PLAN, written="core: every tool not listed"))
     return tuple(rules)
 
 

@@ -20,7 +20,7 @@ from compat_adapter.importers.common import Refused
 from compat_adapter.importers.loaders import json_kind
 from compat_adapter.model import Degradation, degrade
 from compat_adapter.permissions.model import PermissionImport, PermissionRule, RuleCall, Ruling
-from vendors.opencode.permissions import REJECTED, Rule, from_config, judge, matches
+from vendors.opencode.permissions import REJECTED, Rule, from_config, hidden_tools, judge, matches, unavailable
 
 __all__ = ("LANGUAGE", "OpenCodeRules")
 
@@ -91,6 +91,8 @@ class OpenCodeRules:
         if rule is None:
             # One of the agent's own defaults decided (a `*.env` read asks): not a team rule.
             return None
+        if found.action == "deny" and call.tool in hidden_tools(own, [call.tool]):
+            return Ruling("deny", rule, unavailable(call.tool))
         return Ruling(found.action, rule, found.text)
 
     # ── what the model reads ────────────────────────────────────────────────────────────────
@@ -105,10 +107,12 @@ class OpenCodeRules:
         out: list[Degradation] = []
         if rule.specifier is None and rule.behavior == "deny":
             out.append(degrade("scope-differs",
-                               "OpenCode does not offer the model a tool whose last rule denies it whole "
-                               "(measured: the call reads `Model tried to call unavailable tool 'bash'. "
-                               "Available tools: …`); the host still offers it, and a call to it reads "
-                               "OpenCode's deny with the rules."))
+                               "OpenCode does not offer the model a tool whose last rule denies it whole; the "
+                               "host still offers it, so the model may call it where OpenCode's would not."))
+            out.append(degrade("text-differs",
+                               "A call to the tool reads OpenCode's unavailable-tool error without its list of "
+                               "the tools it still offers (measured: `… Model tried to call unavailable tool "
+                               "'bash'. Available tools: edit, glob, …`)."))
         if rule.behavior == "ask":
             out.append(degrade("timing-differs",
                                "`opencode run` rejects an ask and ends the run there (measured: no model call "
@@ -119,6 +123,14 @@ class OpenCodeRules:
                                "each; here a hand-written scanner finds them, and a script it cannot read (a "
                                "heredoc, a case statement) is asked for by the commands it did find."))
         return tuple(out)
+
+    def samples(self, root: Path) -> tuple[PermissionRule, ...]:
+        """Commands allowed but rm denied and git push asked, env files kept from edits, web fetches
+        denied whole."""
+        block = {"bash": {"*": "allow", "rm *": "deny", "git push*": "ask"}, "edit": {"*.env": "deny"},
+                 "webfetch": "deny"}
+        return tuple(self.read(block, path=root / "opencode.json", shown="opencode.json", place="permission",
+                               scope="project").rules)
 
     def setting_losses(self, key: str, value: object) -> tuple[Degradation, ...] | str:
         return ()

@@ -37,7 +37,7 @@ from typing import Any, Literal
 from compat_adapter.shellparts import split
 
 __all__ = ("DEFAULTS", "REJECTED", "Rule", "Ruling", "denial_text", "evaluate", "from_config", "hidden_tools",
-           "judge", "matches", "patterns_for")
+           "judge", "matches", "patterns_for", "unavailable")
 
 Action = Literal["allow", "ask", "deny"]
 _ACTIONS = ("allow", "ask", "deny")
@@ -195,3 +195,9 @@ def hidden_tools(config_rules: Sequence[Rule], tools: Iterable[str]) -> frozense
         if last is not None and last.pattern == "*" and last.action == "deny":
             hidden.add(tool)
     return frozenset(hidden)
+
+
+def unavailable(tool: str) -> str:
+    """What a call to a tool OpenCode did not offer reads (its ``invalid`` tool's error), without the
+    list of the tools it still offers that OpenCode appends."""
+    return f"The arguments provided to the tool are invalid: Model tried to call unavailable tool '{tool}'."

@@ -39,7 +39,7 @@ FACET_CODES: Mapping[str, frozenset[str]] = {
     "rewritten": frozenset({"input-rewrite-ignored"}),
     # the text the model reads in place of a tool the vendor did not run
     "tool_result/missing": frozenset({"output-field-ignored", "decision-narrowed", "observe-only"}),
-    "tool_result/shape": frozenset({"message-provenance"}),
+    "tool_result/shape": frozenset({"message-provenance", "text-differs"}),
     "tool_result/exit": frozenset({"exit-code-differs"}),
     # a hook's text reached the model: not at all here, or in another place or shape
     "landing/missing": frozenset({"output-field-ignored", "output-rewrite-ignored", "observe-only",
