@@ -139,3 +139,12 @@ async def test_an_ask_is_refused_with_opencodes_words_and_the_loss_listed(tmp_pa
     results, texts = await _run(root, [("bash", {"command": "rm -rf build"})])
     assert texts == [REJECTED] and (root / "build").is_dir()
     assert "timing-differs" in {str(d.code) for d in results[0].degradations}
+
+
+def test_legacy_tool_switches_are_rules_before_the_permission_block(tmp_path: Path) -> None:
+    # OpenCode 1.18.33 turns `tools: {"write": false}` into an edit deny ahead of `permission`.
+    root = _project(tmp_path, {"tools": {"write": False, "bash": True}, "permission": {"edit": {"docs/*": "allow"}}})
+    rules = import_project("opencode", root).permissions
+    assert [(r.tool, r.specifier, r.behavior, r.origin.rsplit(":", 1)[1]) for r in rules] == [
+        ("edit", None, "deny", "tools.edit"), ("bash", None, "allow", "tools.bash"),
+        ("edit", "docs/*", "allow", "permission.edit['docs/*']")]

@@ -101,6 +101,13 @@ def _config(spec: VendorSpec, path: Path, shown: str) -> FileImport:
     experimental = data.get("experimental")
     if isinstance(experimental, Mapping):
         _experimental_hooks(spec, experimental.get("hook"), shown, out)
+    tools = data.get("tools")
+    if isinstance(tools, Mapping) and tools:
+        # The legacy switches: OpenCode turns `"bash": false` into a deny of every bash call (write,
+        # edit and patch into `edit`), before the config's own permission rules.
+        switched = {("edit" if k in ("write", "edit", "patch") else k): ("allow" if v else "deny")
+                    for k, v in tools.items() if isinstance(v, bool)}
+        read_block(spec, switched, path=path, shown=shown, place="tools", scope="project", out=out)
     if "permission" in data:
         # OpenCode's permission rules, through its rule language (vendors/opencode/permission_language.py).
         read_block(spec, data["permission"], path=path, shown=shown, place="permission", scope="project", out=out)
