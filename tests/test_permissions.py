@@ -238,7 +238,75 @@ async def test_an_ask_rule_goes_to_the_hosts_approval(tmp_path: Path) -> None:
     async with MemoryHost(root, approver=approver) as host, CompatAdapter(host) as adapter:
         results = await register_import(adapter, import_project("claude", root))
         assert results[0].services == ("approval",)
-        assert {d.code for d in results[0].degradations} == {DegradationCode.RULE_NARROWED}
+        assert {d.code for d in results[0].degradations} == {DegradationCode.RULE_NARROWED, DegradationCode.TEXT_DIFFERS}
         agent = await host.create_agent(script=[Reply(calls=(call("bash", command="rm -rf build"),)), "done"])
         await agent.run_turn("go")
     assert len(asked) == 1 and (root / "build").is_dir()
+
+
+# ── CodeBuddy Code: Claude's language, derived, with what 2.163.0 does otherwise (measured) ─────────
+
+CODEBUDDY = language_of("workbuddy")
+
+
+def codebuddy_rule(text: str, behavior: str = "deny") -> PermissionRule:
+    found = rule(text, behavior)
+    return PermissionRule(**{**{f: getattr(found, f) for f in found.__slots__}, "vendor": "workbuddy",
+                             "settings_dir": "/p/.codebuddy"})
+
+
+@pytest.mark.parametrize(("spec", "command", "refused"), [
+    ("rm -rf *", "rm -rf build", True), ("rm -rf *", "echo hi && rm -rf build", True),
+    ("rm -rf *", "FOO=1 rm -rf build", False), ("rm -rf *", "timeout 5 rm -rf build", False),
+    ("rm -rf *", "rm -rf", False), ("rm:*", "rmdir build", False),
+])
+def test_codebuddy_reads_commands_without_unwrapping_them(spec: str, command: str, refused: bool) -> None:
+    assert CODEBUDDY is not None
+    assert CODEBUDDY.matches(codebuddy_rule(f"Bash({spec})"), bash(command)) is refused
+
+
+def test_codebuddy_words_its_refusals_its_own_way_and_reads_paths_as_written() -> None:
+    assert CODEBUDDY is not None
+    deny = codebuddy_rule("Bash(rm -rf *)")
+    assert CODEBUDDY.refusal(deny, bash("echo a | rm -rf build")) == \
+        "Error: Permission to use Bash with command echo a | rm -rf build has been denied."
+    read = RuleCall(tool="Read", input={"file_path": ".env"}, host_tool="read", cwd="/p", home="/h")
+    assert CODEBUDDY.matches(codebuddy_rule("Read(.env)"), read)
+    assert not CODEBUDDY.matches(codebuddy_rule("Read(./.env)"), read)
+    assert not CODEBUDDY.matches(codebuddy_rule("Read(/.env)"), read)
+    assert CODEBUDDY.refusal(codebuddy_rule("Read(.env)"), read) == "Error: Permission to read .env has been denied."
+
+
+def test_codebuddys_hook_allow_and_unattended_ask_are_listed_losses() -> None:
+    assert CODEBUDDY is not None
+    surface = surface_named("embedded")
+    deny = grade_permission(codebuddy_rule("Bash(rm -rf *)"), CODEBUDDY, surface)
+    assert any("lift a deny rule" in d.text for d in deny.degradations)
+    ask = grade_permission(codebuddy_rule("Bash(touch *)", "ask"), CODEBUDDY, surface)
+    assert any("run without asking" in d.text for d in ask.degradations)
+    no_approval = grade_permission(codebuddy_rule("Bash(touch *)", "ask"), CODEBUDDY,
+                                   surface.without(services=["approval"]))
+    assert any("so the call runs" in d.text for d in no_approval.degradations)
+
+
+class NoApproval(MemoryHost):
+    """The embedded host composed without an approval service."""
+
+    @property
+    def surface(self):  # type: ignore[no-untyped-def]
+        return super().surface.without(services=["approval"])
+
+
+async def test_codebuddy_runs_an_ask_nobody_can_answer_as_its_p_run_does(tmp_path: Path) -> None:
+    (tmp_path / ".codebuddy").mkdir()
+    (tmp_path / ".codebuddy/settings.json").write_text(json.dumps({"permissions": {"ask": ["Bash(touch *)"],
+                                                                                   "deny": ["Bash(rm -rf *)"]}}))
+    (tmp_path / "build").mkdir()
+    async with NoApproval(tmp_path) as host, CompatAdapter(host) as adapter:
+        await register_import(adapter, import_project("workbuddy", tmp_path))
+        agent = await host.create_agent(script=[Reply(calls=(call("bash", command="touch ran.txt"),)),
+                                                Reply(calls=(call("bash", command="rm -rf build"),)), "done"])
+        await agent.run_turn("go")
+    texts = [e.data["text"] for e in agent.session.of_type("tool/result")]
+    assert (tmp_path / "ran.txt").exists() and (tmp_path / "build").is_dir()
+    assert texts[1] == "Error: Permission to use Bash with command rm -rf build has been denied."

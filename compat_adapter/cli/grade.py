@@ -87,6 +87,7 @@ def _rows(vendor: str, imported: Any, surface: Any, root: Path | None,
                      "capability": "UNSUPPORTED", "route": "unsupported", "seams": [], "losses": [],
                      "reason": f"{refused.code}: {refused.reason}", "preflight": []})
     rows += _plugin_rows(vendor, getattr(imported, "plugins", ()), surface)
+    rows += _permission_rows(imported, surface)
     for rules in imported.rules:
         result = grade_rules(rules.vendor, surface)
         rows.append({"vendor": vendor, "origin": rules.origin, "event": "rules", "matcher": None,
@@ -104,6 +105,27 @@ def _rows(vendor: str, imported: Any, surface: Any, root: Path | None,
     except UnknownVendor:
         measured = None
     return [{**row, "measured_on": measured} for row in rows]
+
+
+def _permission_rows(imported: Any, surface: Any) -> list[dict[str, Any]]:
+    """One row per permission rule and per setting beside the rules, graded on ``surface``."""
+    from compat_adapter.cli.lines import line_of
+    from compat_adapter.permissions.grade import grade_permission, grade_setting
+    from compat_adapter.permissions.read import language_of
+
+    rows = []
+    for item in (*getattr(imported, "permissions", ()), *getattr(imported, "permission_settings", ())):
+        language = language_of(item.vendor)
+        if language is None:
+            continue  # its file's block was refused (UNREAD_PERMISSIONS): that row is there already
+        judge = grade_permission if hasattr(item, "behavior") else grade_setting
+        result = judge(item, language, surface, id=item.origin)
+        rows.append({"vendor": item.vendor, "origin": item.origin, "line": line_of(item.origin),
+                     "event": result.event, "matcher": result.matcher, "capability": str(result.capability),
+                     "route": str(result.route), "seams": list(result.seams) + list(result.services),
+                     "losses": [f"{d.code}: {d.text}" for d in result.degradations], "reason": result.reason,
+                     "preflight": [], "confidence": result.confidence})
+    return rows
 
 
 def _plugin_rows(vendor: str, plugins: Any, surface: Any) -> list[dict[str, Any]]:

@@ -141,7 +141,9 @@ def _file_section(out: Printer, rows: Sequence[Row], verbose: bool) -> None:
     counts = Counter(r["capability"] for r in rows)
     tally = ", ".join(f"{counts[c]} {c}" for c in _ORDER if counts[c])
     out.line()
-    out.line(f"{_file(head)}: {len(rows)} hook(s), {tally}", lead=head["vendor"], lead_style="bold")
+    rules = sum(str(r["event"]).startswith("permissions.") for r in rows)
+    what = f"{len(rows) - rules} hook(s)" + (f" and {rules} permission rule(s) or setting(s)" if rules else "")
+    out.line(f"{_file(head)}: {what}, {tally}", lead=head["vendor"], lead_style="bold")
     if any(r.get("confidence") == "documented" for r in rows):
         # No CLI of this vendor runs here: what it does is read from its documentation only.
         out.line(f"confidence: documented (what {head['vendor']} does is read from its documentation; no "

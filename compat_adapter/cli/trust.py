@@ -108,6 +108,10 @@ def _describe(seen: Any) -> list[str]:
         lines.append("  no hook that would run here")
     if seen.rules:
         lines.append("  rules: context for the model, carried whether trusted or not")
+    if seen.permissions:
+        lines.append(f"  {len(seen.permissions)} permission rule(s) and setting(s), enforced whether trusted or not "
+                     "(a rule only refuses or asks here):")
+        lines += [f"    {kind} {text}" for kind, text, _ in seen.permissions]
     if seen.refused:
         lines.append(f"  never run here ({len(seen.refused)}): "
                      + "; ".join(f"{r.code} {r.what}" for r in seen.refused))
@@ -122,6 +126,7 @@ def _review_json(seen: Any) -> dict[str, Any]:
                        "programs": list(v.programs), "files": list(v.files)} for v in seen.hooks],
             "trusted_before": record.as_json() if record else None,
             "refused": [{"code": r.code, "what": r.what} for r in seen.refused],
+            "permissions": [{"kind": kind, "rule": text, "origin": origin} for kind, text, origin in seen.permissions],
             "plugins": list(seen.plugins)}
 
 

@@ -66,7 +66,7 @@ def winner(hook: Literal["allow", "deny", "ask"] | None, found: Ruling | None,
     if found is None or found.behavior == "allow" or hook == "deny":
         return "hook"
     if found.behavior == "deny":
-        return "rule"
+        return "hook" if hook == "allow" and combination.hook_allow_lifts_deny else "rule"
     if hook == "ask" or (hook == "allow" and combination.hook_allow_lifts_ask):
         return "hook"
     return "rule"

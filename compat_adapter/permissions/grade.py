@@ -48,6 +48,10 @@ def grade_permission(rule: PermissionRule, language: RuleLanguage, surface: Surf
     if rule.behavior == "ask":
         if "approval" in surface.services:
             services = ("approval",)
+        elif language.combination.unattended_ask == "run":
+            losses.append(degrade("decision-narrowed",
+                                  "Nobody is asked: the host has no approval service, so the call runs, as in "
+                                  "the vendor's non-interactive run."))
         else:
             losses.append(degrade("decision-narrowed",
                                   "Nobody is asked: the host has no approval service, so the call is refused "

@@ -85,10 +85,16 @@ class PermissionGuard:
         if judged is None or judged[1].behavior == "allow":
             return await next()
         language, found = judged
+        unattended = found.behavior == "ask" and "approval" not in self._host.surface.services
+        if unattended and language.combination.unattended_ask == "run":
+            return await next()  # the vendor runs it when nobody can be asked: the hooks still decide
         if not language.combination.hooks_first:
             return self._enforce(execution, found)
         verdict = await next()
-        said = verdict.kind if isinstance(verdict, PreToolDecision) else None
+        # An allow here is the seam's default as much as a hook's (a hook's allow calls next too),
+        # so only a deny or an ask counts as the hooks' answer: a vendor whose hooks' allow lifts a
+        # rule lists that as a loss of the rule.
+        said = verdict.kind if isinstance(verdict, PreToolDecision) and verdict.kind != "allow" else None
         if winner(said, found, language.combination) == "hook":
             return verdict
         return self._enforce(execution, found)

@@ -26,6 +26,11 @@ class Combination(Protocol):
     hooks_first: bool
     #: A hook's allow lifts an ask rule (False: the ask stands, Claude Code 2.1.332).
     hook_allow_lifts_ask: bool
+    #: A hook's allow lifts a deny rule too (CodeBuddy Code 2.163.0).
+    hook_allow_lifts_deny: bool
+    #: What the vendor does with an ask nobody can answer (its non-interactive run): ``refuse``
+    #: (Claude Code) or ``run`` (CodeBuddy Code 2.163.0 runs the call).
+    unattended_ask: str
 
 
 @runtime_checkable
@@ -64,6 +69,11 @@ class RuleLanguage(Protocol):
 
     def losses(self, rule: PermissionRule) -> tuple[Degradation, ...]:
         """What the rule loses here besides its host tools (matching the vendor does not do here …)."""
+        ...
+
+    def samples(self, root: Path) -> tuple[PermissionRule, ...]:
+        """A few typical rules of the language (a deny on the shell, on a file, on a tool the host
+        may lack; an ask), as if declared in a project at ``root``: what the matrix grades."""
         ...
 
     def setting_losses(self, key: str, value: object) -> tuple[Degradation, ...] | str:

@@ -16,9 +16,25 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass
 from functools import cache
 
-__all__ = ("covers", "rooted")
+__all__ = ("CLAUDE_PATHS", "PathReading", "covers", "rooted")
+
+
+@dataclass(frozen=True, slots=True)
+class PathReading:
+    """Where a vendor of this language roots a path specifier otherwise than Claude Code."""
+
+    #: ``./path`` starts at the session's folder (False: it is read as written, and never matches
+    #: a path the tool names without ``./``: CodeBuddy Code 2.163.0, measured).
+    dot_is_cwd: bool = True
+    #: ``/path`` starts at the project (False: at the settings file's folder, as Claude's older
+    #: documentation said; CodeBuddy Code's ``Read(/.env)`` does not reach the project's ``.env``).
+    slash_is_project: bool = True
+
+
+CLAUDE_PATHS = PathReading()
 
 
 @cache
@@ -50,7 +66,8 @@ def _regex(pattern: str) -> re.Pattern[str]:
     return re.compile(out, re.DOTALL)
 
 
-def rooted(specifier: str, *, project: str, cwd: str, home: str) -> tuple[str, str, bool]:
+def rooted(specifier: str, *, project: str, cwd: str, home: str, settings_dir: str = "",
+           reading: PathReading = CLAUDE_PATHS) -> tuple[str, str, bool]:
     """(the folder a specifier starts at, the gitignore pattern under it, whether it is anchored
     there): a root written out anchors it, as a leading slash does in a gitignore file."""
     if specifier.startswith("//"):
@@ -58,15 +75,17 @@ def rooted(specifier: str, *, project: str, cwd: str, home: str) -> tuple[str, s
     if specifier.startswith("~/"):
         return home, specifier[2:], True
     if specifier.startswith("/"):
-        return project, specifier[1:], True
+        return (project if reading.slash_is_project else settings_dir or project), specifier[1:], True
     if specifier.startswith("./"):
-        return cwd, specifier[2:], True
+        return cwd, specifier[2:] if reading.dot_is_cwd else specifier, True
     return cwd, specifier, "/" in specifier.rstrip("/")
 
 
-def covers(specifier: str, path: str, *, project: str, cwd: str, home: str) -> bool:
+def covers(specifier: str, path: str, *, project: str, cwd: str, home: str, settings_dir: str = "",
+           reading: PathReading = CLAUDE_PATHS) -> bool:
     """Whether a path specifier covers ``path`` (relative paths are the session folder's)."""
-    base, pattern, anchored = rooted(specifier, project=project, cwd=cwd, home=home)
+    base, pattern, anchored = rooted(specifier, project=project, cwd=cwd, home=home, settings_dir=settings_dir,
+                                     reading=reading)
     full = os.path.normpath(os.path.join(cwd, os.path.expanduser(path)) if not path.startswith("~")
                             else os.path.expanduser(path))
     rel = os.path.relpath(full, os.path.normpath(base))

@@ -23,7 +23,7 @@ from compat_adapter.importers.common import Refused, freeze
 from compat_adapter.importers.loaders import json_kind
 from compat_adapter.model import Degradation, degrade
 from compat_adapter.permissions.model import PermissionImport, PermissionRule, PermissionSetting, RuleCall
-from vendors.claude.pathrules import covers
+from vendors.claude.pathrules import CLAUDE_PATHS, PathReading, covers
 from vendors.claude.shellrules import CLAUDE_SHELL, ShellReading, matches_command, refused_part
 
 __all__ = ("LANGUAGE", "ClaudeRules", "Combination", "Words", "parse_rule")
@@ -41,6 +41,8 @@ class Combination:
     hook_allow_lifts_ask: bool
     #: A PreToolUse hook's allow lifts a deny rule too (CodeBuddy Code 2.163.0, measured).
     hook_allow_lifts_deny: bool = False
+    #: An ask nobody can answer: ``refuse`` (claude -p) or ``run`` (codebuddy -p, measured).
+    unattended_ask: str = "refuse"
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +51,7 @@ class Words:
 
     command: str = "Permission to use Bash with command {command} has been denied."
     path: str = "<tool_use_error>File is in a directory that is denied by your permission settings.</tool_use_error>"
+    read: str = path
     read_write: str = ("<tool_use_error>File is covered by a Read deny rule in your permission settings and cannot "
                        "be written.</tool_use_error>")
     disabled: str = ("<tool_use_error>Error: No such tool available: {tool}. {tool} is disabled for this session, "
@@ -57,6 +60,11 @@ class Words:
     #: What ``claude -p`` answers for an ask it cannot put to anyone (measured, with and without
     #: --allowedTools, and under a hook's allow).
     unasked: str = "Claude requested permissions to use {tool}, but you haven't granted it yet."
+    #: What differs in an ask's words for a compound command (measured), or "" when nothing does.
+    compound_ask: str = ("For a compound command Claude Code names the parts that need approval (\"This Bash "
+                         "command contains multiple operations. The following parts require approval: …\"), "
+                         "its own checks (a redirection to a file …) included; here the model reads the words "
+                         "of a single command's ask.")
 
 
 def parse_rule(text: str) -> tuple[str, str | None] | None:
@@ -83,6 +91,7 @@ class ClaudeRules:
     combination: Combination
     words: Words = Words()
     shell: ShellReading = CLAUDE_SHELL
+    paths: PathReading = CLAUDE_PATHS
 
     # ── reading ─────────────────────────────────────────────────────────────────────────────
     def read(self, value: object, *, path: Path, shown: str, place: str, scope: str) -> PermissionImport:
@@ -169,7 +178,8 @@ class ClaudeRules:
                                                                 reading=self.shell)
         if rule.tool in ("Read", "Edit", *EDIT_TOOLS):
             path = args.get("file_path") or args.get("notebook_path") or args.get("path") or "."
-            return isinstance(path, str) and covers(spec, path, project=rule.root, cwd=call.cwd, home=call.home)
+            return isinstance(path, str) and covers(spec, path, project=rule.root, cwd=call.cwd, home=call.home,
+                                                    settings_dir=rule.settings_dir, reading=self.paths)
         if rule.tool == "WebFetch" and spec.startswith("domain:"):
             host = urlsplit(str(args.get("url", ""))).hostname or ""
             return host == spec[7:] or host.endswith("." + spec[7:])
@@ -192,7 +202,8 @@ class ClaudeRules:
             return words.read_write.format(tool=call.tool)
         if rule.tool in ("Read", "Edit", *EDIT_TOOLS):
             path = call.input.get("file_path") or call.input.get("notebook_path") or call.input.get("path") or ""
-            return words.path.format(tool=call.tool, path=path)
+            said = words.read if rule.tool == "Read" and call.tool in READ_TOOLS else words.path
+            return said.format(tool=call.tool, path=path)
         return words.other.format(tool=call.tool)
 
     def unasked(self, rule: PermissionRule, call: RuleCall) -> str:
@@ -219,6 +230,13 @@ class ClaudeRules:
             out.append(degrade("decision-narrowed",
                                f"{self.product} lets a PreToolUse hook's allow lift a {rule.behavior} rule (the call "
                                "runs); here the rule still stands, whatever a hook answers."))
+        if rule.behavior == "ask" and self.combination.unattended_ask == "run":
+            out.append(degrade("decision-narrowed",
+                               f"{self.product}'s non-interactive run lets a call an ask rule matches run without "
+                               "asking (measured); here the host's approval decides, and the call is refused when "
+                               "nobody answers."))
+        if rule.tool == "Bash" and rule.behavior == "ask" and self.words.compound_ask:
+            out.append(degrade("text-differs", self.words.compound_ask))
         if rule.tool in ("Read", "Edit") and spec is not None and rule.behavior != "allow":
             out.append(degrade("rule-narrowed",
                                f"{self.product} also refuses a shell command that reads or writes a file the rule "
@@ -229,6 +247,13 @@ class ClaudeRules:
             out.append(degrade("rule-narrowed", f"The specifier of a {rule.tool} rule is not read here: the rule "
                                                 "matches no call."))
         return tuple(out)
+
+    def samples(self, root: Path) -> tuple[PermissionRule, ...]:
+        folder = root / f".{self.vendor}"
+        block = {"deny": ["Bash(rm -rf *)", "Read(./.env)", "WebFetch(domain:example.com)", "mcp__github"],
+                 "ask": ["Bash(git push:*)"], "allow": ["Bash(npm run test:*)"]}
+        return tuple(self.read(block, path=folder / "settings.json", shown="sample", place="permissions",
+                               scope="project").rules)
 
     def setting_losses(self, key: str, value: object) -> tuple[Degradation, ...] | str:
         if key == "disableBypassPermissionsMode" or (key == "defaultMode" and value == "default"):
