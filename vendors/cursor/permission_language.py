@@ -30,6 +30,8 @@ _HOST_ARGS = {"file_path": "path", "old_string": "old", "new_string": "new"}
 class Combination:
     hooks_first: bool
     hook_allow_lifts_ask: bool
+    hook_allow_lifts_deny: bool
+    unattended_ask: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,4 +115,5 @@ class CursorRules:
 
 
 #: Cursor's, as its docs leave it: hooks are taken to run first, as in Claude Code whose hooks it reads.
-LANGUAGE = CursorRules("cursor", Combination(hooks_first=True, hook_allow_lifts_ask=False))
+LANGUAGE = CursorRules("cursor", Combination(hooks_first=True, hook_allow_lifts_ask=False,
+                                           hook_allow_lifts_deny=False, unattended_ask="refuse"))

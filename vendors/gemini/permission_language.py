@@ -44,6 +44,8 @@ DISPLAY_NAMES = {"run_shell_command": "Shell", "write_file": "WriteFile", "repla
 class Combination:
     hooks_first: bool
     hook_allow_lifts_ask: bool
+    hook_allow_lifts_deny: bool
+    unattended_ask: str
 
 
 def _project(path: Path) -> Path:
@@ -186,4 +188,5 @@ class GeminiRules:
 
 #: Gemini CLI's (measured on 0.61.0): BeforeTool hooks fire for a policy-denied call and their allow
 #: lifts nothing.
-LANGUAGE = GeminiRules("gemini", Combination(hooks_first=True, hook_allow_lifts_ask=False))
+LANGUAGE = GeminiRules("gemini", Combination(hooks_first=True, hook_allow_lifts_ask=False,
+                                           hook_allow_lifts_deny=False, unattended_ask="refuse"))

@@ -20,7 +20,16 @@ from compat_adapter.importers.common import Refused
 from compat_adapter.importers.loaders import json_kind
 from compat_adapter.model import Degradation, degrade
 from compat_adapter.permissions.model import PermissionImport, PermissionRule, RuleCall, Ruling
-from vendors.opencode.permissions import REJECTED, Rule, from_config, hidden_tools, judge, matches, unavailable
+from vendors.opencode.permissions import (
+    REJECTED,
+    Rule,
+    from_config,
+    hidden_tools,
+    judge,
+    matches,
+    patterns_for,
+    unavailable,
+)
 
 __all__ = ("LANGUAGE", "OpenCodeRules")
 
@@ -34,6 +43,8 @@ _ASKED_BY = {"bash": "bash", "edit": "edit", "write": "edit", "apply_patch": "ed
 class Combination:
     hooks_first: bool
     hook_allow_lifts_ask: bool
+    hook_allow_lifts_deny: bool
+    unattended_ask: str
 
 
 def _own(rule: PermissionRule) -> Rule:
@@ -78,8 +89,12 @@ class OpenCodeRules:
                                    if t.vendor in _ASKED_BY and matches(_ASKED_BY[t.vendor], rule.tool)))
 
     def matches(self, rule: PermissionRule, call: RuleCall) -> bool:
-        found = judge((_own(rule),), call.tool, call.input, call.cwd)
-        return found is not None and found.rule == _own(rule)
+        """Whether the rule names the permission the call asks for and one of its patterns (which
+        rule decides is :meth:`decide`'s: the last that matches)."""
+        asked = patterns_for(call.tool, call.input, call.cwd)
+        own = _own(rule)
+        return asked is not None and matches(asked[0], own.permission) and any(
+            matches(p, own.pattern) for p in asked[1])
 
     def decide(self, rules: Sequence[PermissionRule], call: RuleCall) -> Ruling | None:
         """OpenCode's answer: the last matching rule per pattern, the agent's defaults first."""
@@ -137,4 +152,5 @@ class OpenCodeRules:
 
 
 #: OpenCode's (measured on 1.18.33): the plugin's before-hook runs first; an allow from it lifts nothing.
-LANGUAGE = OpenCodeRules("opencode", Combination(hooks_first=True, hook_allow_lifts_ask=False))
+LANGUAGE = OpenCodeRules("opencode", Combination(hooks_first=True, hook_allow_lifts_ask=False,
+                                           hook_allow_lifts_deny=False, unattended_ask="refuse"))
