@@ -11,7 +11,8 @@ import pytest
 
 from compat_adapter import CompatAdapter, MemoryHost
 from compat_adapter.host.script import Reply, call
-from compat_adapter.importers import import_project, register_import
+from compat_adapter.importers import import_files, import_project, register_import
+from compat_adapter.importers.discover import discover
 from compat_adapter.model import Capability
 from vendors.gemini.permissions import (
     ADMIN_TIER,
@@ -211,3 +212,35 @@ async def test_a_hooks_allow_lifts_no_policy_deny(tmp_path: Path) -> None:
         await agent.run_turn("go")
     assert [e.data["text"] for e in agent.session.of_type("tool/result")] == ["Tool execution denied by policy."]
     assert log.read_text() == "fired\n" and (root / "build").is_dir()
+
+
+def test_an_extensions_exclude_tools_are_read_and_an_entry_with_arguments_is_listed(tmp_path: Path) -> None:
+    ext = tmp_path / "guard-ext"
+    ext.mkdir()
+    (ext / "gemini-extension.json").write_text(json.dumps(
+        {"name": "guard", "version": "1.0.0", "excludeTools": ["write_file", "run_shell_command(rm -rf)"]}))
+    # Found as the grade command finds an extension's files (discover: the layout's extra files).
+    assert discover(ext)["gemini"] == [ext / "gemini-extension.json"]
+    imported = import_files("gemini", [ext / "gemini-extension.json"])
+    assert [(r.text, r.behavior, r.origin.rsplit(":", 1)[1]) for r in imported.permissions] == [
+        ("excludeTools write_file", "deny", "excludeTools[0]")]
+    [skipped] = imported.refused
+    assert skipped.code == "SKIPPED_BY_VENDOR" and "run_shell_command(rm -rf)" in skipped.what
+
+
+async def test_an_extensions_exclusion_outranks_an_allowed_tool(tmp_path: Path) -> None:
+    ext = _project(tmp_path, {"allowed": ["write_file"]})
+    (ext / "gemini-extension.json").write_text(json.dumps({"name": "g", "excludeTools": ["write_file"]}))
+    imported = import_files("gemini", [ext / ".gemini/settings.json", ext / "gemini-extension.json"])
+    async with MemoryHost(ext) as host, CompatAdapter(host) as adapter:
+        await register_import(adapter, imported)
+        agent = await host.create_agent(script=[Reply(calls=(call("write", path="a.txt", content="x"),)), "done"])
+        await agent.run_turn("go")
+    texts = [e.data["text"] for e in agent.session.of_type("tool/result")]
+    assert texts == ['Tool "write_file" not found.'] and not (ext / "a.txt").exists()
+
+
+def test_settings_exclude_with_arguments_is_listed_not_dropped(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"exclude": ["run_shell_command(echo)"]})
+    imported = import_project("gemini", root)
+    assert imported.permissions == () and [r.code for r in imported.refused] == ["SKIPPED_BY_VENDOR"]

@@ -86,6 +86,12 @@ def settings_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
     handler by handler (an extension's with its variables filled in, as Gemini loads it)."""
     data = load_json(path, shown)
     out = FileImport()
+    if path.name == EXTENSIONS.manifest:
+        # An extension's manifest: its `excludeTools` take tools from the model while it is active.
+        if "excludeTools" in data:
+            read_block(spec, data["excludeTools"], path=path, shown=shown, place="excludeTools", scope="extension",
+                       out=out)
+        return out
     extension = places.plugin_of(path, EXTENSIONS)
     if extension is not None:
         # loadExtensionHooks reads only `hooks`, hydrated: no hooksConfig of an extension's counts.
@@ -215,8 +221,11 @@ def hydrated(value: Any, extension: Path) -> Any:
 
 def extra_files(root: Path) -> list[Path]:
     """A Gemini CLI extension's ``hooks/hooks.json`` when the folder is an extension (the folder a
-    user installs with ``gemini extensions install`` or ``link``)."""
-    return places.plugin_hook_files(root, EXTENSIONS)
+    user installs with ``gemini extensions install`` or ``link``), and its manifest when it
+    excludes tools."""
+    manifest = root / EXTENSIONS.manifest
+    excludes = manifest.is_file() and '"excludeTools"' in manifest.read_text(errors="replace")
+    return places.plugin_hook_files(root, EXTENSIONS) + ([manifest] if excludes else [])
 
 
 def hook_place(path: Path) -> HookPlace:

@@ -27,10 +27,14 @@ from vendors.gemini.permissions import PolicyRule, check, denial_text, hidden_to
 
 __all__ = ("DISPLAY_NAMES", "LANGUAGE", "GeminiRules")
 
+#: An extension manifest's ``excludeTools``: names Gemini's tool registry drops, whatever any policy
+#: rule allows (so above every priority).
+_EXTENSION = "excludeTools"
 #: The keys of ``tools`` that are permission rules, each with the priority Gemini gives its rules.
-_PRIORITY = {"exclude": 4.4, "confirmationRequired": 4.35, "allowed": 4.3, "core": 4.25}
-_SOURCE = {"exclude": "Settings (Tools Excluded)", "confirmationRequired": "Settings (Confirmation Required)",
-           "allowed": "Settings (Tools Allowed)", "core": "Settings (Core Tools)"}
+_PRIORITY = {_EXTENSION: 9.0, "exclude": 4.4, "confirmationRequired": 4.35, "allowed": 4.3, "core": 4.25}
+_SOURCE = {_EXTENSION: "Extension (excludeTools)", "exclude": "Settings (Tools Excluded)",
+           "confirmationRequired": "Settings (Confirmation Required)", "allowed": "Settings (Tools Allowed)",
+           "core": "Settings (Core Tools)"}
 _BEHAVIOR = {"allow": "allow", "deny": "deny", "ask_user": "ask"}
 _DECISION = {"allow": "allow", "deny": "deny", "ask": "ask_user"}
 #: Gemini's display names, which its non-interactive ask refusal quotes.
@@ -88,7 +92,10 @@ class GeminiRules:
         """The rules of a settings file's ``tools`` block (``exclude``, ``allowed``, ``core``,
         ``confirmationRequired``); its other keys are not permission rules."""
         out = PermissionImport()
-        if not isinstance(value, Mapping):
+        if place == _EXTENSION:
+            # An extension manifest's list: tool names taken from the model, like `exclude`.
+            value = {_EXTENSION: value}
+        elif not isinstance(value, Mapping):
             out.refused.append(self._refused("`tools`", shown, place, f"expected an object, found {json_kind(value)}"))
             return out
         root, here = str(_project(path)), str(path.absolute().parent)
@@ -96,16 +103,26 @@ class GeminiRules:
             if key not in value:
                 continue
             try:
-                made = settings_rules({key: value[key]})
+                made = settings_rules({"exclude" if key == _EXTENSION else key: value[key]})
             except ValueError as exc:
                 out.refused.append(self._refused(f"`{key}`", shown, f"{place}.{key}", str(exc)))
                 continue
             index = {entry: i for i, entry in reversed(list(enumerate(value[key])))}
             for rule in made:
-                written = rule.written.removeprefix(f"{key} ")
-                where = f"{place}.{key}[{index[written]}]" if written in index else f"{place}.{key}"
+                if rule.decision == "deny" and "(" in rule.tool:
+                    # Measured: `run_shell_command(echo)` in tools.exclude left the command running.
+                    out.refused.append(self._refused(
+                        f"`{key}` entry {rule.tool!r}", shown, f"{place}.{key}" if key != _EXTENSION else place,
+                        "Gemini CLI 0.61.0 takes an exclude entry as a tool name as written: one with arguments "
+                        "names no tool and excludes nothing, there or here", "SKIPPED_BY_VENDOR"))
+                    continue
+                written = rule.written.split(" ", 1)[-1] if rule.written.startswith(("exclude ", f"{key} ")) \
+                    else rule.written
+                base = place if key == _EXTENSION else f"{place}.{key}"
+                where = f"{base}[{index[written]}]" if written in index else base
+                text = f"{_EXTENSION} {written}" if key == _EXTENSION else rule.written
                 out.rules.append(PermissionRule(
-                    vendor=self.vendor, behavior=_BEHAVIOR[rule.decision], text=rule.written, tool=rule.tool,  # type: ignore[arg-type]
+                    vendor=self.vendor, behavior=_BEHAVIOR[rule.decision], text=text, tool=rule.tool,  # type: ignore[arg-type]
                     specifier=rule.args_pattern, origin=f"{shown}:{where}", scope=scope, root=root,
                     settings_dir=here))
         return out
