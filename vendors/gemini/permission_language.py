@@ -107,7 +107,8 @@ class GeminiRules:
             except ValueError as exc:
                 out.refused.append(self._refused(f"`{key}`", shown, f"{place}.{key}", str(exc)))
                 continue
-            index = {entry: i for i, entry in reversed(list(enumerate(value[key])))}
+            listed = value[key] if isinstance(value[key], list) else []  # a list: settings_rules checked it
+            index = {entry: i for i, entry in reversed(list(enumerate(listed)))}
             for rule in made:
                 if rule.decision == "deny" and "(" in rule.tool:
                     # Measured: `run_shell_command(echo)` in tools.exclude left the command running.
