@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from compat_adapter.catalog import host_tool, resolve_vendor
 from compat_adapter.importers.common import Refused
@@ -92,22 +93,25 @@ class GeminiRules:
         """The rules of a settings file's ``tools`` block (``exclude``, ``allowed``, ``core``,
         ``confirmationRequired``); its other keys are not permission rules."""
         out = PermissionImport()
+        block: Mapping[str, Any]
         if place == _EXTENSION:
             # An extension manifest's list: tool names taken from the model, like `exclude`.
-            value = {_EXTENSION: value}
-        elif not isinstance(value, Mapping):
+            block = {_EXTENSION: value}
+        elif isinstance(value, Mapping):
+            block = value
+        else:
             out.refused.append(self._refused("`tools`", shown, place, f"expected an object, found {json_kind(value)}"))
             return out
         root, here = str(_project(path)), str(path.absolute().parent)
         for key in _PRIORITY:
-            if key not in value:
+            if key not in block:
                 continue
             try:
-                made = settings_rules({"exclude" if key == _EXTENSION else key: value[key]})
+                made = settings_rules({"exclude" if key == _EXTENSION else key: block[key]})
             except ValueError as exc:
                 out.refused.append(self._refused(f"`{key}`", shown, f"{place}.{key}", str(exc)))
                 continue
-            listed = value[key] if isinstance(value[key], list) else []  # a list: settings_rules checked it
+            listed = block[key] if isinstance(block[key], list) else []  # a list: settings_rules checked it
             index = {entry: i for i, entry in reversed(list(enumerate(listed)))}
             for rule in made:
                 if rule.decision == "deny" and "(" in rule.tool:
