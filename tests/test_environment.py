@@ -150,3 +150,17 @@ async def test_a_real_hook_sees_exactly_the_policy(tmp_path: Path) -> None:
     seen.pop("SHLVL", None)
     seen.pop("_", None)
     assert seen == {"PATH": os.environ["PATH"], "LANG": "C.UTF-8"}
+
+
+def test_verdicts_are_kept_per_value_and_policy_so_a_changed_variable_is_judged_again() -> None:
+    # Each variable's verdict is remembered between runs: a value that turns secret-shaped, or an
+    # operator's policy that changes, must still be judged on what it is now.
+    base = {"PATH": "/usr/bin", "SERVICE_URL": "https://example.invalid/api"}
+    assert hook_environment(base)["SERVICE_URL"] == base["SERVICE_URL"]
+    leaked = {**base, "SERVICE_URL": "https://user:hunter2@example.invalid/api"}
+    assert "SERVICE_URL" not in hook_environment(leaked)
+    assert hook_environment(base)["SERVICE_URL"] == base["SERVICE_URL"]
+    allow = {**base, "COMPAT_ADAPTER_HOOK_ENV": "allowlist"}
+    assert hook_environment(allow) == {"PATH": "/usr/bin"}
+    allow["COMPAT_ADAPTER_HOOK_ENV_ALLOW"] = "SERVICE_*"
+    assert hook_environment(allow) == {"PATH": "/usr/bin", "SERVICE_URL": base["SERVICE_URL"]}

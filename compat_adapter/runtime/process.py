@@ -171,17 +171,21 @@ class _Tree:
     """The signals a run needs, sent to the launcher (which owns every descendant) or, without
     one, to the shell's process group."""
 
-    __slots__ = ("proc", "launched", "finished")
+    __slots__ = ("proc", "launched", "finished", "_cgroup")
 
     def __init__(self, proc: Process | Launched, launched: bool) -> None:
         self.proc, self.launched = proc, launched
         self.finished = False
+        self._cgroup: HookCgroup | None = None
 
     @property
     def cgroup(self) -> HookCgroup | None:
         """The run's cgroup, once its launcher has said which (it says so before anything else)."""
-        where = self.proc.cgroup if isinstance(self.proc, Launched) else None
-        return HookCgroup(Path(where)) if where is not None else None
+        if self._cgroup is None:
+            where = self.proc.cgroup if isinstance(self.proc, Launched) else None
+            if where is not None:
+                self._cgroup = HookCgroup(Path(where))  # read on every step of the run's end
+        return self._cgroup
 
     def terminate(self) -> None:
         if self.launched:
