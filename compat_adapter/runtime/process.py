@@ -136,6 +136,17 @@ async def _feed(stdin: ByteSendStream, payload: bytes) -> None:
         await stdin.aclose()
 
 
+def _sent_at_once(proc: Process | Launched, payload: bytes) -> int:
+    """How much of the payload went into the launcher's stdin pipe without waiting (a hook that
+    may have closed it already: all of it, as `_feed` counts it)."""
+    if not isinstance(proc, Launched) or proc.stdin is None:
+        return 0
+    try:
+        return proc.stdin.send_nowait(payload)
+    except anyio.BrokenResourceError:
+        return len(payload)
+
+
 def _spawn_failed(message: str, started: float) -> ProcessOutcome:
     return ProcessOutcome(
         exit_code=None,
@@ -276,8 +287,15 @@ async def run_command(
             tg.start_soon(err.drain, proc.stderr)
             if stdin is not None:
                 assert proc.stdin is not None
-                # Its own task: a grandchild holding stdin open must not hide the shell's exit.
-                tg.start_soon(_feed, proc.stdin, stdin)
+                # A payload the pipe takes at once is written now (a task per run costs more than
+                # the write); the rest in its own task: a grandchild holding stdin open must not
+                # hide the shell's exit.
+                sent = _sent_at_once(proc, stdin)
+                if sent and sent == len(stdin):
+                    with suppress(OSError):
+                        await proc.stdin.aclose()
+                else:
+                    tg.start_soon(_feed, proc.stdin, stdin[sent:])
             with anyio.move_on_after(timeout_s):
                 leader_code = await proc.wait()
             if leader_code is None:
