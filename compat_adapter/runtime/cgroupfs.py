@@ -104,12 +104,19 @@ def for_run(parent: str | None, made: str | None, joined: bool, name: str) -> tu
 def join(path: str) -> bool:
     """Move this process into `path`. The write waits for an RCU grace period (0.3 ms typical,
     10 ms and more on a loaded machine), which is why a launcher joins before its run comes."""
+    # By descriptor, not a file object: a spare does this after its fork, and every Python
+    # object it touches costs it a copied page.
     try:
-        with open(os.path.join(path, "cgroup.procs"), "w") as f:
-            f.write("0")  # "0" is the writer itself
+        fd = os.open(os.path.join(path, "cgroup.procs"), os.O_WRONLY | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        os.write(fd, b"0")  # "0" is the writer itself
         return True
     except OSError:
         return False
+    finally:
+        os.close(fd)
 
 
 def remove(path: str) -> None:
