@@ -140,7 +140,8 @@ def fork_into(path: str) -> int:
     child returns here without CPython's after-fork bookkeeping: sound only because the caller
     has one thread and the child only resets signals and execs. It costs a copy of the caller's
     memory (4 ms measured for a spare launcher, whose pages its server shares), which a launcher
-    that joined ahead does not pay: it starts the shell by ``posix_spawn``."""
+    that joined its cgroup by a write does not pay (every one, where the write is allowed): it
+    starts the shell by ``posix_spawn``."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError:
