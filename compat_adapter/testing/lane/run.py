@@ -14,6 +14,7 @@ import shutil
 import socket
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -118,8 +119,11 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def run_vendor(case: Case, run: Path, *, timeout: float = 150.0, lane: Path | None = None) -> VendorRecord:
-    """Run ``case`` under the real CLI in ``run`` (created); raises if the CLI is not installed."""
+def run_vendor(case: Case, run: Path, *, timeout: float = 150.0, lane: Path | None = None,
+               wrap: Callable[[list[str]], list[str]] | None = None) -> VendorRecord:
+    """Run ``case`` under the real CLI in ``run`` (created); raises if the CLI is not installed.
+    ``wrap`` puts a program in front of the CLI's command line (the real-config lane's process
+    observer), inside the sandbox."""
     if case.not_drivable:
         raise ValueError(f"{case.name} is not drivable: {case.not_drivable}")
     cli = cli_for(case.vendor)
@@ -130,6 +134,8 @@ def run_vendor(case: Case, run: Path, *, timeout: float = 150.0, lane: Path | No
     netns, why = isolation()
     port = NETNS_PORT if netns else _free_port()
     argv, env = prepare(cli, run, port, case.prompt, lane=lane, options=case.options)
+    if wrap is not None:
+        argv = wrap(list(argv))
     job = {"api": cli.api, "turns": turns_for(case), "argv": argv, "env": env, "cwd": str(proj), "port": port,
            "out": str(run / "out"), "netns": netns, "timeout": timeout,
            "http_server": case.options.get("http_server")}

@@ -16,15 +16,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from compat_adapter.testing.lane.compare import compare
 from compat_adapter.testing.lane.drivers import vendor_outcome
 from compat_adapter.testing.lane.scenarios import TOOL_COMMAND, Case
 from compat_adapter.testing.lane.suite import CaseResult, run_parallel
 from compat_adapter.testing.lane.vendors import cli_for
 from compat_adapter.testing.realconfig.install import Installed, install
 from compat_adapter.testing.realconfig.isolated import run_isolated
+from compat_adapter.testing.realconfig.judge import Side, commands_in, judge
+from compat_adapter.testing.realconfig.procwatch import parse, traced
 
-__all__ = ("DESTRUCTIVE", "SCENARIOS", "cases_of", "run_cases", "run_lane", "summarize")
+__all__ = ("DESTRUCTIVE", "SCENARIOS", "case_commands", "cases_of", "run_cases", "run_lane", "summarize")
 
 #: A command every guard against destructive shell commands refuses, harmless if it ran. A folder of
 #: the project, not an absolute path: Claude Code 2.1.328 refuses `rm -rf /<anything>` by itself
@@ -77,16 +78,26 @@ def cases_of(source: str, scenarios: Iterable[str] | None = None) -> tuple[Insta
     return installed, tuple(out)
 
 
+def case_commands(case: Case) -> list[str]:
+    """Every hook command the case's files spell (what the process observer looks for)."""
+    return list(dict.fromkeys(c for name in case.imports for c in commands_in(case.files.get(name, ""))))
+
+
 def _one(case: Case, root: Path) -> CaseResult:
     if case.not_drivable:
         return CaseResult(case, None, None, None)
     base = root / case.vendor / case.kind
+    vendor_log, our_log = base / "vendor" / "out" / "procs.strace", base / "embedded" / "procs.strace"
     try:
-        vendor = vendor_outcome(case, base / "vendor")
+        vendor = vendor_outcome(case, base / "vendor", wrap=lambda argv: traced(argv, vendor_log))
         ours = run_isolated(case, base / "embedded")
+        if not (vendor_log.exists() and our_log.exists()):
+            raise RuntimeError("the process observer recorded nothing (is strace installed? apt-get install strace)")
+        sides = [Side(o, parse(log.read_text(encoding="utf-8", errors="replace")), (str(run), str(run.resolve())))
+                 for o, log, run in ((vendor, vendor_log, base / "vendor"), (ours, our_log, base / "embedded"))]
     except Exception as exc:  # a run that breaks is reported loudly, with the case it broke on
         return CaseResult(case, None, None, None, failure=f"{type(exc).__name__}: {exc}")
-    return CaseResult(case, vendor, ours, compare(case, vendor, ours))
+    return CaseResult(case, vendor, ours, judge(case, case_commands(case), *sides))
 
 
 def run_lane(sources: Sequence[str], *, scenarios: Iterable[str] | None = None, root: Path | None = None,
