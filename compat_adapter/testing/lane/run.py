@@ -99,8 +99,10 @@ def prepare_project(case: Case, run: Path) -> Path:
     for name, text in case.files.items():
         (proj / name).parent.mkdir(parents=True, exist_ok=True)
         (proj / name).write_text(text)
-        if text.startswith("#!"):
-            (proj / name).chmod(0o755)  # a script the config starts directly
+        # A script the config starts directly; a repository's own script keeps its repository's mode.
+        kept = case.options.get("kept_modes", {}).get(name)
+        if kept or (kept is None and text.startswith("#!")):
+            (proj / name).chmod(0o755)
     cli = cli_for(case.vendor)
     target = proj / cli.hooks_file
     target.parent.mkdir(parents=True, exist_ok=True)

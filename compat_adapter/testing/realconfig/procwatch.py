@@ -26,7 +26,7 @@ __all__ = ("HookProc", "Trace", "command_pattern", "hook_runs", "parse", "traced
 #: What strace records: only successful calls (``-z``: no failed PATH look-ups, and each line is
 #: whole), forks so the tree is known, descriptors with what they point at (``-y``), every string
 #: in hex (``-xx``: one unambiguous decoding), long enough for a hook's whole answer.
-_SYSCALLS = "execve,execveat,clone,clone3,fork,vfork,pipe,pipe2,socketpair,write,writev"
+_SYSCALLS = "execve,execveat,clone,clone3,fork,vfork,pipe,pipe2,socketpair,dup2,dup3,write,writev"
 _ARGS = ("-f", "-qq", "-z", "-y", "-xx", "-s", "1048576", "-e", f"trace={_SYSCALLS}", "-e", "signal=none")
 _LINE = re.compile(r"^(\d+) +(\w+)\((.*)\) += (-?\d+)")
 _STRING = re.compile(r'"((?:\\x[0-9a-f]{2})*)"')
@@ -61,6 +61,10 @@ class Trace:
     """(pid, fd, what it points at, text) of every write to a pipe or socket on fd 1 or 2, in order."""
     made: Mapping[str, int] = field(default_factory=dict)
     """Each pipe or socket pair end (``pipe:[inode]``) → the process that made it."""
+    streams: Mapping[str, int] = field(default_factory=dict)
+    """What each pipe or socket was first made a standard stream as (1 or 2, by ``dup2``): the
+    vendor's child sets a hook's output and error streams so before it starts the hook, and a later
+    ``>&2`` in the hook's shell writes its error stream through descriptor 1."""
 
 
 def parse(text: str) -> Trace:
@@ -69,6 +73,7 @@ def parse(text: str) -> Trace:
     parent: dict[int, int] = {}
     writes: list[tuple[int, int, str, str]] = []
     made: dict[str, int] = {}
+    streams: dict[str, int] = {}
     for line in text.splitlines():
         m = _LINE.match(line)
         if m is None:
@@ -81,6 +86,11 @@ def parse(text: str) -> Trace:
             parent[result] = pid
         elif call in ("pipe", "pipe2", "socketpair"):
             made.update((_hex(t).decode("utf-8", "replace"), pid) for t in _TARGET.findall(args))
+        elif call in ("dup2", "dup3"):
+            ends = _TARGET.findall(args)
+            newfd = re.match(r"^\d+<(?:\\x[0-9a-f]{2})*>, (\d+)<", args)
+            if ends and newfd and int(newfd[1]) in (1, 2):
+                streams.setdefault(_hex(ends[0]).decode("utf-8", "replace"), int(newfd[1]))
         elif call in ("write", "writev"):
             fd = _FD.match(args)
             if fd is None or int(fd[1]) not in (1, 2):
@@ -90,7 +100,7 @@ def parse(text: str) -> Trace:
                 continue
             data = b"".join(_hex(s) for s in _STRING.findall(args[fd.end():]))
             writes.append((pid, int(fd[1]), target, data.decode("utf-8", "replace")))
-    return Trace(tuple(execs), parent, tuple(writes), made)
+    return Trace(tuple(execs), parent, tuple(writes), made, streams)
 
 
 def command_pattern(command: str) -> re.Pattern[str]:
@@ -135,15 +145,19 @@ def hook_runs(trace: Trace, commands: Iterable[str]) -> list[HookProc]:
         return pid
 
     programs: dict[int, list[tuple[str, ...]]] = {}
+    # The observed program itself (the vendor CLI, the embedded side) is never one of its hooks,
+    # whatever its command line holds.
+    observed = trace.execs[0][0] if trace.execs else None
     for pid, argv in trace.execs:
         root = root_of(pid)
-        if root is None:
+        if root is None and pid != observed:
             hit = next((c for c, p in patterns if _matches(argv, p)), None)
             if hit is None:
                 continue
             roots[pid] = (hit, argv)
             root = pid
-        programs.setdefault(root, []).append(argv)
+        if root is not None:
+            programs.setdefault(root, []).append(argv)
     out_text: dict[int, list[str]] = {}
     err_text: dict[int, list[str]] = {}
     for pid, fd, target, text in trace.writes:
@@ -151,6 +165,6 @@ def hook_runs(trace: Trace, commands: Iterable[str]) -> list[HookProc]:
         # A pipe the hook's own processes made (a ``$(…)``, a ``| grep``) carries nothing to its vendor.
         maker = trace.made.get(target)
         if root is not None and (maker is None or root_of(maker) != root):
-            (out_text if fd == 1 else err_text).setdefault(root, []).append(text)
+            (out_text if trace.streams.get(target, fd) == 1 else err_text).setdefault(root, []).append(text)
     return [HookProc(command, argv, tuple(programs.get(pid, ())), "".join(out_text.get(pid, ())),
                      "".join(err_text.get(pid, ()))) for pid, (command, argv) in roots.items()]
