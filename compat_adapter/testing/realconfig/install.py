@@ -1,5 +1,7 @@
-"""Install one file of the real corpus into a scratch project the way its vendor loads it, with a
-stand-in for every script it runs that the corpus does not have.
+"""Install one file of the real corpus into a scratch project the way its vendor loads it, with the
+repository's own scripts where the corpus keeps them (``scripts``: a verbatim copy under
+``tests/fixtures/real-scripts/``, laid out with its repository's mode) and a stand-in for every
+other script it runs.
 
 Where a file goes, and what each of its scripts is documented to do, is data: the lane manifest
 (``tests/fixtures/real-configs/LANE.json``): per corpus file its place in the project

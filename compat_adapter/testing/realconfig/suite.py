@@ -1,12 +1,13 @@
-"""The real-config lane: every file of the real corpus, installed as its vendor loads it, driven
-through the standard scenarios under the real vendor CLI and on compat-adapter (the embedded host),
-and compared as the vendor lane compares (:func:`compat_adapter.testing.lane.compare.compare`:
-which hooks fired, whether the tool ran, what the model read; the comparison is never adjusted).
+"""The real-config lane: every file of the real corpus, installed as its vendor loads it (with the
+repository's own scripts where the corpus keeps them, stand-ins for the rest), driven through the
+standard scenarios under the real vendor CLI and on compat-adapter (the embedded host), and judged
+by :func:`compat_adapter.testing.realconfig.judge.judge`: which hook processes ran and what hook
+text the model read, seen from outside both sides, besides whether the tool ran, the model calls
+and the tool result (the comparison is never adjusted).
 
-Both sides run in the lane's sandbox (a loopback-only namespace, scratch folders): the vendor as the
-vendor lane runs it, the embedded side through :mod:`compat_adapter.testing.realconfig.isolated`.
-Which hooks fired is read from the stand-ins' records (a command the config runs inline records
-nothing, on either side); what a hook did shows in the other facets.
+Both sides run in the lane's sandbox (a loopback-only namespace, scratch folders) under the same
+process observer (:mod:`compat_adapter.testing.realconfig.procwatch`): the vendor as the vendor
+lane runs it, the embedded side through :mod:`compat_adapter.testing.realconfig.isolated`.
 """
 
 from __future__ import annotations
@@ -117,8 +118,8 @@ def run_cases(cases: Sequence[Case], *, root: Path | None = None, workers: int |
 
 def summarize(installs: Sequence[Installed], results: Sequence[CaseResult]) -> dict[str, Any]:
     """Per vendor: pairs, agree, differ_listed, differ_unlisted, the share that agrees, every pair
-    that cannot be driven with why, failures, and per file its stand-ins and what it runs that the
-    lane cannot stand in."""
+    that cannot be driven with why, failures, and per file its own scripts, its stand-ins and what
+    it runs that the lane cannot stand in."""
     out: dict[str, Any] = {}
     for vendor in dict.fromkeys(i.vendor for i in installs):
         mine = [r for r in results if r.case.vendor == vendor]
@@ -133,7 +134,8 @@ def summarize(installs: Sequence[Installed], results: Sequence[CaseResult]) -> d
             "not_drivable": {r.case.kind: r.case.not_drivable for r in mine if r.case.not_drivable},
             "failures": {r.case.kind: r.failure for r in mine if r.failure},
             "verdicts": {v.case.split(":", 1)[1]: v.as_json() for v in verdicts if v.status != "agree"},
-            "files": {i.source: {"standins": [list(s) for s in i.standins], "cannot_stand_in": list(i.cannot),
+            "files": {i.source: {"scripts": [list(s) for s in i.scripts], "standins": [list(s) for s in i.standins],
+                                 "cannot_stand_in": list(i.cannot),
                                  "not_drivable": i.not_drivable}
                       for i in installs if i.vendor == vendor},
         }
