@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from compat_adapter.testing.lane.scenarios import CORPUS_PLUGINS, Case
-from compat_adapter.testing.lane.vendors import cli_for, lane_vendors, prepare
+from compat_adapter.testing.lane.vendors import PROJECT, cli_for, lane_vendors, prepare
 
 __all__ = ("NETNS_PORT", "VendorRecord", "hook_files", "isolation", "prepare_project", "run_vendor", "turns_for")
 
@@ -59,14 +59,17 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def turns_for(case: Case) -> list[dict[str, Any]]:
+def turns_for(case: Case, proj: Path | None = None) -> list[dict[str, Any]]:
+    """The scripted model's turns for ``case``; a call's :data:`PROJECT` becomes ``proj``."""
     cli = cli_for(case.vendor)
     calls = {"shell": cli.call, "read": cli.read, "write": cli.write}
     extra = dict(case.options.get("call_args") or {})  # what a case adds to every call (Codex: escalation)
 
     def one(kind: str, value: str) -> dict[str, Any]:
         made = calls[kind](value)
-        return {**made, "arguments": {**made["arguments"], **extra}}
+        arguments = {k: v.replace(PROJECT, str(proj)) if proj is not None and isinstance(v, str) else v
+                     for k, v in made["arguments"].items()}
+        return {**made, "arguments": {**arguments, **extra}}
 
     return [{"calls": [one(kind, value)]} if kind in calls else {"text": value} for kind, value in case.steps]
 
@@ -138,7 +141,7 @@ def run_vendor(case: Case, run: Path, *, timeout: float = 150.0, lane: Path | No
     argv, env = prepare(cli, run, port, case.prompt, lane=lane, options=case.options)
     if wrap is not None:
         argv = wrap(list(argv))
-    job = {"api": cli.api, "turns": turns_for(case), "argv": argv, "env": env, "cwd": str(proj), "port": port,
+    job = {"api": cli.api, "turns": turns_for(case, proj), "argv": argv, "env": env, "cwd": str(proj), "port": port,
            "out": str(run / "out"), "netns": netns, "timeout": timeout,
            "http_server": case.options.get("http_server")}
     (run / "job.json").write_text(json.dumps(job, indent=1))

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -48,7 +49,7 @@ def handler_command(handler: Any) -> str | None:
         return handler
     if not isinstance(handler, Mapping):
         return None
-    for key in ("command", "bash"):
+    for key in ("bash", "command"):  # Copilot runs `bash` on a POSIX machine, `command` where it has none
         if isinstance(handler.get(key), str):
             return str(handler[key])
     if isinstance(handler.get("exec"), str):
@@ -57,18 +58,44 @@ def handler_command(handler: Any) -> str | None:
 
 
 def commands_in(text: str) -> list[str]:
-    """Every command a hook file spells (JSON, JSONC or TOML), found by its key in the text: also
-    those of entries the import refuses, which the vendor may still start."""
-    out: list[str] = []
-    for m in _JSON_KEYS.finditer(text):
+    """Every command a hook file spells under its ``hooks`` (JSON or TOML): also those of entries
+    the import refuses, which the vendor may still start; not an MCP server's (a process its vendor
+    starts that is no hook). A file neither reads as is read by its keys in the text."""
+    data: Any = None
+    try:
+        data = json.loads(text)
+    except ValueError:
         try:
-            out.append(json.loads(m[1]))
-        except ValueError:
-            continue
-    for m in _TOML_KEYS.finditer(text):
-        raw = m[1]
-        out.append(raw[1:-1] if raw.startswith("'") else json.loads(raw))
-    return list(dict.fromkeys(c for c in out if c.strip()))
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError:
+            data = None
+    if isinstance(data, Mapping):
+        found = list(_handler_commands(data.get("hooks")))
+    else:
+        found = [json.loads(m[1]) for m in _JSON_KEYS.finditer(text) if _is_json_string(m[1])]
+        found += [m[1][1:-1] if m[1].startswith("'") else json.loads(m[1]) for m in _TOML_KEYS.finditer(text)]
+    return list(dict.fromkeys(c for c in found if c.strip()))
+
+
+def _is_json_string(raw: str) -> bool:
+    try:
+        json.loads(raw)
+    except ValueError:
+        return False
+    return True
+
+
+def _handler_commands(value: Any) -> Iterable[str]:
+    if isinstance(value, Mapping):
+        command = handler_command(value) if any(k in value for k in ("command", "bash", "exec")) else None
+        if command is not None:
+            yield command
+        for v in value.values():
+            if isinstance(v, (Mapping, list)):
+                yield from _handler_commands(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _handler_commands(v)
 
 
 @dataclass(frozen=True, slots=True)
