@@ -330,7 +330,7 @@ def test_errors_name_what_is_wrong(tmp_path: Path) -> None:
     assert "no such file or folder" in missing.stderr and "fix the file" not in missing.stderr
     (tmp_path / "settings.json").write_text("{}")
     afile = cli("grade", str(tmp_path / "settings.json"))
-    assert afile.returncode == 2 and afile.stderr.startswith("NOT_A_FOLDER: ") and "--vendor" in afile.stderr
+    assert afile.returncode == 2 and afile.stderr.startswith("NOT_A_VENDOR_FILE: ") and "--vendor" in afile.stderr
     for args in (("run", str(tmp_path / "nowhere"), "--script", "s.json"), ("hooks", str(tmp_path / "nowhere")),
                  ("trust", "--yes", str(tmp_path / "nowhere"))):
         done = cli(*args)

@@ -165,7 +165,7 @@ def _unusable(exc: Any) -> dict[str, Any]:
 
 def _inputs(args: argparse.Namespace) -> tuple[list[Path], list[Path], list[Any]]:
     """The folders and files named (default: .), and an error for each path that does not exist."""
-    from compat_adapter.errors import NoSuchPath, NotAFolder
+    from compat_adapter.errors import NoSuchPath
 
     folders, files, missing = [], [], []
     for given in args.files or ["."]:
@@ -178,9 +178,6 @@ def _inputs(args: argparse.Namespace) -> tuple[list[Path], list[Path], list[Any]
             missing.append(NoSuchPath(f"{given}: no such file or folder", path=given))
     if missing and not folders and not files:
         raise missing[0]
-    if files and not args.vendor:
-        raise NotAFolder(f"{files[0]}: is a file, not a project folder; name its vendor with --vendor "
-                         "(a folder is searched for every vendor's files)", path=str(files[0]))
     return folders, files, missing
 
 
@@ -188,7 +185,7 @@ def collect(args: argparse.Namespace) -> dict[str, Any]:
     """The ``grade --json`` report (docs/schema/grade.schema.json) for the paths ``args`` names."""
     from compat_adapter.catalog import resolve_vendor
     from compat_adapter.importers import import_files
-    from compat_adapter.importers.discover import import_all, twice
+    from compat_adapter.importers.discover import EVERY, import_all, shared_files, twice, vendor_of
 
     surface = surface_named(args.host)
     if args.host == "embedded":
@@ -202,18 +199,27 @@ def collect(args: argparse.Namespace) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     doubles: list[dict[str, str]] = []
     vendors: list[str] = []
-    if files:
-        assert chosen is not None  # _inputs refuses files without --vendor
-        vendors.append(chosen.id)
-        unusable: list[Any] = []
-        result = import_files(chosen.id, [str(f) for f in files], trust_all=trust, unusable=unusable)
-        if len(unusable) == len(files) and not folders and not failed:
-            raise unusable[0]  # only named files, none usable: the one-line error of every command
-        failed += unusable
-        rows += _rows(chosen.id, result, surface, None, args.prefer)
+    shared = _shared(args)
+    # A file without --vendor is read as the vendor that reads it where it sits, as `trust` infers it.
+    by_vendor: dict[str, list[Path]] = {}
+    for file in files:
+        by_vendor.setdefault(chosen.id if chosen else vendor_of(file, shared=shared), []).append(file)
+    unusable: list[Any] = []
+    for vid, named in by_vendor.items():
+        vendors.append(vid)
+        result = import_files(vid, [str(f) for f in named], trust_all=trust, unusable=unusable)
+        rows += _rows(vid, result, surface, None, args.prefer)
+    if files and len(unusable) == len(files) and not folders and not failed:
+        raise unusable[0]  # only named files, none usable: the one-line error of every command
+    failed += unusable
     only = [chosen.id] if chosen else None
+    shares: list[dict[str, Any]] = []
     for folder in folders:
-        found = import_all(folder, trust_all=trust, vendors=only)
+        # --vendor V grades every file V reads, a shared one included: V was asked for by name.
+        found = import_all(folder, trust_all=trust, vendors=only, shared=EVERY if chosen else shared)
+        shares += [{"file": str(f.path), "readers": list(f.readers), "loaded_as": list(f.loaded_as), "why": f.why}
+                   for f in shared_files(folder, shared=EVERY if chosen else shared)
+                   if not chosen or chosen.id in f.readers]
         root = Path(os.path.abspath(folder))  # preflight reads scripts from here, whatever the spelling
         for part in found:
             if part.vendor not in vendors:
@@ -232,11 +238,19 @@ def collect(args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {"host": surface.host, "version": surface.version, "vendors": vendors, "rows": rows,
                            "unsupported": sum(r["capability"] == "UNSUPPORTED" for r in rows),
                            "cannot_start": sum(r.get("starts") is False for r in rows),
-                           "loads_twice": doubles, "errors": [f"{u['code']}: {u['message']}" for u in unusable_rows],
+                           "loads_twice": doubles, "shared": shares, "errors": [f"{u['code']}: {u['message']}" for u in unusable_rows],
                            "unusable": unusable_rows}
     if len(vendors) == 1:
         out["vendor"] = vendors[0]
     return out
+
+
+def _shared(args: argparse.Namespace) -> str:
+    """``--shared-as``: owner, all, or a vendor (its id; an alias or a typo is resolved or refused)."""
+    from compat_adapter.catalog import resolve_vendor
+
+    value = getattr(args, "shared_as", "owner")
+    return value if value in ("owner", "all") else resolve_vendor(value).id
 
 
 def _dedupe(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -259,7 +273,9 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
                               "command is misused")
     g.add_argument("--vendor", default=None,
                    help="the vendor of the named files (for folders: only this vendor's files)")
-    g.add_argument("files", nargs="*", help="files of --vendor, or project folders (default: .)")
+    g.add_argument("files", nargs="*",
+                   help="hook files (of --vendor, else of the vendor that reads them where they sit), or "
+                        "project folders (default: .)")
     g.add_argument("--host", default="embedded", help="grade on this host's surface (embedded, dsh, dsh-0.2)")
     g.add_argument("--json", action="store_true",
                    help="print the report as JSON (schema: docs/schema/grade.schema.json)")
@@ -268,6 +284,11 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
     g.add_argument("--strict", action="store_true",
                    help="exit 1 when anything is UNSUPPORTED or a hook cannot start (a guard that fails open)")
     g.add_argument("--trust-all", action="store_true", help=_TRUST_ALL_HELP)
+    g.add_argument("--shared-as", default="owner", metavar="VENDOR|owner|all",
+                   help="a hook file several vendors read (a Claude plugin's hooks/hooks.json, which CodeBuddy "
+                        "reads too) is loaded once, as the vendor whose layout it belongs to (owner, the "
+                        "default); VENDOR loads it as that reader's, all as every reader's (it then runs "
+                        "once per vendor)")
     g.add_argument("--prefer", choices=("fidelity", "official"), default="fidelity",
                    help="route policy: fidelity (default) translates every event it can with the vendor's own "
                         "semantics; official keeps the host's official bridge for the events it carries")

@@ -195,6 +195,11 @@ def _findings(out: Printer, report: Mapping[str, Any]) -> None:
         out.line("preflight (what this machine does not give a hook):", style="bold")
         for text, where in other:
             out.line(f"{text} ({_places(where)})", indent=2, hang=4)
+    if report.get("shared"):
+        out.line()
+        out.line("files several vendors read:", style="bold")
+        for f in report["shared"]:
+            out.line(f"{short_origin(f['file'])}: {f['why']}", indent=2, hang=4)
     by_origin: dict[str, list[Row]] = {}
     for r in rows:
         by_origin.setdefault(r["origin"], []).append(r)

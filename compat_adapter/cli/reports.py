@@ -30,6 +30,15 @@ class Twice(_Model):
     why: str
 
 
+class SharedFile(_Model):
+    """A hook file several vendors read, and as whose it was loaded (``--shared-as``)."""
+
+    file: str
+    readers: list[str]
+    loaded_as: list[str]
+    why: str
+
+
 class GradeRow(_Model):
     """One graded hook, refused entry, plugin hook or rules file."""
 
@@ -85,6 +94,8 @@ class GradeReport(_Model):
     cannot_start: int = 0
     """Command hooks that cannot start here (``--strict`` exits 1 on any)."""
     loads_twice: list[Twice]
+    shared: list[SharedFile] = []
+    """Hook files several vendors read: each loaded once, as its owner's, unless ``--shared-as``."""
     errors: list[str]
     """``CODE: message`` of each unusable file (as ``unusable``, one line each)."""
     unusable: list[Unusable]
