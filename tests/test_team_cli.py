@@ -302,14 +302,14 @@ def test_run_runs_a_projects_claude_pretooluse_deny_without_a_preset(tmp_path: P
         {"text": "listing", "tools": [{"name": "bash", "arguments": {"command": "touch listed"}}]},
         "done"]}))
     # Not trusted yet: nothing of the project runs, and the run says so.
-    done = cli("run", ".", "--script", str(script), "--json", cwd=project)
+    done = cli("run", ".", "--script", str(script), "--json", "--in-place", cwd=project)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["held"][0].startswith("8 hook(s): UNTRUSTED: ")
     assert (project / "pushed").exists()
     (project / "pushed").unlink()
     (project / "listed").unlink()
     assert cli("trust", "--yes", ".", cwd=project).returncode == 0
-    done = cli("run", ".", "--script", str(script), "--json", cwd=project)
+    done = cli("run", ".", "--script", str(script), "--json", "--in-place", cwd=project)
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["held"] == [] and data["turns"] == ["completed"]
