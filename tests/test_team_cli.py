@@ -303,14 +303,14 @@ def test_run_runs_a_projects_claude_pretooluse_deny_without_a_preset(tmp_path: P
         {"text": "listing", "tools": [{"name": "bash", "arguments": {"command": "touch listed"}}]},
         "done"]}))
     # Not trusted yet: nothing of the project runs, and the run says so.
-    done = cli("run", ".", "--script", str(script), "--json", cwd=project)
+    done = cli("run", ".", "--script", str(script), "--json", "--in-place", cwd=project)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["held"][0].startswith("8 hook(s): UNTRUSTED: ")
     assert (project / "pushed").exists()
     (project / "pushed").unlink()
     (project / "listed").unlink()
     assert cli("trust", "--yes", ".", cwd=project).returncode == 0
-    done = cli("run", ".", "--script", str(script), "--json", cwd=project)
+    done = cli("run", ".", "--script", str(script), "--json", "--in-place", cwd=project)
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["held"] == [] and data["turns"] == ["completed"]
@@ -331,7 +331,7 @@ def test_errors_name_what_is_wrong(tmp_path: Path) -> None:
     assert "no such file or folder" in missing.stderr and "fix the file" not in missing.stderr
     (tmp_path / "settings.json").write_text("{}")
     afile = cli("grade", str(tmp_path / "settings.json"))
-    assert afile.returncode == 2 and afile.stderr.startswith("NOT_A_FOLDER: ") and "--vendor" in afile.stderr
+    assert afile.returncode == 2 and afile.stderr.startswith("NOT_A_VENDOR_FILE: ") and "--vendor" in afile.stderr
     for args in (("run", str(tmp_path / "nowhere"), "--script", "s.json"), ("hooks", str(tmp_path / "nowhere")),
                  ("trust", "--yes", str(tmp_path / "nowhere"))):
         done = cli(*args)

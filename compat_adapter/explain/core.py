@@ -107,7 +107,8 @@ def _imports(spec: VendorSpec, q: Question) -> tuple[Any, list[Lint], list[str]]
         result = import_files(spec.id, [str(f) for f in q.files], trust_all=q.trust_all)
         found: tuple[Discovered, ...] = (Discovered(spec.id, q.files, result),)
     else:
-        found = import_all(q.root, trust_all=q.trust_all, vendors=[spec.id])
+        # The vendor is named: every file it reads, one another vendor's layout owns included.
+        found = import_all(q.root, trust_all=q.trust_all, vendors=[spec.id], shared="all")
     errors = [f"{e.code}: {e.message}" for d in found for e in d.errors]
     hooks = tuple(h for d in found if d.result for h in d.result.hooks)
     refused = tuple(r for d in found if d.result for r in d.result.refused)

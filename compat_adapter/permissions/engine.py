@@ -1,8 +1,9 @@
 """The precedence engine: which rule decides a call, and how a rule's decision meets the hooks'.
 
-Pure. Every vendor here weighs its rules the same way: a matching deny wins, then an ask, then an
+Pure. Most vendors here weigh their rules the same way: a matching deny wins, then an ask, then an
 allow, whatever order the files list them in and whichever scope they came from (Claude Code's
-"deny rules take precedence", CodeBuddy's and Qwen Code's alike). How a rule meets a pre-tool
+"deny rules take precedence", CodeBuddy's and Qwen Code's alike); a language whose vendor weighs them
+otherwise decides for itself (Gemini CLI by priority, OpenCode by the last matching rule). How a rule meets a pre-tool
 hook's answer is the vendor's own (:class:`~compat_adapter.permissions.language.Combination`).
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal
 
-from compat_adapter.permissions.language import Combination, RuleLanguage
+from compat_adapter.permissions.language import Combination, OwnPrecedence, RuleLanguage
 from compat_adapter.permissions.model import BEHAVIORS, PermissionRule, RuleCall, Ruling
 
 __all__ = ("rule_for", "ruling", "strictest", "winner")
@@ -30,7 +31,11 @@ def rule_for(rules: Iterable[PermissionRule], call: RuleCall, language: RuleLang
 
 
 def ruling(rules: Iterable[PermissionRule], call: RuleCall, language: RuleLanguage) -> Ruling | None:
-    """The deciding rule with what the model reads for it; None when no rule matches."""
+    """The deciding rule with what the model reads for it; None when no rule matches. A language
+    with its vendor's own precedence (:class:`~compat_adapter.permissions.language.OwnPrecedence`)
+    decides for itself."""
+    if isinstance(language, OwnPrecedence):
+        return language.decide(tuple(rules), call)
     rule = rule_for(rules, call, language)
     if rule is None:
         return None

@@ -9,13 +9,14 @@ language, matches calls through it, and words refusals with it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from compat_adapter.model import Degradation
-from compat_adapter.permissions.model import PermissionImport, PermissionRule, RuleCall
+from compat_adapter.permissions.model import PermissionImport, PermissionRule, RuleCall, Ruling
 
-__all__ = ("Combination", "RuleLanguage")
+__all__ = ("Combination", "OwnPrecedence", "RuleLanguage")
 
 
 class Combination(Protocol):
@@ -79,3 +80,13 @@ class RuleLanguage(Protocol):
         """What a setting beside the rules loses here, or why it cannot apply at all."""
         ...
 
+
+@runtime_checkable
+class OwnPrecedence(Protocol):
+    """A rule language whose vendor does not weigh deny before ask before allow (Gemini CLI: the
+    highest priority decides; OpenCode: the last matching rule does): it decides a call from all of
+    its vendor's rules at once, and the engine asks it instead of ranking the rules itself."""
+
+    def decide(self, rules: Sequence[PermissionRule], call: RuleCall) -> Ruling | None:
+        """The ruling on ``call`` with the vendor's own precedence; None when no rule decides it."""
+        ...

@@ -30,5 +30,5 @@ UNIT = vendor_unit(
     landing=Facts(context={"session": "message:system", "post": "message:user"},
                   stop="message:user"),
     lane="vendors.cursor.lane:CLI",  # test support: its live speaker; CLI says why it has no lane driver
-    permissions=None,  # no rule language read yet: its files' rules are refused, listed
+    permissions=Later("vendors.cursor.permission_language:LANGUAGE"),  # .cursor/cli.json permissions (documented)
 )
