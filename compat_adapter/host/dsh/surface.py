@@ -170,8 +170,7 @@ def surface_from_composition(composition: Mapping[str, Any]) -> Surface:
     seams = {name: info.mode for name, info in DSH_SEAMS.items()
              if info.service in provided and name in forwarded}
     offered = frozenset(ours for theirs, ours in SERVICE_NAMES.items() if theirs in provided)
-    # The roles a plugin's context can be given here: none the bundle can place on 0.2.1 (its
-    # developer messages reach no request they are meant for: see bundle/plugin.mjs).
+    # The roles the bundle gives context here: system-prompt text (bundle/voice.mjs).
     roles = frozenset(str(r) for r in composition.get("context_roles") or ())
     return Surface(host="dsh", version=version, seams=seams, services=offered,
                    bridge_packages=frozenset(b for b in bridges if b in _BRIDGES),
@@ -195,6 +194,7 @@ DSH_SDK_COMPOSITION: Mapping[str, Any] = MappingProxyType({
     "tools": {"bash": None, "todo_write": None},
     "settings_writable": True,
     "profile": "sdk",
+    "context_roles": ["system", "developer"],
 })
 
 #: The surface a 0.2.1-rc.2 ``sdk`` profile with the bundle publishes.

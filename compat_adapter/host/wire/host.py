@@ -35,6 +35,7 @@ from anyio.abc import TaskGroup
 
 from compat_adapter.errors import HostSurfaceMismatch, MountFailed, ProtocolError
 from compat_adapter.host.wire.channel import Channel
+from compat_adapter.host.wire.notices import ChannelNotices
 from compat_adapter.host.wire.codec import (decode_event, decode_result, decode_verdict, encode_message,
                                             encode_verdict, plain)
 from compat_adapter.host.protocol import (
@@ -185,7 +186,7 @@ class _Mount:
             await self.host._channel.request("unmount_bridge", {"mount": self.mount_id})
 
 
-class WireHost(Host):
+class WireHost(ChannelNotices, Host):
     """The Host contract over a :class:`~compat_adapter.host.wire.channel.Channel` to a runtime.
 
     Call :meth:`attach` before the channel runs; the surface is known once the peer's ``hello``
