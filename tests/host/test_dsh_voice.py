@@ -132,3 +132,48 @@ def test_an_untrusted_hook_file_is_announced_at_session_start(home: Path, tmp_pa
     assert len(held) == 1 and held[0]["origin"] == str(settings)
     assert f"compat-adapter trust {settings}" in held[0]["text"]
     assert result.final_response == "hi"
+
+
+def _counting_context(ws: Path) -> None:
+    """A UserPromptSubmit hook whose context changes every prompt: CTX-TURN-1, CTX-TURN-2 …"""
+    (ws / ".claude").mkdir(parents=True, exist_ok=True)
+    answer = ('{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"CTX-TURN-%s"}}')
+    hook = write_script(ws / ".claude" / "count.sh", (
+        "cat > /dev/null\n"
+        f"n=$(( $(cat '{ws}/.count' 2>/dev/null || echo 0) + 1 )); echo $n > '{ws}/.count'\n"
+        f"printf '{answer}' $n\n"))
+    settings = {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": str(hook)}]}]}}
+    (ws / ".claude" / "settings.json").write_text(json.dumps(settings))
+
+
+@pytest.mark.parametrize("route", ["deepseek-v4-flash", "deepseek-flash"])
+def test_what_each_new_context_costs_on_each_route(home: Path, tmp_path: Path, route: str) -> None:
+    """The measurement behind the ``context-cost`` loss (host/dsh/surface.py): kept context is
+    cumulative, and a change either starts a new request series (the prompt cache of the whole
+    conversation is lost) or appends a whole copy of the rendered prompt."""
+    from deepseek_harness import DeepSeekHarness
+
+    ws = tmp_path / "ws"
+    _counting_context(ws)
+    trust_project("claude", ws)
+    with AnthropicServer((ModelTurn("one"), ModelTurn("two"))).start() as model:
+        with DeepSeekHarness(cwd=str(ws), dsh_home=str(home), base_url=model.base_url, api_key="sk-scripted",
+                             model=route, initialize_timeout_seconds=120) as harness:
+            session = harness.start_session()
+            session.run("first prompt")
+            second = session.run("second prompt")
+        first_request, second_request = (r.body for r in model.main_requests)
+    one, two = "hook additional context: CTX-TURN-1", "hook additional context: CTX-TURN-2"
+    assert one in first_request["system"] and two not in first_request["system"]
+    headers = [e["data"] for e in second.events if e.get("type") == "request/header"]
+    copies = [m for m in second_request["messages"] if m.get("role") == "system"]
+    if route == "deepseek-v4-flash":
+        # No in-history updates: the head is rewritten with both, and a new series begins.
+        assert one in second_request["system"] and two in second_request["system"]
+        assert [h.get("reason") for h in headers] == ["series"] and not copies, [{k: v for k, v in h.items() if k != "header"} for h in headers]
+    else:
+        # In-history updates: the head stays; a whole prompt copy with both follows the new prompt.
+        assert two not in second_request["system"] and not [h for h in headers if h.get("reason") == "series"]
+        [copy] = copies
+        text = json.dumps(copy)
+        assert one in text and two in text and "DeepSeek Harness" in text

@@ -188,8 +188,10 @@ EVENTS = (
         degradations=(
             degrade("output-field-ignored",
                     "A block or continue:false rejects the prompt before any model call, as in Claude "
-                    "Code, but the host's reject carries no text, so \"UserPromptSubmit operation blocked "
-                    "by hook: <reason>\" reaches no one; the audit keeps the reason."),
+                    "Code, and \"UserPromptSubmit operation blocked by hook: <reason>\" (or the stopReason) "
+                    "reaches the person as the host's notice (a session record; on DSH also the turn's end, "
+                    "which the SDK and headless --json show), but DSH's web UI shows that turn stopped "
+                    "without the words."),
             shared.EVERY_INBOX_STEP,
             degrade("payload-field-missing",
                     "permission_mode is always \"default\"; prompt_id is a UUID derived from the session "

@@ -268,6 +268,14 @@ export async function apply(ctx, config = {}) {
     return { ...decision, messages: [...decision.messages, ...effects.map((e) => dshMessage(e.message))] }
   })
   ctx.on('subagent/end', (info) => { childStarts.delete(info?.id) })
+  // The child's first assembly comes before that step: what the answer gives the child in the
+  // system role is kept for its system prompt there, the rest still waits for the step.
+  voice.beforeAssembly(async (agent) => {
+    const held = childStarts.get(agent.id)
+    if (!held) return
+    const effects = await held
+    childStarts.set(agent.id, Promise.resolve(effects.filter((e) => e.op === 'steer' || keepPlaced([e.message], agent).length)))
+  })
 
   channel.onRequest('next', async ({ dispatch }) => {
     const state = dispatches.get(dispatch)

@@ -46,6 +46,7 @@ export function createVoice(ctx, { logger, session }) {
   const ending = new Map() // session id → the notice text its turn ends with
   const waiting = new Map() // agent id → notices said before its first turn (held-back files)
   let decide = null // (payload) => the service's pre-step answer, while it holds agent/pre-step
+  let before = async () => {} // (agent) => awaited before an agent's assembly (a child's start)
 
   const record = (agent, type, data) => {
     try { session.appendPluginRecord(agent.session, type, data) } catch (error) {
@@ -99,6 +100,7 @@ export function createVoice(ctx, { logger, session }) {
   ctx.on('system-prompt/assemble', async (_assembly, context, next) => {
     const agent = context.agent
     if (agent) {
+      await before(agent)
       // Said at the session's start, written at its first step: the SDK streams a session's
       // events from its first prompt on, so a record written before would reach nobody.
       for (const n of waiting.get(agent.id) ?? []) record(agent, NOTICE_RECORD, n)
@@ -148,6 +150,7 @@ export function createVoice(ctx, { logger, session }) {
 
   return {
     keep, restore, forget, notice, refused,
+    beforeAssembly: (fn) => { before = fn },
     /** From now on (null: no longer) the service decides pre-step at assembly, through `fn`. */
     deciding: (fn) => { decide = fn; if (!fn) { claims.clear(); early.clear() } },
     /** What the service decided for this agent's step at assembly, taken once (undefined: none). */
