@@ -21,6 +21,9 @@
 // it. A notice that ends its turn (a block, a continue:false) also ends the turn through
 // `agent.cancel({kind: 'hook', reason})`: turn/end then carries the words, which `dsh headless
 // --json` prints (status turn_end) and the SDK reports; the web UI shows the turn stopped, not why.
+// Every notice is also a line on the runtime's stderr, where `dsh headless` writes its diagnostics.
+// The web UI shows neither a plugin record nor stderr: a systemMessage or a held-back file reaches
+// its user nowhere (the README's DSH section says so).
 
 export const CONTEXT_ROLES = ['system', 'developer']
 const PLACED = new Set(CONTEXT_ROLES)
@@ -134,6 +137,9 @@ export function createVoice(ctx, { logger, session }) {
     const agent = sessionId ? ctx.get('agents')?.get(sessionId) : undefined
     if (!agent) { logger.warn(`compat-adapter: ${kind}: ${text}`); return }
     const data = { kind, text, origin: origin ?? null, endsTurn: !!endsTurn }
+    // Diagnostics go to stderr in `dsh headless` (its --json stdout has no place for a notice
+    // that does not end a turn); the SDK keeps the runtime's stderr too.
+    process.stderr.write(`compat-adapter: ${text}\n`)
     if (kind === 'held') waiting.set(agent.id, [...(waiting.get(agent.id) ?? []), data])
     else record(agent, NOTICE_RECORD, data)
     if (endsTurn) ending.set(sessionId, text)
