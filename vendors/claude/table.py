@@ -112,10 +112,8 @@ _CONTEXT_AS_USER = degrade(
     "Hook context reaches the model in Claude's own words (\"<Event> hook additional context: …\", or "
     "\"<hook> hook success: …\" for plain output), but "
     "as a user message sourced from the hook, where Claude Code sends a system message: this host gives "
-    "a plugin's context no system role (DSH 0.2.1-rc.2 sends no plugin developer message to the model: "
-    "its sdk profile's default route, deepseek-v4-flash, declares no tool-update mode, so every "
-    "developer message is stripped from the request, and on any route one logged before a session's "
-    "first request header is outside the request series).",
+    "a plugin's context no system role (its surface lists no context role; the embedded host and DSH, "
+    "where the bundle makes it system-prompt text, both have one).",
 )
 _NO_FORK = degrade("matcher-narrowed",
     "The host never reports a \"fork\" source (a forked session starts as \"startup\"), "
