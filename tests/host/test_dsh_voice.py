@@ -177,3 +177,24 @@ def test_what_each_new_context_costs_on_each_route(home: Path, tmp_path: Path, r
         [copy] = copies
         text = json.dumps(copy)
         assert one in text and two in text and "DeepSeek Harness" in text
+
+
+def test_kept_context_survives_a_resumed_session(home: Path, tmp_path: Path) -> None:
+    """The plugin's memory goes with its process; the context it was given is in the log (a plugin
+    record), so a session resumed by a new runtime still carries the first prompt's context."""
+    from deepseek_harness import DeepSeekHarness
+
+    ws = tmp_path / "ws"
+    _counting_context(ws)
+    trust_project("claude", ws)
+    with AnthropicServer((ModelTurn("one"), ModelTurn("two"))).start() as model:
+        options = dict(cwd=str(ws), dsh_home=str(home), base_url=model.base_url, api_key="sk-scripted",
+                       initialize_timeout_seconds=120)
+        with DeepSeekHarness(**options) as harness:  # type: ignore[arg-type]
+            session = harness.start_session()
+            session.run("first prompt")
+        with DeepSeekHarness(**options) as harness:  # type: ignore[arg-type]
+            harness.resume_session(session.id).run("second prompt")
+        resumed = model.main_requests[1].body
+    assert "hook additional context: CTX-TURN-1" in resumed["system"]
+    assert "hook additional context: CTX-TURN-2" in resumed["system"]
