@@ -414,7 +414,7 @@ export async function apply(ctx, config = {}) {
   // after the request series' first request/header, which a session's first request logs after its
   // user message with no seam between (an append from a session observer is refused as re-entrant).
   // So the role is a listed difference on this host.
-  ctx.on('session/event', (session, event) => channel.notify('session/event', { session: sessionJson(session), event }))
+  ctx.on('session/event', forwardRecords(ctx, channel, sessionJson))
   ctx.on('agent/disposed', ({ agent }) => channel.notify('agent/gone', { id: agent.id }))
 
   channel.onClose.push((reason) => logger.warn(`compat-adapter: the service channel closed (${reason}); forwarded seams fail closed`))
@@ -424,8 +424,12 @@ export async function apply(ctx, config = {}) {
     if (!config.channel) channel.close('plugin disposed')
   })
 
+  // What the bundle brings to a composition that lacks it (see the functions below `describe`).
+  await composeWorkspaceChanges(ctx, logger)
+  const relays = relayShellEnv(ctx, channel, logger, executionJson, timeoutMs) ? ['shellEnv'] : []
+
   // Publish the composition, then register what the profile config declares.
-  const composition = describe(ctx, Object.keys(encoders).concat(['session/event']))
+  const composition = { ...describe(ctx, Object.keys(encoders).concat(['session/event'])), relays }
   const hello = await channel.request('hello', { protocol: PROTOCOL, host: 'dsh', cwd: config.cwd ?? process.cwd(), composition })
   const said = (result) => logger.info(`compat-adapter: ${result.id} ${result.capability} ${result.route ?? ''}${result.reason ? ' — ' + result.reason : ''}`)
   for (const hook of config.hooks ?? []) said(await channel.request('register_hook', hook))
@@ -484,6 +488,116 @@ export function describe(ctx, forwards) {
   // The profile booted (sdk, headless, web …): what a person can do in it besides prompting.
   const profile = ctx.get('profileContext')?.name ?? null
   return { services, version, bridges, forwards, tools, settings_writable: settings?.writable === true, profile }
+}
+
+// ── What the bundle brings (kept apart from the seam glue above) ──────────────────────────────
+
+// DSH's own recorder of each turn's changed files (`workspace/changes` records, summaries served as
+// `workspaceChanges`), which the shipped `web` bundle composes and `sdk`/`headless` do not: composed
+// here where the runtime has it and the composition has none yet. It needs `subprocess` and `fs`.
+const COMPOSED_BY_THEIR_BUNDLE = new Set(['web'])
+export async function composeWorkspaceChanges(ctx, logger) {
+  if (ctx.get('workspaceChanges') || COMPOSED_BY_THEIR_BUNDLE.has(ctx.get('profileContext')?.name)) return false
+  let module
+  try {
+    module = await load('@deepseek-ai/dsh-workspace-changes')
+  } catch {
+    try {  // the executable keeps it with the web app that composes it
+      const beside = createRequire(requireHere.resolve('@deepseek-ai/dsh-web-app/package.json'))
+      module = await import(pathToFileURL(beside.resolve('@deepseek-ai/dsh-workspace-changes')).href)
+    } catch (error) {
+      logger.warn(`compat-adapter: DSH's workspace-changes recorder is not in this runtime (${error.message})`)
+      return false
+    }
+  }
+  const fiber = ctx.plugin(module, {})
+  try {
+    await Promise.race([fiber, new Promise((_, reject) => setTimeout(() => reject(new Error('did not start within 10 s')), 10_000))])
+  } catch (error) {
+    logger.warn(`compat-adapter: DSH's workspace-changes recorder could not start: ${error.message}`)
+    await fiber?.dispose?.()
+    return false
+  }
+  return true
+}
+
+// Every durable record, in order, to the service's session mirror. A `workspace/changes` record
+// names only its turn; the recorder sets the summary it announces right after appending it, so
+// the record (and whatever follows it) goes a microtask later, with the summary's files.
+export function forwardRecords(ctx, channel, sessionJson) {
+  let queue = null
+  const send = (session, event) => {
+    if (event.type === 'workspace/changes') {
+      const summary = ctx.get('workspaceChanges')?.summary?.(session.id, event.seq)
+      const files = (summary?.files ?? []).map(({ path, display, added, deleted }) => ({ path, display, added, deleted }))
+      event = { ...event, data: { ...event.data, files } }
+    }
+    channel.notify('session/event', { session: sessionJson(session), event })
+  }
+  return (session, event) => {
+    if (!queue && event.type !== 'workspace/changes') return send(session, event)
+    const mine = (queue ?? Promise.resolve()).then(() => send(session, event))
+    queue = mine
+    mine.then(() => { if (queue === mine) queue = null })
+  }
+}
+
+// DSH asks its `shellEnv` registry synchronously inside the shell tool (`ctx.shellEnv.collect(exec)`),
+// so nothing can be awaited there: while the service has a shell-environment hook (it says so with
+// `shell_env/relay`), each shell call asks the service from `tools/execute` (after approval, just
+// before the tool runs) and the registry is given that call's answer. The registry's own rules
+// stand: a contributor declares its keys (DSH_ + [A-Z][A-Z0-9_]*, not reserved, not another's).
+const SHELL_TOOLS = new Set(['bash', 'pwsh'])
+const RESERVED_SHELL_KEYS = new Set(['DSH_HOME', 'DSH_SHELL', 'DSH_SESSION_ID', 'DSH_PROFILE', 'DSH_PROFILE_DIR'])
+const SHELL_KEY = /^DSH_[A-Z][A-Z0-9_]*$/
+export function relayShellEnv(ctx, channel, logger, executionJson, timeoutMs) {
+  const registry = ctx.get('shellEnv')
+  if (!registry) return false
+  const byCall = new Map()
+  let declared = []
+  let unregister
+  let off
+  const register = (keys) => registry.register({
+    name: 'compat-adapter',
+    variables: Object.fromEntries(keys.map((k) => [k, { description: 'set by a compat-adapter shell-environment hook' }])),
+    resolve: (exec) => Object.fromEntries(Object.entries(byCall.get(exec.callId) ?? {}).filter(([k]) => keys.includes(k))),
+  })
+  const declare = (keys) => {
+    for (const key of keys) {
+      if (declared.includes(key) || !SHELL_KEY.test(key) || RESERVED_SHELL_KEYS.has(key)) continue
+      unregister?.()
+      try {
+        unregister = register([...declared, key])
+        declared = [...declared, key]
+      } catch (error) {
+        logger.warn(`compat-adapter: ${key} cannot be set in DSH's shell environment: ${error.message}`)
+        unregister = declared.length ? register(declared) : undefined
+      }
+    }
+  }
+  const ask = (exec) => {
+    let timer
+    const late = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs) })
+    return Promise.race([channel.request('shell_env', { execution: executionJson(exec) }), late]).finally(() => clearTimeout(timer))
+  }
+  const listener = async (exec, next) => {
+    if (!SHELL_TOOLS.has(exec.name)) return next()
+    let env = {}
+    try { env = (await ask(exec))?.env ?? {} } catch (error) { logger.warn(`compat-adapter: shell-environment hooks: ${error.message}`) }
+    declare(Object.keys(env))
+    byCall.set(exec.callId, env)
+    try { return await next() } finally { byCall.delete(exec.callId) }
+  }
+  channel.onNotification('shell_env/relay', ({ on }) => {
+    if (on && !off) off = ctx.on('tools/execute', listener)
+    if (!on && off) {
+      off()
+      unregister?.()
+      off = unregister = undefined
+      declared = []
+    }
+  })
+  return true
 }
 
 function plainSchema(schema) {
