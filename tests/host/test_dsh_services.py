@@ -141,3 +141,34 @@ async def test_a_shell_env_hook_on_dsh_sets_dsh_variables_for_the_bash_tool(tmp_
     assert "token= " in shell_output(after)
     # OpenCode's shell.env input: the session and its folder.
     assert payload["input"]["sessionID"] == agent.id and payload["input"]["cwd"] == str(ws)
+
+
+async def test_a_question_asked_through_dshs_own_service_reaches_a_host_listener_and_is_answered(
+        tmp_path: Path) -> None:
+    """The plugin forwards user-questions/request; no sdk tool asks one, so the lane asks as DSH's
+    ask_user_question tool would, and the Elicitation rows say why they cannot fire here."""
+    from compat_adapter.host.dsh.surface import DSH_SURFACE
+    from compat_adapter.host.protocol import AskUserQuestionAnswer, QuestionAnswer
+    from compat_adapter.matrix import build_matrix
+
+    asked: list = []
+
+    async def answer(request, next_):
+        asked.append(request)
+        return AskUserQuestionAnswer(tuple(QuestionAnswer(q.id, (q.options[-1],)) for q in request.questions))
+
+    async with launch(await make_repo(tmp_path / "ws"), lane_root=LANE_DIR) as r:
+        off = r.host.on("user-questions/request", answer)
+        agent = await r.create_agent(["ok"])
+        await r.run_turn(agent, "hi")  # DSH creates the agent on its first prompt
+        reply = await r.runtime.control("ask", {"agent": agent.id, "questions": [
+            {"id": "q1", "question": "Which database?", "options": [{"label": "postgres"}, {"label": "sqlite"}]}]})
+        off()
+        unanswered = await r.runtime.control("ask", {"agent": agent.id, "questions": [
+            {"id": "q2", "question": "Anyone?", "options": [{"label": "yes"}]}]})
+    assert reply == {"answer": {"answers": [{"id": "q1", "selected": ["sqlite"]}]}}
+    [request] = asked
+    assert request.agent.id == agent.id and request.questions[0].options == ("postgres", "sqlite")
+    assert unanswered["code"] == "NO_PROVIDER"   # DSH's own refusal once nobody answers
+    rows = {(h.vendor, h.event): h for h in build_matrix(DSH_SURFACE).hooks}
+    assert "ask_user_question is not composed" in (rows[("claude", "Elicitation")].reason or "")

@@ -115,6 +115,10 @@ def _unserved(provided: set[str], tools: Any, composition: Mapping[str, Any]) ->
     if "compaction" not in provided:
         out["compaction/start"] = out["compaction/end"] = (
             "no compaction provider in this composition, so no compaction/* record is ever written")
+    if not (isinstance(tools, Mapping) and "ask_user_question" in tools):
+        out["user-questions/request"] = (
+            "no tool in this composition asks the person a question (DSH's ask_user_question is not "
+            "composed) and nothing else here asks one, so user-questions/request never fires")
     if "commands" not in provided:
         out["command/run"] = "no command registry in this composition, so no command/run record is ever written"
     if not composition.get("settings_writable"):
@@ -197,7 +201,8 @@ DSH_SDK_COMPOSITION: Mapping[str, Any] = MappingProxyType({
     "bridges": [],
     "forwards": ["tools/pre-execute", "tools/execute", "tools/post-execute", "agent/created",
                  "agent/pre-step", "agent/turn-stopping", "agent/status", "agent/error",
-                 "agent/disposed", "agent/inbox/inserted", "approval/request", "session/created",
+                 "agent/disposed", "agent/inbox/inserted", "approval/request", "user-questions/request",
+                 "session/created",
                  "settings/document-updated", "subagent/start", "subagent/end", "session/event"],
     # Tool names as registered (the live report also carries each argument schema).
     "tools": {"bash": None, "todo_write": None},

@@ -2,8 +2,10 @@
 // composition and the compat-adapter service. It decides nothing: it reports the composition
 // (services, the runtime's version, bridge packages, the seams it forwards), forwards the seams the
 // service subscribes to, hands back what the service answers, provides the `compatAdapter` service
-// to other plugins, imports the session folder's own vendor files, and fails closed (with
-// the reason in the log) when the service does not answer, is gone, or the channel is lost.
+// to other plugins, imports the session folder's own vendor files, brings what a profile lacks
+// (DSH's own workspace-changes recorder; a relay into DSH's shellEnv registry: see the functions
+// after `describe`), and fails closed (with the reason in the log) when the service does not
+// answer, is gone, or the channel is lost.
 //
 // Config (every key optional): { command?: [argv of `compat-adapter serve --stdio`], connect?: <unix
 //   socket of a service already listening>, answerTimeoutMs?: number, cwd?: string,
@@ -24,7 +26,7 @@ export const DEFAULT_ANSWER_TIMEOUT_MS = 660_000
 // What a preset plugin lists in its `inject` to call the service.
 export const SERVICE = 'compatAdapter'
 
-const WATERFALL = new Set(['tools/pre-execute', 'tools/execute', 'tools/post-execute', 'agent/pre-step', 'approval/request'])
+const WATERFALL = new Set(['tools/pre-execute', 'tools/execute', 'tools/post-execute', 'agent/pre-step', 'approval/request', 'user-questions/request'])
 const SERIAL = new Set(['agent/turn-stopping', 'agent/created'])
 const BRIDGES = ['@deepseek-ai/dsh-hooks-claude-code', '@deepseek-ai/dsh-hooks-codex']
 const CODEX_BRIDGE = '@deepseek-ai/dsh-hooks-codex'
@@ -107,6 +109,8 @@ export async function apply(ctx, config = {}) {
     'agent/disposed': (p) => ({ agent: agentJson(p.agent) }),
     'agent/inbox/inserted': (p, known) => ({ agent: agentJson(p.agent), message: messageJson(p.message, known) }),
     'approval/request': (r) => ({ agent: agentJson(r.agent), tool_name: r.toolName, call_id: r.callId ?? null, reason: r.reason ?? null }),
+    'user-questions/request': (r) => ({ agent: agentJson(r.agent),
+      questions: (r.questions ?? []).map((q) => ({ id: q.id, question: q.question, options: (q.options ?? []).map((o) => o.label) })) }),
     'session/created': (s) => ({ session: sessionJson(s) }),
     'settings/document-updated': (ns, revision) => ({ namespace: String(ns), revision }),
     'subagent/start': (info) => ({ run_id: info.runId, child_id: info.id, provider: info.provider, local: info.local,
@@ -126,6 +130,8 @@ export async function apply(ctx, config = {}) {
     }
     if (seam === 'agent/pre-step') return { kind: 'reject' }
     if (seam === 'approval/request') return 'unavailable'
+    // An unanswered question is an error the asker sees, as when nobody answers at all.
+    if (seam === 'user-questions/request') throw Object.assign(new Error(`compat-adapter: ${reason}`), { code: 'NO_PROVIDER' })
     return undefined
   }
 
@@ -159,6 +165,10 @@ export async function apply(ctx, config = {}) {
       if (v?.kind === 'enter') return { kind: 'enter', messages: v.messages.map((m) => dshMessage(m, state.known)) }
     } else if (seam === 'approval/request') {
       if (['allowed-once', 'rejected', 'cancelled', 'unavailable'].includes(v)) return v
+    } else if (seam === 'user-questions/request') {
+      if (Array.isArray(v?.answers)) {
+        return { answers: v.answers.map((a) => ({ id: String(a.id), selected: (a.selected ?? []).map(String), ...(typeof a.custom === 'string' ? { custom: a.custom } : {}) })) }
+      }
     }
     return failClosed(seam, `the service answered ${JSON.stringify(v)}, which is no ${seam} verdict`)
   }
