@@ -154,6 +154,19 @@ _TIMING: Mapping[str, str] = MappingProxyType({
 })
 
 
+#: Where the bundle puts context a vendor gives a system or developer message, and what each
+#: change costs (measured: tests/host/test_dsh_voice.py, two prompts in one session per route).
+_PLACEMENT = (
+    "hook context is text of the system prompt, which DeepSeek's wire reads as the system role the "
+    "vendor gives it, in the request of the moment it was given, but at the head of the conversation "
+    "(the vendor's message follows the prompt or tool result it belongs to), and kept there for the "
+    "session; each new context costs what a message does not: on a model route without in-history "
+    "prompt updates (the SDK's default, deepseek-v4-flash) the head system message is rewritten and "
+    "a new request series starts, so the provider's prompt cache of the conversation is lost once "
+    "per change; on an in-history route (deepseek-flash, the sdk profile's default) a whole copy of "
+    "the rendered system prompt is appended to the history per change.")
+
+
 def surface_from_composition(composition: Mapping[str, Any]) -> Surface:
     """The surface of a live DSH composition, from the plugin's report.
 
@@ -182,13 +195,13 @@ def surface_from_composition(composition: Mapping[str, Any]) -> Surface:
     relays = {str(r) for r in composition.get("relays") or ()}
     if "shellEnv" in relays and "shellEnv" in provided and "tools/execute" in seams:
         offered |= {"shellEnv"}
-    # The roles a plugin's context can be given here: none the bundle can place on 0.2.1 (its
-    # developer messages reach no request they are meant for: see bundle/plugin.mjs).
+    # The roles the bundle gives context here: system-prompt text (bundle/voice.mjs).
     roles = frozenset(str(r) for r in composition.get("context_roles") or ())
+    placement = {role: _PLACEMENT for role in roles}
     return Surface(host="dsh", version=version, seams=seams, services=offered,
                    bridge_packages=frozenset(b for b in bridges if b in _BRIDGES),
                    unserved=_unserved(provided, composition.get("tools"), composition),
-                   context_roles=roles, timing=_TIMING if "subagents" in provided else {})
+                   context_roles=roles, context_placement=placement, timing=_TIMING if "subagents" in provided else {})
 
 
 #: What the bundle reports in a real 0.2.1-rc.2 ``sdk`` profile (the tests boot one and compare
@@ -209,6 +222,7 @@ DSH_SDK_COMPOSITION: Mapping[str, Any] = MappingProxyType({
     "settings_writable": True,
     "profile": "sdk",
     "relays": ["shellEnv"],
+    "context_roles": ["system", "developer"],
 })
 
 #: The surface a 0.2.1-rc.2 ``sdk`` profile with the bundle publishes.

@@ -2,10 +2,9 @@
 
 ``WireHost`` runs over a :class:`~compat_adapter.host.wire.channel.Channel`. The peer is the
 runtime's side (for DeepSeek Harness, the Cordis plugin of ``host/dsh/bundle/``); it publishes its
-surface in ``hello`` (a plain ``surface``, or a report that a registered host kind reads, see
-:mod:`compat_adapter.host.surfaces`), forwards the seam events this side subscribed to as
-``dispatch`` requests and applies the verdicts and effects that come back. The same routes and the
-same :class:`~compat_adapter.service.CompatAdapter` run on it unchanged:
+surface in ``hello`` (a plain ``surface``, or a report a registered host kind reads), forwards the
+seam events this side subscribed to as ``dispatch`` requests and applies the verdicts and effects
+that come back. The same routes and :class:`~compat_adapter.service.CompatAdapter` run unchanged:
 
 * a waterfall listener's ``await next()`` becomes a ``next`` request back to the peer, which runs
   the rest of the runtime's chain (other listeners, the seam's default) and returns its verdict;
@@ -36,6 +35,7 @@ from anyio.abc import TaskGroup
 from compat_adapter.errors import HostSurfaceMismatch, MountFailed, ProtocolError
 from compat_adapter.host.wire.channel import Channel
 from compat_adapter.host.wire.services import ServiceSide
+from compat_adapter.host.wire.notices import ChannelNotices
 from compat_adapter.host.wire.codec import (decode_event, decode_result, decode_verdict, encode_message,
                                             encode_verdict, plain)
 from compat_adapter.host.protocol import (
@@ -186,7 +186,7 @@ class _Mount:
             await self.host._channel.request("unmount_bridge", {"mount": self.mount_id})
 
 
-class WireHost(ServiceSide, Host):
+class WireHost(ServiceSide, ChannelNotices, Host):
     """The Host contract over a :class:`~compat_adapter.host.wire.channel.Channel` to a runtime.
 
     Call :meth:`attach` before the channel runs; the surface is known once the peer's ``hello``

@@ -18,6 +18,7 @@ import { createConnection } from 'node:net'
 import { delimiter, dirname, join, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Channel } from './channel.mjs'
+import { CONTEXT_ROLES, createVoice, enteredBatch, placed } from './voice.mjs'
 
 export const name = 'compat-adapter'
 export const PROTOCOL = 1
@@ -69,6 +70,8 @@ const deepFreeze = (value) => {
 export async function apply(ctx, config = {}) {
   const { createUserMessage } = await load('@deepseek-ai/dsh-llm')
   const logger = ctx.logger('compat-adapter')
+  // Context in its role and the person's notices (voice.mjs).
+  const voice = createVoice(ctx, { logger, session: await load('@deepseek-ai/dsh-session') })
   const timeoutMs = config.answerTimeoutMs ?? (Number(process.env.COMPAT_ADAPTER_ANSWER_TIMEOUT_MS) || DEFAULT_ANSWER_TIMEOUT_MS)
   const connect = config.connect ?? process.env.COMPAT_ADAPTER_CONNECT
   const channel = config.channel ?? (connect ? await connectService(connect) : spawnService(serviceCommand(config), config.cwd))
@@ -142,7 +145,7 @@ export async function apply(ctx, config = {}) {
       if (v?.kind === 'allow') return { kind: 'allow' }
     } else if (seam === 'tools/post-execute') {
       const down = state.downstream?.kind === v?.kind ? state.downstream : { kind: v?.kind }
-      const contexts = (v?.additional_contexts ?? []).map((m) => dshMessage(m, state.known))
+      const contexts = keepPlaced(v?.additional_contexts ?? [], state.event?.agent).map((m) => dshMessage(m, state.known))
       if (v?.kind === 'block') {
         const same = down === state.downstream && textOf(down.feedback) === v.feedback
         return { ...down, feedback: same ? down.feedback : [{ type: 'text', text: v.feedback ?? '' }], ...(contexts.length ? { additionalContexts: contexts } : {}) }
@@ -173,10 +176,18 @@ export async function apply(ctx, config = {}) {
     return failClosed(seam, `the service answered ${JSON.stringify(v)}, which is no ${seam} verdict`)
   }
 
-  const applyEffects = (effects) => {
+  // Context the service gives a system or developer role is system-prompt text of its agent
+  // (voice.mjs); the rest stays messages. `start`: SessionStart's (the agent/created answer).
+  const keepPlaced = (messages, agent, start = false) => messages.filter((m) => {
+    if (!placed(m) || !agent) return true
+    voice.keep(agent, m.text, { start })
+    return false
+  })
+  const applyEffects = (effects, seam) => {
     for (const e of effects ?? []) {
       const agent = ctx.get('agents')?.get(e.agent)
       if (!agent) { logger.warn(`compat-adapter: ${e.op} for agent ${e.agent}, which is gone`); continue }
+      if (e.op !== 'steer' && !keepPlaced([e.message], agent, seam === 'agent/created').length) continue
       agent[e.op === 'steer' ? 'steer' : 'inject'](dshMessage(e.message))
     }
   }
@@ -227,9 +238,10 @@ export async function apply(ctx, config = {}) {
     }
     if (SERIAL.has(seam)) {
       return async (...args) => {
+        if (seam === 'agent/created' && createdAlready.has(args[0])) return
         const outcome = await forward(seam, encode(...args, new Map()), {})
         if (outcome.failed) return void failClosed(seam, outcome.failed)
-        applyEffects(outcome.reply.effects)
+        applyEffects(outcome.reply.effects, seam)
       }
     }
     return (...args) => {
@@ -266,6 +278,14 @@ export async function apply(ctx, config = {}) {
     return { ...decision, messages: [...decision.messages, ...effects.map((e) => dshMessage(e.message))] }
   })
   ctx.on('subagent/end', (info) => { childStarts.delete(info?.id) })
+  // The child's first assembly comes before that step: what the answer gives the child in the
+  // system role is kept for its system prompt there, the rest still waits for the step.
+  voice.beforeAssembly(async (agent) => {
+    const held = childStarts.get(agent.id)
+    if (!held) return
+    const effects = await held
+    childStarts.set(agent.id, Promise.resolve(effects.filter((e) => e.op === 'steer' || keepPlaced([e.message], agent).length)))
+  })
 
   channel.onRequest('next', async ({ dispatch }) => {
     const state = dispatches.get(dispatch)
@@ -310,12 +330,47 @@ export async function apply(ctx, config = {}) {
   channel.onNotification('subscribe', ({ seam }) => {
     if (subscriptions.has(seam)) return
     if (!encoders[seam]) { logger.warn(`compat-adapter: the service subscribed to ${seam}, which this plugin cannot forward`); return }
-    subscriptions.set(seam, ctx.on(seam, makeListener(seam)))
+    subscriptions.set(seam, seam === 'agent/pre-step' ? preStepAtAssembly() : ctx.on(seam, makeListener(seam)))
   })
   channel.onNotification('unsubscribe', ({ seam }) => {
     subscriptions.get(seam)?.()
     subscriptions.delete(seam)
   })
+  channel.onNotification('notice', (n) => voice.notice(n))
+
+  // agent/pre-step, forwarded at assembly for a step that claimed messages (voice.mjs says why):
+  // the service answers with `next` standing for the default (enter the claimed batch); pre-step
+  // then applies that answer to what the runtime's own chain enters. A step that claimed nothing
+  // (a tool continuation) is forwarded at pre-step itself, as every other waterfall.
+  const preStepAtAssembly = () => {
+    const live = makeListener('agent/pre-step')
+    voice.deciding(async (payload) => {
+      const state = { known: new Map(), next: () => ({ kind: 'enter', messages: payload.messages }), event: payload }
+      const outcome = await forward('agent/pre-step', encoders['agent/pre-step'](payload, state.known), state)
+      if (outcome.failed) return { failed: outcome.failed }
+      applyEffects(outcome.reply.effects)
+      const v = outcome.reply.verdict
+      if (v?.kind === 'enter') return { kind: 'enter', known: state.known, messages: keepPlaced(v.messages ?? [], payload.agent) }
+      if (v?.kind === 'reject') return { kind: 'reject' }
+      return { failed: `the service answered ${JSON.stringify(v)}, which is no agent/pre-step verdict` }
+    })
+    const off = ctx.on('agent/pre-step', async (payload, next) => {
+      const decided = voice.takeEarly(payload.agent?.id)
+      let verdict
+      if (decided === undefined) verdict = await live(payload, next)
+      else if (decided.failed) verdict = failClosed('agent/pre-step', decided.failed)
+      else if (decided.kind === 'reject') verdict = { kind: 'reject' }
+      else {
+        const down = await next()
+        if (down?.kind !== 'enter') return down
+        verdict = { kind: 'enter', messages: enteredBatch(payload.messages, down.messages,
+          decided.messages, (m) => dshMessage(m, decided.known), textOf) }
+      }
+      if (verdict?.kind === 'reject') voice.refused(payload.agent)
+      return verdict
+    })
+    return () => { off(); voice.deciding(null) }
+  }
   channel.onNotification('agent/inject', (e) => applyEffects([{ ...e, op: 'inject' }]))
   channel.onNotification('agent/steer', (e) => applyEffects([{ ...e, op: 'steer' }]))
   channel.onNotification('session/append', ({ session, type, data }) => {
@@ -417,13 +472,6 @@ export async function apply(ctx, config = {}) {
   })
 
   // Always on: the service keeps a mirror of every session log, and forgets agents that are gone.
-  // Context the service gives a system or developer role (Claude, Codex) is entered as a sourced
-  // user message: 0.2.1-rc.2 has v4 developer messages, but none a plugin appends reaches the model.
-  // The runtime strips developer messages from a request whose model route declares no tool-update
-  // mode (the sdk profile's default, deepseek-v4-flash, declares none), and keeps only those logged
-  // after the request series' first request/header, which a session's first request logs after its
-  // user message with no seam between (an append from a session observer is refused as re-entrant).
-  // So the role is a listed difference on this host.
   ctx.on('session/event', forwardRecords(ctx, channel, sessionJson))
   ctx.on('agent/disposed', ({ agent }) => channel.notify('agent/gone', { id: agent.id }))
 
@@ -439,7 +487,7 @@ export async function apply(ctx, config = {}) {
   const relays = relayShellEnv(ctx, channel, logger, executionJson, timeoutMs) ? ['shellEnv'] : []
 
   // Publish the composition, then register what the profile config declares.
-  const composition = { ...describe(ctx, Object.keys(encoders).concat(['session/event'])), relays }
+  const composition = { ...describe(ctx, Object.keys(encoders).concat(['session/event'])), relays, context_roles: CONTEXT_ROLES }
   const hello = await channel.request('hello', { protocol: PROTOCOL, host: 'dsh', cwd: config.cwd ?? process.cwd(), composition })
   const said = (result) => logger.info(`compat-adapter: ${result.id} ${result.capability} ${result.route ?? ''}${result.reason ? ' — ' + result.reason : ''}`)
   for (const hook of config.hooks ?? []) said(await channel.request('register_hook', hook))
@@ -448,6 +496,7 @@ export async function apply(ctx, config = {}) {
   // The workspace's own vendor files, once per session folder, before the session's first step:
   // the service imports them under the CLI's trust rules (an untrusted file is reported, never run).
   const imported = new Map()
+  const createdAlready = new WeakSet()
   const importWorkspace = (root) => {
     if (!imported.has(root)) {
       imported.set(root, channel.request('import_workspace', { root }).then((report) => {
@@ -459,7 +508,19 @@ export async function apply(ctx, config = {}) {
     return imported.get(root)
   }
   if (config.workspace !== false) {
-    ctx.on('agent/created', async ({ agent }) => { await importWorkspace(agent.session?.header?.cwd ?? config.cwd ?? process.cwd()) })
+    ctx.on('agent/created', async (payload) => {
+      const { agent } = payload
+      const had = subscriptions.has('agent/created')
+      const report = await importWorkspace(agent.session?.header?.cwd ?? config.cwd ?? process.cwd())
+      // The folder's own SessionStart hooks were registered during this very agent/created, whose
+      // listeners the runtime had already taken: this start is forwarded to them here, once.
+      if (!had && subscriptions.has('agent/created')) {
+        await makeListener('agent/created')(payload)
+        createdAlready.add(payload)
+      }
+      // Every session starts by telling the person which of the folder's hooks are held back.
+      for (const [text, file] of report?.held ?? []) voice.notice({ kind: 'held', text, session: agent.id, origin: file })
+    })
   }
 
   // The `compatAdapter` service other plugins inject: each answer is the service's own result,
