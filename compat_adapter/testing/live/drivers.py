@@ -444,7 +444,7 @@ async def drive_command(s: Session) -> None:
 
 
 async def drive_workspace(s: Session) -> None:
-    write = call("write", path="notes.txt", content="one\ntwo\n")
+    write = call("write", path="notes.txt", file_path="notes.txt", content="one\ntwo\n")
     _, payload = await observe_turn(s, [Reply(calls=(write,)), "done"])
     if payload is not None:
         s.expect("notes.txt" in json.dumps(payload),

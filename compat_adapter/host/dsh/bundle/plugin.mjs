@@ -2,8 +2,10 @@
 // composition and the compat-adapter service. It decides nothing: it reports the composition
 // (services, the runtime's version, bridge packages, the seams it forwards), forwards the seams the
 // service subscribes to, hands back what the service answers, provides the `compatAdapter` service
-// to other plugins, imports the session folder's own vendor files, and fails closed (with
-// the reason in the log) when the service does not answer, is gone, or the channel is lost.
+// to other plugins, imports the session folder's own vendor files, brings what a profile lacks
+// (DSH's own workspace-changes recorder; a relay into DSH's shellEnv registry: see the functions
+// after `describe`), and fails closed (with the reason in the log) when the service does not
+// answer, is gone, or the channel is lost.
 //
 // Config (every key optional): { command?: [argv of `compat-adapter serve --stdio`], connect?: <unix
 //   socket of a service already listening>, answerTimeoutMs?: number, cwd?: string,
@@ -25,7 +27,7 @@ export const DEFAULT_ANSWER_TIMEOUT_MS = 660_000
 // What a preset plugin lists in its `inject` to call the service.
 export const SERVICE = 'compatAdapter'
 
-const WATERFALL = new Set(['tools/pre-execute', 'tools/execute', 'tools/post-execute', 'agent/pre-step', 'approval/request'])
+const WATERFALL = new Set(['tools/pre-execute', 'tools/execute', 'tools/post-execute', 'agent/pre-step', 'approval/request', 'user-questions/request'])
 const SERIAL = new Set(['agent/turn-stopping', 'agent/created'])
 const BRIDGES = ['@deepseek-ai/dsh-hooks-claude-code', '@deepseek-ai/dsh-hooks-codex']
 const CODEX_BRIDGE = '@deepseek-ai/dsh-hooks-codex'
@@ -110,6 +112,8 @@ export async function apply(ctx, config = {}) {
     'agent/disposed': (p) => ({ agent: agentJson(p.agent) }),
     'agent/inbox/inserted': (p, known) => ({ agent: agentJson(p.agent), message: messageJson(p.message, known) }),
     'approval/request': (r) => ({ agent: agentJson(r.agent), tool_name: r.toolName, call_id: r.callId ?? null, reason: r.reason ?? null }),
+    'user-questions/request': (r) => ({ agent: agentJson(r.agent),
+      questions: (r.questions ?? []).map((q) => ({ id: q.id, question: q.question, options: (q.options ?? []).map((o) => o.label) })) }),
     'session/created': (s) => ({ session: sessionJson(s) }),
     'settings/document-updated': (ns, revision) => ({ namespace: String(ns), revision }),
     'subagent/start': (info) => ({ run_id: info.runId, child_id: info.id, provider: info.provider, local: info.local,
@@ -129,6 +133,8 @@ export async function apply(ctx, config = {}) {
     }
     if (seam === 'agent/pre-step') return { kind: 'reject' }
     if (seam === 'approval/request') return 'unavailable'
+    // An unanswered question is an error the asker sees, as when nobody answers at all.
+    if (seam === 'user-questions/request') throw Object.assign(new Error(`compat-adapter: ${reason}`), { code: 'NO_PROVIDER' })
     return undefined
   }
 
@@ -162,6 +168,10 @@ export async function apply(ctx, config = {}) {
       if (v?.kind === 'enter') return { kind: 'enter', messages: v.messages.map((m) => dshMessage(m, state.known)) }
     } else if (seam === 'approval/request') {
       if (['allowed-once', 'rejected', 'cancelled', 'unavailable'].includes(v)) return v
+    } else if (seam === 'user-questions/request') {
+      if (Array.isArray(v?.answers)) {
+        return { answers: v.answers.map((a) => ({ id: String(a.id), selected: (a.selected ?? []).map(String), ...(typeof a.custom === 'string' ? { custom: a.custom } : {}) })) }
+      }
     }
     return failClosed(seam, `the service answered ${JSON.stringify(v)}, which is no ${seam} verdict`)
   }
@@ -462,7 +472,7 @@ export async function apply(ctx, config = {}) {
   })
 
   // Always on: the service keeps a mirror of every session log, and forgets agents that are gone.
-  ctx.on('session/event', (session, event) => channel.notify('session/event', { session: sessionJson(session), event }))
+  ctx.on('session/event', forwardRecords(ctx, channel, sessionJson))
   ctx.on('agent/disposed', ({ agent }) => channel.notify('agent/gone', { id: agent.id }))
 
   channel.onClose.push((reason) => logger.warn(`compat-adapter: the service channel closed (${reason}); forwarded seams fail closed`))
@@ -472,8 +482,12 @@ export async function apply(ctx, config = {}) {
     if (!config.channel) channel.close('plugin disposed')
   })
 
+  // What the bundle brings to a composition that lacks it (see the functions below `describe`).
+  await composeWorkspaceChanges(ctx, logger)
+  const relays = relayShellEnv(ctx, channel, logger, executionJson, timeoutMs) ? ['shellEnv'] : []
+
   // Publish the composition, then register what the profile config declares.
-  const composition = { ...describe(ctx, Object.keys(encoders).concat(['session/event'])), context_roles: CONTEXT_ROLES }
+  const composition = { ...describe(ctx, Object.keys(encoders).concat(['session/event'])), relays, context_roles: CONTEXT_ROLES }
   const hello = await channel.request('hello', { protocol: PROTOCOL, host: 'dsh', cwd: config.cwd ?? process.cwd(), composition })
   const said = (result) => logger.info(`compat-adapter: ${result.id} ${result.capability} ${result.route ?? ''}${result.reason ? ' — ' + result.reason : ''}`)
   for (const hook of config.hooks ?? []) said(await channel.request('register_hook', hook))
@@ -545,6 +559,116 @@ export function describe(ctx, forwards) {
   // The profile booted (sdk, headless, web …): what a person can do in it besides prompting.
   const profile = ctx.get('profileContext')?.name ?? null
   return { services, version, bridges, forwards, tools, settings_writable: settings?.writable === true, profile }
+}
+
+// ── What the bundle brings (kept apart from the seam glue above) ──────────────────────────────
+
+// DSH's own recorder of each turn's changed files (`workspace/changes` records, summaries served as
+// `workspaceChanges`), which the shipped `web` bundle composes and `sdk`/`headless` do not: composed
+// here where the runtime has it and the composition has none yet. It needs `subprocess` and `fs`.
+const COMPOSED_BY_THEIR_BUNDLE = new Set(['web'])
+export async function composeWorkspaceChanges(ctx, logger) {
+  if (ctx.get('workspaceChanges') || COMPOSED_BY_THEIR_BUNDLE.has(ctx.get('profileContext')?.name)) return false
+  let module
+  try {
+    module = await load('@deepseek-ai/dsh-workspace-changes')
+  } catch {
+    try {  // the executable keeps it with the web app that composes it
+      const beside = createRequire(requireHere.resolve('@deepseek-ai/dsh-web-app/package.json'))
+      module = await import(pathToFileURL(beside.resolve('@deepseek-ai/dsh-workspace-changes')).href)
+    } catch (error) {
+      logger.warn(`compat-adapter: DSH's workspace-changes recorder is not in this runtime (${error.message})`)
+      return false
+    }
+  }
+  const fiber = ctx.plugin(module, {})
+  try {
+    await Promise.race([fiber, new Promise((_, reject) => setTimeout(() => reject(new Error('did not start within 10 s')), 10_000))])
+  } catch (error) {
+    logger.warn(`compat-adapter: DSH's workspace-changes recorder could not start: ${error.message}`)
+    await fiber?.dispose?.()
+    return false
+  }
+  return true
+}
+
+// Every durable record, in order, to the service's session mirror. A `workspace/changes` record
+// names only its turn; the recorder sets the summary it announces right after appending it, so
+// the record (and whatever follows it) goes a microtask later, with the summary's files.
+export function forwardRecords(ctx, channel, sessionJson) {
+  let queue = null
+  const send = (session, event) => {
+    if (event.type === 'workspace/changes') {
+      const summary = ctx.get('workspaceChanges')?.summary?.(session.id, event.seq)
+      const files = (summary?.files ?? []).map(({ path, display, added, deleted }) => ({ path, display, added, deleted }))
+      event = { ...event, data: { ...event.data, files } }
+    }
+    channel.notify('session/event', { session: sessionJson(session), event })
+  }
+  return (session, event) => {
+    if (!queue && event.type !== 'workspace/changes') return send(session, event)
+    const mine = (queue ?? Promise.resolve()).then(() => send(session, event))
+    queue = mine
+    mine.then(() => { if (queue === mine) queue = null })
+  }
+}
+
+// DSH asks its `shellEnv` registry synchronously inside the shell tool (`ctx.shellEnv.collect(exec)`),
+// so nothing can be awaited there: while the service has a shell-environment hook (it says so with
+// `shell_env/relay`), each shell call asks the service from `tools/execute` (after approval, just
+// before the tool runs) and the registry is given that call's answer. The registry's own rules
+// stand: a contributor declares its keys (DSH_ + [A-Z][A-Z0-9_]*, not reserved, not another's).
+const SHELL_TOOLS = new Set(['bash', 'pwsh'])
+const RESERVED_SHELL_KEYS = new Set(['DSH_HOME', 'DSH_SHELL', 'DSH_SESSION_ID', 'DSH_PROFILE', 'DSH_PROFILE_DIR'])
+const SHELL_KEY = /^DSH_[A-Z][A-Z0-9_]*$/
+export function relayShellEnv(ctx, channel, logger, executionJson, timeoutMs) {
+  const registry = ctx.get('shellEnv')
+  if (!registry) return false
+  const byCall = new Map()
+  let declared = []
+  let unregister
+  let off
+  const register = (keys) => registry.register({
+    name: 'compat-adapter',
+    variables: Object.fromEntries(keys.map((k) => [k, { description: 'set by a compat-adapter shell-environment hook' }])),
+    resolve: (exec) => Object.fromEntries(Object.entries(byCall.get(exec.callId) ?? {}).filter(([k]) => keys.includes(k))),
+  })
+  const declare = (keys) => {
+    for (const key of keys) {
+      if (declared.includes(key) || !SHELL_KEY.test(key) || RESERVED_SHELL_KEYS.has(key)) continue
+      unregister?.()
+      try {
+        unregister = register([...declared, key])
+        declared = [...declared, key]
+      } catch (error) {
+        logger.warn(`compat-adapter: ${key} cannot be set in DSH's shell environment: ${error.message}`)
+        unregister = declared.length ? register(declared) : undefined
+      }
+    }
+  }
+  const ask = (exec) => {
+    let timer
+    const late = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs) })
+    return Promise.race([channel.request('shell_env', { execution: executionJson(exec) }), late]).finally(() => clearTimeout(timer))
+  }
+  const listener = async (exec, next) => {
+    if (!SHELL_TOOLS.has(exec.name)) return next()
+    let env = {}
+    try { env = (await ask(exec))?.env ?? {} } catch (error) { logger.warn(`compat-adapter: shell-environment hooks: ${error.message}`) }
+    declare(Object.keys(env))
+    byCall.set(exec.callId, env)
+    try { return await next() } finally { byCall.delete(exec.callId) }
+  }
+  channel.onNotification('shell_env/relay', ({ on }) => {
+    if (on && !off) off = ctx.on('tools/execute', listener)
+    if (!on && off) {
+      off()
+      unregister?.()
+      off = unregister = undefined
+      declared = []
+    }
+  })
+  return true
 }
 
 function plainSchema(schema) {
