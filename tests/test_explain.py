@@ -53,7 +53,7 @@ def test_a_claude_exit2_deny_runs_for_real_and_reads_the_same_on_both_sides(tmp_
     config = claude_project(tmp_path, {"PreToolUse": [
         {"matcher": "Bash", **command("cat > seen.json; echo 'no rm here' >&2; exit 2", timeout=10)}]})
     done = cli("explain", "--vendor", "claude", "--tool", "Bash", "--input", '{"command": "rm -rf build"}',
-               "--json", str(config), cwd=tmp_path)
+               "--json", "--in-place", str(config), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     jsonschema.validate(report, schema("explain.schema.json"))

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from compat_adapter.testing.lane.scenarios import (
+    ENV_FILE,
     EXIT_3_STEPS,
     HALT,
     STOP_STEPS,
@@ -98,12 +99,54 @@ class ClaudeCli(VendorCli):
                                                           permissionDecisionReason="LANE-DENY-SKILL reason")),
                                     HookAnswer(pre)),
                                    {"steps": (("text", "done"),), "prompt": "/lane-skill", "files": SKILL_FILES})
+        out.update(permission_scenarios())
         return out
+
+
+def permission_scenarios(folder: str = ".claude") -> dict[str, Scenario]:
+    """Permission rules, alone and beside a PreToolUse hook, for the vendors that read Claude's
+    language from ``<folder>/settings.json`` (measured on Claude Code 2.1.332: the hook fires
+    first; its deny stands over any rule; its allow lifts neither a deny nor an ask rule; an ask
+    nobody can answer in ``-p`` is refused)."""
+    pre = "PreToolUse"
+    build = {"build/keep.txt": "kept\n"}
+    rm: dict[str, Any] = {"steps": (("shell", "rm -rf build && echo ran > tool-ran.txt"), ("text", "done")),
+                          "files": build}
+    # One command that leaves the lane's marker when it runs.
+    one = {"steps": (("shell", "touch tool-ran.txt"), ("text", "done"))}
+
+    def rules(settings: dict[str, Any], **options: Any) -> dict[str, Any]:
+        return {"settings": {"permissions": settings}, **options}
+
+    deny, ask = rules({"deny": ["Bash(rm -rf *)"]}), rules({"ask": ["Bash(touch *)"]})
+    allow_hook = HookAnswer(pre, hso(pre, permissionDecision="allow", permissionDecisionReason="LANE-ALLOW ok"))
+    deny_hook = HookAnswer(pre, hso(pre, permissionDecision="deny", permissionDecisionReason="LANE-DENY-JSON hook"))
+    local = json.dumps({"permissions": {"deny": ["Bash(rm -rf *)"]}})
+    return {
+        "perm_deny": ((), {**rm, "options": deny}),
+        "perm_deny_hook": ((HookAnswer(pre),), {**rm, "options": deny}),
+        "perm_deny_hook_allow": ((allow_hook,), {**rm, "options": deny}),
+        "perm_allow_hook_deny": ((deny_hook,), {**rm, "options": rules({"allow": ["Bash(rm -rf *)"]},
+                                                                      no_allowed_tools=True)}),
+        # One command: for a compound one Claude names the parts that need approval, its own
+        # redirection check included (a listed text-differs of every Bash ask rule).
+        "perm_ask": ((), {**one, "options": ask}),
+        "perm_ask_hook_allow": ((allow_hook,), {**one, "options": ask}),
+        "perm_deny_local": ((), {**rm, "files": {**build, f"{folder}/settings.local.json": local},
+                                 "imports": (f"{folder}/settings.json", f"{folder}/settings.local.json")}),
+        "perm_deny_pipe": ((), {"steps": (("shell", "echo build | rm -rf build"), ("text", "done")),
+                                "files": build, "options": deny}),
+        "perm_read_env": ((), {"steps": (("read", ".env"), ("text", "done")), "files": {".env": ENV_FILE},
+                               "options": rules({"deny": ["Read(.env)"]}, allowed_tools="Bash,Read")}),
+        "perm_edit_src": ((), {"steps": (("write", "src/a.txt"), ("text", "done")), "files": {"src/a.txt": "a\n"},
+                               "options": rules({"deny": ["Edit(src/**)"]}, allowed_tools="Bash,Write,Edit")}),
+    }
 
 
 CLI = ClaudeCli("claude", "claude", "2.1.332", "claude/node_modules/@anthropic-ai/claude-code/bin/claude.exe",
                 "anthropic", "Bash", ".claude/settings.json", extra_args={"description": "lane step"},
-                env_prefixes=("CLAUDE",), write_tool=("Write", "file_path", "content"))
+                env_prefixes=("CLAUDE",), write_tool=("Write", "file_path", "content"),
+                read_tool=("Read", "file_path"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,10 +50,14 @@ class QwenCli(VendorCli):
         home.mkdir(parents=True, exist_ok=True)
         # Without selectedType the OPENAI_* variables select no auth in -p; auto-update and usage
         # statistics off so that the run makes no call beyond the scripted model.
+        # Managed auto-memory off: after a text-only turn Qwen Code 0.24.4 asks the model once more on
+        # its own ("Managed memory has TWO directories…", offering tools, so the lane counted it as a
+        # model call), a feature of the CLI that no hook causes (its docs: memory.enableManagedAutoMemory).
         (home / "settings.json").write_text(json.dumps({
             "security": {"auth": {"selectedType": "openai"}},
             "general": {"enableAutoUpdate": False},
-            "privacy": {"usageStatisticsEnabled": False}}))
+            "privacy": {"usageStatisticsEnabled": False},
+            "memory": {"enableManagedAutoMemory": False, "enableManagedAutoDream": False}}))
         env.update(OPENAI_BASE_URL=f"{base}/v1", OPENAI_API_KEY="sk-test", OPENAI_MODEL="mock-model",
                    QWEN_CODE_SUPPRESS_YOLO_WARNING="1")
         return [binary, "-p", prompt, "--yolo", "-o", "json"]
@@ -83,7 +87,7 @@ class QwenCli(VendorCli):
 
 CLI = QwenCli("qwen", "qwen", "0.24.4", "qwen/node_modules/@qwen-code/qwen-code/cli-entry.js", "chat",
               "run_shell_command", ".qwen/settings.json", extra_args={"description": "lane step"},
-              env_prefixes=("QWEN", "GEMINI"), write_tool=("write_file", "file_path", "content"))
+              env_prefixes=("QWEN", "GEMINI"), write_tool=("write_file", "file_path", "content"), absolute_write=True)
 
 
 @dataclass(frozen=True, slots=True)

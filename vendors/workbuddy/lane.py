@@ -77,12 +77,17 @@ class CodeBuddyCli(VendorCli):
         late = hso("PreToolUse", permissionDecision="deny", permissionDecisionReason="LANE-DENY-JSON late")
         out["pre_timeout"] = ((HookAnswer("PreToolUse", late, timeout=2, sleep=8),), {})
         out["pre_timeout_default"] = ((HookAnswer("PreToolUse", late, sleep=70),), {})
+        # Claude's permission cases: CodeBuddy reads the same language (vendors/workbuddy/permissions.py).
+        from vendors.claude.lane import permission_scenarios
+
+        out.update(permission_scenarios(".codebuddy"))
         return out
 
 
 CLI = CodeBuddyCli("workbuddy", "codebuddy", "2.163.0", "codebuddy/wheel/codebuddy_agent_sdk/bin/codebuddy-headless",
                    "chat", "Bash", ".codebuddy/settings.json", extra_args={"description": "lane step"},
                    env_prefixes=("CODEBUDDY",), write_tool=("Write", "file_path", "content"),
+                   read_tool=("Read", "file_path"),
                    package_version="0.3.274")
 
 

@@ -21,7 +21,7 @@ from compat_adapter.routing import pointfacts as points
 from compat_adapter.testing.lane.outcome import Outcome, Refusal
 from compat_adapter.testing.lane.scenarios import Case
 
-__all__ = ("FACET_CODES", "POINT_FACETS", "Difference", "Verdict", "compare", "payload_fields")
+__all__ = ("FACET_CODES", "POINT_FACETS", "Difference", "Verdict", "compare", "facets_of", "naming", "payload_fields")
 
 #: Which degradation codes name which kind of difference. A kind is a facet and, where it matters,
 #: how the facet differs: a text that is missing is an ignored field, a text that arrives in another
@@ -39,7 +39,7 @@ FACET_CODES: Mapping[str, frozenset[str]] = {
     "rewritten": frozenset({"input-rewrite-ignored"}),
     # the text the model reads in place of a tool the vendor did not run
     "tool_result/missing": frozenset({"output-field-ignored", "decision-narrowed", "observe-only"}),
-    "tool_result/shape": frozenset({"message-provenance"}),
+    "tool_result/shape": frozenset({"message-provenance", "text-differs"}),
     "tool_result/exit": frozenset({"exit-code-differs"}),
     # a hook's text reached the model: not at all here, or in another place or shape
     "landing/missing": frozenset({"output-field-ignored", "output-rewrite-ignored", "observe-only",
@@ -100,7 +100,8 @@ class Verdict:
         return {"case": self.case, "status": self.status, "differences": [d.as_json() for d in self.differences]}
 
 
-def _facets(case: Case, o: Outcome, vendor: Outcome) -> dict[str, Any]:
+def facets_of(case: Case, o: Outcome, vendor: Outcome) -> dict[str, Any]:
+    """The compared facets of one side's outcome (the vendor's decides whether a tool result is one)."""
     # Which hooks fired, as a multiset: the order across events is not stable in every vendor
     # (CodeBuddy fires SessionStart and UserPromptSubmit in either order from run to run).
     facets: dict[str, Any] = {"invoked": sorted(o.invoked), "tool_ran": o.tool_ran, "rewritten": o.rewritten,
@@ -120,7 +121,7 @@ def compare(case: Case, vendor: Outcome, ours: Outcome) -> Verdict:
     entries = (*ours.refused, *(Refusal(UNSUPPORTED, "graded UNSUPPORTED", event)
                                 for event, event_codes in ours.degradations.items() if UNSUPPORTED in event_codes))
     left_out = [e for e in entries if _fewer_here(e, vendor, ours)]
-    want, got = _facets(case, vendor, vendor), _facets(case, ours, vendor)
+    want, got = facets_of(case, vendor, vendor), facets_of(case, ours, vendor)
     diffs = []
     # Both sides' facets: a text that lands only here (a hook the vendor never ran) differs too.
     for facet in [*want, *(f for f in got if f not in want)]:
@@ -130,7 +131,7 @@ def compare(case: Case, vendor: Outcome, ours: Outcome) -> Verdict:
         # can name it (a loss listed on another event of the case says nothing about this one).
         among = _event_codes(ours, want[facet], got.get(facet)) if facet == "invoked" else codes
         explained = {e.code for e in left_out if _can_change(case, e, facet)}
-        named = sorted((among & _naming(case, facet, want.get(facet), got.get(facet))) | explained)
+        named = sorted((among & naming(case, facet, want.get(facet), got.get(facet))) | explained)
         diffs.append(Difference(facet, want.get(facet), got.get(facet), tuple(named)))
     if ours.error:
         diffs.append(Difference("error", None, ours.error, ()))
@@ -179,7 +180,8 @@ def _event_codes(ours: Outcome, vendor: list[str], here: list[str] | None) -> se
     return {c for event in differing for c in ours.degradations.get(event.split("[", 1)[0], ())}
 
 
-def _naming(case: Case, facet: str, vendor: Any, ours: Any) -> frozenset[str]:
+def naming(case: Case, facet: str, vendor: Any, ours: Any) -> frozenset[str]:
+    """The degradation codes that name a difference of ``facet`` between these two values."""
     family = facet.split(":", 1)[0]
     exit_answer = any(h.exit for h in case.hooks)
     if family == "tool_ran":

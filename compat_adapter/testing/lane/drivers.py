@@ -79,7 +79,7 @@ def vendor_outcome(case: Case, run: Path, **options: Any) -> Outcome:
         side="vendor", case=case.name, hooks=_hooks(record.hooks, roots), tool_ran=record.tool_ran,
         rewritten=any(REWRITE_MARK in i.text for items in main for i in items if i.kind == "tool_result"),
         tool_result=_first_tool_result(main, roots), landings=landings(main, roots), model_calls=len(main),
-        reads=new_items(main), notes=tuple(notes),
+        reads=new_items(main), notes=tuple(notes), texts=tuple(tuple(items) for items in main),
         error=None if record.result["rc"] == 0 or case.kind == "prompt_block" else
         f"the CLI exited {record.result['rc']}: {record.result['stderr'][-400:]}")
 
@@ -126,6 +126,7 @@ async def embedded_outcome(case: Case, run: Path) -> Outcome:
                "write": lambda value: {"name": "write", "arguments": {"path": value, "content": EDIT_TEXT}}}
     script = [{"tools": [call_of[kind](value)]} if kind in call_of else value for kind, value in case.steps]
     degradations: dict[str, tuple[str, ...]] = {}
+    per_hook: list[tuple[str, str, tuple[str, ...]]] = []
     async with MemoryHost(proj) as host, _served(case, run):
         async with CompatAdapter(host, state_dir=str(run / "adapter")) as adapter:
             try:
@@ -137,6 +138,12 @@ async def embedded_outcome(case: Case, run: Path) -> Outcome:
                 if str(g.capability) == "UNSUPPORTED":
                     codes.append("unsupported")
                 degradations[g.event] = tuple(dict.fromkeys(degradations.get(g.event, ()) + tuple(codes)))
+            # Each hook's own grade, by its handler (register_import answers the hooks first, in order).
+            per_hook = [(h.event, json.dumps(h.handler if isinstance(h.handler, str) else dict(h.handler),
+                                             sort_keys=True, default=str),
+                         tuple(str(d.code) for d in g.degradations) + (("unsupported",)
+                                                                       if str(g.capability) == "UNSUPPORTED" else ()))
+                        for h, g in zip(imported.hooks, graded)]
             agent = await host.create_agent(script=script)
             await agent.run_turn(case.prompt)
             await host.settle()
@@ -167,4 +174,5 @@ async def embedded_outcome(case: Case, run: Path) -> Outcome:
         side="embedded", case=case.name, hooks=_hooks(records, roots), tool_ran=(proj / "tool-ran.txt").exists(),
         rewritten=any(REWRITE_MARK in i.text for i in items if i.kind == "tool_result"),
         tool_result=_first_tool_result([items], roots), landings=landings(requests, roots), model_calls=calls,
-        reads=new_items(requests), refused=refused, degradations=degradations)
+        reads=new_items(requests), refused=refused, degradations=degradations,
+        texts=tuple(tuple(items) for items in requests[:calls]), graded=tuple(per_hook))

@@ -86,6 +86,12 @@ class Outcome:
     degradations: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Embedded side: each registered event → the degradation codes its grade lists."""
     notes: tuple[str, ...] = ()
+    texts: tuple[tuple[Item, ...], ...] = field(default=(), repr=False)
+    """Per model request, every item it carried, whole (not in the report: the real-config lane
+    looks in it for the text real hooks wrote)."""
+    graded: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+    """Embedded side: per registered hook, in the file's order, its event, its handler (as JSON)
+    and the degradation codes of its own grade."""
 
     @property
     def invoked(self) -> tuple[str, ...]:

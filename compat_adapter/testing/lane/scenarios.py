@@ -197,8 +197,9 @@ def recorder_command(run: Path, answer: HookAnswer) -> str:
 
 
 def claude_shaped_config(case: Case, run: Path) -> dict[str, Any]:
-    """The case's hooks in Claude's config shape (``{hooks: {Event: [{matcher, hooks: […]}]}}``)."""
-    return {"hooks": claude_shaped_table(case, run)}
+    """The case's hooks in Claude's config shape (``{hooks: {Event: [{matcher, hooks: […]}]}}``),
+    beside the case's other settings keys (``options["settings"]``: its permission rules …)."""
+    return {**(case.options.get("settings") or {}), "hooks": claude_shaped_table(case, run)}
 
 
 def claude_shaped_table(case: Case, run: Path, answers: tuple[HookAnswer, ...] | None = None) -> dict[str, list[Any]]:

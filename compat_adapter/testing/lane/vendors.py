@@ -20,8 +20,12 @@ from typing import Any
 
 from compat_adapter.testing.lane.scenarios import EDIT_TEXT, Case, Scenario, cases, claude_shaped_config
 
-__all__ = ("NoCli", "VendorCli", "base_env", "cases_for", "cli_for", "cli_less", "lane_dir", "lane_vendors",
+__all__ = ("PROJECT", "NoCli", "VendorCli", "base_env", "cases_for", "cli_for", "cli_less", "lane_dir", "lane_vendors",
            "link_plugin_package", "prepare")
+
+#: In a scripted call's arguments, the run's project folder (known only when the run starts).
+PROJECT = "{lane-project}"
+
 
 #: Where ``scripts/vendor_lane.sh`` installs the CLIs (override: COMPAT_ADAPTER_VENDOR_DIR).
 def lane_dir() -> Path:
@@ -59,6 +63,10 @@ class VendorCli:
     package_version: str | None = None
     """The registry release ``scripts/vendor_lane.sh`` pins when it is not ``version``, the CLI's own
     (CodeBuddy Code 2.163.0 ships in the codebuddy-agent-sdk wheel 0.3.274)."""
+    absolute_write: bool = False
+    """The write tool takes only an absolute path (Qwen Code's write_file refuses ``tool-ran.txt``
+    with "File path must be absolute" before any hook runs): the call names the file under the
+    run's project (:data:`PROJECT`, filled in when the run's folder is known)."""
 
     def binary_path(self, lane: Path | None = None) -> Path:
         return (lane or lane_dir()) / self.binary
@@ -79,7 +87,8 @@ class VendorCli:
         if self.write_tool is None:
             raise ValueError(f"no write tool is set up for {self.vendor}")
         name, where, what = self.write_tool
-        return {"name": name, "arguments": {where: path, what: EDIT_TEXT}}
+        return {"name": name, "arguments": {where: f"{PROJECT}/{path}" if self.absolute_write else path,
+                                            what: EDIT_TEXT}}
 
     def setup(self, run: Path, base: str, prompt: str, env: dict[str, str], *, binary: str, lane: Path,
               options: Mapping[str, Any]) -> list[str]:
