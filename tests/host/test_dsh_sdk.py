@@ -195,14 +195,12 @@ def test_the_readme_command_adds_compat_adapter_to_a_users_dsh(where: Any, tmp_p
     assert "compat-adapter: SYSMSG-README" in done.stderr
 
 
-def test_the_sdk_example_takes_the_readme_model_options(home: Path, tmp_path: Path,
+def test_the_sdk_example_takes_the_readme_model_options(dsh: Any, home: Path, tmp_path: Path,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
-    from sdk_guard import main
-
     ws, marker = _workspace(tmp_path)
     trust_project("claude", ws)
     with _model(marker) as model:
-        assert main([str(ws), "remove the build folder", "--home", str(home), "--base-url", model.base_url,
+        assert dsh.main([str(ws), "remove the build folder", "--home", str(home), "--base-url", model.base_url,
                      "--api-key", "sk-scripted", "--model", "deepseek-flash"]) == 0
         config = model.main_requests[0].body
     assert not marker.exists()

@@ -7,8 +7,10 @@ loopback; the workspace's own vendor files imported by the bundle under the user
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -21,9 +23,6 @@ from compat_adapter.testing.models.anthropic import AnthropicServer
 from compat_adapter.testing.models.base import ModelCall, ModelTurn
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "examples" / "dsh"))
-
-from sdk_guard import run  # noqa: E402 - the example, as shipped
 
 pytestmark = pytest.mark.filterwarnings(
     "ignore:Exception ignored in. <_io.FileIO:pytest.PytestUnraisableExceptionWarning")
@@ -32,9 +31,26 @@ NOTICE = "plugin:compat-adapter/notice"
 
 
 @pytest.fixture(scope="module")
-def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def example() -> Any:
+    """The lane, installed on first use by the project's script, and the SDK example as shipped,
+    imported only then (collecting this module needs no lane; see test_dsh_sdk.py)."""
+    done = subprocess.run(["bash", str(REPO / "scripts" / "dsh_lane.sh")], capture_output=True, text=True,
+                          timeout=900)
+    assert done.returncode == 0, f"scripts/dsh_lane.sh failed:\n{done.stdout}\n{done.stderr}"
+    importlib.invalidate_caches()
+    sys.path.insert(0, str(REPO / "examples" / "dsh"))
+    return importlib.import_module("sdk_guard")
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory, example: Any) -> Path:
     where = lane(Path(os.environ.get("COMPAT_ADAPTER_DSH_DIR") or REPO / ".cache" / "dsh"))
     return prepare_home(tmp_path_factory.mktemp("dsh-voice-home"), where=where, profiles=("sdk",))
+
+
+def run(workspace: str, home: str, prompt: str, **options: Any) -> Any:
+    """The example's ``run`` (imported by the ``example`` fixture, which ``home`` needs)."""
+    return importlib.import_module("sdk_guard").run(workspace, home, prompt, **options)
 
 
 def _claude(ws: Path, event: str, answer: dict[str, Any]) -> None:
@@ -177,3 +193,24 @@ def test_what_each_new_context_costs_on_each_route(home: Path, tmp_path: Path, r
         [copy] = copies
         text = json.dumps(copy)
         assert one in text and two in text and "DeepSeek Harness" in text
+
+
+def test_kept_context_survives_a_resumed_session(home: Path, tmp_path: Path) -> None:
+    """The plugin's memory goes with its process; the context it was given is in the log (a plugin
+    record), so a session resumed by a new runtime still carries the first prompt's context."""
+    from deepseek_harness import DeepSeekHarness
+
+    ws = tmp_path / "ws"
+    _counting_context(ws)
+    trust_project("claude", ws)
+    with AnthropicServer((ModelTurn("one"), ModelTurn("two"))).start() as model:
+        options = dict(cwd=str(ws), dsh_home=str(home), base_url=model.base_url, api_key="sk-scripted",
+                       initialize_timeout_seconds=120)
+        with DeepSeekHarness(**options) as harness:  # type: ignore[arg-type]
+            session = harness.start_session()
+            session.run("first prompt")
+        with DeepSeekHarness(**options) as harness:  # type: ignore[arg-type]
+            harness.resume_session(session.id).run("second prompt")
+        resumed = model.main_requests[1].body
+    assert "hook additional context: CTX-TURN-1" in resumed["system"]
+    assert "hook additional context: CTX-TURN-2" in resumed["system"]
