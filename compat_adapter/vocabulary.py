@@ -163,6 +163,7 @@ SAFETY: Mapping[DegradationCode, Safety] = MappingProxyType({
     DegradationCode.TIMEOUT_DIFFERS: Safety.CHANGES_BEHAVIOUR,
     DegradationCode.EXIT_CODE_DIFFERS: Safety.CHANGES_BEHAVIOUR,
     DegradationCode.REAUTHORED: Safety.CHANGES_BEHAVIOUR,
+    DegradationCode.CONTEXT_COST: Safety.COSMETIC,  # the text reaches the model in its role; it costs more
     DegradationCode.POLLED: Safety.CHANGES_BEHAVIOUR,
     DegradationCode.SCOPE_DIFFERS: Safety.CHANGES_BEHAVIOUR,
     DegradationCode.MODEL_DIFFERS: Safety.CHANGES_BEHAVIOUR,

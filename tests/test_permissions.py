@@ -153,13 +153,14 @@ def test_the_import_reads_every_project_scope_and_drops_nothing(tmp_path: Path) 
 
 
 def test_a_vendor_with_no_rule_language_lists_its_rules_as_unread(tmp_path: Path) -> None:
-    (tmp_path / ".codebuddy").mkdir()
-    (tmp_path / ".codebuddy/settings.json").write_text(json.dumps({"permissions": {"deny": ["Bash"]}}))
-    imported = import_project("workbuddy", tmp_path)
-    if language_of("workbuddy") is None:
-        assert [r.code for r in imported.refused] == ["UNREAD_PERMISSIONS"]
-    else:
-        assert [r.text for r in imported.permissions] == ["Bash"]
+    from compat_adapter.catalog import resolve_vendor
+    from compat_adapter.importers.common import FileImport
+    from compat_adapter.permissions.read import read_block
+
+    out = FileImport()
+    read_block(resolve_vendor("codex"), {"deny": ["Bash"]}, path=tmp_path / "x.json", shown="x.json",
+               place="permissions", scope="project", out=out)
+    assert [r.code for r in out.refused] == ["UNREAD_PERMISSIONS"] and not out.permissions
 
 
 # ── enforcement on the embedded host ──────────────────────────────────────────────────────────────
@@ -310,3 +311,73 @@ async def test_codebuddy_runs_an_ask_nobody_can_answer_as_its_p_run_does(tmp_pat
     texts = [e.data["text"] for e in agent.session.of_type("tool/result")]
     assert (tmp_path / "ran.txt").exists() and (tmp_path / "build").is_dir()
     assert texts[1] == "Error: Permission to use Bash with command rm -rf build has been denied."
+
+
+# ── Qwen Code: Claude's language, derived, read as its PermissionManager reads it (0.24.4) ────────
+
+QWEN = language_of("qwen")
+
+
+def qwen_rule(text: str, behavior: str = "deny") -> PermissionRule:
+    found = rule(text, behavior)
+    return PermissionRule(**{**{f: getattr(found, f) for f in found.__slots__}, "vendor": "qwen",
+                             "settings_dir": "/p/.qwen"})
+
+
+def qwen_shell(command: str) -> RuleCall:
+    return RuleCall(tool="run_shell_command", input={"command": command}, host_tool="bash", cwd="/p", home="/h")
+
+
+@pytest.mark.parametrize(("text", "command", "refused"), [
+    ("Bash(rm -rf *)", "rm -rf build", True), ("run_shell_command(rm -rf *)", "rm -rf build", True),
+    ("Shell(rm -rf *)", "echo a && rm -rf build", True), ("Bash(rm -rf build)", "rm -rf build x", True),
+    ("Bash(rm -rf *)", "FOO=1 rm -rf build", True), ("Bash(rm -rf *)", "timeout 5 rm -rf build", False),
+    ("Bash(rm -rf *)", "rm -rf", True), ("Bash(rm:*)", "rmdir x", False), ("Bash(git * main)", "git main", True),
+])
+def test_qwen_reads_commands_as_its_permission_manager(text: str, command: str, refused: bool) -> None:
+    assert QWEN is not None
+    assert QWEN.matches(qwen_rule(text), qwen_shell(command)) is refused
+
+
+def test_qwen_path_rules_are_anchored_picomatch_patterns_and_aliases_name_its_tools() -> None:
+    assert QWEN is not None
+    read = RuleCall(tool="read_file", input={"file_path": "/p/config/.env"}, host_tool="read", cwd="/p", home="/h")
+    assert not QWEN.matches(qwen_rule("Read(.env)"), read)        # anchored at the session folder
+    assert QWEN.matches(qwen_rule("Read(**/.env)"), read)
+    assert not QWEN.matches(qwen_rule("Read(config)"), read)      # a folder does not cover its files
+    grep = RuleCall(tool="grep_search", input={"path": "/p/src/a.py"}, host_tool="grep", cwd="/p", home="/h")
+    assert QWEN.matches(qwen_rule("Read(src/**)"), grep)           # Read is a meta-category
+    write = RuleCall(tool="write_file", input={"file_path": "src/a.py"}, host_tool="write", cwd="/p", home="/h")
+    assert QWEN.matches(qwen_rule("Edit(src/**)"), write) and not QWEN.matches(qwen_rule("Read(src/**)"), write)
+    assert QWEN.host_tools(qwen_rule("Read(x)")) == ("read", "grep", "glob", "bash")  # and shell commands
+
+
+async def test_qwen_weighs_its_rules_before_its_hooks(tmp_path: Path) -> None:
+    log = tmp_path / "hooks.log"
+    (tmp_path / "p/.qwen").mkdir(parents=True)
+    settings = {"permissions": {"deny": ["Bash(rm -rf *)"]},
+                "hooks": {"PreToolUse": [{"matcher": "run_shell_command", "hooks": [
+                    {"type": "command", "command": f"echo PreToolUse >> {log}"}]}]}}
+    (tmp_path / "p/.qwen/settings.json").write_text(json.dumps(settings))
+    (tmp_path / "p/build").mkdir()
+    async with MemoryHost(tmp_path / "p") as host, CompatAdapter(host) as adapter:
+        await register_import(adapter, import_project("qwen", tmp_path / "p", trust_all=True))
+        agent = await host.create_agent(script=[Reply(calls=(call("bash", command="rm -rf build"),)), "done"])
+        await agent.run_turn("go")
+    texts = [e.data["text"] for e in agent.session.of_type("tool/result")]
+    assert texts == ['This "run_shell_command" invocation was denied by permission rules. Matching deny rule: '
+                     '"Bash(rm -rf *)". Other uses of this tool are still permitted.']
+    assert not log.exists() and (tmp_path / "p/build").is_dir()
+
+
+@pytest.mark.parametrize(("text", "command", "refused"), [
+    # Measured on Claude Code 2.1.332: a Read or Edit rule reaches the files a shell command names.
+    ("Read(./.env)", "cat .env", True), ("Read(./.env)", "head -n 1 .env", True), ("Read(./.env)", "ls .env", True),
+    ("Read(./.env)", "grep SECRET .env", True), ("Read(./.env)", "cp .env x.txt", True),
+    ("Read(./.env)", "echo .env", False), ("Edit(src/**)", "sed -i s/a/b/ src/a.txt", True),
+    ("Edit(src/**)", "echo hi > src/a.txt", True), ("Edit(src/**)", "cat src/a.txt", False),
+])
+def test_claude_path_rules_reach_the_files_of_shell_commands(text: str, command: str, refused: bool) -> None:
+    assert CLAUDE.matches(rule(text), bash(command)) is refused
+    if refused:
+        assert CLAUDE.refusal(rule(text), bash(command)) == f"Permission to use Bash with command {command} has been denied."

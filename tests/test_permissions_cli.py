@@ -85,3 +85,15 @@ def test_the_matrix_grades_each_rule_language(tmp_path: Path) -> None:
     assert claude[("permissions.deny", "Bash(rm -rf *)")] == "ADAPTED"
     assert claude[("permissions.deny", "mcp__github")] == "UNSUPPORTED"
     assert {r["vendor"] for r in rows} >= {"claude", "workbuddy"}
+
+
+def test_codex_prefix_rules_are_listed_as_permission_rules(tmp_path: Path) -> None:
+    (tmp_path / ".codex/rules").mkdir(parents=True)
+    (tmp_path / ".codex/rules/default.rules").write_text(
+        'prefix_rule(pattern = ["rm", ["-rf", "-fr"]], decision = "forbidden")\n'
+        'prefix_rule(pattern = ["git", "push"], decision = "prompt")\n')
+    done = cli("grade", "--json", ".", cwd=tmp_path)
+    rows = [(r["event"], r["matcher"], r["capability"]) for r in json.loads(done.stdout)["rows"]
+            if r["event"].startswith("permissions.")]
+    assert rows == [("permissions.deny", "prefix_rule(rm -fr|-rf)", "ADAPTED"),
+                    ("permissions.ask", "prefix_rule(git push)", "ADAPTED")]

@@ -111,6 +111,7 @@ def _rows(vendor: str, imported: Any, surface: Any, root: Path | None,
                      "reason": f"{refused.code}: {refused.reason}", "preflight": []})
     rows += _plugin_rows(vendor, getattr(imported, "plugins", ()), surface)
     rows += _permission_rows(imported, surface)
+    rows += _policy_rows(vendor, imported, surface)
     for rules in imported.rules:
         result = grade_rules(rules.vendor, surface)
         rows.append({"vendor": vendor, "origin": rules.origin, "event": "rules", "matcher": None,
@@ -148,6 +149,44 @@ def _permission_rows(imported: Any, surface: Any) -> list[dict[str, Any]]:
                      "route": str(result.route), "seams": list(result.seams) + list(result.services),
                      "losses": [f"{d.code}: {d.text}" for d in result.degradations], "reason": result.reason,
                      "preflight": [], "confidence": result.confidence})
+    return rows
+
+
+#: Codex policy decisions under the permission-rule keys they stand for.
+_POLICY_KEYS = {"forbidden": "deny", "prompt": "ask", "allow": "allow"}
+
+
+def _policy_rows(vendor: str, imported: Any, surface: Any) -> list[dict[str, Any]]:
+    """Codex ``.rules`` are permission rules too: one row per ``prefix_rule``, beside the rules row
+    (graded as their file is: enforced on tools/pre-execute where the host has it)."""
+    from compat_adapter.catalog import resolve_vendor
+    from compat_adapter.errors import CompatError, UnknownVendor
+    from compat_adapter.grading import grade_rules
+    from compat_adapter.model import RulesFile
+    from compat_adapter.routing.execpolicy import parse_rules
+
+    try:
+        if not resolve_vendor(vendor).rules_policy:
+            return []
+    except UnknownVendor:
+        return []
+    rows = []
+    for entry in imported.rules:
+        for source in (s for s in entry.sources if s.endswith(".rules")):
+            try:
+                rules = parse_rules(Path(source).read_text(encoding="utf-8", errors="replace"), source)
+            except (OSError, CompatError):
+                continue  # the rules row says what carrying it means; an unreadable file fails elsewhere
+            graded = grade_rules(vendor, surface, files=(RulesFile(path=source, bytes=0, sha256=""),))
+            for rule in rules:
+                shown = " ".join("|".join(sorted(words)) for words in rule.pattern)
+                rows.append({"vendor": vendor, "origin": rule.source, "line": None,
+                             "event": f"permissions.{_POLICY_KEYS[rule.decision]}",
+                             "matcher": f"prefix_rule({shown})", "capability": "ADAPTED",
+                             "route": "native-translate", "seams": ["tools/pre-execute"],
+                             "losses": [f"{d.code}: {d.text}" for d in graded.degradations
+                                        if d.code != "message-provenance"],
+                             "reason": None, "preflight": [], "confidence": graded.confidence})
     return rows
 
 

@@ -152,6 +152,9 @@ def permission_scenarios(folder: str = ".claude") -> dict[str, Scenario]:
                                 "files": build, "options": deny}),
         "perm_read_env": ((), {"steps": (("read", ".env"), ("text", "done")), "files": {".env": ENV_FILE},
                                "options": rules({"deny": ["Read(.env)"]}, allowed_tools="Bash,Read")}),
+        # A Read rule weighed against the file a shell command reads (Claude Code: refused).
+        "perm_read_shell": ((), {"steps": (("shell", "cat .env && echo ran > tool-ran.txt"), ("text", "done")),
+                                 "files": {".env": ENV_FILE}, "options": rules({"deny": ["Read(.env)"]})}),
         "perm_edit_src": ((), {"steps": (("write", "src/a.txt"), ("text", "done")), "files": {"src/a.txt": "a\n"},
                                "options": rules({"deny": ["Edit(src/**)"]}, allowed_tools="Bash,Write,Edit")}),
     }

@@ -32,6 +32,11 @@ class PathReading:
     #: ``/path`` starts at the project (False: at the settings file's folder, as Claude's older
     #: documentation said; CodeBuddy Code's ``Read(/.env)`` does not reach the project's ``.env``).
     slash_is_project: bool = True
+    #: A pattern with no slash matches at any depth, as in a gitignore file (False: it is anchored
+    #: at the session's folder, Qwen Code 0.24.4's ``resolvePathPattern``).
+    bare_any_depth: bool = True
+    #: A pattern that matches a folder covers what is inside it (False: picomatch, Qwen Code).
+    folder_covers: bool = True
 
 
 CLAUDE_PATHS = PathReading()
@@ -78,7 +83,7 @@ def rooted(specifier: str, *, project: str, cwd: str, home: str, settings_dir: s
         return (project if reading.slash_is_project else settings_dir or project), specifier[1:], True
     if specifier.startswith("./"):
         return cwd, specifier[2:] if reading.dot_is_cwd else specifier, True
-    return cwd, specifier, "/" in specifier.rstrip("/")
+    return cwd, specifier, "/" in specifier.rstrip("/") or not reading.bare_any_depth
 
 
 def covers(specifier: str, path: str, *, project: str, cwd: str, home: str, settings_dir: str = "",
@@ -97,4 +102,5 @@ def covers(specifier: str, path: str, *, project: str, cwd: str, home: str, sett
     regex = _regex(pattern)
     parts = rel.split("/")
     # A pattern that matches a folder covers everything inside it.
-    return any(regex.fullmatch("/".join(parts[:n])) for n in range(1, len(parts) + 1))
+    first = 1 if reading.folder_covers else len(parts)
+    return any(regex.fullmatch("/".join(parts[:n])) for n in range(first, len(parts) + 1))

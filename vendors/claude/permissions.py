@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from urllib.parse import urlsplit
 
 from compat_adapter.catalog import host_tool
@@ -24,13 +25,39 @@ from compat_adapter.importers.loaders import json_kind
 from compat_adapter.model import Degradation, degrade
 from compat_adapter.permissions.model import PermissionImport, PermissionRule, PermissionSetting, RuleCall
 from vendors.claude.pathrules import CLAUDE_PATHS, PathReading, covers
-from vendors.claude.shellrules import CLAUDE_SHELL, ShellReading, matches_command, refused_part
+from vendors.claude.shellrules import CLAUDE_SHELL, ShellReading, file_operands, matches_command, refused_part
 
-__all__ = ("LANGUAGE", "ClaudeRules", "Combination", "Words", "parse_rule")
+__all__ = ("LANGUAGE", "ClaudeRules", "Combination", "Tools", "Words", "parse_rule")
 
 #: The tools an ``Edit`` rule covers, and those a ``Read`` rule covers.
 EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
 READ_TOOLS = ("Read", "Grep", "Glob")
+
+
+@dataclass(frozen=True, slots=True)
+class Tools:
+    """The tool vocabulary rules are written in: which names a rule may use for a tool, and which
+    tools each kind of specifier reads."""
+
+    #: A name a rule may use → the vendor's own tool name (Qwen Code: ``Bash`` → ``run_shell_command``).
+    aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    shell: tuple[str, ...] = ("Bash",)
+    #: The rule names that cover a group of tools, and the groups.
+    read_rule: str = "Read"
+    read: tuple[str, ...] = READ_TOOLS
+    edit_rule: str = "Edit"
+    edit: tuple[str, ...] = EDIT_TOOLS
+    #: A Read deny also keeps the files it covers from being written (Claude Code, measured).
+    read_deny_covers_edits: bool = True
+    web: str = "WebFetch"
+    agents: tuple[str, ...] = ("Agent", "Task")
+    skill: str = "Skill"
+
+    def canonical(self, name: str) -> str:
+        return self.aliases.get(name, name)
+
+
+CLAUDE_TOOLS = Tools()
 _RULE = re.compile(r"([A-Za-z][A-Za-z0-9_\-]*(?:__[^()\s]*)?)(?:\((.*)\))?", re.DOTALL)
 _MODES = ("default", "acceptEdits", "plan", "bypassPermissions", "dontAsk")
 
@@ -92,6 +119,11 @@ class ClaudeRules:
     words: Words = Words()
     shell: ShellReading = CLAUDE_SHELL
     paths: PathReading = CLAUDE_PATHS
+    tools: Tools = CLAUDE_TOOLS
+    #: What else an ask rule does at the vendor that it does not do here (a decision-narrowed loss).
+    ask_loss: str = ""
+    #: The keys beside the rules in its permissions block.
+    settings: tuple[str, ...] = ("defaultMode", "additionalDirectories", "disableBypassPermissionsMode")
 
     # ── reading ─────────────────────────────────────────────────────────────────────────────
     def read(self, value: object, *, path: Path, shown: str, place: str, scope: str) -> PermissionImport:
@@ -118,7 +150,7 @@ class ClaudeRules:
                     out.rules.append(PermissionRule(
                         vendor=self.vendor, behavior=key, text=text.strip(), tool=parsed[0], specifier=parsed[1],
                         origin=f"{shown}:{where}[{i}]", scope=scope, root=root, settings_dir=here))
-            elif key in ("defaultMode", "additionalDirectories", "disableBypassPermissionsMode"):
+            elif key in self.settings:
                 problem = self._setting_problem(key, item)
                 if problem:
                     out.refused.append(self._refused(f"`{key}`", shown, where, problem))
@@ -137,6 +169,8 @@ class ClaudeRules:
 
     @staticmethod
     def _setting_problem(key: str, item: object) -> str | None:
+        if key == "autoMode":
+            return None if isinstance(item, Mapping) else f"expected an object, found {json_kind(item)}"
         if key == "additionalDirectories":
             ok = isinstance(item, list) and all(isinstance(x, str) for x in item)
             return None if ok else f"expected a list of folders, found {json_kind(item)}"
@@ -149,14 +183,32 @@ class ClaudeRules:
     # ── which calls ─────────────────────────────────────────────────────────────────────────
     def _tools(self, rule: PermissionRule) -> tuple[str, ...]:
         """The vendor tools a rule applies to (an ``mcp__server`` rule: none the host names)."""
-        if rule.tool == "Edit":
-            return EDIT_TOOLS
-        if rule.tool == "Read":
-            return READ_TOOLS + (EDIT_TOOLS if rule.behavior == "deny" else ())
-        return (rule.tool,)
+        tools, name = self.tools, self.tools.canonical(rule.tool)
+        if name == tools.edit_rule:
+            return tools.edit
+        if name == tools.read_rule:
+            return tools.read + (tools.edit if rule.behavior == "deny" and tools.read_deny_covers_edits else ())
+        if name in tools.shell:
+            return tools.shell
+        return (name,)
+
+    def _kind(self, rule: PermissionRule) -> str:
+        """How the rule's specifier reads: ``command``, ``path``, ``domain``, ``agent``, ``skill`` or ``other``."""
+        tools, name = self.tools, self.tools.canonical(rule.tool)
+        if name in tools.shell:
+            return "command"
+        if name in (tools.read_rule, tools.edit_rule, *tools.read, *tools.edit):
+            return "path"
+        return {tools.web: "domain", tools.skill: "skill"}.get(name, "agent" if name in tools.agents else "other")
+
+    def _through_shell(self, rule: PermissionRule) -> bool:
+        """Whether a path rule also reaches the files shell commands read or write."""
+        return (self.shell.file_commands and rule.specifier is not None and rule.behavior != "allow"
+                and self._kind(rule) == "path")
 
     def host_tools(self, rule: PermissionRule) -> tuple[str, ...]:
-        found = (host_tool(self.vendor, tool) for tool in self._tools(rule))
+        tools = self._tools(rule) + (self.tools.shell if self._through_shell(rule) else ())
+        found = (host_tool(self.vendor, tool) for tool in tools)
         return tuple(dict.fromkeys(t for t in found if t is not None))
 
     def _applies(self, rule: PermissionRule, tool: str) -> bool:
@@ -166,48 +218,66 @@ class ClaudeRules:
         return tool in self._tools(rule)
 
     def matches(self, rule: PermissionRule, call: RuleCall) -> bool:
+        if call.tool in self.tools.shell and self._through_shell(rule):
+            return self._shell_files(rule, call)
         if not self._applies(rule, call.tool):
             return False
         spec = rule.specifier
         if spec is None:
             return True
-        args = call.input
-        if rule.tool == "Bash":
+        args, kind = call.input, self._kind(rule)
+        if kind == "command":
             command = args.get("command")
             return isinstance(command, str) and matches_command(spec, command, every=rule.behavior == "allow",
                                                                 reading=self.shell)
-        if rule.tool in ("Read", "Edit", *EDIT_TOOLS):
+        if kind == "path":
             path = args.get("file_path") or args.get("notebook_path") or args.get("path") or "."
             return isinstance(path, str) and covers(spec, path, project=rule.root, cwd=call.cwd, home=call.home,
                                                     settings_dir=rule.settings_dir, reading=self.paths)
-        if rule.tool == "WebFetch" and spec.startswith("domain:"):
+        if kind == "domain" and spec.startswith("domain:"):
             host = urlsplit(str(args.get("url", ""))).hostname or ""
             return host == spec[7:] or host.endswith("." + spec[7:])
-        if rule.tool in ("Agent", "Task"):
+        if kind == "agent":
             return args.get("subagent_type") == spec
-        if rule.tool == "Skill":
+        if kind == "skill":
             return args.get("skill") == spec
         return False
+
+    def _shell_files(self, rule: PermissionRule, call: RuleCall) -> bool:
+        command = call.input.get("command")
+        if not isinstance(command, str) or rule.specifier is None:
+            return False
+        reads, writes = file_operands(command, self.shell)
+        tools, name = self.tools, self.tools.canonical(rule.tool)
+        if name == tools.read_rule:
+            files = reads + (writes if rule.behavior == "deny" and tools.read_deny_covers_edits else [])
+        else:
+            files = writes
+        return any(covers(rule.specifier, f, project=rule.root, cwd=call.cwd, home=call.home,
+                          settings_dir=rule.settings_dir, reading=self.paths) for f in files)
 
     # ── what the model reads ────────────────────────────────────────────────────────────────
     def refusal(self, rule: PermissionRule, call: RuleCall) -> str:
         words = self.words
         if rule.specifier is None:
             # A bare deny takes the tool away from the session (measured with Bash).
-            return words.disabled.format(tool=call.tool)
-        if rule.tool == "Bash":
+            return words.disabled.format(tool=call.tool, rule=rule.text)
+        kind, tools, name = self._kind(rule), self.tools, self.tools.canonical(rule.tool)
+        if kind == "path" and call.tool in tools.shell:
+            return words.command.format(command=call.input.get("command", ""), tool=call.tool, rule=rule.text)
+        if kind == "command":
             command = refused_part(rule.specifier, str(call.input.get("command", "")), self.shell)
-            return words.command.format(command=command, tool=call.tool)
-        if rule.tool == "Read" and call.tool in EDIT_TOOLS:
-            return words.read_write.format(tool=call.tool)
-        if rule.tool in ("Read", "Edit", *EDIT_TOOLS):
+            return words.command.format(command=command, tool=call.tool, rule=rule.text)
+        if name == tools.read_rule and call.tool in tools.edit:
+            return words.read_write.format(tool=call.tool, rule=rule.text)
+        if kind == "path":
             path = call.input.get("file_path") or call.input.get("notebook_path") or call.input.get("path") or ""
-            said = words.read if rule.tool == "Read" and call.tool in READ_TOOLS else words.path
-            return said.format(tool=call.tool, path=path)
-        return words.other.format(tool=call.tool)
+            said = words.read if name == tools.read_rule and call.tool in tools.read else words.path
+            return said.format(tool=call.tool, path=path, rule=rule.text)
+        return words.other.format(tool=call.tool, rule=rule.text)
 
     def unasked(self, rule: PermissionRule, call: RuleCall) -> str:
-        return self.words.unasked.format(tool=call.tool)
+        return self.words.unasked.format(tool=call.tool, rule=rule.text)
 
     def losses(self, rule: PermissionRule) -> tuple[Degradation, ...]:
         out: list[Degradation] = []
@@ -217,9 +287,12 @@ class ClaudeRules:
                                f"{self.product} takes a tool a bare deny rule names out of the model's tool list; "
                                "the host still offers it, and a call to it is refused with "
                                f"{self.product}'s words."))
-        if rule.tool == "Bash" and spec is not None and rule.behavior != "allow":
+        kind = self._kind(rule)
+        if kind == "command" and spec is not None and rule.behavior != "allow":
             taken = (", with subshell parentheses, variable prefixes and the wrappers timeout, time, nice, nohup "
-                     "and stdbuf taken off," if self.shell.unwraps else " and subshell parentheses taken off,")
+                     "and stdbuf taken off," if self.shell.unwraps else
+                     ", with subshell parentheses and variable prefixes taken off," if self.shell.assignments else
+                     " and subshell parentheses taken off,")
             out.append(degrade("rule-narrowed",
                                f"{self.product} reads the command with a full shell parser; here it is split only "
                                f"at &&, ||, ;, | and new lines{taken} so a command nested deeper ($(…), "
@@ -235,15 +308,18 @@ class ClaudeRules:
                                f"{self.product}'s non-interactive run lets a call an ask rule matches run without "
                                "asking (measured); here the host's approval decides, and the call is refused when "
                                "nobody answers."))
-        if rule.tool == "Bash" and rule.behavior == "ask" and self.words.compound_ask:
+        if rule.behavior == "ask" and self.ask_loss:
+            out.append(degrade("decision-narrowed", self.ask_loss))
+        if kind == "command" and rule.behavior == "ask" and self.words.compound_ask:
             out.append(degrade("text-differs", self.words.compound_ask))
-        if rule.tool in ("Read", "Edit") and spec is not None and rule.behavior != "allow":
+        if kind == "path" and spec is not None and rule.behavior != "allow":
+            reach = ("here only cat, head, tail, less, more, ls, wc, sort, uniq, diff, stat, file, nl, od, xxd, "
+                     "strings, base64, jq, grep, rg, sed, cp, tee, touch, truncate and redirections are read that "
+                     "way" if self.shell.file_commands else "here the rule guards the file tools only")
             out.append(degrade("rule-narrowed",
-                               f"{self.product} also refuses a shell command that reads or writes a file the rule "
-                               "covers (measured: `cat .env` under Read(./.env)); here the rule guards the file "
-                               "tools only."))
-        known = ("Bash", "Read", "Edit", "WebFetch", "Agent", "Task", "Skill", *EDIT_TOOLS)
-        if spec is not None and rule.tool not in known and not rule.tool.startswith("mcp__"):
+                               f"{self.product} also weighs the rule against the files any shell command reads or "
+                               f"writes (measured: `cat .env` under a Read rule on .env); {reach}."))
+        if spec is not None and kind == "other" and not rule.tool.startswith("mcp__"):
             out.append(degrade("rule-narrowed", f"The specifier of a {rule.tool} rule is not read here: the rule "
                                                 "matches no call."))
         return tuple(out)
@@ -258,6 +334,9 @@ class ClaudeRules:
     def setting_losses(self, key: str, value: object) -> tuple[Degradation, ...] | str:
         if key == "disableBypassPermissionsMode" or (key == "defaultMode" and value == "default"):
             return ()
+        if key == "autoMode":
+            return (degrade("setting-ignored", f"The host has no AUTO approval mode: {self.product}'s classifier "
+                                               "settings change nothing here."),)
         if key == "additionalDirectories":
             return (degrade("setting-ignored",
                             "The host has no working-folder boundary for the tools: the extra folders widen "

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-__all__ = ("CLAUDE_SHELL", "ShellReading", "command_parts", "matches_command", "refused_part")
+__all__ = ("CLAUDE_SHELL", "ShellReading", "command_parts", "file_operands", "matches_command", "refused_part")
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,8 +31,16 @@ class ShellReading:
 
     #: Variable prefixes and process wrappers are taken off before matching.
     unwraps: bool = True
+    #: Variable prefixes alone are taken off (Qwen Code 0.24.4: ``stripLeadingVariableAssignments``).
+    assignments: bool = False
     #: A trailing `` *`` also matches nothing (``Bash(rm -rf *)`` refuses ``rm -rf``).
     optional_tail: bool = True
+    #: Every `` *`` (not only a trailing one) also matches nothing (Qwen Code: ``( .*)?``).
+    optional_spaces: bool = False
+    #: A specifier with no wildcard is a prefix at a word boundary, not the whole command (Qwen Code).
+    bare_is_prefix: bool = False
+    #: Read and Edit rules also reach the files a shell command reads or writes (Claude Code).
+    file_commands: bool = True
     #: A refusal in a pipeline names the part that matched, not the whole command.
     names_pipe_part: bool = True
 
@@ -98,11 +106,11 @@ def _words(part: str) -> list[str]:
 
 def _unwrapped(words: list[str], reading: ShellReading = CLAUDE_SHELL) -> list[str]:
     """The command under its variable prefixes and process wrappers."""
-    while words and reading.unwraps:
+    while words and (reading.unwraps or reading.assignments):
         head = words[0]
         if _ASSIGNMENT.match(head):
             words = words[1:]
-        elif head in _WRAPPERS:
+        elif head in _WRAPPERS and reading.unwraps:
             words = words[1:]
             # Their own options and a timeout's duration come before the command.
             while words and (words[0].startswith("-") or (head == "timeout" and words[0][:1].isdigit())):
@@ -133,10 +141,15 @@ def command_parts(command: str, reading: ShellReading = CLAUDE_SHELL) -> list[tu
 
 
 @cache
-def _pattern(specifier: str, optional_tail: bool) -> re.Pattern[str] | None:
+def _pattern(specifier: str, optional_tail: bool, optional_spaces: bool = False) -> re.Pattern[str] | None:
     """A wildcard specifier as a regular expression; None for an exact or prefix one."""
     if specifier.endswith(":*") or "*" not in specifier:
         return None
+    if optional_spaces:
+        # Each `` *`` is an optional space-led rest, each other ``*`` any text.
+        pieces = re.split(r"( \*|\*)", specifier)
+        return re.compile("".join("(?: .*)?" if p == " *" else ".*" if p == "*" else re.escape(p) for p in pieces),
+                          re.DOTALL)
     body = specifier
     tail = ""
     if body.endswith(" *") and optional_tail:
@@ -149,9 +162,10 @@ def _one(specifier: str, text: str, reading: ShellReading = CLAUDE_SHELL) -> boo
     if specifier.endswith(":*"):
         prefix = specifier[:-2]
         return text == prefix or text.startswith(prefix + " ")
-    pattern = _pattern(specifier, reading.optional_tail)
+    pattern = _pattern(specifier, reading.optional_tail, reading.optional_spaces)
     if pattern is None:
-        return text == " ".join(_words(specifier))
+        exact = " ".join(_words(specifier))
+        return text == exact or (reading.bare_is_prefix and text.startswith(exact + " "))
     return pattern.fullmatch(text) is not None
 
 
@@ -174,3 +188,59 @@ def refused_part(specifier: str, command: str, reading: ShellReading = CLAUDE_SH
         if piped and _one(specifier, read, reading):
             return written
     return command
+
+
+# ── the files a shell command reads or writes ──────────────────────────────────────────────────
+# Claude Code 2.1.332 also weighs Read and Edit rules against a shell command's files (measured:
+# under Read(./.env) `cat .env`, `head -n 1 .env`, `ls .env`, `grep SECRET .env` and `cp .env x.txt`
+# are refused and `echo .env` runs; under Edit(src/**) `sed -i s/a/b/ src/a.txt` and `echo hi >
+# src/a.txt` are refused). Here the commands below are read that way; others are not.
+
+#: Commands whose operands are files they read.
+READERS = frozenset({"cat", "head", "tail", "less", "more", "ls", "wc", "sort", "uniq", "diff", "stat", "file",
+                     "nl", "od", "xxd", "strings", "base64", "jq", "cp", "grep", "egrep", "fgrep", "rg", "sed"})
+#: Commands whose operands are files they write.
+WRITERS = frozenset({"tee", "touch", "truncate"})
+#: Commands whose first operand is a pattern or a script, not a file.
+_PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "rg", "sed", "jq"})
+
+
+def _unquoted(word: str) -> str:
+    return word[1:-1] if len(word) >= 2 and word[0] == word[-1] and word[0] in "'\"" else word
+
+
+def file_operands(command: str, reading: ShellReading = CLAUDE_SHELL) -> tuple[list[str], list[str]]:
+    """(files read, files written) by the parts of ``command`` this module knows."""
+    reads: list[str] = []
+    writes: list[str] = []
+    for _, read, _ in command_parts(command, reading):
+        words = [_unquoted(w) for w in read.split(" ")]
+        rest: list[str] = []
+        i = 0
+        while i < len(words):
+            word = words[i]
+            if word in (">", ">>") and i + 1 < len(words):
+                writes.append(words[i + 1])
+                i += 2
+                continue
+            if word.startswith((">", ">>")) and not word.startswith(">&"):
+                writes.append(word.lstrip(">"))
+            elif word[:1].isdigit() and ">" in word:
+                pass  # a descriptor redirection (2>&1, 2>/dev/null)
+            else:
+                rest.append(word)
+            i += 1
+        if not rest:
+            continue
+        name, args = rest[0].rsplit("/", 1)[-1], rest[1:]
+        operands = [a for a in args if not a.startswith("-")]
+        if name in _PATTERN_FIRST and operands and not any(a in ("-e", "-f") for a in args):
+            operands = operands[1:]
+        if name in WRITERS or (name == "sed" and any(a.startswith("-i") for a in args)):
+            writes += operands
+        if name == "cp" and len(operands) >= 2:
+            reads += operands[:-1]
+            writes.append(operands[-1])
+        elif name in READERS:
+            reads += operands
+    return reads, writes

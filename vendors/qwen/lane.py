@@ -79,6 +79,14 @@ class QwenCli(VendorCli):
         out["post_batch"] = ((HookAnswer("PostToolBatch"),), {})
         # Measured without --yolo: the call is declined by -p's own deny rule ("Qwen Code requires
         # permission to use …, but that permission was declined") and the hook never runs.
+        # Claude's permission cases: Qwen reads the same language (vendors/qwen/permissions.py).
+        from vendors.claude.lane import permission_scenarios
+
+        out.update(permission_scenarios(".qwen"))
+        relative = ("Qwen's read_file and write_file refuse the lane's relative path before any rule or hook is "
+                    "weighed (a lane artefact); its path rules are pinned by tests/test_permissions.py")
+        out["perm_read_env"] = out["perm_edit_src"] = relative
+        out["perm_deny_local"] = "Qwen Code reads no settings.local.json (its project scope is .qwen/settings.json)"
         out["permission_request"] = ("Qwen Code never fires PermissionRequest in -p: without --yolo a call that "
                                      "needs approval is declined by the non-interactive deny rule before any hook "
                                      "runs, and with --yolo nothing asks")

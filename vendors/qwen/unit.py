@@ -29,5 +29,5 @@ UNIT = vendor_unit(
     landing=Facts(context={"session": "message:system", "prompt": "prompt", "post": "tool_result"},
                   rewrites_input=False),
     lane="vendors.qwen.lane:CLI",  # test support: loaded only by the vendor lane
-    permissions=None,  # no rule language read yet: its files' rules are refused, listed
+    permissions=Later("vendors.qwen.permissions:LANGUAGE"),  # Claude's language, derived
 )

@@ -7,6 +7,7 @@ CodeBuddy Code 2.163.0 does otherwise (measured with ``codebuddy -p``, the lane'
 * a path is read as written: ``Read(./.env)`` and ``Read(/.env)`` let the project's ``.env`` be read
   (``Read(.env)``, ``Read(**/.env)`` and ``Read(//**/.env)`` refuse it: ``Error: Permission to read
   .env has been denied.``);
+* a Read rule does not reach a shell command (``cat .env`` runs under ``Read(./.env)``);
 * a command is not unwrapped: ``FOO=1 rm -rf build`` and ``timeout 5 rm -rf build`` run under
   ``Bash(rm -rf *)``, and a trailing `` *`` needs something after it (``rm -rf`` runs);
 * a PreToolUse hook's allow lifts a deny or an ask rule (the call runs); a hook's deny stands;
@@ -28,6 +29,6 @@ LANGUAGE = ClaudeRules(
                 path="Error: Permission to edit {path} has been denied.",
                 read="Error: Permission to read {path} has been denied.",
                 other="Error: Permission to use {tool} has been denied.", compound_ask=""),
-    shell=ShellReading(unwraps=False, optional_tail=False, names_pipe_part=False),
+    shell=ShellReading(unwraps=False, optional_tail=False, names_pipe_part=False, file_commands=False),
     paths=PathReading(dot_is_cwd=False, slash_is_project=False),
 )
