@@ -194,9 +194,18 @@ def _grade_route(decl: Declared, surface: Surface, id: str | None) -> Capability
         point=row.point,
         degradations=(spec.losses_for(row, surface.context_roles) + _matcher_losses(spec, row, decl.matcher)
                       + _mode_losses(row.seams, row.blocking, surface, row.point)
+                      + _placement_losses(spec, row, surface)
                       + (handler_losses(spec, row, decl.handler) if decl.handler is not None else ())
                       + _variable_losses(decl)),
     )
+
+
+def _placement_losses(spec: Any, row: Any, surface: Surface) -> tuple[Degradation, ...]:
+    """A row whose context has its role here, where the host places that role's text otherwise."""
+    role = spec.context_role
+    if not row.role_losses or role not in surface.context_roles or role not in surface.context_placement:
+        return ()
+    return (degrade("context-cost", f"On {surface.host} {surface.version} {surface.context_placement[role]}"),)
 
 
 def _variable_losses(decl: Declared) -> tuple[Degradation, ...]:

@@ -110,6 +110,9 @@ class DegradationCode(StrEnum):
     """A prompt or agent hook is answered by the host's model, not the one the vendor would ask."""
     FIELD_IGNORED = "field-ignored"
     """A handler field the vendor reads (or at least accepts) is not honoured here."""
+    CONTEXT_COST = "context-cost"
+    """Context reaches the model in its role, but where the host puts such text it sits elsewhere
+    and each change costs more than the vendor's message (a prompt-cache reset, a prompt copy)."""
     NEVER_FIRES = "never-fires"
     """The matcher selects nothing this host ever produces (only tools it lacks, an agent type it
     never reports): the hook registers and never runs."""
@@ -160,11 +163,13 @@ SAFETY: Mapping[DegradationCode, Safety] = MappingProxyType({
     DegradationCode.TIMEOUT_DIFFERS: Safety.CHANGES_BEHAVIOUR,
     DegradationCode.EXIT_CODE_DIFFERS: Safety.CHANGES_BEHAVIOUR,
     DegradationCode.REAUTHORED: Safety.CHANGES_BEHAVIOUR,
+    DegradationCode.CONTEXT_COST: Safety.COSMETIC,  # the text reaches the model in its role; it costs more
     DegradationCode.POLLED: Safety.CHANGES_BEHAVIOUR,
     DegradationCode.SCOPE_DIFFERS: Safety.CHANGES_BEHAVIOUR,
     DegradationCode.MODEL_DIFFERS: Safety.CHANGES_BEHAVIOUR,
     DegradationCode.FIELD_IGNORED: Safety.CHANGES_BEHAVIOUR,
     DegradationCode.SETTING_IGNORED: Safety.CHANGES_BEHAVIOUR,  # a mode or extra folder beside the rules
+    DegradationCode.CONTEXT_COST: Safety.COSMETIC,  # the vendor's role and words, elsewhere in the prompt, at a cost
     # Every hook of a vendor carries these; what they name (ids, paths, an effort level, secrets
     # kept from every hook, a message's role) changes no verdict a guard gives.
     DegradationCode.PAYLOAD_FIELD_MISSING: Safety.COSMETIC,
@@ -255,6 +260,9 @@ class Surface(Frozen):
     """Row points whose seam exists but that this host never produces (point → why)."""
     context_roles: NameSet = frozenset()
     """Roles besides ``user`` this host gives hook context in (``system``, ``developer``)."""
+    context_placement: Mapping[str, str] = Field(default_factory=dict)
+    """Role → where this host puts context of that role and what each change costs, when that is
+    not a message of the role where the vendor puts it (every row of the role lists it)."""
     timing: Mapping[str, str] = Field(default_factory=dict)
     """Row points this host reaches at another moment than the vendors do (point → how): every row
     there lists it as a ``timing-differs`` loss."""
@@ -270,5 +278,6 @@ class Surface(Frozen):
             bridge_packages=self.bridge_packages - set(bridges),
             unserved=self.unserved,
             context_roles=self.context_roles,
+            context_placement=self.context_placement,
             timing=self.timing,
         )

@@ -142,18 +142,36 @@ class ProjectPreset:
         from compat_adapter.importers import register_import
         from compat_adapter.importers.discover import import_all
 
+        from compat_adapter.importers.held import held_back
+
         held: dict[str, int] = {}
+        announced: list[tuple[str, str]] = []
         for found in import_all(self.root):
             for e in found.errors:
                 held[f"{e.code}: {e.message}"] = 0
                 self.unusable.append(f"{e.code}: {e.message}")
+            announced += held_back((), [(", ".join(map(str, found.files)), f"{e.code}: {e.message}")
+                                        for e in found.errors])
             if found.result is None:
                 continue
             for r in found.result.refused:  # one line per reason: a file's hooks share theirs
                 key = f"{r.code}: {r.reason}"
                 held[key] = held.get(key, 0) + 1
+            announced += held_back(found.result.refused)
             await register_import(adapter, found.result)
         self.held = [f"{n} hook(s): {line}" if n else line for line, n in held.items()]
+        if announced:
+            _announce_at_start(adapter.host, tuple(announced))
+
+
+def _announce_at_start(host: Any, held: tuple[tuple[str, str], ...]) -> None:
+    """Every session on ``host`` starts by telling the person which hooks are held back and why."""
+    from compat_adapter.host.protocol import Notice
+
+    async def announce(event: Any) -> None:
+        for text, file in held:
+            host.notify(Notice("held", text, event.agent.session.id, file))
+    host.on("agent/created", announce)
 
 
 async def _run_session(preset: Any, script_path: Path, cwd: Path, progress: Any,

@@ -97,6 +97,8 @@ def render(report: ExplainReport) -> None:
         table.add_row("effect", v.effect, "honoured" if host.honoured else
                       "not honoured" if host.honoured is False else "decided elsewhere")
         table.add_row("the model reads", _reads(v.reads), _reads(host.reads))
+        if host.shown:  # what the person is told (the host's notices), never the model
+            table.add_row("you are shown", "", "\n".join(_cut(t) for t in host.shown))
         console.print(table)
     if report.permissions is not None:
         _permissions(console, report)

@@ -107,6 +107,8 @@ class HostView(_Frozen):
     halted: bool = False
     """``continue: false``: the host ends the turn before its next step (or rejects the prompt)."""
     reads: tuple[Read, ...] = ()
+    shown: tuple[str, ...] = ()
+    """What the person is shown (the host's notices: a blocked prompt, a stopReason, a systemMessage)."""
     degradations: tuple[str, ...] = ()
     """``code: text`` of every loss the grade lists for this hook."""
 

@@ -16,6 +16,8 @@ from compat_adapter.testing.lane.scenarios import (
     ENV_FILE,
     EXIT_3_STEPS,
     HALT,
+    SHOWN_MARKERS,
+    SYSMSG,
     STOP_STEPS,
     TWO_STEPS,
     HookAnswer,
@@ -56,6 +58,16 @@ class ClaudeCli(VendorCli):
                 best = names
         return tuple(best), rel
 
+    def shown(self, result: Mapping[str, Any]) -> tuple[str, ...]:
+        # `-p --output-format json` prints one object: what the person reads is its `result`.
+        try:
+            said = json.loads(str(result.get("stdout") or "")).get("result")
+        except (ValueError, AttributeError):
+            said = None
+        text = (said,) if isinstance(said, str) and any(m in said for m in SHOWN_MARKERS) else ()
+        return text + tuple(line.strip() for line in str(result.get("stderr") or "").splitlines()
+                            if any(m in line for m in SHOWN_MARKERS))
+
     def setup(self, run: Path, base: str, prompt: str, env: dict[str, str], *, binary: str, lane: Path,
               options: Mapping[str, Any]) -> list[str]:
         env.update(ANTHROPIC_BASE_URL=base, ANTHROPIC_API_KEY="sk-test", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
@@ -71,6 +83,8 @@ class ClaudeCli(VendorCli):
     def scenarios(self) -> Mapping[str, Scenario]:
         out = claude_like(OBSERVED)
         pre, post = "PreToolUse", "PostToolUse"
+        # A systemMessage for the person: where the CLI shows it (the `shown` facet).
+        out["system_message"] = ((HookAnswer("UserPromptSubmit", SYSMSG),), {})
         out["post_failure_halt"] = ((HookAnswer("PostToolUseFailure", HALT),), {"steps": (
             EXIT_3_STEPS[0], *TWO_STEPS[1:])})
         # `if` on a deny: the tool command starts with `echo`, so Bash(echo *) matches it and

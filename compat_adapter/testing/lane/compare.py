@@ -49,6 +49,11 @@ FACET_CODES: Mapping[str, frozenset[str]] = {
     "landing/extra": frozenset(),
     # how many model calls the run made (a block that continues or ends the turn)
     "model_calls": frozenset({"decision-narrowed", "no-loop-guard", "observe-only"}),
+    # what a hook said that the person was shown: not here, in other words here, or here only (the
+    # vendor's non-interactive output showed nothing: no loss code says that we show more)
+    "shown/missing": frozenset({"output-field-ignored", "observe-only"}),
+    "shown/shape": frozenset({"text-differs"}),
+    "shown/extra": frozenset(),
 }
 UNSUPPORTED = "unsupported"
 
@@ -63,16 +68,16 @@ UNSUPPORTED = "unsupported"
 #: makes one model call after a PreToolUse or PostToolUse halt where it makes three). The other
 #: points only watch. An event with no row here (unknown, or unserved on this host) is of no known
 #: kind: it names its own firing, and the landing of a marker its scripted answer carries.
-_START = frozenset({"landing", "model_calls", "tool_ran", "tool_result"})
+_START = frozenset({"landing", "model_calls", "tool_ran", "tool_result", "shown"})
 POINT_FACETS: Mapping[str, frozenset[str]] = {
-    points.PRE_EXECUTE.name: frozenset({"tool_ran", "tool_result", "rewritten", "landing", "model_calls"}),
-    points.APPROVAL.name: frozenset({"tool_ran", "tool_result", "rewritten", "landing", "model_calls"}),
-    points.POST_EXECUTE.name: frozenset({"tool_result", "landing", "model_calls"}),
+    points.PRE_EXECUTE.name: frozenset({"tool_ran", "tool_result", "rewritten", "landing", "model_calls", "shown"}),
+    points.APPROVAL.name: frozenset({"tool_ran", "tool_result", "rewritten", "landing", "model_calls", "shown"}),
+    points.POST_EXECUTE.name: frozenset({"tool_result", "landing", "model_calls", "shown"}),
     points.PRE_STEP.name: _START,
     points.PRE_STEP_TRANSFORM.name: _START,
     points.AGENT_CREATED.name: _START,
     points.SUBAGENT_START.name: frozenset({"landing", "model_calls"}),
-    points.TURN_STOPPING.name: frozenset({"landing", "model_calls"}),
+    points.TURN_STOPPING.name: frozenset({"landing", "model_calls", "shown"}),
     points.SUBAGENT_END.name: frozenset({"landing", "model_calls"}),
 }
 
@@ -108,6 +113,8 @@ def facets_of(case: Case, o: Outcome, vendor: Outcome) -> dict[str, Any]:
                               "model_calls": o.model_calls}
     if not vendor.tool_ran:
         facets["tool_result"] = o.tool_result
+    if vendor.shown or o.shown:
+        facets["shown"] = sorted(o.shown)
     for marker in sorted(set(vendor.landings) | set(o.landings)):
         landing = o.landings.get(marker)
         facets[f"landing:{marker}"] = None if landing is None else [landing.place, landing.line]
@@ -194,6 +201,9 @@ def naming(case: Case, facet: str, vendor: Any, ours: Any) -> frozenset[str]:
     if family == "landing":
         kind = "missing" if ours is None else "extra" if vendor is None else "shape"
         return FACET_CODES[f"landing/{kind}"]
+    if family == "shown":
+        kind = "missing" if not ours else "extra" if not vendor else "shape"
+        return FACET_CODES[f"shown/{kind}"]
     return FACET_CODES[family]
 
 

@@ -26,7 +26,7 @@ from compat_adapter.testing.lane.outcome import (
 )
 from compat_adapter.testing.lane.hookserver import serve_hooks
 from compat_adapter.testing.lane.run import VendorRecord, hook_files, prepare_project, run_vendor
-from compat_adapter.testing.lane.scenarios import EDIT_TEXT, Case
+from compat_adapter.testing.lane.scenarios import EDIT_TEXT, SHOWN_MARKERS, Case
 from compat_adapter.testing.lane.vendors import cli_for
 
 __all__ = ("embedded_outcome", "vendor_outcome")
@@ -80,6 +80,7 @@ def vendor_outcome(case: Case, run: Path, **options: Any) -> Outcome:
         rewritten=any(REWRITE_MARK in i.text for items in main for i in items if i.kind == "tool_result"),
         tool_result=_first_tool_result(main, roots), landings=landings(main, roots), model_calls=len(main),
         reads=new_items(main), notes=tuple(notes), texts=tuple(tuple(items) for items in main),
+        shown=tuple(normalize_text(t, roots) for t in cli_for(case.vendor).shown(record.result)),
         error=None if record.result["rc"] == 0 or case.kind == "prompt_block" else
         f"the CLI exited {record.result['rc']}: {record.result['stderr'][-400:]}")
 
@@ -175,4 +176,6 @@ async def embedded_outcome(case: Case, run: Path) -> Outcome:
         rewritten=any(REWRITE_MARK in i.text for i in items if i.kind == "tool_result"),
         tool_result=_first_tool_result([items], roots), landings=landings(requests, roots), model_calls=calls,
         reads=new_items(requests), refused=refused, degradations=degradations,
-        texts=tuple(tuple(items) for items in requests[:calls]), graded=tuple(per_hook))
+        texts=tuple(tuple(items) for items in requests[:calls]), graded=tuple(per_hook),
+        shown=tuple(normalize_text(str(e.data.get("text", "")), roots) for e in events
+                    if e.type == "notice" and any(m in str(e.data.get("text", "")) for m in SHOWN_MARKERS)))

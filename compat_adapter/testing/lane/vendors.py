@@ -18,7 +18,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from compat_adapter.testing.lane.scenarios import EDIT_TEXT, Case, Scenario, cases, claude_shaped_config
+from compat_adapter.testing.lane.scenarios import SHOWN_MARKERS, EDIT_TEXT, Case, Scenario, cases, claude_shaped_config
 
 __all__ = ("PROJECT", "NoCli", "VendorCli", "base_env", "cases_for", "cli_for", "cli_less", "lane_dir", "lane_vendors",
            "link_plugin_package", "prepare")
@@ -70,6 +70,18 @@ class VendorCli:
 
     def binary_path(self, lane: Path | None = None) -> Path:
         return (lane or lane_dir()) / self.binary
+
+    def shown(self, result: Mapping[str, Any]) -> tuple[str, ...]:
+        """What the run showed the person that a hook said (texts carrying a ``SHOWN_MARKERS`` mark),
+        read from the CLI's output the way its user reads it. A driver that has not been taught to
+        read its CLI's output says nothing (no ``shown`` facet): its JSON or its debug lines carry
+        tool results and hook command lines that are no message to the person."""
+        return ()
+
+    def shown_lines(self, result: Mapping[str, Any]) -> tuple[str, ...]:
+        """Each line of the CLI's plain output (stdout, then stderr) that carries a mark."""
+        return tuple(line.strip() for stream in ("stdout", "stderr") for line in str(result.get(stream) or "").splitlines()
+                     if any(m in line for m in SHOWN_MARKERS))
 
     def call(self, command: str) -> dict[str, Any]:
         """The tool call the scripted model makes to run ``command`` in this vendor's shell tool."""
