@@ -127,3 +127,19 @@ def test_grade_shows_a_hook_that_never_fires_first_and_as_such(tmp_path: Path) -
     assert cli("grade", ".", "--strict", cwd=tmp_path).returncode == 1
     assert safety_of("never-fires") is Safety.DISARMS_GUARD
     assert resolve_vendor("claude").id == "claude"
+
+
+@pytest.mark.parametrize("event", ["SessionEnd", "Interrupt"])
+def test_strict_passes_a_codex_hook_on_an_event_codex_only_watches(tmp_path: Path, event: str) -> None:
+    """Codex takes no answer on SessionEnd or Interrupt, so watching them disarms nothing: the row is
+    native-translate with no observe-only loss, and `--strict` passes where a guard row would fail."""
+    (tmp_path / ".codex").mkdir()
+    ok = write_script(tmp_path / ".codex" / "end.sh", "cat > /dev/null\n")
+    hooks = {event: [{"hooks": [{"type": "command", "command": str(ok)}]}]}
+    (tmp_path / ".codex" / "hooks.json").write_text(json.dumps({"hooks": hooks}))
+    trust_project("codex", tmp_path)
+    done = cli("grade", ".", "--strict", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(cli("grade", ".", "--json", cwd=tmp_path).stdout)
+    assert report["safety"]["disarms-guard"] == 0
+    assert "observe-only" not in _losses(event, None, vendor="codex")

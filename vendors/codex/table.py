@@ -307,15 +307,16 @@ EVENTS = (
             _TRIGGER_AUTO,
         ),
     ),
+    # Codex takes no answer on SessionEnd or Interrupt (vendor-protocols §2.2: "no", "observational"),
+    # so watching them loses nothing: native-translate, without an observe-only loss.
     EventRow(
         event="SessionEnd",
-        route=Route.NATIVE_SEAM,
+        route=Route.NATIVE_TRANSLATE,
         seams=("agent/disposed",),
         point="agent/disposed",
         timeout_s=3.0,
         degradations=(
             _DISPOSED_BROADER,
-            degrade("observe-only", "Codex SessionEnd has no decision; neither has this seam."),
             degrade("payload-field-missing",
                     "The host gives no end reason, so reason is always \"other\"."),
         ),
@@ -353,7 +354,7 @@ EVENTS = (
     ),
     EventRow(
         event="Interrupt",
-        route=Route.NATIVE_SEAM,
+        route=Route.NATIVE_TRANSLATE,
         seams=("agent/status",),
         point="agent/status",
         fires_on="idle",
@@ -362,7 +363,6 @@ EVENTS = (
             degrade("approximate",
                     "The host publishes status flips, not interrupts: this fires when an agent returns to "
                     "idle, which an interrupt causes but does not identify."),
-            degrade("observe-only", "The hook cannot cancel or delay anything."),
         ),
     ),
 )

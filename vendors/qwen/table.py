@@ -355,16 +355,16 @@ EVENTS = (
             _HOST_ONLY_TOOLS,
         ),
     ),
+    # Qwen ignores this hook's output and exit code (hooks.md, PermissionDenied: "Output Options:
+    # None"), so watching it loses nothing: native-translate, without an observe-only loss.
     EventRow(
         event="PermissionDenied",
-        route=Route.NATIVE_SEAM,
+        route=Route.NATIVE_TRANSLATE,
         seams=("session/event",),
         point="approval/decided",
         fires_on="rejected",
         matcher_subject="tool_name",
         degradations=(
-            degrade("observe-only",
-                    "The host's rejection is already recorded when the hook runs; no answer changes it."),
             degrade("scope-differs",
                     "Qwen fires it for AUTO-mode classifier denials; here any approval the host rejects "
                     "fires it, and a deny from a hook or a guard never does."),

@@ -2,8 +2,8 @@
 
 Data only. WorkBuddy desktop has no public hook API, so every declaration is read as a hook config
 for the CodeBuddy engine, which Tencent documents as Claude-compatible. Five events go through the
-host's official Claude Code bridge; of the other twenty-two, eleven can only be observed here although
-CodeBuddy acts on their answer (native-seam), and eleven are translated by this project.
+host's official Claude Code bridge; of the other twenty-two, ten can only be observed here although
+CodeBuddy acts on their answer (native-seam), and twelve are translated by this project.
 """
 
 from compat_adapter.model import (
@@ -387,9 +387,11 @@ EVENTS = (
                     "The child has already finished, so a block or continue:false cannot keep it working."),
         ),
     ),
+    # Claude Code ignores a StopFailure hook's output (only terminalSequence, a display field, is read),
+    # and CodeBuddy documents the same event: no answer to lose, so native-translate.
     EventRow(
         event="StopFailure",
-        route=Route.NATIVE_SEAM,
+        route=Route.NATIVE_TRANSLATE,
         seams=("agent/error",),
         point="agent/error",
         matcher_subject="error",
@@ -397,7 +399,6 @@ EVENTS = (
             degrade("scope-differs",
                     "It fires on any step or turn error the host reports, not only on a failure that "
                     "ends the turn."),
-            degrade("observe-only", "The host's error path takes no answer, so the hook cannot retry or alter it."),
         ),
     ),
     EventRow(
