@@ -676,6 +676,25 @@ def test_copilot_other_events() -> None:
     assert COPILOT.decode("sessionStart", run(0, js({"additionalContext": None}))) == HookAnswer()
 
 
+def test_copilot_reads_hook_specific_output_on_pascal_pre_tool_use_alone() -> None:
+    """Copilot CLI 1.0.102 (vendor lane, issue 34): a PascalCase PreToolUse answer nested in Claude's
+    hookSpecificOutput counts (deny_json_pascal, pre_context_pascal_nested); on SessionStart,
+    UserPromptSubmit, PostToolUse and Stop the nesting is ignored and only the top level counts
+    (session_context_pascal_nested, stop_block_pascal_nested, …)."""
+    pre = COPILOT.decode("PreToolUse", run(0, hso("PreToolUse", permissionDecision="deny",
+                                                  permissionDecisionReason="r", additionalContext="c")))
+    assert (pre.decision, pre.reason, pre.additional_context) == ("deny", "r", ("c",))
+    for event, fields in (("SessionStart", {"additionalContext": "c"}), ("UserPromptSubmit", {"additionalContext": "c"}),
+                          ("PostToolUse", {"additionalContext": "c"}), ("Stop", {"decision": "block", "reason": "r"})):
+        nested = COPILOT.decode(event, run(0, hso(event, **fields)))
+        assert nested.decision == "none" and nested.additional_context == (), event
+        assert "hookSpecificOutput" in nested.ignored, event
+        top = COPILOT.decode(event, run(0, js(fields)))
+        assert top.additional_context == (("c",) if "additionalContext" in fields else ()), event
+    stop = COPILOT.decode("Stop", run(0, js({"decision": "block", "reason": "r"})))
+    assert (stop.decision, stop.reason) == ("block", "r")
+
+
 def test_copilot_merge() -> None:
     allow = HookAnswer(decision="allow")
     deny = HookAnswer(decision="deny", reason="no")
