@@ -259,6 +259,22 @@ ORACLE: list[tuple[str, str, Check]] = [
      lambda o: o.model_calls == 3 and lands("LANE-STOP-REASON", "message:user", "LANE-STOP-REASON json")(o)),
     ("copilot:stop_block_pascal_nested", "a Stop block nested in hookSpecificOutput is ignored: no further turn",
      lambda o: o.invoked == ("Stop",) and o.model_calls == 2 and not o.landings),
+    # Issue 34: CodeBuddy Code 2.163.0's context from stdout, its SessionEnd, its Stop loop.
+    ("workbuddy:prompt_json_unknown", "JSON stdout with no context field reaches the model as printed",
+     lands("LANE-CTX-PROMPT", "prompt",
+           '<system-reminder data-role="hook">{"rule": "LANE-CTX-PROMPT standing rule"}</system-reminder>')),
+    ("workbuddy:prompt_json_known", "so does JSON with a field CodeBuddy knows (suppressOutput false)",
+     lands("LANE-CTX-PROMPT", "prompt", '<system-reminder data-role="hook">{"rule": "LANE-CTX-PROMPT standing rule", '
+           '"suppressOutput": false}</system-reminder>')),
+    ("workbuddy:session_json_unknown", "and on SessionStart",
+     lands("LANE-CTX-SESSION", "prompt", '<system-reminder data-role="hook">{"rule": "LANE-CTX-SESSION rule"}'
+           "</system-reminder>")),
+    ("workbuddy:prompt_context_mixed", "another hook's additionalContext drops the plain stdout",
+     lambda o: "LANE-CTX-PRE" not in o.landings and lands(
+         "LANE-CTX-PROMPT", "prompt", '<system-reminder data-role="hook">LANE-CTX-PROMPT json</system-reminder>')(o)),
+    ("workbuddy:session_end", "-p never fires SessionEnd", lambda o: o.invoked == ("SessionStart",)),
+    ("workbuddy:stop_block_always", "a Stop hook that always blocks loops until the CLI is killed",
+     lambda o: "the CLI timed out and was killed" in o.notes and o.invoked.count("Stop") > 8 and o.model_calls > 8),
     # Gemini CLI 0.61.0 (its docs say otherwise where a fact says "the docs").
     ("gemini:deny_exit2", "an exit-2 deny is the functionResponse error with stderr",
      denied("Tool execution blocked: LANE-DENY-EXIT2 reason")),
