@@ -103,3 +103,16 @@ async def test_a_stop_hook_that_always_blocks_ends_at_the_host_step_bound_and_th
     assert len(log.read_text().splitlines()) == 5
     assert any("no cap" in t for t in losses("Stop", DegradationCode.DECISION_NARROWED))
     assert any("always blocks" in t for t in losses("Stop", DegradationCode.TIMING_DIFFERS))
+
+
+async def test_a_halt_on_session_start_is_shown_as_printed(tmp_path: Path) -> None:
+    """CodeBuddy runs on after a SessionStart continue:false and shows its JSON as the context
+    (lane case workbuddy:session_halt: the model read it in a data-role="hook" reminder)."""
+    halt = js({"continue": False, "stopReason": "HALT-TEXT"})
+    command = str(write_script(tmp_path / "halt.sh", f"cat >/dev/null\nprintf '%s\\n' '{halt}'\n"))
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("workbuddy", "SessionStart", None, command)
+        agent = await host.create_agent(script=["done"])
+        assert (await agent.run_turn("go")).reason == "completed"
+    prompts = [dict(e.data)["text"] for e in agent.session.of_type("user/message")]
+    assert prompts == [f'<system-reminder data-role="hook">{halt}</system-reminder>\n\ngo']

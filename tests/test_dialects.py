@@ -257,9 +257,15 @@ def test_claude_plain_stdout() -> None:
 
 def test_claude_exit_two() -> None:
     deny = CLAUDE.decode("PreToolUse", run(2, hso("PreToolUse", permissionDecision="allow"), "nope\n"))
-    assert (deny.decision, deny.reason) == ("deny", "nope")  # blocks even when the JSON allows
+    # Blocks even when the JSON allows; stderr as written, its newline kept (Claude Code 2.1.332,
+    # lane cases deny_exit2_newline, stop_block_exit2_newline).
+    assert (deny.decision, deny.reason, deny.json_reason) == ("deny", "nope\n", False)
     with_reason = CLAUDE.decode("Stop", run(2, js({"decision": "block", "reason": "tests"}), "noise"))
-    assert (with_reason.decision, with_reason.reason) == ("block", "tests")
+    assert (with_reason.decision, with_reason.reason, with_reason.json_reason) == ("block", "tests", True)
+    # A JSON deny on exit 2 is the JSON's reason, worded as a JSON answer (lane case deny_exit2_json).
+    json_deny = CLAUDE.decode("PreToolUse", run(2, hso("PreToolUse", permissionDecision="deny",
+                                                       permissionDecisionReason="policy"), "noise\n"))
+    assert (json_deny.decision, json_deny.reason, json_deny.json_reason) == ("deny", "policy", True)
     invalid = CLAUDE.decode("PreToolUse", run(2, js({"continue": "x"}), "why"))
     assert (invalid.decision, invalid.reason) == ("deny", "why")
     assert CLAUDE.decode("PostToolUse", run(2, "", "slow\n")).decision == "block"

@@ -244,6 +244,17 @@ ORACLE: list[tuple[str, str, Check]] = [
      denied('Denied by preToolUse hook from "repo settings" (hook errored)')),
     ("copilot:pre_http_local_settings", "so is one of .github/copilot/settings.local.json",
      denied('Denied by preToolUse hook from "repo settings" (hook errored)')),
+    # Issue 34: Claude Code 2.1.332 words a JSON reason on exit 2 as a JSON answer; stderr keeps its newline.
+    ("claude:deny_exit2_json", "a JSON deny that exits 2 is the JSON's reason, no command quoted",
+     denied("PreToolUse:Bash hook error: LANE-DENY-JSON exit2")),
+    ("claude:deny_exit2_json_block", "so is a top-level decision block that exits 2",
+     denied("PreToolUse:Bash hook error: LANE-DENY-JSON block")),
+    ("claude:deny_exit2_newline", "an exit-2 stderr keeps its trailing newline",
+     denied(f"PreToolUse:Bash hook error: [{HOOKREC} --event PreToolUse --stderr 'LANE-DENY-EXIT2 reason\n' --exit 2]: "
+            "LANE-DENY-EXIT2 reason\n")),
+    ("claude:stop_block_exit2_json", "a Stop JSON block that exits 2 is fed back without the command",
+     lambda o: o.model_calls == 3 and lands("LANE-STOP-REASON", "message:user", CLAUDE_HOOK_TEXT_LEAD
+                                            + "Stop hook feedback:\nLANE-STOP-REASON json\n</system-reminder>")(o)),
     # Issue 34: Copilot CLI 1.0.102 reads Claude's hookSpecificOutput on PascalCase PreToolUse alone.
     ("copilot:pre_context_pascal_nested", "a PascalCase PreToolUse context nested in hookSpecificOutput lands",
      lands("LANE-CTX-PRE", "message:user", "Additional context from preToolUse hook:\nLANE-CTX-PRE")),
