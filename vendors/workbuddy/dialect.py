@@ -52,8 +52,8 @@ from __future__ import annotations
 
 import signal
 import uuid
-from dataclasses import replace
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from compat_adapter.dialects.base import HookAnswer, Moment
