@@ -244,6 +244,11 @@ ORACLE: list[tuple[str, str, Check]] = [
      denied('Denied by preToolUse hook from "repo settings" (hook errored)')),
     ("copilot:pre_http_local_settings", "so is one of .github/copilot/settings.local.json",
      denied('Denied by preToolUse hook from "repo settings" (hook errored)')),
+    # Issue 34: the two Qwen lane artefacts, fixed in its lane driver.
+    ("qwen:edit_observe", "write_file given the file's absolute path writes it, between PreToolUse and PostToolUse",
+     lambda o: o.invoked == ("PreToolUse", "PostToolUse") and o.tool_ran),
+    ("qwen:text_only", "a text-only turn is one model call (its managed-memory request is a side request)",
+     lambda o: o.invoked == ("UserPromptSubmit", "Stop") and o.model_calls == 1),
     # Issue 34: Claude Code 2.1.332 words a JSON reason on exit 2 as a JSON answer; stderr keeps its newline.
     ("claude:deny_exit2_json", "a JSON deny that exits 2 is the JSON's reason, no command quoted",
      denied("PreToolUse:Bash hook error: LANE-DENY-JSON exit2")),

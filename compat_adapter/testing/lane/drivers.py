@@ -127,9 +127,11 @@ async def embedded_outcome(case: Case, run: Path) -> Outcome:
     # The scripted loop's JSON form: the host's own shell tool, with the arguments the vendor's
     # model sent besides the command (a description), so that the payloads compare on the fields
     # the dialect builds.
+    # A file is named as the vendor's model names it (an absolute path where its tools want one).
     call_of = {"shell": lambda value: {"name": "bash", "arguments": {"command": value, **cli.extra_args}},
-               "read": lambda value: {"name": "read", "arguments": {"path": value}},
-               "write": lambda value: {"name": "write", "arguments": {"path": value, "content": EDIT_TEXT}}}
+               "read": lambda value: {"name": "read", "arguments": {"path": cli.file_path(value, proj)}},
+               "write": lambda value: {"name": "write", "arguments": {"path": cli.file_path(value, proj),
+                                                                      "content": EDIT_TEXT}}}
     script = [{"tools": [call_of[kind](value)]} if kind in call_of else value for kind, value in case.steps]
     degradations: dict[str, tuple[str, ...]] = {}
     async with MemoryHost(proj) as host, _served(case, run):

@@ -58,13 +58,14 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def turns_for(case: Case) -> list[dict[str, Any]]:
+def turns_for(case: Case, proj: Path) -> list[dict[str, Any]]:
+    """The scripted model's turns for ``case``, whose project is ``proj``."""
     cli = cli_for(case.vendor)
     calls = {"shell": cli.call, "read": cli.read, "write": cli.write}
     extra = dict(case.options.get("call_args") or {})  # what a case adds to every call (Codex: escalation)
 
     def one(kind: str, value: str) -> dict[str, Any]:
-        made = calls[kind](value)
+        made = calls[kind](value if kind == "shell" else cli.file_path(value, proj))
         return {**made, "arguments": {**made["arguments"], **extra}}
 
     return [{"calls": [one(kind, value)]} if kind in calls else {"text": value} for kind, value in case.steps]
@@ -130,9 +131,9 @@ def run_vendor(case: Case, run: Path, *, timeout: float = 150.0, lane: Path | No
     netns, why = isolation()
     port = NETNS_PORT if netns else _free_port()
     argv, env = prepare(cli, run, port, case.prompt, lane=lane, options=case.options)
-    job = {"api": cli.api, "turns": turns_for(case), "argv": argv, "env": env, "cwd": str(proj), "port": port,
+    job = {"api": cli.api, "turns": turns_for(case, proj), "argv": argv, "env": env, "cwd": str(proj), "port": port,
            "out": str(run / "out"), "netns": netns, "timeout": timeout,
-           "http_server": case.options.get("http_server")}
+           "http_server": case.options.get("http_server"), "side_markers": list(cli.side_requests)}
     (run / "job.json").write_text(json.dumps(job, indent=1))
     runner = [sys.executable, "-m", "compat_adapter.testing.lane.sandbox", str(run / "job.json")]
     if netns:

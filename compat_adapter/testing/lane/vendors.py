@@ -56,6 +56,12 @@ class VendorCli:
     destructive: str | None = None
     """The real-config lane's destructive command for a CLI that refuses the standard one by itself,
     before any hook decides (measured; the lane compares hooks, not the vendors' own checks)."""
+    absolute_paths: bool = False
+    """Its file tools refuse a relative path before any hook runs (measured: Qwen's write_file says
+    "File path must be absolute"), so the scripted model names a project file by its absolute path."""
+    side_requests: tuple[str, ...] = ()
+    """Texts that mark a model request the CLI makes for itself, beside the session, though it offers
+    tools: the scripted model answers it as a side request (no turn taken, no model call counted)."""
     package_version: str | None = None
     """The registry release ``scripts/vendor_lane.sh`` pins when it is not ``version``, the CLI's own
     (CodeBuddy Code 2.163.0 ships in the codebuddy-agent-sdk wheel 0.3.274)."""
@@ -73,6 +79,10 @@ class VendorCli:
             raise ValueError(f"no read tool is set up for {self.vendor}")
         name, argument = self.read_tool
         return {"name": name, "arguments": {argument: path}}
+
+    def file_path(self, path: str, proj: Path) -> str:
+        """How the scripted model names the project file ``path`` to this CLI's file tools."""
+        return str(proj / path) if self.absolute_paths else path
 
     def write(self, path: str) -> dict[str, Any]:
         """The tool call the scripted model makes to write ``path`` (a fixed text) with its write tool."""
