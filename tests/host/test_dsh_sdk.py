@@ -9,8 +9,10 @@ what the tests see is what a user's session does.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,9 +26,6 @@ from compat_adapter.testing.models.anthropic import AnthropicServer
 from compat_adapter.testing.models.base import ModelCall, ModelTurn
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "examples" / "dsh"))
-
-from sdk_guard import run  # noqa: E402 - the example, as shipped
 
 
 # The SDK 0.2.1rc2's close() reaps the runtime but never closes its stdout/stderr pipes; the
@@ -36,10 +35,27 @@ pytestmark = pytest.mark.filterwarnings(
 
 
 @pytest.fixture(scope="module")
-def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def dsh() -> Any:
+    """The DSH lane, installed on first use by the project's own script (a no-op check when it is
+    there), and the example as shipped, imported only then: collecting this module never needs
+    the lane (the README's test command on a fresh clone). Never a skip."""
+    done = subprocess.run(["bash", str(REPO / "scripts" / "dsh_lane.sh")], capture_output=True, text=True,
+                          timeout=900)
+    assert done.returncode == 0, f"scripts/dsh_lane.sh failed:\n{done.stdout}\n{done.stderr}"
+    importlib.invalidate_caches()  # the lane may have installed the SDK into this very environment
+    sys.path.insert(0, str(REPO / "examples" / "dsh"))
+    return importlib.import_module("sdk_guard")
+
+
+@pytest.fixture(scope="module")
+def where(dsh: Any) -> Any:
+    return lane(Path(os.environ.get("COMPAT_ADAPTER_DSH_DIR") or REPO / ".cache" / "dsh"))
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory, where: Any) -> Path:
     """A fresh DSH home with the bundle added to the sdk, headless and web profiles."""
-    request_lane = lane(Path(os.environ.get("COMPAT_ADAPTER_DSH_DIR") or REPO / ".cache" / "dsh"))
-    return prepare_home(tmp_path_factory.mktemp("dsh-home"), where=request_lane)
+    return prepare_home(tmp_path_factory.mktemp("dsh-home"), where=where)
 
 
 @pytest.mark.parametrize("profile", PROFILES)
@@ -83,11 +99,12 @@ def _tool_results(events: list[dict[str, Any]]) -> list[tuple[bool, str]]:
     return out
 
 
-def test_a_workspace_claude_guard_denies_a_real_bash_call_in_an_sdk_session(home: Path, tmp_path: Path) -> None:
+def test_a_workspace_claude_guard_denies_a_real_bash_call_in_an_sdk_session(dsh: Any, home: Path,
+                                                                               tmp_path: Path) -> None:
     ws, marker = _workspace(tmp_path)
     trust_project("claude", ws)
     with _model(marker) as model:
-        result: Any = run(str(ws), str(home), "remove the build folder",
+        result: Any = dsh.run(str(ws), str(home), "remove the build folder",
                           base_url=model.base_url, api_key="sk-scripted", initialize_timeout_seconds=120)
         requests = [r.body for r in model.main_requests]
     assert not marker.exists(), "the denied command must not have run"
@@ -101,22 +118,19 @@ def test_a_workspace_claude_guard_denies_a_real_bash_call_in_an_sdk_session(home
     assert "UserPromptSubmit hook additional context: CTX-FROM-THE-WORKSPACE" in first
 
 
-def test_an_untrusted_workspace_guard_is_reported_and_never_run(home: Path, tmp_path: Path) -> None:
+def test_an_untrusted_workspace_guard_is_reported_and_never_run(dsh: Any, home: Path, tmp_path: Path) -> None:
     ws, marker = _workspace(tmp_path)
     with _model(marker) as model:
-        result: Any = run(str(ws), str(home), "remove the build folder",
+        result: Any = dsh.run(str(ws), str(home), "remove the build folder",
                           base_url=model.base_url, api_key="sk-scripted", initialize_timeout_seconds=120)
     assert not (tmp_path / "guard.stdin").exists(), "an untrusted hook must never run"
     assert marker.exists() and _tool_results(result.events)[0][0] is False
 
 
-def test_a_js_preset_calls_the_compatadapter_service_and_its_hook_runs(tmp_path: Path,
+def test_a_js_preset_calls_the_compatadapter_service_and_its_hook_runs(dsh: Any, where: Any, tmp_path: Path,
                                                                       tmp_path_factory: pytest.TempPathFactory) -> None:
     preset = REPO / "examples" / "dsh" / "preset"
-    where = lane(Path(os.environ.get("COMPAT_ADAPTER_DSH_DIR") or REPO / ".cache" / "dsh"))
     home = prepare_home(tmp_path_factory.mktemp("dsh-preset-home"), where=where, profiles=("sdk",))
-    import subprocess
-
     added = subprocess.run([*where.runtime(), "plugin", "--profile", "sdk", "add", f"file:{preset}"],
                            capture_output=True, text=True, env=where.env(home), timeout=300, stdin=subprocess.DEVNULL)
     assert added.returncode == 0, added.stdout + added.stderr
@@ -129,7 +143,7 @@ def test_a_js_preset_calls_the_compatadapter_service_and_its_hook_runs(tmp_path:
     marker = ws / "ran"
     report = tmp_path / "report.json"
     with _model(marker) as model:
-        result: Any = run(str(ws), str(home), "go", base_url=model.base_url, api_key="sk-scripted",
+        result: Any = dsh.run(str(ws), str(home), "go", base_url=model.base_url, api_key="sk-scripted",
                           initialize_timeout_seconds=120,
                           env={"COMPAT_ADAPTER_PRESET_GUARD": str(guard), "COMPAT_ADAPTER_PRESET_REPORT": str(report)})
     said = json.loads(report.read_text())
@@ -139,9 +153,8 @@ def test_a_js_preset_calls_the_compatadapter_service_and_its_hook_runs(tmp_path:
     assert _tool_results(result.events) == [(True, "PreToolUse:Bash hook error: the preset says no")]
 
 
-def test_the_readme_command_adds_compat_adapter_to_a_users_dsh(tmp_path: Path) -> None:
+def test_the_readme_command_adds_compat_adapter_to_a_users_dsh(where: Any, tmp_path: Path) -> None:
     import re
-    import subprocess
 
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     section = readme[readme.index("## In DSH"):]
@@ -149,7 +162,6 @@ def test_the_readme_command_adds_compat_adapter_to_a_users_dsh(tmp_path: Path) -
     assert command.count("\n") == 0 and "dsh plugin --profile sdk add" in command
     # The README's one line, word for word, with the user's home swapped for a scratch one.
     home = tmp_path / "user-dsh"
-    where = lane(Path(os.environ.get("COMPAT_ADAPTER_DSH_DIR") or REPO / ".cache" / "dsh"))
     env = {**where.env(home)}
     env.pop("DSH_HOME")
     done = subprocess.run(["bash", "-c", command.replace("~/.dsh", str(home))], cwd=REPO, env=env,
