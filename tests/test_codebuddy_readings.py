@@ -61,8 +61,12 @@ def test_a_json_context_of_any_hook_drops_the_printed_stdout_of_the_others() -> 
         "hookEventName": "UserPromptSubmit", "additionalContext": "json words"}})))
     merged = WORKBUDDY.merge("UserPromptSubmit", [printed, nested])
     assert merged.additional_context == ("json words",)
+    # Printed stdouts are one text, joined by a newline; of two additionalContexts the last wins.
     both_plain = WORKBUDDY.merge("UserPromptSubmit", [printed, WORKBUDDY.decode("UserPromptSubmit", ran(js({"a": 1})))])
-    assert both_plain.additional_context == ("plain words", '{"a": 1}')
+    assert both_plain.additional_context == both_plain.printed == ('plain words\n{"a": 1}',)
+    other = WORKBUDDY.decode("UserPromptSubmit", ran(js({"hookSpecificOutput": {
+        "hookEventName": "UserPromptSubmit", "additionalContext": "last words"}})))
+    assert WORKBUDDY.merge("UserPromptSubmit", [nested, printed, other]).additional_context == ("last words",)
 
 
 async def test_the_standing_rule_reaches_the_model_in_the_prompt(tmp_path: Path) -> None:

@@ -288,6 +288,12 @@ ORACLE: list[tuple[str, str, Check]] = [
     ("workbuddy:prompt_context_mixed", "another hook's additionalContext drops the plain stdout",
      lambda o: "LANE-CTX-PRE" not in o.landings and lands(
          "LANE-CTX-PROMPT", "prompt", '<system-reminder data-role="hook">LANE-CTX-PROMPT json</system-reminder>')(o)),
+    ("workbuddy:prompt_context_two_plain", "two hooks' printed stdouts are one text, joined by a newline",
+     lands("LANE-CTX-PRE", "prompt",
+           '<system-reminder data-role="hook">LANE-CTX-PROMPT first\nLANE-CTX-PRE second</system-reminder>')),
+    ("workbuddy:prompt_context_two_json", "of two hooks' additionalContexts the last in config order wins",
+     lambda o: "LANE-CTX-PROMPT" not in o.landings and lands(
+         "LANE-CTX-PRE", "prompt", '<system-reminder data-role="hook">LANE-CTX-PRE second</system-reminder>')(o)),
     ("workbuddy:session_end", "-p never fires SessionEnd", lambda o: o.invoked == ("SessionStart",)),
     ("workbuddy:stop_block_always", "a Stop hook that always blocks loops until the CLI is killed",
      lambda o: "the CLI timed out and was killed" in o.notes and o.invoked.count("Stop") > 8 and o.model_calls > 8),

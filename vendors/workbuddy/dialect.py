@@ -41,8 +41,9 @@ What differs from :mod:`vendors.claude.dialect`:
   another event is dropped and recorded as ignored, without failing the run.
 - SessionStart and UserPromptSubmit: the context is ``hookSpecificOutput.additionalContext``, else
   the hook's stdout as printed, JSON or not (Claude reads a JSON object without a context as no
-  context), unless it says ``suppressOutput: true``; any hook's additionalContext drops the others'
-  stdout (measured, 2.163.0, lane cases prompt_json_unknown, session_json_unknown, prompt_context_mixed).
+  context), unless it says ``suppressOutput: true``. Of several hooks, the last additionalContext
+  wins and drops every stdout; else the stdouts are one text, joined by newlines (measured, 2.163.0,
+  lane cases prompt_json_unknown, session_json_unknown, prompt_context_mixed, prompt_context_two_*).
 - Stop / SubagentStop ``additionalContext`` is plain context, not a continuation; SubagentStop,
   Stop and UserPromptSubmit take no matcher.
 - Merge: as Claude, except that partial ``updatedInput`` overrides compose in config order.
@@ -285,14 +286,27 @@ class WorkBuddyDialect(ClaudeDialect):
     # ── merging ─────────────────────────────────────────────────────────────────────────────
 
     def merge(self, event: str, answers: Sequence[HookAnswer]) -> HookAnswer:
-        if event in _STDOUT_CONTEXT and any(len(a.additional_context) > len(a.printed) for a in answers):
-            # A hookSpecificOutput.additionalContext of any hook of the event is the context, and
-            # the hooks' printed stdout is dropped (measured, 2.163.0: prompt_context_mixed).
-            answers = [replace(a, additional_context=tuple(c for c in a.additional_context if c not in a.printed),
-                               printed=(), ignored=(*a.ignored, "stdout (another hook gave additionalContext)"))
-                       if a.printed else a for a in answers]
         # Partial updatedInput overrides compose: each one's keys land on the previous result.
-        return merge_answers(answers, overlay_inputs=True)
+        merged = merge_answers(answers, overlay_inputs=True)
+        return _one_context(merged, answers) if event in _STDOUT_CONTEXT else merged
+
+
+def _one_context(merged: HookAnswer, answers: Sequence[HookAnswer]) -> HookAnswer:
+    """CodeBuddy's one context of the event's hooks (measured, 2.163.0): the additionalContext of the
+    last hook in config order that gives one, the others' and every printed stdout dropped
+    (prompt_context_two_json, prompt_context_mixed); else the printed stdouts joined by a newline
+    into one text (prompt_context_two_plain)."""
+    given = [a for a in answers if len(a.additional_context) > len(a.printed)]
+    if given:
+        kept = tuple(c for c in given[-1].additional_context if c not in given[-1].printed)
+        if kept == merged.additional_context:
+            return merged
+        return replace(merged, additional_context=kept, printed=(),
+                       ignored=(*merged.ignored, "context (the last hook's additionalContext wins)"))
+    if len(merged.printed) < 2:
+        return merged
+    text = "\n".join(merged.printed)
+    return replace(merged, additional_context=(text,), printed=(text,))
 
 
 #: The one stateless instance its unit names.

@@ -90,6 +90,15 @@ class CodeBuddyCli(VendorCli):
                                         HookAnswer("UserPromptSubmit", hso("UserPromptSubmit",
                                                                            additionalContext="LANE-CTX-PROMPT json"),
                                                    label="json")), {})
+        # Two hooks of one event: the printed stdouts, and two additionalContexts.
+        out["prompt_context_two_plain"] = ((HookAnswer("UserPromptSubmit", "LANE-CTX-PROMPT first", label="first"),
+                                            HookAnswer("UserPromptSubmit", "LANE-CTX-PRE second", label="second")), {})
+        out["prompt_context_two_json"] = ((HookAnswer("UserPromptSubmit", hso("UserPromptSubmit",
+                                                                              additionalContext="LANE-CTX-PROMPT first"),
+                                                      label="first"),
+                                           HookAnswer("UserPromptSubmit", hso("UserPromptSubmit",
+                                                                              additionalContext="LANE-CTX-PRE second"),
+                                                      label="second")), {})
         out["session_json_unknown"] = ((HookAnswer("SessionStart", as_json({"rule": "LANE-CTX-SESSION rule"})),), {})
         # -p never fires SessionEnd (here it runs when the agent is disposed).
         out["session_end"] = ((HookAnswer("SessionStart"), HookAnswer("SessionEnd")), {})
