@@ -295,8 +295,10 @@ ORACLE: list[tuple[str, str, Check]] = [
      lambda o: "LANE-CTX-PROMPT" not in o.landings and lands(
          "LANE-CTX-PRE", "prompt", '<system-reminder data-role="hook">LANE-CTX-PRE second</system-reminder>')(o)),
     ("workbuddy:session_end", "-p never fires SessionEnd", lambda o: o.invoked == ("SessionStart",)),
-    ("workbuddy:stop_block_always", "a Stop hook that always blocks loops until the CLI is killed",
-     lambda o: "the CLI timed out and was killed" in o.notes and o.invoked.count("Stop") > 8 and o.model_calls > 8),
+    # (84 model calls in its 40 s when the machine was quiet, 9 under a load of 28: the bound is the
+    # script's four turns, past which only a loop keeps calling.)
+    ("workbuddy:stop_block_always", "a Stop hook that always blocks loops past the script until the CLI is killed",
+     lambda o: "the CLI timed out and was killed" in o.notes and o.invoked.count("Stop") >= 4 and o.model_calls > 4),
     # Gemini CLI 0.61.0 (its docs say otherwise where a fact says "the docs").
     ("gemini:deny_exit2", "an exit-2 deny is the functionResponse error with stderr",
      denied("Tool execution blocked: LANE-DENY-EXIT2 reason")),
