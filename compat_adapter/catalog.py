@@ -3,6 +3,7 @@ tool-name translation. The units come from :mod:`compat_adapter.registry`."""
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING
@@ -54,7 +55,9 @@ def unit_of(name: object) -> VendorUnit:
         if other is not None:
             raise UnknownVendor(f"{other.name} ({other.id}) is not a supported vendor: it has no vendor unit here "
                                 f"(supported: {known})", vendor=name)
-    raise UnknownVendor(f"unknown vendor {name!r} (known: {known})", vendor=name)
+    near = difflib.get_close_matches(name.strip().lower(), list(_by_name()), n=1) if isinstance(name, str) else []
+    guess = f"did you mean {unit_of(near[0]).spec.id!r}? " if near else ""
+    raise UnknownVendor(f"unknown vendor {name!r} ({guess}known: {known})", vendor=name)
 
 
 def voice_of(vendor: str) -> Voice:

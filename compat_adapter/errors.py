@@ -21,6 +21,7 @@ __all__ = (
     "NestingTooDeep",
     "NoSuchPath",
     "NotAFolder",
+    "NotAVendorFile",
     "PresetError",
     "ProtocolError",
     "RulesSourceMissing",
@@ -29,6 +30,7 @@ __all__ = (
     "ScriptError",
     "TrustNotConfirmed",
     "UnknownEvent",
+    "UnknownHost",
     "UnknownVendor",
     "UnsafeStateDir",
     "VendorIncomplete",
@@ -162,6 +164,17 @@ class NoSuchPath(CompatError):
 class NotAFolder(CompatError):
     code = "NOT_A_FOLDER"
     hint = "name the project folder, or name the file with --vendor"
+
+
+class NotAVendorFile(CompatError):
+    code = "NOT_A_VENDOR_FILE"
+    hint = ("no vendor reads a file of that name where it sits (`compat-adapter grade FOLDER` finds every "
+            "vendor's files); name its vendor with --vendor")
+
+
+class UnknownHost(CompatError):
+    code = "UNKNOWN_HOST"
+    hint = "use a built-in host (embedded, dsh, dsh-0.2) or one an installed package registers"
 
 
 class BadArgument(CompatError):

@@ -66,15 +66,34 @@ def _matcher_losses(spec: VendorSpec, row: EventRow, matcher: str | None) -> tup
         return (degrade("matcher-narrowed",
                         f"{spec.id} {row.event} takes no matcher, so {matcher!r} is ignored and the "
                         "hook runs every time the event fires."),)
+    if matcher and matcher != "*" and row.matcher_subject == "agent_type":
+        return _agent_type_losses(spec, row, matcher)
     if not matcher or row.matcher_subject != "tool_name" or not _LITERAL.match(matcher):
         return ()
     known = {t.vendor for t in spec.tools}
-    missing = [name for name in matcher.split("|") if name and name not in known]
+    named = [name for name in matcher.split("|") if name]
+    missing = [name for name in named if name not in known]
     if not missing:
         return ()
     names = ", ".join(missing)
+    if len(missing) == len(named):
+        # Every tool it names is one this host lacks: the hook is registered and never runs.
+        return (degrade("never-fires", f"{names} {'is' if len(missing) == 1 else 'are'} no tool of this host, so "
+                                       "this matcher selects nothing here and the hook never fires."),)
     return (degrade("matcher-narrowed",
                     f"{names} has no host tool here, so this matcher never selects it."),)
+
+
+def _agent_type_losses(spec: VendorSpec, row: EventRow, matcher: str) -> tuple[Degradation, ...]:
+    """A subagent matcher the one agent type this host reports never matches: it never fires."""
+    from compat_adapter.dialects import dialect_for
+    from compat_adapter.routing.points import BRIDGE_AGENT_TYPE, HOST_AGENT_TYPE
+
+    reported = BRIDGE_AGENT_TYPE if row.route is Route.OFFICIAL_BRIDGE else HOST_AGENT_TYPE
+    if dialect_for(spec.id).matches(row.event, matcher, reported):
+        return ()
+    return (degrade("never-fires", f"every subagent here has agent_type {reported!r}, which {matcher!r} does not "
+                                   "match, so the hook never fires."),)
 
 
 def _refusal(decl: Declared, surface: Surface) -> str | None:
@@ -175,9 +194,18 @@ def _grade_route(decl: Declared, surface: Surface, id: str | None) -> Capability
         point=row.point,
         degradations=(spec.losses_for(row, surface.context_roles) + _matcher_losses(spec, row, decl.matcher)
                       + _mode_losses(row.seams, row.blocking, surface, row.point)
+                      + _placement_losses(spec, row, surface)
                       + (handler_losses(spec, row, decl.handler) if decl.handler is not None else ())
                       + _variable_losses(decl)),
     )
+
+
+def _placement_losses(spec: Any, row: Any, surface: Surface) -> tuple[Degradation, ...]:
+    """A row whose context has its role here, where the host places that role's text otherwise."""
+    role = spec.context_role
+    if not row.role_losses or role not in surface.context_roles or role not in surface.context_placement:
+        return ()
+    return (degrade("context-cost", f"On {surface.host} {surface.version} {surface.context_placement[role]}"),)
 
 
 def _variable_losses(decl: Declared) -> tuple[Degradation, ...]:

@@ -151,6 +151,7 @@ def command_view(vendor: VendorSpec | str, event: str, matcher: str | None, hand
     inputs: list[str] = []
     at_start, after_interpreter, redirect, launcher = True, False, "", False
     options, value = False, False  # inside a launcher's `run` options; the next word is an option's value
+    program_dir = cwd  # the folder of the program the command starts, when it is a project file
     for raw in _words(command):
         if options:
             if value:
@@ -187,6 +188,7 @@ def command_view(vendor: VendorSpec | str, event: str, matcher: str | None, hand
             inside = _project_file(word, root, cwd)
             if inside is not None:
                 files.append(inside)
+                program_dir = (root / inside).parent
             elif os.path.isabs(word) and "$" not in word:
                 outside.append(os.path.normpath(word))
             continue
@@ -208,6 +210,12 @@ def command_view(vendor: VendorSpec | str, event: str, matcher: str | None, hand
                 files.append(inside)
             elif os.path.isabs(word) and "$" not in word:
                 outside.append(os.path.normpath(word))
+            continue
+        # A wrapper's argument that is a project file (`hook.sh safety-check.sh`): the wrapper runs
+        # it, from the folder the hook runs in or its own, so trust pins it too.
+        argument = _argument_file(word, root, (cwd, program_dir)) if not raw.startswith("-") else None
+        if argument is not None:
+            files.append(argument)
     return HookView(vendor=vendor_id, event=event, matcher=matcher, command=command,
                     programs=tuple(dict.fromkeys(programs)), files=tuple(dict.fromkeys(files)),
                     outside=tuple(dict.fromkeys(outside)), inputs=tuple(dict.fromkeys(inputs)))
@@ -235,6 +243,20 @@ def _bare_file(word: str, root: Path, cwd: Path) -> str | None:
         return (cwd / word).relative_to(root).as_posix()
     except ValueError:
         return None
+
+
+def _argument_file(word: str, root: Path, folders: tuple[Path, ...]) -> str | None:
+    """An argument that names an existing project file, read from each of ``folders`` in turn."""
+    if not word or "$" in word or word.startswith("~"):
+        return None
+    for folder in folders:
+        full = Path(os.path.normpath(folder / word))
+        try:
+            if full.is_file():
+                return full.relative_to(root).as_posix()
+        except (ValueError, OSError):
+            continue
+    return None
 
 
 def where_program(word: str) -> str:

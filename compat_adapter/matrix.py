@@ -74,6 +74,9 @@ class Matrix(Frozen):
     """OpenCode plugin hook keys as the plugin host grades them (one row per key a plugin returns)."""
     unserved: tuple[CapabilityResult, ...] = ()
     """The vendors' documented events no route on this host serves, each UNSUPPORTED with why."""
+    permissions: tuple[CapabilityResult, ...] = ()
+    """Typical permission rules of each vendor whose rule language is read here, graded as a
+    project's would be (``matcher``: the rule as written)."""
     native_points: tuple[NativePoint, ...]
     observation_points: tuple[NativePoint, ...]
     counts: tuple[VendorCounts, ...]
@@ -125,6 +128,19 @@ def _points(hooks: tuple[CapabilityResult, ...], route: Route, surface: Surface)
     return tuple(sorted(points, key=lambda p: p.point))
 
 
+def _permission_rows(vendor: str, surface: Surface) -> list[CapabilityResult]:
+    from pathlib import Path
+
+    from compat_adapter.catalog import unit_of
+    from compat_adapter.permissions.grade import grade_permission
+
+    language = unit_of(vendor).permissions
+    if language is None:
+        return []
+    return [grade_permission(rule, language, surface, id=f"{vendor}:permission:{n}")
+            for n, rule in enumerate(language.samples(Path("/project")), start=1)]
+
+
 def plugin_rows(surface: Surface) -> tuple[CapabilityResult, ...]:
     """Every OpenCode plugin hook key graded on ``surface``, as a loaded plugin's key is graded."""
     from compat_adapter.plugin_host.keys import grade_key
@@ -143,7 +159,9 @@ def build_matrix(surface: Surface = EMBEDDED_SURFACE, vendor: str | None = None,
     runtimes: list[CapabilityResult] = []
     counts: list[VendorCounts] = []
     unserved: list[CapabilityResult] = []
+    permissions: list[CapabilityResult] = []
     for spec in specs:
+        permissions += _permission_rows(spec.id, surface)
         mine = [
             grade(Declared(spec=spec, row=row, handler=SAMPLE_HANDLER, handler_kind="command"),
                   surface, id=f"{spec.id}:{row.event}", prefer=prefer)
@@ -181,6 +199,7 @@ def build_matrix(surface: Surface = EMBEDDED_SURFACE, vendor: str | None = None,
         runtimes=tuple(runtimes),
         plugins=plugin_rows(surface) if any(s.plugin_host for s in specs) else (),
         unserved=tuple(unserved),
+        permissions=tuple(permissions),
         native_points=_points(all_hooks, Route.NATIVE_TRANSLATE, surface),
         observation_points=_points(all_hooks, Route.NATIVE_SEAM, surface),
         counts=tuple(counts),

@@ -160,6 +160,7 @@ def to_markdown(matrix: Matrix) -> str:
                    f"{', '.join(spec.rules.formats)} | "
                    f"{', '.join(f'`{s}`' for s in spec.rules.default_sources)} | "
                    f"{_cell(spec.rules.note)} |")
+    out += _permission_section(matrix)
     out += _plugin_section(matrix)
     out += ["", "## Vendor runtimes embedded in the host", "",
             "No vendor's own runtime runs inside the host; OpenCode's plugins run as written in the plugin "
@@ -176,6 +177,19 @@ def to_markdown(matrix: Matrix) -> str:
     for p in matrix.observation_points:
         out.append(f"| `{p.point}` | {', '.join(p.seams)} | {', '.join(p.used_by)} |")
     return "\n".join(out) + "\n"
+
+
+def _permission_section(matrix: Matrix) -> list[str]:
+    if not matrix.permissions:
+        return []
+    out = ["", "## Permission rules: enforced on the host's tool calls", "",
+           "Typical rules of each vendor whose rule language is read here, graded as a project's own would "
+           "be. A vendor not listed has its files' rules refused (`UNREAD_PERMISSIONS`), listed by `grade`.",
+           "", "| vendor | rule | capability | losses or reason |", "|---|---|---|---|"]
+    for r in matrix.permissions:
+        said = _cell(r.reason) if r.reason else (_losses(r.degradations) or "none")
+        out.append(f"| {r.vendor} | `{r.event.split('.', 1)[1]}` `{r.matcher}` | {r.capability} | {said} |")
+    return out
 
 
 def _plugin_shared() -> tuple[Degradation, ...]:

@@ -2,7 +2,7 @@
 
 A unit is everything that is one vendor's: its table (:class:`~compat_adapter.model.VendorSpec`,
 data only), its dialect, importer, handler shape, voice and landing facts, and where its vendor-lane
-driver lives. Units are found through the entry-point group ``compat_adapter.vendors`` (the way
+driver lives, and its permission-rule language. Units are found through the entry-point group ``compat_adapter.vendors`` (the way
 presets are found through ``compat_adapter.presets``), so a vendor is added by installing a module
 that exports one, with no edit anywhere else; the five built in are registered by this project's
 own ``pyproject.toml``.
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from compat_adapter.dialects.base import Dialect
     from compat_adapter.handlers.parse import HandlerShape
     from compat_adapter.importers.common import FileImport
+    from compat_adapter.permissions.language import RuleLanguage
     from compat_adapter.routing.placement import Facts
     from compat_adapter.routing.voice import Voice
 
@@ -98,14 +99,16 @@ class VendorUnit:
     command form); ``voice``: how it words a hook's answer for the model; ``landing``: where its hook
     text lands for the model, as ``explain`` shows it; ``lane``: ``module:attr`` of its vendor-lane
     driver (test support, loaded only by the lane, whose module also holds its live speaker
-    ``LIVE``), or None when it has no CLI that runs offline here. ``dialect`` and ``importer`` may
-    be given as :class:`Later`.
+    ``LIVE``), or None when it has no CLI that runs offline here; ``permissions``: its permission-rule
+    language (:class:`~compat_adapter.permissions.language.RuleLanguage`), or None when the vendor
+    has no rules this project reads (its files' rules are then refused, listed, never dropped).
+    ``dialect``, ``importer`` and ``permissions`` may be given as :class:`Later`.
     """
 
     #: Every part, in the order the docs list them.
-    PARTS = ("spec", "order", "dialect", "importer", "handlers", "voice", "landing", "lane")
+    PARTS = ("spec", "order", "dialect", "importer", "handlers", "voice", "landing", "lane", "permissions")
     #: The parts that may be named rather than given.
-    LATER = frozenset({"dialect", "importer"})
+    LATER = frozenset({"dialect", "importer", "permissions"})
 
     __slots__ = ("spec", "order", "handlers", "voice", "landing", "lane", "_parts")
 
@@ -118,11 +121,12 @@ class VendorUnit:
     _parts: dict[str, object]
 
     def __init__(self, *, spec: VendorSpec, order: int, dialect: Dialect | Later, importer: Importer | Later,
-                 handlers: HandlerShape, voice: Voice, landing: Facts, lane: str | None) -> None:
+                 handlers: HandlerShape, voice: Voice, landing: Facts, lane: str | None,
+                 permissions: RuleLanguage | Later | None) -> None:
         for name, value in (("spec", spec), ("order", order), ("handlers", handlers), ("voice", voice),
                             ("landing", landing), ("lane", lane)):
             object.__setattr__(self, name, value)
-        object.__setattr__(self, "_parts", {"dialect": dialect, "importer": importer})
+        object.__setattr__(self, "_parts", {"dialect": dialect, "importer": importer, "permissions": permissions})
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a vendor unit is frozen: {name} cannot be set")
@@ -137,6 +141,11 @@ class VendorUnit:
     @property
     def importer(self) -> Importer:
         return cast(Importer, self._part("importer"))
+
+    @property
+    def permissions(self) -> RuleLanguage | None:
+        """Its permission-rule language, or None when it has none this project reads."""
+        return cast("RuleLanguage | None", self._part("permissions"))
 
     def given(self, part: str) -> object:
         """The part as the unit names it (a :class:`Later` until it is first used)."""
@@ -199,6 +208,10 @@ def _kind(part: str) -> type | tuple[type, ...]:
         from compat_adapter.routing.voice import Voice
 
         return Voice
+    if part == "permissions":
+        from compat_adapter.permissions.language import RuleLanguage
+
+        return (RuleLanguage, type(None))
     kinds: dict[str, type | tuple[type, ...]] = {"order": int, "importer": Importer, "lane": (str, type(None))}
     return kinds[part]
 
@@ -207,7 +220,7 @@ def _check_part(unit: VendorUnit, part: str, value: object) -> None:
     name = unit.spec.id
     if not isinstance(value, _kind(part)) or isinstance(value, bool):
         raise _refuse(name, part, f"is a {type(value).__name__}, not what a unit's {part} is")
-    said = getattr(value, "vendor", name) if part in ("dialect", "voice") else name
+    said = getattr(value, "vendor", name) if part in ("dialect", "voice", "permissions") else name
     if said != name:
         raise _refuse(name, part, f"speaks for {said!r}, not {name!r}")
 

@@ -135,6 +135,7 @@ class ServiceSession:
         run), and once per folder on this connection."""
         from compat_adapter.importers import register_import
         from compat_adapter.importers.discover import import_all
+        from compat_adapter.importers.held import held_back
 
         adapter = self._require()
         root = Path(str(params.get("root") or self.host.cwd)).resolve()
@@ -143,15 +144,19 @@ class ServiceSession:
         self._imported.add(root)
         registered: list[Any] = []
         refused: list[Any] = []
+        held: list[tuple[str, str]] = []  # what each session on the folder announces at its start
         for found in import_all(root):
             if found.error is not None:
-                refused.append({"vendor": found.vendor, "what": ", ".join(map(str, found.files)),
+                what = ", ".join(map(str, found.files))
+                refused.append({"vendor": found.vendor, "what": what,
                                 "code": found.error.code, "reason": found.error.message, "origin": None})
+                held += held_back((), [(what, f"{found.error.code}: {found.error.message}")])
                 continue
             assert found.result is not None
             refused += [asdict(r) for r in found.result.refused]
+            held += held_back(found.result.refused)
             registered += [r.model_dump(mode="json") for r in await register_import(adapter, found.result)]
-        return {"root": str(root), "registered": registered, "refused": refused, "again": False}
+        return {"root": str(root), "registered": registered, "refused": refused, "held": held, "again": False}
 
     async def _dispose(self, params: dict[str, Any]) -> Any:
         if self.adapter is not None:

@@ -33,6 +33,10 @@ from compat_adapter.model import (
     RulesFile,
     VendorSpec,
 )
+from compat_adapter.permissions.grade import grade_permission, grade_setting
+from compat_adapter.permissions.guard import PermissionGuard
+from compat_adapter.permissions.read import language_of
+from compat_adapter.permissions.model import PermissionRule, PermissionSetting
 from compat_adapter.plugin_host.sources import PluginSource, file_source
 from compat_adapter.routing.base import Router
 from compat_adapter.routing.copilot import CopilotRouter
@@ -102,6 +106,8 @@ class Status(Frozen):
     services: dict[str, bool]
     bridges: dict[str, str | None]
     """Bridge package → the config file its mounted bridge reads (None: not mounted)."""
+    permissions: tuple[CapabilityResult, ...] = ()
+    """Every registered permission rule and setting, graded; the mounted ones are enforced now."""
 
 
 class CompatAdapter:
@@ -136,6 +142,9 @@ class CompatAdapter:
         self._rules_unsubscribe: Any = None
         #: Codex execution policy from registered .rules files, enforced on tools/pre-execute.
         self._guard = PolicyGuard(host)
+        #: Permission rules (Claude's permissions.allow/ask/deny …), enforced on tools/pre-execute.
+        self._permissions = PermissionGuard(host)
+        self._permission_results: dict[str, CapabilityResult] = {}
         self._batch_depth = 0
         self._prefer: list[str] = []
         """Route policies of the open batches, innermost last (a preset or an import may ask)."""
@@ -180,6 +189,7 @@ class CompatAdapter:
         if self._rules_unsubscribe is not None:
             self._rules_unsubscribe()
         self._guard.close()
+        self._permissions.close()
         # A registration in flight finishes its mount first; then everything is closed together.
         async with self._registering:
             for router in dict.fromkeys(self._routers.values()):
@@ -363,6 +373,32 @@ class CompatAdapter:
                 rules.extend(parse_rules(f.data.decode("utf-8", errors="replace"), str(f.path)))
         return tuple(rules)
 
+    def register_permissions(self, rules: Sequence[PermissionRule],
+                             settings: Sequence[PermissionSetting] = ()) -> tuple[CapabilityResult, ...]:
+        """Grade permission rules (and the settings beside them) and enforce every one that can run
+        here on the host's tool calls, with its vendor's matching and precedence; results in order.
+
+        A rule on a tool the host lacks is UNSUPPORTED with the reason and guards nothing.
+        """
+        self._check()
+        out = []
+        items: tuple[PermissionRule | PermissionSetting, ...] = (*rules, *settings)
+        for item in items:
+            language = language_of(item.vendor)
+            if language is None:
+                raise InvalidDeclaration(f"{item.vendor} has no permission-rule language here", id=item.origin)
+            rid = self._next_id(item.vendor, "permission", None)
+            if isinstance(item, PermissionRule):
+                result = grade_permission(item, language, self.host.surface, id=rid)
+                if result.mounted:
+                    self._permissions.add(rid, language, item)
+            else:
+                result = grade_setting(item, language, self.host.surface, id=rid)
+            self._log_registration(result)
+            self._permission_results[rid] = result
+            out.append(result)
+        return tuple(out)
+
     async def _inject_rules(self, event: AgentCreated) -> None:
         for _, carried in self._rules.values():
             event.agent.inject(new_message(carried.text, RULES_SOURCE_KIND, carried.id))
@@ -405,4 +441,5 @@ class CompatAdapter:
                         for rid, (r, _) in self._rules.items()),
             services=services,
             bridges=self._bridges.configs(),
+            permissions=tuple(self._permission_results.values()),
         )

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
+from types import MappingProxyType
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, PlainSerializer
 
-__all__ = ("Capability", "Degradation", "DegradationCode", "Frozen", "NameSet", "Route", "SeamMode", "Service",
-           "Surface", "degrade")
+__all__ = ("FINDING_SAFETY", "SAFETY", "Capability", "Degradation", "DegradationCode", "Frozen", "NameSet", "Route",
+           "Safety", "SeamMode", "Service", "Surface", "degrade", "finding_safety", "safety_of")
 
 
 class Frozen(BaseModel):
@@ -109,6 +110,99 @@ class DegradationCode(StrEnum):
     """A prompt or agent hook is answered by the host's model, not the one the vendor would ask."""
     FIELD_IGNORED = "field-ignored"
     """A handler field the vendor reads (or at least accepts) is not honoured here."""
+    CONTEXT_COST = "context-cost"
+    """Context reaches the model in its role, but where the host puts such text it sits elsewhere
+    and each change costs more than the vendor's message (a prompt-cache reset, a prompt copy)."""
+    NEVER_FIRES = "never-fires"
+    """The matcher selects nothing this host ever produces (only tools it lacks, an agent type it
+    never reports): the hook registers and never runs."""
+    RULE_NARROWED = "rule-narrowed"
+    """A permission rule reaches fewer calls here than in the vendor (a form of call the vendor's
+    matching covers that this host's tools or matching do not): a guard with a gap."""
+    SETTING_IGNORED = "setting-ignored"
+    """A permission setting beside the rules (a mode, extra folders) has no effect here."""
+
+
+class Safety(StrEnum):
+    """What a loss does to a hook that guards something, worst first: the order ``grade`` shows,
+    the SARIF level, and what ``--strict`` fails on."""
+
+    DISARMS_GUARD = "disarms-guard"
+    """A guard stops guarding: it fails open, a deny becomes ask or allow, its matcher can never
+    fire here, it cannot start, or a permission rule is not enforced. SARIF ``error``."""
+    CHANGES_BEHAVIOUR = "changes-behaviour"
+    """The hook runs and its answer counts, but something it does or sees differs. SARIF ``warning``."""
+    COSMETIC = "cosmetic"
+    """What differs is wording, provenance or context a hook rarely reads. SARIF ``note``."""
+
+    @property
+    def rank(self) -> int:
+        """0 for the worst class; a threshold fails on every class ranked at or below it."""
+        return list(Safety).index(self)
+
+    @property
+    def level(self) -> str:
+        """The SARIF level of this class."""
+        return ("error", "warning", "note")[self.rank]
+
+
+#: The safety class of every loss code: one line a code (a test checks that none is missing), so
+#: a new code needs only its line here.
+SAFETY: Mapping[DegradationCode, Safety] = MappingProxyType({
+    DegradationCode.OBSERVE_ONLY: Safety.DISARMS_GUARD,  # a deny or block is read and ignored
+    DegradationCode.NEVER_FIRES: Safety.DISARMS_GUARD,  # registered, never run
+    DegradationCode.RULE_NARROWED: Safety.DISARMS_GUARD,  # a permission rule with a gap: calls it denies get through
+    DegradationCode.APPROXIMATE: Safety.CHANGES_BEHAVIOUR,
+    DegradationCode.INPUT_REWRITE_IGNORED: Safety.CHANGES_BEHAVIOUR,
+    DegradationCode.OUTPUT_REWRITE_IGNORED: Safety.CHANGES_BEHAVIOUR,
+    DegradationCode.TIMING_DIFFERS: Safety.CHANGES_BEHAVIOUR,
+    DegradationCode.MATCHER_NARROWED: Safety.CHANGES_BEHAVIOUR,  # fires for fewer or more; never-fires is its own
+    DegradationCode.DECISION_NARROWED: Safety.CHANGES_BEHAVIOUR,  # ask and allow differ; a deny still denies
+    DegradationCode.OUTPUT_FIELD_IGNORED: Safety.CHANGES_BEHAVIOUR,
+    DegradationCode.NO_LOOP_GUARD: Safety.CHANGES_BEHAVIOUR,
+    DegradationCode.TIMEOUT_DIFFERS: Safety.CHANGES_BEHAVIOUR,
+    DegradationCode.EXIT_CODE_DIFFERS: Safety.CHANGES_BEHAVIOUR,
+    DegradationCode.REAUTHORED: Safety.CHANGES_BEHAVIOUR,
+    DegradationCode.CONTEXT_COST: Safety.COSMETIC,  # the text reaches the model in its role; it costs more
+    DegradationCode.POLLED: Safety.CHANGES_BEHAVIOUR,
+    DegradationCode.SCOPE_DIFFERS: Safety.CHANGES_BEHAVIOUR,
+    DegradationCode.MODEL_DIFFERS: Safety.CHANGES_BEHAVIOUR,
+    DegradationCode.FIELD_IGNORED: Safety.CHANGES_BEHAVIOUR,
+    DegradationCode.SETTING_IGNORED: Safety.CHANGES_BEHAVIOUR,  # a mode or extra folder beside the rules
+    DegradationCode.CONTEXT_COST: Safety.COSMETIC,  # the vendor's role and words, elsewhere in the prompt, at a cost
+    # Every hook of a vendor carries these; what they name (ids, paths, an effort level, secrets
+    # kept from every hook, a message's role) changes no verdict a guard gives.
+    DegradationCode.PAYLOAD_FIELD_MISSING: Safety.COSMETIC,
+    DegradationCode.ENV_DIFFERS: Safety.COSMETIC,
+    DegradationCode.MESSAGE_PROVENANCE: Safety.COSMETIC,
+    DegradationCode.TEXT_DIFFERS: Safety.COSMETIC,
+    DegradationCode.NO_PUBLIC_API: Safety.COSMETIC,  # where the semantics come from, not what they do
+    DegradationCode.OWN_TRANSLATION: Safety.COSMETIC,
+})
+
+#: The safety class of each preflight finding kind (``compat_adapter.preflight``) and of the other
+#: things ``grade`` reports beside losses.
+FINDING_SAFETY: Mapping[str, Safety] = MappingProxyType({
+    "fails-open": Safety.DISARMS_GUARD,  # a guard that cannot start lets every call through
+    "cannot-start": Safety.DISARMS_GUARD,
+    "unsupported": Safety.DISARMS_GUARD,  # the hook never runs here
+    "fails-closed": Safety.CHANGES_BEHAVIOUR,  # it cannot start, and every call it matches is denied
+    "file": Safety.CHANGES_BEHAVIOUR,
+    "program": Safety.CHANGES_BEHAVIOUR,
+    "variable": Safety.CHANGES_BEHAVIOUR,
+    "loads-twice": Safety.CHANGES_BEHAVIOUR,
+})
+
+
+def safety_of(code: str | DegradationCode) -> Safety:
+    """The safety class of a loss code."""
+    return SAFETY[DegradationCode(code)]
+
+
+def finding_safety(kind: str) -> Safety:
+    """The safety class of a preflight finding or report item; an unknown kind counts as
+    changing behaviour (never silently cosmetic)."""
+    return FINDING_SAFETY.get(kind, Safety.CHANGES_BEHAVIOUR)
 
 
 class Degradation(Frozen):
@@ -166,6 +260,9 @@ class Surface(Frozen):
     """Row points whose seam exists but that this host never produces (point → why)."""
     context_roles: NameSet = frozenset()
     """Roles besides ``user`` this host gives hook context in (``system``, ``developer``)."""
+    context_placement: Mapping[str, str] = Field(default_factory=dict)
+    """Role → where this host puts context of that role and what each change costs, when that is
+    not a message of the role where the vendor puts it (every row of the role lists it)."""
     timing: Mapping[str, str] = Field(default_factory=dict)
     """Row points this host reaches at another moment than the vendors do (point → how): every row
     there lists it as a ``timing-differs`` loss."""
@@ -181,5 +278,6 @@ class Surface(Frozen):
             bridge_packages=self.bridge_packages - set(bridges),
             unserved=self.unserved,
             context_roles=self.context_roles,
+            context_placement=self.context_placement,
             timing=self.timing,
         )

@@ -52,7 +52,13 @@ Figures:
 * ``fswatch_latency_ms`` — an outside write to a FileChanged hook's marker, minus the 250 ms
   debounce;
 * ``plugin_host_*`` and ``plugin_runtime_*`` — the OpenCode plugin host's start-up and per-call
-  latency, and the Bun / Node 22 comparison (``scripts/bench_plugins.py``).
+  latency, and the Bun / Node 22 comparison (``scripts/bench_plugins.py``);
+* ``vendor_*`` — what one PreToolUse command hook, and each of four, adds to a shell call under the
+  real Claude Code and Codex of the vendor lane and on the embedded host with the same file
+  imported, interleaved in one run (``scripts/bench_vendor.py``; ``COMPAT_ADAPTER_BENCH_VENDOR_ROUNDS``
+  sets the rounds, 15 by default);
+* ``load_start``, ``load_end`` — the machine's load average when the run began and ended: every
+  figure above is a wall time or a ratio of two, on a machine that may be shared.
 """
 
 from __future__ import annotations
@@ -92,6 +98,7 @@ from compat_adapter.host.protocol import (  # noqa: E402
 from compat_adapter.runtime.process import BASH, hook_environment, run_command  # noqa: E402
 from scripts.bench_dsh import bench_dsh  # noqa: E402
 from scripts.bench_plugins import bench_plugin_host  # noqa: E402
+from scripts.bench_vendor import VENDORS, bench_vendor  # noqa: E402
 
 #: Routes the no-match dispatch is measured on, and routes with a PreToolUse row.
 NOMATCH_ROUTES = ("official_claude", "official_codex", "native_claude", "native", "observe", "builtin")
@@ -102,12 +109,12 @@ GOALS: dict[str, tuple[float, str]] = {
     **{f"nomatch_{route}_1000_us": (100.0, "<=") for route in NOMATCH_ROUTES},
     **{f"pretool_{route}_ratio": (4.6, "<=") for route in PRETOOL_ROUTES},
     "spawn_ratio": (1.3, "<="),
-    "launcher_ratio": (1.5, "<="),
+    "launcher_ratio": (1.3, "<="),
     "parallel_ratio": (1.5, "<="),
     # Claude Code starts every matching PreToolUse hook at once; the native route does too.
     "pretool_native_claude_ratio": (1.5, "<="),
-    "register_scaling": (2.5, "<="),
-    "grade_cli_ms": (1000.0, "<"),
+    "register_scaling": (2.2, "<="),
+    "grade_cli_ms": (400.0, "<="),
     "matrix_cli_ms": (400.0, "<="),
     "import_ms": (150.0, "<="),
     # Within noise: what is left is the host's own session logs (one session per cycle, kept
@@ -116,6 +123,8 @@ GOALS: dict[str, tuple[float, str]] = {
     "dispose_mounts_left": (0, "<="),
     "dispose_services_left": (0, "<="),
     "dispose_hook_starts_after": (0, "<="),
+    # A hook costs no more here than under its own vendor, within a millisecond (issue 39).
+    **{f"vendor_{vendor}_{kind}_excess_ms": (1.0, "<=") for vendor in VENDORS for kind in ("one", "each_of_four")},
 }
 HEAVY = ("pygls", "watchfiles", "git")
 SLEEP_S = 0.2
@@ -586,7 +595,7 @@ def _met(figures: dict[str, Any], *, every: bool = True) -> tuple[dict[str, str]
     return goals, met
 
 
-ASYNC_STEPS = ("nomatch", "spawn_ratio", "parallel", "pretool", "register", "fswatch", "plugin_host")
+ASYNC_STEPS = ("nomatch", "spawn_ratio", "parallel", "pretool", "register", "fswatch", "plugin_host", "vendor")
 SYNC_STEPS = ("import", "cli", "rss", "dispose", "dsh")
 
 
@@ -601,6 +610,7 @@ async def _async_benches(root: Path, progress: Callable[[str], None],
         ("register", bench_register),
         ("fswatch", bench_fswatch),
         ("plugin_host", bench_plugin_host),
+        ("vendor", bench_vendor),
     ]
     for name, fn in steps:
         if only is not None and name not in only:
@@ -617,6 +627,7 @@ def run(progress: Callable[[str], None], only: frozenset[str] | None = None) -> 
     """Every benchmark, or those named in `only` (a step of ASYNC_STEPS or SYNC_STEPS); the goals
     of steps not run are left out."""
     started = time.perf_counter()
+    load_start = os.getloadavg()[0]
     root = Path(tempfile.mkdtemp(prefix="compat-bench-"))
     try:
         figures = anyio.run(_async_benches, root, progress, only)
@@ -631,6 +642,7 @@ def run(progress: Callable[[str], None], only: frozenset[str] | None = None) -> 
             figures.update(sync[name]())
     goals, met = _met(figures, every=only is None)
     figures["total_s"] = time.perf_counter() - started
+    figures["load_start"], figures["load_end"] = load_start, os.getloadavg()[0]
     return {**{k: (round(v, 3) if isinstance(v, float) else v) for k, v in figures.items()},
             "goals": goals, "met": met}
 

@@ -3,8 +3,10 @@
 (tests/fixtures/real-configs, placed as tests/fixtures/real-configs/LANE.json says), installed into a
 scratch project the way its vendor loads it, driven through the standard scenarios (a destructive
 shell command, a benign one, a file edit, a prompt, a stop, a session start) under the real vendor
-CLI and on compat-adapter's embedded host, both in the lane's sandbox, compared as the vendor lane
-compares (scripts/vendor_diff.py).
+CLI and on compat-adapter's embedded host, both in the lane's sandbox and under the same process
+observer (strace), and compared: which hook processes ran (``ran:<command>``, counted from outside
+the processes), what hook text the model read (``text:<line>``), whether the tool ran, the model
+calls and the tool result; a difference is listed only by the grade of the hook that made it.
 
     python scripts/realconfig_diff.py --json                  # the report as JSON on stdout
     python scripts/realconfig_diff.py --vendor claude         # one vendor, a short text summary
@@ -13,8 +15,8 @@ compares (scripts/vendor_diff.py).
 
 Per vendor: ``pairs`` (file × scenario pairs driven), ``agree``, ``differ_listed``, ``differ_unlisted``,
 ``agree_share``, ``not_drivable`` (each pair that cannot be driven, with why), ``failures``, every
-verdict that is not ``agree``, and per file its stand-ins (path, behaviour, why) and what its
-commands run that the lane cannot stand in. Install the CLIs first: bash scripts/vendor_lane.sh.
+verdict that is not ``agree``, and per file its own scripts (path, kept copy), its stand-ins (path,
+behaviour, why) and what its commands run that the lane cannot stand in. Install the CLIs first: bash scripts/vendor_lane.sh.
 """
 
 from __future__ import annotations

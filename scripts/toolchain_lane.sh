@@ -50,6 +50,8 @@ link_from bun plugin_lane.sh bun
 missing=()
 command -v go >/dev/null || missing+=(golang-go)
 command -v notify-send >/dev/null || missing+=(libnotify-bin)
+# The real-config lane observes hook processes from outside (both sides run under strace).
+command -v strace >/dev/null || missing+=(strace)
 if [[ ${#missing[@]} -gt 0 ]]; then
   command -v apt-get >/dev/null || { echo "toolchain lane: install ${missing[*]} (Debian packages)" >&2; exit 1; }
   apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null 2>&1 \

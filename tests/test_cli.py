@@ -250,8 +250,17 @@ def test_grade_sarif_and_json_schema(tmp_path: Path) -> None:
     assert log["version"] == "2.1.0"
     [run] = log["runs"]
     results = run["results"]
+    # A guard that cannot start is one result (its fails-open or fails-closed finding repeats the
+    # cannot-start text): one fact, one annotation.
+    repeated = sum(f["kind"] == "cannot-start" and any(g["kind"].startswith("fails") and g["text"] == f["text"]
+                                                       for g in r["preflight"])
+                   for r in report["rows"] for f in r["preflight"])
     assert len(results) == sum(len(r["losses"]) + len(r["preflight"]) + (r["capability"] == "UNSUPPORTED")
-                               + len(r.get("loads_twice") or ()) for r in report["rows"])
+                               + len(r.get("loads_twice") or ()) for r in report["rows"]) - repeated
+    from compat_adapter.vocabulary import safety_of
+
+    assert all(r["level"] == safety_of(r["ruleId"].removeprefix("loss/")).level
+               for r in results if r["ruleId"].startswith("loss/"))
     rule_ids = {rule["id"] for rule in run["tool"]["driver"]["rules"]}
     assert {r["ruleId"] for r in results} == rule_ids
     uri = results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
@@ -351,5 +360,5 @@ def test_an_unknown_command_and_an_unknown_option_read_as_before() -> None:
     assert "invalid choice: 'nope' (choose from 'matrix', 'surface', 'demo', 'run', 'grade'" in done.stderr
     done = cli("matrix", "--nope")
     assert done.returncode == 2
-    assert "{matrix,surface,demo,run,grade,explain,serve,trust,hooks}" in done.stderr
+    assert "{matrix,surface,demo,run,grade,explain,serve,trust,hooks,doctor}" in done.stderr
     assert "unrecognized arguments: --nope" in done.stderr

@@ -150,3 +150,33 @@ async def test_a_real_hook_sees_exactly_the_policy(tmp_path: Path) -> None:
     seen.pop("SHLVL", None)
     seen.pop("_", None)
     assert seen == {"PATH": os.environ["PATH"], "LANG": "C.UTF-8"}
+
+
+def test_verdicts_are_kept_per_value_and_policy_so_a_changed_variable_is_judged_again() -> None:
+    # Each variable's verdict is remembered between runs: a value that turns secret-shaped, or an
+    # operator's policy that changes, must still be judged on what it is now.
+    base = {"PATH": "/usr/bin", "SERVICE_URL": "https://example.invalid/api"}
+    assert hook_environment(base)["SERVICE_URL"] == base["SERVICE_URL"]
+    leaked = {**base, "SERVICE_URL": "https://user:hunter2@example.invalid/api"}
+    assert "SERVICE_URL" not in hook_environment(leaked)
+    assert hook_environment(base)["SERVICE_URL"] == base["SERVICE_URL"]
+    allow = {**base, "COMPAT_ADAPTER_HOOK_ENV": "allowlist"}
+    assert hook_environment(allow) == {"PATH": "/usr/bin"}
+    allow["COMPAT_ADAPTER_HOOK_ENV_ALLOW"] = "SERVICE_*"
+    assert hook_environment(allow) == {"PATH": "/usr/bin", "SERVICE_URL": base["SERVICE_URL"]}
+
+
+def test_a_change_to_the_hosts_environment_reaches_the_next_hook(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The host's environment as filtered is kept between runs while os.environ stays the same.
+    first = hook_environment(os.environ)
+    assert "LANE_ADDED_LATER" not in first
+    monkeypatch.setenv("LANE_ADDED_LATER", "1")
+    monkeypatch.setenv("LANE_SERVICE_URL", "https://user:hunter2@example.invalid/")
+    second = hook_environment(os.environ)
+    assert second["LANE_ADDED_LATER"] == "1" and "LANE_SERVICE_URL" not in second
+    second["MUTATED_BY_CALLER"] = "x"  # each call gets its own dict
+    assert "MUTATED_BY_CALLER" not in hook_environment(os.environ)
+    monkeypatch.delenv("LANE_ADDED_LATER")
+    assert "LANE_ADDED_LATER" not in hook_environment(os.environ)
+    monkeypatch.setenv("COMPAT_ADAPTER_HOOK_ENV", "allowlist")
+    assert "LANE_SERVICE_URL" not in hook_environment(os.environ) and "PATH" in hook_environment(os.environ)

@@ -53,7 +53,7 @@ def test_a_claude_exit2_deny_runs_for_real_and_reads_the_same_on_both_sides(tmp_
     config = claude_project(tmp_path, {"PreToolUse": [
         {"matcher": "Bash", **command("cat > seen.json; echo 'no rm here' >&2; exit 2", timeout=10)}]})
     done = cli("explain", "--vendor", "claude", "--tool", "Bash", "--input", '{"command": "rm -rf build"}',
-               "--json", str(config), cwd=tmp_path)
+               "--json", "--in-place", str(config), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     jsonschema.validate(report, schema("explain.schema.json"))
@@ -146,14 +146,14 @@ def test_no_files_discovers_the_project_and_flags_a_hook_that_loads_twice(tmp_pa
     assert [lint["code"] for lint in report["lints"]].count("loads-twice") == 1
     assert report["vendor_view"]["reads"] == [
         {"place": "message:system", "text": "UserPromptSubmit hook success: remember-the-tests"}]
-    # The embedded host gives Claude's context the system role: no difference. DSH 0.2.1 injects the
-    # same words as a user message: a difference the grade lists.
+    # The embedded host gives Claude's context the system role: no difference. DSH 0.2.1 puts the
+    # same words in its system prompt: a difference the grade lists (context-cost).
     assert report["host_view"]["reads"] == report["vendor_view"]["reads"] and report["differences"] == []
     done = cli("explain", "--vendor", "claude", "--prompt", "hello", "--json", "--project", str(tmp_path),
                "--host", "dsh")
     dsh = json.loads(done.stdout)
-    assert [r["place"] for r in dsh["host_view"]["reads"]] == ["message:user"]
-    assert any("[message-provenance]" in d for d in dsh["differences"])
+    assert [r["place"] for r in dsh["host_view"]["reads"]] == ["system-prompt"]
+    assert any("[context-cost]" in d for d in dsh["differences"])
 
 
 def test_a_payload_file_and_a_timeout(tmp_path: Path) -> None:

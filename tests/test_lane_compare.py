@@ -154,3 +154,31 @@ def test_the_embedded_side_tells_which_labelled_hook_the_import_refused(tmp_path
                        HookAnswer("PreToolUse", matcher="Bash(", label="PreToolUse[A]")))
     ours = anyio.run(embedded_outcome, case, tmp_path)
     assert [(r.code, r.event, r.label) for r in ours.refused] == [("SKIPPED_BY_VENDOR", "PreToolUse", "PreToolUse[A]")]
+
+
+# ── what the person is shown (the ``shown`` facet) ─────────────────────────────────────────────
+
+PROMPT_CASE = Case("claude", "shown", hooks=(HookAnswer("UserPromptSubmit"),))
+
+
+def _shown(side: str, *texts: str, codes: tuple[str, ...] = ()) -> Outcome:
+    return Outcome(side=side, case=PROMPT_CASE.name, hooks=(HookRun(event="UserPromptSubmit", stdin={}),),
+                   shown=texts, degradations={"UserPromptSubmit": codes})
+
+
+def test_the_same_words_shown_to_the_person_agree_and_none_is_no_facet() -> None:
+    said = "UserPromptSubmit operation blocked by hook:\nLANE-BLOCK prompt\n\nOriginal prompt: go"
+    assert compare(PROMPT_CASE, _shown("vendor", said), _shown("ours", said)).status == "agree"
+    assert compare(PROMPT_CASE, _shown("vendor"), _shown("ours")).differences == ()
+
+
+def test_words_the_person_is_not_shown_here_are_named_by_an_ignored_field_only() -> None:
+    said = "LANE-SYSMSG for you"
+    missing = compare(PROMPT_CASE, _shown("vendor", said), _shown("ours", codes=("output-field-ignored",)))
+    assert missing.status == "differ_listed" and missing.differences[0].facet == "shown"
+    # Shown here and not by the vendor's run: no loss code says that, so it stays unlisted.
+    extra = compare(PROMPT_CASE, _shown("vendor"), _shown("ours", said, codes=("output-field-ignored",)))
+    assert extra.status == "differ_unlisted"
+    reworded = compare(PROMPT_CASE, _shown("vendor", said), _shown("ours", "LANE-SYSMSG said otherwise",
+                                                                     codes=("output-field-ignored",)))
+    assert reworded.status == "differ_unlisted"

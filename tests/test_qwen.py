@@ -115,7 +115,7 @@ def test_explain_runs_a_qwen_deny_for_real(tmp_path: Path) -> None:
         matcher="Bash")]}})
     trust("qwen", config)
     done = cli("explain", "--vendor", "qwen", "--tool", "bash", "--input", '{"command": "rm -rf build"}',
-               "--json", str(config), cwd=tmp_path)
+               "--json", "--in-place", str(config), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     [hook] = report["hooks"]

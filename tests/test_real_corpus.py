@@ -23,7 +23,7 @@ from compat_adapter.importers.discover import discover, import_all, twice
 
 CORPUS = Path(__file__).parent / "fixtures" / "real-configs"
 VENDOR_OF = {"claude": "claude", "codex": "codex", "codebuddy": "workbuddy", "copilot": "copilot",
-             "opencode": "opencode", "gemini": "gemini", "cursor": "cursor"}
+             "opencode": "opencode", "gemini": "gemini", "cursor": "cursor", "qwen": "qwen"}
 SUFFIXES = {".json", ".jsonc", ".toml", ".md", ".rules", ".ts", ".js"}
 
 
@@ -45,7 +45,11 @@ def test_no_corpus_file_fails_whole(vendor: str, path: Path) -> None:
     for refused in result.refused:
         assert refused.origin.startswith(str(path)), refused
         assert refused.reason
-    assert result.hooks or result.refused or result.rules or result.plugins or path.name == "settings.json"
+    # A settings file may hold permission rules and no hook (pydantic-ai's, 0xstack's): they are
+    # kept in the corpus for the enforcement of permission rules (issue 34), which this import
+    # does not read yet.
+    if not (result.hooks or result.refused or result.rules or result.plugins or path.name == "settings.json"):
+        assert "permissions" in json.loads(path.read_text(encoding="utf-8")), path
 
 
 def _refused(result, code: str) -> list:
@@ -68,7 +72,10 @@ def test_the_corpus_figure_holds_its_floor() -> None:
     and three OpenCode plugins cannot be resolved (two npm packages, one absolute macOS path).
     With Gemini CLI's four files (2026-12-01): 168/179 (93.9 %) and 170/179 (95.0 %); the one Gemini
     handler not ADAPTED is co-safety's flat SessionStart handler, which Gemini itself discards (no
-    `hooks` list in its group)."""
+    `hooks` list in its group). With issue 34's real teams' files (2026-12-04: planning-with-files'
+    four, Qwen's two, workers-sdk, pydantic-ai, vscode, superpowers' newer hooks): 202/219 (92.2 %)
+    and 204/219: Cursor drops planning-with-files' whole hooks file for its `userPromptSubmit` (not
+    a Cursor event: four handlers the vendor never runs), and Gemini's BeforeModel has no seam here."""
     from loopback import model_server
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("COMPAT_ADAPTER_MODEL")}
@@ -82,8 +89,8 @@ def test_the_corpus_figure_holds_its_floor() -> None:
             assert part["handlers"] > 0
             assert all(row["reason"] for row in part["not_adapted"]), part["not_adapted"]
     assert plain["handlers"] == served["handlers"] >= 150
-    assert plain["share"] >= 0.935, json.dumps(plain["vendors"], indent=1)
-    assert served["share"] >= 0.945, json.dumps(served["vendors"], indent=1)
+    assert plain["share"] >= 0.92, json.dumps(plain["vendors"], indent=1)
+    assert served["share"] >= 0.93, json.dumps(served["vendors"], indent=1)
     # What the model adds is exactly the prompt hooks, nothing else.
     gained = {r["origin"] for p in plain["vendors"].values() for r in p["not_adapted"]} - {
         r["origin"] for p in served["vendors"].values() for r in p["not_adapted"]}

@@ -18,9 +18,13 @@ from pathlib import Path
 import pytest
 
 from compat_adapter.testing.lane.outcome import Outcome
-from compat_adapter.testing.realconfig.install import CORPUS, MANIFEST, corpus_files, install
+from compat_adapter.testing.lane.outcome import Item
+from compat_adapter.testing.lane.scenarios import Case
+from compat_adapter.testing.realconfig.install import CORPUS, MANIFEST, SCRIPTS, corpus_files, install, manifest
+from compat_adapter.testing.realconfig.judge import Side, commands_in, judge
+from compat_adapter.testing.realconfig.procwatch import Trace, command_pattern, hook_runs, parse, traced
 from compat_adapter.testing.realconfig.standin import answer
-from compat_adapter.testing.realconfig.suite import SCENARIOS, cases_of, run_cases, summarize
+from compat_adapter.testing.realconfig.suite import SCENARIOS, case_commands, cases_of, run_cases, summarize
 
 #: (corpus file, scenario): each vendor, each way of installing, the scenarios its hooks decide.
 SUBSET = (
@@ -37,6 +41,7 @@ SUBSET = (
     ("opencode/plugins/guard.ts", "destructive"),
     ("gemini/nepocorp.json", "edit"),
     ("gemini/co-safety.json", "edit"),
+    ("claude/plugin-superpowers.hooks.json", "session"),
 )
 HOOK_SUFFIXES = {".json", ".jsonc", ".toml", ".ts", ".js"}
 
@@ -102,21 +107,35 @@ def subset(tmp_path_factory: pytest.TempPathFactory) -> tuple[list, list, dict]:
     done = subprocess.run(["bash", str(repo / "scripts" / "vendor_lane.sh")], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     built = [cases_of(source, [scenario]) for source, scenario in SUBSET]
-    results, _ = run_cases([c for _, cs in built for c in cs], root=tmp_path_factory.mktemp("realconfig"))
-    return [i for i, _ in built], results, {r.case.name: r for r in results}
+    root = tmp_path_factory.mktemp("realconfig")
+    results, _ = run_cases([c for _, cs in built for c in cs], root=root)
+    return [i for i, _ in built], results, {r.case.name: r for r in results} | {"root": root}
 
 
 @pytest.mark.vendor
 def test_the_subset_agrees_with_the_real_vendors_or_lists_why(subset: tuple[list, list, dict]) -> None:
     installs, results, _ = subset
     assert len(results) == len(SUBSET)
+    unlisted = []
     for r in results:
         assert r.failure is None, f"{r.case.name}: {r.failure}"
         assert r.vendor is not None and r.vendor.error is None, (r.case.name, r.vendor and r.vendor.error)
         assert r.verdict is not None
-        assert r.verdict.status != "differ_unlisted", json.dumps(r.verdict.as_json(), indent=1)
+        if r.verdict.status == "differ_unlisted":
+            unlisted.append(r.verdict)
+    # The one difference the hook-text comparison found here that no grade lists yet (measured
+    # 2026-12-04): a hook whose program is missing (co-safety's `bun`) makes the shell complain in
+    # its own name, and Gemini CLI 0.x starts `bash -c` (argv[0] "bash") where this host starts
+    # "/usr/bin/bash": the model reads "bash: line 1: bun: command not found" under Gemini and
+    # "/usr/bin/bash: line 1: …" here. Everything else agrees or is listed.
+    assert [v.case for v in unlisted] == ["gemini:co-safety.json/edit"], \
+        json.dumps([v.as_json() for v in unlisted], indent=1)
+    for d in unlisted[0].differences:
+        if not d.listed_by:
+            assert str(d.ours).replace("/usr/bin/bash: ", "bash: ") == str(d.vendor) or (
+                d.facet.startswith("text:/usr/bin/bash: ") and d.vendor is None), d.as_json()
     summary = summarize(installs, results)
-    assert all(s["differ_unlisted"] == 0 for s in summary.values())
+    assert {v for v, s in summary.items() if s["differ_unlisted"]} == {"gemini"}
 
 
 @pytest.mark.vendor
@@ -232,3 +251,112 @@ def test_the_go_and_typescript_stand_ins_run_under_the_real_toolchain(tmp_path: 
         assert done.returncode == 0, (source, done.stderr)
         logged = [json.loads(line) for line in (run / "state" / "hooks.jsonl").read_text().splitlines()]
         assert [e["standin"].split(" ", 1)[0] for e in logged] == [source], logged
+
+
+def test_every_kept_script_is_a_verbatim_copy_with_its_provenance() -> None:
+    sources = (SCRIPTS / "SOURCES.md").read_text(encoding="utf-8")
+    kept = {p.relative_to(SCRIPTS).as_posix() for p in SCRIPTS.rglob("*") if p.is_file() and p.name != "SOURCES.md"}
+    named = {where for entry in manifest()["files"].values() for where in entry.get("scripts", {}).values()}
+    assert kept == named  # every copy is run by a corpus file, and every file's script is kept
+    for folder in {k.split("/", 1)[0] for k in kept}:
+        repo, commit = folder.split("@")
+        assert f"`{folder}`" in sources and f"`{repo.replace('__', '/')}` @ {commit}" in sources, folder
+    # A corpus file's own scripts replace its stand-ins: superpowers' real run-hook.cmd, executable
+    # as in its repository (it has no #! line: only its mode lets Claude start it).
+    layout = install("claude/plugin-superpowers.hooks.json")
+    assert not layout.standins and layout.options["kept_modes"][".lane-plugins/superpowers/hooks/run-hook.cmd"]
+    assert layout.files[".lane-plugins/superpowers/hooks/run-hook.cmd"].startswith(": << 'CMDBLOCK'")
+
+
+def test_the_hook_commands_are_read_from_the_file_as_written() -> None:
+    assert commands_in('{"hooks": {"a": [{"command": "echo \\"x\\""}, {"bash": "b.sh", "command": ""}]}}') == \
+        ['echo "x"', "b.sh"]
+    assert commands_in('[[hooks]]\ncommand = "python3 x.py"\n') == ["python3 x.py"]
+    _, cases = cases_of("claude/settings.uv.json", ["session"])
+    assert case_commands(cases[0]) == [".claude/hooks/session-start.sh", "uv run .claude/hooks/post-edit-format.py"]
+
+
+def test_a_command_matches_with_its_variables_expanded_or_not() -> None:
+    pattern = command_pattern('"${CLAUDE_PLUGIN_ROOT}/hooks/run-hook.cmd" session-start.sh')
+    assert pattern.fullmatch('"/tmp/r/proj/.lane-plugins/x/hooks/run-hook.cmd" session-start.sh')
+    assert pattern.fullmatch('"${CLAUDE_PLUGIN_ROOT}/hooks/run-hook.cmd" session-start.sh')
+    assert not pattern.fullmatch('"/tmp/hooks/run-hook.cmd" research-stop-hook.sh')
+
+
+def test_the_observer_sees_a_hook_tree_and_only_what_reached_its_vendor(tmp_path: Path) -> None:
+    """A stand-in vendor (Python) starts two hook commands with ``sh -c`` and reads their pipes; the
+    trace has each hook run once, its children, and only the text written to the vendor's pipes:
+    not a command substitution's, a pipeline's inner pipe's, or a file's."""
+    import subprocess
+    import sys
+
+    hook = ('x=$(echo inner-substitution-text); echo "$x" | tr a-z A-Z > /dev/null; '
+            'echo "hook says hello to the model"; echo "hook complains on stderr" >&2; echo kept-in-a-file > f.txt')
+    vendor = ("import subprocess, sys\n"
+              "for c in sys.argv[1:]:\n"
+              "    subprocess.run(['/bin/sh', '-c', c], capture_output=True)\n")
+    log = tmp_path / "procs.strace"
+    done = subprocess.run(traced([sys.executable, "-c", vendor, hook, "true"], log), cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    trace = parse(log.read_text())
+    runs = hook_runs(trace, [hook, "never started here", "true"])
+    assert [r.command for r in runs] == [hook, "true"]
+    first = runs[0]
+    assert first.argv == ("/bin/sh", "-c", hook) and ("tr", "a-z", "A-Z") in first.programs
+    assert first.stdout == "hook says hello to the model\n" and first.stderr == "hook complains on stderr\n"
+
+
+def _outcome(side: str, texts: tuple[tuple[Item, ...], ...] = (), graded: tuple = ()) -> Outcome:
+    return Outcome(side=side, case="claude:x/benign", tool_ran=True, model_calls=2, texts=texts, graded=graded)
+
+
+def test_a_difference_is_listed_only_by_the_hook_that_made_it() -> None:
+    """Two PreToolUse hooks of one file, one graded timing-differs and one graded exactly: a run the
+    vendor made and this host did not is listed by its own hook's grade only, and a text that
+    reached the model at the vendor only is named by the grade of the hook that wrote it."""
+    listed, exact = "python3 listed.py", "python3 exact.py"
+    case = Case("claude", "x/benign", steps=(("shell", "ls"), ("text", "done")), prompt="run the lane step")
+    graded = (("PreToolUse", json.dumps({"type": "command", "command": listed}), ("timing-differs",)),
+              ("PreToolUse", json.dumps({"type": "command", "command": exact}), ()))
+
+    def trace(commands: list[str], said: str = "") -> Trace:
+        # The vendor (pid 1, the observed program) starts each hook; the exact hook writes `said`.
+        execs = ((1, ("vendor-cli", "-p", "run the lane step")),
+                 *((100 + i, ("/bin/sh", "-c", c)) for i, c in enumerate(commands)))
+        writes = tuple((100 + i, 1, "pipe:[1]", said) for i, c in enumerate(commands) if said and c == exact)
+        return Trace(execs, {100 + i: 1 for i, _ in enumerate(commands)}, writes)
+
+    read = ((Item("tool", "tool_result", "ran\nthe exact hook wrote this line", 1),),)
+    vendor = Side(_outcome("vendor", read), trace([listed, exact], "the exact hook wrote this line\n"), ("/v",))
+    ours = Side(_outcome("embedded", graded=graded), trace([], ""), ("/o",))
+    verdict = judge(case, [listed, exact], vendor, ours)
+    by = {d.facet: d for d in verdict.differences}
+    assert by[f"ran:{listed}"].listed_by == ("timing-differs",)
+    assert by[f"ran:{exact}"].listed_by == ()  # the other hook's timing-differs does not name it
+    text = by["text:the exact hook wrote this line"]
+    assert (text.vendor, text.ours) == ("tool_result", None)
+    assert text.listed_by == ()  # only `exact` wrote it, and its grade has no loss
+    assert verdict.status == "differ_unlisted"
+
+
+@pytest.mark.vendor
+def test_a_real_scripts_run_and_text_are_seen_under_the_vendor_and_here(subset: tuple[list, list, dict]) -> None:
+    """superpowers' own run-hook.cmd and session-start.sh (no stand-in): the observer sees the plugin's
+    hook process start once under Claude Code and once here, and the skill text the script prints
+    reaches the model on both sides."""
+    _, _, by_name = subset
+    name = "claude:plugin-superpowers.hooks.json/session"
+    r = by_name[name]
+    assert r.failure is None and r.vendor is not None and r.ours is not None and r.verdict is not None
+    run = by_name["root"] / "claude" / "plugin-superpowers.hooks.json/session"
+    commands = case_commands(r.case)
+    start = next(c for c in commands if "session-start" in c)
+    for side, log in (("vendor", run / "vendor" / "out" / "procs.strace"), ("ours", run / "embedded" / "procs.strace")):
+        runs = [h for h in hook_runs(parse(log.read_text()), commands) if h.command == start]
+        assert len(runs) == 1, side
+        assert any("session-start.sh" in " ".join(argv) for argv in runs[0].programs), side
+        assert "You have superpowers" in runs[0].stdout, side
+    for outcome in (r.vendor, r.ours):
+        assert any("You have superpowers" in i.text for items in outcome.texts for i in items), outcome.side
+    assert not [d for d in r.verdict.differences if d.facet == f"ran:{start}"]

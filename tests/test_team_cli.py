@@ -186,8 +186,9 @@ def test_grade_at_80_columns_fits_starts_with_the_summary_and_folds(team: Path) 
     untrusted = cli("grade", ".", cwd=team)
     lines = untrusted.stdout.splitlines()
     assert max(len(line) for line in lines) <= 80
-    # AGENTS.md is carried once per vendor that reads it (Qwen and Cursor too, since their units): 9 CARRY.
-    assert re.match(r"^25 graded on embedded \S+: 9 CARRY, 16 UNSUPPORTED$", lines[0])
+    # AGENTS.md is carried once per vendor that reads it (Qwen and Cursor too, since their units): 9 CARRY;
+    # CodeBuddy's defaultMode is graded with its permission rules, whatever the trust: 1 ADAPTED.
+    assert re.match(r"^26 graded on embedded \S+: 1 ADAPTED, 9 CARRY, 16 UNSUPPORTED$", lines[0])
     assert lines[1].startswith("  16 held back until trusted")
     # The command the rows point to is whole, on a line of its own.
     assert "    compat-adapter trust ." in lines
@@ -195,7 +196,7 @@ def test_grade_at_80_columns_fits_starts_with_the_summary_and_folds(team: Path) 
     trusted = cli("grade", ".", cwd=team)
     lines = trusted.stdout.splitlines()
     assert trusted.returncode == 0 and max(len(line) for line in lines) <= 80
-    assert lines[0].startswith("25 graded on embedded") and "16 ADAPTED" in lines[0]
+    assert lines[0].startswith("26 graded on embedded") and "17 ADAPTED" in lines[0]
     assert len(lines) < 120  # 259 before: every finding once, folded
     text = trusted.stdout
     assert text.count("AGENTS.md is read by several vendors") == 1
@@ -274,7 +275,7 @@ def test_explain_code_says_what_a_code_means_and_every_text_it_stands_for() -> N
 def test_hooks_lists_every_hook_by_event_with_its_source(team: Path) -> None:
     done = cli("hooks", cwd=team)
     assert done.returncode == 0 and max(len(line) for line in done.stdout.splitlines()) <= 80
-    assert done.stdout.startswith("16 hook(s) in .")
+    assert done.stdout.startswith("16 hook(s) and 1 permission rule(s) or setting(s) in .")
     assert "claude PreToolUse" in done.stdout and "copilot preToolUse" in done.stdout
     assert ".claude/settings.json:65 · NOT TRUSTED" in done.stdout
     listed = json.loads(cli("hooks", "--json", cwd=team).stdout)["hooks"]
@@ -302,14 +303,14 @@ def test_run_runs_a_projects_claude_pretooluse_deny_without_a_preset(tmp_path: P
         {"text": "listing", "tools": [{"name": "bash", "arguments": {"command": "touch listed"}}]},
         "done"]}))
     # Not trusted yet: nothing of the project runs, and the run says so.
-    done = cli("run", ".", "--script", str(script), "--json", cwd=project)
+    done = cli("run", ".", "--script", str(script), "--json", "--in-place", cwd=project)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["held"][0].startswith("8 hook(s): UNTRUSTED: ")
     assert (project / "pushed").exists()
     (project / "pushed").unlink()
     (project / "listed").unlink()
     assert cli("trust", "--yes", ".", cwd=project).returncode == 0
-    done = cli("run", ".", "--script", str(script), "--json", cwd=project)
+    done = cli("run", ".", "--script", str(script), "--json", "--in-place", cwd=project)
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["held"] == [] and data["turns"] == ["completed"]
@@ -330,7 +331,7 @@ def test_errors_name_what_is_wrong(tmp_path: Path) -> None:
     assert "no such file or folder" in missing.stderr and "fix the file" not in missing.stderr
     (tmp_path / "settings.json").write_text("{}")
     afile = cli("grade", str(tmp_path / "settings.json"))
-    assert afile.returncode == 2 and afile.stderr.startswith("NOT_A_FOLDER: ") and "--vendor" in afile.stderr
+    assert afile.returncode == 2 and afile.stderr.startswith("NOT_A_VENDOR_FILE: ") and "--vendor" in afile.stderr
     for args in (("run", str(tmp_path / "nowhere"), "--script", "s.json"), ("hooks", str(tmp_path / "nowhere")),
                  ("trust", "--yes", str(tmp_path / "nowhere"))):
         done = cli(*args)

@@ -323,6 +323,27 @@ ORACLE: list[tuple[str, str, Check]] = [
      lambda o: o.model_calls == 1 and not o.tool_ran),
     ("gemini:observe", "PreCompress fires before every model request, though nothing is compressed",
      lambda o: o.invoked.count("PreCompress") == 2 and "Notification" not in o.invoked),
+    # Gemini CLI 0.61.0's permission rules (settings `tools`), under -p --yolo.
+    ("gemini:perm_excluded", "a tool excluded whole is taken from the model: its call is not found",
+     lambda o: not o.tool_ran and (o.tool_result or "").startswith('Tool "run_shell_command" not found. Did you mean')),
+    ("gemini:perm_narrowed", "tools.allowed with a command denies every other command",
+     denied("Tool execution denied by policy.")),
+    ("gemini:perm_narrowed_match", "every part of the script allowed: the call runs", lambda o: o.tool_ran),
+    ("gemini:perm_exclude_arguments", "an exclude entry with arguments excludes nothing", lambda o: o.tool_ran),
+    ("gemini:perm_confirm", "an ask cannot be answered in -p",
+     denied('Tool execution for "Shell" requires user confirmation, which is not supported in non-interactive mode.')),
+    ("gemini:perm_beside_hook", "the BeforeTool hook fires and its allow lifts no policy deny",
+     lambda o: o.invoked == ("BeforeTool",) and denied("Tool execution denied by policy.")(o)),
+    ("gemini:perm_project_policy", "a project .gemini/policies file is not read", lambda o: o.tool_ran),
+    # OpenCode 1.18.33's permission rules (opencode.json `permission`), under `opencode run`.
+    ("opencode:perm_bash_pattern", "a denied command reads the rules that name its permission",
+     denied('The user has specified a rule which prevents you from using this specific tool call. Here are some '
+            'of the relevant rules [{"permission":"*","action":"allow","pattern":"*"},{"permission":"bash",'
+            '"pattern":"*","action":"allow"},{"permission":"bash","pattern":"echo hello*","action":"deny"}]')),
+    ("opencode:perm_last_wins", "the last matching rule wins", lambda o: o.tool_ran),
+    ("opencode:perm_bash_ask", "an ask is rejected and the run ends", lambda o: not o.tool_ran and o.model_calls == 1),
+    ("opencode:perm_bash_denied_whole", "a tool denied whole is not offered to the model",
+     lambda o: not o.tool_ran and "Model tried to call unavailable tool 'bash'" in (o.tool_result or "")),
 ]
 
 

@@ -63,11 +63,13 @@ def test_rows_the_lane_cannot_evidence_are_graded_unsupported_with_the_reason() 
         if row.point in surface.unserved:
             assert (spec.id, row.event) not in adapted, (spec.id, row.event)
     # The sdk profile composes a todo tool, a compaction engine (its manual compaction is what
-    # /compact runs) and a command registry: those rows are verified live, not graded out.
-    served = {"todo/write", "compaction/start", "compaction/end", "command/run"}
+    # /compact runs) and a command registry, and the bundle composes DSH's workspace-changes
+    # recorder (the language-server queries follow its records): those rows are verified live.
+    served = {"todo/write", "compaction/start", "compaction/end", "command/run", "workspace/changes", "lsp/query"}
     assert not served & set(surface.unserved), served & set(surface.unserved)
-    # What an SDK session of 0.2.1 never produces, each with its reason.
-    assert set(surface.unserved) == {"workspace/changes", "request/header", "settings/document-updated"}
+    # What an SDK session of 0.2.1 never produces, each with its reason: a settings form, a model
+    # switch, a question to the person.
+    assert set(surface.unserved) == {"request/header", "settings/document-updated", "user-questions/request"}
     assert all(surface.unserved.values())
 
 

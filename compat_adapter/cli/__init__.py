@@ -35,6 +35,7 @@ _MODULES: dict[str, str] = {
     "serve": "compat_adapter.cli.serve",
     "trust": "compat_adapter.cli.trust",
     "hooks": "compat_adapter.cli.hooks",
+    "doctor": "compat_adapter.cli.doctor",
 }
 
 _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}

@@ -17,6 +17,7 @@ from functools import cache
 from compat_adapter.cli.term import Printer
 from compat_adapter.errors import ERROR_CODES, BadArgument
 from compat_adapter.model import DegradationCode
+from compat_adapter.vocabulary import finding_safety, safety_of
 
 __all__ = ("explain_code", "loss_meanings")
 
@@ -51,9 +52,11 @@ def loss_meanings() -> Mapping[str, str]:
 def _known() -> dict[str, str]:
     from compat_adapter.importers import REFUSAL_CODES
 
-    known = {code: f"loss: {text}" for code, text in loss_meanings().items()}
-    known |= {code: f"refusal (an UNSUPPORTED row): {text}" for code, text in REFUSAL_CODES.items()}
-    known |= {kind: f"preflight finding: {text}" for kind, text in PREFLIGHT_KINDS.items()}
+    known = {code: f"loss: {text} Safety class: {safety_of(code)}." for code, text in loss_meanings().items()}
+    known |= {code: f"refusal (an UNSUPPORTED row): {text} Safety class: {finding_safety('unsupported')}."
+              for code, text in REFUSAL_CODES.items()}
+    known |= {kind: f"preflight finding: {text}; safety class: {finding_safety(kind)}"
+              for kind, text in PREFLIGHT_KINDS.items()}
     for code, cls in ERROR_CODES.items():
         known.setdefault(code, f"error (exit 2): {' '.join((cls.__doc__ or '').split()) or cls.__name__}"
                          + (f"; what to do: {cls.hint}" if cls.hint else ""))

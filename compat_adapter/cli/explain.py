@@ -2,7 +2,8 @@
 the matcher and `if` decisions, the real run, what the vendor would do and what the host does.
 
 Exit 0 when the vendor and the host agree on every hook that fired, 1 when a difference is found,
-2 for unusable input (as every command).
+2 for unusable input (as every command: an unreadable hook file, an unknown tool). The hooks run in
+a scratch copy of the project unless ``--in-place``.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,10 +33,30 @@ def _question(args: argparse.Namespace) -> Any:
                                else sys.stdin.read(), f"--payload {args.payload}")
     if args.input is not None:
         tool_input = _json_object(args.input, "--input")
+    if args.tool is not None:
+        _known_tool(args.vendor, args.tool)
     root = Path(args.project) if args.project else Path.cwd()
     return Question(vendor=args.vendor, event=args.event, tool=args.tool, tool_input=tool_input, prompt=args.prompt,
                     payload=payload, files=tuple(Path(f) for f in args.files), root=root, host=args.host,
                     trust_all=True if args.trust_all else None, prefer=args.prefer)
+
+
+def _known_tool(vendor: str, tool: str) -> None:
+    """A tool neither the vendor nor the host names here is refused (exit 2, as in `run`): the
+    replay would otherwise answer for a call that never happens. MCP tools are the user's own."""
+    from compat_adapter.catalog import host_tool, resolve_vendor
+    from compat_adapter.errors import BadArgument
+
+    spec = resolve_vendor(vendor)
+    if host_tool(spec.id, tool) is not None or tool in {t.host for t in spec.tools} or tool.startswith("mcp"):
+        return
+    import difflib
+
+    names = list(dict.fromkeys(t.vendor for t in spec.tools))
+    near = difflib.get_close_matches(tool, names, n=1)
+    raise BadArgument(f"unknown tool {tool!r} for {spec.id}" + (f" (did you mean {near[0]!r}?)" if near else "")
+                      + f": its tools on this host are {', '.join(names)}; a {spec.id} tool this host does not "
+                      "have never reaches a hook here", tool=tool)
 
 
 def _json_object(text: str, where: str) -> dict[str, Any]:
@@ -62,14 +84,56 @@ def _explain(args: argparse.Namespace) -> int:
 
     from compat_adapter.explain import explain
 
-    report = anyio.run(explain, _question(args))
+    question = _question(args)
+    if args.in_place:
+        report = anyio.run(explain, question)
+    else:
+        report = _in_scratch(question)
     if args.json:
         print(report.model_dump_json(indent=2))
     else:
+        from compat_adapter.cli.scratch import SCRATCH_NOTE
         from compat_adapter.explain.render import render
 
         render(report)
+        if not args.in_place:
+            print(SCRATCH_NOTE.format(root=args.project or "."))
+    # A file that could not be read is never an answer, as in every command (exit 2).
+    if _unusable(report.refused):
+        for line in _unusable(report.refused):
+            print(line, file=sys.stderr)
+        return 2
     return 1 if report.differences else 0
+
+
+def _unusable(refused: Sequence[str]) -> list[str]:
+    from compat_adapter.errors import ERROR_CODES
+
+    return [line for line in refused if line.split(":", 1)[0] in ERROR_CODES]
+
+
+def _in_scratch(question: Any) -> Any:
+    """Replay in a scratch copy of the project: the hooks run there, the project is untouched."""
+    import dataclasses
+    import os
+
+    import anyio
+
+    from compat_adapter.catalog import resolve_vendor
+    from compat_adapter.cli.scratch import scratch_project
+    from compat_adapter.explain import explain
+
+    root = Path(os.path.realpath(question.root))
+    vendor = resolve_vendor(question.vendor).id
+    with scratch_project(root, [(vendor, f) for f in question.files]) as copy:
+        def moved(file: Path) -> Path:
+            real = Path(os.path.realpath(file))
+            return copy / real.relative_to(root) if real.is_relative_to(root) else file
+
+        report = anyio.run(explain, dataclasses.replace(question, root=copy,
+                                                        files=tuple(moved(f) for f in question.files)))
+        # Said in the project's own paths: the copy is gone when the user reads them.
+        return report.model_validate_json(report.model_dump_json().replace(str(copy), str(root)))
 
 
 def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
@@ -98,6 +162,9 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
                    help="route policy, as for grade")
     e.add_argument("--json", action="store_true",
                    help="print the report as JSON (schema: docs/schema/explain.schema.json)")
+    e.add_argument("--in-place", action="store_true",
+                   help="run the hooks in the project itself; by default they run in a scratch copy of it, "
+                        "so what they write or delete is never the project's")
     e.add_argument("--trust-all", action="store_true",
                    help="DANGEROUS: run hooks from files nobody trusted (`compat-adapter trust`)")
     return {"explain": _explain}

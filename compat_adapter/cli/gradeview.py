@@ -16,6 +16,7 @@ from typing import Any
 
 from compat_adapter.cli.reports import short_origin, split_origin
 from compat_adapter.cli.term import Printer
+from compat_adapter.vocabulary import Safety, safety_of
 
 __all__ = ("render",)
 
@@ -34,6 +35,15 @@ Row = Mapping[str, Any]
 
 def _code(loss: str) -> str:
     return loss.split(":", 1)[0]
+
+
+def _worst_first(codes: Iterable[str]) -> list[str]:
+    """Loss codes, each once, the class that disarms a guard first (then as they came)."""
+    return sorted(dict.fromkeys(codes), key=lambda c: safety_of(c).rank)
+
+
+def _disarming(loss: str) -> bool:
+    return safety_of(_code(loss)) is Safety.DISARMS_GUARD
 
 
 def _file(r: Row) -> str:
@@ -80,6 +90,12 @@ def _summary(report: Mapping[str, Any]) -> tuple[str, str]:
         extra.append(f"{warned} with preflight findings")
     if report["loads_twice"]:
         extra.append(f"{len(report['loads_twice'])} would load twice")
+    # By what the worst loss does to a guard; a file held back untrusted is counted above.
+    safety = Counter(r.get("safety") for r in rows if not _untrusted(r))
+    for cls, words in ((Safety.DISARMS_GUARD, "with a guard disarmed"), (Safety.CHANGES_BEHAVIOUR,
+                       "behaving differently"), (Safety.COSMETIC, "differing only cosmetically")):
+        if safety[str(cls)]:
+            extra.append(f"{safety[str(cls)]} {words}")
     return first, "; ".join(extra)
 
 
@@ -92,11 +108,12 @@ def _trust_words(report: Mapping[str, Any], graded: Sequence[str], named: bool) 
     return ["compat-adapter", "trust", *graded]
 
 
-def _todo(out: Printer, report: Mapping[str, Any], graded: Sequence[str], named: bool) -> None:
+def _todo(out: Printer, report: Mapping[str, Any], graded: Sequence[str], named: bool, verbose: bool) -> None:
     rows = report["rows"]
     held = [r for r in rows if _untrusted(r)]
     stuck = [r for r in rows if r.get("starts") is False]
-    if not (report["unusable"] or held or stuck):
+    disarmed = _fold((loss, r) for r in rows for loss in r["losses"] if _disarming(loss))
+    if not (report["unusable"] or held or stuck or disarmed):
         return
     out.line()
     out.line("to do:", style="bold")
@@ -112,6 +129,11 @@ def _todo(out: Printer, report: Mapping[str, Any], graded: Sequence[str], named:
         guard = any(p["kind"].startswith("fails") for r in where for p in r["preflight"])
         out.line(f"{text} ({_places(where)})", indent=2, hang=4, lead="GUARD" if guard else "START",
                  lead_style="red bold")
+    # What disarms a guard comes before anything that only behaves differently (with --verbose its
+    # text is under "losses", once).
+    for loss, where in disarmed:
+        said = _code(loss) if verbose else loss.partition(": ")[2]
+        out.line(f"{said} ({_places(where)})", indent=2, hang=4, lead="DISARMED", lead_style="red bold")
 
 
 def _fold(items: Iterable[tuple[str, Row]]) -> list[tuple[str, list[Row]]]:
@@ -141,7 +163,9 @@ def _file_section(out: Printer, rows: Sequence[Row], verbose: bool) -> None:
     counts = Counter(r["capability"] for r in rows)
     tally = ", ".join(f"{counts[c]} {c}" for c in _ORDER if counts[c])
     out.line()
-    out.line(f"{_file(head)}: {len(rows)} hook(s), {tally}", lead=head["vendor"], lead_style="bold")
+    rules = sum(str(r["event"]).startswith("permissions.") for r in rows)
+    what = f"{len(rows) - rules} hook(s)" + (f" and {rules} permission rule(s) or setting(s)" if rules else "")
+    out.line(f"{_file(head)}: {what}, {tally}", lead=head["vendor"], lead_style="bold")
     if any(r.get("confidence") == "documented" for r in rows):
         # No CLI of this vendor runs here: what it does is read from its documentation only.
         out.line(f"confidence: documented (what {head['vendor']} does is read from its documentation; no "
@@ -157,7 +181,7 @@ def _file_section(out: Printer, rows: Sequence[Row], verbose: bool) -> None:
     graded = [r for r in rows if r["losses"]]
     shared = set.intersection(*({_code(x) for x in r["losses"]} for r in graded)) if len(graded) > 1 else set()
     for r in rows:
-        extra = [c for c in dict.fromkeys(_code(x) for x in r["losses"]) if c not in shared]
+        extra = [c for c in _worst_first(_code(x) for x in r["losses"]) if c not in shared]
         notes = f" [{', '.join(extra)}]" if extra else ""
         if r["capability"] == "UNSUPPORTED":
             notes = f": {_reason(r)}"
@@ -167,12 +191,15 @@ def _file_section(out: Printer, rows: Sequence[Row], verbose: bool) -> None:
         if r.get("starts") is False:
             # Its grade is what it would do once started; here it never does (see: to do).
             cap, notes = f"{cap}, CANNOT START", notes + " (cannot start: see to do)"
+        elif any(_code(x) == "never-fires" for x in r["losses"]):
+            cap = f"{cap}, NEVER FIRES"
         out.line(f"{route}{_hook_label(r)}{notes}", indent=2, hang=6,
                  lead=f"{loc:<5} {cap}", lead_style=_STYLE.get(cap, "red"))
         if verbose and r.get("alternative"):
             out.line(f"alternative: {r['alternative']}", indent=6, hang=8, style="dim")
     if shared:
-        out.line(f"losses of every hook here: {', '.join(sorted(shared))}", indent=2, hang=4, style="dim")
+        out.line(f"losses of every hook here: {', '.join(_worst_first(sorted(shared)))}", indent=2, hang=4,
+                 style="dim")
 
 
 def _rules_section(out: Printer, rows: Sequence[Row]) -> None:
@@ -195,6 +222,11 @@ def _findings(out: Printer, report: Mapping[str, Any]) -> None:
         out.line("preflight (what this machine does not give a hook):", style="bold")
         for text, where in other:
             out.line(f"{text} ({_places(where)})", indent=2, hang=4)
+    if report.get("shared"):
+        out.line()
+        out.line("files several vendors read:", style="bold")
+        for f in report["shared"]:
+            out.line(f"{short_origin(f['file'])}: {f['why']}", indent=2, hang=4)
     by_origin: dict[str, list[Row]] = {}
     for r in rows:
         by_origin.setdefault(r["origin"], []).append(r)
@@ -216,9 +248,10 @@ def _losses(out: Printer, rows: Sequence[Row]) -> None:
         return
     out.line()
     out.line("losses, each text once (compat-adapter explain --code CODE: what a code means):", style="bold")
-    for loss, where in sorted(texts, key=lambda t: _code(t[0])):
+    for loss, where in sorted(texts, key=lambda t: (safety_of(_code(t[0])).rank, _code(t[0]))):
         code, _, text = loss.partition(": ")
-        out.line(f"({len(where)}: {_places(where)})", indent=2, hang=4, lead=code, lead_style="bold")
+        out.line(f"{safety_of(code)} ({len(where)}: {_places(where)})", indent=2, hang=4, lead=code,
+                 lead_style="red bold" if _disarming(loss) else "bold")
         out.line(text, indent=4, hang=4)
 
 
@@ -233,7 +266,7 @@ def render(report: Mapping[str, Any], *, verbose: bool = False, graded: Sequence
     if not report["rows"] and not report["unusable"]:
         out.line(f"no hook or rules file of {', '.join(report['vendors']) or 'any vendor'} found in "
                  f"{', '.join(graded)} (each vendor's project files are searched, nothing above)", indent=2, hang=4)
-    _todo(out, report, graded, named)
+    _todo(out, report, graded, named, verbose)
     files: dict[tuple[str, str], list[Row]] = {}
     rules: list[Row] = []
     for r in report["rows"]:

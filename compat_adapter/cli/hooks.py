@@ -1,6 +1,7 @@
 """`compat-adapter hooks [FOLDER]`: every hook of a project by vendor and event, with its matcher, its
 command and where it is declared (``file:line``), and whether its file is trusted: the list each
-vendor's own ``/hooks`` view gives, for every vendor at once.
+vendor's own ``/hooks`` view gives, for every vendor at once; beside them, the permission rules
+(``permissions.deny`` …), which guard the same tool calls.
 
 Listing runs nothing: the files are read as the trust review reads them (no hook starts, no plugin
 loads), so untrusted hooks are listed too, marked as such.
@@ -39,6 +40,10 @@ def list_hooks(folder: Path) -> list[dict[str, Any]]:
                             "file": str(file), "trust": seen.verdict.state})
             out += [{"vendor": vendor, "event": "plugin", "matcher": None, "command": plugin, "origin": str(file),
                      "line": None, "file": str(file), "trust": seen.verdict.state} for plugin in seen.plugins]
+            # Permission rules guard the same calls: listed with them, under their key.
+            out += [{"vendor": vendor, "event": f"permissions.{kind}", "matcher": None, "command": text,
+                     "origin": origin, "line": line_of(origin), "file": str(file), "trust": seen.verdict.state}
+                    for kind, text, origin in seen.permissions]
     return out
 
 
@@ -58,7 +63,9 @@ def _hooks(args: argparse.Namespace) -> int:
         return 2 if any("error" in h for h in found) else 0
     out = Printer()
     hooks = [h for h in found if "error" not in h]
-    out.line(f"{len(hooks)} hook(s) in {args.folder}, by vendor and event", style="bold")
+    rules = sum(h["event"].startswith("permissions.") for h in hooks)
+    out.line(f"{len(hooks) - rules} hook(s)" + (f" and {rules} permission rule(s) or setting(s)" if rules else "")
+             + f" in {args.folder}, by vendor and event", style="bold")
     shown: tuple[str, str] | None = None
     for h in found:
         if "error" in h:
@@ -70,7 +77,8 @@ def _hooks(args: argparse.Namespace) -> int:
             shown = (h["vendor"], h["event"])
             out.line(h["event"], lead=h["vendor"], lead_style="bold")
         where = short_origin(h["file"]) + (f":{h['line']}" if h["line"] else "")
-        state = _STATE[h["trust"]]
+        # A rule only refuses or asks here: it is enforced whatever the trust.
+        state = "enforced whether trusted or not" if h["event"].startswith("permissions.") else _STATE[h["trust"]]
         out.line(f"{h['command']}", indent=2, hang=6, lead=f"[{h['matcher'] or '*'}]", lead_style="cyan")
         out.line(f"{where} · {state}", indent=6, hang=8, style="dim" if h["trust"] == "trusted" else "yellow")
     if not found:

@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from compat_adapter.vocabulary import finding_safety, safety_of
+
 __all__ = ("GradeReport", "GradeRow", "sarif", "schemas", "short_origin", "split_origin")
 
 
@@ -27,6 +29,15 @@ class Finding(_Model):
 class Twice(_Model):
     origin: str
     other: str
+    why: str
+
+
+class SharedFile(_Model):
+    """A hook file several vendors read, and as whose it was loaded (``--shared-as``)."""
+
+    file: str
+    readers: list[str]
+    loaded_as: list[str]
     why: str
 
 
@@ -57,6 +68,9 @@ class GradeRow(_Model):
     sources: list[str] | None = None
     trusted: bool | None = None
     loads_twice: list[str] | None = None
+    safety: Literal["disarms-guard", "changes-behaviour", "cosmetic"] | None = None
+    """The worst safety class of what the row lists (compat_adapter.vocabulary.Safety); None when
+    it lists nothing."""
     confidence: Literal["measured", "documented"] | None = None
     """Whether the vendor semantics graded were measured on its real CLI or only read from its
     documentation (Cursor, which has no CLI here); absent on refused entries."""
@@ -83,8 +97,12 @@ class GradeReport(_Model):
     rows: list[GradeRow]
     unsupported: int
     cannot_start: int = 0
-    """Command hooks that cannot start here (``--strict`` exits 1 on any)."""
+    """Command hooks that cannot start here."""
+    safety: dict[str, int] = {}
+    """Rows by their worst safety class (``--strict`` fails on ``disarms-guard`` by default)."""
     loads_twice: list[Twice]
+    shared: list[SharedFile] = []
+    """Hook files several vendors read: each loaded once, as its owner's, unless ``--shared-as``."""
     errors: list[str]
     """``CODE: message`` of each unusable file (as ``unusable``, one line each)."""
     unusable: list[Unusable]
@@ -128,8 +146,6 @@ def short_origin(origin: str) -> str:
         return origin
 
 
-_LEVEL = {"UNSUPPORTED": "error", "ADAPTED": "warning"}
-
 
 def _location(origin: str, root: Path, line: int | None = None, column: int | None = None) -> dict[str, Any]:
     path, place = split_origin(origin)
@@ -149,7 +165,9 @@ def _location(origin: str, root: Path, line: int | None = None, column: int | No
 def sarif(report: Mapping[str, Any], root: Path, version: str) -> dict[str, Any]:
     """SARIF 2.1.0: one result per unusable file, and per loss, refusal and preflight finding of every
     row (at its line when the file has lines); rule ids are ``unusable/<CODE>``, the degradation
-    codes (``loss/<code>``), ``unsupported`` and ``preflight/<kind>``."""
+    codes (``loss/<code>``), ``unsupported`` and ``preflight/<kind>``. The level is the safety class
+    of what a result names (``compat_adapter.vocabulary.Safety``): a disarmed guard is an ``error``, a
+    changed behaviour a ``warning``, a cosmetic difference a ``note``."""
     rules: dict[str, dict[str, Any]] = {}
     results: list[dict[str, Any]] = []
 
@@ -166,14 +184,19 @@ def sarif(report: Mapping[str, Any], root: Path, version: str) -> dict[str, Any]
     for r in report["rows"]:
         head, origin, line = f"{r['vendor']} {r['event']}", r["origin"], r.get("line")
         if r["capability"] == "UNSUPPORTED":
-            add("unsupported", "error", f"{head}: UNSUPPORTED — {r['reason']}", origin, line)
+            add("unsupported", finding_safety("unsupported").level, f"{head}: UNSUPPORTED — {r['reason']}", origin,
+                line)
         for loss in r["losses"]:
-            add(f"loss/{_code(loss)}", _LEVEL.get(r["capability"], "note"), f"{head}: {loss}", origin, line)
+            add(f"loss/{_code(loss)}", safety_of(_code(loss)).level, f"{head}: {loss}", origin, line)
+        # A guard that cannot start says so twice (cannot-start, then fails-open or fails-closed with
+        # the same text): one fact, one result, under the kind that says what it does.
+        said = {p["text"] for p in r["preflight"] if p["kind"].startswith("fails")}
         for p in r["preflight"]:
-            add(f"preflight/{p['kind']}", "error" if p["kind"].startswith("fails") else "warning",
-                f"{head}: {p['text']}", origin, line)
+            if p["kind"] == "cannot-start" and p["text"] in said:
+                continue
+            add(f"preflight/{p['kind']}", finding_safety(p["kind"]).level, f"{head}: {p['text']}", origin, line)
         for why in r.get("loads_twice") or ():
-            add("loads-twice", "warning", f"{head}: {why}", origin, line)
+            add("loads-twice", finding_safety("loads-twice").level, f"{head}: {why}", origin, line)
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",

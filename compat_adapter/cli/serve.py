@@ -7,7 +7,7 @@ from typing import Any
 
 import anyio
 
-from compat_adapter.errors import CompatError
+from compat_adapter.errors import BadArgument
 
 __all__ = ("add_commands",)
 
@@ -17,7 +17,7 @@ def _serve(args: argparse.Namespace) -> int:
     from compat_adapter.serve import serve_stdio
 
     if not args.stdio:
-        raise CompatError("serve speaks only over stdin/stdout for now: pass --stdio")
+        raise BadArgument("serve speaks only over stdin/stdout for now: pass --stdio")
     return anyio.run(lambda: serve_stdio(state_dir=args.state_dir))
 
 

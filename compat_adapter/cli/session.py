@@ -101,9 +101,13 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def read_session_script(path: Path) -> tuple[list[str], list[Any]]:
+def read_session_script(path: Path, vendors: Sequence[str] = ()) -> tuple[list[str], list[Any]]:
     """A session script file: a JSON list of script items (one turn), or
-    ``{"prompts": [...], "script": [...]}`` (one turn per prompt)."""
+    ``{"prompts": [...], "script": [...]}`` (one turn per prompt). Tool calls name the host's tools
+    (``bash``) or a vendor's (``Bash``; ``vendors`` first where two spell a name differently)."""
+    from compat_adapter.cli.scripttools import host_tool_names
+    from compat_adapter.host.embedded.tools import TOOLS
+
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -119,7 +123,7 @@ def read_session_script(path: Path) -> tuple[list[str], list[Any]]:
             raise ScriptError(f"{path}: prompts must be a list of strings")
     else:
         raise ScriptError(f"{path}: a session script is a JSON list, or an object with a script list")
-    return prompts, list(script_from_json(items))
+    return prompts, list(script_from_json(host_tool_names(items, frozenset(TOOLS), vendors)))
 
 
 class ProjectPreset:
@@ -131,22 +135,43 @@ class ProjectPreset:
         self.root = root
         self.held: list[str] = []
         """What did not register: untrusted hooks and unusable files, one line each."""
+        self.unusable: list[str] = []
+        """``CODE: message`` of each file that could not be used (the command exits 2)."""
 
     async def apply(self, adapter: Any) -> None:
         from compat_adapter.importers import register_import
         from compat_adapter.importers.discover import import_all
 
+        from compat_adapter.importers.held import held_back
+
         held: dict[str, int] = {}
+        announced: list[tuple[str, str]] = []
         for found in import_all(self.root):
             for e in found.errors:
                 held[f"{e.code}: {e.message}"] = 0
+                self.unusable.append(f"{e.code}: {e.message}")
+            announced += held_back((), [(", ".join(map(str, found.files)), f"{e.code}: {e.message}")
+                                        for e in found.errors])
             if found.result is None:
                 continue
             for r in found.result.refused:  # one line per reason: a file's hooks share theirs
                 key = f"{r.code}: {r.reason}"
                 held[key] = held.get(key, 0) + 1
+            announced += held_back(found.result.refused)
             await register_import(adapter, found.result)
         self.held = [f"{n} hook(s): {line}" if n else line for line, n in held.items()]
+        if announced:
+            _announce_at_start(adapter.host, tuple(announced))
+
+
+def _announce_at_start(host: Any, held: tuple[tuple[str, str], ...]) -> None:
+    """Every session on ``host`` starts by telling the person which hooks are held back and why."""
+    from compat_adapter.host.protocol import Notice
+
+    async def announce(event: Any) -> None:
+        for text, file in held:
+            host.notify(Notice("held", text, event.agent.session.id, file))
+    host.on("agent/created", announce)
 
 
 async def _run_session(preset: Any, script_path: Path, cwd: Path, progress: Any,
@@ -157,7 +182,9 @@ async def _run_session(preset: Any, script_path: Path, cwd: Path, progress: Any,
     from compat_adapter.presets import apply_preset
     from compat_adapter.service import CompatAdapter
 
-    prompts, script = read_session_script(script_path)
+    from compat_adapter.importers.discover import discover
+
+    prompts, script = read_session_script(script_path, list(discover(cwd)))
     async with MemoryHost(cwd) as host:
         async with CompatAdapter(host) as adapter:
             await apply_preset(adapter, preset, prefer=prefer)
@@ -182,15 +209,26 @@ def _run(args: argparse.Namespace) -> int:
     if not args.script:
         raise BadArgument("run needs --script FILE: the embedded host's agent follows a session script "
                           "(a model endpoint, COMPAT_ADAPTER_MODEL_URL, answers prompt and agent hooks)")
-    preset: Any = args.preset or ProjectPreset(cwd)
-    with trusting_all() if args.trust_all else nullcontext():
-        reasons, timeline, status = anyio.run(_run_session, preset, Path(args.script), cwd,
-                                              _progress(not args.json), args.prefer)
-    held = preset.held if isinstance(preset, ProjectPreset) else []
+    from compat_adapter.cli.scratch import SCRATCH_NOTE, scratch_project
+
+    script = Path(args.script).resolve()
+    with scratch_project(cwd) if not args.in_place else nullcontext(cwd) as where:
+        preset: Any = args.preset or ProjectPreset(where)
+        with trusting_all() if args.trust_all else nullcontext():
+            reasons, timeline, status = anyio.run(_run_session, preset, script, where,
+                                                  _progress(not args.json), args.prefer)
+    # Said in the project's own paths: the copy is gone when the user reads them.
+    held = [line.replace(str(where), str(cwd)) for line in preset.held] if isinstance(preset, ProjectPreset) else []
+    unusable = ([line.replace(str(where), str(cwd)) for line in preset.unusable]
+                if isinstance(preset, ProjectPreset) else [])
+    # A file that could not be used is never a pass, as in every command (exit 2).
+    status_code = 2 if unusable else 0
+    note = None if args.in_place else SCRATCH_NOTE.format(root=given)
     if args.json:
         print(json.dumps({"turns": reasons, "timeline": [r.model_dump() for r in timeline],
-                          "status": status.model_dump(mode="json"), "held": held}, indent=2))
-        return 0
+                          "status": status.model_dump(mode="json"), "held": held, "unusable": unusable,
+                          "in_place": bool(args.in_place)}, indent=2))
+        return status_code
     title = f"compat-adapter run: {args.preset}" if args.preset else f"compat-adapter run: the hooks of {given}"
     print_report(timeline, status, title)
     from compat_adapter.cli.term import Printer
@@ -202,7 +240,11 @@ def _run(args: argparse.Namespace) -> int:
                  "to do:", hang=2)
         for line in held:
             out.line(line, indent=2, hang=4)
-    return 0
+    if note:
+        out.line(note, hang=2)
+    for line in unusable:
+        print(line, file=sys.stderr)
+    return status_code
 
 
 _PREFER_HELP = ("route policy: fidelity (default) translates every event it can with the vendor's own "
@@ -227,4 +269,7 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
     r.add_argument("--json", action="store_true", help="print the report as JSON")
     r.add_argument("--trust-all", action="store_true", help=_TRUST_ALL_HELP)
     r.add_argument("--prefer", choices=("fidelity", "official"), default="fidelity", help=_PREFER_HELP)
+    r.add_argument("--in-place", action="store_true",
+                   help="run the hooks in the project itself; by default they run in a scratch copy of it, "
+                        "so what they write or delete is never the project's")
     return {"demo": _demo, "run": _run}

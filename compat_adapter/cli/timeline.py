@@ -59,6 +59,9 @@ def _from_log(events: Sequence[LogEvent]) -> Iterable[TimelineRow]:
             if kind and kind != "user":
                 yield TimelineRow(seam="user/message", hook=str(kind), answer="message entered",
                                   verdict=_short(d.get("text")))
+        elif e.type == "notice":  # what a hook told the person (the vendor shows it to its user)
+            yield TimelineRow(seam="notice", hook=str(d.get("origin") or "-"), answer=str(d.get("kind")),
+                              verdict=_short(d.get("text")))
         elif e.type == "turn/end":
             reason = d.get("reason")
             kind = reason.get("kind") if isinstance(reason, Mapping) else reason

@@ -26,31 +26,27 @@ from compat_adapter.errors import CompatError, NoSuchPath, TrustNotConfirmed
 __all__ = ("add_commands",)
 
 
-def _targets(paths: Sequence[str], vendor: str | None) -> list[tuple[str, Path, str]]:
-    """(vendor, file, shown) for each file a PATH names, each real file once."""
-    from compat_adapter.catalog import resolve_vendor, vendors
-    from compat_adapter.importers.gate import importer_for
-    from compat_adapter.trust import project_root
+def _targets(paths: Sequence[str], vendor: str | None, shared: str = "owner") -> list[tuple[str, Path, str]]:
+    """(vendor, file, shown) for each file a PATH names, each real file once: a folder's files are
+    the ones ``grade`` finds there (``importers.discover``), and a lone file's vendor is inferred
+    the way ``grade`` infers it (``discover.readers_of``)."""
+    from compat_adapter.catalog import resolve_vendor
+    from compat_adapter.importers.discover import EVERY, discover, vendor_of
 
-    chosen = [resolve_vendor(vendor)] if vendor else list(vendors())
+    chosen = resolve_vendor(vendor).id if vendor else None
     out: dict[str, tuple[str, Path, str]] = {}
-
-    def defaults(root: Path) -> list[tuple[str, Path]]:
-        return [(spec.id, f) for spec in chosen for f in importer_for(spec.id).project_files(root)]
-
     for given in paths:
         path = Path(given)
         if path.is_dir():
-            for vid, file in defaults(path):
-                shown = os.path.relpath(file) if not path.is_absolute() else str(file)
-                out.setdefault(os.path.realpath(file), (vid, file, shown))
+            # --vendor V: every file V reads, a shared one included (V asked for it by name).
+            for vid, files in discover(path, shared=EVERY if chosen else shared).items():
+                if chosen and vid != chosen:
+                    continue
+                for file in files:
+                    shown = os.path.relpath(file) if not path.is_absolute() else str(file)
+                    out.setdefault(os.path.realpath(file), (vid, file, shown))
         elif path.is_file():
-            real = os.path.realpath(path)
-            found = [vid for vid, f in defaults(project_root(path)) if os.path.realpath(f) == real]
-            if not found and not vendor:
-                raise CompatError(f"{given}: not a default file of any vendor in its project; "
-                                  "name the vendor with --vendor")
-            out.setdefault(real, (found[0] if found else chosen[0].id, path, given))
+            out.setdefault(os.path.realpath(path), (chosen or vendor_of(path, shared=shared), path, given))
         else:
             raise NoSuchPath(f"{given}: no such file or folder", path=given)
     return list(out.values())
@@ -108,6 +104,10 @@ def _describe(seen: Any) -> list[str]:
         lines.append("  no hook that would run here")
     if seen.rules:
         lines.append("  rules: context for the model, carried whether trusted or not")
+    if seen.permissions:
+        lines.append(f"  {len(seen.permissions)} permission rule(s) and setting(s), enforced whether trusted or not "
+                     "(a rule only refuses or asks here):")
+        lines += [f"    {kind} {text}" for kind, text, _ in seen.permissions]
     if seen.refused:
         lines.append(f"  never run here ({len(seen.refused)}): "
                      + "; ".join(f"{r.code} {r.what}" for r in seen.refused))
@@ -122,6 +122,7 @@ def _review_json(seen: Any) -> dict[str, Any]:
                        "programs": list(v.programs), "files": list(v.files)} for v in seen.hooks],
             "trusted_before": record.as_json() if record else None,
             "refused": [{"code": r.code, "what": r.what} for r in seen.refused],
+            "permissions": [{"kind": kind, "rule": text, "origin": origin} for kind, text, origin in seen.permissions],
             "plugins": list(seen.plugins)}
 
 
@@ -146,7 +147,7 @@ def _trust(args: argparse.Namespace) -> int:
     if args.revoke:
         return _revoke(store, paths, args.json)
     reviews, unusable = [], []
-    for vid, file, shown in _targets(paths, args.vendor):
+    for vid, file, shown in _targets(paths, args.vendor, args.shared_as):
         try:
             reviews.append(review(vid, file, shown, store))
         except CompatError as failed:  # one unusable file is reported; the others are still reviewed
@@ -159,7 +160,8 @@ def _trust(args: argparse.Namespace) -> int:
         for seen in reviews:
             print("\n".join(_describe(seen)))
         if not reviews and not unusable:
-            print(f"no vendor hook or rules file under {', '.join(paths)}")
+            print(f"no vendor hook or rules file under {', '.join(paths)} (where every vendor looks: "
+                  "`compat-adapter grade` searches the same places)")
     for bad in unusable:  # an error line each, as every command's: on stderr, with what to do
         print(f"{bad.code}: {bad.message} — never trusted; the other files are reviewed as usual",
               file=sys.stderr)
@@ -228,6 +230,10 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
     t.add_argument("paths", nargs="*", metavar="PATH",
                    help="hook, config or rules files, or project folders (default: .)")
     t.add_argument("--vendor", default=None, help="read the files as this vendor's")
+    t.add_argument("--shared-as", default="owner", metavar="VENDOR|owner|all",
+                   help="a hook file several vendors read (a Claude plugin's hooks/hooks.json, which CodeBuddy "
+                        "reads too): reviewed as the vendor whose layout it belongs to (owner, the default), "
+                        "as VENDOR's, or as every reader's")
     t.add_argument("--revoke", action="store_true", help="forget the trust of these files or projects")
     t.add_argument("--list", action="store_true", help="list every trusted file and whether it changed")
     t.add_argument("--yes", action="store_true",

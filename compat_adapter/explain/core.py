@@ -107,14 +107,16 @@ def _imports(spec: VendorSpec, q: Question) -> tuple[Any, list[Lint], list[str]]
         result = import_files(spec.id, [str(f) for f in q.files], trust_all=q.trust_all)
         found: tuple[Discovered, ...] = (Discovered(spec.id, q.files, result),)
     else:
-        found = import_all(q.root, trust_all=q.trust_all, vendors=[spec.id])
+        # The vendor is named: every file it reads, one another vendor's layout owns included.
+        found = import_all(q.root, trust_all=q.trust_all, vendors=[spec.id], shared="all")
     errors = [f"{e.code}: {e.message}" for d in found for e in d.errors]
     hooks = tuple(h for d in found if d.result for h in d.result.hooks)
     refused = tuple(r for d in found if d.result for r in d.result.refused)
     lints = [Lint(code="loads-twice", origin=t.origin, text=f"{t.why} (first: {t.other})")
              for t in twice(found, q.root)]
     plugins = tuple(p for d in found if d.result for p in d.result.plugins)
-    return ImportResult(hooks=hooks, refused=refused, plugins=plugins), lints, errors
+    permissions = tuple(r for d in found if d.result for r in d.result.permissions)
+    return ImportResult(hooks=hooks, refused=refused, plugins=plugins, permissions=permissions), lints, errors
 
 
 def _handler_text(handler: Handler | None, raw: Any) -> str:
@@ -191,6 +193,16 @@ async def explain(q: Question) -> ExplainReport:
         host = host_view(result, row, group, surface)
         diffs = differences(kind, merged_view, host, result)
     refused = tuple(f"{r.code}: {r.what} — {r.reason}" for r in imported.refused) + tuple(errors)
+    rules = None
+    if q.tool and row.point == "tools/pre-execute":
+        from compat_adapter.explain.permissions import explain_permissions
+
+        rules = explain_permissions(spec.id, imported.permissions, str(q.tool), q.tool_input or {}, root, surface,
+                                    merged_view.decision if merged_view is not None else None)
+        if rules is not None and (rules.vendor.decision, rules.vendor.reads) != (rules.host.decision, rules.host.reads):
+            diffs += (f"permission rules: {spec.id} would {rules.vendor.decision} "
+                      f"({rules.vendor.rule or 'no rule'}), the host would {rules.host.decision} "
+                      f"({rules.host.rule or 'no rule'})",)
     return ExplainReport(vendor=spec.id, event=event, confidence=row.confidence, measured_on=spec.measured_on,
                          subject=subject,
                          payload=json.loads(json.dumps(payload)),
@@ -199,7 +211,8 @@ async def explain(q: Question) -> ExplainReport:
                          lints=tuple(_unique(lints)), refused=refused,
                          not_replayed=tuple(f"{p.origin}: an OpenCode plugin ({p.name}); it runs in the plugin host, "
                                             "which explain does not start (`grade` lists its hooks)"
-                                            for p in imported.plugins))
+                                            for p in imported.plugins),
+                         permissions=rules)
 
 
 def _unique(lints: Sequence[Lint]) -> list[Lint]:

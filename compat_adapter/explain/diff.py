@@ -16,7 +16,7 @@ NAMING: Mapping[str, frozenset[str]] = {
     "rewrite": frozenset({"input-rewrite-ignored"}),
     "missing": frozenset({"output-field-ignored", "output-rewrite-ignored", "observe-only", "decision-narrowed",
                           "approximate"}),
-    "shape": frozenset({"message-provenance", "approximate"}),
+    "shape": frozenset({"message-provenance", "context-cost", "approximate"}),
     "turn": frozenset({"decision-narrowed", "no-loop-guard", "observe-only", "approximate"}),
     "halt": frozenset({"output-field-ignored", "decision-narrowed", "observe-only", "approximate"}),
 }

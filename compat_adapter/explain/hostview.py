@@ -9,6 +9,7 @@ from compat_adapter.host.protocol import PostToolDecision, PreStepDecision, PreT
 from compat_adapter.model import CapabilityResult, EventRow, Route
 from compat_adapter.routing.copilot import guarded_stop
 from compat_adapter.routing.dispatch import GroupResult
+from compat_adapter.routing.notices import notices
 from compat_adapter.routing.points import TURN_STOPPING, point_named
 from compat_adapter.routing.verdicts import END_TURN, Rule, Steer, observe
 from compat_adapter.vocabulary import Surface
@@ -65,12 +66,16 @@ def host_view(result: CapabilityResult, row: EventRow, group: GroupResult, surfa
         # A message of its own takes the vendor's role where this host gives hook context that role
         # (Surface.context_roles); anything else reaches the model as user text.
         role = group.ran[0].spec.context_role if applied.place == "message" else None
-        extra.append(Read(place=f"message:{role if role in surface.context_roles else 'user'}",
-                          text=applied.context))
+        # A host that places the role's text elsewhere (DSH: its system prompt) says where.
+        place = ("system-prompt" if role in surface.context_placement else f"message:{role}") \
+            if role in surface.context_roles else "message:user"
+        extra.append(Read(place=place, text=applied.context))
     if applied.replacement is not None:
         extra.append(Read(place="prompt", text=applied.replacement))
     note = applied.note + (f"; halt: {applied.halt}" if applied.halt else "")
     rejected = isinstance(applied.verdict, PreStepDecision) and applied.verdict.kind == "reject"
     halted = applied.halt is not None or (group.merged.stop and rejected)
+    fields = group.moment.fields if group.moment is not None else {}
+    shown = tuple(n.text for n in notices(group, applied, fields, None))
     return HostView(**common, rule=name, honoured=applied.honoured, note=note, verdict=verdict, halted=halted,
-                    reads=tuple(extra))
+                    reads=tuple(extra), shown=shown)

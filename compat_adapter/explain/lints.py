@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 
 from compat_adapter.dialects.base import Dialect
@@ -47,10 +48,22 @@ def static_lints(spec: VendorSpec, dialect: Dialect, row: EventRow, kind: str, o
         assert matcher is not None
         vocabulary = tuple(dict.fromkeys(t.vendor for t in spec.tools))
         if not tools_matched(dialect, row.event, matcher, vocabulary):
-            out.append(Lint(code="matcher-matches-no-tool", origin=origin, text=(
-                f"matcher {matcher!r} selects none of {spec.id}'s tools ({', '.join(vocabulary)}): "
-                "the hook never runs (check the spelling and case of the tool names)")))
+            out.append(Lint(code="matcher-matches-no-tool", origin=origin,
+                            text=_no_tool(spec.id, matcher, vocabulary)))
     return out
+
+
+def _no_tool(vendor: str, matcher: str, vocabulary: tuple[str, ...]) -> str:
+    """Why a matcher selects no tool: a name close to one of the tools is a likely misspelling; any
+    other name may be a real tool of the vendor that this host does not have (Claude's WebSearch)."""
+    words = [w for w in re.split(r"[|()^$\s]+", matcher) if w]
+    close = {w: difflib.get_close_matches(w, vocabulary, n=1, cutoff=0.75) for w in words}
+    typos = [f"{w} (did you mean {near[0]}?)" for w, near in close.items() if near and near[0] != w]
+    head = (f"matcher {matcher!r} selects none of the {vendor} tools this host has ({', '.join(vocabulary)}), "
+            "so the hook never fires here")
+    if typos:
+        return f"{head}: check the spelling and case of {', '.join(typos)}"
+    return f"{head}: {', '.join(words)} may be {vendor} tools this host does not have"
 
 
 def run_lints(spec: VendorSpec, origin: str, run: RunResult, decision: str) -> list[Lint]:

@@ -3,6 +3,8 @@ terminal's width (rich folds long cells instead of cutting them)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from compat_adapter.explain.report import ExplainReport, HookExplained, Read
 
 __all__ = ("render",)
@@ -34,6 +36,32 @@ def _hook_rows(h: HookExplained) -> list[tuple[str, str]]:
         rows.append(("vendor reads it", f"{v.decision}" + (f" — {v.reason}" if v.reason else "")
                      + (f"; failed: {v.failed}" if v.failed else "")))
     return rows
+
+
+def _permissions(console: Any, report: ExplainReport) -> None:
+    from rich.table import Table
+
+    from compat_adapter.cli.reports import short_origin
+
+    rules = report.permissions
+    assert rules is not None
+    table = Table(title="permission rules", expand=True)
+    for name in ("rule", "where", "matches this call", "on the host"):
+        table.add_column(name, overflow="fold")
+    for r in rules.rules:
+        table.add_row(f"{r.behavior} {r.rule}", short_origin(r.origin), "yes" if r.matches else "no",
+                      r.capability + (f" — {r.reason}" if r.reason else ""))
+    console.print(table)
+    sides = Table(title="the call, rules and hooks weighed", expand=True)
+    sides.add_column("", style="bold", no_wrap=True)
+    sides.add_column(f"{report.vendor} would", overflow="fold", ratio=1)
+    sides.add_column("the host does", overflow="fold", ratio=1)
+    v, h = rules.vendor, rules.host
+    sides.add_row("decision", v.decision + (f" by {v.rule}" if v.rule else ""),
+                  h.decision + (f" by {h.rule}" if h.rule else ""))
+    sides.add_row("effect", v.effect, h.effect)
+    sides.add_row("the model reads", v.reads or "the tool's own result", h.reads or "the tool's own result")
+    console.print(sides)
 
 
 def render(report: ExplainReport) -> None:
@@ -69,7 +97,11 @@ def render(report: ExplainReport) -> None:
         table.add_row("effect", v.effect, "honoured" if host.honoured else
                       "not honoured" if host.honoured is False else "decided elsewhere")
         table.add_row("the model reads", _reads(v.reads), _reads(host.reads))
+        if host.shown:  # what the person is told (the host's notices), never the model
+            table.add_row("you are shown", "", "\n".join(_cut(t) for t in host.shown))
         console.print(table)
+    if report.permissions is not None:
+        _permissions(console, report)
     for d in report.differences:
         console.print(f"difference: {d}")
     if report.host_view is not None and report.host_view.degradations:

@@ -8,7 +8,7 @@ from typing import Final, Literal
 from pydantic import BaseModel, ConfigDict
 
 __all__ = ("SCHEMA_VERSION", "ExplainReport", "HookExplained", "HostView", "IfDecision", "Lint", "MatcherDecision",
-           "Read", "RunResult", "VendorView")
+           "PermissionSide", "PermissionsExplained", "Read", "RuleCheck", "RunResult", "VendorView")
 
 #: Bumped when a field changes meaning or goes away (adding one is compatible).
 SCHEMA_VERSION: Final = 1
@@ -107,6 +107,8 @@ class HostView(_Frozen):
     halted: bool = False
     """``continue: false``: the host ends the turn before its next step (or rejects the prompt)."""
     reads: tuple[Read, ...] = ()
+    shown: tuple[str, ...] = ()
+    """What the person is shown (the host's notices: a blocked prompt, a stopReason, a systemMessage)."""
     degradations: tuple[str, ...] = ()
     """``code: text`` of every loss the grade lists for this hook."""
 
@@ -137,6 +139,41 @@ class HookExplained(_Frozen):
     """Each difference between the vendor's and the host's handling, named by its degradation code."""
 
 
+class RuleCheck(_Frozen):
+    """One permission rule of the files, checked against the tool call."""
+
+    origin: str
+    behavior: str
+    """``allow``, ``ask`` or ``deny``."""
+    rule: str
+    matches: bool
+    capability: str
+    """Its grade on the host (an UNSUPPORTED rule guards nothing there)."""
+    reason: str | None = None
+
+
+class PermissionSide(_Frozen):
+    """What one side does with the call once its rules and its hooks are weighed."""
+
+    decision: str
+    """``deny``, ``ask``, ``allow`` (a rule allows it) or ``none`` (no rule matches)."""
+    rule: str | None = None
+    """The deciding rule as written."""
+    decided_by: str
+    """``rule``, ``hook`` (a hook's answer stands over the rules), or ``none``."""
+    reads: str | None = None
+    """What the model reads when the call is refused."""
+    effect: str
+
+
+class PermissionsExplained(_Frozen):
+    """The permission rules of the files against a tool call: the vendor's verdict beside the host's."""
+
+    rules: tuple[RuleCheck, ...]
+    vendor: PermissionSide
+    host: PermissionSide
+
+
 class ExplainReport(_Frozen):
     """``compat-adapter explain --json``."""
 
@@ -165,3 +202,5 @@ class ExplainReport(_Frozen):
     """``CODE: what — reason`` for hooks of the files that will never run here."""
     not_replayed: tuple[str, ...] = ()
     """What the files hold that explain does not replay (OpenCode plugins: ``grade`` lists their hooks)."""
+    permissions: PermissionsExplained | None = None
+    """For a tool call: the files' permission rules, checked; None when they have none."""

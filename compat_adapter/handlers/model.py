@@ -23,8 +23,6 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeGuard
 
-import httpx
-
 from compat_adapter.errors import CompatError
 from compat_adapter.handlers.outcome import answered, failed, timed_out
 from compat_adapter.host.protocol import ModelRequest
@@ -92,6 +90,8 @@ async def ask_endpoint(endpoint: ModelEndpoint, request: ModelRequest) -> str:
             headers["authorization"] = f"Bearer {key}"
         body = {"model": endpoint.model, "messages": [{"role": "system", "content": request.system},
                                                        {"role": "user", "content": request.prompt}]}
+    import httpx  # here, not at the top: reading an endpoint (grade, a host's start) needs none of it
+
     async with httpx.AsyncClient(timeout=request.timeout_s, trust_env=False) as client:
         response = await client.post(url, json=body, headers=headers)
         response.raise_for_status()
@@ -137,6 +137,8 @@ Complete = Callable[[ModelRequest], Awaitable[str]]
 
 async def run_model_hook(handler: ModelHandler, event: str, payload_json: str, *,
                          complete: Complete | None, timeout_s: float, limit: int) -> ProcessOutcome:
+    import httpx
+
     started = time.perf_counter()
     if complete is None:
         return failed(f"{handler.kind} hook: this host has no model to ask", started)

@@ -52,6 +52,7 @@ __all__ = (
     "LspResult",
     "MessageSource",
     "ModelRequest",
+    "Notice",
     "PostToolDecision",
     "PreStepDecision",
     "PreStepEvent",
@@ -107,6 +108,22 @@ class UserMessage:
 
 def new_message(text: str, kind: str, name: str | None = None, role: str = "user") -> UserMessage:
     return UserMessage(id=f"m{next(_message_ids)}", text=text, source=MessageSource(kind, name), role=role)
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """What a hook or the adapter tells the person, never the model: a blocked prompt's reason as
+    the vendor shows it, a ``stopReason``, a ``systemMessage``, a hook file held back."""
+
+    kind: Literal["blocked", "stopped", "message", "held"]
+    text: str
+    """Word for word what the vendor shows its user (the hook's own text where it shows that)."""
+    session_id: str | None = None
+    """The session it belongs to (None: the host's, before any session)."""
+    origin: str | None = None
+    """Who says it: a hook id, ``<vendor>:<event>``, or the file held back."""
+    ends_turn: bool = False
+    """The turn it is said in ends without another step (a block or a ``continue: false``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,6 +387,13 @@ class Host(abc.ABC):
         """The working directory sessions start in."""
 
     # ── optional ──
+    def notify(self, notice: Notice) -> None:
+        """Show the person a :class:`Notice` where this host shows things to its user (the embedded
+        host: a ``notice`` session record; DSH: a plugin record the SDK streams, and the turn's end).
+        A host without such a place degrades to its operator log, as this default does."""
+        self.log("warning", f"notice for the person ({notice.kind}): {notice.text}",
+                 session=notice.session_id, origin=notice.origin)
+
     async def mount_bridge(self, package: str, config_path: Path, *, user: str | None = None) -> BridgeMount:
         """Mount an official bridge package on a generated config file; the mount is ``user``'s
         (``release("bridges", user)`` unmounts what it left mounted)."""

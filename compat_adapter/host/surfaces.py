@@ -22,7 +22,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any
 
-from compat_adapter.errors import CompatError
+from compat_adapter.errors import UnknownHost
 from compat_adapter.model import Surface
 from vendors.surface import CLAUDE_BRIDGE, CODEX_BRIDGE, TABLE_SURFACE
 
@@ -76,10 +76,10 @@ def host_kinds() -> Mapping[str, HostKind]:
     for point in entry_points(group=ENTRY_POINTS):
         kind = point.load()
         if not isinstance(kind, HostKind):
-            raise CompatError(f"entry point {point.name!r} of {ENTRY_POINTS} is not a HostKind")
+            raise UnknownHost(f"entry point {point.name!r} of {ENTRY_POINTS} is not a HostKind", host=point.name)
         if kind.name in _BUILTIN:
-            raise CompatError(f"entry point {point.name!r} of {ENTRY_POINTS} registers {kind.name!r}, "
-                              "the name of a built-in host kind")
+            raise UnknownHost(f"entry point {point.name!r} of {ENTRY_POINTS} registers {kind.name!r}, "
+                              "the name of a built-in host kind", host=point.name)
         found[kind.name] = kind
     return MappingProxyType(found)
 
@@ -98,7 +98,7 @@ SURFACES: dict[str, Surface] = _Surfaces()
 def host_kind(name: str) -> HostKind:
     """The host kind called ``name``.
 
-    :raises CompatError: no kind has that name; the message lists the known ones.
+    :raises UnknownHost (UNKNOWN_HOST): no kind has that name; the message lists the known ones.
     """
     if name in _BUILTIN:  # data here: no installed metadata read, no host wing loaded
         return _BUILTIN[name]
@@ -106,7 +106,7 @@ def host_kind(name: str) -> HostKind:
     try:
         return kinds[name]
     except KeyError:
-        raise CompatError(f"unknown host {name!r} (known: {', '.join(sorted(kinds))})") from None
+        raise UnknownHost(f"unknown host {name!r} (known: {', '.join(sorted(kinds))})", host=name) from None
 
 
 def surface_named(name: str) -> Surface:

@@ -108,7 +108,9 @@ def _fold(vendor_id: str, parts: Sequence[FileImport]) -> ImportResult:
         hooks = []
     hooks = managed + hooks  # managed hooks cannot be switched off from a user or project file
     return ImportResult(hooks=tuple(hooks), rules=tuple(r for p in parts for r in p.rules),
-                        refused=tuple(refused), plugins=tuple(x for p in parts for x in p.plugins))
+                        refused=tuple(refused), plugins=tuple(x for p in parts for x in p.plugins),
+                        permissions=tuple(r for p in parts for r in p.permissions),
+                        permission_settings=tuple(s for p in parts for s in p.permission_settings))
 
 
 def _command(hook: ImportedHook) -> str:
@@ -130,6 +132,7 @@ async def register_import(adapter: CompatAdapter, result: ImportResult, *,
             out.append(await adapter.register(h.declared))
         for r in result.rules:
             out.append(await adapter.register_rules(r.vendor, r.sources, base_dir=r.base_dir))
+        out.extend(adapter.register_permissions(result.permissions, result.permission_settings))
         # OpenCode plugins load in the adapter's plugin sidecar, one load per project, in the
         # order OpenCode loads them (config entries, then the plugin folders).
         by_root: dict[str, list[ImportedPlugin]] = {}

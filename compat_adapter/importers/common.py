@@ -27,6 +27,7 @@ from compat_adapter.errors import (
 )
 from compat_adapter.importers.loaders import json_kind, read_text
 from compat_adapter.model import EventRow, HookPlace, VendorSpec
+from compat_adapter.permissions.model import PermissionRule, PermissionSetting
 from compat_adapter.trust import project_root
 
 __all__ = (
@@ -52,6 +53,8 @@ REFUSAL_CODES: Mapping[str, str] = MappingProxyType({
                          "matcher, Claude `if` on an event without a tool call)",
     "REMOTE_SOURCE": "a remote rules source; rules are never fetched",
     "SOURCE_MISSING": "a local rules source that matches no file",
+    "UNREAD_PERMISSIONS": "permission rules of a vendor whose rule language this project does not read "
+                          "yet: listed, not enforced",
     "PLUGIN_RUNTIME": "a plugin: code for the vendor's own runtime (OpenCode plugins are imported "
                       "for the plugin host instead)",
     "UNSUPPORTED_CONFIG": "a vendor config feature with no row in the vendor table",
@@ -136,6 +139,10 @@ class ImportResult:
     rules: tuple[ImportedRules, ...] = ()
     refused: tuple[Refused, ...] = ()
     plugins: tuple[ImportedPlugin, ...] = ()
+    permissions: tuple[PermissionRule, ...] = ()
+    """Permission rules, in file order (the vendor's scopes, lowest first); enforced whatever the
+    trust: a rule can only refuse or ask here, never approve what the host would not."""
+    permission_settings: tuple[PermissionSetting, ...] = ()
 
 
 @dataclass(slots=True)
@@ -146,6 +153,8 @@ class FileImport:
     rules: list[ImportedRules] = field(default_factory=list)
     refused: list[Refused] = field(default_factory=list)
     plugins: list[ImportedPlugin] = field(default_factory=list)
+    permissions: list[PermissionRule] = field(default_factory=list)
+    permission_settings: list[PermissionSetting] = field(default_factory=list)
     #: A file-level switch that turns every hook of the import off (or back on): Claude and
     #: Copilot ``disableAllHooks``, Codex ``[features] hooks``. (disabled, where it was set)
     hooks_switch: tuple[bool, str] | None = None

@@ -5,30 +5,53 @@ plus the places that layout leaves out (its ``extra_files``: a plugin's ``hooks/
 the folder is one …). A file is found by where the vendor looks for it, never guessed from its
 content. Nothing above the folder and no user-level file is searched.
 
-Some files are read by two vendors (Copilot CLI runs a repository's ``.claude/settings.json``
-hooks; OpenCode and Copilot read ``AGENTS.md``/``CLAUDE.md``): each vendor imports what it reads,
-and :func:`twice` says which hooks would then run twice on one host.
+Some files are read by two vendors. A hook file whose place names one of them (a plugin's
+``hooks/hooks.json`` beside ``.claude-plugin/`` is Claude's, though CodeBuddy reads Claude plugins
+too) is loaded once, as that vendor's (:func:`owner_of`; ``shared=`` picks otherwise), and
+:func:`shared_files` says so. Rules files several vendors read (``AGENTS.md``) are context, carried
+per vendor; Copilot CLI running a repository's ``.claude/settings.json`` hooks is another host's
+behaviour: :func:`twice` says which hooks would then run twice on one host.
+
+:func:`readers_of` is the one place a lone file's vendor is inferred (``trust FILE``, ``grade
+FILE``): the vendors that read it where it sits, as a folder's discovery finds it.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from compat_adapter.catalog import units
-from compat_adapter.errors import CompatError
+from compat_adapter.catalog import unit_of, units
+from compat_adapter.errors import CompatError, NotAVendorFile
 from compat_adapter.importers.common import ImportedHook, ImportResult, Refused
 from compat_adapter.importers.loaders import load_json
 from compat_adapter.model import UnsupportedVendor
 from vendors.unsupported import UNSUPPORTED
 
-__all__ = ("Discovered", "Twice", "discover", "import_all", "twice", "unsupported_files")
+__all__ = ("OWNER", "Discovered", "Shared", "Twice", "discover", "import_all", "owner_of", "readers_of",
+           "shared_files", "vendor_of", "twice", "unsupported_files")
 
-def discover(root: str | Path) -> dict[str, list[Path]]:
-    """Vendor id → the files that vendor reads under ``root``, in the vendor's order; vendors in
-    matrix order."""
-    base = Path(root)
+#: ``shared=`` for a file several vendors read: load it as the vendor its place names (the default).
+OWNER = "owner"
+#: ``shared=``: load it as every vendor that reads it (each copy registers, and runs).
+EVERY = "all"
+#: Rules are context each vendor carries on its own; only hook files are loaded once.
+_RULES_SUFFIXES = (".md", ".mdc")
+
+
+@dataclass(frozen=True, slots=True)
+class Shared:
+    """A file several vendors read, and as whose it is loaded."""
+
+    path: Path
+    readers: tuple[str, ...]
+    loaded_as: tuple[str, ...]
+    why: str
+
+
+def _found(base: Path) -> dict[str, list[Path]]:
     found: dict[str, list[Path]] = {}
     for unit in units():
         files = list(unit.importer.project_files(base))
@@ -36,6 +59,100 @@ def discover(root: str | Path) -> dict[str, list[Path]]:
         if files:
             found[unit.spec.id] = files
     return found
+
+
+def owner_of(path: Path, readers: Sequence[str]) -> str | None:
+    """The reader whose layout ``path`` belongs to: a folder of its name above the file
+    (``.claude/settings.json``), or its manifest folder in the plugin the file belongs to
+    (``.claude-plugin/`` beside a plugin's ``hooks/hooks.json``, ``.codebuddy-plugin/`` …). Every
+    vendor names its folders after itself (its id or a documented alias); None when no reader's
+    name marks the place, and the file is then every reader's."""
+    full = Path(os.path.abspath(path))
+    for vendor in readers:
+        unit = unit_of(vendor)
+        names = (unit.spec.id, *unit.spec.aliases)
+        plugin = unit.importer.hook_place(full).plugin_root
+        if plugin is not None:
+            if any((Path(plugin) / f".{name}-plugin").is_dir() for name in names):
+                return vendor
+        elif any(folder.name in {f".{name}" for name in names} for folder in full.parents):
+            return vendor
+    return None
+
+
+def _sharing(found: Mapping[str, list[Path]], shared: str) -> tuple[Shared, ...]:
+    readers: dict[str, list[tuple[str, Path]]] = {}
+    for vendor, files in found.items():
+        for file in files:
+            if file.suffix.lower() not in _RULES_SUFFIXES:
+                readers.setdefault(os.path.realpath(file), []).append((vendor, file))
+    out = []
+    for both in readers.values():
+        if len(both) < 2:
+            continue
+        path, names = both[0][1], tuple(v for v, _ in both)
+        owner = owner_of(path, names)
+        if shared == EVERY or (shared == OWNER and owner is None):
+            why = ("every reader loads it (--shared-as all): registered once per vendor, its hooks run once "
+                   "per vendor" if shared == EVERY else
+                   "no reader's folder marks it, so each loads it: its hooks run once per vendor")
+            out.append(Shared(path, names, names, why))
+        elif shared == OWNER:
+            assert owner is not None
+            out.append(Shared(path, names, (owner,), (
+                f"read by {', '.join(names)}; loaded once, as {owner}'s: its place is {owner}'s layout "
+                "(--shared-as picks another reader, or all)")))
+        else:
+            chosen = tuple(v for v in names if v == shared) or names
+            out.append(Shared(path, names, chosen, (
+                f"read by {', '.join(names)}; loaded once, as {shared}'s (--shared-as {shared})"
+                if chosen != names else f"{shared} does not read it; each reader loads it")))
+    return tuple(out)
+
+
+def shared_files(root: str | Path, *, shared: str = OWNER) -> tuple[Shared, ...]:
+    """The hook files under ``root`` that several vendors read, and as whose each is loaded."""
+    return _sharing(_found(Path(root)), shared)
+
+
+def discover(root: str | Path, *, shared: str = OWNER) -> dict[str, list[Path]]:
+    """Vendor id → the files that vendor reads under ``root``, in the vendor's order; vendors in
+    matrix order. A hook file several vendors read is listed only under the vendor(s) it is loaded
+    as (``shared``: ``"owner"``, ``"all"``, or a vendor id)."""
+    found = _found(Path(root))
+    for part in _sharing(found, shared):
+        for vendor in set(part.readers) - set(part.loaded_as):
+            found[vendor] = [f for f in found[vendor] if os.path.realpath(f) != os.path.realpath(part.path)]
+    return {vendor: files for vendor, files in found.items() if files}
+
+
+def readers_of(path: str | Path, *, shared: str = OWNER) -> tuple[Path, tuple[str, ...]]:
+    """(the folder whose discovery finds ``path``, the vendors that load it there): its project
+    (``compat_adapter.trust.project_root``) first, then the folders above it a plugin's hooks file
+    sits in. No vendor: the file is nobody's where it sits."""
+    from compat_adapter.trust import project_root
+
+    full = Path(os.path.abspath(path))
+    real = os.path.realpath(full)
+    for folder in dict.fromkeys([project_root(full), *list(full.parents)[:4]]):
+        found = discover(folder, shared=shared)
+        vendors = tuple(v for v, files in found.items() if any(os.path.realpath(f) == real for f in files))
+        if vendors:
+            return folder, vendors
+    return project_root(full), ()
+
+
+def vendor_of(path: str | Path, *, shared: str = OWNER) -> str:
+    """The vendor a lone file is read as (the first of :func:`readers_of`), for every command that
+    takes a file without ``--vendor``.
+
+    :raises NotAVendorFile: no vendor reads it where it sits.
+    """
+    _, vendors = readers_of(path, shared=shared)
+    if not vendors:
+        raise NotAVendorFile(f"{path}: no vendor reads this file where it sits (grade and trust find each "
+                             "vendor's files where that vendor looks)", path=str(path))
+    return vendors[0]
 
 
 def unsupported_files(root: str | Path) -> list[tuple[UnsupportedVendor, Path]]:
@@ -80,13 +197,14 @@ class Discovered:
 
 
 def import_all(root: str | Path, *, trust_all: bool | None = None,
-               vendors: Sequence[str] | None = None) -> tuple[Discovered, ...]:
+               vendors: Sequence[str] | None = None, shared: str = OWNER) -> tuple[Discovered, ...]:
     """Import every vendor's files under ``root``; one unusable file spoils only itself, never
-    another file of the same vendor or another vendor's."""
+    another file of the same vendor or another vendor's. A file several vendors read is imported
+    as ``shared`` says (:func:`discover`)."""
     from compat_adapter.importers import import_files
 
     out = []
-    for vendor, files in discover(root).items():
+    for vendor, files in discover(root, shared=shared).items():
         if vendors is not None and vendor not in vendors:
             continue
         unusable: list[CompatError] = []

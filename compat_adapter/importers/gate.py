@@ -106,6 +106,9 @@ class Review:
     """OpenCode plugins the file names (files, npm packages): code the plugin host would load."""
     origins: tuple[str, ...] = ()
     """Where each of :attr:`hooks` is declared (``<file>:<place>``), in the same order."""
+    permissions: tuple[tuple[str, str, str], ...] = ()
+    """(behaviour or setting key, rule text or value, origin) of each permission rule and setting:
+    enforced whether the file is trusted or not (a rule only refuses or asks here)."""
 
 
 def review(vendor: str, path: Path, shown: str | None = None, store: TrustStore | None = None) -> Review:
@@ -126,7 +129,11 @@ def review(vendor: str, path: Path, shown: str | None = None, store: TrustStore 
                   refused=tuple(part.refused), rules=bool(part.rules), verdict=verdict,
                   sha256=before, programs=programs,
                   plugins=tuple(f"{p.kind} {p.name}" for p in part.plugins),
-                  origins=tuple(h.origin for h in part.hooks))
+                  origins=tuple(h.origin for h in part.hooks),
+                  permissions=tuple((r.behavior, r.text, r.origin) for r in part.permissions)
+                  + tuple((s.key, s.value if isinstance(s.value, str) else ", ".join(map(str, s.value))
+                           if isinstance(s.value, tuple) else repr(s.value), s.origin)
+                          for s in part.permission_settings))
 
 
 def trust_files(vendor: str, paths: Sequence[str | Path], *, command: str,

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from compat_adapter.errors import CompatError
+from compat_adapter.errors import HostSurfaceMismatch
 
 __all__ = ("PLUGIN_PACKAGE_VERSION", "PluginLane", "lane")
 
@@ -50,8 +50,8 @@ class PluginLane:
     def check(self) -> None:
         """Raise with the set-up command when the runtime is not installed."""
         if not self.installed:
-            raise CompatError(f"the plugin host runtime is not installed in {self.root}; run "
-                              "`bash scripts/plugin_lane.sh` (set-up step, needs the npm registry once)")
+            raise HostSurfaceMismatch(f"the plugin host runtime is not installed in {self.root}; run "
+                                      "`bash scripts/plugin_lane.sh` (set-up step, needs the npm registry once)")
 
     def tsconfig(self) -> Path:
         """A tsconfig whose ``paths`` send ``@opencode-ai/plugin`` imports to the lane's copy.

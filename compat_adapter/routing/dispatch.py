@@ -28,6 +28,7 @@ from compat_adapter.routing.gates import fires_for
 from compat_adapter.routing.hooklog import log_invoked, log_results
 from compat_adapter.routing.hookrun import run_one
 from compat_adapter.routing.hostfacts import session_facts
+from compat_adapter.routing.notices import notices
 from compat_adapter.routing.rewrite import Rewrites
 from compat_adapter.routing.state import RunnerState
 from compat_adapter.routing.verbatim import Verbatim
@@ -437,6 +438,8 @@ class Runner:
             if applied.halt is not None and session is not None:
                 # continue:false: the session's turn ends before its next step (``halted``).
                 self.state.halt(session.id, turn)
+            for notice in notices(result, applied, fields, session.id if session is not None else None):
+                self.host.notify(notice)  # what the vendor shows its user, where this host shows it
             done.append((result, applied))
             if applied.verdict is not None:
                 break

@@ -44,7 +44,7 @@ from compat_adapter.routing.verdicts import (
     transform,
 )
 
-__all__ = ("POINTS", "Point", "RecordPoint", "SeamPoint", "point_named", "question_result", "shell_ended")
+__all__ = ("BRIDGE_AGENT_TYPE", "HOST_AGENT_TYPE", "POINTS", "Point", "RecordPoint", "SeamPoint", "point_named", "question_result", "shell_ended")
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,13 +191,20 @@ def _inbox(event: Any) -> dict[str, Any]:
     return {"message_id": m.id, "text": m.text, "source": m.source.kind, "prompt": m.text}
 
 
+#: The agent type a subagent event carries here: the hosts report none, so every subagent is this
+#: one (a matcher naming another type never fires; grading says so).
+HOST_AGENT_TYPE = "default"
+#: What the official Claude bridge reports instead (its ``SUBAGENT_TYPE``).
+BRIDGE_AGENT_TYPE = "general-purpose"
+
+
 def _subagent_start(event: Any) -> dict[str, Any]:
-    return {"agent_id": event.child_id, "agent_type": "default", "run_id": event.run_id,
+    return {"agent_id": event.child_id, "agent_type": HOST_AGENT_TYPE, "run_id": event.run_id,
             "parent_id": event.parent.id}
 
 
 def _subagent_end(event: Any) -> dict[str, Any]:
-    return {"agent_id": event.child_id, "agent_type": "default", "stop_reason": event.stop_reason,
+    return {"agent_id": event.child_id, "agent_type": HOST_AGENT_TYPE, "stop_reason": event.stop_reason,
             "last_assistant_message": event.last_assistant_message}
 
 

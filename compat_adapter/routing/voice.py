@@ -117,3 +117,17 @@ class Voice:
 
     def stop(self, said: Said) -> str:
         return said.reason
+
+    # ── what the vendor shows the person, never the model (a Notice) ──
+
+    def prompt_blocked(self, said: Said, prompt: str) -> str:
+        """What the vendor shows its user when a prompt hook blocks the prompt."""
+        return said.reason
+
+    def stopped(self, reason: str) -> str:
+        """What the vendor shows its user when a hook answers ``continue: false``."""
+        return reason
+
+    def system_message(self, text: str) -> str:
+        """What the vendor shows its user for a hook's ``systemMessage``."""
+        return text

@@ -104,12 +104,19 @@ def for_run(parent: str | None, made: str | None, joined: bool, name: str) -> tu
 def join(path: str) -> bool:
     """Move this process into `path`. The write waits for an RCU grace period (0.3 ms typical,
     10 ms and more on a loaded machine), which is why a launcher joins before its run comes."""
+    # By descriptor, not a file object: a spare does this after its fork, and every Python
+    # object it touches costs it a copied page.
     try:
-        with open(os.path.join(path, "cgroup.procs"), "w") as f:
-            f.write("0")  # "0" is the writer itself
+        fd = os.open(os.path.join(path, "cgroup.procs"), os.O_WRONLY | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        os.write(fd, b"0")  # "0" is the writer itself
         return True
     except OSError:
         return False
+    finally:
+        os.close(fd)
 
 
 def remove(path: str) -> None:
@@ -133,7 +140,8 @@ def fork_into(path: str) -> int:
     child returns here without CPython's after-fork bookkeeping: sound only because the caller
     has one thread and the child only resets signals and execs. It costs a copy of the caller's
     memory (4 ms measured for a spare launcher, whose pages its server shares), which a launcher
-    that joined ahead does not pay: it starts the shell by ``posix_spawn``."""
+    that joined its cgroup by a write does not pay (every one, where the write is allowed): it
+    starts the shell by ``posix_spawn``."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError:

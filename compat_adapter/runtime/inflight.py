@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 import anyio
@@ -27,7 +27,9 @@ T = TypeVar("T")
 class _Run:
     scope: anyio.CancelScope
     task: int
-    done: anyio.Event = field(default_factory=anyio.Event)
+    #: Made by :meth:`InFlight.close` when it waits for the run (every dispatch that runs a hook
+    #: is tracked, and only a closing set ever waits).
+    done: anyio.Event | None = None
 
 
 class InFlight:
@@ -56,7 +58,8 @@ class InFlight:
                 yield run.scope
         finally:
             self._runs.discard(run)
-            run.done.set()
+            if run.done is not None:
+                run.done.set()
 
     async def close(self) -> None:
         """Close the set, cancel every run under way and wait until each has ended.
@@ -69,9 +72,11 @@ class InFlight:
         pending = [run for run in self._runs if run.task != me]
         for run in pending:
             run.scope.cancel()
+            run.done = run.done or anyio.Event()  # before any await: each is still under way
         # Each run kills its hook's process group while leaving (shielded in the process runner).
         with anyio.CancelScope(shield=True):
             for run in pending:
+                assert run.done is not None
                 await run.done.wait()
 
 

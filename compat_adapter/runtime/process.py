@@ -136,6 +136,17 @@ async def _feed(stdin: ByteSendStream, payload: bytes) -> None:
         await stdin.aclose()
 
 
+def _sent_at_once(proc: Process | Launched, payload: bytes) -> int:
+    """How much of the payload went into the launcher's stdin pipe without waiting (a hook that
+    may have closed it already: all of it, as `_feed` counts it)."""
+    if not isinstance(proc, Launched) or proc.stdin is None:
+        return 0
+    try:
+        return proc.stdin.send_nowait(payload)
+    except anyio.BrokenResourceError:
+        return len(payload)
+
+
 def _spawn_failed(message: str, started: float) -> ProcessOutcome:
     return ProcessOutcome(
         exit_code=None,
@@ -171,17 +182,21 @@ class _Tree:
     """The signals a run needs, sent to the launcher (which owns every descendant) or, without
     one, to the shell's process group."""
 
-    __slots__ = ("proc", "launched", "finished")
+    __slots__ = ("proc", "launched", "finished", "_cgroup")
 
     def __init__(self, proc: Process | Launched, launched: bool) -> None:
         self.proc, self.launched = proc, launched
         self.finished = False
+        self._cgroup: HookCgroup | None = None
 
     @property
     def cgroup(self) -> HookCgroup | None:
         """The run's cgroup, once its launcher has said which (it says so before anything else)."""
-        where = self.proc.cgroup if isinstance(self.proc, Launched) else None
-        return HookCgroup(Path(where)) if where is not None else None
+        if self._cgroup is None:
+            where = self.proc.cgroup if isinstance(self.proc, Launched) else None
+            if where is not None:
+                self._cgroup = HookCgroup(Path(where))  # read on every step of the run's end
+        return self._cgroup
 
     def terminate(self) -> None:
         if self.launched:
@@ -272,8 +287,15 @@ async def run_command(
             tg.start_soon(err.drain, proc.stderr)
             if stdin is not None:
                 assert proc.stdin is not None
-                # Its own task: a grandchild holding stdin open must not hide the shell's exit.
-                tg.start_soon(_feed, proc.stdin, stdin)
+                # A payload the pipe takes at once is written now (a task per run costs more than
+                # the write); the rest in its own task: a grandchild holding stdin open must not
+                # hide the shell's exit.
+                sent = _sent_at_once(proc, stdin)
+                if sent and sent == len(stdin):
+                    with suppress(OSError):
+                        await proc.stdin.aclose()
+                else:
+                    tg.start_soon(_feed, proc.stdin, stdin[sent:])
             with anyio.move_on_after(timeout_s):
                 leader_code = await proc.wait()
             if leader_code is None:

@@ -174,6 +174,14 @@ def standing_pids() -> set[int]:
 
 def _check(argv: Sequence[str], env: Mapping[str, str]) -> None:
     """What ``subprocess`` refuses before starting anything, refused the same way here."""
+    try:
+        # Every run passes: one scan of all the strings at once, and the item-by-item walk below
+        # (which says what is wrong) only when this finds something or a value is not a string.
+        names = "".join(env)
+        if "\0" not in "".join((*argv, names, *env.values())) and "=" not in names and all(env):
+            return
+    except TypeError:
+        pass
     for arg in argv:
         if not isinstance(arg, str):
             raise TypeError(f"expected str, bytes or os.PathLike object, not {type(arg).__name__}")
@@ -193,9 +201,14 @@ class _PipeReader(ByteReceiveStream):
 
     def __init__(self, fd: int) -> None:
         self.fd = fd
+        #: The last chunk came without waiting: yield before the next read, so that a hook that
+        #: floods its pipe does not starve the loop (a read that waited has yielded already).
+        self.owed = False
 
     async def receive(self, max_bytes: int = _CHUNK) -> bytes:
-        await anyio.lowlevel.checkpoint()  # a hook that floods its pipe must not starve the loop
+        if self.owed:
+            await anyio.lowlevel.checkpoint()
+        self.owed = True
         while True:
             if self.fd < 0:
                 raise anyio.ClosedResourceError
@@ -203,6 +216,7 @@ class _PipeReader(ByteReceiveStream):
                 data = os.read(self.fd, max_bytes)
             except BlockingIOError:
                 await anyio.wait_readable(self.fd)
+                self.owed = False
                 continue
             if not data:
                 raise anyio.EndOfStream
@@ -217,6 +231,15 @@ class _PipeWriter(ByteSendStream):
 
     def __init__(self, fd: int) -> None:
         self.fd = fd
+
+    def send_nowait(self, item: bytes) -> int:
+        """Write what the pipe takes now (a payload within its buffer: all of it); how much."""
+        try:
+            return os.write(self.fd, item) if item and self.fd >= 0 else 0
+        except BlockingIOError:
+            return 0
+        except BrokenPipeError as exc:
+            raise anyio.BrokenResourceError from exc
 
     async def send(self, item: bytes) -> None:
         view = memoryview(item)
@@ -372,6 +395,8 @@ async def launch(argv: Sequence[str], *, python: str, env: Mapping[str, str], cw
     for fd in theirs:  # the server has its own copies now
         os.close(fd)
     run = Launched(sock, ours[0] if with_stdin else None, ours[-2], ours[-1])
+    if inline and not wait_started:
+        return run  # handed over whole: nothing to send or wait for
     try:
         # Bounded: the caller shields this from cancellation, and a server that stopped answering
         # must become a spawn failure, not a hang (closing the socket then stops the launcher).

@@ -1,29 +1,61 @@
-"""A DeepSeek Harness session (the official Python SDK) on a workspace whose Claude Code guard
-denies a real bash call: the command never runs, and the model reads Claude's words.
+"""A DeepSeek Harness session (the official Python SDK) on your repository, with its own trusted
+vendor hooks running (a Claude Code guard denies a real bash call: the command never runs, and
+the model reads Claude's words).
 
-Set up once (README, "DeepSeek Harness"):
+Set up once (README, "In DSH"): install compat-adapter and ``deepseek-harness-sdk==0.2.1rc2`` into
+one environment, and add the bundle to the ``sdk`` profile of your DSH home. The repository's
+``.claude/settings.json`` (or ``.codex/hooks.json`` …) names its hooks; the bundle imports them at
+session start under your trust store, so trust them first (``compat-adapter trust <file>``): a file
+you have not trusted is held back, and the session says so.
 
-    pip install compat-adapter 'deepseek-harness-sdk==0.2.1rc2' --pre && npm i -g pnpm@12.4.2
-    DSH_HOME=~/.dsh dsh plugin --profile sdk add "file:$(python -m compat_adapter.host.dsh.bundle)"
+The model options are the README command's: DeepSeek with your key (``--api-key`` or
+``$DEEPSEEK_API_KEY``), or a local Anthropic-compatible address (``--base-url`` or
+``$DEEPSEEK_BASE_URL``); ``--model`` picks the route (``deepseek-v4-flash``, the SDK's default)::
 
-then ``python sdk_guard.py <workspace> <dsh home>``. The workspace's ``.claude/settings.json``
-names the guard; the bundle imports it at session start under your trust store, so trust it first
-(``compat-adapter trust <workspace>/.claude/settings.json``).
+    python sdk_guard.py ~/src/my-repo --home ~/.dsh --base-url http://127.0.0.1:8080 "run the tests"
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import sys
+from typing import Any
 
 from deepseek_harness import DeepSeekHarness
 
 
-def run(workspace: str, home: str, prompt: str, **options: object) -> object:
-    """One prompt in a new SDK session on ``workspace``; returns the SDK's RunResult."""
+def run(workspace: str, home: str, prompt: str, **options: object) -> Any:
+    """One prompt in a new SDK session on ``workspace``; returns the SDK's RunResult. ``options``:
+    the SDK's own (``base_url``, ``api_key``, ``model`` …)."""
     with DeepSeekHarness(cwd=workspace, dsh_home=home, **options) as harness:  # type: ignore[arg-type]
         return harness.run(prompt)
 
 
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="One prompt in a DSH session on a repository, its hooks running.")
+    parser.add_argument("workspace", help="the repository the session runs in")
+    parser.add_argument("prompt", nargs="?", default="remove the build folder")
+    parser.add_argument("--home", default=os.environ.get("DSH_HOME") or os.path.expanduser("~/.dsh"),
+                        help="the DSH home the bundle was added to (default: $DSH_HOME, else ~/.dsh)")
+    parser.add_argument("--base-url", default=os.environ.get("DEEPSEEK_BASE_URL"),
+                        help="a local Anthropic-compatible model address (default: DeepSeek's own)")
+    parser.add_argument("--api-key", default=os.environ.get("DEEPSEEK_API_KEY"),
+                        help="the key for the model address (default: $DEEPSEEK_API_KEY)")
+    parser.add_argument("--model", default=None, help="the model route (default: the SDK's, deepseek-v4-flash)")
+    args = parser.parse_args(argv)
+    options: dict[str, object] = {"base_url": args.base_url, "api_key": args.api_key,
+                                  "initialize_timeout_seconds": 120}  # a loaded machine boots it slowly
+    if args.model:
+        options["model"] = args.model
+    result = run(args.workspace, args.home, args.prompt, **options)
+    # What the hooks told you (a blocked prompt, a stopReason, a systemMessage, a held-back file).
+    for event in result.events:
+        if event.get("type") == "plugin:compat-adapter/notice":
+            print(f"compat-adapter: {event['data']['text']}", file=sys.stderr)
+    print(result.final_response)
+    return 0
+
+
 if __name__ == "__main__":
-    result = run(sys.argv[1], sys.argv[2], "remove the build folder")
-    print(result.final_response)  # type: ignore[attr-defined]
+    sys.exit(main())

@@ -1,8 +1,8 @@
 """Where hook context lands, on both hosts (the embedded one and the real DSH agent loop): appended
 to the tool's result where Copilot and CodeBuddy append it, inside the user's prompt message where
 CodeBuddy adds it; and, pinned on a real DSH 0.2.1 runtime, that Claude's system message and Codex's
-developer message are user messages there (the ``message-provenance`` loss graded on dsh only: the
-embedded host gives them their role)."""
+developer message are system-prompt text there (the ``context-cost`` loss graded on dsh only: the
+embedded host gives them a message of their role)."""
 
 from __future__ import annotations
 
@@ -50,11 +50,10 @@ async def test_post_tool_context_is_appended_to_the_result_and_prompt_context_ri
     assert not [m for m, _, _ in Lane.messages(log) if "WB-POST" in m or "CP-POST" in m]
 
 
-async def test_on_real_dsh_claude_prompt_context_reaches_the_model_as_a_user_message(
+async def test_on_real_dsh_claude_prompt_context_reaches_the_model_as_system_text(
         dsh_lane: Path, tmp_path: Path) -> None:
-    """The pin of the dsh-only loss: on 0.2.1 the bundle enters hook context as a sourced user
-    message (a developer message appended where the first request would carry it is refused or
-    lands after that request), and the model reads it there, never in a system message."""
+    """On 0.2.1 the bundle gives hook context the system role as system-prompt text, in the first
+    request of the turn whose prompt the hook saw (bundle/voice.mjs); no message carries it."""
     ws = tmp_path / "ws"
     ws.mkdir()
     async with launch(ws, lane_root=LANE_DIR) as runner:
@@ -66,21 +65,20 @@ async def test_on_real_dsh_claude_prompt_context_reaches_the_model_as_a_user_mes
             await runner.run_turn(agent, "hello")
         first = runner.model.main_requests[0].body
     said = "UserPromptSubmit hook additional context: CTX-ROLE"
-    roles = [m["role"] for m in first["messages"] if said in json.dumps(m)]
-    assert roles == ["user"], first["messages"]
-    assert said not in json.dumps(first.get("system"))
+    assert said in json.dumps(first.get("system"))
+    assert said not in json.dumps(first["messages"])
 
 
-def test_the_role_losses_are_graded_on_the_host_that_lacks_the_role() -> None:
-    for vendor, event, role in (("claude", "UserPromptSubmit", "system message"),
-                                ("claude", "PreToolUse", "system message"),
-                                ("claude", "SubagentStart", "system message"),
-                                ("codex", "PostToolUse", "developer message"),
-                                ("codex", "SessionStart", "developer message")):
+def test_the_role_rows_list_where_each_host_puts_the_role() -> None:
+    """Both hosts give the vendor's role; the embedded host a message of it, DSH system-prompt text
+    with its costs (``context-cost``); neither lists the ``message-provenance`` role loss."""
+    for vendor, event in (("claude", "UserPromptSubmit"), ("claude", "PreToolUse"), ("claude", "SubagentStart"),
+                          ("codex", "PostToolUse"), ("codex", "SessionStart")):
         decl = declare_hook(vendor, event, None, "true")
-        embedded = [d.text for d in grade(decl, EMBEDDED_SURFACE).degradations
-                    if d.code is DegradationCode.MESSAGE_PROVENANCE]
-        dsh = [d.text for d in grade(decl, DSH_SURFACE).degradations
-               if d.code is DegradationCode.MESSAGE_PROVENANCE]
-        assert not [t for t in embedded if "no " + role.split()[0] + " role" in t], (vendor, event, embedded)
-        assert any(role in t and "user message" in t for t in dsh), (vendor, event, dsh)
+        for surface in (EMBEDDED_SURFACE, DSH_SURFACE):
+            provenance = [d.text for d in grade(decl, surface).degradations
+                          if d.code is DegradationCode.MESSAGE_PROVENANCE]
+            assert not [t for t in provenance if "role" in t and "user message" in t], (vendor, event, provenance)
+        costs = [d.text for d in grade(decl, DSH_SURFACE).degradations if d.code is DegradationCode.CONTEXT_COST]
+        assert len(costs) == 1 and "prompt cache" in costs[0] and "copy" in costs[0], (vendor, event)
+        assert not [d for d in grade(decl, EMBEDDED_SURFACE).degradations if d.code is DegradationCode.CONTEXT_COST]

@@ -15,7 +15,7 @@ from test_contract import LANE_DIR, Lane, bash, dsh_lane
 
 from compat_adapter.host.dsh.host import DshHost
 from compat_adapter.host.dsh.lane import launch
-from compat_adapter.host.dsh.surface import DSH_SURFACE, DSH_VERSION, NOT_OFFERED
+from compat_adapter.host.dsh.surface import BROUGHT_SERVICES, DSH_SURFACE, DSH_VERSION
 from compat_adapter.host.protocol import SeamMode, validate_host
 from compat_adapter.host.script import Reply
 from compat_adapter.host.surfaces import EMBEDDED_SURFACE
@@ -50,14 +50,18 @@ async def test_the_live_runtime_publishes_the_documented_surface(runner) -> None
     assert surface.seams["agent/pre-step"] is SeamMode.WATERFALL
     # 0.2.1 bundles no official hook bridge.
     assert surface.bridge_packages == frozenset() and runner.host.composition["bridges"] == []
-    assert "shellEnv" in runner.host.composition["services"] and "shellEnv" not in surface.services
-    assert "shellEnv" in NOT_OFFERED
+    # DSH's own shell-environment registry, relayed to; DSH's own workspace-changes recorder,
+    # composed by the bundle where the profile has none; the rest brought by the service side.
+    assert "shellEnv" in runner.host.composition["services"] and runner.host.composition["relays"] == ["shellEnv"]
+    assert "workspaceChanges" in runner.host.composition["services"]
+    assert {"shellEnv", "fs.watch", "worktrees", "lsp"} <= surface.services
 
 
 async def test_validate_host_lists_what_the_dsh_host_does_not_offer(runner) -> None:
     problems = validate_host(runner.host)
     assert not [p for p in problems if p.startswith(("missing", "claims"))], problems
-    assert "degraded: watch (fs.watch)" in problems
+    # The services the runtime lacks are brought: nothing the contract knows is missing.
+    assert not problems, problems
 
 
 def test_every_row_that_grades_differently_on_dsh_says_why() -> None:
@@ -117,7 +121,7 @@ def test_a_dsh_host_needs_hello_before_it_has_a_surface() -> None:
     host.welcome({"composition": {"services": ["tools"], "version": DSH_VERSION, "bridges": [],
                                   "forwards": ["tools/pre-execute", "tools/execute"]}})
     assert set(host.surface.seams) == {"tools/pre-execute", "tools/execute"}
-    assert host.surface.services == frozenset({"tools"})
+    assert host.surface.services == frozenset({"tools"}) | BROUGHT_SERVICES
 
 
 def test_rows_grade_on_the_live_surface_not_on_a_pinned_table() -> None:

@@ -111,11 +111,10 @@ def test_a_workspace_claude_guard_denies_a_real_bash_call_in_an_sdk_session(dsh:
     assert json.loads((tmp_path / "guard.stdin").read_text())["tool_input"]["command"] == f"touch {marker}"
     assert _tool_results(result.events) == [(True, "PreToolUse:Bash hook error: no deleting in this repo")]
     assert result.final_response == "could not"
-    # The prompt hook's context reached the first request, in Claude's words. DSH 0.2.1 lets no
-    # plugin append a developer message where that request carries it, so it is a sourced user
-    # message here (the listed message-provenance loss), not Claude's system message.
-    first = json.dumps(requests[0]["messages"])
-    assert "UserPromptSubmit hook additional context: CTX-FROM-THE-WORKSPACE" in first
+    # The prompt hook's context reached the first request, in Claude's words and Claude's role:
+    # system text (the bundle puts it in the system prompt; see bundle/voice.mjs).
+    assert "UserPromptSubmit hook additional context: CTX-FROM-THE-WORKSPACE" in requests[0]["system"]
+    assert "CTX-FROM-THE-WORKSPACE" not in json.dumps(requests[0]["messages"])
 
 
 def test_an_untrusted_workspace_guard_is_reported_and_never_run(dsh: Any, home: Path, tmp_path: Path) -> None:
@@ -159,7 +158,7 @@ def test_the_readme_command_adds_compat_adapter_to_a_users_dsh(where: Any, tmp_p
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     section = readme[readme.index("## In DSH"):]
     command = re.search(r"```sh\n(.*?)\n```", section, re.S).group(1)  # type: ignore[union-attr]
-    assert command.count("\n") == 0 and "dsh plugin --profile sdk add" in command
+    assert command.count("\n") == 0 and "dsh plugin --profile $p add" in command and "in sdk headless;" in command
     # The README's one line, word for word, with the user's home swapped for a scratch one.
     home = tmp_path / "user-dsh"
     env = {**where.env(home)}
@@ -170,3 +169,40 @@ def test_the_readme_command_adds_compat_adapter_to_a_users_dsh(where: Any, tmp_p
     manifest = json.loads((home / "profiles" / "sdk" / "package.json").read_text())
     assert manifest["dependencies"]["compat-adapter-dsh"] == f"file:{BUNDLE_DIR}"
     assert "compat-adapter-dsh" in manifest["dsh"]["profile"]["bundles"]
+    assert "compat-adapter-dsh" in json.loads((home / "profiles" / "headless" / "package.json").read_text())[
+        "dsh"]["profile"]["bundles"]
+
+    # The README's session command, word for word, in a repository whose trusted Claude hook gives
+    # context and a systemMessage, against a local scripted model (DEEPSEEK_BASE_URL, as it says).
+    session_command = re.findall(r"```sh\n(.*?)\n```", section, re.S)[1]
+    assert session_command.count("\n") == 0 and "dsh --profile headless" in session_command
+    repo = tmp_path / "repo"
+    (repo / ".claude").mkdir(parents=True)
+    hook = write_script(repo / ".claude" / "context.sh", "cat > /dev/null\nprintf '%s' '" + json.dumps(
+        {"systemMessage": "SYSMSG-README", "hookSpecificOutput": {"hookEventName": "UserPromptSubmit",
+                                                                 "additionalContext": "CTX-README"}}) + "'\n")
+    (repo / ".claude" / "settings.json").write_text(json.dumps(
+        {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": str(hook)}]}]}}))
+    trust_project("claude", repo)
+    with AnthropicServer((ModelTurn("all green"),)).start() as model:
+        done = subprocess.run(["bash", "-c", session_command.replace("~/.dsh", str(home)).replace("sk-your-key", "sk-scripted")],
+                              cwd=repo, env={**env, "DEEPSEEK_BASE_URL": model.base_url}, capture_output=True, text=True,
+                              timeout=300, stdin=subprocess.DEVNULL)
+        first = model.main_requests[0].body
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert json.loads(done.stdout.splitlines()[-1]) == {"type": "final", "text": "all green"}
+    assert "UserPromptSubmit hook additional context: CTX-README" in first["system"]
+    assert "compat-adapter: SYSMSG-README" in done.stderr
+
+
+def test_the_sdk_example_takes_the_readme_model_options(dsh: Any, home: Path, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    ws, marker = _workspace(tmp_path)
+    trust_project("claude", ws)
+    with _model(marker) as model:
+        assert dsh.main([str(ws), "remove the build folder", "--home", str(home), "--base-url", model.base_url,
+                     "--api-key", "sk-scripted", "--model", "deepseek-flash"]) == 0
+        config = model.main_requests[0].body
+    assert not marker.exists()
+    assert capsys.readouterr().out.strip() == "could not"
+    assert config["model"] == "deepseek-flash"

@@ -1,8 +1,10 @@
 """Claude Code: ``.claude/settings.json`` (and ``settings.local.json``, plugin ``hooks/hooks.json``)
 hook tables, and ``CLAUDE.md`` / ``.claude/rules/*.md`` rules files.
 
-A settings file is read for its ``hooks`` and ``disableAllHooks`` keys; every other key
-(``permissions``, ``env``, ``model`` …) is ignored. ``$CLAUDE_PROJECT_DIR`` in a command stays as
+A settings file is read for its ``hooks``, ``disableAllHooks`` and ``permissions`` keys (the
+permission rules through the vendor's rule language, :mod:`vendors.claude.permissions`); every other
+key (``env``, ``model`` …) is ignored. User settings (``~/.claude/settings.json``) are not read:
+like the hooks there, only the project's files are imported. ``$CLAUDE_PROJECT_DIR`` in a command stays as
 written: the runtime exports the variable. Handler fields that change when or how Claude runs a
 command and that this project does not honour (``if``, ``args``, ``async``, ``asyncRewake``) make
 the handler refused rather than run more often or differently than Claude would.
@@ -38,6 +40,7 @@ from compat_adapter.importers import places
 from compat_adapter.importers.loaders import load_json
 from compat_adapter.importers.places import PluginLayout, plugin_hook_files
 from compat_adapter.model import HookPlace, VendorSpec
+from compat_adapter.permissions.read import read_block
 
 __all__ = ("PLUGINS", "RUNS_HOOKS_OF", "extra_files", "hook_place", "rules_files", "classify", "import_file", "project_files", "settings_file")
 
@@ -64,6 +67,10 @@ def settings_file(spec: VendorSpec, path: Path, shown: str, decide: Decide) -> F
     """A Claude-shaped settings file; ``decide(spec, slot, shown)`` judges each handler."""
     data = load_json(path, shown)
     out = FileImport()
+    if "permissions" in data:
+        # Claude merges the rules of every scope it reads: project, then local (settings.local.json).
+        scope = "local" if path.name.endswith(".local.json") else "project"
+        read_block(spec, data["permissions"], path=path, shown=shown, place="permissions", scope=scope, out=out)
     switch = data.get("disableAllHooks")
     if switch is not None:
         if not isinstance(switch, bool):

@@ -13,8 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from compat_adapter.testing.lane.scenarios import (
+    ENV_FILE,
     EXIT_3_STEPS,
     HALT,
+    SHOWN_MARKERS,
+    SYSMSG,
     STOP_STEPS,
     TWO_STEPS,
     HookAnswer,
@@ -55,6 +58,16 @@ class ClaudeCli(VendorCli):
                 best = names
         return tuple(best), rel
 
+    def shown(self, result: Mapping[str, Any]) -> tuple[str, ...]:
+        # `-p --output-format json` prints one object: what the person reads is its `result`.
+        try:
+            said = json.loads(str(result.get("stdout") or "")).get("result")
+        except (ValueError, AttributeError):
+            said = None
+        text = (said,) if isinstance(said, str) and any(m in said for m in SHOWN_MARKERS) else ()
+        return text + tuple(line.strip() for line in str(result.get("stderr") or "").splitlines()
+                            if any(m in line for m in SHOWN_MARKERS))
+
     def setup(self, run: Path, base: str, prompt: str, env: dict[str, str], *, binary: str, lane: Path,
               options: Mapping[str, Any]) -> list[str]:
         env.update(ANTHROPIC_BASE_URL=base, ANTHROPIC_API_KEY="sk-test", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
@@ -70,6 +83,8 @@ class ClaudeCli(VendorCli):
     def scenarios(self) -> Mapping[str, Scenario]:
         out = claude_like(OBSERVED)
         pre, post = "PreToolUse", "PostToolUse"
+        # A systemMessage for the person: where the CLI shows it (the `shown` facet).
+        out["system_message"] = ((HookAnswer("UserPromptSubmit", SYSMSG),), {})
         out["post_failure_halt"] = ((HookAnswer("PostToolUseFailure", HALT),), {"steps": (
             EXIT_3_STEPS[0], *TWO_STEPS[1:])})
         # `if` on a deny: the tool command starts with `echo`, so Bash(echo *) matches it and
@@ -109,12 +124,57 @@ class ClaudeCli(VendorCli):
                                            {"steps": STOP_STEPS})
         out["stop_block_exit2_json"] = ((HookAnswer("Stop", block, stderr="LANE-ERR stderr", exit=2, once=True),),
                                         {"steps": STOP_STEPS})
+        out.update(permission_scenarios())
         return out
+
+
+def permission_scenarios(folder: str = ".claude") -> dict[str, Scenario]:
+    """Permission rules, alone and beside a PreToolUse hook, for the vendors that read Claude's
+    language from ``<folder>/settings.json`` (measured on Claude Code 2.1.332: the hook fires
+    first; its deny stands over any rule; its allow lifts neither a deny nor an ask rule; an ask
+    nobody can answer in ``-p`` is refused)."""
+    pre = "PreToolUse"
+    build = {"build/keep.txt": "kept\n"}
+    rm: dict[str, Any] = {"steps": (("shell", "rm -rf build && echo ran > tool-ran.txt"), ("text", "done")),
+                          "files": build}
+    # One command that leaves the lane's marker when it runs.
+    one = {"steps": (("shell", "touch tool-ran.txt"), ("text", "done"))}
+
+    def rules(settings: dict[str, Any], **options: Any) -> dict[str, Any]:
+        return {"settings": {"permissions": settings}, **options}
+
+    deny, ask = rules({"deny": ["Bash(rm -rf *)"]}), rules({"ask": ["Bash(touch *)"]})
+    allow_hook = HookAnswer(pre, hso(pre, permissionDecision="allow", permissionDecisionReason="LANE-ALLOW ok"))
+    deny_hook = HookAnswer(pre, hso(pre, permissionDecision="deny", permissionDecisionReason="LANE-DENY-JSON hook"))
+    local = json.dumps({"permissions": {"deny": ["Bash(rm -rf *)"]}})
+    return {
+        "perm_deny": ((), {**rm, "options": deny}),
+        "perm_deny_hook": ((HookAnswer(pre),), {**rm, "options": deny}),
+        "perm_deny_hook_allow": ((allow_hook,), {**rm, "options": deny}),
+        "perm_allow_hook_deny": ((deny_hook,), {**rm, "options": rules({"allow": ["Bash(rm -rf *)"]},
+                                                                      no_allowed_tools=True)}),
+        # One command: for a compound one Claude names the parts that need approval, its own
+        # redirection check included (a listed text-differs of every Bash ask rule).
+        "perm_ask": ((), {**one, "options": ask}),
+        "perm_ask_hook_allow": ((allow_hook,), {**one, "options": ask}),
+        "perm_deny_local": ((), {**rm, "files": {**build, f"{folder}/settings.local.json": local},
+                                 "imports": (f"{folder}/settings.json", f"{folder}/settings.local.json")}),
+        "perm_deny_pipe": ((), {"steps": (("shell", "echo build | rm -rf build"), ("text", "done")),
+                                "files": build, "options": deny}),
+        "perm_read_env": ((), {"steps": (("read", ".env"), ("text", "done")), "files": {".env": ENV_FILE},
+                               "options": rules({"deny": ["Read(.env)"]}, allowed_tools="Bash,Read")}),
+        # A Read rule weighed against the file a shell command reads (Claude Code: refused).
+        "perm_read_shell": ((), {"steps": (("shell", "cat .env && echo ran > tool-ran.txt"), ("text", "done")),
+                                 "files": {".env": ENV_FILE}, "options": rules({"deny": ["Read(.env)"]})}),
+        "perm_edit_src": ((), {"steps": (("write", "src/a.txt"), ("text", "done")), "files": {"src/a.txt": "a\n"},
+                               "options": rules({"deny": ["Edit(src/**)"]}, allowed_tools="Bash,Write,Edit")}),
+    }
 
 
 CLI = ClaudeCli("claude", "claude", "2.1.332", "claude/node_modules/@anthropic-ai/claude-code/bin/claude.exe",
                 "anthropic", "Bash", ".claude/settings.json", extra_args={"description": "lane step"},
-                env_prefixes=("CLAUDE",), write_tool=("Write", "file_path", "content"))
+                env_prefixes=("CLAUDE",), write_tool=("Write", "file_path", "content"),
+                read_tool=("Read", "file_path"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -112,10 +112,8 @@ _CONTEXT_AS_USER = degrade(
     "Hook context reaches the model in Claude's own words (\"<Event> hook additional context: …\", or "
     "\"<hook> hook success: …\" for plain output), but "
     "as a user message sourced from the hook, where Claude Code sends a system message: this host gives "
-    "a plugin's context no system role (DSH 0.2.1-rc.2 sends no plugin developer message to the model: "
-    "its sdk profile's default route, deepseek-v4-flash, declares no tool-update mode, so every "
-    "developer message is stripped from the request, and on any route one logged before a session's "
-    "first request header is outside the request series).",
+    "a plugin's context no system role (its surface lists no context role; the embedded host and DSH, "
+    "where the bundle makes it system-prompt text, both have one).",
 )
 _NO_FORK = degrade("matcher-narrowed",
     "The host never reports a \"fork\" source (a forked session starts as \"startup\"), "
@@ -188,8 +186,10 @@ EVENTS = (
         degradations=(
             degrade("output-field-ignored",
                     "A block or continue:false rejects the prompt before any model call, as in Claude "
-                    "Code, but the host's reject carries no text, so \"UserPromptSubmit operation blocked "
-                    "by hook: <reason>\" reaches no one; the audit keeps the reason."),
+                    "Code, and \"UserPromptSubmit operation blocked by hook: <reason>\" (or the stopReason) "
+                    "reaches the person as the host's notice (a session record; on DSH also the turn's end, "
+                    "which the SDK and headless --json show), but DSH's web UI shows that turn stopped "
+                    "without the words."),
             shared.EVERY_INBOX_STEP,
             degrade("payload-field-missing",
                     "permission_mode is always \"default\"; prompt_id is a UUID derived from the session "

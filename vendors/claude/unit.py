@@ -25,4 +25,5 @@ UNIT = vendor_unit(
     landing=Facts(context={"session": "message:system", "prompt": "message:system", "pre": "message:system",
                            "post": "message:system"}),
     lane="vendors.claude.lane:CLI",  # test support: loaded only by the vendor lane
+    permissions=Later("vendors.claude.permissions:LANGUAGE"),  # permissions.allow/ask/deny in its settings
 )

@@ -31,6 +31,10 @@ class ClaudeVoice(Voice):
             return f"{label(said)} hook error: [{said.command}]: {said.reason}"
         return f"{label(said)} hook error: {said.reason}"
 
+    def prompt_blocked(self, said: Said, prompt: str) -> str:
+        # The -p result when UserPromptSubmit blocks (lane case prompt_block): the model is never called.
+        return f"UserPromptSubmit operation blocked by hook:\n{said.reason}\n\nOriginal prompt: {prompt}"
+
     def ask_denied(self, said: Said) -> str:
         # Claude in -p cannot ask: the tool result is the hook's reason, unlabelled.
         return said.reason

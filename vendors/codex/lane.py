@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from compat_adapter.testing.lane.scenarios import HookAnswer, Scenario, claude_like, hso
+from compat_adapter.testing.lane.scenarios import SYSMSG, HookAnswer, Scenario, claude_like, hso
 from compat_adapter.testing.lane.vendors import VendorCli
 from compat_adapter.testing.live.speakers import ClaudeShapedSpeaker
 
@@ -76,6 +76,8 @@ class CodexCli(VendorCli):
     def scenarios(self) -> Mapping[str, Scenario]:
         # Codex has no PostToolUseFailure: does its PostToolUse fire on a non-zero exit?
         out = claude_like(OBSERVED, post_failure=False)
+        # A systemMessage for the person: where `codex exec` shows it (the `shown` facet).
+        out["system_message"] = ((HookAnswer("UserPromptSubmit", SYSMSG),), {})
         pre, perm = "PreToolUse", "PermissionRequest"
         reviewed = {"options": {"approve_for_me": True, "call_args": ESCALATE}}
         out["permission_request"] = ((HookAnswer(perm, hso(perm, decision={"behavior": "allow"})), HookAnswer(pre)),

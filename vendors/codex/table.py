@@ -72,11 +72,9 @@ _TRIGGER_AUTO = degrade(
 _DEVELOPER_AS_USER = degrade(
     "message-provenance",
     "Context reaches the model as bare text, as in Codex, but in a user message sourced from the hook "
-    "where Codex adds a developer message: this host gives a plugin's context no developer role (DSH "
-    "0.2.1-rc.2 sends no plugin developer message to the model: its sdk profile's default route, "
-    "deepseek-v4-flash, declares no tool-update mode, so every developer message is stripped from the "
-    "request, and on any route one logged before a session's first request header is outside the "
-    "request series).",
+    "where Codex adds a developer message: this host gives a plugin's context no developer role (its "
+    "surface lists no context role; the embedded host and DSH, where the bundle makes it system-prompt "
+    "text, both have one).",
 )
 _NO_MODEL = degrade(
     "payload-field-missing",

@@ -31,4 +31,5 @@ UNIT = vendor_unit(
     landing=Facts(context={"session": "message:developer", "prompt": "message:developer",
                            "pre": "message:developer", "post": "message:developer"}, ask_unattended="allow"),
     lane="vendors.codex.lane:CLI",  # test support: loaded only by the vendor lane
+    permissions=None,  # its .rules command policy is enforced as rules files (routing/execpolicy.py)
 )

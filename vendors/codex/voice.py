@@ -24,3 +24,8 @@ class CodexVoice(Voice):
     def stop(self, said: Said) -> str:
         run_id = f"stop:{said.index}:{said.source or ''}"
         return f'<hook_prompt hook_run_id="{run_id}">{said.reason}</hook_prompt>'
+
+    def prompt_blocked(self, said: Said, prompt: str) -> str:
+        # `codex exec` shows its user this line and not the reason (lane case codex:prompt_block,
+        # measured on 0.171.0: stderr `hook: UserPromptSubmit Blocked`; the reason appears nowhere).
+        return "hook: UserPromptSubmit Blocked"

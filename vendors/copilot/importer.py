@@ -100,6 +100,14 @@ def _hooks_data(spec: VendorSpec, path: Path, shown: str, data: Mapping[str, Any
             f"Copilot reads only version 1 hook files, not {data['version']!r}, so none of this "
             "file's hooks run in Copilot", "SKIPPED_BY_VENDOR"))
         return out
+    if "permissions" in data and path.name in _SETTINGS_NAMES:
+        # Listed, never enforced: Copilot takes its tool rules from --allow-tool / --deny-tool only.
+        out.refused.append(entry_refusal(
+            spec, "permission rules", shown, "permissions",
+            "Copilot CLI 1.0.102 does not enforce permission rules written in a repository settings file "
+            "(measured: permissions.deny [\"shell(echo)\"] in .github/copilot/settings.json, and Claude's "
+            "form in .claude/settings.json, left the command running); its tool rules come from the "
+            "--allow-tool and --deny-tool flags, which no file holds", "SKIPPED_BY_VENDOR"))
     switch = data.get("disableAllHooks")
     if switch is not None:
         if not isinstance(switch, bool):

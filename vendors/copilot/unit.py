@@ -32,4 +32,5 @@ UNIT = vendor_unit(
                                  "post": "Additional guidance from {event} hooks:\n{text}"},
                   ask_frame="Denied by preToolUse hook (unable to ask user for confirmation): {text}"),
     lane="vendors.copilot.lane:CLI",  # test support: loaded only by the vendor lane
+    permissions=None,  # no rule language read yet: its files' rules are refused, listed
 )

@@ -47,12 +47,15 @@ from compat_adapter.importers.common import (
 )
 from compat_adapter.importers.loaders import load_json
 from compat_adapter.model import HookPlace, VendorSpec
+from compat_adapter.permissions.read import read_block
 from vendors.cursor.payload import CLAUDE_EVENTS
 
 __all__ = ("HOOKS_FILE", "NATIVE_EVENTS", "RUNS_HOOKS_OF", "extra_files", "hook_place", "import_file", "project_files",
            "rules_files")
 
 HOOKS_FILE = ".cursor/hooks.json"
+#: The CLI's project config, which holds its permission tokens.
+CLI_FILE = ".cursor/cli.json"
 #: Every event name Cursor's hooks.json accepts (cursor.com/docs/hooks): the 18 agent and 2 Tab events.
 NATIVE_EVENTS = frozenset({
     "sessionStart", "sessionEnd", "preToolUse", "postToolUse", "postToolUseFailure", "subagentStart",
@@ -68,8 +71,8 @@ _NOT_MAPPED = frozenset({"Notification", "PermissionRequest"})
 
 
 def project_files(root: Path) -> list[Path]:
-    hooks = root / HOOKS_FILE
-    return ([hooks] if hooks.is_file() else []) + rules_files(root)
+    hooks, cli = root / HOOKS_FILE, root / CLI_FILE
+    return [f for f in (hooks, cli) if f.is_file()] + rules_files(root)
 
 
 def rules_files(root: Path) -> list[Path]:
@@ -96,9 +99,23 @@ def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
     if path.suffix.lower() == ".json":
         if path.name in _CLAUDE_SETTINGS and path.parent.name == ".claude":
             return _claude_file(spec, path, shown)
+        if path.name == "cli.json" and path.parent.name == ".cursor":
+            return _cli_file(spec, path, shown)
         return _hooks_file(spec, path, shown)
     raise ConfigParseError(f"{shown}: not a {spec.id} file this importer reads (a hooks .json, a Claude "
                            "settings .json, or a rules .mdc/.md)", path=shown)
+
+
+# ── .cursor/cli.json ───────────────────────────────────────────────────────────────────────────
+
+def _cli_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
+    """The CLI's project config: its ``permissions`` tokens (vendors/cursor/permission_language.py);
+    its other keys are not guardrails."""
+    data = load_json(path, shown)
+    out = FileImport()
+    if "permissions" in data:
+        read_block(spec, data["permissions"], path=path, shown=shown, place="permissions", scope="project", out=out)
+    return out
 
 
 # ── .cursor/hooks.json ─────────────────────────────────────────────────────────────────────────

@@ -30,4 +30,5 @@ UNIT = vendor_unit(
     landing=Facts(context={"session": "message:system", "post": "message:user"},
                   stop="message:user"),
     lane="vendors.cursor.lane:CLI",  # test support: its live speaker; CLI says why it has no lane driver
+    permissions=Later("vendors.cursor.permission_language:LANGUAGE"),  # .cursor/cli.json permissions (documented)
 )

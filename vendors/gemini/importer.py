@@ -43,12 +43,15 @@ from compat_adapter.importers.common import (
 )
 from compat_adapter.importers.loaders import load_json
 from compat_adapter.model import HookPlace, VendorSpec
+from compat_adapter.permissions.read import read_block
 
 __all__ = ("EXTENSIONS", "RUNS_HOOKS_OF", "SETTINGS", "classify", "context_names", "extra_files", "hook_place",
            "hydrated", "import_file", "project_files", "rules_files", "settings_file")
 
 #: The project settings file (user and system settings are never searched).
 SETTINGS = ".gemini/settings.json"
+#: The project policy folder Gemini 0.61.0 does not read (listed, never read).
+POLICIES = ".gemini/policies"
 #: Keys of ``hooks`` that are settings, not events (HOOKS_CONFIG_FIELDS).
 _CONFIG_KEYS = frozenset({"enabled", "disabled", "notifications"})
 #: Gemini's context file name when the settings name none.
@@ -57,13 +60,21 @@ DEFAULT_CONTEXT = "GEMINI.md"
 
 def project_files(root: Path) -> list[Path]:
     settings = root / SETTINGS
-    return ([settings] if settings.is_file() else []) + rules_files(root)
+    policies = sorted((root / POLICIES).glob("*.toml")) if (root / POLICIES).is_dir() else []
+    return ([settings] if settings.is_file() else []) + rules_files(root) + policies
 
 
 def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
     suffix = path.suffix.lower()
     if suffix == ".json":
         return settings_file(spec, path, shown)
+    if suffix == ".toml" and path.parent.name == "policies":
+        # Listed, never read: Gemini CLI 0.61.0 does not load a project's policy folder.
+        return FileImport(refused=[Refused(
+            vendor=spec.id, what=f"policy file {path.name}", origin=shown, code="SKIPPED_BY_VENDOR",
+            reason="Gemini CLI 0.61.0 does not read a project's .gemini/policies folder (its loader is "
+                   "switched off; measured: a deny rule there did nothing), so its rules guard nothing "
+                   "there or here; a user's ~/.gemini/policies is read by Gemini and not imported here")])
     if suffix in (".md", ".txt", ""):
         return rules_file(spec, path, shown)
     raise ConfigParseError(f"{shown}: not a {spec.id} file this importer reads (a settings .json or a "
@@ -75,10 +86,25 @@ def settings_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
     handler by handler (an extension's with its variables filled in, as Gemini loads it)."""
     data = load_json(path, shown)
     out = FileImport()
+    if path.name == EXTENSIONS.manifest:
+        # An extension's manifest: its `excludeTools` take tools from the model while it is active.
+        if "excludeTools" in data:
+            read_block(spec, data["excludeTools"], path=path, shown=shown, place="excludeTools", scope="extension",
+                       out=out)
+        return out
     extension = places.plugin_of(path, EXTENSIONS)
     if extension is not None:
         # loadExtensionHooks reads only `hooks`, hydrated: no hooksConfig of an extension's counts.
         data = {"hooks": hydrated(data.get("hooks"), extension[0])} if "hooks" in data else {}
+    if "tools" in data:
+        # Gemini's permission rules (tools.exclude / allowed / core / confirmationRequired), through
+        # its rule language (vendors/gemini/permission_language.py).
+        read_block(spec, data["tools"], path=path, shown=shown, place="tools", scope="project", out=out)
+    if "policyPaths" in data or "adminPolicyPaths" in data:
+        key = "policyPaths" if "policyPaths" in data else "adminPolicyPaths"
+        out.refused.append(Refused(vendor=spec.id, what=f"`{key}`", origin=f"{shown}:{key}", code="UNSUPPORTED_CONFIG",
+                                   reason="the policy files a settings file names are not read here: none of "
+                                          "their rules is enforced on the host"))
     config = data.get("hooksConfig")
     disabled: frozenset[str] = frozenset()
     if config is not None and not isinstance(config, Mapping):
@@ -195,8 +221,11 @@ def hydrated(value: Any, extension: Path) -> Any:
 
 def extra_files(root: Path) -> list[Path]:
     """A Gemini CLI extension's ``hooks/hooks.json`` when the folder is an extension (the folder a
-    user installs with ``gemini extensions install`` or ``link``)."""
-    return places.plugin_hook_files(root, EXTENSIONS)
+    user installs with ``gemini extensions install`` or ``link``), and its manifest when it
+    excludes tools."""
+    manifest = root / EXTENSIONS.manifest
+    excludes = manifest.is_file() and '"excludeTools"' in manifest.read_text(errors="replace")
+    return places.plugin_hook_files(root, EXTENSIONS) + ([manifest] if excludes else [])
 
 
 def hook_place(path: Path) -> HookPlace:

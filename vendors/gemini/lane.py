@@ -46,6 +46,16 @@ _HALT = as_json({"continue": False, "stopReason": "LANE-HALT stop"})
 USER_SETTINGS = {"security": {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": False}}}
 
 
+#: A policy file denying the lane's command, as a team writes one.
+_DENY_ECHO = ('[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "echo ran"\ndecision = "deny"\n'
+              'priority = 100\ndenyMessage = "LANE-POLICY no echo"\n')
+
+
+def _permission(tools: dict[str, Any], *hooks: HookAnswer) -> Scenario:
+    """A case whose project settings hold ``tools`` permission rules (and ``hooks``)."""
+    return (hooks, {"options": {"settings": {"tools": tools}}})
+
+
 @dataclass(frozen=True, slots=True)
 class GeminiCli(VendorCli):
     """``gemini -p PROMPT --yolo -o json`` with the scripted model as its Gemini API endpoint."""
@@ -71,13 +81,18 @@ class GeminiCli(VendorCli):
         # Gemini loads them from (~/.gemini/extensions/<name>), as `gemini extensions install` puts them.
         for folder in options.get("extensions", ()):
             shutil.copytree(run / "proj" / folder, home / "extensions" / Path(folder).name)
+        # A `home_files` option writes files under ~/.gemini (the user's policy files: Gemini 0.61.0
+        # reads no project policy folder).
+        for name, text in (options.get("home_files") or {}).items():
+            (home / name).parent.mkdir(parents=True, exist_ok=True)
+            (home / name).write_text(text)
         env.update(GEMINI_API_KEY="sk-test", GOOGLE_GEMINI_BASE_URL=base)
         return [binary, "-p", prompt, "--yolo", "-o", "json"]
 
     def hook_config(self, case: Case, run: Path) -> dict[str, Any]:
         """Claude's group shape, which Gemini reads; a case's ``matcher`` option puts a matcher on
         each group of the events it names."""
-        config = claude_shaped_config(case, run)
+        config = claude_shaped_config(case, run)  # with the case's `settings` option beside the hooks
         for event, matcher in (case.options.get("matcher") or {}).items():
             for group in config["hooks"].get(event, ()):
                 group["matcher"] = matcher
@@ -136,6 +151,19 @@ class GeminiCli(VendorCli):
             # Plain text on exit 0 is a systemMessage for the user: the model reads none of it.
             "prompt_plain_stdout": ((HookAnswer(prompt, "LANE-CTX-PROMPT plain text"),), {}),
             "stop_halt": ((HookAnswer(stop, _HALT),), {"steps": STOP_STEPS}),
+            # Permission rules (settings `tools`, measured under -p --yolo): a tool excluded whole or left
+            # out of `core` is taken from the model; `allowed` with a command denies every other command;
+            # `confirmationRequired` cannot be answered in -p; a hook's allow lifts no policy deny; a
+            # project policy folder is not read.
+            "perm_excluded": _permission({"exclude": ["run_shell_command"]}),
+            "perm_core": _permission({"core": ["read_file"]}),
+            "perm_narrowed": _permission({"allowed": ["run_shell_command(git)"]}),
+            "perm_narrowed_match": _permission({"allowed": ["run_shell_command(echo)"]}),
+            "perm_exclude_arguments": _permission({"exclude": ["run_shell_command(echo)"]}),
+            "perm_confirm": _permission({"confirmationRequired": ["run_shell_command"]}),
+            "perm_beside_hook": _permission({"allowed": ["run_shell_command(git)"]},
+                                            HookAnswer(pre, as_json({"decision": "allow", "reason": "LANE-ALLOW ok"}))),
+            "perm_project_policy": ((), {"files": {".gemini/policies/team.toml": _DENY_ECHO}}),
         }
 
 

@@ -31,4 +31,5 @@ UNIT = vendor_unit(
     # An ask in -p hangs in Gemini (lane case gemini:ask), which no ask_unattended value says.
     landing=Facts(context={"session": "prompt", "prompt": "prompt", "post": "tool_result"}),
     lane="vendors.gemini.lane:CLI",  # test support: loaded only by the vendor lane
+    permissions=Later("vendors.gemini.permission_language:LANGUAGE"),  # tools.exclude/allowed/core/confirmationRequired
 )

@@ -41,6 +41,7 @@ from compat_adapter.importers.common import (
 from compat_adapter.importers import places
 from compat_adapter.importers.loaders import load_jsonc
 from compat_adapter.model import HookPlace, VendorSpec
+from compat_adapter.permissions.read import read_block
 from compat_adapter.rules import resolve_sources
 
 __all__ = ("RUNS_HOOKS_OF", "extra_files", "hook_place", "rules_files", "PLUGIN_SUFFIXES", "import_file", "project_files")
@@ -100,6 +101,30 @@ def _config(spec: VendorSpec, path: Path, shown: str) -> FileImport:
     experimental = data.get("experimental")
     if isinstance(experimental, Mapping):
         _experimental_hooks(spec, experimental.get("hook"), shown, out)
+    tools = data.get("tools")
+    if isinstance(tools, Mapping) and tools:
+        # The legacy switches: OpenCode turns `"bash": false` into a deny of every bash call (write,
+        # edit and patch into `edit`), before the config's own permission rules.
+        switched = {("edit" if k in ("write", "edit", "patch") else k): ("allow" if v else "deny")
+                    for k, v in tools.items() if isinstance(v, bool)}
+        read_block(spec, switched, path=path, shown=shown, place="tools", scope="project", out=out)
+    if "permission" in data:
+        # OpenCode's permission rules, through its rule language (vendors/opencode/permission_language.py).
+        read_block(spec, data["permission"], path=path, shown=shown, place="permission", scope="project", out=out)
+    agents = data.get("agent")
+    if isinstance(agents, Mapping):
+        for name, agent in agents.items():
+            if not isinstance(agent, Mapping) or "permission" not in agent:
+                continue
+            if name == "build":
+                # The default agent's own rules come after the config's (its ruleset is merged last).
+                read_block(spec, agent["permission"], path=path, shown=shown, place="agent.build.permission",
+                           scope="project", out=out)
+            else:
+                out.refused.append(Refused(vendor=spec.id, what=f"agent {name} permission rules",
+                                           origin=f"{shown}:agent.{name}.permission", code="UNSUPPORTED_CONFIG",
+                                           reason=f"rules of OpenCode's {name!r} agent apply only while that agent "
+                                                  "runs; the host runs no such agent, so they are not enforced"))
     return out
 
 

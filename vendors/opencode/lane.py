@@ -56,8 +56,11 @@ class OpenCodeCli(VendorCli):
                    XDG_CACHE_HOME=str(home / ".cache"), XDG_STATE_HOME=str(home / ".local/state"),
                    OPENCODE_DISABLE_MODELS_FETCH="1", OPENCODE_DISABLE_AUTOUPDATE="1",
                    OPENCODE_DISABLE_LSP_DOWNLOAD="1", OPENCODE_DISABLE_SHARE="1")
-        (proj / "opencode.json").write_text(json.dumps({
-            "$schema": "https://opencode.ai/config.json", "model": "mock/mock-model",
+        # A case's own opencode.json (its permission rules …) keeps its keys beside the lane's model.
+        settings = proj / "opencode.json"
+        own = json.loads(settings.read_text()) if settings.is_file() else {}
+        settings.write_text(json.dumps({
+            **own, "$schema": "https://opencode.ai/config.json", "model": "mock/mock-model",
             "provider": {"mock": {"npm": "@ai-sdk/openai-compatible", "name": "Mock",
                                   "options": {"baseURL": f"{base}/v1", "apiKey": "sk-test"},
                                   "models": {"mock-model": {"name": "Mock", "tool_call": True}}}}}, indent=1))
@@ -100,7 +103,22 @@ class OpenCodeCli(VendorCli):
                                            "files": {".env": ENV_FILE}, "steps": (("read", ".env"), ("text", "done"))}),
             "plugin_guard_deny": ((), {"plugins": ("guard.ts",), "files": {".env": ENV_FILE},
                                        "steps": (("shell", "echo ran > tool-ran.txt; cat ./.env"), ("text", "done"))}),
+            # Permission rules (opencode.json `permission`, measured under `opencode run`): the last
+            # matching rule wins; a deny reads the rules; an ask is rejected and the run ends; a tool
+            # denied whole is not offered; an edit pattern is the path from the worktree.
+            "perm_bash_pattern": _permission({"bash": {"*": "allow", "echo hello*": "deny"}}),
+            "perm_last_wins": _permission({"bash": {"echo hello*": "deny", "*": "allow"}}),
+            "perm_bash_ask": _permission({"bash": "ask"}),
+            "perm_bash_denied_whole": _permission({"bash": "deny"}),
+            "perm_edit_pattern": _permission({"edit": {"*.txt": "deny"}}, (("write", "notes.txt"), ("text", "done"))),
         }
+
+
+def _permission(rules: dict[str, Any], steps: tuple[tuple[str, str], ...] | None = None) -> Scenario:
+    """A case whose project opencode.json holds ``permission`` rules, beside the lane's plugin."""
+    extra: dict[str, Any] = {"plugin_rules": {}, "files": {"opencode.json": json.dumps({"permission": rules})},
+                             "imports": ("opencode.json", ".opencode/plugin/lane_plugin.ts")}
+    return ((), {**extra, "steps": steps} if steps else extra)
 
 
 CLI = OpenCodeCli("opencode", "opencode", "1.18.33", "opencode/node_modules/opencode-linux-x64/bin/opencode",

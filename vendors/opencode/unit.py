@@ -29,4 +29,5 @@ UNIT = vendor_unit(
     voice=Voice("opencode", post_block="replace"),
     landing=Facts(context={"session": "message:system", "prompt": "prompt", "post": "tool_result"}),
     lane="vendors.opencode.lane:CLI",  # test support: loaded only by the vendor lane
+    permissions=Later("vendors.opencode.permission_language:LANGUAGE"),  # opencode.json permission
 )

@@ -50,10 +50,14 @@ class QwenCli(VendorCli):
         home.mkdir(parents=True, exist_ok=True)
         # Without selectedType the OPENAI_* variables select no auth in -p; auto-update and usage
         # statistics off so that the run makes no call beyond the scripted model.
+        # Managed auto-memory off: after a text-only turn Qwen Code 0.24.4 asks the model once more on
+        # its own ("Managed memory has TWO directories…", offering tools, so the lane counted it as a
+        # model call), a feature of the CLI that no hook causes (its docs: memory.enableManagedAutoMemory).
         (home / "settings.json").write_text(json.dumps({
             "security": {"auth": {"selectedType": "openai"}},
             "general": {"enableAutoUpdate": False},
-            "privacy": {"usageStatisticsEnabled": False}}))
+            "privacy": {"usageStatisticsEnabled": False},
+            "memory": {"enableManagedAutoMemory": False, "enableManagedAutoDream": False}}))
         env.update(OPENAI_BASE_URL=f"{base}/v1", OPENAI_API_KEY="sk-test", OPENAI_MODEL="mock-model",
                    QWEN_CODE_SUPPRESS_YOLO_WARNING="1")
         return [binary, "-p", prompt, "--yolo", "-o", "json"]
@@ -79,6 +83,14 @@ class QwenCli(VendorCli):
         out["text_only"] = ((HookAnswer("UserPromptSubmit"), HookAnswer(stop)), {"steps": (("text", "hello"),)})
         # Measured without --yolo: the call is declined by -p's own deny rule ("Qwen Code requires
         # permission to use …, but that permission was declined") and the hook never runs.
+        # Claude's permission cases: Qwen reads the same language (vendors/qwen/permissions.py).
+        from vendors.claude.lane import permission_scenarios
+
+        out.update(permission_scenarios(".qwen"))
+        relative = ("Qwen's read_file and write_file refuse the lane's relative path before any rule or hook is "
+                    "weighed (a lane artefact); its path rules are pinned by tests/test_permissions.py")
+        out["perm_read_env"] = out["perm_edit_src"] = relative
+        out["perm_deny_local"] = "Qwen Code reads no settings.local.json (its project scope is .qwen/settings.json)"
         out["permission_request"] = ("Qwen Code never fires PermissionRequest in -p: without --yolo a call that "
                                      "needs approval is declined by the non-interactive deny rule before any hook "
                                      "runs, and with --yolo nothing asks")
@@ -87,11 +99,9 @@ class QwenCli(VendorCli):
 
 CLI = QwenCli("qwen", "qwen", "0.24.4", "qwen/node_modules/@qwen-code/qwen-code/cli-entry.js", "chat",
               "run_shell_command", ".qwen/settings.json", extra_args={"description": "lane step"},
-              env_prefixes=("QWEN", "GEMINI"), write_tool=("write_file", "file_path", "content"),
-              # Measured on 0.24.4 (lane cases edit_observe, text_only): write_file refuses a
-              # relative path before any hook runs, and after a text-only turn Qwen sends its
+              env_prefixes=("QWEN", "GEMINI"), write_tool=("write_file", "file_path", "content"), absolute_write=True,
+              # Measured on 0.24.4 (lane case text_only): after a text-only turn Qwen sends its
               # managed-memory extraction agent's request, tools offered, beside the session.
-              absolute_paths=True,
               side_requests=("You are now acting as the managed memory extraction subagent",))
 
 

@@ -29,4 +29,5 @@ UNIT = vendor_unit(
     landing=Facts(context={"session": "message:system", "prompt": "prompt", "post": "tool_result"},
                   rewrites_input=False),
     lane="vendors.qwen.lane:CLI",  # test support: loaded only by the vendor lane
+    permissions=Later("vendors.qwen.permissions:LANGUAGE"),  # Claude's language, derived
 )

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from compat_adapter.testing.lane.scenarios import (
     HALT,
+    SHOWN_MARKERS,
     KILLED_STEPS,
     STOP_STEPS,
     HookAnswer,
@@ -46,6 +47,17 @@ class CodeBuddyCli(VendorCli):
             names = re.findall(rb'\.[A-Z_]+="([A-Za-z]+)"', m.group(0))
             return tuple(n.decode() for n in names), rel + " (compiled hook-event enum)"
         return (), rel
+
+    def shown(self, result: Mapping[str, Any]) -> tuple[str, ...]:
+        # `-p --output-format json` prints the run's items: the person reads the assistant texts.
+        try:
+            items = json.loads(str(result.get("stdout") or ""))
+        except ValueError:
+            items = []
+        texts = [str(part.get("text", "")) for item in items if isinstance(item, dict) and item.get("role") == "assistant"
+                 for part in item.get("content") or () if isinstance(part, dict)]
+        return tuple(t for t in texts if any(m in t for m in SHOWN_MARKERS)) + tuple(
+            line.strip() for line in str(result.get("stderr") or "").splitlines() if any(m in line for m in SHOWN_MARKERS))
 
     def setup(self, run: Path, base: str, prompt: str, env: dict[str, str], *, binary: str, lane: Path,
               options: Mapping[str, Any]) -> list[str]:
@@ -106,12 +118,17 @@ class CodeBuddyCli(VendorCli):
         always = as_json({"decision": "block", "reason": "LANE-STOP-REASON always"})
         out["stop_block_always"] = ((HookAnswer("Stop", always),), {"steps": STOP_STEPS,
                                                                    "options": {"killed_after": 40}})
+        # Claude's permission cases: CodeBuddy reads the same language (vendors/workbuddy/permissions.py).
+        from vendors.claude.lane import permission_scenarios
+
+        out.update(permission_scenarios(".codebuddy"))
         return out
 
 
 CLI = CodeBuddyCli("workbuddy", "codebuddy", "2.163.0", "codebuddy/wheel/codebuddy_agent_sdk/bin/codebuddy-headless",
                    "chat", "Bash", ".codebuddy/settings.json", extra_args={"description": "lane step"},
                    env_prefixes=("CODEBUDDY",), write_tool=("Write", "file_path", "content"),
+                   read_tool=("Read", "file_path"),
                    package_version="0.3.274")
 
 

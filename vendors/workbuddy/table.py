@@ -176,9 +176,11 @@ EVENTS = (
         degradations=(
             _REMINDER_IN_PROMPT,
             degrade("output-field-ignored",
-                    "A block rejects the prompt with no model call, as in CodeBuddy, but the host's reject "
-                    "carries no text, so \"UserPromptSubmit operation blocked by hook:\\n<reason>\", which "
-                    "CodeBuddy gives as the turn's result, reaches no one; the audit keeps the reason."),
+                    "A block rejects the prompt with no model call, as in CodeBuddy, and \"UserPromptSubmit "
+                    "operation blocked by hook:\\n<reason>\", which CodeBuddy gives as the turn's result, "
+                    "reaches the person as the host's notice (a session record; on DSH also the turn's end, "
+                    "which the SDK and headless --json show), but DSH's web UI shows that turn stopped "
+                    "without the words."),
         ),
         official=EventRow(
             event="UserPromptSubmit",

@@ -28,4 +28,5 @@ UNIT = vendor_unit(
     landing=Facts(context={"session": "prompt", "prompt": "prompt", "post": "tool_result"},
                   deny_frame="Error: {text}", ask_unattended="allow"),
     lane="vendors.workbuddy.lane:CLI",  # test support: loaded only by the vendor lane
+    permissions=Later("vendors.workbuddy.permissions:LANGUAGE"),  # Claude's language, derived
 )

@@ -14,6 +14,10 @@ class CodeBuddyVoice(Voice):
     def deny(self, said: Said) -> str:
         return f"Error: {said.reason}"
 
+    def prompt_blocked(self, said: Said, prompt: str) -> str:
+        # The -p result when UserPromptSubmit blocks (lane case prompt_block).
+        return f"UserPromptSubmit operation blocked by hook:\n{said.reason}"
+
     def ask_denied(self, said: Said) -> str | None:
         # CodeBuddy takes an ask to its own permission rules (and runs PreToolUse again there);
         # what it shows when nothing can answer was not observed.

@@ -358,7 +358,10 @@ async def boot(cwd: Path, *, home: Path | None = None, lane_root: Path | None = 
 
     where = lane(lane_root)
     where.check()
-    chosen = home or where.root / ("home-lane" if controls else "home")
+    # One home per checkout of the bundle: the lane folder may be shared by several checkouts, and
+    # a home shows one bundle folder to every runtime booted from it.
+    checkout = hashlib.sha256(str(BUNDLE_DIR).encode()).hexdigest()[:12]
+    chosen = home or where.root / f"{'home-lane' if controls else 'home'}-{checkout}"
     home = await anyio.to_thread.run_sync(lambda: prepare_home(chosen, where=where, controls=controls))
     with tempfile.TemporaryDirectory(prefix="ca-dsh-") as tmp:
         socket_path = Path(tmp) / "service.sock"

@@ -16,7 +16,10 @@ from typing import Any
 
 from compat_adapter.host.protocol import LogEvent
 
-__all__ = ("RecordReader", "text_of")
+__all__ = ("NOTICE_RECORD", "RecordReader", "text_of")
+
+#: The plugin record a notice for the person is in the log (read as the contract's ``notice``).
+NOTICE_RECORD = "plugin:compat-adapter/notice"
 
 
 def text_of(blocks: Any) -> str:
@@ -48,6 +51,8 @@ class RecordReader:
         elif event.type == "step/start":
             self._turn, self._step = data.get("turn", self._turn), data.get("step")
         where = {"turn": data.get("turn", self._turn), "step": data.get("step", self._step)}
+        if event.type == NOTICE_RECORD:  # what a hook told the person (bundle/voice.mjs)
+            return [self._with(LogEvent(event.seq, "notice", data, event.time), dict(data))]
         if event.type == "user/message" and "text" not in data:
             return [self._with(event, {**data, **where, "text": text_of(data.get("content")),
                                        "source": _source(data.get("source"))})]

@@ -6,7 +6,8 @@ that package's service being provided (``dsh-tools`` provides ``tools`` and decl
 has an encoder for). The plugin reports the live composition in ``hello``: its Cordis services,
 the runtime's own version (read from the ``@deepseek-ai/dsh`` package the runtime resolves, which
 in the single-file executable lives in its snapshot, not in any ``node_modules`` on disk), the
-bridge packages it can load, its tools and the seams it forwards. :func:`surface_from_composition`
+bridge packages it can load, its tools, the seams it forwards and the runtime services it relays
+to (``shellEnv``). :func:`surface_from_composition`
 turns that report into the :class:`~compat_adapter.model.Surface` grading reads. Nothing about a
 row is decided here: a seam the composition lacks is simply absent, and grading names it.
 
@@ -27,6 +28,7 @@ from typing import Any
 from compat_adapter.errors import ProtocolError
 from compat_adapter.host.dsh.records import RecordReader
 from compat_adapter.host.surfaces import HostKind
+from compat_adapter.host.wire.services import BROUGHT
 from compat_adapter.model import SeamMode, Surface
 from vendors.surface import CLAUDE_BRIDGE, CODEX_BRIDGE
 
@@ -35,8 +37,8 @@ __all__ = (
     "DSH_SEAMS",
     "DSH_SURFACE",
     "DSH_VERSION",
+    "BROUGHT_SERVICES",
     "HOST",
-    "NOT_OFFERED",
     "SERVICE_NAMES",
     "SeamInfo",
     "surface_from_composition",
@@ -92,14 +94,10 @@ SERVICE_NAMES: Mapping[str, str] = MappingProxyType({
     "llm": "model",
 })
 
-#: Services 0.2.1 has under a name the surface knows, but that this host does not offer, and why.
-NOT_OFFERED: Mapping[str, str] = MappingProxyType({
-    "shellEnv": "the bundle does not relay shell-environment contributors to the service",
-    "fs.watch": "the bundle does not relay DSH's file watches to the service",
-    "lsp": "DSH's LSP providers answer definition/references/hover queries only; there is no "
-           "diagnostics query and this host does not relay one",
-    "worktrees": "DSH has no git worktree service",
-})
+#: What the bundle brings a composition, whatever it composes: compat-adapter's service side runs a
+#: file watcher, a git worktree poller and a language-server link itself (``host/wire/services.py``);
+#: no profile of 0.2.1 composes ``lsp`` or ``worktrees``, and its ``fs`` watch is one directory deep.
+BROUGHT_SERVICES = BROUGHT
 
 #: The official bridge packages a composition may offer (the names the vendor tables use).
 _BRIDGES = frozenset({CLAUDE_BRIDGE, CODEX_BRIDGE})
@@ -117,6 +115,10 @@ def _unserved(provided: set[str], tools: Any, composition: Mapping[str, Any]) ->
     if "compaction" not in provided:
         out["compaction/start"] = out["compaction/end"] = (
             "no compaction provider in this composition, so no compaction/* record is ever written")
+    if not (isinstance(tools, Mapping) and "ask_user_question" in tools):
+        out["user-questions/request"] = (
+            "no tool in this composition asks the person a question (DSH's ask_user_question is not "
+            "composed) and nothing else here asks one, so user-questions/request never fires")
     if "commands" not in provided:
         out["command/run"] = "no command registry in this composition, so no command/run record is ever written"
     if not composition.get("settings_writable"):
@@ -131,6 +133,9 @@ def _unserved(provided: set[str], tools: Any, composition: Mapping[str, Any]) ->
     if "workspaceChanges" not in provided:
         out["workspace/changes"] = (
             "no workspace-changes recorder in this composition, so no workspace/changes record is ever written")
+        out["lsp/query"] = (
+            "no workspace-changes recorder in this composition, so no turn's changed files are known and "
+            "no language-server query follows them")
     if composition.get("profile") == "sdk":
         out["request/header"] = (
             "the sdk profile switches no model within a session (the SDK fixes one provider and model "
@@ -149,13 +154,28 @@ _TIMING: Mapping[str, str] = MappingProxyType({
 })
 
 
+#: Where the bundle puts context a vendor gives a system or developer message, and what each
+#: change costs (measured: tests/host/test_dsh_voice.py, two prompts in one session per route).
+_PLACEMENT = (
+    "hook context is text of the system prompt, which DeepSeek's wire reads as the system role the "
+    "vendor gives it, in the request of the moment it was given, but at the head of the conversation "
+    "(the vendor's message follows the prompt or tool result it belongs to), and kept there for the "
+    "session; each new context costs what a message does not: on a model route without in-history "
+    "prompt updates (the SDK's default, deepseek-v4-flash) the head system message is rewritten and "
+    "a new request series starts, so the provider's prompt cache of the conversation is lost once "
+    "per change; on an in-history route (deepseek-flash, the sdk profile's default) a whole copy of "
+    "the rendered system prompt is appended to the history per change.")
+
+
 def surface_from_composition(composition: Mapping[str, Any]) -> Surface:
     """The surface of a live DSH composition, from the plugin's report.
 
     ``composition``: ``{"services": [Cordis service names], "version": the runtime's version,
     "bridges": [bridge packages the composition can load], "forwards": [seams the plugin can
-    forward], "tools": {name: argument schema}, "settings_writable": bool}``. Points the
-    composition has a seam for but never produces are graded UNSUPPORTED with the reason.
+    forward], "tools": {name: argument schema}, "settings_writable": bool, "relays": [runtime
+    services the plugin relays to]}``. The services the bundle brings (:data:`BROUGHT_SERVICES`)
+    are offered whatever the composition. Points the composition has a seam for but never
+    produces are graded UNSUPPORTED with the reason.
     """
     services = composition.get("services")
     bridges = composition.get("bridges") or []
@@ -169,14 +189,19 @@ def surface_from_composition(composition: Mapping[str, Any]) -> Surface:
     forwarded = {str(s) for s in forwards}
     seams = {name: info.mode for name, info in DSH_SEAMS.items()
              if info.service in provided and name in forwarded}
-    offered = frozenset(ours for theirs, ours in SERVICE_NAMES.items() if theirs in provided)
-    # The roles a plugin's context can be given here: none the bundle can place on 0.2.1 (its
-    # developer messages reach no request they are meant for: see bundle/plugin.mjs).
+    offered = frozenset(ours for theirs, ours in SERVICE_NAMES.items() if theirs in provided) | BROUGHT
+    # DSH's own shell-environment registry, which the plugin relays to (from tools/execute, just
+    # before a shell tool runs: the registry itself is asked synchronously).
+    relays = {str(r) for r in composition.get("relays") or ()}
+    if "shellEnv" in relays and "shellEnv" in provided and "tools/execute" in seams:
+        offered |= {"shellEnv"}
+    # The roles the bundle gives context here: system-prompt text (bundle/voice.mjs).
     roles = frozenset(str(r) for r in composition.get("context_roles") or ())
+    placement = {role: _PLACEMENT for role in roles}
     return Surface(host="dsh", version=version, seams=seams, services=offered,
                    bridge_packages=frozenset(b for b in bridges if b in _BRIDGES),
                    unserved=_unserved(provided, composition.get("tools"), composition),
-                   context_roles=roles, timing=_TIMING if "subagents" in provided else {})
+                   context_roles=roles, context_placement=placement, timing=_TIMING if "subagents" in provided else {})
 
 
 #: What the bundle reports in a real 0.2.1-rc.2 ``sdk`` profile (the tests boot one and compare
@@ -184,17 +209,20 @@ def surface_from_composition(composition: Mapping[str, Any]) -> Surface:
 DSH_SDK_COMPOSITION: Mapping[str, Any] = MappingProxyType({
     "services": ["sessions", "agents", "approval", "systemPrompt", "llm", "shellEnv", "commands",
                  "tools", "settings", "subprocess", "sandbox", "userQuestions", "tokenMeter",
-                 "agentLoop", "shell", "fs", "compaction", "subagents"],
+                 "agentLoop", "shell", "fs", "compaction", "subagents", "workspaceChanges"],
     "version": DSH_VERSION,
     "bridges": [],
     "forwards": ["tools/pre-execute", "tools/execute", "tools/post-execute", "agent/created",
                  "agent/pre-step", "agent/turn-stopping", "agent/status", "agent/error",
-                 "agent/disposed", "agent/inbox/inserted", "approval/request", "session/created",
+                 "agent/disposed", "agent/inbox/inserted", "approval/request", "user-questions/request",
+                 "session/created",
                  "settings/document-updated", "subagent/start", "subagent/end", "session/event"],
     # Tool names as registered (the live report also carries each argument schema).
     "tools": {"bash": None, "todo_write": None},
     "settings_writable": True,
     "profile": "sdk",
+    "relays": ["shellEnv"],
+    "context_roles": ["system", "developer"],
 })
 
 #: The surface a 0.2.1-rc.2 ``sdk`` profile with the bundle publishes.

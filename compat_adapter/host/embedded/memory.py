@@ -6,7 +6,7 @@ it was built without), dispatches every seam in its real mode with DSH's default
 (:mod:`~compat_adapter.host.embedded.session`), runs scripted agents over real tools
 (:mod:`~compat_adapter.host.embedded.agent`, :mod:`~compat_adapter.host.embedded.loop`,
 :mod:`~compat_adapter.host.embedded.tools`) and reaches the optional services through the runtime
-modules, imported only when first used (:mod:`~compat_adapter.host.embedded.services`)::
+modules, imported only when first used (:mod:`~compat_adapter.runtime.services`)::
 
     async with MemoryHost(tmp_path, log_dir=tmp_path / "logs") as host:
         host.on("tools/pre-execute", policy)
@@ -39,10 +39,11 @@ from compat_adapter.handlers.model import ModelEndpoint, ask_endpoint, endpoint_
 from compat_adapter.host.embedded.agent import MemoryAgent, StartSource
 from compat_adapter.host.embedded.bridges import MountedBridge, mount
 from compat_adapter.host.embedded.loop import run_nested
+from compat_adapter.host.embedded.notices import SessionNotices
 from compat_adapter.host.embedded.seams import Default, Listener, Seams
-from compat_adapter.host.embedded.services import HOST_USER, Services
+from compat_adapter.runtime.services import HOST_USER, Services
 from compat_adapter.host.embedded.session import MemorySession, Sessions
-from compat_adapter.host.embedded.shellenv import ShellEnv
+from compat_adapter.runtime.shellenv import ShellEnv
 from compat_adapter.host.protocol import (
     AgentCreated,
     ApprovalOutcome,
@@ -75,7 +76,7 @@ _IN_BACKGROUND: contextvars.ContextVar[bool] = contextvars.ContextVar("in_backgr
                                                                      default=False)
 
 
-class MemoryHost(Host):
+class MemoryHost(SessionNotices, Host):
     """The embedded host. Use it as ``async with MemoryHost(cwd) as host``.
 
     :param cwd: where sessions start (the session cwd of every tool and hook).
@@ -408,22 +409,8 @@ class MemoryHost(Host):
                     *, debounce_ms: int = 250, user: str | None = None) -> Callable[[], Awaitable[None]]:
         if not self._fs_watch:
             raise NotImplementedError("fs.watch is switched off on this host")
-        # Imported on first use, like the other services: watchfiles, pygls and GitPython are
-        # slow to import and most hosts never start them.
-        from compat_adapter.runtime.fswatch import FsWatchService
-
-        who = HOST_USER if user is None else user
-        service = await self._services.shared(self._require_running(), "fs.watch", FsWatchService, who)
-        try:
-            unwatch = await service.watch(Path(path), changed, debounce_ms=debounce_ms)
-        except BaseException:
-            await self._services.drop("fs.watch", who)
-            raise
-
-        async def close() -> None:  # the watch, then its hold: the last one stops the watcher
-            await unwatch()
-            await self._services.drop("fs.watch", who)
-        return self._services.opened("fs.watch", who, close)
+        return await self._services.watch(self._require_running(), path, changed, debounce_ms=debounce_ms,
+                                          user=HOST_USER if user is None else user)
 
     async def lsp_query(self, operation: str, file_path: Path, line: int = 0,
                         character: int = 0, *, user: str | None = None) -> LspResult:
@@ -453,11 +440,8 @@ class MemoryHost(Host):
                               *, interval_s: float = 0.5, user: str | None = None) -> Callable[[], Awaitable[None]]:
         if not self._worktrees:
             raise NotImplementedError("worktrees are switched off on this host")
-        from compat_adapter.runtime.worktrees import WorktreePoller
-
-        close = await self._services.hold(self._require_running(),
-                                          WorktreePoller(Path(cwd), changed, interval_s=interval_s))
-        return self._services.opened("worktrees", HOST_USER if user is None else user, close)
+        return await self._services.poll_worktrees(self._require_running(), cwd, changed, interval_s=interval_s,
+                                                   user=HOST_USER if user is None else user)
 
     async def release(self, service: str, user: str) -> None:
         if service == "bridges":

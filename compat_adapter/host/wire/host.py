@@ -2,10 +2,9 @@
 
 ``WireHost`` runs over a :class:`~compat_adapter.host.wire.channel.Channel`. The peer is the
 runtime's side (for DeepSeek Harness, the Cordis plugin of ``host/dsh/bundle/``); it publishes its
-surface in ``hello`` (a plain ``surface``, or a report that a registered host kind reads, see
-:mod:`compat_adapter.host.surfaces`), forwards the seam events this side subscribed to as
-``dispatch`` requests and applies the verdicts and effects that come back. The same routes and the
-same :class:`~compat_adapter.service.CompatAdapter` run on it unchanged:
+surface in ``hello`` (a plain ``surface``, or a report a registered host kind reads), forwards the
+seam events this side subscribed to as ``dispatch`` requests and applies the verdicts and effects
+that come back. The same routes and :class:`~compat_adapter.service.CompatAdapter` run unchanged:
 
 * a waterfall listener's ``await next()`` becomes a ``next`` request back to the peer, which runs
   the rest of the runtime's chain (other listeners, the seam's default) and returns its verdict;
@@ -16,7 +15,7 @@ same :class:`~compat_adapter.service.CompatAdapter` run on it unchanged:
   mirror of the real log (``turn_of`` and friends work), and ``session.append`` goes to the real
   log as a notification, in order with everything else. A mirror is released with its agent
   (``agent/disposed``, ``agent/gone``), and at most ``max_sessions`` are kept (the oldest goes);
-* ``mount_bridge`` asks the peer to load an official bridge package on the generated config.
+* ``mount_bridge`` has the peer load an official bridge; services it lacks run here (``services.py``).
 """
 
 from __future__ import annotations
@@ -35,6 +34,8 @@ from anyio.abc import TaskGroup
 
 from compat_adapter.errors import HostSurfaceMismatch, MountFailed, ProtocolError
 from compat_adapter.host.wire.channel import Channel
+from compat_adapter.host.wire.services import ServiceSide
+from compat_adapter.host.wire.notices import ChannelNotices
 from compat_adapter.host.wire.codec import (decode_event, decode_result, decode_verdict, encode_message,
                                             encode_verdict, plain)
 from compat_adapter.host.protocol import (
@@ -185,13 +186,12 @@ class _Mount:
             await self.host._channel.request("unmount_bridge", {"mount": self.mount_id})
 
 
-class WireHost(Host):
+class WireHost(ServiceSide, ChannelNotices, Host):
     """The Host contract over a :class:`~compat_adapter.host.wire.channel.Channel` to a runtime.
 
     Call :meth:`attach` before the channel runs; the surface is known once the peer's ``hello``
     arrived (:meth:`welcome`). ``kind``: the host kind whose hello this is (its surface reader and
-    record reader); by default the one the hello names (``host``), else a plain ``surface``.
-    """
+    record reader); by default the one the hello names (``host``), else a plain ``surface``."""
 
     def __init__(self, channel: Channel, *, cwd: Path, tg: TaskGroup, max_records: int = 1000,
                  max_sessions: int = 256, kind: HostKind | None = None) -> None:
@@ -218,6 +218,7 @@ class WireHost(Host):
         self._channel.on_request("dispatch", self._dispatch)
         self._channel.on_notification("session/event", self._on_session_event)
         self._channel.on_notification("agent/gone", self._on_agent_gone)
+        self._attach_services()
 
     def welcome(self, params: Mapping[str, Any]) -> Surface:
         """Take the peer's ``hello``: its surface, given directly or as its host kind's report."""
@@ -304,10 +305,10 @@ class WireHost(Host):
         return mount
 
     async def release(self, service: str, user: str) -> None:
-        """The plugin drops what ``user`` holds: its bridge mounts still up, and with the last
-        Codex mount the ``bash`` alias the plugin provided for it."""
+        """What ``user`` holds goes: the bridge mounts still up in the plugin (with the last Codex
+        mount the ``bash`` alias it provided), or what it opened of the services this side brings."""
         if service != "bridges" or self._channel.closed.is_set():
-            return
+            return await self._release_brought(service, user) if service != "bridges" else None
         try:
             await self._channel.request("release", {"service": service, "user": user})
         except ProtocolError as exc:  # a plugin that cannot release still unmounted on request

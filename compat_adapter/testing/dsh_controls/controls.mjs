@@ -1,7 +1,7 @@
 // Test lane only (see __init__.py): DSH's own UI actions, asked for over the compat-adapter
 // bundle's channel by the live checks. Each request names the agent (its session id).
 export const name = 'compat-adapter-lane-controls'
-export const inject = ['compatAdapter', 'agents', 'commands', 'compaction']
+export const inject = ['compatAdapter', 'agents', 'commands', 'compaction', 'userQuestions']
 
 const LIMIT_MS = 120_000
 
@@ -28,6 +28,15 @@ export function apply(ctx) {
   channel.onRequest('lane.cancel', async ({ agent }) => {
     agentOf(agent).cancel(new Error('interrupted by the user'))
     return {}
+  })
+  // What DSH's ask_user_question tool does (no shipped profile composes it for the SDK): the
+  // questions go down DSH's own user-questions/request chain, and the answer comes back.
+  channel.onRequest('lane.ask', async ({ agent, questions }) => {
+    try {
+      return { answer: await ctx.userQuestions.ask({ questions, agent: agentOf(agent), signal: AbortSignal.timeout(LIMIT_MS) }) }
+    } catch (error) {
+      return { error: String(error?.message ?? error), code: error?.code ?? null }
+    }
   })
   channel.onRequest('lane.status', async ({ agent }) => ({ status: agentOf(agent).status ?? null }))
 }

@@ -21,7 +21,7 @@ from compat_adapter.routing import pointfacts as points
 from compat_adapter.testing.lane.outcome import Outcome, Refusal
 from compat_adapter.testing.lane.scenarios import Case
 
-__all__ = ("FACET_CODES", "POINT_FACETS", "Difference", "Verdict", "compare", "payload_fields")
+__all__ = ("FACET_CODES", "POINT_FACETS", "Difference", "Verdict", "compare", "facets_of", "naming", "payload_fields")
 
 #: Which degradation codes name which kind of difference. A kind is a facet and, where it matters,
 #: how the facet differs: a text that is missing is an ignored field, a text that arrives in another
@@ -39,7 +39,7 @@ FACET_CODES: Mapping[str, frozenset[str]] = {
     "rewritten": frozenset({"input-rewrite-ignored"}),
     # the text the model reads in place of a tool the vendor did not run
     "tool_result/missing": frozenset({"output-field-ignored", "decision-narrowed", "observe-only"}),
-    "tool_result/shape": frozenset({"message-provenance"}),
+    "tool_result/shape": frozenset({"message-provenance", "text-differs"}),
     "tool_result/exit": frozenset({"exit-code-differs"}),
     # a hook's text reached the model: not at all here, or in another place or shape
     "landing/missing": frozenset({"output-field-ignored", "output-rewrite-ignored", "observe-only",
@@ -49,6 +49,11 @@ FACET_CODES: Mapping[str, frozenset[str]] = {
     "landing/extra": frozenset(),
     # how many model calls the run made (a block that continues or ends the turn)
     "model_calls": frozenset({"decision-narrowed", "no-loop-guard", "observe-only"}),
+    # what a hook said that the person was shown: not here, in other words here, or here only (the
+    # vendor's non-interactive output showed nothing: no loss code says that we show more)
+    "shown/missing": frozenset({"output-field-ignored", "observe-only"}),
+    "shown/shape": frozenset({"text-differs"}),
+    "shown/extra": frozenset(),
 }
 UNSUPPORTED = "unsupported"
 
@@ -63,16 +68,16 @@ UNSUPPORTED = "unsupported"
 #: makes one model call after a PreToolUse or PostToolUse halt where it makes three). The other
 #: points only watch. An event with no row here (unknown, or unserved on this host) is of no known
 #: kind: it names its own firing, and the landing of a marker its scripted answer carries.
-_START = frozenset({"landing", "model_calls", "tool_ran", "tool_result"})
+_START = frozenset({"landing", "model_calls", "tool_ran", "tool_result", "shown"})
 POINT_FACETS: Mapping[str, frozenset[str]] = {
-    points.PRE_EXECUTE.name: frozenset({"tool_ran", "tool_result", "rewritten", "landing", "model_calls"}),
-    points.APPROVAL.name: frozenset({"tool_ran", "tool_result", "rewritten", "landing", "model_calls"}),
-    points.POST_EXECUTE.name: frozenset({"tool_result", "landing", "model_calls"}),
+    points.PRE_EXECUTE.name: frozenset({"tool_ran", "tool_result", "rewritten", "landing", "model_calls", "shown"}),
+    points.APPROVAL.name: frozenset({"tool_ran", "tool_result", "rewritten", "landing", "model_calls", "shown"}),
+    points.POST_EXECUTE.name: frozenset({"tool_result", "landing", "model_calls", "shown"}),
     points.PRE_STEP.name: _START,
     points.PRE_STEP_TRANSFORM.name: _START,
     points.AGENT_CREATED.name: _START,
     points.SUBAGENT_START.name: frozenset({"landing", "model_calls"}),
-    points.TURN_STOPPING.name: frozenset({"landing", "model_calls"}),
+    points.TURN_STOPPING.name: frozenset({"landing", "model_calls", "shown"}),
     points.SUBAGENT_END.name: frozenset({"landing", "model_calls"}),
 }
 
@@ -100,13 +105,16 @@ class Verdict:
         return {"case": self.case, "status": self.status, "differences": [d.as_json() for d in self.differences]}
 
 
-def _facets(case: Case, o: Outcome, vendor: Outcome) -> dict[str, Any]:
+def facets_of(case: Case, o: Outcome, vendor: Outcome) -> dict[str, Any]:
+    """The compared facets of one side's outcome (the vendor's decides whether a tool result is one)."""
     # Which hooks fired, as a multiset: the order across events is not stable in every vendor
     # (CodeBuddy fires SessionStart and UserPromptSubmit in either order from run to run).
     facets: dict[str, Any] = {"invoked": sorted(o.invoked), "tool_ran": o.tool_ran, "rewritten": o.rewritten,
                               "model_calls": o.model_calls}
     if not vendor.tool_ran:
         facets["tool_result"] = o.tool_result
+    if vendor.shown or o.shown:
+        facets["shown"] = sorted(o.shown)
     for marker in sorted(set(vendor.landings) | set(o.landings)):
         landing = o.landings.get(marker)
         facets[f"landing:{marker}"] = None if landing is None else [landing.place, landing.line]
@@ -120,7 +128,7 @@ def compare(case: Case, vendor: Outcome, ours: Outcome) -> Verdict:
     entries = (*ours.refused, *(Refusal(UNSUPPORTED, "graded UNSUPPORTED", event)
                                 for event, event_codes in ours.degradations.items() if UNSUPPORTED in event_codes))
     left_out = [e for e in entries if _fewer_here(e, vendor, ours)]
-    want, got = _facets(case, vendor, vendor), _facets(case, ours, vendor)
+    want, got = facets_of(case, vendor, vendor), facets_of(case, ours, vendor)
     diffs = []
     # Both sides' facets: a text that lands only here (a hook the vendor never ran) differs too.
     for facet in [*want, *(f for f in got if f not in want)]:
@@ -130,7 +138,7 @@ def compare(case: Case, vendor: Outcome, ours: Outcome) -> Verdict:
         # can name it (a loss listed on another event of the case says nothing about this one).
         among = _event_codes(ours, want[facet], got.get(facet)) if facet == "invoked" else codes
         explained = {e.code for e in left_out if _can_change(case, e, facet)}
-        named = sorted((among & _naming(case, facet, want.get(facet), got.get(facet))) | explained)
+        named = sorted((among & naming(case, facet, want.get(facet), got.get(facet))) | explained)
         diffs.append(Difference(facet, want.get(facet), got.get(facet), tuple(named)))
     if ours.error:
         diffs.append(Difference("error", None, ours.error, ()))
@@ -179,7 +187,8 @@ def _event_codes(ours: Outcome, vendor: list[str], here: list[str] | None) -> se
     return {c for event in differing for c in ours.degradations.get(event.split("[", 1)[0], ())}
 
 
-def _naming(case: Case, facet: str, vendor: Any, ours: Any) -> frozenset[str]:
+def naming(case: Case, facet: str, vendor: Any, ours: Any) -> frozenset[str]:
+    """The degradation codes that name a difference of ``facet`` between these two values."""
     family = facet.split(":", 1)[0]
     exit_answer = any(h.exit for h in case.hooks)
     if family == "tool_ran":
@@ -192,6 +201,9 @@ def _naming(case: Case, facet: str, vendor: Any, ours: Any) -> frozenset[str]:
     if family == "landing":
         kind = "missing" if ours is None else "extra" if vendor is None else "shape"
         return FACET_CODES[f"landing/{kind}"]
+    if family == "shown":
+        kind = "missing" if not ours else "extra" if not vendor else "shape"
+        return FACET_CODES[f"shown/{kind}"]
     return FACET_CODES[family]
 
 

@@ -26,7 +26,7 @@ from compat_adapter.testing.lane.outcome import (
 )
 from compat_adapter.testing.lane.hookserver import serve_hooks
 from compat_adapter.testing.lane.run import VendorRecord, hook_files, prepare_project, run_vendor
-from compat_adapter.testing.lane.scenarios import EDIT_TEXT, Case
+from compat_adapter.testing.lane.scenarios import EDIT_TEXT, SHOWN_MARKERS, Case
 from compat_adapter.testing.lane.vendors import cli_for
 
 __all__ = ("embedded_outcome", "vendor_outcome")
@@ -84,7 +84,8 @@ def vendor_outcome(case: Case, run: Path, **options: Any) -> Outcome:
         side="vendor", case=case.name, hooks=_hooks(record.hooks, roots), tool_ran=record.tool_ran,
         rewritten=any(REWRITE_MARK in i.text for items in main for i in items if i.kind == "tool_result"),
         tool_result=_first_tool_result(main, roots), landings=landings(main, roots), model_calls=len(main),
-        reads=new_items(main), notes=tuple(notes),
+        reads=new_items(main), notes=tuple(notes), texts=tuple(tuple(items) for items in main),
+        shown=tuple(normalize_text(t, roots) for t in cli_for(case.vendor).shown(record.result)),
         error=None if record.result["rc"] == 0 or case.kind == "prompt_block"
         or (killed is not None and record.result["timed_out"]) else
         f"the CLI exited {record.result['rc']}: {record.result['stderr'][-400:]}")
@@ -127,13 +128,12 @@ async def embedded_outcome(case: Case, run: Path) -> Outcome:
     # The scripted loop's JSON form: the host's own shell tool, with the arguments the vendor's
     # model sent besides the command (a description), so that the payloads compare on the fields
     # the dialect builds.
-    # A file is named as the vendor's model names it (an absolute path where its tools want one).
     call_of = {"shell": lambda value: {"name": "bash", "arguments": {"command": value, **cli.extra_args}},
-               "read": lambda value: {"name": "read", "arguments": {"path": cli.file_path(value, proj)}},
-               "write": lambda value: {"name": "write", "arguments": {"path": cli.file_path(value, proj),
-                                                                      "content": EDIT_TEXT}}}
+               "read": lambda value: {"name": "read", "arguments": {"path": value}},
+               "write": lambda value: {"name": "write", "arguments": {"path": value, "content": EDIT_TEXT}}}
     script = [{"tools": [call_of[kind](value)]} if kind in call_of else value for kind, value in case.steps]
     degradations: dict[str, tuple[str, ...]] = {}
+    per_hook: list[tuple[str, str, tuple[str, ...]]] = []
     async with MemoryHost(proj) as host, _served(case, run):
         async with CompatAdapter(host, state_dir=str(run / "adapter")) as adapter:
             try:
@@ -145,6 +145,12 @@ async def embedded_outcome(case: Case, run: Path) -> Outcome:
                 if str(g.capability) == "UNSUPPORTED":
                     codes.append("unsupported")
                 degradations[g.event] = tuple(dict.fromkeys(degradations.get(g.event, ()) + tuple(codes)))
+            # Each hook's own grade, by its handler (register_import answers the hooks first, in order).
+            per_hook = [(h.event, json.dumps(h.handler if isinstance(h.handler, str) else dict(h.handler),
+                                             sort_keys=True, default=str),
+                         tuple(str(d.code) for d in g.degradations) + (("unsupported",)
+                                                                       if str(g.capability) == "UNSUPPORTED" else ()))
+                        for h, g in zip(imported.hooks, graded)]
             agent = await host.create_agent(script=script)
             await agent.run_turn(case.prompt)
             await host.settle()
@@ -175,4 +181,7 @@ async def embedded_outcome(case: Case, run: Path) -> Outcome:
         side="embedded", case=case.name, hooks=_hooks(records, roots), tool_ran=(proj / "tool-ran.txt").exists(),
         rewritten=any(REWRITE_MARK in i.text for i in items if i.kind == "tool_result"),
         tool_result=_first_tool_result([items], roots), landings=landings(requests, roots), model_calls=calls,
-        reads=new_items(requests), refused=refused, degradations=degradations)
+        reads=new_items(requests), refused=refused, degradations=degradations,
+        texts=tuple(tuple(items) for items in requests[:calls]), graded=tuple(per_hook),
+        shown=tuple(normalize_text(str(e.data.get("text", "")), roots) for e in events
+                    if e.type == "notice" and any(m in str(e.data.get("text", "")) for m in SHOWN_MARKERS)))

@@ -86,6 +86,15 @@ class Outcome:
     degradations: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Embedded side: each registered event → the degradation codes its grade lists."""
     notes: tuple[str, ...] = ()
+    texts: tuple[tuple[Item, ...], ...] = field(default=(), repr=False)
+    """Per model request, every item it carried, whole (not in the report: the real-config lane
+    looks in it for the text real hooks wrote)."""
+    graded: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+    """Embedded side: per registered hook, in the file's order, its event, its handler (as JSON)
+    and the degradation codes of its own grade."""
+    shown: tuple[str, ...] = ()
+    """What the person was shown that a hook said (texts with a ``SHOWN_MARKERS`` mark): the real
+    CLI's output, or the embedded host's notice records."""
 
     @property
     def invoked(self) -> tuple[str, ...]:
@@ -102,6 +111,7 @@ class Outcome:
                 "refused": [{"code": r.code, "reason": r.reason, "event": r.event, "label": r.label}
                             for r in self.refused],
                 "degradations": {k: list(v) for k, v in self.degradations.items()}, "notes": list(self.notes),
+                "shown": list(self.shown),
                 "reads": [[{"role": i.role, "kind": i.kind, "text": i.text} for i in step] for step in self.reads]}
 
 

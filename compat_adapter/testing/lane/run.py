@@ -14,12 +14,13 @@ import shutil
 import socket
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from compat_adapter.testing.lane.scenarios import CORPUS_PLUGINS, Case
-from compat_adapter.testing.lane.vendors import cli_for, lane_vendors, prepare
+from compat_adapter.testing.lane.vendors import PROJECT, cli_for, lane_vendors, prepare
 
 __all__ = ("NETNS_PORT", "VendorRecord", "hook_files", "isolation", "prepare_project", "run_vendor", "turns_for")
 
@@ -58,15 +59,17 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def turns_for(case: Case, proj: Path) -> list[dict[str, Any]]:
-    """The scripted model's turns for ``case``, whose project is ``proj``."""
+def turns_for(case: Case, proj: Path | None = None) -> list[dict[str, Any]]:
+    """The scripted model's turns for ``case``; a call's :data:`PROJECT` becomes ``proj``."""
     cli = cli_for(case.vendor)
     calls = {"shell": cli.call, "read": cli.read, "write": cli.write}
     extra = dict(case.options.get("call_args") or {})  # what a case adds to every call (Codex: escalation)
 
     def one(kind: str, value: str) -> dict[str, Any]:
-        made = calls[kind](value if kind == "shell" else cli.file_path(value, proj))
-        return {**made, "arguments": {**made["arguments"], **extra}}
+        made = calls[kind](value)
+        arguments = {k: v.replace(PROJECT, str(proj)) if proj is not None and isinstance(v, str) else v
+                     for k, v in made["arguments"].items()}
+        return {**made, "arguments": {**arguments, **extra}}
 
     return [{"calls": [one(kind, value)]} if kind in calls else {"text": value} for kind, value in case.steps]
 
@@ -99,8 +102,10 @@ def prepare_project(case: Case, run: Path) -> Path:
     for name, text in case.files.items():
         (proj / name).parent.mkdir(parents=True, exist_ok=True)
         (proj / name).write_text(text)
-        if text.startswith("#!"):
-            (proj / name).chmod(0o755)  # a script the config starts directly
+        # A script the config starts directly; a repository's own script keeps its repository's mode.
+        kept = case.options.get("kept_modes", {}).get(name)
+        if kept or (kept is None and text.startswith("#!")):
+            (proj / name).chmod(0o755)
     cli = cli_for(case.vendor)
     target = proj / cli.hooks_file
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -119,8 +124,11 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def run_vendor(case: Case, run: Path, *, timeout: float = 150.0, lane: Path | None = None) -> VendorRecord:
-    """Run ``case`` under the real CLI in ``run`` (created); raises if the CLI is not installed."""
+def run_vendor(case: Case, run: Path, *, timeout: float = 150.0, lane: Path | None = None,
+               wrap: Callable[[list[str]], list[str]] | None = None) -> VendorRecord:
+    """Run ``case`` under the real CLI in ``run`` (created); raises if the CLI is not installed.
+    ``wrap`` puts a program in front of the CLI's command line (the real-config lane's process
+    observer), inside the sandbox."""
     if case.not_drivable:
         raise ValueError(f"{case.name} is not drivable: {case.not_drivable}")
     cli = cli_for(case.vendor)
@@ -131,6 +139,8 @@ def run_vendor(case: Case, run: Path, *, timeout: float = 150.0, lane: Path | No
     netns, why = isolation()
     port = NETNS_PORT if netns else _free_port()
     argv, env = prepare(cli, run, port, case.prompt, lane=lane, options=case.options)
+    if wrap is not None:
+        argv = wrap(list(argv))
     job = {"api": cli.api, "turns": turns_for(case, proj), "argv": argv, "env": env, "cwd": str(proj), "port": port,
            "out": str(run / "out"), "netns": netns, "timeout": timeout,
            "http_server": case.options.get("http_server"), "side_markers": list(cli.side_requests)}

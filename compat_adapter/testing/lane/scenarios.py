@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ("CORPUS_PLUGINS", "EDIT_TEXT", "ENV_FILE", "EXIT_3_STEPS", "HALT", "KILLED_STEPS", "KINDS", "LANE_PLUGIN", "MARKERS", "REWRITTEN_COMMAND",
+__all__ = ("CORPUS_PLUGINS", "EDIT_TEXT", "ENV_FILE", "EXIT_3_STEPS", "HALT", "KILLED_STEPS", "KINDS", "LANE_PLUGIN", "MARKERS", "REWRITTEN_COMMAND", "SHOWN_MARKERS", "SYSMSG",
            "STOP_STEPS", "TOOL_COMMAND", "TWO_STEPS", "Case", "HookAnswer", "Scenario", "as_json", "cases", "claude_like",
            "claude_shaped_config", "claude_shaped_table", "hso", "recorder_command")
 
@@ -34,6 +34,12 @@ ENV_FILE = "LANE_SECRET=do-not-leak\n"
 #: Marker strings whose landing place in the model's requests is looked up.
 MARKERS = ("LANE-CTX-SESSION", "LANE-CTX-PROMPT", "LANE-CTX-PRE", "LANE-CTX-POST", "LANE-DENY", "LANE-BLOCK",
            "LANE-STOP-REASON", "LANE-MODIFIED")
+
+#: Marks of the texts a hook shows the person (a blocked prompt's reason, a stopReason, a
+#: systemMessage): the ``shown`` facet compares where each reaches the person.
+SHOWN_MARKERS = ("LANE-BLOCK prompt", "LANE-HALT", "LANE-SYSMSG")
+#: A systemMessage for the person, with no decision (the vendors show it to their user).
+SYSMSG = '{"systemMessage": "LANE-SYSMSG for you"}'
 
 KINDS = ("observe", "deny_exit2", "deny_json", "allow", "ask", "rewrite", "pre_context", "post_context", "post_block",
          "prompt_block", "prompt_context", "stop_block_json", "stop_block_exit2", "session_context",
@@ -197,8 +203,9 @@ def recorder_command(run: Path, answer: HookAnswer) -> str:
 
 
 def claude_shaped_config(case: Case, run: Path) -> dict[str, Any]:
-    """The case's hooks in Claude's config shape (``{hooks: {Event: [{matcher, hooks: […]}]}}``)."""
-    return {"hooks": claude_shaped_table(case, run)}
+    """The case's hooks in Claude's config shape (``{hooks: {Event: [{matcher, hooks: […]}]}}``),
+    beside the case's other settings keys (``options["settings"]``: its permission rules …)."""
+    return {**(case.options.get("settings") or {}), "hooks": claude_shaped_table(case, run)}
 
 
 def claude_shaped_table(case: Case, run: Path, answers: tuple[HookAnswer, ...] | None = None) -> dict[str, list[Any]]:

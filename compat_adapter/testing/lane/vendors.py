@@ -18,10 +18,14 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from compat_adapter.testing.lane.scenarios import EDIT_TEXT, Case, Scenario, cases, claude_shaped_config
+from compat_adapter.testing.lane.scenarios import SHOWN_MARKERS, EDIT_TEXT, Case, Scenario, cases, claude_shaped_config
 
-__all__ = ("NoCli", "VendorCli", "base_env", "cases_for", "cli_for", "cli_less", "lane_dir", "lane_vendors",
+__all__ = ("PROJECT", "NoCli", "VendorCli", "base_env", "cases_for", "cli_for", "cli_less", "lane_dir", "lane_vendors",
            "link_plugin_package", "prepare")
+
+#: In a scripted call's arguments, the run's project folder (known only when the run starts).
+PROJECT = "{lane-project}"
+
 
 #: Where ``scripts/vendor_lane.sh`` installs the CLIs (override: COMPAT_ADAPTER_VENDOR_DIR).
 def lane_dir() -> Path:
@@ -56,18 +60,25 @@ class VendorCli:
     destructive: str | None = None
     """The real-config lane's destructive command for a CLI that refuses the standard one by itself,
     before any hook decides (measured; the lane compares hooks, not the vendors' own checks)."""
-    absolute_paths: bool = False
-    """Its file tools refuse a relative path before any hook runs (measured: Qwen's write_file says
-    "File path must be absolute"), so the scripted model names a project file by its absolute path."""
     side_requests: tuple[str, ...] = ()
     """Texts that mark a model request the CLI makes for itself, beside the session, though it offers
     tools: the scripted model answers it as a side request (no turn taken, no model call counted)."""
     package_version: str | None = None
     """The registry release ``scripts/vendor_lane.sh`` pins when it is not ``version``, the CLI's own
     (CodeBuddy Code 2.163.0 ships in the codebuddy-agent-sdk wheel 0.3.274)."""
+    absolute_write: bool = False
+    """The write tool takes only an absolute path (Qwen Code's write_file refuses ``tool-ran.txt``
+    with "File path must be absolute" before any hook runs): the call names the file under the
+    run's project (:data:`PROJECT`, filled in when the run's folder is known)."""
 
     def binary_path(self, lane: Path | None = None) -> Path:
         return (lane or lane_dir()) / self.binary
+
+    def shown(self, result: Mapping[str, Any]) -> tuple[str, ...]:
+        """What the run showed the person that a hook said: each line of the CLI's output (stdout,
+        then stderr) that carries a ``SHOWN_MARKERS`` mark."""
+        return tuple(line.strip() for stream in ("stdout", "stderr") for line in str(result.get(stream) or "").splitlines()
+                     if any(m in line for m in SHOWN_MARKERS))
 
     def call(self, command: str) -> dict[str, Any]:
         """The tool call the scripted model makes to run ``command`` in this vendor's shell tool."""
@@ -80,16 +91,13 @@ class VendorCli:
         name, argument = self.read_tool
         return {"name": name, "arguments": {argument: path}}
 
-    def file_path(self, path: str, proj: Path) -> str:
-        """How the scripted model names the project file ``path`` to this CLI's file tools."""
-        return str(proj / path) if self.absolute_paths else path
-
     def write(self, path: str) -> dict[str, Any]:
         """The tool call the scripted model makes to write ``path`` (a fixed text) with its write tool."""
         if self.write_tool is None:
             raise ValueError(f"no write tool is set up for {self.vendor}")
         name, where, what = self.write_tool
-        return {"name": name, "arguments": {where: path, what: EDIT_TEXT}}
+        return {"name": name, "arguments": {where: f"{PROJECT}/{path}" if self.absolute_write else path,
+                                            what: EDIT_TEXT}}
 
     def setup(self, run: Path, base: str, prompt: str, env: dict[str, str], *, binary: str, lane: Path,
               options: Mapping[str, Any]) -> list[str]:

@@ -208,9 +208,14 @@ async def drive_pre_step(s: Session) -> None:
                  f"the model did not receive the replacement prompt: {first}",
                  "the step entered the replacement prompt")
     elif s.row.blocking == "verdict":
-        s.expect(result.reason == "blocked" and result.steps == 0
+        # The host ends the turn without a step, and the person is told (a notice record); DSH
+        # ends it as aborted by the hook, with the notice's words, which its SDK and headless show.
+        # The official bridge's reject carries no words (a loss its rows list): no one is told.
+        told = [n for n in log_records(agent.session, "notice") if n.get("kind") in ("blocked", "stopped")]
+        s.expect(result.reason in ("blocked", "aborted") and result.steps == 0 and (told or s.official)
                  and not (s.root / "stepped.txt").exists(),
-                 f"a prompt block did not reject the step: {result}", "block rejected the turn")
+                 f"a prompt block did not reject the step, or told no one: {result} {told}",
+                 f"block rejected the turn ({result.reason}); the person was told: {told[0]['text'][:60] if told else ''}")
     elif s.row.blocking == "context":
         # Only context is read here (Copilot): the blocking rest of the answer changes nothing.
         s.expect(result.reason == "completed" and (s.root / "stepped.txt").exists(),
@@ -439,7 +444,7 @@ async def drive_command(s: Session) -> None:
 
 
 async def drive_workspace(s: Session) -> None:
-    write = call("write", path="notes.txt", content="one\ntwo\n")
+    write = call("write", path="notes.txt", file_path="notes.txt", content="one\ntwo\n")
     _, payload = await observe_turn(s, [Reply(calls=(write,)), "done"])
     if payload is not None:
         s.expect("notes.txt" in json.dumps(payload),

@@ -273,9 +273,11 @@ def user_messages(session: Any) -> list[Mapping[str, Any]]:
 
 def model_messages(session: Any) -> list[Mapping[str, Any]]:
     """Every message of the log the model reads: user messages, and the system or developer
-    messages a vendor's hook context is given where the host has that role (``developer/message``
-    records, whose ``role`` says which), in log order."""
-    return [e.data for e in session.events if e.type in ("user/message", "developer/message")]
+    messages a vendor's hook context is given where the host has that role (the embedded host's
+    ``developer/message`` records, whose ``role`` says which; DSH's rendered system prompt, a
+    ``system/message`` record, where the bundle puts such context), in log order."""
+    return [{"role": "system", "source": {"kind": "system-prompt"}, **e.data} if e.type == "system/message" else e.data
+            for e in session.events if e.type in ("user/message", "developer/message", "system/message")]
 
 
 def tool_results(session: Any) -> list[Mapping[str, Any]]:

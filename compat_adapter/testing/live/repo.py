@@ -31,6 +31,16 @@ async def make_repo(root: Path) -> Path:
 
 
 async def reset_repo(root: Path) -> None:
-    """Back to its one commit: what a previous check changed or added is gone."""
+    """Back to its one commit: what a previous check changed or added is gone (its worktrees and
+    branches too: a worktree check adds both)."""
     await git(root, "reset", "-q", "--hard")
     await git(root, "clean", "-qfdx")
+    listed = await git(root, "worktree", "list", "--porcelain")
+    for line in listed.splitlines():
+        path = line.removeprefix("worktree ")
+        if line.startswith("worktree ") and Path(path).resolve() != root.resolve():
+            await git(root, "worktree", "remove", "--force", path)
+    await git(root, "worktree", "prune")
+    for branch in (await git(root, "for-each-ref", "--format=%(refname:short)", "refs/heads")).split():
+        if branch != "main":
+            await git(root, "branch", "-q", "-D", branch)

@@ -191,7 +191,7 @@ async def drive_shell_env(s: Session) -> None:
 
 async def drive_lsp(s: Session) -> None:
     source = "import os\n\n\ndef f(x):\n    return os.path.join(x, 'y'\n"  # an unclosed call
-    write = call("write", path="mod.py", content=source)
+    write = call("write", path="mod.py", file_path="mod.py", content=source)  # embedded, DSH
     answer = observe_answer(s.vendor, s.event)
     s.probe.answer(answer)
     await s.register()

@@ -1,5 +1,7 @@
-"""Install one file of the real corpus into a scratch project the way its vendor loads it, with a
-stand-in for every script it runs that the corpus does not have.
+"""Install one file of the real corpus into a scratch project the way its vendor loads it, with the
+repository's own scripts where the corpus keeps them (``scripts``: a verbatim copy under
+``tests/fixtures/real-scripts/``, laid out with its repository's mode) and a stand-in for every
+other script it runs.
 
 Where a file goes, and what each of its scripts is documented to do, is data: the lane manifest
 (``tests/fixtures/real-configs/LANE.json``): per corpus file its place in the project
@@ -37,10 +39,12 @@ from compat_adapter.errors import CompatError
 from compat_adapter.testing.lane.vendors import cli_less
 from compat_adapter.trust import command_view
 
-__all__ = ("CORPUS", "MANIFEST", "Installed", "corpus_files", "install", "toolchain_bin", "vendor_of")
+__all__ = ("CORPUS", "MANIFEST", "SCRIPTS", "Installed", "corpus_files", "install", "toolchain_bin", "vendor_of")
 
 CORPUS = Path(__file__).resolve().parents[3] / "tests" / "fixtures" / "real-configs"
 MANIFEST = CORPUS / "LANE.json"
+#: The repositories' own hook scripts, verbatim (provenance in its SOURCES.md), by ``owner__repo@commit``.
+SCRIPTS = CORPUS.parent / "real-scripts"
 STANDIN = Path(__file__).resolve().parent / "standin.py"
 #: Where the lane puts a plugin in the scratch project (loaded with the vendor's --plugin-dir).
 PLUGINS = ".lane-plugins"
@@ -113,6 +117,8 @@ class Installed:
     """The vendor CLI's options (a plugin's folder for ``--plugin-dir``)."""
     standins: tuple[tuple[str, str, str], ...] = ()
     """(path, behaviour, why) of each stand-in."""
+    scripts: tuple[tuple[str, str], ...] = ()
+    """(path, where under ``real-scripts/``) of each of the repository's own scripts laid out."""
     cannot: tuple[str, ...] = ()
     """What its commands run that the lane cannot stand in (another machine's path …)."""
     not_drivable: str | None = None
@@ -166,10 +172,17 @@ def install(source: str, *, at_author_path: bool = False) -> Installed:
         target = str(entry["install"])
         files = {target: text}
     files[RUNNER] = STANDIN.read_text(encoding="utf-8")
+    # The repository's own scripts where the corpus has them: they run as the team wrote them (in
+    # the lane's sandbox only), executable where their repository has them so.
+    real = dict(entry.get("scripts", {}))
+    for path, kept in real.items():
+        files[path] = (SCRIPTS / kept).read_text(encoding="utf-8")
+    if real:
+        options["kept_modes"] = {path: os.access(SCRIPTS / kept, os.X_OK) for path, kept in real.items()}
     place = entry.get("author_path") if at_author_path else None
     author = str(place["root"]) if place else None
     scripts, cannot = _scripts(vendor, files, target)
-    chosen = dict(entry.get("standins", {}))
+    chosen = {k: v for k, v in entry.get("standins", {}).items() if k not in real}
     if place:  # the scripts the repository is known to have, at their places in it
         chosen.update(place["scripts"])
     scripts += [path for path in chosen if path not in scripts]  # named by no command literally
@@ -179,7 +192,7 @@ def install(source: str, *, at_author_path: bool = False) -> Installed:
         files[path] = _standin_text(path, behaviour, f"{source} {path}", why_this)
         standins.append((path, behaviour, why_this))
     return Installed(source, vendor, files=files, imports=(target,), options=options, standins=tuple(standins),
-                     cannot=tuple(cannot), not_drivable=str(why) if why else None, author_path=author)
+                     scripts=tuple(real.items()), cannot=tuple(cannot), not_drivable=str(why) if why else None, author_path=author)
 
 
 def _scripts(vendor: str, files: Mapping[str, str], target: str) -> tuple[list[str], list[str]]:

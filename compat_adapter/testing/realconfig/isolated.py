@@ -22,6 +22,7 @@ from compat_adapter.testing.lane.outcome import Outcome
 from compat_adapter.testing.lane.run import isolation
 from compat_adapter.testing.lane.sandbox import isolate
 from compat_adapter.testing.lane.scenarios import Case
+from compat_adapter.testing.realconfig.procwatch import traced
 
 __all__ = ("main", "run_isolated")
 
@@ -32,7 +33,10 @@ def run_isolated(case: Case, run: Path, *, timeout: float = 180.0) -> Outcome:
     job = run / "embedded-job.pickle"
     job.write_bytes(pickle.dumps((case, run)))
     netns, _ = isolation()
-    argv = [sys.executable, "-m", "compat_adapter.testing.realconfig.isolated", str(job)]
+    # The same process observer as in front of the vendor CLI (run.py's ``wrap``): what hook
+    # processes this side starts is read from outside it.
+    argv = traced([sys.executable, "-m", "compat_adapter.testing.realconfig.isolated", str(job)],
+                  run / "procs.strace")
     if netns:
         argv = ["unshare", "-n", "-m", "--", *argv]
     done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)

@@ -1,6 +1,6 @@
-"""The stand-in for a script a real config runs that is not in the corpus (the corpus copies no
-third-party script): it records its call the way the lane's recorder does, and answers as the
-script's documented contract says, in one of a few behaviours.
+"""The stand-in for a script a real config runs that is not in the corpus (its repository does not
+have it, or its licence does not let the corpus keep it): it records its call the way the lane's
+recorder does, and answers as the script's documented contract says, in one of a few behaviours.
 
     python3 standin.py BEHAVIOUR LABEL      # stdin: the vendor's payload
 

@@ -1,12 +1,13 @@
-"""The real-config lane: every file of the real corpus, installed as its vendor loads it, driven
-through the standard scenarios under the real vendor CLI and on compat-adapter (the embedded host),
-and compared as the vendor lane compares (:func:`compat_adapter.testing.lane.compare.compare`:
-which hooks fired, whether the tool ran, what the model read; the comparison is never adjusted).
+"""The real-config lane: every file of the real corpus, installed as its vendor loads it (with the
+repository's own scripts where the corpus keeps them, stand-ins for the rest), driven through the
+standard scenarios under the real vendor CLI and on compat-adapter (the embedded host), and judged
+by :func:`compat_adapter.testing.realconfig.judge.judge`: which hook processes ran and what hook
+text the model read, seen from outside both sides, besides whether the tool ran, the model calls
+and the tool result (the comparison is never adjusted).
 
-Both sides run in the lane's sandbox (a loopback-only namespace, scratch folders): the vendor as the
-vendor lane runs it, the embedded side through :mod:`compat_adapter.testing.realconfig.isolated`.
-Which hooks fired is read from the stand-ins' records (a command the config runs inline records
-nothing, on either side); what a hook did shows in the other facets.
+Both sides run in the lane's sandbox (a loopback-only namespace, scratch folders) under the same
+process observer (:mod:`compat_adapter.testing.realconfig.procwatch`): the vendor as the vendor
+lane runs it, the embedded side through :mod:`compat_adapter.testing.realconfig.isolated`.
 """
 
 from __future__ import annotations
@@ -16,15 +17,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from compat_adapter.testing.lane.compare import compare
 from compat_adapter.testing.lane.drivers import vendor_outcome
 from compat_adapter.testing.lane.scenarios import TOOL_COMMAND, Case
 from compat_adapter.testing.lane.suite import CaseResult, run_parallel
 from compat_adapter.testing.lane.vendors import cli_for
 from compat_adapter.testing.realconfig.install import Installed, install
 from compat_adapter.testing.realconfig.isolated import run_isolated
+from compat_adapter.testing.realconfig.judge import Side, commands_in, judge
+from compat_adapter.testing.realconfig.procwatch import parse, traced
 
-__all__ = ("DESTRUCTIVE", "SCENARIOS", "cases_of", "run_cases", "run_lane", "summarize")
+__all__ = ("DESTRUCTIVE", "SCENARIOS", "case_commands", "cases_of", "run_cases", "run_lane", "summarize")
 
 #: A command every guard against destructive shell commands refuses, harmless if it ran. A folder of
 #: the project, not an absolute path: Claude Code 2.1.328 refuses `rm -rf /<anything>` by itself
@@ -77,16 +79,26 @@ def cases_of(source: str, scenarios: Iterable[str] | None = None) -> tuple[Insta
     return installed, tuple(out)
 
 
+def case_commands(case: Case) -> list[str]:
+    """Every hook command the case's files spell (what the process observer looks for)."""
+    return list(dict.fromkeys(c for name in case.imports for c in commands_in(case.files.get(name, ""))))
+
+
 def _one(case: Case, root: Path) -> CaseResult:
     if case.not_drivable:
         return CaseResult(case, None, None, None)
     base = root / case.vendor / case.kind
+    vendor_log, our_log = base / "vendor" / "out" / "procs.strace", base / "embedded" / "procs.strace"
     try:
-        vendor = vendor_outcome(case, base / "vendor")
+        vendor = vendor_outcome(case, base / "vendor", wrap=lambda argv: traced(argv, vendor_log))
         ours = run_isolated(case, base / "embedded")
+        if not (vendor_log.exists() and our_log.exists()):
+            raise RuntimeError("the process observer recorded nothing (is strace installed? apt-get install strace)")
+        sides = [Side(o, parse(log.read_text(encoding="utf-8", errors="replace")), (str(run), str(run.resolve())))
+                 for o, log, run in ((vendor, vendor_log, base / "vendor"), (ours, our_log, base / "embedded"))]
     except Exception as exc:  # a run that breaks is reported loudly, with the case it broke on
         return CaseResult(case, None, None, None, failure=f"{type(exc).__name__}: {exc}")
-    return CaseResult(case, vendor, ours, compare(case, vendor, ours))
+    return CaseResult(case, vendor, ours, judge(case, case_commands(case), *sides))
 
 
 def run_lane(sources: Sequence[str], *, scenarios: Iterable[str] | None = None, root: Path | None = None,
@@ -106,8 +118,8 @@ def run_cases(cases: Sequence[Case], *, root: Path | None = None, workers: int |
 
 def summarize(installs: Sequence[Installed], results: Sequence[CaseResult]) -> dict[str, Any]:
     """Per vendor: pairs, agree, differ_listed, differ_unlisted, the share that agrees, every pair
-    that cannot be driven with why, failures, and per file its stand-ins and what it runs that the
-    lane cannot stand in."""
+    that cannot be driven with why, failures, and per file its own scripts, its stand-ins and what
+    it runs that the lane cannot stand in."""
     out: dict[str, Any] = {}
     for vendor in dict.fromkeys(i.vendor for i in installs):
         mine = [r for r in results if r.case.vendor == vendor]
@@ -122,7 +134,8 @@ def summarize(installs: Sequence[Installed], results: Sequence[CaseResult]) -> d
             "not_drivable": {r.case.kind: r.case.not_drivable for r in mine if r.case.not_drivable},
             "failures": {r.case.kind: r.failure for r in mine if r.failure},
             "verdicts": {v.case.split(":", 1)[1]: v.as_json() for v in verdicts if v.status != "agree"},
-            "files": {i.source: {"standins": [list(s) for s in i.standins], "cannot_stand_in": list(i.cannot),
+            "files": {i.source: {"scripts": [list(s) for s in i.scripts], "standins": [list(s) for s in i.standins],
+                                 "cannot_stand_in": list(i.cannot),
                                  "not_drivable": i.not_drivable}
                       for i in installs if i.vendor == vendor},
         }

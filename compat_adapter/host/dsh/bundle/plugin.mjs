@@ -2,8 +2,10 @@
 // composition and the compat-adapter service. It decides nothing: it reports the composition
 // (services, the runtime's version, bridge packages, the seams it forwards), forwards the seams the
 // service subscribes to, hands back what the service answers, provides the `compatAdapter` service
-// to other plugins, imports the session folder's own vendor files, and fails closed (with
-// the reason in the log) when the service does not answer, is gone, or the channel is lost.
+// to other plugins, imports the session folder's own vendor files, brings what a profile lacks
+// (DSH's own workspace-changes recorder; a relay into DSH's shellEnv registry: see the functions
+// after `describe`), and fails closed (with the reason in the log) when the service does not
+// answer, is gone, or the channel is lost.
 //
 // Config (every key optional): { command?: [argv of `compat-adapter serve --stdio`], connect?: <unix
 //   socket of a service already listening>, answerTimeoutMs?: number, cwd?: string,
@@ -16,6 +18,7 @@ import { createConnection } from 'node:net'
 import { delimiter, dirname, join, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Channel } from './channel.mjs'
+import { CONTEXT_ROLES, createVoice, enteredBatch, placed } from './voice.mjs'
 
 export const name = 'compat-adapter'
 export const PROTOCOL = 1
@@ -24,7 +27,7 @@ export const DEFAULT_ANSWER_TIMEOUT_MS = 660_000
 // What a preset plugin lists in its `inject` to call the service.
 export const SERVICE = 'compatAdapter'
 
-const WATERFALL = new Set(['tools/pre-execute', 'tools/execute', 'tools/post-execute', 'agent/pre-step', 'approval/request'])
+const WATERFALL = new Set(['tools/pre-execute', 'tools/execute', 'tools/post-execute', 'agent/pre-step', 'approval/request', 'user-questions/request'])
 const SERIAL = new Set(['agent/turn-stopping', 'agent/created'])
 const BRIDGES = ['@deepseek-ai/dsh-hooks-claude-code', '@deepseek-ai/dsh-hooks-codex']
 const CODEX_BRIDGE = '@deepseek-ai/dsh-hooks-codex'
@@ -67,6 +70,8 @@ const deepFreeze = (value) => {
 export async function apply(ctx, config = {}) {
   const { createUserMessage } = await load('@deepseek-ai/dsh-llm')
   const logger = ctx.logger('compat-adapter')
+  // Context in its role and the person's notices (voice.mjs).
+  const voice = createVoice(ctx, { logger, session: await load('@deepseek-ai/dsh-session') })
   const timeoutMs = config.answerTimeoutMs ?? (Number(process.env.COMPAT_ADAPTER_ANSWER_TIMEOUT_MS) || DEFAULT_ANSWER_TIMEOUT_MS)
   const connect = config.connect ?? process.env.COMPAT_ADAPTER_CONNECT
   const channel = config.channel ?? (connect ? await connectService(connect) : spawnService(serviceCommand(config), config.cwd))
@@ -107,6 +112,8 @@ export async function apply(ctx, config = {}) {
     'agent/disposed': (p) => ({ agent: agentJson(p.agent) }),
     'agent/inbox/inserted': (p, known) => ({ agent: agentJson(p.agent), message: messageJson(p.message, known) }),
     'approval/request': (r) => ({ agent: agentJson(r.agent), tool_name: r.toolName, call_id: r.callId ?? null, reason: r.reason ?? null }),
+    'user-questions/request': (r) => ({ agent: agentJson(r.agent),
+      questions: (r.questions ?? []).map((q) => ({ id: q.id, question: q.question, options: (q.options ?? []).map((o) => o.label) })) }),
     'session/created': (s) => ({ session: sessionJson(s) }),
     'settings/document-updated': (ns, revision) => ({ namespace: String(ns), revision }),
     'subagent/start': (info) => ({ run_id: info.runId, child_id: info.id, provider: info.provider, local: info.local,
@@ -126,6 +133,8 @@ export async function apply(ctx, config = {}) {
     }
     if (seam === 'agent/pre-step') return { kind: 'reject' }
     if (seam === 'approval/request') return 'unavailable'
+    // An unanswered question is an error the asker sees, as when nobody answers at all.
+    if (seam === 'user-questions/request') throw Object.assign(new Error(`compat-adapter: ${reason}`), { code: 'NO_PROVIDER' })
     return undefined
   }
 
@@ -136,7 +145,7 @@ export async function apply(ctx, config = {}) {
       if (v?.kind === 'allow') return { kind: 'allow' }
     } else if (seam === 'tools/post-execute') {
       const down = state.downstream?.kind === v?.kind ? state.downstream : { kind: v?.kind }
-      const contexts = (v?.additional_contexts ?? []).map((m) => dshMessage(m, state.known))
+      const contexts = keepPlaced(v?.additional_contexts ?? [], state.event?.agent).map((m) => dshMessage(m, state.known))
       if (v?.kind === 'block') {
         const same = down === state.downstream && textOf(down.feedback) === v.feedback
         return { ...down, feedback: same ? down.feedback : [{ type: 'text', text: v.feedback ?? '' }], ...(contexts.length ? { additionalContexts: contexts } : {}) }
@@ -159,14 +168,26 @@ export async function apply(ctx, config = {}) {
       if (v?.kind === 'enter') return { kind: 'enter', messages: v.messages.map((m) => dshMessage(m, state.known)) }
     } else if (seam === 'approval/request') {
       if (['allowed-once', 'rejected', 'cancelled', 'unavailable'].includes(v)) return v
+    } else if (seam === 'user-questions/request') {
+      if (Array.isArray(v?.answers)) {
+        return { answers: v.answers.map((a) => ({ id: String(a.id), selected: (a.selected ?? []).map(String), ...(typeof a.custom === 'string' ? { custom: a.custom } : {}) })) }
+      }
     }
     return failClosed(seam, `the service answered ${JSON.stringify(v)}, which is no ${seam} verdict`)
   }
 
-  const applyEffects = (effects) => {
+  // Context the service gives a system or developer role is system-prompt text of its agent
+  // (voice.mjs); the rest stays messages. `start`: SessionStart's (the agent/created answer).
+  const keepPlaced = (messages, agent, start = false) => messages.filter((m) => {
+    if (!placed(m) || !agent) return true
+    voice.keep(agent, m.text, { start })
+    return false
+  })
+  const applyEffects = (effects, seam) => {
     for (const e of effects ?? []) {
       const agent = ctx.get('agents')?.get(e.agent)
       if (!agent) { logger.warn(`compat-adapter: ${e.op} for agent ${e.agent}, which is gone`); continue }
+      if (e.op !== 'steer' && !keepPlaced([e.message], agent, seam === 'agent/created').length) continue
       agent[e.op === 'steer' ? 'steer' : 'inject'](dshMessage(e.message))
     }
   }
@@ -217,9 +238,10 @@ export async function apply(ctx, config = {}) {
     }
     if (SERIAL.has(seam)) {
       return async (...args) => {
+        if (seam === 'agent/created' && createdAlready.has(args[0])) return
         const outcome = await forward(seam, encode(...args, new Map()), {})
         if (outcome.failed) return void failClosed(seam, outcome.failed)
-        applyEffects(outcome.reply.effects)
+        applyEffects(outcome.reply.effects, seam)
       }
     }
     return (...args) => {
@@ -256,6 +278,14 @@ export async function apply(ctx, config = {}) {
     return { ...decision, messages: [...decision.messages, ...effects.map((e) => dshMessage(e.message))] }
   })
   ctx.on('subagent/end', (info) => { childStarts.delete(info?.id) })
+  // The child's first assembly comes before that step: what the answer gives the child in the
+  // system role is kept for its system prompt there, the rest still waits for the step.
+  voice.beforeAssembly(async (agent) => {
+    const held = childStarts.get(agent.id)
+    if (!held) return
+    const effects = await held
+    childStarts.set(agent.id, Promise.resolve(effects.filter((e) => e.op === 'steer' || keepPlaced([e.message], agent).length)))
+  })
 
   channel.onRequest('next', async ({ dispatch }) => {
     const state = dispatches.get(dispatch)
@@ -300,12 +330,47 @@ export async function apply(ctx, config = {}) {
   channel.onNotification('subscribe', ({ seam }) => {
     if (subscriptions.has(seam)) return
     if (!encoders[seam]) { logger.warn(`compat-adapter: the service subscribed to ${seam}, which this plugin cannot forward`); return }
-    subscriptions.set(seam, ctx.on(seam, makeListener(seam)))
+    subscriptions.set(seam, seam === 'agent/pre-step' ? preStepAtAssembly() : ctx.on(seam, makeListener(seam)))
   })
   channel.onNotification('unsubscribe', ({ seam }) => {
     subscriptions.get(seam)?.()
     subscriptions.delete(seam)
   })
+  channel.onNotification('notice', (n) => voice.notice(n))
+
+  // agent/pre-step, forwarded at assembly for a step that claimed messages (voice.mjs says why):
+  // the service answers with `next` standing for the default (enter the claimed batch); pre-step
+  // then applies that answer to what the runtime's own chain enters. A step that claimed nothing
+  // (a tool continuation) is forwarded at pre-step itself, as every other waterfall.
+  const preStepAtAssembly = () => {
+    const live = makeListener('agent/pre-step')
+    voice.deciding(async (payload) => {
+      const state = { known: new Map(), next: () => ({ kind: 'enter', messages: payload.messages }), event: payload }
+      const outcome = await forward('agent/pre-step', encoders['agent/pre-step'](payload, state.known), state)
+      if (outcome.failed) return { failed: outcome.failed }
+      applyEffects(outcome.reply.effects)
+      const v = outcome.reply.verdict
+      if (v?.kind === 'enter') return { kind: 'enter', known: state.known, messages: keepPlaced(v.messages ?? [], payload.agent) }
+      if (v?.kind === 'reject') return { kind: 'reject' }
+      return { failed: `the service answered ${JSON.stringify(v)}, which is no agent/pre-step verdict` }
+    })
+    const off = ctx.on('agent/pre-step', async (payload, next) => {
+      const decided = voice.takeEarly(payload.agent?.id)
+      let verdict
+      if (decided === undefined) verdict = await live(payload, next)
+      else if (decided.failed) verdict = failClosed('agent/pre-step', decided.failed)
+      else if (decided.kind === 'reject') verdict = { kind: 'reject' }
+      else {
+        const down = await next()
+        if (down?.kind !== 'enter') return down
+        verdict = { kind: 'enter', messages: enteredBatch(payload.messages, down.messages,
+          decided.messages, (m) => dshMessage(m, decided.known), textOf) }
+      }
+      if (verdict?.kind === 'reject') voice.refused(payload.agent)
+      return verdict
+    })
+    return () => { off(); voice.deciding(null) }
+  }
   channel.onNotification('agent/inject', (e) => applyEffects([{ ...e, op: 'inject' }]))
   channel.onNotification('agent/steer', (e) => applyEffects([{ ...e, op: 'steer' }]))
   channel.onNotification('session/append', ({ session, type, data }) => {
@@ -407,14 +472,7 @@ export async function apply(ctx, config = {}) {
   })
 
   // Always on: the service keeps a mirror of every session log, and forgets agents that are gone.
-  // Context the service gives a system or developer role (Claude, Codex) is entered as a sourced
-  // user message: 0.2.1-rc.2 has v4 developer messages, but none a plugin appends reaches the model.
-  // The runtime strips developer messages from a request whose model route declares no tool-update
-  // mode (the sdk profile's default, deepseek-v4-flash, declares none), and keeps only those logged
-  // after the request series' first request/header, which a session's first request logs after its
-  // user message with no seam between (an append from a session observer is refused as re-entrant).
-  // So the role is a listed difference on this host.
-  ctx.on('session/event', (session, event) => channel.notify('session/event', { session: sessionJson(session), event }))
+  ctx.on('session/event', forwardRecords(ctx, channel, sessionJson))
   ctx.on('agent/disposed', ({ agent }) => channel.notify('agent/gone', { id: agent.id }))
 
   channel.onClose.push((reason) => logger.warn(`compat-adapter: the service channel closed (${reason}); forwarded seams fail closed`))
@@ -424,8 +482,12 @@ export async function apply(ctx, config = {}) {
     if (!config.channel) channel.close('plugin disposed')
   })
 
+  // What the bundle brings to a composition that lacks it (see the functions below `describe`).
+  await composeWorkspaceChanges(ctx, logger)
+  const relays = relayShellEnv(ctx, channel, logger, executionJson, timeoutMs) ? ['shellEnv'] : []
+
   // Publish the composition, then register what the profile config declares.
-  const composition = describe(ctx, Object.keys(encoders).concat(['session/event']))
+  const composition = { ...describe(ctx, Object.keys(encoders).concat(['session/event'])), relays, context_roles: CONTEXT_ROLES }
   const hello = await channel.request('hello', { protocol: PROTOCOL, host: 'dsh', cwd: config.cwd ?? process.cwd(), composition })
   const said = (result) => logger.info(`compat-adapter: ${result.id} ${result.capability} ${result.route ?? ''}${result.reason ? ' — ' + result.reason : ''}`)
   for (const hook of config.hooks ?? []) said(await channel.request('register_hook', hook))
@@ -434,6 +496,7 @@ export async function apply(ctx, config = {}) {
   // The workspace's own vendor files, once per session folder, before the session's first step:
   // the service imports them under the CLI's trust rules (an untrusted file is reported, never run).
   const imported = new Map()
+  const createdAlready = new WeakSet()
   const importWorkspace = (root) => {
     if (!imported.has(root)) {
       imported.set(root, channel.request('import_workspace', { root }).then((report) => {
@@ -445,7 +508,19 @@ export async function apply(ctx, config = {}) {
     return imported.get(root)
   }
   if (config.workspace !== false) {
-    ctx.on('agent/created', async ({ agent }) => { await importWorkspace(agent.session?.header?.cwd ?? config.cwd ?? process.cwd()) })
+    ctx.on('agent/created', async (payload) => {
+      const { agent } = payload
+      const had = subscriptions.has('agent/created')
+      const report = await importWorkspace(agent.session?.header?.cwd ?? config.cwd ?? process.cwd())
+      // The folder's own SessionStart hooks were registered during this very agent/created, whose
+      // listeners the runtime had already taken: this start is forwarded to them here, once.
+      if (!had && subscriptions.has('agent/created')) {
+        await makeListener('agent/created')(payload)
+        createdAlready.add(payload)
+      }
+      // Every session starts by telling the person which of the folder's hooks are held back.
+      for (const [text, file] of report?.held ?? []) voice.notice({ kind: 'held', text, session: agent.id, origin: file })
+    })
   }
 
   // The `compatAdapter` service other plugins inject: each answer is the service's own result,
@@ -484,6 +559,116 @@ export function describe(ctx, forwards) {
   // The profile booted (sdk, headless, web …): what a person can do in it besides prompting.
   const profile = ctx.get('profileContext')?.name ?? null
   return { services, version, bridges, forwards, tools, settings_writable: settings?.writable === true, profile }
+}
+
+// ── What the bundle brings (kept apart from the seam glue above) ──────────────────────────────
+
+// DSH's own recorder of each turn's changed files (`workspace/changes` records, summaries served as
+// `workspaceChanges`), which the shipped `web` bundle composes and `sdk`/`headless` do not: composed
+// here where the runtime has it and the composition has none yet. It needs `subprocess` and `fs`.
+const COMPOSED_BY_THEIR_BUNDLE = new Set(['web'])
+export async function composeWorkspaceChanges(ctx, logger) {
+  if (ctx.get('workspaceChanges') || COMPOSED_BY_THEIR_BUNDLE.has(ctx.get('profileContext')?.name)) return false
+  let module
+  try {
+    module = await load('@deepseek-ai/dsh-workspace-changes')
+  } catch {
+    try {  // the executable keeps it with the web app that composes it
+      const beside = createRequire(requireHere.resolve('@deepseek-ai/dsh-web-app/package.json'))
+      module = await import(pathToFileURL(beside.resolve('@deepseek-ai/dsh-workspace-changes')).href)
+    } catch (error) {
+      logger.warn(`compat-adapter: DSH's workspace-changes recorder is not in this runtime (${error.message})`)
+      return false
+    }
+  }
+  const fiber = ctx.plugin(module, {})
+  try {
+    await Promise.race([fiber, new Promise((_, reject) => setTimeout(() => reject(new Error('did not start within 10 s')), 10_000))])
+  } catch (error) {
+    logger.warn(`compat-adapter: DSH's workspace-changes recorder could not start: ${error.message}`)
+    await fiber?.dispose?.()
+    return false
+  }
+  return true
+}
+
+// Every durable record, in order, to the service's session mirror. A `workspace/changes` record
+// names only its turn; the recorder sets the summary it announces right after appending it, so
+// the record (and whatever follows it) goes a microtask later, with the summary's files.
+export function forwardRecords(ctx, channel, sessionJson) {
+  let queue = null
+  const send = (session, event) => {
+    if (event.type === 'workspace/changes') {
+      const summary = ctx.get('workspaceChanges')?.summary?.(session.id, event.seq)
+      const files = (summary?.files ?? []).map(({ path, display, added, deleted }) => ({ path, display, added, deleted }))
+      event = { ...event, data: { ...event.data, files } }
+    }
+    channel.notify('session/event', { session: sessionJson(session), event })
+  }
+  return (session, event) => {
+    if (!queue && event.type !== 'workspace/changes') return send(session, event)
+    const mine = (queue ?? Promise.resolve()).then(() => send(session, event))
+    queue = mine
+    mine.then(() => { if (queue === mine) queue = null })
+  }
+}
+
+// DSH asks its `shellEnv` registry synchronously inside the shell tool (`ctx.shellEnv.collect(exec)`),
+// so nothing can be awaited there: while the service has a shell-environment hook (it says so with
+// `shell_env/relay`), each shell call asks the service from `tools/execute` (after approval, just
+// before the tool runs) and the registry is given that call's answer. The registry's own rules
+// stand: a contributor declares its keys (DSH_ + [A-Z][A-Z0-9_]*, not reserved, not another's).
+const SHELL_TOOLS = new Set(['bash', 'pwsh'])
+const RESERVED_SHELL_KEYS = new Set(['DSH_HOME', 'DSH_SHELL', 'DSH_SESSION_ID', 'DSH_PROFILE', 'DSH_PROFILE_DIR'])
+const SHELL_KEY = /^DSH_[A-Z][A-Z0-9_]*$/
+export function relayShellEnv(ctx, channel, logger, executionJson, timeoutMs) {
+  const registry = ctx.get('shellEnv')
+  if (!registry) return false
+  const byCall = new Map()
+  let declared = []
+  let unregister
+  let off
+  const register = (keys) => registry.register({
+    name: 'compat-adapter',
+    variables: Object.fromEntries(keys.map((k) => [k, { description: 'set by a compat-adapter shell-environment hook' }])),
+    resolve: (exec) => Object.fromEntries(Object.entries(byCall.get(exec.callId) ?? {}).filter(([k]) => keys.includes(k))),
+  })
+  const declare = (keys) => {
+    for (const key of keys) {
+      if (declared.includes(key) || !SHELL_KEY.test(key) || RESERVED_SHELL_KEYS.has(key)) continue
+      unregister?.()
+      try {
+        unregister = register([...declared, key])
+        declared = [...declared, key]
+      } catch (error) {
+        logger.warn(`compat-adapter: ${key} cannot be set in DSH's shell environment: ${error.message}`)
+        unregister = declared.length ? register(declared) : undefined
+      }
+    }
+  }
+  const ask = (exec) => {
+    let timer
+    const late = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs) })
+    return Promise.race([channel.request('shell_env', { execution: executionJson(exec) }), late]).finally(() => clearTimeout(timer))
+  }
+  const listener = async (exec, next) => {
+    if (!SHELL_TOOLS.has(exec.name)) return next()
+    let env = {}
+    try { env = (await ask(exec))?.env ?? {} } catch (error) { logger.warn(`compat-adapter: shell-environment hooks: ${error.message}`) }
+    declare(Object.keys(env))
+    byCall.set(exec.callId, env)
+    try { return await next() } finally { byCall.delete(exec.callId) }
+  }
+  channel.onNotification('shell_env/relay', ({ on }) => {
+    if (on && !off) off = ctx.on('tools/execute', listener)
+    if (!on && off) {
+      off()
+      unregister?.()
+      off = unregister = undefined
+      declared = []
+    }
+  })
+  return true
 }
 
 function plainSchema(schema) {

@@ -1,4 +1,5 @@
-"""The embedded host's shell-environment registry: who adds ``DSH_*`` variables to ``bash`` runs.
+"""A host's shell-environment registry (the embedded host's, and the wire host's service side):
+who adds ``DSH_*`` variables to ``bash`` runs.
 
 Contributors register under a name (``register_shell_env``); every model shell run asks all of
 them, in name order, for variables and gets one snapshot: the host's own built-ins first, then

@@ -1,5 +1,6 @@
-"""The long-lived services of one embedded host: the file watcher, the language server and
-worktree pollers, reference-counted per user.
+"""The long-lived services of one host (the embedded host's, and those the wire host's service
+side brings a runtime): the file watcher, the language server and worktree pollers,
+reference-counted per user.
 
 Each service is an async context manager. Its context is entered and left in one task of its own,
 whichever task first asked for it, because a service's own task group must not straddle tasks.
@@ -18,11 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 import anyio
 from anyio.abc import TaskGroup
+
+from compat_adapter.host.protocol import Worktree
 
 __all__ = ("HOST_USER", "Services")
 
@@ -140,6 +144,36 @@ class Services:
             self._stops.pop(key, None)
 
         return close
+
+    # ── the file watch and the worktree poller, opened for a user ──
+    async def watch(self, tg: TaskGroup, path: Path, changed: Callable[[tuple[str, ...]], Awaitable[None]],
+                    *, debounce_ms: int, user: str) -> Closer:
+        """Watch ``path`` for ``user`` on the shared file watcher (started on first use); returns
+        the close, which also gives back the hold (the last one stops the watcher)."""
+        # Imported on first use: watchfiles, pygls and GitPython are slow to import and most hosts
+        # never start them.
+        from compat_adapter.runtime.fswatch import FsWatchService
+
+        service = await self.shared(tg, "fs.watch", FsWatchService, user)
+        try:
+            unwatch = await service.watch(Path(path), changed, debounce_ms=debounce_ms)
+        except BaseException:
+            await self.drop("fs.watch", user)
+            raise
+
+        async def close() -> None:
+            await unwatch()
+            await self.drop("fs.watch", user)
+        return self.opened("fs.watch", user, close)
+
+    async def poll_worktrees(self, tg: TaskGroup, cwd: Path,
+                             changed: Callable[[tuple[Worktree, ...], tuple[Worktree, ...]], Awaitable[None]],
+                             *, interval_s: float, user: str) -> Closer:
+        """Poll the git worktrees at ``cwd`` for ``user``; returns the close."""
+        from compat_adapter.runtime.worktrees import WorktreePoller
+
+        close = await self.hold(tg, WorktreePoller(Path(cwd), changed, interval_s=interval_s))
+        return self.opened("worktrees", user, close)
 
     async def release(self, key: str, user: str) -> None:
         """``user`` is done with ``key``: close what it opened there, give back its holds, and

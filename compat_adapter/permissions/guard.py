@@ -1,0 +1,123 @@
+"""Permission rules enforced at the host's tool pre-execute seam, with the vendor's own semantics.
+
+One guard per adapter. It listens first on ``tools/pre-execute`` (``prepend``), so that it wraps
+every hook listener whichever adapter or route mounted it: for a vendor whose hooks run before its
+rules (Claude Code: a rule-denied call still fires its PreToolUse hooks, measured) it lets the rest
+of the waterfall answer first, then weighs that answer against the deciding rule
+(:func:`~compat_adapter.permissions.engine.winner`). A refusal is the host's own deny, so every
+other guard and the session log see a real deny; the words the model reads are the vendor's, put
+right on ``tools/post-execute`` (:mod:`compat_adapter.routing.verbatim`), where the guard also keeps
+post-tool hooks from running for the call, as the vendor runs none for a call its rules refused.
+An ask goes to the host's approval service; with none, it is refused the way the vendor refuses an
+ask it cannot put to anyone (``claude -p``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from compat_adapter.host.protocol import Host, PostToolDecision, PreToolDecision, ToolExecution, ToolPostEvent
+from compat_adapter.permissions.engine import ruling, strictest, winner
+from compat_adapter.permissions.grade import POST_SEAM, PRE_SEAM
+from compat_adapter.permissions.language import RuleLanguage
+from compat_adapter.permissions.model import PermissionRule, RuleCall, Ruling
+from compat_adapter.routing.verbatim import Verbatim
+
+__all__ = ("PermissionGuard", "rule_call")
+
+Next = Callable[[], Awaitable[Any]]
+
+
+def rule_call(vendor: str, execution: ToolExecution, cwd: Path) -> RuleCall:
+    """The host call in the vendor's tool name and argument names."""
+    from compat_adapter.dialects.common import vendor_call
+
+    name, args = vendor_call(vendor, execution.name, execution.arguments)
+    return RuleCall(tool=name, input=args, host_tool=execution.name, cwd=str(cwd),
+                    home=os.environ.get("HOME") or str(Path.home()))
+
+
+class PermissionGuard:
+    """One adapter's permission rules, listening on the tool seams once the first one is added."""
+
+    def __init__(self, host: Host) -> None:
+        self._host = host
+        #: Result id → (its language, the rule).
+        self._rules: dict[str, tuple[RuleLanguage, PermissionRule]] = {}
+        self._verbatim = Verbatim()
+        self._unsubscribe: list[Callable[[], None]] = []
+
+    def add(self, rid: str, language: RuleLanguage, rule: PermissionRule) -> None:
+        self._rules[rid] = (language, rule)
+        if not self._unsubscribe:
+            self._unsubscribe.append(self._host.on(PRE_SEAM, self._on_pre_execute, prepend=True))
+            if POST_SEAM in self._host.surface.seams:
+                self._unsubscribe.append(self._host.on(POST_SEAM, self._on_post_execute, prepend=True))
+
+    @property
+    def rules(self) -> tuple[PermissionRule, ...]:
+        return tuple(rule for _, rule in self._rules.values())
+
+    def __len__(self) -> int:
+        """Refusals whose post-execute has not come yet (what a long-lived host watches)."""
+        return len(self._verbatim)
+
+    def judge(self, execution: ToolExecution) -> tuple[RuleLanguage, Ruling] | None:
+        """The deciding rule for a call over every vendor's rules (the strictest), with its language."""
+        agent = execution.agent
+        cwd = agent.session.cwd if agent is not None else self._host.cwd
+        by_language: dict[int, tuple[RuleLanguage, list[PermissionRule]]] = {}
+        for language, rule in self._rules.values():
+            by_language.setdefault(id(language), (language, []))[1].append(rule)
+        found: list[tuple[RuleLanguage, Ruling]] = []
+        for language, rules in by_language.values():
+            decided = ruling(rules, rule_call(language.vendor, execution, cwd), language)
+            if decided is not None:
+                found.append((language, decided))
+        best = strictest(r for _, r in found)
+        return next(((lang, r) for lang, r in found if r is best), None)
+
+    async def _on_pre_execute(self, execution: ToolExecution, next: Next) -> Any:
+        judged = self.judge(execution) if self._rules else None
+        if judged is None or judged[1].behavior == "allow":
+            return await next()
+        language, found = judged
+        unattended = found.behavior == "ask" and "approval" not in self._host.surface.services
+        if unattended and language.combination.unattended_ask == "run":
+            return await next()  # the vendor runs it when nobody can be asked: the hooks still decide
+        if not language.combination.hooks_first:
+            return self._enforce(execution, found)
+        verdict = await next()
+        # An allow here is the seam's default as much as a hook's (a hook's allow calls next too),
+        # so only a deny or an ask counts as the hooks' answer: a vendor whose hooks' allow lifts a
+        # rule lists that as a loss of the rule.
+        said = verdict.kind if isinstance(verdict, PreToolDecision) and verdict.kind != "allow" else None
+        if winner(said, found, language.combination) == "hook":
+            return verdict
+        return self._enforce(execution, found)
+
+    def _enforce(self, execution: ToolExecution, found: Ruling) -> PreToolDecision:
+        self._host.log("info", "compat-adapter permission rule", vendor=found.rule.vendor,
+                       decision=found.behavior, rule=found.rule.text, origin=found.rule.origin,
+                       tool=execution.name)
+        if found.behavior == "ask" and "approval" in self._host.surface.services:
+            self._verbatim.ask(execution, found.text)
+            return PreToolDecision("ask", found.text)
+        return self._verbatim.deny(execution, found.text)
+
+    async def _on_post_execute(self, event: ToolPostEvent, next: Next) -> Any:
+        said = self._verbatim.take(event)
+        if said is None:
+            return await next()
+        # The vendor runs no post-tool hook for a call its rules refused (measured: neither
+        # PostToolUse nor PostToolUseFailure fires under Claude Code), so the waterfall stops here.
+        return PostToolDecision("block", said)
+
+    def close(self) -> None:
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
+        self._unsubscribe.clear()
+        self._rules.clear()

@@ -1,0 +1,47 @@
+"""What a hook's answer tells the person, in the vendor's words: the notices of one group's run.
+
+The verdict rules say what an answer does to the host; this module says what the vendor shows its
+user about it (never the model): a blocked prompt's reason, a ``continue: false`` with its
+``stopReason``, a ``systemMessage``. Each vendor words them in its unit (``Voice.prompt_blocked``,
+``Voice.stopped``, ``Voice.system_message``); the runner hands them to the host's ``notify``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from compat_adapter.catalog import voice_of
+from compat_adapter.host.answers import PreStepDecision
+from compat_adapter.host.protocol import Notice
+from compat_adapter.routing.verdicts import Applied, said
+
+if TYPE_CHECKING:
+    from compat_adapter.routing.dispatch import GroupResult
+
+__all__ = ("notices",)
+
+
+def notices(group: GroupResult, applied: Applied, fields: Mapping[str, Any],
+            session_id: str | None) -> tuple[Notice, ...]:
+    """The notices of one group's answer, in the order the vendor shows them."""
+    if group.empty or not applied.honoured:
+        return ()
+    first = group.ran[0]
+    voice = voice_of(first.spec.id)
+    origin = f"{first.spec.id}:{first.row.event}"
+    merged = group.merged
+    out: list[Notice] = []
+    if merged.system_message:
+        out.append(Notice("message", voice.system_message(merged.system_message), session_id, origin))
+    if applied.halt is not None:
+        out.append(Notice("stopped", voice.stopped(applied.halt), session_id, origin, ends_turn=True))
+    elif isinstance(applied.verdict, PreStepDecision) and applied.verdict.kind == "reject":
+        if merged.stop:
+            out.append(Notice("stopped", voice.stopped(merged.stop_reason or said(group).reason), session_id,
+                              origin, ends_turn=True))
+        else:
+            prompt = str(fields.get("prompt") or "")
+            out.append(Notice("blocked", voice.prompt_blocked(said(group), prompt), session_id, origin,
+                              ends_turn=True))
+    return tuple(out)

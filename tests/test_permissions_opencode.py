@@ -1,0 +1,150 @@
+"""OpenCode's ``permission`` rules, judged as OpenCode 1.18.33 judges them. The texts and outcomes
+pinned here were measured on the real CLI in the vendor lane (``opencode run``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from compat_adapter import CompatAdapter, MemoryHost
+from compat_adapter.host.script import Reply, call
+from compat_adapter.importers import import_project, register_import
+from vendors.opencode.permissions import REJECTED, evaluate, from_config, hidden_tools, judge, matches
+
+LANE_COMMAND = "echo ran > tool-ran.txt; echo hello-from-tool"
+WORKTREE = "/work/proj"
+DENIED = "The user has specified a rule which prevents you from using this specific tool call. "
+
+
+def test_a_denied_command_reads_the_rules_that_name_its_permission() -> None:
+    # Measured, byte for byte: the agent's `*` allow comes first, then the config's bash rules.
+    rules = from_config({"bash": {"*": "allow", "echo hello*": "deny"}})
+    ruling = judge(rules, "bash", {"command": LANE_COMMAND}, WORKTREE)
+    assert ruling is not None and ruling.action == "deny"
+    assert ruling.text == DENIED + ('Here are some of the relevant rules [{"permission":"*","action":"allow",'
+                                    '"pattern":"*"},{"permission":"bash","pattern":"*","action":"allow"},'
+                                    '{"permission":"bash","pattern":"echo hello*","action":"deny"}]')
+
+
+def test_the_last_matching_rule_wins_not_the_strictest() -> None:
+    # Measured: {"echo hello*": "deny", "*": "allow"} let the command run.
+    rules = from_config({"bash": {"echo hello*": "deny", "*": "allow"}})
+    assert judge(rules, "bash", {"command": LANE_COMMAND}, WORKTREE).action == "allow"
+
+
+def test_an_ask_is_rejected_without_a_person() -> None:
+    # Measured: `opencode run` printed "permission requested: bash (echo ran > tool-ran.txt, echo
+    # hello-from-tool); auto-rejecting" and made no further model call.
+    ruling = judge(from_config({"bash": "ask"}), "bash", {"command": LANE_COMMAND}, WORKTREE)
+    assert ruling is not None and (ruling.action, ruling.text) == ("ask", REJECTED)
+
+
+def test_a_whole_tool_denied_is_not_offered_to_the_model() -> None:
+    # Measured: "bash": "deny" left bash out of the tools; "edit": "deny" left edit and write out;
+    # "*": "deny" with "read": "allow" left only read.
+    assert hidden_tools(from_config({"bash": "deny"}), ["bash", "read"]) == {"bash"}
+    assert hidden_tools(from_config({"edit": "deny"}), ["bash", "edit", "write"]) == {"edit", "write"}
+    assert hidden_tools(from_config({"*": "deny", "read": "allow"}), ["bash", "edit", "read"]) == {"bash", "edit"}
+    assert hidden_tools(from_config({"bash": {"rm *": "deny"}}), ["bash"]) == frozenset()
+
+
+def test_an_edit_pattern_is_the_path_relative_to_the_worktree() -> None:
+    # Measured on the write tool with {"edit": {"*.txt": "deny"}}.
+    rules = from_config({"edit": {"*.txt": "deny"}})
+    ruling = judge(rules, "write", {"filePath": "notes.txt"}, WORKTREE)
+    assert ruling is not None and ruling.text.endswith('[{"permission":"*","action":"allow","pattern":"*"},'
+                                                      '{"permission":"edit","pattern":"*.txt","action":"deny"}]')
+    assert judge(rules, "edit", {"filePath": f"{WORKTREE}/src/a.py"}, WORKTREE).action == "allow"
+
+
+def test_env_files_ask_by_default_when_read() -> None:
+    assert judge((), "read", {"filePath": ".env"}, WORKTREE).action == "ask"
+    assert judge((), "read", {"filePath": ".env.example"}, WORKTREE).action == "allow"
+
+
+@pytest.mark.parametrize(("subject", "pattern", "hit"), [
+    ("ls", "ls *", True), ("ls -la", "ls *", True), ("lsof", "ls *", False),
+    ("git push origin", "git push*", True), ("a\nb", "a*", True), ("abc", "a?c", True),
+    ("rm -rf build", "rm -rf*", True), ("x.(y)", "x.(y)", True), ("xay", "x.y", False),
+])
+def test_wildcards_cover_the_whole_subject(subject: str, pattern: str, hit: bool) -> None:
+    assert matches(subject, pattern) is hit
+
+
+def test_no_rule_is_an_ask_and_home_is_expanded() -> None:
+    assert evaluate("websearch", "x", ()).action == "ask"
+    rules = from_config({"external_directory": {"~/notes/*": "allow"}}, home="/home/u")
+    assert rules[0].pattern == "/home/u/notes/*"
+
+
+def test_cd_is_not_asked_about() -> None:
+    rules = from_config({"bash": {"cd *": "deny"}})
+    assert judge(rules, "bash", {"command": "cd x && ls"}, WORKTREE).action == "allow"
+
+
+@pytest.mark.parametrize("config", [{"bash": "maybe"}, {"bash": {"*": "nope"}}, {"bash": 3}])
+def test_an_action_opencode_refuses_is_an_error(config: dict) -> None:
+    with pytest.raises(ValueError, match="permission.bash"):
+        from_config(config)
+
+
+# ── imported from the project and enforced on the embedded host ──────────────────────────────────
+
+def _project(root: Path, config: dict) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "opencode.json").write_text(json.dumps(config))
+    (root / "build").mkdir(exist_ok=True)
+    (root / "build/keep.txt").write_text("x\n")
+    return root
+
+
+async def _run(root: Path, calls: list[tuple[str, dict[str, str]]]) -> tuple[tuple, list[str]]:
+    async with MemoryHost(root) as host, CompatAdapter(host) as adapter:
+        results = await register_import(adapter, import_project("opencode", root))
+        agent = await host.create_agent(script=[*(Reply(calls=(call(t, **a),)) for t, a in calls), "done"])
+        await agent.run_turn("go")
+    return results, [e.data["text"] for e in agent.session.of_type("tool/result")]
+
+
+def test_the_import_reads_the_permission_block_and_the_build_agents(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"permission": {"bash": {"*": "allow", "rm *": "deny"}, "edit": "maybe"},
+                               "agent": {"build": {"permission": {"webfetch": "deny"}},
+                                         "plan": {"permission": {"bash": "deny"}}}})
+    imported = import_project("opencode", root)
+    assert [(r.tool, r.specifier, r.behavior) for r in imported.permissions] == [
+        ("bash", "*", "allow"), ("bash", "rm *", "deny"), ("webfetch", None, "deny")]
+    assert sorted(r.code for r in imported.refused) == ["INVALID_ENTRY", "UNSUPPORTED_CONFIG"]
+
+
+async def test_opencode_rules_are_enforced_in_order_with_opencodes_words(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"permission": {"bash": {"*": "allow", "rm *": "deny", "rm -rf tmp*": "allow"},
+                                              "edit": {"*.lock": "deny"}}})
+    results, texts = await _run(root, [("bash", {"command": "rm -rf build"}),
+                                       ("bash", {"command": "rm -rf tmpdir; echo ok > ok.txt"}),
+                                       ("write", {"path": "yarn.lock", "content": "x"})])
+    assert texts[0] == DENIED + ('Here are some of the relevant rules [{"permission":"*","action":"allow","pattern":"*"},'
+                                 '{"permission":"bash","pattern":"*","action":"allow"},'
+                                 '{"permission":"bash","pattern":"rm *","action":"deny"},'
+                                 '{"permission":"bash","pattern":"rm -rf tmp*","action":"allow"}]')
+    assert (root / "build/keep.txt").is_file()
+    assert (root / "ok.txt").read_text() == "ok\n"  # the later allow won for that command
+    assert texts[2].startswith(DENIED) and not (root / "yarn.lock").exists()
+    assert all(r.mounted for r in results)
+
+
+async def test_an_ask_is_refused_with_opencodes_words_and_the_loss_listed(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"permission": {"bash": "ask"}})
+    results, texts = await _run(root, [("bash", {"command": "rm -rf build"})])
+    assert texts == [REJECTED] and (root / "build").is_dir()
+    assert "timing-differs" in {str(d.code) for d in results[0].degradations}
+
+
+def test_legacy_tool_switches_are_rules_before_the_permission_block(tmp_path: Path) -> None:
+    # OpenCode 1.18.33 turns `tools: {"write": false}` into an edit deny ahead of `permission`.
+    root = _project(tmp_path, {"tools": {"write": False, "bash": True}, "permission": {"edit": {"docs/*": "allow"}}})
+    rules = import_project("opencode", root).permissions
+    assert [(r.tool, r.specifier, r.behavior, r.origin.rsplit(":", 1)[1]) for r in rules] == [
+        ("edit", None, "deny", "tools.edit"), ("bash", None, "allow", "tools.bash"),
+        ("edit", "docs/*", "allow", "permission.edit['docs/*']")]

@@ -1,0 +1,156 @@
+"""OpenCode's permission rules in the permission framework: read from opencode.json's ``permission``
+block, matched and weighed as OpenCode does (:mod:`vendors.opencode.permissions`).
+
+OpenCode weighs its rules by order, not by deny-before-allow: the last rule that matches wins, after
+the agent's own defaults. The language decides a call itself (``decide``) from every OpenCode rule at
+once, in file order. A rule written ``"bash": "deny"`` has no specifier (its pattern is ``*``).
+
+Measured on OpenCode 1.18.33 (``opencode run``): the plugin's ``tool.execute.before`` runs before the
+permission is asked, so a rule-denied call still fires it; an ask is auto-rejected and the run ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from compat_adapter.catalog import resolve_vendor
+from compat_adapter.importers.common import Refused
+from compat_adapter.importers.loaders import json_kind
+from compat_adapter.model import Degradation, degrade
+from compat_adapter.permissions.model import PermissionImport, PermissionRule, RuleCall, Ruling
+from vendors.opencode.permissions import (
+    REJECTED,
+    Rule,
+    from_config,
+    hidden_tools,
+    judge,
+    matches,
+    patterns_for,
+    unavailable,
+)
+
+__all__ = ("LANGUAGE", "OpenCodeRules")
+
+#: The permissions a host tool asks for (OpenCode's tool → permission), by OpenCode tool name.
+_ASKED_BY = {"bash": "bash", "edit": "edit", "write": "edit", "apply_patch": "edit", "read": "read",
+             "glob": "glob", "grep": "grep", "webfetch": "webfetch", "websearch": "websearch", "task": "task",
+             "todowrite": "todowrite", "skill": "skill", "lsp": "lsp"}
+
+
+@dataclass(frozen=True, slots=True)
+class Combination:
+    hooks_first: bool
+    hook_allow_lifts_ask: bool
+    hook_allow_lifts_deny: bool
+    unattended_ask: str
+
+
+def _own(rule: PermissionRule) -> Rule:
+    return Rule(rule.tool, rule.specifier or "*", rule.behavior, from_string=rule.specifier is None)
+
+
+@dataclass(frozen=True, slots=True)
+class OpenCodeRules:
+    vendor: str
+    combination: Combination
+
+    def read(self, value: object, *, path: Path, shown: str, place: str, scope: str) -> PermissionImport:
+        out = PermissionImport()
+        if not isinstance(value, Mapping):
+            out.refused.append(self._refused("`permission`", shown, place, f"expected an object, found {json_kind(value)}"))
+            return out
+        root = str(path.absolute().parent.parent if path.parent.name == ".opencode" else path.absolute().parent)
+        for key, item in value.items():
+            where = f"{place}.{key}"
+            try:
+                rules = from_config({key: item})
+            except ValueError as exc:
+                out.refused.append(self._refused(f"`{key}`", shown, where, str(exc)))
+                continue
+            for rule in rules:
+                text = f"{key}: {rule.action}" if rule.from_string else f"{key} {rule.pattern}: {rule.action}"
+                out.rules.append(PermissionRule(
+                    vendor=self.vendor, behavior=rule.action, text=text, tool=key,
+                    specifier=None if rule.from_string else rule.pattern,
+                    origin=f"{shown}:{where}" + ("" if rule.from_string else f"[{rule.pattern!r}]"),
+                    scope=scope, root=root, settings_dir=str(path.absolute().parent)))
+        return out
+
+    def _refused(self, what: str, shown: str, place: str, reason: str) -> Refused:
+        return Refused(vendor=self.vendor, what=f"permission {what}", reason=reason, origin=f"{shown}:{place}",
+                       code="INVALID_ENTRY")
+
+    # ── which calls ─────────────────────────────────────────────────────────────────────────
+    def host_tools(self, rule: PermissionRule) -> tuple[str, ...]:
+        tools = resolve_vendor(self.vendor).tools
+        return tuple(dict.fromkeys(t.host for t in tools
+                                   if t.vendor in _ASKED_BY and matches(_ASKED_BY[t.vendor], rule.tool)))
+
+    def matches(self, rule: PermissionRule, call: RuleCall) -> bool:
+        """Whether the rule names the permission the call asks for and one of its patterns (which
+        rule decides is :meth:`decide`'s: the last that matches)."""
+        asked = patterns_for(call.tool, call.input, call.cwd)
+        own = _own(rule)
+        return asked is not None and matches(asked[0], own.permission) and any(
+            matches(p, own.pattern) for p in asked[1])
+
+    def decide(self, rules: Sequence[PermissionRule], call: RuleCall) -> Ruling | None:
+        """OpenCode's answer: the last matching rule per pattern, the agent's defaults first."""
+        own = [_own(r) for r in rules]
+        found = judge(own, call.tool, call.input, call.cwd)
+        if found is None or found.rule is None or found.action == "allow":
+            return None
+        rule = next((r for r, o in zip(reversed(rules), reversed(own), strict=True) if o == found.rule), None)
+        if rule is None:
+            # One of the agent's own defaults decided (a `*.env` read asks): not a team rule.
+            return None
+        if found.action == "deny" and call.tool in hidden_tools(own, [call.tool]):
+            return Ruling("deny", rule, unavailable(call.tool))
+        return Ruling(found.action, rule, found.text)
+
+    # ── what the model reads ────────────────────────────────────────────────────────────────
+    def refusal(self, rule: PermissionRule, call: RuleCall) -> str:
+        found = judge((_own(rule),), call.tool, call.input, call.cwd)
+        return found.text if found is not None else ""
+
+    def unasked(self, rule: PermissionRule, call: RuleCall) -> str:
+        return REJECTED
+
+    def losses(self, rule: PermissionRule) -> tuple[Degradation, ...]:
+        out: list[Degradation] = []
+        if rule.specifier is None and rule.behavior == "deny":
+            out.append(degrade("scope-differs",
+                               "OpenCode does not offer the model a tool whose last rule denies it whole; the "
+                               "host still offers it, so the model may call it where OpenCode's would not."))
+            out.append(degrade("text-differs",
+                               "A call to the tool reads OpenCode's unavailable-tool error without its list of "
+                               "the tools it still offers (measured: `… Model tried to call unavailable tool "
+                               "'bash'. Available tools: edit, glob, …`)."))
+        if rule.behavior == "ask":
+            out.append(degrade("timing-differs",
+                               "`opencode run` rejects an ask and ends the run there (measured: no model call "
+                               "after it); here the call is refused with OpenCode's words and the turn goes on."))
+        if rule.tool == "bash" and rule.specifier is not None:
+            out.append(degrade("approximate",
+                               "OpenCode splits a command into the commands tree-sitter-bash finds and asks for "
+                               "each; here a hand-written scanner finds them, and a script it cannot read (a "
+                               "heredoc, a case statement) is asked for by the commands it did find."))
+        return tuple(out)
+
+    def samples(self, root: Path) -> tuple[PermissionRule, ...]:
+        """Commands allowed but rm denied and git push asked, env files kept from edits, web fetches
+        denied whole."""
+        block = {"bash": {"*": "allow", "rm *": "deny", "git push*": "ask"}, "edit": {"*.env": "deny"},
+                 "webfetch": "deny"}
+        return tuple(self.read(block, path=root / "opencode.json", shown="opencode.json", place="permission",
+                               scope="project").rules)
+
+    def setting_losses(self, key: str, value: object) -> tuple[Degradation, ...] | str:
+        return ()
+
+
+#: OpenCode's (measured on 1.18.33): the plugin's before-hook runs first; an allow from it lifts nothing.
+LANGUAGE = OpenCodeRules("opencode", Combination(hooks_first=True, hook_allow_lifts_ask=False,
+                                           hook_allow_lifts_deny=False, unattended_ask="refuse"))
