@@ -55,14 +55,22 @@ def test_explain_shows_claude_refusing_the_call_and_the_host_refusing_it(tmp_pat
     assert json.loads(other.stdout)["permissions"]["host"]["decision"] == "none"
 
 
-def test_explain_names_a_rule_the_host_cannot_enforce_as_a_difference(tmp_path: Path) -> None:
-    root = guarded(tmp_path, {"deny": ["WebFetch(domain:example.com)"]})
-    done = cli("explain", "--vendor", "claude", "--tool", "WebFetch", "--input",
-               '{"url":"https://example.com/x","prompt":"p"}', "--json", cwd=root)
+def test_explain_names_a_rule_the_host_weighs_otherwise_as_a_difference(tmp_path: Path) -> None:
+    # CodeBuddy lets a PreToolUse hook's allow lift a deny rule (measured); the host's guard does not.
+    (tmp_path / ".codebuddy").mkdir()
+    allow = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}
+    settings = {"permissions": {"deny": ["Bash(rm -rf *)"]},
+                "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                    {"type": "command", "command": f"echo '{json.dumps(allow)}'"}]}]}}
+    (tmp_path / ".codebuddy/settings.json").write_text(json.dumps(settings))
+    done = cli("explain", "--vendor", "workbuddy", "--tool", "Bash", "--input", '{"command":"rm -rf build"}',
+               "--json", "--trust-all", cwd=tmp_path)
     report = json.loads(done.stdout)
-    assert done.returncode == 1
-    assert report["permissions"]["vendor"]["decision"] == "deny" and report["permissions"]["host"]["decision"] == "none"
-    assert any(d.startswith("permission rules: claude would deny") for d in report["differences"])
+    assert done.returncode == 1, done.stderr
+    rules = report["permissions"]
+    assert (rules["vendor"]["decision"], rules["vendor"]["decided_by"]) == ("allow", "hook")
+    assert (rules["host"]["decision"], rules["host"]["decided_by"]) == ("deny", "rule")
+    assert any(d.startswith("permission rules: workbuddy would allow") for d in report["differences"])
 
 
 def test_hooks_and_the_trust_review_list_the_rules(tmp_path: Path) -> None:

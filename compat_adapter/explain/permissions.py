@@ -21,14 +21,14 @@ __all__ = ("explain_permissions",)
 
 
 def _side(found: Ruling | None, hook: str | None, language: RuleLanguage, *, who: str,
-          asks: bool) -> PermissionSide:
-    said = hook if hook in ("allow", "deny", "ask") else None
+          asks: bool, hook_allow: bool = True) -> PermissionSide:
+    said = hook if hook in ("allow", "deny", "ask") and (hook_allow or hook != "allow") else None
     if found is None or found.behavior == "allow" or winner(said, found, language.combination) == "hook":  # type: ignore[arg-type]
         if said == "deny":
             return PermissionSide(decision="deny", decided_by="hook", effect=f"{who} refuses the call: a hook's "
                                                                              "deny stands over any rule")
         if found is not None and found.behavior != "allow":
-            return PermissionSide(decision=found.behavior, rule=found.rule.text, decided_by="hook",
+            return PermissionSide(decision=said or "none", rule=found.rule.text, decided_by="hook",
                                   effect=f"{who} follows the hook's {said}: it stands over the {found.behavior} rule")
         rule = found.rule.text if found is not None else None
         return PermissionSide(decision="allow" if found is not None else "none", rule=rule, decided_by="none",
@@ -62,6 +62,8 @@ def explain_permissions(vendor: str, rules: Sequence[PermissionRule], tool: str,
     theirs = _side(ruling(mine, call, language), hook_decision, language, who=product, asks=False)
     # The host runs only the rules its grade mounts; an ask goes to its approval service when it has one.
     mounted = [r for r, g in graded if g.mounted and host_tool is not None]
+    # The host's guard cannot tell a hook's allow from no answer (both let the call go on): a hook's
+    # allow lifts no rule there, whatever the vendor does (a listed loss of such a vendor's rules).
     ours = _side(ruling(mounted, call, language), hook_decision, language, who=f"host {surface.host}",
-                 asks="approval" in surface.services)
+                 asks="approval" in surface.services, hook_allow=False)
     return PermissionsExplained(rules=checks, vendor=theirs, host=ours)

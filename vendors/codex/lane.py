@@ -73,6 +73,10 @@ class CodexCli(VendorCli):
         return [binary, "exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check",
                 *(["--approve-for-me"] if reviewed else []), prompt]
 
+    def shown(self, result: Mapping[str, Any]) -> tuple[str, ...]:
+        # `codex exec` prints plain lines (its hook lines on stderr, the answer on stdout).
+        return self.shown_lines(result)
+
     def scenarios(self) -> Mapping[str, Scenario]:
         # Codex has no PostToolUseFailure: does its PostToolUse fire on a non-zero exit?
         out = claude_like(OBSERVED, post_failure=False)

@@ -39,7 +39,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from compat_adapter.dialects.patterns import Regex, compile_js
 from compat_adapter.shellparts import split
 
 __all__ = ("ADMIN_TIER", "USER_TIER", "WORKSPACE_TIER", "PolicyRule", "Ruling", "check", "denial_text",
@@ -207,7 +206,7 @@ def toml_rules(text: str, tier: int, file: str) -> tuple[tuple[PolicyRule, ...],
         patterns = (_prefix_patterns(prefix) if prefix is not None
                     else [f'"command":"{regex}'] if regex is not None else [args])
         for pattern in patterns:
-            if pattern is not None and isinstance(compile_js(pattern), str):
+            if pattern is not None and isinstance(_compile(pattern), str):
                 problems.append(f"{file} rule #{n}: invalid regex pattern {pattern}")
                 continue
             for name in names:
@@ -274,8 +273,8 @@ def _matches(rule: PolicyRule, tool: str, subject: str | None, mode: str, intera
     if not _name_matches(rule, tool, server):
         return False
     if rule.args_pattern is not None:
-        compiled = compile_js(rule.args_pattern)
-        if subject is None or not isinstance(compiled, Regex) or not compiled.search(subject):
+        compiled = _compile(rule.args_pattern)
+        if subject is None or isinstance(compiled, str) or not compiled.search(subject):
             return False
     return rule.interactive is None or rule.interactive == interactive
 
@@ -379,3 +378,13 @@ def hidden_tools(rules: Sequence[PolicyRule], tools: Iterable[str], *, mode: str
 
 def _fields(rule: PolicyRule) -> dict[str, Any]:
     return {name: getattr(rule, name) for name in PolicyRule.__dataclass_fields__}
+
+
+def _compile(pattern: str) -> Any:
+    """The pattern in Gemini's (JavaScript) regex engine, or the engine's complaint as a string.
+
+    Imported here, not at the top: the matrix reads sample rules without any pattern, and the
+    regex engines are the costliest import of that command (tests/test_cli.py pins what it loads)."""
+    from compat_adapter.dialects.patterns import compile_js
+
+    return compile_js(pattern)

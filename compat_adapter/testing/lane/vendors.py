@@ -75,8 +75,14 @@ class VendorCli:
         return (lane or lane_dir()) / self.binary
 
     def shown(self, result: Mapping[str, Any]) -> tuple[str, ...]:
-        """What the run showed the person that a hook said: each line of the CLI's output (stdout,
-        then stderr) that carries a ``SHOWN_MARKERS`` mark."""
+        """What the run showed the person that a hook said (texts carrying a ``SHOWN_MARKERS`` mark),
+        read from the CLI's output the way its user reads it. A driver that has not been taught to
+        read its CLI's output says nothing (no ``shown`` facet): its JSON or its debug lines carry
+        tool results and hook command lines that are no message to the person."""
+        return ()
+
+    def shown_lines(self, result: Mapping[str, Any]) -> tuple[str, ...]:
+        """Each line of the CLI's plain output (stdout, then stderr) that carries a mark."""
         return tuple(line.strip() for stream in ("stdout", "stderr") for line in str(result.get(stream) or "").splitlines()
                      if any(m in line for m in SHOWN_MARKERS))
 
