@@ -257,9 +257,15 @@ def test_claude_plain_stdout() -> None:
 
 def test_claude_exit_two() -> None:
     deny = CLAUDE.decode("PreToolUse", run(2, hso("PreToolUse", permissionDecision="allow"), "nope\n"))
-    assert (deny.decision, deny.reason) == ("deny", "nope")  # blocks even when the JSON allows
+    # Blocks even when the JSON allows; stderr as written, its newline kept (Claude Code 2.1.332,
+    # lane cases deny_exit2_newline, stop_block_exit2_newline).
+    assert (deny.decision, deny.reason, deny.json_reason) == ("deny", "nope\n", False)
     with_reason = CLAUDE.decode("Stop", run(2, js({"decision": "block", "reason": "tests"}), "noise"))
-    assert (with_reason.decision, with_reason.reason) == ("block", "tests")
+    assert (with_reason.decision, with_reason.reason, with_reason.json_reason) == ("block", "tests", True)
+    # A JSON deny on exit 2 is the JSON's reason, worded as a JSON answer (lane case deny_exit2_json).
+    json_deny = CLAUDE.decode("PreToolUse", run(2, hso("PreToolUse", permissionDecision="deny",
+                                                       permissionDecisionReason="policy"), "noise\n"))
+    assert (json_deny.decision, json_deny.reason, json_deny.json_reason) == ("deny", "policy", True)
     invalid = CLAUDE.decode("PreToolUse", run(2, js({"continue": "x"}), "why"))
     assert (invalid.decision, invalid.reason) == ("deny", "why")
     assert CLAUDE.decode("PostToolUse", run(2, "", "slow\n")).decision == "block"
@@ -674,6 +680,25 @@ def test_copilot_other_events() -> None:
     pascal = COPILOT.decode("UserPromptSubmit", run(0, js({"additionalContext": "x", "decision": "block"})))
     assert pascal.decision == "none" and pascal.ignored == ("decision",)  # not measured in this format
     assert COPILOT.decode("sessionStart", run(0, js({"additionalContext": None}))) == HookAnswer()
+
+
+def test_copilot_reads_hook_specific_output_on_pascal_pre_tool_use_alone() -> None:
+    """Copilot CLI 1.0.102 (vendor lane, issue 34): a PascalCase PreToolUse answer nested in Claude's
+    hookSpecificOutput counts (deny_json_pascal, pre_context_pascal_nested); on SessionStart,
+    UserPromptSubmit, PostToolUse and Stop the nesting is ignored and only the top level counts
+    (session_context_pascal_nested, stop_block_pascal_nested, …)."""
+    pre = COPILOT.decode("PreToolUse", run(0, hso("PreToolUse", permissionDecision="deny",
+                                                  permissionDecisionReason="r", additionalContext="c")))
+    assert (pre.decision, pre.reason, pre.additional_context) == ("deny", "r", ("c",))
+    for event, fields in (("SessionStart", {"additionalContext": "c"}), ("UserPromptSubmit", {"additionalContext": "c"}),
+                          ("PostToolUse", {"additionalContext": "c"}), ("Stop", {"decision": "block", "reason": "r"})):
+        nested = COPILOT.decode(event, run(0, hso(event, **fields)))
+        assert nested.decision == "none" and nested.additional_context == (), event
+        assert "hookSpecificOutput" in nested.ignored, event
+        top = COPILOT.decode(event, run(0, js(fields)))
+        assert top.additional_context == (("c",) if "additionalContext" in fields else ()), event
+    stop = COPILOT.decode("Stop", run(0, js({"decision": "block", "reason": "r"})))
+    assert (stop.decision, stop.reason) == ("block", "r")
 
 
 def test_copilot_merge() -> None:

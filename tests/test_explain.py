@@ -65,7 +65,7 @@ def test_a_claude_exit2_deny_runs_for_real_and_reads_the_same_on_both_sides(tmp_
     assert (tmp_path / "seen.json").read_text() == run["stdin"]
     assert json.loads(run["stdin"])["tool_input"] == {"command": "rm -rf build"}
     vendor, host = report["vendor_view"], report["host_view"]
-    said = f"PreToolUse:Bash hook error: [{hook['handler']}]: no rm here"
+    said = f"PreToolUse:Bash hook error: [{hook['handler']}]: no rm here\n"  # Claude keeps stderr's newline
     assert vendor["tool_runs"] is False and vendor["reads"] == [{"place": "tool_result", "text": said}]
     assert host["verdict"] == "PreToolDecision(deny)" and host["reads"] == vendor["reads"]
     assert report["differences"] == []

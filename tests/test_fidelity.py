@@ -87,7 +87,7 @@ async def test_each_vendor_denies_in_its_own_words(tmp_path: Path) -> None:
             await agent.run_turn("go")
             audit = [(a.decision, a.honoured) for a in adapter.audit]
         if expected is None:  # Claude quotes the command line of an exit-2 hook
-            expected = f"PreToolUse:Bash hook error: [{command}]: no exit2"
+            expected = f"PreToolUse:Bash hook error: [{command}]: no exit2\n"  # stderr's newline kept
         assert tool_texts(agent) == [expected], vendor
         assert not (tmp_path / "ran.txt").exists()
         # A real host deny: the hook pair says deny, and no post-tool run follows it.
@@ -308,7 +308,7 @@ async def test_stop_blocks_continue_in_each_vendors_words_never_marked_non_bindi
         # Claude Code 2.1.332 wraps the feedback in a <system-reminder> after its lead (vendor lane).
         ("claude", once(tmp_path, "c-json", block), lambda c: hook_text("Stop hook feedback:\nrun the tests")),
         ("claude", once(tmp_path, "c-exit2", stderr="run the tests", code=2),
-         lambda c: hook_text(f"Stop hook feedback:\n[{c}]: run the tests")),
+         lambda c: hook_text(f"Stop hook feedback:\n[{c}]: run the tests\n")),
         ("workbuddy", once(tmp_path, "w-json", block),
          lambda c: f"<user_query>Stop hook feedback:\n[{c}]: run the tests</user_query>"),
     ]

@@ -99,6 +99,20 @@ def test_chat_streams_tool_calls_and_usage_then_done() -> None:
         assert body["choices"][0]["message"] == {"role": "assistant", "content": "done"}
 
 
+def test_a_request_carrying_a_side_marker_takes_no_turn_though_it_offers_tools() -> None:
+    """Qwen Code 0.24.4 sends its managed-memory extraction agent's request, with tools, after a
+    text-only turn (vendor lane, qwen:text_only): known by its content, it is a side request."""
+    marker = "You are now acting as the managed memory extraction subagent"
+    with serve_model("chat", [{"text": "first"}, {"text": "second"}], side_markers=(marker,)) as server:
+        _, one = post(server, "/v1/chat/completions", {"tools": [{}], "messages": [{"role": "user", "content": "hi"}]})
+        aux = {"tools": [{}], "messages": [{"role": "system", "content": marker + " for an AI coding assistant."}]}
+        _, side = post(server, "/v1/chat/completions", aux)
+        _, two = post(server, "/v1/chat/completions", {"tools": [{}], "messages": [{"role": "user", "content": "go"}]})
+    assert [json.loads(b)["choices"][0]["message"]["content"] for b in (one, side, two)] == ["first", SIDE_TEXT,
+                                                                                             "second"]
+    assert [r.step for r in server.requests] == [1, 0, 2] and len(server.main_requests) == 2
+
+
 def test_unknown_route_is_a_404_and_logged() -> None:
     with serve_model("chat", []) as server:
         with pytest.raises(urllib.error.HTTPError) as err:

@@ -95,6 +95,9 @@ class HookAnswer:
     failed: str | None = None
     #: Output fields seen but not honoured, for the audit.
     ignored: tuple[str, ...] = ()
+    #: The block's reason is the one the hook's JSON gave, though it exited 2: a vendor may word it
+    #: as a JSON answer rather than an exit-2 one (Claude Code 2.1.332 quotes no command then).
+    json_reason: bool = False
 
 
 @runtime_checkable

@@ -132,7 +132,7 @@ def said(group: GroupResult, fallback: str | None = None) -> Said:
     source = origin.rsplit(":", 1)[0] if origin and ":" in origin else origin
     return Said(event=entry.row.event if entry else "", tool=tool,
                 command=str(getattr(entry.handler, "command", "") or "") if entry is not None else "",
-                reason=reason, exit2=outcome is not None and outcome.exit_code == 2,
+                reason=reason, exit2=outcome is not None and outcome.exit_code == 2 and not answer.json_reason,
                 tool_command=tool_command, source=source or (entry.id if entry else None), index=index,
                 cwd=group.moment.cwd if group.moment is not None else None)
 

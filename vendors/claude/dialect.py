@@ -31,6 +31,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from compat_adapter.dialects.base import HookAnswer, Moment
@@ -344,10 +345,12 @@ class ClaudeDialect(ClaudePayload):
 
     def exit2_message(self, outcome: ProcessOutcome, obj: Mapping[str, Any] | None,
                       d: AnswerDraft | None) -> str | None:
-        """The block message of an exit-2 run: the JSON's blocking reason, else stderr."""
+        """The block message of an exit-2 run: the JSON's blocking reason, else stderr as written
+        (Claude Code 2.1.332 keeps its trailing newline: lane cases deny_exit2_newline and
+        stop_block_exit2_newline)."""
         if d is not None and d.decision in ("deny", "block") and d.reason:
             return d.reason
-        return js_trim(outcome.stderr) or None
+        return outcome.stderr if js_trim(outcome.stderr) else None
 
     def _exit2(self, event: str, outcome: ProcessOutcome, obj: Mapping[str, Any] | None) -> HookAnswer:
         if event in EXIT2_IGNORED:
@@ -359,11 +362,14 @@ class ClaudeDialect(ClaudePayload):
         if event in EXIT2_DENY or event in EXIT2_BLOCK:
             if d is None or event in ("Elicitation", "ElicitationResult"):
                 d = AnswerDraft()
+            # A reason the JSON gave is worded as a JSON answer's (measured, 2.1.332: lane cases
+            # deny_exit2_json, deny_exit2_json_block, stop_block_exit2_json): no command quoted.
+            from_json = bool(d.reason) and d.decision in ("deny", "block") and message == d.reason
             d.decision = "deny" if event in EXIT2_DENY else "block"
             d.reason = message
             if event in ("Elicitation", "ElicitationResult"):
                 d.answers = {"action": "decline"}
-            return d.freeze()
+            return replace(d.freeze(), json_reason=from_json)
         # Events that cannot block: stderr is only shown to the user.
         return HookAnswer(system_message=js_trim(outcome.stderr) or None)
 

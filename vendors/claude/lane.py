@@ -113,6 +113,17 @@ class ClaudeCli(VendorCli):
                                                           permissionDecisionReason="LANE-DENY-SKILL reason")),
                                     HookAnswer(pre)),
                                    {"steps": (("text", "done"),), "prompt": "/lane-skill", "files": SKILL_FILES})
+        # Issue 34: a guard that answers JSON and exits 2, and an exit-2 message ending in a newline.
+        out["deny_exit2_json"] = ((HookAnswer(pre, hso(pre, permissionDecision="deny",
+                                                       permissionDecisionReason="LANE-DENY-JSON exit2"),
+                                              stderr="LANE-ERR stderr", exit=2),), {})
+        out["deny_exit2_json_block"] = ((HookAnswer(pre, as_json({"decision": "block", "reason": "LANE-DENY-JSON block"}),
+                                                    exit=2),), {})
+        out["deny_exit2_newline"] = ((HookAnswer(pre, stderr="LANE-DENY-EXIT2 reason\n", exit=2),), {})
+        out["stop_block_exit2_newline"] = ((HookAnswer("Stop", stderr="LANE-STOP-REASON exit2\n", exit=2, once=True),),
+                                           {"steps": STOP_STEPS})
+        out["stop_block_exit2_json"] = ((HookAnswer("Stop", block, stderr="LANE-ERR stderr", exit=2, once=True),),
+                                        {"steps": STOP_STEPS})
         out.update(permission_scenarios())
         return out
 

@@ -21,8 +21,8 @@ newline: the protocol documents no framing, and Copilot writes the JSON text alo
 Output (§5.4): stdout lines that alone are a ``{"type": "progress"}`` object are dropped, the rest
 is trimmed and parsed with ONE ``JSON.parse``; empty or unparsable output is "no output" (no
 error) — two objects on stdout are therefore ignored. Fields are top-level; ``hookSpecificOutput``
-is read only in the PascalCase format (measured: a deny there denies), its fields under the
-top-level ones. preToolUse is fail-CLOSED: exit 2 or any other non-zero exit (or a crash) denies, even
+is read only on PascalCase PreToolUse (measured: a deny there denies), its fields under the
+top-level ones; every other event ignores it (measured on SessionStart, UserPromptSubmit, PostToolUse, Stop). preToolUse is fail-CLOSED: exit 2 or any other non-zero exit (or a crash) denies, even
 when stdout says allow, as does an http entry that reaches no server, whose address Copilot refuses, or
 whose server answers a status that is not 2xx (each measured on 1.0.102: lane pre_http_unresolved and
 pre_http_refused, and HTTP 500 from a server reached with COPILOT_HOOK_ALLOW_LOCALHOST=1; the docs say
@@ -391,10 +391,10 @@ class CopilotDialect:
         d = AnswerDraft()
         used: set[str] = set()
         nested = obj.get("hookSpecificOutput")
-        if is_claude_format(event) and isinstance(nested, Mapping):
-            # In the Claude-compatible format Copilot also reads Claude's hookSpecificOutput: on
-            # Copilot CLI 1.0.102 a PreToolUse hook answering only there denied the call (vendor
-            # lane, deny_json_pascal). A field also given at the top level keeps that value.
+        if event == "PreToolUse" and isinstance(nested, Mapping):
+            # Copilot CLI 1.0.102 reads Claude's hookSpecificOutput on PreToolUse alone (vendor lane:
+            # deny_json_pascal, pre_context_pascal_nested); on SessionStart, UserPromptSubmit,
+            # PostToolUse and Stop it ignores it (the *_pascal_nested cases). Top level wins.
             lifted = {k: v for k, v in nested.items() if k != "hookEventName" and k not in obj}
             obj = {**{k: v for k, v in obj.items() if k != "hookSpecificOutput"}, **lifted}
         if event == "userPromptSubmitted":

@@ -20,6 +20,7 @@ from compat_adapter.testing.lane.scenarios import (
     Scenario,
     as_json,
     claude_shaped_table,
+    hso,
     recorder_command,
 )
 from compat_adapter.testing.lane.vendors import VendorCli
@@ -127,6 +128,24 @@ class CopilotCli(VendorCli):
                                   {"steps": EXIT_3_STEPS}),
             "post_exit_nonzero_pascal": ((HookAnswer("PostToolUse"), HookAnswer("PostToolUseFailure")),
                                          {"steps": EXIT_3_STEPS}),
+            # Where Copilot reads the PascalCase answers: at the top level, or nested in Claude's
+            # hookSpecificOutput (1.0.102 honours the nesting only on PreToolUse).
+            "session_context_pascal": ((HookAnswer("SessionStart", as_json({"additionalContext": "LANE-CTX-SESSION"})),),
+                                       {}),
+            "session_context_pascal_nested": ((HookAnswer("SessionStart", hso("SessionStart",
+                                                                              additionalContext="LANE-CTX-SESSION")),),
+                                              {}),
+            "prompt_context_pascal_nested": ((HookAnswer("UserPromptSubmit", hso(
+                "UserPromptSubmit", additionalContext="LANE-CTX-PROMPT")),), {}),
+            "post_context_pascal_nested": ((HookAnswer("PostToolUse", hso("PostToolUse",
+                                                                          additionalContext="LANE-CTX-POST")),), {}),
+            "pre_context_pascal_nested": ((HookAnswer("PreToolUse", hso("PreToolUse", additionalContext="LANE-CTX-PRE")),),
+                                          {}),
+            "stop_block_pascal": ((HookAnswer("Stop", as_json({"decision": "block", "reason": "LANE-STOP-REASON json"}),
+                                              once=True),), {"steps": STOP_STEPS}),
+            "stop_block_pascal_nested": ((HookAnswer("Stop", hso("Stop", decision="block",
+                                                                 reason="LANE-STOP-REASON nested"), once=True),),
+                                         {"steps": STOP_STEPS}),
         }
 
 

@@ -309,7 +309,7 @@ EVENTS = (
     ),
     # The Claude-compatible ("VS Code") format: the same events spelled PascalCase, with a
     # snake_case payload (ISO timestamp, Claude tool names), Claude's matcher rules on PreToolUse and
-    # PermissionRequest, and Claude's hookSpecificOutput read as well (measured on Copilot CLI 1.0.102).
+    # PermissionRequest, and Claude's hookSpecificOutput read on PreToolUse alone (measured on Copilot CLI 1.0.102).
     # Stop is agentStop; there is no PascalCase subagentStart, notification or userPromptTransformed.
     EventRow(
         event="SessionStart",

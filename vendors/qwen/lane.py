@@ -77,6 +77,10 @@ class QwenCli(VendorCli):
                                        {"steps": EXIT_3_STEPS})
         out["notification"] = ((HookAnswer("Notification"),), {})
         out["post_batch"] = ((HookAnswer("PostToolBatch"),), {})
+        # A file edit through write_file, and a text-only turn (issue 34: Qwen's own side requests).
+        out["edit_observe"] = ((HookAnswer(pre), HookAnswer(post)), {"steps": (("write", "tool-ran.txt"),
+                                                                               ("text", "done"))})
+        out["text_only"] = ((HookAnswer("UserPromptSubmit"), HookAnswer(stop)), {"steps": (("text", "hello"),)})
         # Measured without --yolo: the call is declined by -p's own deny rule ("Qwen Code requires
         # permission to use …, but that permission was declined") and the hook never runs.
         # Claude's permission cases: Qwen reads the same language (vendors/qwen/permissions.py).
@@ -95,7 +99,10 @@ class QwenCli(VendorCli):
 
 CLI = QwenCli("qwen", "qwen", "0.24.4", "qwen/node_modules/@qwen-code/qwen-code/cli-entry.js", "chat",
               "run_shell_command", ".qwen/settings.json", extra_args={"description": "lane step"},
-              env_prefixes=("QWEN", "GEMINI"), write_tool=("write_file", "file_path", "content"), absolute_write=True)
+              env_prefixes=("QWEN", "GEMINI"), write_tool=("write_file", "file_path", "content"), absolute_write=True,
+              # Measured on 0.24.4 (lane case text_only): after a text-only turn Qwen sends its
+              # managed-memory extraction agent's request, tools offered, beside the session.
+              side_requests=("You are now acting as the managed memory extraction subagent",))
 
 
 @dataclass(frozen=True, slots=True)

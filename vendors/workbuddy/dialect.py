@@ -39,6 +39,11 @@ What differs from :mod:`vendors.claude.dialect`:
   and has no effect.
 - ``hookSpecificOutput`` without ``hookEventName`` is read (the docs never require it); one naming
   another event is dropped and recorded as ignored, without failing the run.
+- SessionStart and UserPromptSubmit: the context is ``hookSpecificOutput.additionalContext``, else
+  the hook's stdout as printed, JSON or not (Claude reads a JSON object without a context as no
+  context), unless it says ``suppressOutput: true``. Of several hooks, the last additionalContext
+  wins and drops every stdout; else the stdouts are one text, joined by newlines (measured, 2.163.0,
+  lane cases prompt_json_unknown, session_json_unknown, prompt_context_mixed, prompt_context_two_*).
 - Stop / SubagentStop ``additionalContext`` is plain context, not a continuation; SubagentStop,
   Stop and UserPromptSubmit take no matcher.
 - Merge: as Claude, except that partial ``updatedInput`` overrides compose in config order.
@@ -49,6 +54,7 @@ from __future__ import annotations
 import signal
 import uuid
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from compat_adapter.dialects.base import HookAnswer, Moment
@@ -88,6 +94,8 @@ NOTIFICATION_TITLE = "CodeBuddy Code"
 MAIN_AGENT_TYPE = "cli"
 _TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure"})
 _STOPS = frozenset({"Stop", "SubagentStop"})
+#: The events whose hook stdout is context unless a JSON additionalContext is given.
+_STDOUT_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit"})
 _GENERATION_NS = uuid.UUID("9b3e6f20-41c7-4d8a-a5f2-6c0e1d7b3a58")
 
 
@@ -257,7 +265,17 @@ class WorkBuddyDialect(ClaudeDialect):
             limit = f"{round(outcome.timeout_s * 1000)}ms" if outcome.timeout_s is not None else "its timeout"
             why = f"Hook timed out after {limit}"
             return HookAnswer(decision="deny", reason=why, failed=f"{why}; CodeBuddy denies the call")
-        return super().decode(event, outcome)
+        answer = super().decode(event, outcome)
+        if event in _STDOUT_CONTEXT and outcome.exit_code == 0 and not answer.additional_context:
+            obj = self.parse_stdout(outcome.stdout)
+            quiet = obj is None or obj.get("suppressOutput") is True or answer.failed or answer.stop
+            if not quiet and answer.decision == "none":
+                # CodeBuddy reads context from hookSpecificOutput.additionalContext, else from the
+                # hook's stdout as printed, JSON or not (measured, 2.163.0: prompt_json_unknown,
+                # prompt_json_known, session_json_unknown); suppressOutput: true keeps it out.
+                text = js_trim(outcome.stdout)
+                return replace(answer, additional_context=(text,), printed=(text,))
+        return answer
 
     def _other_exit(self, event: str, outcome: ProcessOutcome, obj: Mapping[str, Any] | None) -> HookAnswer:
         if event == "WorktreeCreate":
@@ -269,7 +287,26 @@ class WorkBuddyDialect(ClaudeDialect):
 
     def merge(self, event: str, answers: Sequence[HookAnswer]) -> HookAnswer:
         # Partial updatedInput overrides compose: each one's keys land on the previous result.
-        return merge_answers(answers, overlay_inputs=True)
+        merged = merge_answers(answers, overlay_inputs=True)
+        return _one_context(merged, answers) if event in _STDOUT_CONTEXT else merged
+
+
+def _one_context(merged: HookAnswer, answers: Sequence[HookAnswer]) -> HookAnswer:
+    """CodeBuddy's one context of the event's hooks (measured, 2.163.0): the additionalContext of the
+    last hook in config order that gives one, the others' and every printed stdout dropped
+    (prompt_context_two_json, prompt_context_mixed); else the printed stdouts joined by a newline
+    into one text (prompt_context_two_plain)."""
+    given = [a for a in answers if len(a.additional_context) > len(a.printed)]
+    if given:
+        kept = tuple(c for c in given[-1].additional_context if c not in given[-1].printed)
+        if kept == merged.additional_context:
+            return merged
+        return replace(merged, additional_context=kept, printed=(),
+                       ignored=(*merged.ignored, "context (the last hook's additionalContext wins)"))
+    if len(merged.printed) < 2:
+        return merged
+    text = "\n".join(merged.printed)
+    return replace(merged, additional_context=(text,), printed=(text,))
 
 
 #: The one stateless instance its unit names.

@@ -19,6 +19,7 @@ from compat_adapter.testing.lane.scenarios import (
     STOP_STEPS,
     HookAnswer,
     Scenario,
+    as_json,
     claude_like,
     hso,
 )
@@ -89,6 +90,34 @@ class CodeBuddyCli(VendorCli):
         late = hso("PreToolUse", permissionDecision="deny", permissionDecisionReason="LANE-DENY-JSON late")
         out["pre_timeout"] = ((HookAnswer("PreToolUse", late, timeout=2, sleep=8),), {})
         out["pre_timeout_default"] = ((HookAnswer("PreToolUse", late, sleep=70),), {})
+        # Issue 34. JSON stdout with no field CodeBuddy knows, on the events whose plain stdout is
+        # context; the same with one known field; plain text beside them.
+        unknown = {"rule": "LANE-CTX-PROMPT standing rule"}
+        out["prompt_json_unknown"] = ((HookAnswer("UserPromptSubmit", as_json(unknown)),), {})
+        out["prompt_json_known"] = ((HookAnswer("UserPromptSubmit", as_json({**unknown, "suppressOutput": False})),),
+                                    {})
+        out["prompt_context_plain"] = ((HookAnswer("UserPromptSubmit", "LANE-CTX-PROMPT plain"),), {})
+        # A hookSpecificOutput.additionalContext beside a plain answer: the plain stdout is dropped.
+        out["prompt_context_mixed"] = ((HookAnswer("UserPromptSubmit", "LANE-CTX-PRE plain stdout", label="plain"),
+                                        HookAnswer("UserPromptSubmit", hso("UserPromptSubmit",
+                                                                           additionalContext="LANE-CTX-PROMPT json"),
+                                                   label="json")), {})
+        # Two hooks of one event: the printed stdouts, and two additionalContexts.
+        out["prompt_context_two_plain"] = ((HookAnswer("UserPromptSubmit", "LANE-CTX-PROMPT first", label="first"),
+                                            HookAnswer("UserPromptSubmit", "LANE-CTX-PRE second", label="second")), {})
+        out["prompt_context_two_json"] = ((HookAnswer("UserPromptSubmit", hso("UserPromptSubmit",
+                                                                              additionalContext="LANE-CTX-PROMPT first"),
+                                                      label="first"),
+                                           HookAnswer("UserPromptSubmit", hso("UserPromptSubmit",
+                                                                              additionalContext="LANE-CTX-PRE second"),
+                                                      label="second")), {})
+        out["session_json_unknown"] = ((HookAnswer("SessionStart", as_json({"rule": "LANE-CTX-SESSION rule"})),), {})
+        # -p never fires SessionEnd (here it runs when the agent is disposed).
+        out["session_end"] = ((HookAnswer("SessionStart"), HookAnswer("SessionEnd")), {})
+        # A Stop hook that blocks every time: CodeBuddy has no cap and loops until it is killed.
+        always = as_json({"decision": "block", "reason": "LANE-STOP-REASON always"})
+        out["stop_block_always"] = ((HookAnswer("Stop", always),), {"steps": STOP_STEPS,
+                                                                   "options": {"killed_after": 40}})
         # Claude's permission cases: CodeBuddy reads the same language (vendors/workbuddy/permissions.py).
         from vendors.claude.lane import permission_scenarios
 

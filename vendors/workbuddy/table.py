@@ -292,6 +292,15 @@ EVENTS = (
                     "feedback:\\n[<cmd>]: <reason></user_query>) steered into the same turn, as a user "
                     "message that is not marked isMeta (continue:false ends the turn with no feedback, as "
                     "in CodeBuddy)."),
+            # Measured, CodeBuddy Code 2.163.0 -p (lane case stop_block_always): a Stop hook that
+            # blocks every time loops with no cap until the process is killed.
+            degrade("decision-narrowed",
+                    "A Stop block past the host's step bound for one turn (64 steps on the embedded host) "
+                    "has no effect: the turn ends there, where CodeBuddy has no cap and a hook that always "
+                    "blocks keeps it looping until the process is killed."),
+            degrade("timing-differs",
+                    "So a Stop hook that always blocks fires at most once per host step of the turn, where "
+                    "CodeBuddy fires it again for as long as the process lives."),
         ),
         official=EventRow(
             event="Stop",
@@ -319,9 +328,11 @@ EVENTS = (
         matcher_subject="reason",
         degradations=(
             _NOT_BRIDGED,
+            # Measured, CodeBuddy Code 2.163.0 (lane case session_end; with and without a matcher).
             degrade("timing-differs",
-                    "agent/disposed fires whenever an agent leaves the live registry, on reload and "
-                    "teardown too, which is broader than the end of a session."),
+                    "CodeBuddy's -p run never fires SessionEnd, where here it runs when the agent is "
+                    "disposed; and agent/disposed fires whenever an agent leaves the live registry, on "
+                    "reload and teardown too, which is broader than the end of a session."),
             degrade("payload-field-missing",
                     "The host gives no end reason, so reason is always \"other\" and a matcher cannot "
                     "tell clear from logout."),

@@ -65,6 +65,11 @@ def _first_tool_result(requests: list[list[Item]], roots: list[str]) -> str | No
 
 def vendor_outcome(case: Case, run: Path, **options: Any) -> Outcome:
     """Run ``case`` under the real vendor CLI (offline) and normalize what happened."""
+    # A case whose vendor never ends by itself (a Stop hook that always blocks) is killed at its own
+    # bound; its kill is then the outcome measured, not a failure of the run.
+    killed = case.options.get("killed_after")
+    if killed is not None:
+        options.setdefault("timeout", float(killed))
     record: VendorRecord = run_vendor(case, run, **options)
     roots = [str(run), str(run.resolve())]
     api = cli_for(case.vendor).api
@@ -81,7 +86,8 @@ def vendor_outcome(case: Case, run: Path, **options: Any) -> Outcome:
         tool_result=_first_tool_result(main, roots), landings=landings(main, roots), model_calls=len(main),
         reads=new_items(main), notes=tuple(notes), texts=tuple(tuple(items) for items in main),
         shown=tuple(normalize_text(t, roots) for t in cli_for(case.vendor).shown(record.result)),
-        error=None if record.result["rc"] == 0 or case.kind == "prompt_block" else
+        error=None if record.result["rc"] == 0 or case.kind == "prompt_block"
+        or (killed is not None and record.result["timed_out"]) else
         f"the CLI exited {record.result['rc']}: {record.result['stderr'][-400:]}")
 
 

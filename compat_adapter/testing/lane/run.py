@@ -143,7 +143,7 @@ def run_vendor(case: Case, run: Path, *, timeout: float = 150.0, lane: Path | No
         argv = wrap(list(argv))
     job = {"api": cli.api, "turns": turns_for(case, proj), "argv": argv, "env": env, "cwd": str(proj), "port": port,
            "out": str(run / "out"), "netns": netns, "timeout": timeout,
-           "http_server": case.options.get("http_server")}
+           "http_server": case.options.get("http_server"), "side_markers": list(cli.side_requests)}
     (run / "job.json").write_text(json.dumps(job, indent=1))
     runner = [sys.executable, "-m", "compat_adapter.testing.lane.sandbox", str(run / "job.json")]
     if netns:

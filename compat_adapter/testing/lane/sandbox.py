@@ -88,7 +88,8 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
     if job.get("netns"):
         isolate(out)
         sink = _dns_sink(lookups)
-    server = serve_model(job["api"], job["turns"], port=int(job["port"]), log_path=out / "requests.jsonl")
+    server = serve_model(job["api"], job["turns"], port=int(job["port"]), log_path=out / "requests.jsonl",
+                         side_markers=tuple(job.get("side_markers") or ()))
     hooks = ExitStack()
     if job.get("http_server"):  # the case's web server for its http hooks, in the same namespace
         hooks.enter_context(serve_hooks(job["http_server"], out / "http-hooks.jsonl"))

@@ -60,6 +60,9 @@ class VendorCli:
     destructive: str | None = None
     """The real-config lane's destructive command for a CLI that refuses the standard one by itself,
     before any hook decides (measured; the lane compares hooks, not the vendors' own checks)."""
+    side_requests: tuple[str, ...] = ()
+    """Texts that mark a model request the CLI makes for itself, beside the session, though it offers
+    tools: the scripted model answers it as a side request (no turn taken, no model call counted)."""
     package_version: str | None = None
     """The registry release ``scripts/vendor_lane.sh`` pins when it is not ``version``, the CLI's own
     (CodeBuddy Code 2.163.0 ships in the codebuddy-agent-sdk wheel 0.3.274)."""

@@ -97,10 +97,13 @@ class ModelServer:
     api = "base"
 
     def __init__(self, turns: Iterable[ModelTurn], *, host: str = "127.0.0.1", port: int = 0,
-                 log_path: Path | None = None) -> None:
+                 log_path: Path | None = None, side_markers: Iterable[str] = ()) -> None:
         if host not in LOOPBACK:
             raise ValueError(f"a scripted model binds loopback only, not {host!r}")
         self.turns = tuple(turns)
+        #: Texts that mark a request the client makes for itself although it offers tools (an
+        #: auxiliary agent of the CLI's own): such a request is a side request, by its content.
+        self.side_markers = tuple(m for m in side_markers if m)
         self.requests: list[RequestRecord] = []
         self.log_path = log_path
         self._lock = threading.Lock()
@@ -148,7 +151,11 @@ class ModelServer:
         return f"{prefix}{next(counter):04d}"
 
     def record(self, method: str, path: str, body: Any, main: bool) -> tuple[int, ModelTurn]:
-        """Log a request; a main request (one offering tools) takes the next turn."""
+        """Log a request; a main request (one offering tools) takes the next turn, unless its
+        content carries one of the side markers."""
+        if main and self.side_markers:
+            text = json.dumps(body, ensure_ascii=False) if not isinstance(body, str) else body
+            main = not any(m in text for m in self.side_markers)
         with self._lock:
             if main:
                 step = self._next + 1
