@@ -182,3 +182,15 @@ def test_words_the_person_is_not_shown_here_are_named_by_an_ignored_field_only()
     reworded = compare(PROMPT_CASE, _shown("vendor", said), _shown("ours", "LANE-SYSMSG said otherwise",
                                                                      codes=("output-field-ignored",)))
     assert reworded.status == "differ_unlisted"
+
+
+def test_a_vendor_side_that_was_not_read_compares_no_shown_facet() -> None:
+    # A driver not taught to read its CLI's output says None: the notice shown here is not held
+    # against a silence nobody observed (it was, before: copilot, gemini and qwen cases went unlisted).
+    said = "UserPromptSubmit operation blocked by hook:\nLANE-BLOCK prompt\n\nOriginal prompt: go"
+    unread = Outcome(side="vendor", case=PROMPT_CASE.name, hooks=(HookRun(event="UserPromptSubmit", stdin={}),),
+                     shown=None)
+    verdict = compare(PROMPT_CASE, unread, _shown("ours", said))
+    assert verdict.status == "agree" and verdict.differences == ()
+    # Read and empty is observed: the same notice is then a difference.
+    assert compare(PROMPT_CASE, _shown("vendor"), _shown("ours", said)).status == "differ_unlisted"

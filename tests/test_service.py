@@ -221,7 +221,9 @@ async def test_imported_real_world_configs_run_as_graded(vendor: str, folder: st
     assert imported.hooks or imported.rules
     async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
         results = await register_import(adapter, imported)
-        own = len(imported.hooks) + len(imported.rules)
+        # Hooks, then rules entries, then permission rules and their settings (one row each).
+        own = (len(imported.hooks) + len(imported.rules) + len(imported.permissions)
+               + len(imported.permission_settings))
         # OpenCode plugins follow, graded in the plugin host: one row per hook key of a plugin that
         # loaded, one UNSUPPORTED row for an npm plugin that set-up did not install.
         plugin_rows = [(r.event, r.capability, r.route) for r in results[own:]]

@@ -113,8 +113,10 @@ def facets_of(case: Case, o: Outcome, vendor: Outcome) -> dict[str, Any]:
                               "model_calls": o.model_calls}
     if not vendor.tool_ran:
         facets["tool_result"] = o.tool_result
-    if vendor.shown or o.shown:
-        facets["shown"] = sorted(o.shown)
+    # Compared only where the vendor's side was observed: a driver that does not read its CLI's
+    # output says None, and "the person saw nothing" must not be read into that silence.
+    if vendor.shown is not None and (vendor.shown or o.shown):
+        facets["shown"] = sorted(o.shown or ())
     for marker in sorted(set(vendor.landings) | set(o.landings)):
         landing = o.landings.get(marker)
         facets[f"landing:{marker}"] = None if landing is None else [landing.place, landing.line]

@@ -85,7 +85,8 @@ def vendor_outcome(case: Case, run: Path, **options: Any) -> Outcome:
         rewritten=any(REWRITE_MARK in i.text for items in main for i in items if i.kind == "tool_result"),
         tool_result=_first_tool_result(main, roots), landings=landings(main, roots), model_calls=len(main),
         reads=new_items(main), notes=tuple(notes), texts=tuple(tuple(items) for items in main),
-        shown=tuple(normalize_text(t, roots) for t in cli_for(case.vendor).shown(record.result)),
+        shown=None if (seen := cli_for(case.vendor).shown(record.result)) is None
+        else tuple(normalize_text(t, roots) for t in seen),
         error=None if record.result["rc"] == 0 or case.kind == "prompt_block"
         or (killed is not None and record.result["timed_out"]) else
         f"the CLI exited {record.result['rc']}: {record.result['stderr'][-400:]}")

@@ -92,9 +92,10 @@ class Outcome:
     graded: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
     """Embedded side: per registered hook, in the file's order, its event, its handler (as JSON)
     and the degradation codes of its own grade."""
-    shown: tuple[str, ...] = ()
+    shown: tuple[str, ...] | None = ()
     """What the person was shown that a hook said (texts with a ``SHOWN_MARKERS`` mark): the real
-    CLI's output, or the embedded host's notice records."""
+    CLI's output, or the embedded host's notice records; None where the vendor's driver does not
+    read its CLI's output (not observed, so never compared)."""
 
     @property
     def invoked(self) -> tuple[str, ...]:
@@ -111,7 +112,7 @@ class Outcome:
                 "refused": [{"code": r.code, "reason": r.reason, "event": r.event, "label": r.label}
                             for r in self.refused],
                 "degradations": {k: list(v) for k, v in self.degradations.items()}, "notes": list(self.notes),
-                "shown": list(self.shown),
+                "shown": None if self.shown is None else list(self.shown),
                 "reads": [[{"role": i.role, "kind": i.kind, "text": i.text} for i in step] for step in self.reads]}
 
 

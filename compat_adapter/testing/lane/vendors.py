@@ -74,12 +74,12 @@ class VendorCli:
     def binary_path(self, lane: Path | None = None) -> Path:
         return (lane or lane_dir()) / self.binary
 
-    def shown(self, result: Mapping[str, Any]) -> tuple[str, ...]:
+    def shown(self, result: Mapping[str, Any]) -> tuple[str, ...] | None:
         """What the run showed the person that a hook said (texts carrying a ``SHOWN_MARKERS`` mark),
         read from the CLI's output the way its user reads it. A driver that has not been taught to
-        read its CLI's output says nothing (no ``shown`` facet): its JSON or its debug lines carry
-        tool results and hook command lines that are no message to the person."""
-        return ()
+        read its CLI's output answers None, not observed (no ``shown`` facet is compared): its JSON or
+        its debug lines carry tool results and hook command lines that are no message to the person."""
+        return None
 
     def shown_lines(self, result: Mapping[str, Any]) -> tuple[str, ...]:
         """Each line of the CLI's plain output (stdout, then stderr) that carries a mark."""
