@@ -66,6 +66,9 @@ def test_every_drivable_case_runs_the_real_cli_offline(lane: dict[str, CaseResul
         # The hooks named in the config fired, and only those (OpenCode: its plugin's callbacks).
         if case.options.get("silent"):  # a matcher that misses: the vendor fires nothing
             assert not outcome.hooks, f"{case.name}: a hook fired past a matcher that misses"
+        elif not case.hooks and case.plugin_rules is None and not case.plugins:
+            # A permission-rule case with no hook beside its rules: the vendor fires none.
+            assert not outcome.hooks, f"{case.name}: a hook fired in a case that has none"
         elif not case.plugins:  # a corpus plugin runs as written: it records nothing
             assert outcome.hooks, f"{case.name}: no hook fired"
         configured = {h.label or h.event for h in case.hooks}
