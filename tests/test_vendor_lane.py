@@ -69,7 +69,8 @@ def test_every_drivable_case_runs_the_real_cli_offline(lane: dict[str, CaseResul
         elif not case.hooks and case.plugin_rules is None and not case.plugins:
             # A permission-rule case with no hook beside its rules: the vendor fires none.
             assert not outcome.hooks, f"{case.name}: a hook fired in a case that has none"
-        elif not case.plugins:  # a corpus plugin runs as written: it records nothing
+        elif not case.plugins and not case.name.split(":", 1)[1].startswith("perm_"):
+            # (A rule beside a hook: Qwen weighs its rules first, so a denied call fires no hook.)
             assert outcome.hooks, f"{case.name}: no hook fired"
         configured = {h.label or h.event for h in case.hooks}
         if configured:
