@@ -1,5 +1,6 @@
 """Decisions honoured where the vendor documents them and the host has a seam for them: continue:false
-on the events that carry it, the approval seam firing exactly when the host asks. Real hook
+on the events that carry it, the approval seam firing exactly when the host asks (Copilot's
+permission hooks asking for the call itself). Real hook
 processes on the embedded host.
 """
 
@@ -121,14 +122,16 @@ async def test_a_deny_that_interrupts_ends_the_turn_claude_and_copilot(tmp_path:
             "hookEventName": "PermissionRequest", "decision": {"behavior": "deny", "message": "no", "interrupt": True}}}),
         ("copilot", "permissionRequest", "bash"): json.dumps({"behavior": "deny", "message": "no", "interrupt": True}),
     }
-    asks = {"claude": ("PreToolUse", "Bash", _ask()),
-            "copilot": ("preToolUse", "bash", json.dumps({"permissionDecision": "ask"}))}
+    # Claude asks its permission hooks when something asks (a PreToolUse ask here); Copilot asks
+    # them for the call itself (vendor lane, copilot:permission_interrupt).
+    asks = {"claude": ("PreToolUse", "Bash", _ask())}
     for (vendor, event, matcher), answer in answers.items():
         where = tmp_path / vendor
         where.mkdir()
         async with MemoryHost(where) as host, CompatAdapter(host) as adapter:
-            ask_event, ask_matcher, ask_answer = asks[vendor]
-            await adapter.register_hook(vendor, ask_event, ask_matcher, _hook(where, "ask", ask_answer))
+            if vendor in asks:
+                ask_event, ask_matcher, ask_answer = asks[vendor]
+                await adapter.register_hook(vendor, ask_event, ask_matcher, _hook(where, "ask", ask_answer))
             await adapter.register_hook(vendor, event, matcher, _hook(where, "perm", answer))
             agent = await host.create_agent(script=BASH_TWICE)
             result = await agent.run_turn("go")
@@ -137,21 +140,31 @@ async def test_a_deny_that_interrupts_ends_the_turn_claude_and_copilot(tmp_path:
         assert not (where / "first").exists() and not (where / "second").exists(), vendor
 
 
-async def test_copilot_permission_request_fires_only_when_the_host_asks(tmp_path: Path) -> None:
-    """Pinned loss (timing-differs): Copilot CLI runs permissionRequest hooks for a shell call even
-    under --allow-all-tools (vendor lane, `copilot:observe`); the host consults its approval seam
-    only when a pre-tool answer is ask, so a plain call runs without the hook."""
-    allow = json.dumps({"behavior": "allow"})
+async def test_copilot_permission_request_asks_for_the_call_itself(tmp_path: Path) -> None:
+    """Copilot CLI 1.0.102 runs permissionRequest for a shell call or a file write even under
+    --allow-all-tools, after preToolUse left the call undecided (vendor lane, copilot:permission_*):
+    its deny refuses the call in Copilot's words; a read asks nothing; a preToolUse allow or ask
+    leaves it out (an ask nobody can answer is refused in preToolUse's words)."""
+    deny = json.dumps({"behavior": "deny", "message": "not here"})
+    (tmp_path / "README.md").write_text("hi\n")
     async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
-        await adapter.register_hook("copilot", "permissionRequest", "bash", _hook(tmp_path, "perm", allow))
-        agent = await host.create_agent(script=[Reply(calls=(call("bash", command="touch plain"),)), "done"])
+        await adapter.register_hook("copilot", "permissionRequest", None, _hook(tmp_path, "perm", deny))
+        agent = await host.create_agent(script=[Reply(calls=(call("bash", command="touch plain"),)),
+                                                Reply(calls=(call("read", path="README.md"),)), "done"])
         await agent.run_turn("go")
-        assert _runs(tmp_path, "perm") == 0 and (tmp_path / "plain").exists()
-        await adapter.register_hook("copilot", "preToolUse", "bash",
-                                    _hook(tmp_path, "ask", json.dumps({"permissionDecision": "ask"})))
-        agent = await host.create_agent(script=[Reply(calls=(call("bash", command="touch asked"),)), "done"])
-        await agent.run_turn("go")
-    assert _runs(tmp_path, "perm") == 1 and (tmp_path / "asked").exists()
+        results = [e.data["text"] for e in agent.session.events if e.type == "tool/result"]
+    assert _runs(tmp_path, "perm") == 1 and not (tmp_path / "plain").exists()
+    assert results == ["Permission denied by a PermissionRequest hook: not here", "hi\n"]
+    for decision, runs in (("allow", True), ("ask", False)):
+        async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+            await adapter.register_hook("copilot", "preToolUse", "bash",
+                                        _hook(tmp_path, decision, json.dumps({"permissionDecision": decision})))
+            await adapter.register_hook("copilot", "permissionRequest", None, _hook(tmp_path, "perm", deny))
+            agent = await host.create_agent(script=[Reply(calls=(call("bash", command=f"touch {decision}"),)),
+                                                    "done"])
+            await agent.run_turn("go")
+        assert _runs(tmp_path, decision) == 1 and _runs(tmp_path, "perm") == 1, decision
+        assert (tmp_path / decision).exists() is runs, decision
 
 
 async def test_notification_fires_once_per_idle_as_idle_prompt_never_on_running(tmp_path: Path) -> None:

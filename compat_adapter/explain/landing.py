@@ -24,6 +24,7 @@ __all__ = ("KINDS", "Facts", "facts_of", "framed")
 KINDS: Mapping[str, str] = MappingProxyType({
     "tools/pre-execute": "pre", "tools/post-execute": "post", "agent/pre-step": "prompt",
     "agent/turn-stopping": "stop", "agent/created": "session", "approval/request": "permission",
+    "tools/permission": "permission",
 })
 
 

@@ -130,6 +130,10 @@ def vendor_view(vendor: str, row: EventRow, group: GroupResult) -> VendorView:
         effect = {True: "the permission is granted: the call runs without asking",
                   False: "the permission is refused: the call does not run"}.get(
             runs, "no decision: the vendor's own permission flow decides")  # type: ignore[arg-type]
+        if answer.stop:
+            # A deny that interrupts: the agent stops at once, so the model reads no refusal.
+            return VendorView(**base, effect="the permission is refused and the agent stops", tool_runs=False,
+                              reads=contexts)
         refused = voice.permission_denied(said(group)) if runs is False else None
         reads = (Read(place="tool_result", text=refused), *contexts) if refused is not None else contexts
         return VendorView(**base, effect=effect, tool_runs=runs, reads=reads)

@@ -25,6 +25,7 @@ from compat_adapter.routing.points import (
     AGENT_CREATED,
     DISPOSED,
     POST_EXECUTE,
+    PERMISSION,
     PRE_EXECUTE,
     PRE_STEP,
     TURN_STOPPING,
@@ -40,7 +41,7 @@ from compat_adapter.routing.verdicts import Rule, observe
 __all__ = ("Listening", "NativeRouter", "PointRouter")
 
 #: Points where a vendor's continue:false stops the agent, so a halt must be enforced at the next step.
-_HALTING = frozenset(p.name for p in (PRE_EXECUTE, POST_EXECUTE, AGENT_CREATED, TURN_STOPPING))
+_HALTING = frozenset(p.name for p in (PRE_EXECUTE, PERMISSION, POST_EXECUTE, AGENT_CREATED, TURN_STOPPING))
 
 
 class Listening:
@@ -72,7 +73,7 @@ class Listening:
             if point.name in _HALTING and PRE_STEP.seam in self._host.surface.seams:
                 # continue:false ends the turn at its next step: the pre-step seam refuses it.
                 self._subscribe(PRE_STEP.seam)
-            if point is PRE_EXECUTE and POST_EXECUTE.seam in self._host.surface.seams:
+            if point in (PRE_EXECUTE, PERMISSION) and POST_EXECUTE.seam in self._host.surface.seams:
                 # A deny is put in the vendor's words on post-execute (``verbatim``).
                 self._subscribe(POST_EXECUTE.seam)
             if point is PRE_EXECUTE and can_rewrite(self._host):

@@ -46,6 +46,10 @@ PRE_STEP = PointFacts("agent/pre-step", "agent/pre-step", "waterfall", "PreStepD
 PRE_STEP_TRANSFORM = PointFacts("agent/pre-step/transform", "agent/pre-step", "waterfall", "PreStepDecision",
                                 log_pair=True)
 APPROVAL = PointFacts("approval/request", "approval/request", "waterfall", "ApprovalOutcome", log_pair=True)
+#: A vendor's permission hooks on every call it asks permission for, whether or not anyone would be
+#: asked (Copilot CLI runs permissionRequest for a shell call under --allow-all-tools): on the
+#: pre-execute seam, after the pre-tool hooks left the call undecided.
+PERMISSION = PointFacts("tools/permission", "tools/pre-execute", "waterfall", "PreToolDecision", log_pair=True)
 QUESTIONS = PointFacts("user-questions/request", "user-questions/request", "waterfall", "AskUserQuestionAnswer",
                        log_pair=True)
 
@@ -85,7 +89,7 @@ SHELL_ENV = PointFacts("shell/env", None, "service", "DSH_* variables", service=
 
 #: Every point's facts by name.
 FACTS: Mapping[str, PointFacts] = MappingProxyType({f.name: f for f in (
-    PRE_EXECUTE, POST_EXECUTE, PRE_STEP, PRE_STEP_TRANSFORM, APPROVAL, QUESTIONS,
+    PRE_EXECUTE, POST_EXECUTE, PRE_STEP, PRE_STEP_TRANSFORM, APPROVAL, PERMISSION, QUESTIONS,
     AGENT_CREATED, TURN_STOPPING, SUBAGENT_START, SUBAGENT_END, DISPOSED, AGENT_ERROR,
     AGENT_STATUS, INBOX, SETTINGS, SESSION_CREATED, INSTRUCTIONS_LOADED, SESSION_EVENT,
     COMPACTION_START, COMPACTION_END, TODO, STEP_END, MODEL_SWITCH, COMMAND,

@@ -35,6 +35,7 @@ from compat_adapter.routing.verdicts import (
     child_context,
     inject,
     observe,
+    permission,
     post_tool,
     pre_step,
     pre_tool,
@@ -304,6 +305,7 @@ POST_EXECUTE = SeamPoint.of(facts.POST_EXECUTE, post_tool, _tool_result)
 PRE_STEP = SeamPoint.of(facts.PRE_STEP, pre_step, _prompt)
 PRE_STEP_TRANSFORM = SeamPoint.of(facts.PRE_STEP_TRANSFORM, transform, _prompt)
 APPROVAL = SeamPoint.of(facts.APPROVAL, approval, _approval_request)
+PERMISSION = SeamPoint.of(facts.PERMISSION, permission, _tool_call)
 QUESTIONS = SeamPoint.of(facts.QUESTIONS, questions, _question_request)
 
 # serial: the host waits, so context or another step can land
@@ -341,7 +343,7 @@ SHELL_ENV = Point.of(facts.SHELL_ENV, shell_env, _shell_call)
 
 #: Every point by name.
 POINTS: Mapping[str, Point] = MappingProxyType({p.name: p for p in (
-    PRE_EXECUTE, POST_EXECUTE, PRE_STEP, PRE_STEP_TRANSFORM, APPROVAL, QUESTIONS,
+    PRE_EXECUTE, POST_EXECUTE, PRE_STEP, PRE_STEP_TRANSFORM, APPROVAL, PERMISSION, QUESTIONS,
     AGENT_CREATED, TURN_STOPPING, SUBAGENT_START, SUBAGENT_END, DISPOSED, AGENT_ERROR,
     AGENT_STATUS, INBOX, SETTINGS, SESSION_CREATED, INSTRUCTIONS_LOADED, SESSION_EVENT,
     COMPACTION_START, COMPACTION_END, TODO, STEP_END, MODEL_SWITCH, COMMAND,

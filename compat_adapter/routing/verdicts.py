@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from compat_adapter.model import EventRow
     from compat_adapter.routing.dispatch import GroupResult
 
-__all__ = ("END_TURN", "Applied", "Rule", "Steer", "approval", "child_context", "inject", "observe",
+__all__ = ("END_TURN", "Applied", "Rule", "Steer", "approval", "child_context", "inject", "observe", "permission",
            "post_tool", "pre_step", "pre_tool", "question_answers", "questions", "said", "shell_env",
            "stop_rule", "transform")
 
@@ -260,6 +260,19 @@ def approval(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> App
     if decision == "allow":
         return Applied(True, "allowed-once", verdict=ApprovalOutcome.ALLOWED_ONCE)
     return Applied(True, "no decision")
+
+
+def permission(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
+    """A permission hook asked for a call itself (not for an approval someone else asked): a deny
+    refuses the call in the vendor's words, an interrupt also ends the turn, an allow lets it run."""
+    halt = _halt(group)
+    voice = voice_of(group.ran[0].spec.id)
+    if halt is not None or group.merged.decision in _BLOCKS:
+        asked = said(group)
+        reason = voice.permission_denied(asked) or voice.deny(asked)
+        note = "continue:false: refused, the turn ends" if halt is not None else "refused"
+        return Applied(True, note, verdict=PreToolDecision("deny", reason), halt=halt)
+    return Applied(True, "allowed: the call runs" if group.merged.decision == "allow" else "no decision")
 
 
 def questions(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:

@@ -30,9 +30,8 @@ fail-open); only a timeout fails open.
 permissionRequest: exit 2 is ``behavior: deny`` merged with stdout. Elsewhere exit 2 is a warning
 (stderr shown to the user) and any other non-zero exit is logged and fails open — postToolUseFailure
 included: the docs say exit 2 appends stdout as context, but measured on Copilot CLI 1.0.102 the
-stdout of an exit-2 run was dropped (conformance case copilot-020). Read permission requests
-(``view`` measured; ``glob``, ``grep`` and ``rg`` are the other read tools) never reach a
-permissionRequest hook (copilot-017): ``matches`` says no for them. Honoured fields: preToolUse ``permissionDecision``
+stdout of an exit-2 run was dropped (conformance case copilot-020). A read (``view``) never reaches
+a permissionRequest hook (copilot-017): its rows name the tools it fires for. Honoured fields: preToolUse ``permissionDecision``
 (allow / deny / ask), ``permissionDecisionReason``, ``modifiedArgs`` (or ``updatedInput``, recorded
 as ``updated_input``), ``additionalContext``; permissionRequest ``behavior``, ``message``,
 ``interrupt``; postToolUse ``modifiedResult`` (``updated_output``) and ``additionalContext``;
@@ -87,7 +86,7 @@ from compat_adapter.jsontext import JsonTextError, js_lines, js_read, js_trim
 if TYPE_CHECKING:
     from compat_adapter.runtime.process import ProcessOutcome
 
-__all__ = ("CLAUDE_NAMES", "CopilotDialect", "DIALECT", "READ_TOOLS", "is_claude_format")
+__all__ = ("CLAUDE_NAMES", "DENIED_BY_HOOK", "CopilotDialect", "DIALECT", "is_claude_format")
 
 #: Copilot runtime tool name → the Claude name PascalCase payloads and matchers use.
 CLAUDE_NAMES: Mapping[str, str] = {
@@ -110,8 +109,8 @@ SUBJECT_KEY: Mapping[str, str] = {
     "PostToolUse": "tool_name",
     "PreCompact": "trigger",
 }
-#: Tools whose permission requests are of the "read" kind, which never reaches permissionRequest hooks.
-READ_TOOLS = frozenset({"view", "glob", "grep", "rg"})
+#: The message of a permissionRequest deny that gives none (an exit 2, a deny without ``message``).
+DENIED_BY_HOOK = "Permission denied by hook."
 _CLAUDE_RULES = frozenset({"PreToolUse", "PermissionRequest"})
 _LITERAL = re.compile(r"[A-Za-z0-9_|]+")
 
@@ -157,8 +156,6 @@ class CopilotDialect:
         return compiled if isinstance(compiled, str) else None
 
     def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
-        if event == "permissionRequest" and subject in READ_TOOLS:
-            return False  # the "read" permission kind never reaches hooks
         if event not in SUBJECT_KEY or not matcher:
             return True
         value = subject or ""
@@ -442,7 +439,8 @@ class CopilotDialect:
             if behavior in ("allow", "deny"):
                 d.decision = behavior
                 message = obj.get("message")
-                d.reason = message if isinstance(message, str) else None
+                # A deny with no message is worded with Copilot's own (1.0.102, vendor lane).
+                d.reason = message if isinstance(message, str) else DENIED_BY_HOOK if behavior == "deny" else None
                 d.stop = behavior == "deny" and obj.get("interrupt") is True
         elif event in _POST_TOOL:
             used |= {"modifiedResult", "additionalContext"}

@@ -15,6 +15,7 @@ from compat_adapter.testing.lane.scenarios import (
     EXIT_3_STEPS,
     REWRITTEN_COMMAND,
     STOP_STEPS,
+    TWO_STEPS,
     Case,
     HookAnswer,
     Scenario,
@@ -73,7 +74,7 @@ class CopilotCli(VendorCli):
         return {"version": 1, "hooks": table}
 
     def scenarios(self) -> Mapping[str, Scenario]:
-        pre = "preToolUse"
+        pre, perm = "preToolUse", "permissionRequest"
         return {
             # Copilot also reads Claude-style PascalCase configs and then sends Claude-like payloads.
             "observe_pascal": (tuple(HookAnswer(e) for e in ("SessionStart", "UserPromptSubmit", "PreToolUse",
@@ -124,6 +125,23 @@ class CopilotCli(VendorCli):
                                  {"steps": STOP_STEPS}),
             "session_context": ((HookAnswer("sessionStart", as_json({"additionalContext": "LANE-CTX-SESSION"})),), {}),
             "permission_request": ((HookAnswer("permissionRequest", as_json({"behavior": "allow"})),), {}),
+            # permissionRequest under --allow-all-tools (1.0.102): it asks for a shell call or a file
+            # write, never a read; its deny refuses the call, an interrupt also stops the agent; a
+            # preToolUse allow or ask leaves it out.
+            "permission_deny": ((HookAnswer(perm, as_json({"behavior": "deny", "message": "LANE-DENY-PR no"})),
+                                 HookAnswer("postToolUse")), {}),
+            "permission_exit2": ((HookAnswer(perm, stderr="LANE-DENY-PR exit2", exit=2),), {}),
+            "permission_interrupt": ((HookAnswer(perm, as_json({"behavior": "deny", "message": "LANE-DENY-PR stop",
+                                                                "interrupt": True})),), {"steps": TWO_STEPS}),
+            "permission_after_allow": ((HookAnswer(pre, as_json({"permissionDecision": "allow"})), HookAnswer(perm)),
+                                       {}),
+            "permission_after_ask": ((HookAnswer(pre, as_json({"permissionDecision": "ask",
+                                                               "permissionDecisionReason": "LANE-DENY-ASK why"})),
+                                      HookAnswer(perm, as_json({"behavior": "allow"}))), {}),
+            "permission_write": ((HookAnswer(perm), HookAnswer(pre)),
+                                 {"steps": (("write", "tool-ran.txt"), ("text", "done"))}),
+            "permission_read": ((HookAnswer(perm), HookAnswer(pre)),
+                                {"steps": (("read", "README.md"), ("text", "done")), "files": {"README.md": "hi\n"}}),
             "post_exit_nonzero": ((HookAnswer("postToolUse"), HookAnswer("postToolUseFailure")),
                                   {"steps": EXIT_3_STEPS}),
             "post_exit_nonzero_pascal": ((HookAnswer("PostToolUse"), HookAnswer("PostToolUseFailure")),
@@ -174,7 +192,8 @@ def _http_served(event: str, port: int, answer: dict[str, Any]) -> Scenario:
 
 CLI = CopilotCli("copilot", "copilot", "1.0.102", "copilot/node_modules/@github/copilot-linux-x64/copilot",
                  "chat", "bash", ".github/hooks/lane.json", extra_args={"description": "lane step"},
-                 env_prefixes=("COPILOT",))
+                 env_prefixes=("COPILOT",), read_tool=("view", "path"), write_tool=("create", "path", "file_text"),
+                 absolute_write=True)
 
 
 @dataclass(frozen=True, slots=True)

@@ -143,18 +143,14 @@ _PRE_COMPACT = (
             "customInstructions is always an empty string: the host's compaction record carries none."),
 )
 
+#: The host tools whose calls Copilot asks permission for: a shell command (bash measured) and a file
+#: write or edit (create measured); a read (view, grep, glob) asks nothing, nor does the host's
+#: subagent or question tool.
+PERMISSION_TOOLS = ("bash", "pwsh", "write", "edit")
+
 _PERMISSION = (
-    degrade("decision-narrowed",
-            "allow becomes allowed-once and deny becomes rejected."),
-    degrade("output-field-ignored",
-            "The host's approval outcome has no text, so a deny's message is not shown."),
-    degrade("timing-differs",
-            "The hook runs only when the host asks for approval (a pre-tool answer of ask, or a "
-            "sandboxed command asking to escalate); Copilot CLI runs it for a shell call even "
-            "under --allow-all-tools, so a call the host permits runs here without it."),
     degrade("payload-field-missing",
-            "toolInput is the call's arguments as the host logged them (only the approval reason "
-            "when the log does not hold the call), and permissionSuggestions is empty."),
+            "permissionSuggestions is always empty: the host has no rules of its own to suggest."),
     _UNMAPPED_TOOLS,
 )
 
@@ -300,9 +296,12 @@ EVENTS = (
     EventRow(
         event="permissionRequest",
         route=Route.NATIVE_TRANSLATE,
-        seams=("approval/request",),
-        point="approval/request",
-        services=(Service.APPROVAL,),
+        # Copilot CLI 1.0.102 runs it for every call it asks permission for (a shell command, a
+        # file write; not a read), after preToolUse left the call undecided, even under
+        # --allow-all-tools; not for a preToolUse ask, nor after a preToolUse allow (vendor lane).
+        seams=("tools/pre-execute",),
+        point="tools/permission",
+        tools=PERMISSION_TOOLS,
         blocking="verdict",
         matcher_subject="toolName",
         degradations=_PERMISSION,
@@ -347,9 +346,12 @@ EVENTS = (
     EventRow(
         event="PermissionRequest",
         route=Route.NATIVE_TRANSLATE,
-        seams=("approval/request",),
-        point="approval/request",
-        services=(Service.APPROVAL,),
+        # Copilot CLI 1.0.102 runs it for every call it asks permission for (a shell command, a
+        # file write; not a read), after preToolUse left the call undecided, even under
+        # --allow-all-tools; not for a preToolUse ask, nor after a preToolUse allow (vendor lane).
+        seams=("tools/pre-execute",),
+        point="tools/permission",
+        tools=PERMISSION_TOOLS,
         blocking="verdict",
         matcher_subject="tool_name",
         degradations=_PERMISSION,

@@ -30,6 +30,11 @@ class CopilotVoice(Voice):
         reason = "hook exited with code 2" if said.exit2 else said.reason
         return f"{_COPILOT_DENIED}: {reason}"
 
+    def permission_denied(self, said: Said) -> str:
+        # Measured on Copilot CLI 1.0.102 (vendor lane, permission_deny): the deny's message after
+        # a fixed lead, whichever spelling of the event refused.
+        return f"Permission denied by a PermissionRequest hook: {said.reason}"
+
     def ask_denied(self, said: Said) -> str:
         return f"{_COPILOT_DENIED} (unable to ask user for confirmation): {said.reason}"
 

@@ -45,7 +45,7 @@ def _duration(runner: Runner, session: SessionHandle | None, call_id: str) -> di
 
 async def on_pre_execute(runner: Runner, execution: ToolExecution, next: Next) -> PreToolDecision:
     point = points.PRE_EXECUTE
-    if not runner.has(point) or runner.rewrites.nested(execution):
+    if not (runner.has(point) or runner.has(points.PERMISSION)) or runner.rewrites.nested(execution):
         # A rewrite's nested call: our hooks answered for the outer call; the host's other
         # policy listeners and guards judge the new input.
         return await next()
@@ -56,6 +56,16 @@ async def on_pre_execute(runner: Runner, execution: ToolExecution, next: Next) -
     done = await runner.run(point, point.fields(execution), session=session, turn=turn, scene=scene)
     if isinstance(done, Unanswered) and done.guarded:
         return PreToolDecision("deny", done.reason)
+    if not (done and done[-1][1].verdict is not None):
+        # Undecided: the vendors that ask permission for the call itself run their permission
+        # hooks now (a vendor whose pre-tool hook allowed it asks nothing more: Copilot, measured).
+        allowed = {group.ran[0].spec.id for group, _ in done if group.merged.decision == "allow"}
+        asked = await runner.run(points.PERMISSION, points.PERMISSION.fields(execution), session=session, turn=turn,
+                                 scene=scene, keep=lambda entry: entry.spec.id not in allowed)
+        if isinstance(asked, Unanswered) and asked.guarded:
+            return PreToolDecision("deny", asked.reason)
+        if asked and asked[-1][1].verdict is not None:
+            done = [*done, *asked]
     if not (done and done[-1][1].verdict is not None) and runner.has(points.POST_EXECUTE):
         # The call runs from here: its duration starts after the pre-tool hooks, as the vendors time it.
         runner.state.start(execution.call_id, time.time())

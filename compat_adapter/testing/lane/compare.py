@@ -72,6 +72,7 @@ _START = frozenset({"landing", "model_calls", "tool_ran", "tool_result", "shown"
 POINT_FACETS: Mapping[str, frozenset[str]] = {
     points.PRE_EXECUTE.name: frozenset({"tool_ran", "tool_result", "rewritten", "landing", "model_calls", "shown"}),
     points.APPROVAL.name: frozenset({"tool_ran", "tool_result", "rewritten", "landing", "model_calls", "shown"}),
+    points.PERMISSION.name: frozenset({"tool_ran", "tool_result", "rewritten", "landing", "model_calls", "shown"}),
     points.POST_EXECUTE.name: frozenset({"tool_result", "landing", "model_calls", "shown"}),
     points.PRE_STEP.name: _START,
     points.PRE_STEP_TRANSFORM.name: _START,

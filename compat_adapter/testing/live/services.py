@@ -71,6 +71,21 @@ async def drive_approval_deny(s: Session) -> None:
              f"a permission deny did not reject the approval: {decided}", "deny → rejected")
 
 
+async def drive_permission(s: Session) -> None:
+    """A permission hook that asks for the call itself (no one else asked): its deny refuses the
+    call, and the model reads the hook's message."""
+    s.probe.answer(speaker_for(s.vendor).deny_permission(s.event))
+    await s.register()
+    agent = await s.host.create_agent(script=[bash_reply("touch refused.txt"), "done"])
+    await agent.run_turn("create the file")
+    await s.host.settle()
+    check_payload(s)
+    results = tool_results(agent.session)
+    s.expect(results and results[0]["isError"] and REASON in results[0]["text"]
+             and not (s.root / "refused.txt").exists(),
+             f"a permission deny did not refuse the call: {results[:1]}", "deny → call refused")
+
+
 async def drive_approval_decided(s: Session) -> None:
     answer = observe_answer(s.vendor, s.event)
     s.probe.answer(answer)
