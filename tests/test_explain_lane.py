@@ -76,6 +76,10 @@ def _predicted(case: Case, reports: list[ExplainReport], roots: list[str]) -> di
     # A blocked prompt makes no model call, so no tool is ever called.
     if any(kinds[r.event] == "prompt" and r.vendor_view and r.vendor_view.prompt_blocked for r in reports):
         reports = [r for r in reports if kinds[r.event] not in ("pre", "post", "permission")]
+    # A permission hook that asks for the call itself (its row's point) is asked only when the
+    # pre-tool hooks left the call undecided (Copilot, measured: not after an allow or an ask).
+    decided = any(kinds[r.event] == "pre" and r.vendor_view and r.vendor_view.decision != "none" for r in reports)
+    reports = [r for r in reports if not (decided and spec.row(r.event).point == "tools/permission")]  # type: ignore[union-attr]
     denied = any(kinds[r.event] == "pre" and r.vendor_view and r.vendor_view.tool_runs is False for r in reports)
     reports = [r for r in reports if not (denied and kinds[r.event] == "post")]
     # How the call ended decides which post-tool events come: the lane's failing steps are shell
@@ -149,10 +153,8 @@ def _explained(case: Case, run: Path) -> tuple[list[ExplainReport], list[str]]:
 
 #: Drivable cases whose vendor side explain does not predict, and why (each is checked apart).
 NOT_PREDICTED = {
-    # Two mispredictions of explain's vendor view, found when the dialect cases met this test: open
-    # defects, listed in the closing note of 2026-12-04, not agreements.
-    "copilot:pre_context_pascal_nested": "explain words a PascalCase preToolUse context with Copilot's prefix "
-                                         "twice; the real Copilot prefixes it once (open defect)",
+    # A misprediction of explain's vendor view, found when the dialect cases met this test: an open
+    # defect, listed in the closing note of 2026-12-04, not an agreement.
     "workbuddy:session_end": "explain predicts SessionEnd firing; CodeBuddy -p never fires it (open defect: "
                              "the row lists it, explain's vendor view does not read that)",
     "claude:skill_shell_deny": "PreSkillShellCommand has no row here: explain refuses it with the reason",

@@ -27,9 +27,9 @@ UNIT = vendor_unit(
                                                 "userPromptSubmitted": "after-prompt"})),
     landing=Facts(context={"session": "message:user", "prompt": "prompt", "pre": "message:user",
                            "post": "tool_result"},
-                  context_frame={"prompt": "<system_reminder>\n{text}\n</system_reminder>",
-                                 "pre": "Additional context from {event} hook:\n{text}",
-                                 "post": "Additional guidance from {event} hooks:\n{text}"},
+                  # Pre- and post-tool context is worded whole by the voice, in Copilot's own event
+                  # names for either spelling: a frame here would wrap it twice.
+                  context_frame={"prompt": "<system_reminder>\n{text}\n</system_reminder>"},
                   ask_frame="Denied by preToolUse hook (unable to ask user for confirmation): {text}"),
     lane="vendors.copilot.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=None,  # no rule language read yet: its files' rules are refused, listed
