@@ -175,14 +175,16 @@ async def embedded_outcome(case: Case, run: Path) -> Outcome:
         elif e.type == "tool/result":
             items.append(Item("tool", "tool_result", str(data.get("text", "")), len(items),
                               is_error=bool(data.get("isError"))))
-    requests.append(list(items))  # and what a next request would carry
+    # Only what the model was sent counts, as on the vendor's side (its requests are all the lane
+    # sees): a text the session holds after the last model call (a deny's result when a halt ended
+    # the turn) reached no model here either.
     hook_log = run / "state" / "hooks.jsonl"
     records = [json.loads(line) for line in hook_log.read_text().splitlines()] if hook_log.exists() else []
     return Outcome(
         side="embedded", case=case.name, hooks=_hooks(records, roots), tool_ran=(proj / "tool-ran.txt").exists(),
-        rewritten=any(REWRITE_MARK in i.text for i in items if i.kind == "tool_result"),
-        tool_result=_first_tool_result([items], roots), landings=landings(requests, roots), model_calls=calls,
+        rewritten=any(REWRITE_MARK in i.text for sent in requests for i in sent if i.kind == "tool_result"),
+        tool_result=_first_tool_result(requests, roots), landings=landings(requests, roots), model_calls=calls,
         reads=new_items(requests), refused=refused, degradations=degradations,
-        texts=tuple(tuple(items) for items in requests[:calls]), graded=tuple(per_hook),
+        texts=tuple(tuple(items) for items in requests), graded=tuple(per_hook),
         shown=tuple(normalize_text(str(e.data.get("text", "")), roots) for e in events
                     if e.type == "notice" and any(m in str(e.data.get("text", "")) for m in SHOWN_MARKERS)))
