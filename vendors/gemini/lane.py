@@ -215,6 +215,11 @@ class GeminiSpeaker(Speaker):
                  f"tool_response is not {{llmContent, returnDisplay}}: {response!r}")
 
     def check_prompt(self, s: Session, payload: Mapping[str, Any], prompt: str) -> None:
+        if s.event == "PreCompress":
+            # Fired before each model request (the vendor lane): no prompt, an automatic trigger.
+            s.expect(payload.get("trigger") == "auto" and "prompt" not in payload,
+                     f"PreCompress payload is not Gemini's (trigger auto, no prompt): {payload}", "trigger=auto")
+            return
         s.expect(payload.get("prompt") == prompt, f"prompt not in payload: {payload}")
 
     def session_source(self, s: Session) -> str | None:

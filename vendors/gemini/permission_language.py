@@ -78,10 +78,35 @@ def _policy(rule: PermissionRule) -> PolicyRule:
                       args_pattern=rule.specifier, modes=modes, written=rule.text)
 
 
-def _not_found(tool: str) -> str:
-    """What a call to a tool Gemini took from the model reads (its registry's error, without the
-    did-you-mean names of the closest tools it still offers)."""
-    return f'Tool "{tool}" not found.'
+#: Gemini CLI 0.61.0's tools in the order its registry offers them to the model (the lane's
+#: requests); its not-found error suggests the closest of those it still offers, ties in this order.
+REGISTRY = ("update_topic", "list_directory", "read_file", "grep_search", "glob", "replace", "write_file",
+            "web_fetch", "run_shell_command", "list_background_processes", "read_background_output",
+            "google_web_search", "enter_plan_mode", "invoke_agent", "activate_skill")
+
+
+def _distance(a: str, b: str) -> int:
+    """Levenshtein's edit distance, as Gemini's fast-levenshtein counts it."""
+    row = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, y in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (x != y))
+    return row[-1]
+
+
+def _not_found(tool: str, vendor: str, policies: Sequence[PolicyRule]) -> str:
+    """What a call to a tool Gemini took from the model reads: its registry's error, with the three
+    closest names among the tools still offered. Those are the host's tools in Gemini's names (a
+    Gemini tool the host lacks, such as update_topic, is offered to no model here)."""
+    names = [n for n in REGISTRY if n != tool and host_tool(vendor, n) is not None]
+    hidden = hidden_tools(policies, names)
+    offered = [n for n in names if n not in hidden]
+    closest = [f'"{n}"' for n in sorted(offered, key=lambda n: _distance(tool, n))[:3]]
+    if not closest:
+        return f'Tool "{tool}" not found.'
+    lead = "Did you mean one of:" if len(closest) > 1 else "Did you mean"
+    return f'Tool "{tool}" not found. {lead} {", ".join(closest)}?'
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +184,7 @@ class GeminiRules:
         if found.decision == "ask_user":
             return Ruling("ask", rule, self.unasked(rule, call))
         if call.tool in hidden_tools(policies, [call.tool]):
-            return Ruling("deny", rule, _not_found(call.tool))
+            return Ruling("deny", rule, _not_found(call.tool, self.vendor, policies))
         return Ruling("deny", rule, denial_text(found.rule))
 
     # ── what the model reads ────────────────────────────────────────────────────────────────
@@ -170,7 +195,7 @@ class GeminiRules:
 
     def refusal(self, rule: PermissionRule, call: RuleCall) -> str:
         if self._hides(rule):
-            return _not_found(call.tool)
+            return _not_found(call.tool, self.vendor, [_policy(rule)])
         return denial_text(_policy(rule))
 
     def unasked(self, rule: PermissionRule, call: RuleCall) -> str:
@@ -184,9 +209,10 @@ class GeminiRules:
                                "Gemini CLI takes a tool this rule denies whole out of the model's tool list; the "
                                "host still offers it, so the model may call it where Gemini's would not."))
             out.append(degrade("text-differs",
-                               "A call to the tool reads Gemini's not-found error without its did-you-mean names "
-                               "(measured: `Tool \"run_shell_command\" not found. Did you mean one of: …?`, the "
-                               "closest tools Gemini still offers)."))
+                               "A call to the tool reads Gemini's not-found error, whose did-you-mean names are "
+                               "the closest of the tools still offered: here only the host's, so a Gemini tool "
+                               "the host lacks (update_topic, list_directory, web_fetch …) is never named "
+                               "(measured: Gemini names \"update_topic\" first when the shell is excluded)."))
         if rule.tool == "run_shell_command" and rule.behavior != "allow":
             out.append(degrade("approximate",
                                "Gemini splits a shell script into its commands with tree-sitter-bash; here a "

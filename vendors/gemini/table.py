@@ -124,9 +124,11 @@ _AFTER_TOOL = (
 
 _PRE_COMPRESS = (
     degrade("timing-differs",
-            "Gemini CLI 0.61.0 fires PreCompress before every model request of a turn (its compression "
-            "check runs the hook before it looks at the token count); here it fires only when the host "
-            "really compacts, on the durable compaction/start record, once compaction has begun."),
+            "Gemini CLI 0.61.0 fires PreCompress before every model request of a turn, a tool "
+            "continuation's too, because its compression check runs the hook before it looks at the token "
+            "count; so does this row. But Gemini compresses, when it does, right after that firing; the "
+            "host compacts at its own moment, so a hook that saves the transcript before a compaction "
+            "saves it up to a step earlier, and a compaction itself fires nothing more."),
     shared.COMPACTION_ALWAYS_AUTO,
 )
 
@@ -197,8 +199,9 @@ EVENTS = (
     EventRow(
         event="PreCompress",
         route=Route.NATIVE_TRANSLATE,
-        seams=("session/event",),
-        point="compaction/start",
+        seams=("agent/pre-step",),
+        point="agent/pre-step",
+        fires_on="every-step",
         matcher_subject="trigger",
         degradations=_PRE_COMPRESS,
     ),
