@@ -12,7 +12,7 @@ from pathlib import Path
 from conftest import write_script
 
 from compat_adapter import CompatAdapter, MemoryHost
-from compat_adapter.host.protocol import ApprovalOutcome
+from compat_adapter.host.protocol import ApprovalOutcome, PreToolDecision
 from compat_adapter.host.script import Reply, call
 
 HALT = json.dumps({"continue": False, "stopReason": "enough for today"})
@@ -113,6 +113,31 @@ async def test_permission_request_fires_only_when_the_host_asks(tmp_path: Path) 
         agent = await host.create_agent(script=[Reply(calls=(call("bash", command="touch asked"),)), "done"])
         await agent.run_turn("go")
     assert _runs(tmp_path, "perm") == 1 and (tmp_path / "asked").exists()
+
+
+async def test_codex_permission_request_never_sees_an_escalation_the_host_cannot_ask_for(tmp_path: Path) -> None:
+    """Pinned loss (timing-differs; vendor lane codex:permission_deny): Codex runs PermissionRequest
+    for a call that asks to leave its sandbox, and its deny refuses the call. The host has no
+    sandbox: the same call, escalation fields and all, runs without the hook. Once the host asks
+    (its own policy), the hook answers and its deny refuses."""
+    deny = json.dumps({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+                                              "decision": {"behavior": "deny", "message": "no"}}})
+    escalate = {"sandbox_permissions": "require_escalated", "justification": "lane step"}
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("codex", "PermissionRequest", None, _hook(tmp_path, "perm", deny))
+        agent = await host.create_agent(script=[Reply(calls=(call("bash", command="touch escalated", **escalate),)),
+                                                "done"])
+        await agent.run_turn("go")
+        assert _runs(tmp_path, "perm") == 0 and (tmp_path / "escalated").exists()
+        host.on("tools/pre-execute", _host_asks)
+        agent = await host.create_agent(script=[Reply(calls=(call("bash", command="touch asked"),)), "done"])
+        await agent.run_turn("go")
+    assert _runs(tmp_path, "perm") == 1 and not (tmp_path / "asked").exists()
+
+
+async def _host_asks(execution: object, next_: object) -> PreToolDecision:
+    """The host's own policy: every call asks for approval."""
+    return PreToolDecision("ask", "the host asks")
 
 
 async def test_a_deny_that_interrupts_ends_the_turn_claude_and_copilot(tmp_path: Path) -> None:

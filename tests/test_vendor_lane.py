@@ -218,6 +218,9 @@ ORACLE: list[tuple[str, str, Check]] = [
     ("claude:stop_block_unwrapped", "CLAUDE_CODE_SHINY_FOUNTAIN=0 gives the Stop feedback back without the wrapper",
      lambda o: o.model_calls == 3 and lands("LANE-STOP-REASON", "message:user",
                                             "Stop hook feedback:\nLANE-STOP-REASON json")(o)),
+    ("claude:stop_block_settings_env", "the switch in the project's settings.json env leaves the wrapper on",
+     lambda o: o.model_calls == 3 and lands("LANE-STOP-REASON", "message:user", CLAUDE_HOOK_TEXT_LEAD
+                                            + "Stop hook feedback:\nLANE-STOP-REASON json\n</system-reminder>")(o)),
     ("claude:skill_shell_deny", "a PreSkillShellCommand deny keeps a skill's inline command from running, in the "
      "skill's own text, and PreToolUse does not fire for that command",
      lambda o: o.invoked == ("PreSkillShellCommand",) and o.model_calls == 1

@@ -96,6 +96,10 @@ class ClaudeCli(VendorCli):
         block = as_json({"decision": "block", "reason": "LANE-STOP-REASON json"})
         out["stop_block_unwrapped"] = ((HookAnswer("Stop", block, once=True),), {
             "steps": STOP_STEPS, "options": {"env": {"CLAUDE_CODE_SHINY_FOUNTAIN": "0"}}})
+        # The same switch in the project's settings.json `env` leaves the wrapper on: Claude reads it
+        # from its own process only, so no file an import reads can carry it.
+        out["stop_block_settings_env"] = ((HookAnswer("Stop", block, once=True),), {
+            "steps": STOP_STEPS, "options": {"settings": {"env": {"CLAUDE_CODE_SHINY_FOUNTAIN": "0"}}}})
         # Plain stdout (no JSON) on the events whose plain output is context: 2.1.332 words it apart
         # from a hookSpecificOutput.additionalContext ("<hook name> hook success: …").
         out["session_context_plain"] = ((HookAnswer("SessionStart", "LANE-CTX-SESSION plain"),), {})

@@ -309,8 +309,9 @@ EVENTS = (
                     "its lead \"The text below is the output of a hook …\"), steered into the same turn, but "
                     "Claude's system message \"Stop hook blocking error from command: …\" is not added; a "
                     "Claude Code started with CLAUDE_CODE_SHINY_FOUNTAIN=0 or false sends the feedback "
-                    "unwrapped, a switch of Claude's own process that no hook config carries, so here it "
-                    "is always wrapped."),
+                    "unwrapped, a switch of Claude's own process that no hook config carries (the same "
+                    "variable in a project's settings.json env leaves the wrapper on, measured), so here "
+                    "it is always wrapped."),
             degrade("payload-field-missing",
                     "background_tasks and session_crons are always empty; prompt_id is a UUID derived "
                     "from the session and the host's id "
@@ -519,10 +520,13 @@ EVENTS = (
             shared.APPROVAL_ONCE,
             degrade("input-rewrite-ignored", "updatedInput in an allow does not change the call."),
             degrade("timing-differs",
-                    "The hook runs only when the host asks for approval (a pre-tool answer of ask, or a "
-                    "sandboxed command asking to escalate); the host has no permission rules of its own, "
-                    "so a call Claude's rules would send for approval (an output redirection, a command "
-                    "not allowed in settings) runs without the hook."),
+                    "The hook runs when something here asks for approval: a pre-tool answer of ask, or an "
+                    "ask rule of the project's permissions. Claude Code 2.1.332 also asks for every call "
+                    "its session has not allowed up front (a Bash command no allow rule, --allowedTools or "
+                    "earlier approval covers; an output redirection): a policy of Claude's own session, "
+                    "not of a project file (measured: `claude -p` without --allowedTools runs the hook for "
+                    "a plain echo). The host decides such calls by its own approval policy, so they run "
+                    "here without the hook."),
             degrade("payload-field-missing",
                     "tool_input is the call's arguments as the host logged them (only the approval reason "
                     "when the log does not hold the call), and permission_suggestions is empty; "

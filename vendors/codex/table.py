@@ -276,8 +276,12 @@ EVENTS = (
                     "answer is void, as in Codex 0.171.0; the host's approval then decides, where Codex "
                     "hands the call to its automatic reviewer."),
             degrade("timing-differs",
-                    "The hook runs only when the host actually asks for approval; pre-approved tools "
-                    "never reach it."),
+                    "The hook runs when something here asks for approval: a pre-tool answer of ask, or a "
+                    ".rules prompt. Codex 0.171.0 also runs it for a call that asks to leave its sandbox "
+                    "(sandbox_permissions require_escalated, under --approve-for-me or an on-request "
+                    "approval policy; measured). The host has no sandbox and its model no escalation "
+                    "request, so such a call runs here without the hook, and a deny it would give never "
+                    "refuses it."),
             degrade("payload-field-missing",
                     "tool_input is the call's arguments as the host logged them (a Bash command is an "
                     "empty string when the log does not hold the call); description holds the host's "
