@@ -49,6 +49,10 @@ def _question(case: Case, event: str, config: Path, proj: Path) -> Question:
     common: dict[str, Any] = {"vendor": case.vendor, "event": event, "files": (config,), "root": proj}
     if kind in ("pre", "post", "permission"):
         cli = cli_for(case.vendor)
+        if case.steps[0][0] == "read" and cli.read_tool is not None:
+            # The case's call is a file read (Copilot asks no permission for one).
+            name, argument = cli.read_tool
+            return Question(**common, tool=name, tool_input={argument: case.steps[0][1]})
         return Question(**common, tool=vendor_tool(case.vendor, "bash"),
                         tool_input={"command": TOOL_COMMAND, **cli.extra_args})
     if kind == "prompt":
@@ -80,7 +84,8 @@ def _predicted(case: Case, reports: list[ExplainReport], roots: list[str]) -> di
     # pre-tool hooks left the call undecided (Copilot, measured: not after an allow or an ask).
     decided = any(kinds[r.event] == "pre" and r.vendor_view and r.vendor_view.decision != "none" for r in reports)
     reports = [r for r in reports if not (decided and spec.row(r.event).point == "tools/permission")]  # type: ignore[union-attr]
-    denied = any(kinds[r.event] == "pre" and r.vendor_view and r.vendor_view.tool_runs is False for r in reports)
+    denied = any(kinds[r.event] in ("pre", "permission") and r.vendor_view and r.vendor_view.tool_runs is False
+                 for r in reports)
     reports = [r for r in reports if not (denied and kinds[r.event] == "post")]
     # How the call ended decides which post-tool events come: the lane's failing steps are shell
     # commands that end non-zero (exit 3, SIGKILL); each row says which endings are its event.

@@ -140,8 +140,9 @@ class CopilotCli(VendorCli):
                                       HookAnswer(perm, as_json({"behavior": "allow"}))), {}),
             "permission_write": ((HookAnswer(perm), HookAnswer(pre)),
                                  {"steps": (("write", "tool-ran.txt"), ("text", "done"))}),
+            # (A read leaves no mark of its own: it reads the lane's marker file, there from the start.)
             "permission_read": ((HookAnswer(perm), HookAnswer(pre)),
-                                {"steps": (("read", "README.md"), ("text", "done")), "files": {"README.md": "hi\n"}}),
+                                {"steps": (("read", "tool-ran.txt"), ("text", "done")), "files": {"tool-ran.txt": "hi\n"}}),
             "post_exit_nonzero": ((HookAnswer("postToolUse"), HookAnswer("postToolUseFailure")),
                                   {"steps": EXIT_3_STEPS}),
             "post_exit_nonzero_pascal": ((HookAnswer("PostToolUse"), HookAnswer("PostToolUseFailure")),
