@@ -231,7 +231,9 @@ def _serve(run: _Run, raw: bytes, subreaper: bool, made: str | None, joined: boo
     cgroup, inside = cgroupfs.for_run(request.get("cgroup"), made, joined, name)
     if cgroup is not None and not inside:  # forked for this run: joins as a spare does
         inside = cgroupfs.join(cgroup)
-    run.kept = run.kept and subreaper and cgroup == made and (cgroup is None or inside)
+    # Kept only as it was made: a spare with no cgroup where the host asks for one is not.
+    wanted = request.get("cgroup") is not None
+    run.kept = run.kept and subreaper and cgroup == made and (cgroup is not None) == wanted and (not wanted or inside)
     # The host removes the run's cgroup when the run is over, whatever became of us (but for a
     # launcher kept for the next run, which is the cgroup's only member then).
     told = b"" if cgroup is None else b"G " + os.fsencode(cgroup) + b"\n"
@@ -288,7 +290,8 @@ def standby(server: int, channel: int, name: bytes, cgroup: str | None) -> None:
     name, taken when a run comes; `cgroup` the directory its server made for it. Runs one after
     another, as long as each leaves it kept; never returns."""
     try:
-        subreaper = _prepare(server, signal.SIGKILL)  # nothing started yet: just die with the server
+        # Nothing started yet, nor while we wait: the channel's end tells us the server is gone.
+        subreaper = _prepare(server, 0)
         os.closerange(3, channel)  # what the server held: other runs' sockets must close with them
         os.closerange(channel + 1, os.sysconf("SC_OPEN_MAX"))
         # Joined now, while no run waits: the write takes an RCU grace period, and a shell born
@@ -302,26 +305,35 @@ def standby(server: int, channel: int, name: bytes, cgroup: str | None) -> None:
             data, ancillary, _, _ = line.recvmsg(INLINE_MAX + 1, socket.CMSG_SPACE(4 * 4))
             prctl(PR_SET_NAME, name)  # a launcher now, as one the server forks for a run
             if not data:
-                os._exit(0)  # the server let us go
+                _leave(cgroup if joined else None)  # the server let us go, or is gone
             fds = received_fds(ancillary)
             _watch(server, KILL_NOW)  # from now on the server's death must end what we start
             _flush()
             run = _Run(fds[0], fds[1:] if len(fds) == 4 else [-1, *fds[1:]], True)
             status = _serve(run, data, subreaper, cgroup, joined, "")
-            if not run.kept:  # the hook's pipes go with us
+            if not run.kept or os.getppid() != server:  # the hook's pipes go with us
                 _tell(run.report, status, False)
                 end_like(status)
             run.give_back(stderr)
             prctl(PR_SET_NAME, SPARE_NAME)
-            _watch(server, signal.SIGKILL)
+            prctl(PR_SET_PDEATHSIG, 0)
             _tell(run.report, status, True)
             os.close(run.report)
             try:
                 line.send(READY)
             except OSError:
-                os._exit(0)  # the server stopped: nothing more to run
+                _leave(cgroup if joined else None)  # the server stopped: nothing more to run
     except BaseException as exc:  # noqa: BLE001 - a forked child must never return into the server
         _died(exc)
+
+
+def _leave(cgroup: str | None) -> None:
+    """End a launcher that waits for no run: out of its cgroup, which goes with it (a server
+    killed outright cannot remove it)."""
+    if cgroup is not None:
+        cgroupfs.join(os.path.dirname(cgroup))
+        cgroupfs.remove(cgroup)
+    os._exit(0)
 
 
 def received_fds(ancillary: list[tuple[int, int, bytes]]) -> list[int]:

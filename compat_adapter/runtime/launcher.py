@@ -22,19 +22,20 @@ Why a launcher between the host and the shell:
 - the server starts with an empty environment, which its forked launchers show in ``/proc``: a hook
   reading ``/proc/$PPID/environ`` (else the host's: ``sh -c`` execs its last command) finds nothing.
 
-The shell starts by ``posix_spawn`` (a vfork: nothing copied). A spare joins its run's cgroup
-while it waits (the write to ``cgroup.procs`` waits for an RCU grace period, up to 10 ms loaded),
-so its shell is born there. A launcher forked for its run (hooks started at once find one spare)
-joins its cgroup the same way when the run comes: that wait costs less than forking the shell into
-the cgroup (``clone3``, ``CLONE_INTO_CGROUP``), which copies the launcher's memory (four hooks at
-once: a sixth less CPU in all). Only where the write is refused does it fork into the cgroup; where
-``clone3`` is refused too, the shell writes itself into ``cgroup.procs`` before ``exec``.
+The shell starts by ``posix_spawn`` (a vfork: nothing copied). A launcher joins its cgroup
+before its first run comes (the write to ``cgroup.procs`` waits for an RCU grace period, up to
+10 ms loaded), so its shell is born there: a spare while it waits, one forked for a run (hooks
+started at once, more than spares wait) as soon as it is forked. That wait costs less than forking
+the shell into the cgroup (``clone3``, ``CLONE_INTO_CGROUP``), which copies the launcher's memory.
+Only where the write is refused does it fork into the cgroup; where ``clone3`` is refused too, the
+shell writes itself into ``cgroup.procs`` before ``exec``. Up to `KEPT` launchers wait for runs;
+all but one go after `IDLE_S` without one.
 
 When the shell has exited (or was killed), whatever it left behind is killed and reaped, then the
 launcher says how the shell ended (``X``) and either waits for its next run or, where it cannot be
-kept, ends the way the shell did: the same exit code, or the same signal. The server ends when the host closes its control socket
-(the host exited), killing every launcher still running; each launcher also dies with the server
-(``PR_SET_PDEATHSIG``), killing its descendants.
+kept, ends the way the shell did: the same exit code, or the same signal. The server ends when the
+host closes its control socket (the host exited), killing every launcher still running; each
+launcher also dies with the server (``PR_SET_PDEATHSIG``), killing its descendants.
 """
 
 from __future__ import annotations
@@ -67,6 +68,11 @@ __all__ = ("INLINE_MAX", "KILL_NOW", "SPARE_NAME", "Launcher", "Run", "Server")
 
 PR_SET_DUMPABLE = 4
 PR_SET_NAME = 15
+#: How many launchers wait for runs at most: hooks started at once (a vendor runs a point's hooks
+#: in parallel) each find one, once a burst as large has come.
+KEPT = 8
+#: How long a spare beyond the first waits for a run before it is let go (seconds).
+IDLE_S = 2.0
 
 
 class Run:
@@ -114,8 +120,8 @@ class Server:
         self.selector.register(self.control, selectors.EVENT_READ)
         self.selector.register(self.wake, selectors.EVENT_READ)
         self.launched: dict[int, Run] = {}  # by launcher pid
-        self.spare = 0  # the pid of the spare launcher, if one waits
-        self.channel: socket.socket | None = None  # and our end of its socket
+        #: The spares waiting for a run, oldest first: pid, our end of its channel, since when.
+        self.idle: list[tuple[int, socket.socket, float]] = []
         #: The channels of spares that took a run, by pid: each says READY when its run is over.
         self.busy: dict[int, socket.socket] = {}
 
@@ -125,7 +131,7 @@ class Server:
 
         self.stand_by()
         while True:
-            for key, _ in self.selector.select():
+            for key, _ in self.selector.select(self.trim()):
                 if not self.handle(key):
                     self.stop()
                     return
@@ -137,7 +143,8 @@ class Server:
         if key.fileobj is self.wake:
             self.reap()
         elif isinstance(key.data, int):
-            self.ready(key.data)
+            if self.busy.get(key.data) is key.fileobj:  # not reaped earlier in this batch
+                self.ready(key.data)
         elif not key.data.ended:
             # An ended run is skipped: one batch can reap a run, then still report its socket.
             self.order(key.data)
@@ -164,7 +171,7 @@ class Server:
         run = Run(sock, stdio)
         self.selector.register(sock, 1, run)  # EVENT_READ; the key's data is the run
         if inline:
-            self.fork(run, inline)
+            self.fork(run, inline, inline=True)
         return True
 
     def order(self, run: Run) -> None:
@@ -183,7 +190,7 @@ class Server:
             if size >= 0 and len(run.pending) >= 8 + size:
                 request = run.pending[8:8 + size]
                 orders, run.pending = run.pending[8 + size:], b""
-                self.fork(run, request)
+                self.fork(run, request, inline=False)
                 data = orders
             else:
                 return
@@ -193,13 +200,18 @@ class Server:
 
     def stand_by(self) -> None:
         """Fork the spare for the next run (when none runs: a fork takes a CPU from a starting hook)."""
-        if self.spare:
-            return
+        if not self.idle:
+            pid, channel = self.spawn(SPARE_NAME)
+            self.idle.append((pid, channel, time.monotonic()))
+
+    def spawn(self, name: bytes) -> tuple[int, socket.socket]:
+        """Fork a launcher that waits for its runs on a channel; `name` is its process name until
+        its first run comes. Its pid and our end of the channel."""
         ours, theirs = self.socket.socketpair(self.socket.AF_UNIX, self.socket.SOCK_SEQPACKET)
-        name, cgroup = self.cgroups.make()
-        # Named before the fork, so that the spare is told from a launcher from its first instant
+        cname, cgroup = self.cgroups.make()
+        # Named before the fork, so that a spare is told from a launcher from its first instant
         # (spawner.standing_pids); the server's own name comes back at once.
-        prctl(PR_SET_NAME, SPARE_NAME)
+        prctl(PR_SET_NAME, name)
         try:
             pid = os.fork()
             if pid == 0:
@@ -207,24 +219,32 @@ class Server:
         finally:
             prctl(PR_SET_NAME, self.name)
         theirs.close()
-        self.spare, self.channel = pid, ours
-        self.cgroups.belongs(pid, name)
+        self.cgroups.belongs(pid, cname)
+        return pid, ours
 
-    def fork(self, run: Run, request: bytes) -> None:
-        """Start the run: in the spare if one waits (and the request fits a message), else forked."""
+    def fork(self, run: Run, request: bytes, inline: bool) -> None:
+        """Start the run: in a spare if one waits, else in one forked for it now, which is kept for
+        the runs after it as a spare is. A request that followed on the run's socket (too large for
+        a message) gets a launcher of its own, forked with the run's descriptors."""
         pid = 0
-        if self.channel is not None and len(request) <= INLINE_MAX:
+        if inline:
             fds = [run.sock.fileno(), *(fd for fd in run.stdio if fd >= 0)]
-            try:
-                self.channel.sendmsg([request], [(self.socket.SOL_SOCKET, self.socket.SCM_RIGHTS,
-                                               b"".join(fd.to_bytes(4, sys.byteorder) for fd in fds))])
-                pid = self.spare
-                self.busy[pid] = self.channel
-                self.selector.register(self.channel, 1, pid)  # EVENT_READ; the key's data is its pid
-            except OSError:
-                kill_quietly(self.spare, signal.SIGKILL)  # it is gone or going: fork instead
-                self.channel.close()
-            self.spare, self.channel = 0, None
+            rights = [(self.socket.SOL_SOCKET, self.socket.SCM_RIGHTS,
+                       b"".join(fd.to_bytes(4, sys.byteorder) for fd in fds))]
+            while not pid:
+                fresh = not self.idle
+                # The last to have run is taken first: its pages are the warmest.
+                spare, channel = self.spawn(self.name) if fresh else self.idle.pop()[:2]
+                try:
+                    channel.sendmsg([request], rights)
+                    pid = spare
+                    self.busy[pid] = channel
+                    self.selector.register(channel, 1, pid)  # EVENT_READ; the key's data is its pid
+                except OSError:
+                    kill_quietly(spare, signal.SIGKILL)  # it is gone or going: another one
+                    channel.close()
+                    if fresh:
+                        break
         if not pid:
             name = self.cgroups.name()
             pid = os.fork()
@@ -236,8 +256,9 @@ class Server:
         self.launched[pid] = run
 
     def ready(self, pid: int) -> None:
-        """A spare that took a run says READY: the run is over, and nothing of it is left. The
-        first becomes the spare again; one more is let go (closing its channel ends it)."""
+        """A launcher kept for the next run says READY: the run is over, and nothing of it is left.
+        It waits among the spares (up to `KEPT` of them; one more is let go: closing its channel
+        ends it)."""
         channel = self.busy[pid]
         try:
             data = channel.recv(16)
@@ -253,10 +274,17 @@ class Server:
         run = self.launched.pop(pid, None)
         if run is not None and not run.ended:
             self.drop(run)  # out of `launched` first: no order of that run reaches it any more
-        if self.spare:
-            channel.close()
+        if len(self.idle) < KEPT:
+            self.idle.append((pid, channel, time.monotonic()))
         else:
-            self.spare, self.channel = pid, channel
+            channel.close()
+
+    def trim(self) -> float | None:
+        """Let go of spares idle for `IDLE_S` but one; how long until the next would be."""
+        now = time.monotonic()
+        while len(self.idle) > 1 and self.idle[0][2] + IDLE_S <= now:
+            self.idle.pop(0)[1].close()
+        return self.idle[0][2] + IDLE_S - now if len(self.idle) > 1 else None
 
     def drop(self, run: Run) -> None:
         """The host closed the run: stop its launcher now and forget the socket."""
@@ -280,9 +308,10 @@ class Server:
                 return
             if pid == 0:
                 return
-            if pid == self.spare and self.channel is not None:  # died waiting: fork for the next
-                self.channel.close()
-                self.spare, self.channel = 0, None
+            waiting = [entry for entry in self.idle if entry[0] == pid]
+            if waiting:  # died waiting: the next run takes another one
+                self.idle.remove(waiting[0])
+                waiting[0][1].close()
             elif pid in self.busy:
                 channel = self.busy.pop(pid)
                 self.selector.unregister(channel)
@@ -300,8 +329,8 @@ class Server:
 
     def stop(self) -> None:
         signal.set_wakeup_fd(-1)  # the launchers' SIGCHLDs may come after our sockets are gone
-        if self.spare:
-            kill_quietly(self.spare, signal.SIGKILL)  # it has started nothing
+        for pid, _, _ in self.idle:
+            kill_quietly(pid, signal.SIGKILL)  # it has started nothing
         for channel in self.busy.values():
             channel.close()  # a spare that took a run is not kept: it ends with it
         for pid in self.launched:
