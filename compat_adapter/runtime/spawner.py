@@ -2,9 +2,9 @@
 
 One server per host process (`compat_adapter.runtime.launcher`, run as ``python -I -S launcher.py
 serve``), started on the first hook run and again whenever it is found gone. A run costs the host
-three pipes, one socket pair and one message (descriptors and request); the server forks a
-launcher for it (or hands it to the spare launcher forked ahead), and the launcher reports the
-end of the run itself.
+three pipes, one socket pair and one message (descriptors and request); the server hands it to
+a spare launcher (forked ahead, or kept from an earlier run) or forks one for it, and the launcher
+reports the end of the run itself.
 
 Protocol of one run (the host never signals a process it did not start):
 
@@ -158,8 +158,9 @@ def server_pid() -> int | None:
 
 def standing_pids() -> set[int]:
     """The processes the launcher keeps while this host lives, whatever its hooks do: the launch
-    server and its spare launcher (forked ahead for the next run, it has started nothing yet,
-    and is told by its process name). Empty when no server runs."""
+    server and its spare launchers (forked ahead or kept from a run that is over, each waits for
+    the next with nothing of a hook left, and is told by its process name). Empty when no server
+    runs."""
     server = server_pid()
     if server is None:
         return set()
