@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -23,7 +24,8 @@ from conftest import trust_project, write_script
 from compat_adapter.host.dsh.bundle import BUNDLE_DIR
 from compat_adapter.host.dsh.lane import PROFILES, lane, prepare_home
 from compat_adapter.testing.models.anthropic import AnthropicServer
-from compat_adapter.testing.models.base import ModelCall, ModelTurn
+from compat_adapter.testing.models.base import ModelCall, ModelServer, ModelTurn
+from compat_adapter.testing.models.chat import ChatServer
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -172,10 +174,11 @@ def test_the_readme_command_adds_compat_adapter_to_a_users_dsh(where: Any, tmp_p
     assert "compat-adapter-dsh" in json.loads((home / "profiles" / "headless" / "package.json").read_text())[
         "dsh"]["profile"]["bundles"]
 
-    # The README's session command, word for word, in a repository whose trusted Claude hook gives
-    # context and a systemMessage, against a local scripted model (DEEPSEEK_BASE_URL, as it says).
-    session_command = re.findall(r"```sh\n(.*?)\n```", section, re.S)[1]
-    assert session_command.count("\n") == 0 and "dsh --profile headless" in session_command
+    # The README's session commands, word for word, in a repository whose trusted Claude hook gives
+    # context and a systemMessage: on DeepSeek by key (DeepSeek's address pointed at a local
+    # scripted model of its wire), on a local OpenAI-compatible address, and with `--anthropic`.
+    sessions = re.findall(r"```sh\n(.*?)\n```", section, re.S)[1:]
+    assert len(sessions) == 2 and all(c.count("\n") == 0 and "dsh --profile headless" in c for c in sessions)
     repo = tmp_path / "repo"
     (repo / ".claude").mkdir(parents=True)
     hook = write_script(repo / ".claude" / "context.sh", "cat > /dev/null\nprintf '%s' '" + json.dumps(
@@ -184,15 +187,31 @@ def test_the_readme_command_adds_compat_adapter_to_a_users_dsh(where: Any, tmp_p
     (repo / ".claude" / "settings.json").write_text(json.dumps(
         {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": str(hook)}]}]}}))
     trust_project("claude", repo)
-    with AnthropicServer((ModelTurn("all green"),)).start() as model:
-        done = subprocess.run(["bash", "-c", session_command.replace("~/.dsh", str(home)).replace("sk-your-key", "sk-scripted")],
-                              cwd=repo, env={**env, "DEEPSEEK_BASE_URL": model.base_url}, capture_output=True, text=True,
-                              timeout=300, stdin=subprocess.DEVNULL)
-        first = model.main_requests[0].body
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    assert json.loads(done.stdout.splitlines()[-1]) == {"type": "final", "text": "all green"}
-    assert "UserPromptSubmit hook additional context: CTX-README" in first["system"]
-    assert "compat-adapter: SYSMSG-README" in done.stderr
+    deepseek, local = (c.replace("~/.dsh", str(home)) for c in sessions)
+    local_address = "http://127.0.0.1:8080/v1"
+    assert "--openai " + local_address in local and "--model qwen3-coder" in local
+    cases: list[tuple[str, type[ModelServer], str, str, Callable[[dict[str, Any]], str]]] = [
+        # (command, server, the key it must carry, the model name it must ask for, its system text)
+        (deepseek.replace("sk-your-key", "sk-scripted"), AnthropicServer, "sk-scripted", "deepseek-flash",
+         lambda body: json.dumps(body["system"])),
+        (local, ChatServer, "sk-local", "qwen3-coder",
+         lambda body: json.dumps([m for m in body["messages"] if m["role"] == "system"])),
+        (local.replace("--openai " + local_address, "--anthropic {anthropic}"), AnthropicServer, "sk-local",
+         "qwen3-coder", lambda body: json.dumps(body["system"]))]
+    for command, server, key, name, system_of in cases:
+        with server((ModelTurn("all green"),)).start() as model:
+            command = command.replace(local_address, model.base_url + "/v1").replace("{anthropic}", model.base_url)
+            extra = {"DEEPSEEK_BASE_URL": model.base_url} if server is AnthropicServer and "dsh-model)" in command else {}
+            done = subprocess.run(["bash", "-c", command], cwd=repo, env={**env, **extra}, capture_output=True,
+                                  text=True, timeout=300, stdin=subprocess.DEVNULL)
+            first = model.main_requests[0].body if model.main_requests else {}
+            keys = set(model.keys)
+        assert done.returncode == 0, command + "\n" + done.stdout[-2000:] + done.stderr[-2000:]
+        assert json.loads(done.stdout.splitlines()[-1]) == {"type": "final", "text": "all green"}, command
+        assert first["model"] == name and keys == {key}, (command, first.get("model"), keys)
+        assert "UserPromptSubmit hook additional context: CTX-README" in system_of(first), command
+        assert "CTX-README" not in json.dumps([m for m in first["messages"] if m["role"] != "system"]), command
+        assert "compat-adapter: SYSMSG-README" in done.stderr, command
 
 
 def test_the_sdk_example_takes_the_readme_model_options(dsh: Any, home: Path, tmp_path: Path,
@@ -206,3 +225,28 @@ def test_the_sdk_example_takes_the_readme_model_options(dsh: Any, home: Path, tm
     assert not marker.exists()
     assert capsys.readouterr().out.strip() == "could not"
     assert config["model"] == "deepseek-flash"
+
+
+@pytest.mark.parametrize("wire", ["openai", "anthropic"])
+def test_the_sdk_example_runs_on_a_local_model_address(dsh: Any, home: Path, tmp_path: Path, wire: str,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """The example's `--openai` / `--anthropic`: the same workspace guard and context, on a local
+    model of that wire, named by `--model`, with the key from `--api-key`."""
+    ws, marker = _workspace(tmp_path)
+    trust_project("claude", ws)
+    call = ModelCall("bash", {"command": f"touch {marker}", "description": "remove the build folder"})
+    server: type[ModelServer] = ChatServer if wire == "openai" else AnthropicServer
+    with server((ModelTurn("removing", (call,)), ModelTurn("could not"))).start() as model:
+        address = model.base_url + ("/v1" if wire == "openai" else "")
+        assert dsh.main([str(ws), "remove the build folder", "--home", str(home), f"--{wire}", address,
+                         "--model", "my-local-model", "--api-key", "sk-local"]) == 0
+        first = model.main_requests[0].body
+        paths = {r.path.split("?")[0] for r in model.main_requests}
+        keys = set(model.keys)
+    assert not marker.exists(), "the denied command must not have run"
+    assert capsys.readouterr().out.strip() == "could not"
+    assert first["model"] == "my-local-model" and keys == {"sk-local"}
+    assert paths == ({"/v1/chat/completions"} if wire == "openai" else {"/v1/messages"})
+    system = (json.dumps([m for m in first["messages"] if m["role"] == "system"]) if wire == "openai"
+              else json.dumps(first["system"]))
+    assert "UserPromptSubmit hook additional context: CTX-FROM-THE-WORKSPACE" in system
