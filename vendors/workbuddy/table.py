@@ -178,9 +178,9 @@ EVENTS = (
             degrade("output-field-ignored",
                     "A block rejects the prompt with no model call, as in CodeBuddy, and \"UserPromptSubmit "
                     "operation blocked by hook:\\n<reason>\", which CodeBuddy gives as the turn's result, "
-                    "reaches the person as the host's notice (a session record; on DSH also the turn's end, "
-                    "which the SDK and headless --json show), but DSH's web UI shows that turn stopped "
-                    "without the words."),
+                    "reaches the person as the host's notice, not as the vendor's own transcript line (a session "
+                    "record; on DSH a row in the web UI's chat, a notice line in headless --json, an SDK "
+                    "event, and the turn's end)."),
         ),
         official=EventRow(
             event="UserPromptSubmit",
