@@ -16,7 +16,7 @@ from compat_adapter.dialects.base import Decision, HookAnswer
 from compat_adapter.jsondata import jsonable as plain
 
 if TYPE_CHECKING:
-    from compat_adapter.runtime.process import ProcessOutcome
+    from compat_adapter.runtime.outcome import ProcessOutcome
 
 __all__ = (
     "OUTPUT_CAP",

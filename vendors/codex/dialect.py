@@ -59,7 +59,7 @@ from compat_adapter.dialects.patterns import compile_rust
 from compat_adapter.jsontext import JsonTextError, rust_read, rust_trim
 
 if TYPE_CHECKING:
-    from compat_adapter.runtime.process import ProcessOutcome
+    from compat_adapter.runtime.outcome import ProcessOutcome
 
 __all__ = ("ALIASES", "CodexDialect", "DIALECT", "patch_text")
 
