@@ -248,6 +248,8 @@ def test_rows_that_fire_on_part_of_a_seam_say_which_part() -> None:
         ("qwen", "TodoCreated"): "created", ("qwen", "TodoCompleted"): "done",
         # Qwen runs UserPromptSubmit again on every tool continuation (lane, 0.24.4).
         ("qwen", "UserPromptSubmit"): "every-step",
+        # Gemini runs PreCompress before every model request, a tool continuation's too (lane, 0.61.0).
+        ("gemini", "PreCompress"): "every-step",
         # Cursor's docs: postToolUse "after successful tool execution", postToolUseFailure when a tool
         # "fails, times out, or is denied", afterShellExecution after a command runs, afterFileEdit after
         # an edit (a shell command's own non-zero exit is read as a completed call: a listed loss).
