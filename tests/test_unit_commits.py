@@ -30,9 +30,20 @@ def _git(*args: str) -> str:
     return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout
 
 
-def shared_paths(vendor: str, changed: list[str]) -> list[str]:
-    """The changed paths outside what a unit's commit may touch."""
-    own = f"vendors/{vendor}/"
+def folder_of(vendor: str) -> str:
+    """The unit's folder under ``vendors/``, from its entry point (``vendors.<folder>.unit:UNIT``): the
+    id, unless the id cannot be a module name (Continue's ``continue`` lives in ``vendors/cn``)."""
+    from importlib.metadata import entry_points
+
+    from compat_adapter.registry import ENTRY_POINT_GROUP
+
+    (point,) = [p for p in entry_points(group=ENTRY_POINT_GROUP) if p.name == vendor]
+    return point.value.split(".")[1]
+
+
+def shared_paths(folder: str, changed: list[str]) -> list[str]:
+    """The changed paths outside what the commit of the unit in ``vendors/<folder>`` may touch."""
+    own = f"vendors/{folder}/"
     return [p for p in changed if not p.startswith(own) and not p.startswith(ALLOWED_PREFIXES)
             and p not in ALLOWED_FILES and p != "pyproject.toml"]
 
@@ -44,7 +55,7 @@ def pyproject_lines(diff: str) -> list[str]:
 
 
 def _adding_commit(vendor: str) -> str | None:
-    found = _git("log", "--diff-filter=A", "--format=%H", "--", f"vendors/{vendor}/unit.py").split()
+    found = _git("log", "--diff-filter=A", "--format=%H", "--", f"vendors/{folder_of(vendor)}/unit.py").split()
     return found[-1] if found else None
 
 
@@ -67,10 +78,10 @@ def test_each_unit_was_added_without_touching_a_shared_module() -> None:
         if commit is None:  # not committed yet: the working tree's change is checked at its commit
             continue
         changed = _git("show", "--name-only", "--format=", commit).split()
-        assert shared_paths(vendor, changed) == [], (vendor, commit[:10])
+        assert shared_paths(folder_of(vendor), changed) == [], (vendor, commit[:10])
         if "pyproject.toml" in changed:
             lines = pyproject_lines(_git("show", "--format=", commit, "--", "pyproject.toml"))
-            assert lines == [f'+{vendor} = "vendors.{vendor}.unit:UNIT"'], (vendor, commit[:10], lines)
+            assert lines == [f'+{vendor} = "vendors.{folder_of(vendor)}.unit:UNIT"'], (vendor, commit[:10], lines)
         checked.append(vendor)
     # Every unit made under the rule is checked once it is committed.
     assert all(_adding_commit(u.spec.id) is None for u in units()
