@@ -26,7 +26,7 @@ def hooks(matcher: str) -> dict[str, Any]:
 
 
 def test_its_hooks_files_settings_and_rules_are_found_and_read(tmp_path: Path) -> None:
-    write(tmp_path / ".factory/hooks.json", hooks("Execute"))
+    write(tmp_path / ".factory/hooks.json", hooks("Execute")["hooks"])  # the flat table Droid reads
     write(tmp_path / ".factory/settings.json", {"customModels": [], **hooks("Create")})
     write(tmp_path / "AGENTS.md", "Be careful.\n")
     write(tmp_path / ".claude/settings.json", hooks("Bash"))  # Claude's, not Droid's
@@ -58,3 +58,18 @@ def test_explain_says_a_droid_exit_2_denies_its_shell_tool(tmp_path: Path) -> No
     told = json.loads(done.stdout)
     assert told["measured_on"] == "0.215.0"
     assert "deny" in json.dumps(told).lower()
+
+
+def test_hooks_json_is_a_flat_event_table_and_claudes_wrapper_never_runs(tmp_path: Path) -> None:
+    """Measured on droid 0.215.0 (lane cases factory:hooks_json_flat and factory:hooks_json_wrapped):
+    a hook in .factory/hooks.json fires only when the file is the event table itself."""
+    flat = write(tmp_path / "flat/.factory/hooks.json", hooks("Execute")["hooks"])
+    wrapped = write(tmp_path / "wrapped/.factory/hooks.json", hooks("Execute"))
+    read = import_project("factory", flat.parents[1], trust_all=True)
+    assert [(h.event, h.matcher) for h in read.hooks] == [("PreToolUse", "Execute")] and not read.refused
+    never = import_project("factory", wrapped.parents[1], trust_all=True)
+    assert never.hooks == () and [r.code for r in never.refused] == ["SKIPPED_BY_VENDOR"]
+    assert "event named hooks" in never.refused[0].reason
+    # The same table under `hooks` of settings.json is Droid's other place, and runs.
+    write(tmp_path / "settings/.factory/settings.json", hooks("Execute"))
+    assert len(import_project("factory", tmp_path / "settings", trust_all=True).hooks) == 1

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from compat_adapter.testing.lane.scenarios import HookAnswer, Scenario, claude_like
+from compat_adapter.testing.lane.scenarios import Case, HookAnswer, Scenario, claude_like, claude_shaped_table
 from compat_adapter.testing.lane.vendors import VendorCli
 from compat_adapter.testing.live.speakers import ClaudeShapedSpeaker
 
@@ -59,6 +59,17 @@ class DroidCli(VendorCli):
         env.update(DROID_AUTO_UPDATE_ENABLED="false")
         return [binary, "exec", "-m", "custom:mock-model", "--auto", "high", "-o", "json", prompt]
 
+    def write_hooks(self, case: Case, run: Path, target: Path) -> None:
+        shape = case.options.get("hooks_json")
+        if shape is None:
+            VendorCli.write_hooks(self, case, run, target)
+            return
+        # The case's hooks in .factory/hooks.json: the flat event table Droid reads, or Claude's
+        # settings shape, which Droid reads as an event named "hooks" (measured: never fires).
+        table = claude_shaped_table(case, run)
+        (target.parent / "hooks.json").write_text(json.dumps(table if shape == "flat" else {"hooks": table}))
+        target.write_text("{}")
+
     def scenarios(self) -> Mapping[str, Scenario]:
         out = claude_like(OBSERVED, post_failure=False)
         never = ("droid exec never fires UserPromptSubmit (measured, 0.215.0: the observe case with it "
@@ -72,6 +83,10 @@ class DroidCli(VendorCli):
         # A file write through Create (an absolute path, as Droid's tools want).
         out["edit_observe"] = ((HookAnswer(pre), HookAnswer("PostToolUse")),
                                {"steps": (("write", "tool-ran.txt"), ("text", "done"))})
+        # .factory/hooks.json: read only as a flat event table (measured, 0.215.0).
+        for shape in ("flat", "wrapped"):
+            out[f"hooks_json_{shape}"] = ((HookAnswer(pre, stderr=reason, exit=2),),
+                                          {"options": {"hooks_json": shape}, "imports": (".factory/hooks.json",)})
         return out
 
 
