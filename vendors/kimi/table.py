@@ -22,6 +22,11 @@ KIMI_EVENTS = ("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionReq
 OWN_UNSERVED = (
     ("PermissionResult", "Kimi Code fires it after a permission prompt is answered; no row here serves it yet."),
     ("Interrupt", "Kimi Code fires it when the user interrupts a turn; no row here serves it yet."),
+    # Named by the release's HOOK_EVENT_TYPES beside the sixteen its settings schema documents.
+    ("UserPromptQueued", "Kimi Code fires it for a prompt queued while a turn runs; the host queues none."),
+    ("TurnStarted", "Kimi Code fires it as a turn starts; no row here serves it yet."),
+    ("SessionHeartbeat", "Kimi Code fires it now and then while a session lives (not awaited); no row serves it."),
+    ("TaskStarted", "Kimi Code fires it when a background task starts; the host has no background tasks."),
 )
 
 _OWN = degrade(
