@@ -36,6 +36,8 @@ _MODULES: dict[str, str] = {
     "trust": "compat_adapter.cli.trust",
     "hooks": "compat_adapter.cli.hooks",
     "doctor": "compat_adapter.cli.doctor",
+    "port": "compat_adapter.cli.port",
+    "shim": "compat_adapter.cli.port",
 }
 
 _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
