@@ -56,8 +56,8 @@ def _answer(event: str, point: str, answer: HookAnswer) -> Reply:
         out.update(decision="deny", reason=answer.reason or "denied by a ported hook")
     if isinstance(answer.updated_input, Mapping) and point == "tools/pre-execute":
         out["args"] = dict(answer.updated_input)
-    if answer.additional_context:
-        out["additionalContext"] = list(answer.additional_context)
+    # No additionalContext: OpenCode's tool callbacks have nowhere to put text for the model (the
+    # port grade lists it as output-field-ignored, read back from this very answer).
     return json_reply(out)
 
 

@@ -87,3 +87,14 @@ def ported_case(case: Case, target: str, run: Path, *, guard_command: str | None
     report = _report(plan, change.action)
     report["command"] = shlex.join(launcher() + ["port", "--to", target])
     return ported, report
+
+
+def degradations_of(report: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
+    """Each source event → the loss codes port graded for it on the target ("unsupported" for a
+    hook it could not host): what names a difference the comparison finds."""
+    out: dict[str, tuple[str, ...]] = {}
+    for r in report["results"]:
+        codes = tuple(d["code"] for d in r["degradations"]) + (("unsupported",) if r["capability"] == "UNSUPPORTED"
+                                                                 else ())
+        out[r["event"]] = tuple(dict.fromkeys(out.get(r["event"], ()) + codes))
+    return out

@@ -1,0 +1,44 @@
+"""Ports judged by the real CLIs (issue 38's lane case): a Claude PreToolUse guard in
+``.claude/settings.json``, ported with ``compat-adapter port`` to Codex, Gemini, Qwen, Copilot,
+OpenCode and CodeBuddy, stops ``rm -rf build`` under each real CLI (offline, ``.cache/vendors``),
+and the model reads the guard's reason in the target's own words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from compat_adapter.testing.lane.drivers import vendor_outcome
+from compat_adapter.testing.lane.porting import guard_case, ported_case
+
+pytestmark = pytest.mark.vendor
+
+REASON = "LANE-DENY-GUARD recursive delete refused by the team guard"
+#: What the model reads in place of the refused call, measured per target (its own wording around
+#: the guard's reason).
+WORDS = {"codex": "Command blocked by PreToolUse hook: " + REASON, "gemini": "Tool execution blocked: " + REASON,
+         "copilot": "Denied by preToolUse hook: " + REASON, "workbuddy": "Error: " + REASON,
+         "qwen": REASON, "opencode": REASON}
+
+
+@pytest.mark.parametrize("target", sorted(WORDS))
+def test_a_ported_claude_guard_stops_rm_rf_build_under_the_real_target_cli(target: str, tmp_path: Path) -> None:
+    case, report = ported_case(guard_case(), target, tmp_path, guard_command="./guard.sh")
+    assert report["entries"] == 1 and [r["capability"] for r in report["results"]] == ["ADAPTED"]
+    # The source file is not in the target's project: only the ported entry can have stopped it.
+    assert ".claude/settings.json" not in case.files and report["file"] in case.files
+    out = vendor_outcome(case, tmp_path)
+    assert out.error is None, out.error
+    assert not out.tool_ran and (tmp_path / "proj" / "build" / "keep.txt").exists()
+    assert (out.tool_result or "").strip().startswith(WORDS[target]), out.tool_result
+
+
+def test_without_the_port_the_same_run_deletes_the_folder(tmp_path: Path) -> None:
+    """The control: the target CLI with the guard's script but no ported entry runs the command."""
+    case, _ = ported_case(guard_case(), "gemini", tmp_path, guard_command="./guard.sh")
+    files = {k: v for k, v in case.files.items() if not k.startswith(".gemini/") and ".compat-adapter" not in k}
+    from dataclasses import replace
+
+    out = vendor_outcome(replace(case, files=files), tmp_path)
+    assert out.tool_ran and not (tmp_path / "proj" / "build").exists()
