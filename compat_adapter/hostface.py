@@ -16,66 +16,16 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from compat_adapter.dialects.base import HookAnswer, Moment
+from compat_adapter.hostproto import EntrySpec, HostFace, Reply
 
-__all__ = ("EntrySpec", "HostFace", "ReadKeys", "Reply", "TableFace", "claude_reply", "json_reply", "read_fields",
+__all__ = ("SHIM_MARK", "EntrySpec", "HostFace", "ReadKeys", "Reply", "TableFace", "claude_reply", "json_reply", "parse_stdin", "read_fields",
            "render_hooks_json", "strip_hooks_json")
 
 #: What marks a handler this project wrote into a team's file (its command runs the shim).
 SHIM_MARK = " shim --to "
-
-
-@dataclass(frozen=True, slots=True)
-class Reply:
-    """What a hook process says to its host: stdout, stderr, exit status."""
-
-    stdout: str = ""
-    stderr: str = ""
-    exit_code: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class EntrySpec:
-    """One entry ``port`` writes into the target's files: the target's event, the command that runs
-    the shim, and the seconds the target should wait for it."""
-
-    event: str
-    command: str
-    timeout_s: float
-
-
-@runtime_checkable
-class HostFace(Protocol):
-    """One vendor as a host of other vendors' hooks."""
-
-    vendor: str
-    #: The project file port writes (relative to the project), and whether port owns it whole (a
-    #: file of its own) or shares it with the team (its other keys and entries are kept).
-    file: str
-    owns_file: bool
-    #: What the user must approve in this vendor before a written entry runs (port never does).
-    trust: str
-    #: Host point → this vendor's event that port writes for a source hook of that point; a point
-    #: missing here is one this vendor cannot host (a listed UNSUPPORTED).
-    events: Mapping[str, str]
-
-    def read(self, event: str, stdin: bytes, cwd: str) -> Moment:
-        """This vendor's stdin for ``event`` as the host-neutral moment (host tool names)."""
-        ...
-
-    def reply(self, event: str, answer: HookAnswer) -> Reply:
-        """A host's answer to this vendor's ``event``, as this vendor reads a hook's output."""
-        ...
-
-    def render(self, existing: str | None, entries: Sequence[EntrySpec]) -> str:
-        """The target file with ``entries`` in it (the team's own entries and keys kept)."""
-        ...
-
-    def strip(self, existing: str) -> str | None:
-        """The file with this project's entries taken out; None when nothing of the team's is left."""
-        ...
 
 
 # ── reading a vendor's stdin ─────────────────────────────────────────────────────────────────────

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
     from compat_adapter.dialects.base import Dialect
     from compat_adapter.handlers.parse import HandlerShape
-    from compat_adapter.hostface import HostFace
+    from compat_adapter.hostproto import HostFace
     from compat_adapter.importers.common import FileImport
     from compat_adapter.permissions.language import RuleLanguage
     from compat_adapter.routing.placement import Facts
@@ -223,7 +223,7 @@ def _kind(part: str) -> type | tuple[type, ...]:
 
         return (RuleLanguage, type(None))
     if part == "host":
-        from compat_adapter.hostface import HostFace
+        from compat_adapter.hostproto import HostFace
 
         return (HostFace, type(None))
     kinds: dict[str, type | tuple[type, ...]] = {"order": int, "importer": Importer, "lane": (str, type(None))}

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ("add_commands",)
+__all__ = ("add_commands", "port_report")
 
 
 def _port(args: argparse.Namespace) -> int:
@@ -56,13 +56,13 @@ def _port(args: argparse.Namespace) -> int:
         return 0 if same else 1
     change = write_port(root, face, plan, dry_run=args.dry_run)
     if args.json:
-        print(json.dumps(_report(plan, change.action), indent=2))
+        print(json.dumps(port_report(plan, change.action), indent=2))
     else:
         _print(plan, change.action, args.dry_run)
     return 0
 
 
-def _report(plan: Any, action: str) -> dict[str, Any]:
+def port_report(plan: Any, action: str) -> dict[str, Any]:
     return {"target": plan.target, "file": plan.file, "action": action, "entries": len(plan.entries),
             "results": [r.model_dump(mode="json") for r in plan.results],
             "losses": [{"safety": s, "origin": r.id, "event": r.event, "capability": str(r.capability),

@@ -142,7 +142,8 @@ def remove_port(root: Path, face: HostFace, target: str, *, dry_run: bool = Fals
     else:
         write_atomic(path, data)
     record_path(root, target).unlink(missing_ok=True)
-    made = [root / m for m in (record or {}).get("made", ()) or ()]  # type: ignore[union-attr]
+    given = (record or {}).get("made")
+    made = [root / str(m) for m in given] if isinstance(given, list) else []
     for folder in (record_path(root, target).parent, record_path(root, target).parent.parent, *made):
         if folder.is_dir() and not any(folder.iterdir()):
             folder.rmdir()

@@ -94,7 +94,9 @@ def grade_port(source_row: EventRow, source: str, target: str, *, id: str = "por
                           text=f"the hook's {source} payload is built from what {target} {event} sends: fields "
                                f"{target} does not send are absent"),
               Degradation(code=DegradationCode.TEXT_DIFFERS,
-                          text=f"a reason reaches the model in {target}'s own words, not {source}'s")]
+                          text=f"a reason reaches the model in {target}'s own words, not {source}'s"),
+              Degradation(code=DegradationCode.MESSAGE_PROVENANCE,
+                          text=f"what a hook says lands where {target} puts a hook's text, framed by {target}")]
     if source_row.fires_on != target_row.fires_on and target_row.fires_on != "any":
         losses.append(Degradation(code=DegradationCode.APPROXIMATE,
                                   text=f"{target} {event} fires on {target_row.fires_on} calls, {source} "
@@ -104,7 +106,7 @@ def grade_port(source_row: EventRow, source: str, target: str, *, id: str = "por
         if name in ("deny", "block") and back.decision not in ("deny", "block"):
             losses.append(Degradation(code=DegradationCode.OBSERVE_ONLY,
                                       text=f"{target} {event} cannot act on a {name}: the hook runs and is not obeyed"))
-        elif name in ("deny", "block") and probe.reason not in (back.reason or ""):
+        elif name in ("deny", "block") and (probe.reason or "") not in (back.reason or ""):
             losses.append(Degradation(code=DegradationCode.TEXT_DIFFERS,
                                       text=f"{target} {event} drops the {name}'s reason"))
         elif name == "ask" and back.decision != "ask":
@@ -177,8 +179,8 @@ def plan_port(root: Path, target: str, *, launcher: Sequence[str], sources: Sequ
     entries = []
     for (source, event), hooks in groups.items():
         target_event = face.events[rows[(source, event)].point]
-        spec = ShimSpec(source, event, target_event, tuple(hooks))
-        entries.append(EntrySpec(target_event, shim_command(launcher, target, spec),
+        shim = ShimSpec(source, event, target_event, tuple(hooks))
+        entries.append(EntrySpec(target_event, shim_command(launcher, target, shim),
                                  timeouts[(source, event)] + SHIM_MARGIN_S))
     return PortPlan(target=target, file=face.file, owns_file=face.owns_file, entries=tuple(entries),
                     results=tuple(results), refused=tuple(refused), trust=face.trust)

@@ -22,7 +22,7 @@ from compat_adapter.dialects.base import HookAnswer
 from compat_adapter.errors import BadArgument, CompatError
 from compat_adapter.hostface import Reply
 
-__all__ = ("ShimSpec", "decode_spec", "encode_spec", "run_shim")
+__all__ = ("ShimSpec", "answer_for", "decode_spec", "encode_spec", "run_shim", "shim_command")
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,8 +64,8 @@ def _answer(event: str, point: str, answer: HookAnswer) -> Reply:
 class OpenCodeFace(TableFace):
     def read(self, event: str, stdin: bytes, cwd: str) -> Moment:
         obj = parse_stdin(self.vendor, stdin)
-        given = obj.get("input") if isinstance(obj.get("input"), Mapping) else {}
-        output = obj.get("output") if isinstance(obj.get("output"), Mapping) else {}
+        given: Mapping[str, Any] = obj["input"] if isinstance(obj.get("input"), Mapping) else {}
+        output: Mapping[str, Any] = obj["output"] if isinstance(obj.get("output"), Mapping) else {}
         args = output.get("args") if isinstance(output.get("args"), Mapping) else given.get("args")
         flat = {"tool_name": given.get("tool"), "tool_input": args if isinstance(args, Mapping) else {},
                 "tool_use_id": given.get("callID")}

@@ -21,7 +21,7 @@ from typing import Any
 from compat_adapter.testing.lane.run import hook_files, prepare_project
 from compat_adapter.testing.lane.scenarios import Case, HookAnswer
 
-__all__ = ("GUARD", "guard_case", "launcher", "ported_case")
+__all__ = ("GUARD", "degradations_of", "guard_case", "launcher", "ported_case", "source_case")
 
 #: A team's guard, as a project script: it refuses a recursive delete, with its reason on stderr.
 GUARD = ("#!/bin/sh\n# The team's guard: no recursive delete in this project.\ninput=$(cat)\n"
@@ -51,11 +51,28 @@ def _files(proj: Path) -> dict[str, str]:
     return out
 
 
+def source_case(case: Case, run: Path, *, guard_command: str) -> Case:
+    """``case`` under its own vendor with its hooks running ``guard_command`` (the source run of the
+    guard case), as an installed project."""
+    proj = prepare_project(case, run)
+    _guard(hook_files(case, proj), guard_command)
+    files = _files(proj)
+    shutil.rmtree(proj)
+    return replace(case, files=files, installed=True)
+
+
+def _guard(sources: list[Path], guard_command: str) -> None:
+    for source in sources:
+        text = source.read_text()
+        start = text.index("python3 ")
+        source.write_text(text[:start] + guard_command + text[text.index('"', start):])
+
+
 def ported_case(case: Case, target: str, run: Path, *, guard_command: str | None = None) -> tuple[Case, Mapping[str, Any]]:
     """``case`` (a source vendor's) ported to ``target`` in ``run``: the target's case and port's
     plan as JSON. ``guard_command``: the command the source hooks run in place of the recorder."""
     from compat_adapter.catalog import unit_of
-    from compat_adapter.cli.port import _report  # the report `port --json` prints
+    from compat_adapter.cli.port import port_report  # the report `port --json` prints
     from compat_adapter.importers.gate import trust_files
     from compat_adapter.port.files import write_port
     from compat_adapter.port.plan import plan_port
@@ -65,11 +82,7 @@ def ported_case(case: Case, target: str, run: Path, *, guard_command: str | None
     proj = prepare_project(case, run)
     sources = hook_files(case, proj)
     if guard_command is not None:
-        for source in sources:
-            text = source.read_text()
-            start = text.index("python3 ")
-            end = text.index('"', start)
-            source.write_text(text[:start] + guard_command + text[end:])
+        _guard(sources, guard_command)
     trust_files(case.vendor, sources, command=TRUST_COMMAND)
     plan = plan_port(proj, target, launcher=launcher(), sources=[case.vendor])
     change = write_port(proj, unit_of(target).host, plan)  # type: ignore[arg-type]
@@ -84,7 +97,7 @@ def ported_case(case: Case, target: str, run: Path, *, guard_command: str | None
                   for kind, value in case.steps)
     ported = replace(case, vendor=target, kind=f"port_{case.vendor}_{case.kind}", files=files, installed=True,
                      imports=(), options=options, steps=steps)
-    report = _report(plan, change.action)
+    report = port_report(plan, change.action)
     report["command"] = shlex.join(launcher() + ["port", "--to", target])
     return ported, report
 
