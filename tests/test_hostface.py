@@ -79,3 +79,21 @@ def test_grading_a_source_event_on_a_target_host_gives_the_four_levels_with_type
     assert refused.capability is Capability.UNSUPPORTED and "agent/turn-stopping" in (refused.reason or "")
     # Cursor has no host face: every event is UNSUPPORTED there, with the reason.
     assert grade_port(pre, "claude", "cursor").capability is Capability.UNSUPPORTED
+
+
+def test_matrix_answers_per_vendor_host() -> None:
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "compat_adapter", "matrix", "--host", "opencode", "--vendor", "claude",
+                           "--format", "json"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["host"] == "opencode" and data["kind"] == "vendor-host"
+    rows = {r["event"]: r for r in data["rows"]}
+    assert rows["PreToolUse"]["capability"] == "ADAPTED"
+    assert rows["Stop"]["capability"] == "UNSUPPORTED" and "opencode has no hook event" in rows["Stop"]["reason"]
+    # A failure-only hook hosted by an event of every call: listed, not silent.
+    failure = {d["code"] for d in rows["PostToolUseFailure"]["degradations"]}
+    assert "approximate" in failure

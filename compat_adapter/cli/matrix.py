@@ -25,6 +25,15 @@ def _matrix(args: argparse.Namespace) -> int:
 
 
 def _write_matrix(args: argparse.Namespace) -> int:
+    from compat_adapter.port.matrix import is_vendor_host
+
+    if is_vendor_host(args.host):
+        # A vendor CLI as host: every vendor's events graded on its host face, as `port` grades them.
+        from compat_adapter.port.matrix import host_matrix, to_json as host_json, to_markdown as host_markdown
+
+        target, rows = host_matrix(args.host, args.vendor)
+        sys.stdout.write((host_json(target, rows) + "\n") if args.format == "json" else host_markdown(target, rows))
+        return 0
     from compat_adapter.host.surfaces import surface_named
     from compat_adapter.matrix import build_matrix, to_json
 
@@ -77,7 +86,9 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
     m.add_argument("--format", choices=("md", "json"), default="md", help="markdown (default) or JSON")
     m.add_argument("--vendor", default=None, help="only this vendor's rows")
     m.add_argument("--host", default="embedded",
-                   help="grade on this host's surface (embedded, dsh = published 0.1.0-rc.8, dsh-0.2)")
+                   help="grade on this host's surface (embedded, dsh = published 0.1.0-rc.8, dsh-0.2), or on "
+                        "a vendor CLI as host (claude, codex, copilot, opencode, workbuddy, gemini, qwen), as "
+                        "`port --to` grades")
 
     s = sub.add_parser("surface", help="show a host surface and what the vendor rows miss on it")
     s.add_argument("--host", default="embedded", help="the host surface to show (embedded, dsh, dsh-0.2)")

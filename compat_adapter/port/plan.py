@@ -97,10 +97,12 @@ def grade_port(source_row: EventRow, source: str, target: str, *, id: str = "por
                           text=f"a reason reaches the model in {target}'s own words, not {source}'s"),
               Degradation(code=DegradationCode.MESSAGE_PROVENANCE,
                           text=f"what a hook says lands where {target} puts a hook's text, framed by {target}")]
-    if source_row.fires_on != target_row.fires_on and target_row.fires_on != "any":
+    if source_row.fires_on != target_row.fires_on:
+        # The shim runs the hook whenever the target's event fires: a hook of failed calls only
+        # (PostToolUseFailure) hosted by an event of every call runs on successes too.
         losses.append(Degradation(code=DegradationCode.APPROXIMATE,
-                                  text=f"{target} {event} fires on {target_row.fires_on} calls, {source} "
-                                       f"{source_row.event} on {source_row.fires_on}"))
+                                  text=f"{target} {event} fires on {target_row.fires_on} occurrences, {source} "
+                                       f"{source_row.event} on {source_row.fires_on}: the hook runs at other times"))
     for name, probe in _probes(source_row):
         back = _read_back(face, target, event, probe)
         if name in ("deny", "block") and back.decision not in ("deny", "block"):
