@@ -17,6 +17,12 @@ from tests.conftest import trust
 GUARD = ("#!/bin/sh\ninput=$(cat)\ncase \"$input\" in\n  *\"rm -rf\"*) echo \"GUARD: no rm -rf here\" >&2; exit 2;;\n"
          "esac\nexit 0\n")
 LAUNCHER = f"{sys.executable} -m compat_adapter"
+
+
+@pytest.fixture(autouse=True)
+def no_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each call in its own process, unless a test asks for the server: no server outlives a test."""
+    monkeypatch.setenv("COMPAT_ADAPTER_SHIM_SERVER", "off")
 #: A team's own Gemini settings, written by hand (odd spacing kept byte for byte by a removal).
 TEAM_GEMINI = ('{ "general": {"vimMode": true},\n  "hooks": {"BeforeTool": [ {"matcher": "write_file", '
                '"hooks": [{"type": "command", "command": "echo team-own"}]} ]} }\n')
@@ -141,3 +147,40 @@ def test_untrusted_hooks_are_not_ported_and_are_named(tmp_path: Path) -> None:
 def test_a_bad_target_is_a_clear_error() -> None:
     done = cli("port", "--to", "cursor", ".")
     assert done.returncode == 2 and done.stderr.startswith("BAD_ARGUMENT:")
+
+
+def test_a_warm_server_answers_the_calls_after_the_first_as_the_shim_does(project: Path, tmp_path: Path) -> None:
+    """The first call runs in its own process and starts a server (a private folder of this
+    user's); the next calls are answered by it, with the same answers; its id is beside its socket."""
+    assert cli("port", "--to", "gemini", str(project), "--launcher", LAUNCHER).returncode == 0
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(runtime), "COMPAT_ADAPTER_SHIM_IDLE_S": "60"}
+    env.pop("COMPAT_ADAPTER_SHIM_SERVER", None)
+    stdin = json.dumps({"session_id": "s1", "cwd": str(project), "hook_event_name": "BeforeTool",
+                        "tool_name": "run_shell_command", "tool_input": {"command": "rm -rf build"}})
+
+    def call() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["/bin/sh", "-c", _entry(project)], input=stdin, capture_output=True, text=True,
+                              cwd=project, env=env, timeout=120)
+
+    first = call()
+    folder = runtime / f"compat-adapter-shim-{os.getuid()}"
+    pid_files: list[Path] = []
+    for _ in range(600):  # the server starts in the background; its pid file says it listens
+        pid_files = list(folder.glob("*.sock.pid"))
+        if pid_files:
+            break
+        import time
+
+        time.sleep(0.1)
+    assert pid_files, "no server started"
+    assert oct(folder.stat().st_mode & 0o777) == "0o700"
+    pid = int(pid_files[0].read_text())
+    try:
+        later = [call() for _ in range(2)]
+        for done in (first, *later):
+            assert done.returncode == 0 and json.loads(done.stdout) == {"decision": "deny",
+                                                                     "reason": "GUARD: no rm -rf here\n"}
+    finally:
+        os.kill(pid, 15)

@@ -89,15 +89,10 @@ def _print(plan: Any, action: str, dry_run: bool) -> None:
 
 
 def _shim(args: argparse.Namespace) -> int:
-    from compat_adapter.port.shim import run_shim
+    # The quick path: the call goes to a warm server when one runs (port/client.py).
+    from compat_adapter.port.client import shim_main
 
-    reply = run_shim(args.to, args.hooks, sys.stdin.buffer.read())
-    if reply.stdout:
-        sys.stdout.write(reply.stdout)
-        sys.stdout.flush()
-    if reply.stderr:
-        sys.stderr.write(reply.stderr)
-    return reply.exit_code
+    return shim_main(args.to, args.hooks)
 
 
 def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
