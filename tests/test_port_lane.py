@@ -42,3 +42,28 @@ def test_without_the_port_the_same_run_deletes_the_folder(tmp_path: Path) -> Non
 
     out = vendor_outcome(replace(case, files=files), tmp_path)
     assert out.tool_ran and not (tmp_path / "proj" / "build").exists()
+
+
+@pytest.mark.parametrize(("source", "target"), [("gemini", "claude"), ("copilot", "codex")])
+def test_a_ported_deny_differs_from_its_source_run_only_where_the_port_grade_says(source: str, target: str,
+                                                                               tmp_path: Path) -> None:
+    """scripts/port_diff.py's comparison for one pair: the source CLI with its own file, the target
+    CLI with the ported one; the call is refused on both, and every difference (the target words
+    the reason its own way) is named by the port's grade."""
+    from compat_adapter.testing.lane.portdiff import run_pair
+    from compat_adapter.testing.lane.vendors import cases_for
+
+    case = next(c for c in cases_for(source) if c.kind == "deny_json")
+    result = run_pair(case, target, tmp_path)
+    assert result["status"] in ("agree", "differ_listed"), result
+    assert all(d["facet"] != "tool_ran" for d in result["differences"]), result
+    assert "LANE-DENY-JSON" in (result["target_read"] or "")
+
+
+def test_an_opencode_plugin_is_not_ported_and_says_why(tmp_path: Path) -> None:
+    from compat_adapter.testing.lane.portdiff import run_pair
+    from compat_adapter.testing.lane.vendors import cases_for
+
+    case = next(c for c in cases_for("opencode") if c.kind == "deny_json")
+    result = run_pair(case, "gemini", tmp_path)
+    assert result["status"] == "unsupported" and "PLUGIN_NOT_PORTED" in result["why"][0]

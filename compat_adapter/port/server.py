@@ -74,13 +74,18 @@ def serve(path: str, idle_s: float = IDLE_S) -> None:
         with open(path + ".pid", "w") as pid:
             pid.write(f"{os.getpid()}\n")
         server.listen(64)
-        server.settimeout(idle_s)
+        # Woken every few seconds: a server whose socket was removed (its folder deleted) leaves
+        # then, not at the end of its idle time.
+        server.settimeout(min(idle_s, 5.0))
+        idle = 0.0
         try:
-            while os.path.exists(path):
+            while os.path.exists(path) and idle < idle_s:
                 try:
                     conn, _ = server.accept()
                 except TimeoutError:
-                    break
+                    idle += min(idle_s, 5.0)
+                    continue
+                idle = 0.0
                 if os.fork() == 0:
                     server.close()
                     # The call waits for its own hook processes: it needs SIGCHLD back.
