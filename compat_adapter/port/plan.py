@@ -15,6 +15,7 @@ from typing import Any
 
 from compat_adapter.dialects.base import HookAnswer
 from compat_adapter.hostface import SHIM_MARK, EntrySpec, HostFace
+from compat_adapter.jsondata import jsonable
 from compat_adapter.model import CapabilityResult, Degradation, EventRow, capability_result
 from compat_adapter.port.shim import ShimSpec, shim_command
 from compat_adapter.vocabulary import Capability, DegradationCode, Route, safety_of
@@ -171,7 +172,7 @@ def plan_port(root: Path, target: str, *, launcher: Sequence[str], sources: Sequ
                 continue
             key = (d.vendor, row.event)
             rows[key] = row
-            handler = hook.handler if isinstance(hook.handler, str) else dict(hook.handler)
+            handler = jsonable(hook.handler)  # as the file wrote it (nested mappings read-only there)
             # Origins relative to the project: the written entry is the same on every checkout.
             origin = hook.origin.removeprefix(f"{root.resolve()}/").removeprefix(f"{root}/")
             groups.setdefault(key, []).append({"matcher": hook.matcher, "handler": handler, "origin": origin})
