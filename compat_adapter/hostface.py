@@ -115,6 +115,11 @@ def claude_reply(event: str, kind: str, answer: HookAnswer, *, decision_key: boo
         specific["permissionDecision"] = answer.decision
         if answer.reason:
             specific["permissionDecisionReason"] = answer.reason
+    elif kind == "approval/request" and answer.decision in ("allow", "deny", "block"):
+        # PermissionRequest: the approval's own answer, a behaviour and (for a refusal) its message.
+        behavior = "allow" if answer.decision == "allow" else "deny"
+        specific["decision"] = {"behavior": behavior, **({"message": answer.reason} if answer.reason and
+                                                        behavior == "deny" else {})}
     elif answer.decision in ("deny", "block") and decision_key:
         out.update(decision="block", reason=answer.reason or "blocked by a hook")
     if (context := _context(answer)) is not None:

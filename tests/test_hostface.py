@@ -97,3 +97,24 @@ def test_matrix_answers_per_vendor_host() -> None:
     # A failure-only hook hosted by an event of every call: listed, not silent.
     failure = {d["code"] for d in rows["PostToolUseFailure"]["degradations"]}
     assert "approximate" in failure
+
+
+@pytest.mark.parametrize("vendor", HOSTS)
+def test_every_hosted_event_that_can_refuse_reads_a_refusal_back_as_one(vendor: str) -> None:
+    """Each event a face hosts and whose row can refuse (a verdict or a forced continue): the face's
+    refusal, read by the vendor's own dialect, refuses, with the reason."""
+    from compat_adapter.catalog import resolve_event
+
+    face = unit_of(vendor).host
+    assert face is not None
+    checked = 0
+    for point, event in face.events.items():
+        row = resolve_event(unit_of(vendor).spec, event)
+        if row.blocking not in ("verdict", "continue") or row.point != point:
+            continue
+        back = _decode(vendor, event, HookAnswer(decision="deny" if point in ("tools/pre-execute", "approval/request")
+                                                 else "block", reason="refused here"))
+        assert back.decision in ("deny", "block"), (vendor, event, back)
+        assert "refused here" in (back.reason or ""), (vendor, event, back)
+        checked += 1
+    assert checked >= 1

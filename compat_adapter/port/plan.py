@@ -55,6 +55,8 @@ def _probes(row: EventRow) -> list[tuple[str, HookAnswer]]:
     out = [("context", HookAnswer(additional_context=("port probe context",)))]
     if row.blocking == "verdict" and row.point == "tools/pre-execute":
         out += [("deny", HookAnswer(decision="deny", reason=reason)), ("ask", HookAnswer(decision="ask", reason=reason))]
+    elif row.blocking == "verdict" and row.point == "approval/request":
+        out.append(("deny", HookAnswer(decision="deny", reason=reason)))
     elif row.blocking in ("verdict", "continue"):
         out.append(("block", HookAnswer(decision="block", reason=reason)))
     return out

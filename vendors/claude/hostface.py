@@ -12,7 +12,10 @@ __all__ = ("FACE", "CLAUDE_EVENTS")
 #: Host point → the Claude Code event that hosts it.
 CLAUDE_EVENTS = {"tools/pre-execute": "PreToolUse", "tools/post-execute": "PostToolUse",
                  "agent/pre-step": "UserPromptSubmit", "agent/created": "SessionStart",
-                 "agent/turn-stopping": "Stop", "agent/disposed": "SessionEnd"}
+                 "agent/turn-stopping": "Stop", "agent/disposed": "SessionEnd",
+                 # Copilot's prompt event (a transform point) is hosted by the prompt event too.
+                 "agent/pre-step/transform": "UserPromptSubmit", "approval/request": "PermissionRequest",
+                 "subagent/start": "SubagentStart", "subagent/end": "SubagentStop"}
 
 FACE = TableFace(
     vendor="claude", file=".claude/settings.json", events=CLAUDE_EVENTS,

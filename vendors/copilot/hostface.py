@@ -24,6 +24,10 @@ def _answer(event: str, point: str, answer: HookAnswer) -> Reply:
         out["permissionDecision"] = answer.decision
         if answer.reason:
             out["permissionDecisionReason"] = answer.reason
+    elif point == "approval/request" and answer.decision in ("allow", "deny", "block"):
+        out["behavior"] = "allow" if answer.decision == "allow" else "deny"
+        if answer.reason and out["behavior"] == "deny":
+            out["message"] = answer.reason
     elif answer.decision in ("deny", "block") and point in ("agent/pre-step", "agent/turn-stopping"):
         out.update(decision="block", reason=answer.reason or "blocked by a hook")
     if answer.additional_context:
@@ -49,7 +53,9 @@ FACE = CopilotFace(
     vendor="copilot", file=".github/hooks/compat-adapter-port.json", owns_file=True, keys=KEYS,
     events={"tools/pre-execute": "preToolUse", "tools/post-execute": "postToolUse",
             "agent/pre-step": "userPromptSubmitted", "agent/created": "sessionStart",
-            "agent/turn-stopping": "agentStop", "agent/disposed": "sessionEnd"},
+            "agent/turn-stopping": "agentStop", "agent/disposed": "sessionEnd",
+            "agent/pre-step/transform": "userPromptSubmitted", "approval/request": "permissionRequest",
+            "subagent/start": "subagentStart", "subagent/end": "subagentStop"},
     answer=_answer,
     trust="Copilot CLI runs repository hooks only in a folder the user trusted (its trust prompt, or "
           "--trust-folder); port trusts nothing",
