@@ -57,7 +57,7 @@ Figures:
   real Claude Code and Codex of the vendor lane and on the embedded host with the same file
   imported, interleaved in one run (``scripts/bench_vendor.py``; ``COMPAT_ADAPTER_BENCH_VENDOR_ROUNDS``
   sets the rounds, 15 by default);
-* ``port_*`` — a ported hook under the target's real CLI (Gemini, Codex) against the same hook
+* ``port_*`` — a ported hook under the target's real CLI (Codex, Claude Code) against the same hook
   written natively for it (``scripts/bench_port.py``; ``COMPAT_ADAPTER_BENCH_PORT_ROUNDS``);
 * ``load_start``, ``load_end`` — the machine's load average when the run began and ended: every
   figure above is a wall time or a ratio of two, on a machine that may be shared.

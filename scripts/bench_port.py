@@ -6,7 +6,7 @@ as a native hook of the target, and with the same guard as a Claude PreToolUse h
 target by ``compat-adapter port`` (its entry runs ``compat-adapter shim``). A session's figure is
 the median gap between consecutive model requests (one tool call with its hooks); per round, a
 hook's added time is the hooked session's figure minus the bare one's. The sessions of a round run
-in an order that turns every round.
+in an order that turns every round. The guard is Claude's for Codex and Codex's for Claude.
 
 * ``port_<target>_native_ms``, ``port_<target>_ported_ms`` — the added time of the native and of
   the ported hook (median over the rounds);
@@ -25,7 +25,11 @@ from typing import Any
 
 __all__ = ("TARGETS", "bench_port")
 
-TARGETS = ("gemini", "codex")
+#: Targets whose CLI takes a long run of identical calls (Gemini 0.61.0 stops one as a loop after
+#: a few: measured, 6 model requests of 9), each with the vendor whose guard is ported to it.
+TARGETS = ("codex", "claude")
+SOURCES = {"codex": "claude", "claude": "codex"}
+SOURCE_FILES = {"claude": ".claude/settings.json", "codex": ".codex/hooks.json"}
 CALLS = 8
 ROUNDS = 3
 STEP = "true"
@@ -48,11 +52,13 @@ def _case(target: str, kind: str, root: Path) -> Any:
         files[cli.hooks_file] = json.dumps({"hooks": {event: [{"hooks": [{"type": "command", "command": "./guard.sh"}]}]}})
     elif kind == "ported":
         proj = Path(tempfile.mkdtemp(prefix="port-bench-", dir=root))
-        (proj / ".claude").mkdir()
-        (proj / ".claude/settings.json").write_text(json.dumps({"hooks": {"PreToolUse": [
+        source = SOURCES[target]
+        config = proj / SOURCE_FILES[source]
+        config.parent.mkdir()
+        config.write_text(json.dumps({"hooks": {"PreToolUse": [
             {"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}))
-        trust_files("claude", [proj / ".claude/settings.json"], command="scripts/bench_port.py: its own hook file")
-        plan = plan_port(proj, target, launcher=launcher(), sources=["claude"])
+        trust_files(source, [config], command="scripts/bench_port.py: its own hook file")
+        plan = plan_port(proj, target, launcher=launcher(), sources=[source])
         write_port(proj, unit_of(target).host, plan)  # type: ignore[arg-type]
         files[plan.file] = (proj / plan.file).read_text()
     steps = (*((("shell", STEP),) * CALLS), ("text", "done"))
