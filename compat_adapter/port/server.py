@@ -56,9 +56,14 @@ def serve(path: str, idle_s: float = IDLE_S) -> None:
     # One real call, of a hook that does nothing, loads what the first call would load.
     launcher = os.environ.get("COMPAT_ADAPTER_HOOK_LAUNCHER")
     os.environ["COMPAT_ADAPTER_HOOK_LAUNCHER"] = "off"
-    run_shim("claude", encode_spec(ShimSpec("claude", "PreToolUse", "PreToolUse", (
-        {"matcher": None, "handler": {"type": "command", "command": "true"}, "origin": "warm-up"},))),
-        b'{"tool_name": "Bash", "tool_input": {"command": "true"}}', os.getcwd())
+    from compat_adapter.dialects.base import Moment
+
+    unit = next(u for u in units() if u.host is not None)
+    event = unit.host.events["tools/pre-execute"]  # type: ignore[union-attr]
+    stdin = unit.dialect.encode(unit.dialect.payload(Moment(event=event, session_id="warm-up", cwd=os.getcwd(), fields={
+        "tool_name": "bash", "tool_input": {"command": "true"}})))
+    run_shim(unit.spec.id, encode_spec(ShimSpec(unit.spec.id, event, event, (
+        {"matcher": None, "handler": {"type": "command", "command": "true"}, "origin": "warm-up"},))), stdin, os.getcwd())
     if launcher is None:
         os.environ.pop("COMPAT_ADAPTER_HOOK_LAUNCHER")
     else:

@@ -24,7 +24,8 @@ DEFAULT_KINDS = ("deny_exit2", "deny_json")
 
 
 def _source_cases(source: str, kinds: Sequence[str]) -> list[Case]:
-    out = [guard_case()] if source == "claude" and "port_guard" in kinds else []
+    guard = guard_case()
+    out = [guard] if source == guard.vendor and "port_guard" in kinds else []
     return out + [c for c in cases_for(source) if c.kind in kinds]
 
 
