@@ -25,19 +25,24 @@ def _matrix(args: argparse.Namespace) -> int:
 
 
 def _write_matrix(args: argparse.Namespace) -> int:
-    from compat_adapter.port.matrix import is_vendor_host
-
-    if is_vendor_host(args.host):
-        # A vendor CLI as host: every vendor's events graded on its host face, as `port` grades them.
-        from compat_adapter.port.matrix import host_matrix, to_json as host_json, to_markdown as host_markdown
-
-        target, rows = host_matrix(args.host, args.vendor)
-        sys.stdout.write((host_json(target, rows) + "\n") if args.format == "json" else host_markdown(target, rows))
-        return 0
+    from compat_adapter.errors import UnknownHost
     from compat_adapter.host.surfaces import surface_named
+
+    try:
+        surface = surface_named(args.host)
+    except UnknownHost:
+        # Not a host surface: a vendor CLI as host, every vendor's events graded on its host face
+        # as `port` grades them (loaded only then: the surface matrix needs none of it).
+        from compat_adapter.port.matrix import host_matrix, is_vendor_host, to_json as host_json, to_markdown
+
+        if not is_vendor_host(args.host):
+            raise
+        target, rows = host_matrix(args.host, args.vendor)
+        sys.stdout.write((host_json(target, rows) + "\n") if args.format == "json" else to_markdown(target, rows))
+        return 0
     from compat_adapter.matrix import build_matrix, to_json
 
-    matrix = build_matrix(surface_named(args.host), vendor=args.vendor)
+    matrix = build_matrix(surface, vendor=args.vendor)
     if args.format == "json":
         sys.stdout.write(to_json(matrix) + "\n")
         return 0
