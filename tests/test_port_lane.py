@@ -22,6 +22,20 @@ WORDS = {"codex": "Command blocked by PreToolUse hook: " + REASON, "gemini": "To
          "qwen": REASON, "opencode": REASON}
 
 
+@pytest.fixture(autouse=True)
+def stop_servers(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A ported run's first call starts a warm shim server in the run's TMPDIR: stopped by its id
+    when the test ends (it would leave after its idle time in any case)."""
+    import os
+
+    yield
+    for pid_file in tmp_path.glob("**/compat-adapter-shim-*/*.sock.pid"):
+        try:
+            os.kill(int(pid_file.read_text()), 15)
+        except (OSError, ValueError):
+            pass
+
+
 @pytest.mark.parametrize("target", sorted(WORDS))
 def test_a_ported_claude_guard_stops_rm_rf_build_under_the_real_target_cli(target: str, tmp_path: Path) -> None:
     case, report = ported_case(guard_case(), target, tmp_path, guard_command="./guard.sh")
