@@ -33,12 +33,13 @@ def _write_matrix(args: argparse.Namespace) -> int:
     except UnknownHost:
         # Not a host surface: a vendor CLI as host, every vendor's events graded on its host face
         # as `port` grades them (loaded only then: the surface matrix needs none of it).
-        from compat_adapter.port.matrix import host_matrix, is_vendor_host, to_json as host_json, to_markdown
+        from compat_adapter.port.matrix import host_matrix, is_vendor_host, to_json as host_json
+        from compat_adapter.port.matrix import to_markdown as host_markdown
 
         if not is_vendor_host(args.host):
             raise
         target, rows = host_matrix(args.host, args.vendor)
-        sys.stdout.write((host_json(target, rows) + "\n") if args.format == "json" else to_markdown(target, rows))
+        sys.stdout.write((host_json(target, rows) + "\n") if args.format == "json" else host_markdown(target, rows))
         return 0
     from compat_adapter.matrix import build_matrix, to_json
 
