@@ -288,7 +288,8 @@ class Launched:
         self._exited = False
 
     async def _next(self) -> None:
-        """Read the server's next report (``P``, ``E``, ``X``); its going away ends the run."""
+        """Read the server's next reports (``G``, ``P``, ``E``, ``X``: every whole line come so far);
+        its going away ends the run."""
         async with self._reading:
             while b"\n" not in self._lines:
                 try:
@@ -307,8 +308,12 @@ class Launched:
                     self._lines += lost
                     break
                 self._lines += data
-            line, _, self._lines = self._lines.partition(b"\n")
-        kind, _, value = os.fsdecode(line).partition(" ")
+            lines, _, self._lines = self._lines.rpartition(b"\n")
+        for line in lines.split(b"\n"):
+            self._report(os.fsdecode(line))
+
+    def _report(self, line: str) -> None:
+        kind, _, value = line.partition(" ")
         if kind == "G":
             self.cgroup = value
         elif kind == "P":
@@ -316,7 +321,7 @@ class Launched:
             self.pid, self.launcher = int(group), int(launcher or group)
         elif kind == "E" and self.refused is None:
             self.refused = value
-        elif kind == "X":
+        elif kind == "X" and self.returncode is None:  # the first: the launcher's, else the server's
             status, _, kept = value.partition(" ")
             self.returncode = os.waitstatus_to_exitcode(int(status))
             if kept:  # the launcher stays, the only member of its cgroup, which is not ours to remove
@@ -326,7 +331,7 @@ class Launched:
     async def started(self) -> None:
         while not self.pid and self.refused is None:
             await self._next()
-            if self.returncode is not None and not self.pid:
+            if self.returncode is not None and not self.pid and self.refused is None:
                 self.refused = f"cannot run hook: the launcher ended before starting it (status {self.returncode})"
         if self.refused is not None:
             raise LaunchRefused(self.refused)
