@@ -23,4 +23,5 @@ UNIT = vendor_unit(
     landing=Facts(context={"session": "message:user", "prompt": "message:user", "post": "message:user"}),
     lane="vendors.cn.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=None,  # cn's --allow/--ask/--exclude policies are flags and config, not read here
+    host=None,  # cn fires no hook in this release, so no port to it can be proven; it hosts nothing yet
 )

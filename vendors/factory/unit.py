@@ -25,4 +25,5 @@ UNIT = vendor_unit(
                   deny_frame="Error: {text}", ask_unattended="allow"),
     lane="vendors.factory.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=None,  # Droid's commandAllowlist/commandDenylist are its own settings, not read here
+    host=None,  # no host face yet: port does not write Droid's files
 )

@@ -22,4 +22,5 @@ UNIT = vendor_unit(
     landing=Facts(context={"prompt": "message:user"}),  # only a prompt hook's stdout reaches the model
     lane="vendors.kimi.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=None,  # Kimi's permission modes are its own settings, not read here
+    host=None,  # no host face yet: port does not write Kimi's config
 )
