@@ -25,13 +25,14 @@ from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 from pydantic import ValidationError
 
 from compat_adapter.errors import VendorIncomplete
-from compat_adapter.model import HookPlace, UnsupportedVendor, VendorSpec
+from compat_adapter.model import HookPlace, VendorSpec
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
     from compat_adapter.dialects.base import Dialect
     from compat_adapter.handlers.parse import HandlerShape
+    from compat_adapter.hostproto import HostFace
     from compat_adapter.importers.common import FileImport
     from compat_adapter.permissions.language import RuleLanguage
     from compat_adapter.routing.placement import Facts
@@ -101,14 +102,16 @@ class VendorUnit:
     driver (test support, loaded only by the lane, whose module also holds its live speaker
     ``LIVE``), or None when it has no CLI that runs offline here; ``permissions``: its permission-rule
     language (:class:`~compat_adapter.permissions.language.RuleLanguage`), or None when the vendor
-    has no rules this project reads (its files' rules are then refused, listed, never dropped).
+    has no rules this project reads (its files' rules are then refused, listed, never dropped);
+    ``host``: its host face (:class:`~compat_adapter.hostface.HostFace`), or None when the vendor
+    cannot host other vendors' hooks here.
     ``dialect``, ``importer`` and ``permissions`` may be given as :class:`Later`.
     """
 
     #: Every part, in the order the docs list them.
-    PARTS = ("spec", "order", "dialect", "importer", "handlers", "voice", "landing", "lane", "permissions")
+    PARTS = ("spec", "order", "dialect", "importer", "handlers", "voice", "landing", "lane", "permissions", "host")
     #: The parts that may be named rather than given.
-    LATER = frozenset({"dialect", "importer", "permissions"})
+    LATER = frozenset({"dialect", "importer", "permissions", "host"})
 
     __slots__ = ("spec", "order", "handlers", "voice", "landing", "lane", "_parts")
 
@@ -122,11 +125,12 @@ class VendorUnit:
 
     def __init__(self, *, spec: VendorSpec, order: int, dialect: Dialect | Later, importer: Importer | Later,
                  handlers: HandlerShape, voice: Voice, landing: Facts, lane: str | None,
-                 permissions: RuleLanguage | Later | None) -> None:
+                 permissions: RuleLanguage | Later | None, host: HostFace | Later | None) -> None:
         for name, value in (("spec", spec), ("order", order), ("handlers", handlers), ("voice", voice),
                             ("landing", landing), ("lane", lane)):
             object.__setattr__(self, name, value)
-        object.__setattr__(self, "_parts", {"dialect": dialect, "importer": importer, "permissions": permissions})
+        object.__setattr__(self, "_parts", {"dialect": dialect, "importer": importer, "permissions": permissions,
+                                            "host": host})
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a vendor unit is frozen: {name} cannot be set")
@@ -146,6 +150,12 @@ class VendorUnit:
     def permissions(self) -> RuleLanguage | None:
         """Its permission-rule language, or None when it has none this project reads."""
         return cast("RuleLanguage | None", self._part("permissions"))
+
+    @property
+    def host(self) -> HostFace | None:
+        """Its host face (its hook stdin in, a host's answer out: what ``port`` writes for), or None
+        when the vendor cannot host other vendors' hooks here."""
+        return cast("HostFace | None", self._part("host"))
 
     def given(self, part: str) -> object:
         """The part as the unit names it (a :class:`Later` until it is first used)."""
@@ -212,6 +222,10 @@ def _kind(part: str) -> type | tuple[type, ...]:
         from compat_adapter.permissions.language import RuleLanguage
 
         return (RuleLanguage, type(None))
+    if part == "host":
+        from compat_adapter.hostproto import HostFace
+
+        return (HostFace, type(None))
     kinds: dict[str, type | tuple[type, ...]] = {"order": int, "importer": Importer, "lane": (str, type(None))}
     return kinds[part]
 
@@ -220,7 +234,7 @@ def _check_part(unit: VendorUnit, part: str, value: object) -> None:
     name = unit.spec.id
     if not isinstance(value, _kind(part)) or isinstance(value, bool):
         raise _refuse(name, part, f"is a {type(value).__name__}, not what a unit's {part} is")
-    said = getattr(value, "vendor", name) if part in ("dialect", "voice", "permissions") else name
+    said = getattr(value, "vendor", name) if part in ("dialect", "voice", "permissions", "host") else name
     if said != name:
         raise _refuse(name, part, f"speaks for {said!r}, not {name!r}")
 
@@ -265,10 +279,11 @@ def _load(point: EntryPoint) -> VendorUnit:
     return unit
 
 
-def load_units(unsupported: tuple[UnsupportedVendor, ...] = ()) -> tuple[VendorUnit, ...]:
+def load_units() -> tuple[VendorUnit, ...]:
     """Every registered unit, checked, in matrix order. Raises VENDOR_INCOMPLETE for the first unit
-    that is incomplete, or when two units claim one name, or a registered vendor is still listed
-    as unsupported."""
+    that is incomplete, or when two units claim one name. A registered unit supersedes its entry in
+    the list of agents with no unit (``vendors/unsupported.py``), so that the commit adding a unit
+    touches no shared file: discovery skips such an entry."""
     # Imported here: reading the installed distributions' metadata is paid on first use only.
     from importlib.metadata import entry_points
 
@@ -284,10 +299,6 @@ def load_units(unsupported: tuple[UnsupportedVendor, ...] = ()) -> tuple[VendorU
                 raise VendorIncomplete(f"vendor {unit.spec.id}: the name {name!r} is {claimed[name]}'s already",
                                        vendor=unit.spec.id, part="spec")
             claimed[name] = unit.spec.id
-    for other in unsupported:
-        if other.id in claimed:
-            raise VendorIncomplete(f"vendor {other.id} is registered and still listed as not supported "
-                                   "(vendors/unsupported.py): remove it there", vendor=other.id, part="unsupported")
     return tuple(units)
 
 
@@ -306,7 +317,4 @@ def unit_named(name: str) -> VendorUnit | None:
 @cache
 def registered() -> tuple[VendorUnit, ...]:
     """The registered units, loaded and checked once per process."""
-    # Imported here: the list of agents with no unit is data of the vendors package.
-    from vendors.unsupported import UNSUPPORTED
-
-    return load_units(UNSUPPORTED)
+    return load_units()

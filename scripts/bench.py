@@ -57,6 +57,8 @@ Figures:
   real Claude Code and Codex of the vendor lane and on the embedded host with the same file
   imported, interleaved in one run (``scripts/bench_vendor.py``; ``COMPAT_ADAPTER_BENCH_VENDOR_ROUNDS``
   sets the rounds, 15 by default);
+* ``port_*`` — a ported hook under the target's real CLI (Codex, Claude Code) against the same hook
+  written natively for it (``scripts/bench_port.py``; ``COMPAT_ADAPTER_BENCH_PORT_ROUNDS``);
 * ``load_start``, ``load_end`` — the machine's load average when the run began and ended: every
   figure above is a wall time or a ratio of two, on a machine that may be shared.
 """
@@ -98,6 +100,7 @@ from compat_adapter.host.protocol import (  # noqa: E402
 from compat_adapter.runtime.process import BASH, hook_environment, run_command  # noqa: E402
 from scripts.bench_dsh import bench_dsh  # noqa: E402
 from scripts.bench_plugins import bench_plugin_host  # noqa: E402
+from scripts.bench_port import TARGETS as PORT_TARGETS, bench_port  # noqa: E402
 from scripts.bench_vendor import VENDORS, bench_vendor  # noqa: E402
 
 #: Routes the no-match dispatch is measured on, and routes with a PreToolUse row.
@@ -125,6 +128,8 @@ GOALS: dict[str, tuple[float, str]] = {
     "dispose_hook_starts_after": (0, "<="),
     # A hook costs no more here than under its own vendor, within a millisecond (issue 39).
     **{f"vendor_{vendor}_{kind}_excess_ms": (1.0, "<=") for vendor in VENDORS for kind in ("one", "each_of_four")},
+    # A ported hook costs at most 1.5 times the same hook written natively for the target (issue 38).
+    **{f"port_{target}_hook_ratio": (1.5, "<=") for target in PORT_TARGETS},
 }
 HEAVY = ("pygls", "watchfiles", "git")
 SLEEP_S = 0.2
@@ -595,7 +600,7 @@ def _met(figures: dict[str, Any], *, every: bool = True) -> tuple[dict[str, str]
     return goals, met
 
 
-ASYNC_STEPS = ("nomatch", "spawn_ratio", "parallel", "pretool", "register", "fswatch", "plugin_host", "vendor")
+ASYNC_STEPS = ("nomatch", "spawn_ratio", "parallel", "pretool", "register", "fswatch", "plugin_host", "vendor", "port")
 SYNC_STEPS = ("import", "cli", "rss", "dispose", "dsh")
 
 
@@ -611,6 +616,7 @@ async def _async_benches(root: Path, progress: Callable[[str], None],
         ("fswatch", bench_fswatch),
         ("plugin_host", bench_plugin_host),
         ("vendor", bench_vendor),
+        ("port", bench_port),
     ]
     for name, fn in steps:
         if only is not None and name not in only:

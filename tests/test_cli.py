@@ -362,5 +362,5 @@ def test_an_unknown_command_and_an_unknown_option_read_as_before() -> None:
     assert "invalid choice: 'nope' (choose from 'matrix', 'surface', 'demo', 'run', 'grade'" in done.stderr
     done = cli("matrix", "--nope")
     assert done.returncode == 2
-    assert "{matrix,surface,demo,run,grade,explain,serve,trust,hooks,doctor,dsh-model}" in done.stderr
+    assert "{matrix,surface,demo,run,grade,explain,serve,trust,hooks,doctor,dsh-model,port,shim}" in done.stderr
     assert "unrecognized arguments: --nope" in done.stderr

@@ -37,6 +37,8 @@ _MODULES: dict[str, str] = {
     "hooks": "compat_adapter.cli.hooks",
     "doctor": "compat_adapter.cli.doctor",
     "dsh-model": "compat_adapter.cli.dsh",
+    "port": "compat_adapter.cli.port",
+    "shim": "compat_adapter.cli.port",
 }
 
 _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}

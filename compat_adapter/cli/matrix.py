@@ -25,10 +25,25 @@ def _matrix(args: argparse.Namespace) -> int:
 
 
 def _write_matrix(args: argparse.Namespace) -> int:
+    from compat_adapter.errors import UnknownHost
     from compat_adapter.host.surfaces import surface_named
+
+    try:
+        surface = surface_named(args.host)
+    except UnknownHost:
+        # Not a host surface: a vendor CLI as host, every vendor's events graded on its host face
+        # as `port` grades them (loaded only then: the surface matrix needs none of it).
+        from compat_adapter.port.matrix import host_matrix, is_vendor_host, to_json as host_json
+        from compat_adapter.port.matrix import to_markdown as host_markdown
+
+        if not is_vendor_host(args.host):
+            raise
+        target, rows = host_matrix(args.host, args.vendor)
+        sys.stdout.write((host_json(target, rows) + "\n") if args.format == "json" else host_markdown(target, rows))
+        return 0
     from compat_adapter.matrix import build_matrix, to_json
 
-    matrix = build_matrix(surface_named(args.host), vendor=args.vendor)
+    matrix = build_matrix(surface, vendor=args.vendor)
     if args.format == "json":
         sys.stdout.write(to_json(matrix) + "\n")
         return 0
@@ -77,7 +92,9 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
     m.add_argument("--format", choices=("md", "json"), default="md", help="markdown (default) or JSON")
     m.add_argument("--vendor", default=None, help="only this vendor's rows")
     m.add_argument("--host", default="embedded",
-                   help="grade on this host's surface (embedded, dsh = published 0.1.0-rc.8, dsh-0.2)")
+                   help="grade on this host's surface (embedded, dsh = published 0.1.0-rc.8, dsh-0.2), or on "
+                        "a vendor CLI as host (claude, codex, copilot, opencode, workbuddy, gemini, qwen), as "
+                        "`port --to` grades")
 
     s = sub.add_parser("surface", help="show a host surface and what the vendor rows miss on it")
     s.add_argument("--host", default="embedded", help="the host surface to show (embedded, dsh, dsh-0.2)")

@@ -26,4 +26,5 @@ UNIT = vendor_unit(
                            "post": "message:system"}),
     lane="vendors.claude.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=Later("vendors.claude.permissions:LANGUAGE"),  # permissions.allow/ask/deny in its settings
+    host=Later("vendors.claude.hostface:FACE"),  # its host face: what `port` writes for
 )

@@ -32,4 +32,5 @@ UNIT = vendor_unit(
                            "pre": "message:developer", "post": "message:developer"}, ask_unattended="allow"),
     lane="vendors.codex.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=None,  # its .rules command policy is enforced as rules files (routing/execpolicy.py)
+    host=Later("vendors.codex.hostface:FACE"),  # its host face: what `port` writes for
 )

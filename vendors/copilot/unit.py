@@ -33,4 +33,5 @@ UNIT = vendor_unit(
                   ask_frame="Denied by preToolUse hook (unable to ask user for confirmation): {text}"),
     lane="vendors.copilot.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=None,  # no rule language read yet: its files' rules are refused, listed
+    host=Later("vendors.copilot.hostface:FACE"),  # its host face: what `port` writes for
 )

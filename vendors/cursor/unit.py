@@ -31,4 +31,5 @@ UNIT = vendor_unit(
                   stop="message:user"),
     lane="vendors.cursor.lane:CLI",  # test support: its live speaker; CLI says why it has no lane driver
     permissions=Later("vendors.cursor.permission_language:LANGUAGE"),  # .cursor/cli.json permissions (documented)
+    host=None,  # no Cursor CLI runs here to prove a port; it hosts nothing yet
 )

@@ -32,4 +32,5 @@ UNIT = vendor_unit(
     landing=Facts(context={"session": "prompt", "prompt": "prompt", "post": "tool_result"}),
     lane="vendors.gemini.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=Later("vendors.gemini.permission_language:LANGUAGE"),  # tools.exclude/allowed/core/confirmationRequired
+    host=Later("vendors.gemini.hostface:FACE"),  # its host face: what `port` writes for
 )

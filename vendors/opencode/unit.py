@@ -30,4 +30,5 @@ UNIT = vendor_unit(
     landing=Facts(context={"session": "message:system", "prompt": "prompt", "post": "tool_result"}),
     lane="vendors.opencode.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=Later("vendors.opencode.permission_language:LANGUAGE"),  # opencode.json permission
+    host=Later("vendors.opencode.hostface:FACE"),  # its host face: what `port` writes for
 )

@@ -30,4 +30,5 @@ UNIT = vendor_unit(
                   rewrites_input=False),
     lane="vendors.qwen.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=Later("vendors.qwen.permissions:LANGUAGE"),  # Claude's language, derived
+    host=Later("vendors.qwen.hostface:FACE"),  # its host face: what `port` writes for
 )

@@ -29,4 +29,5 @@ UNIT = vendor_unit(
                   deny_frame="Error: {text}", ask_unattended="allow"),
     lane="vendors.workbuddy.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=Later("vendors.workbuddy.permissions:LANGUAGE"),  # Claude's language, derived
+    host=Later("vendors.workbuddy.hostface:FACE"),  # its host face: what `port` writes for
 )

@@ -9,6 +9,7 @@ hooks are the same self-recording hook, so both sides' hook logs have the same s
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -78,8 +79,11 @@ def vendor_outcome(case: Case, run: Path, **options: Any) -> Outcome:
     record: VendorRecord = run_vendor(case, run, **options)
     roots = [str(run), str(run.resolve())]
     cli = cli_for(case.vendor)
-    api = cli.api
-    main = [wire_items(api, r["body"]) for r in record.requests if r["step"] and isinstance(r["body"], dict)]
+    # Each tool result as the model read it, without the CLI's own framing of every result (the
+    # driver says what that is), so that a hook's text compares with ours.
+    main = [[replace(i, text=cli.tool_text(i.text)) if i.kind == "tool_result" else i
+             for i in wire_items(cli.api, r["body"])]
+            for r in record.requests if r["step"] and isinstance(r["body"], dict)]
     notes = [f"isolation: {record.result['isolation']}", f"rc {record.result['rc']}",
              f"duration {record.result['duration_s']} s"]
     if record.result["dns_lookups"]:

@@ -101,6 +101,11 @@ class VendorCli:
         return tuple(line.strip() for stream in ("stdout", "stderr") for line in str(result.get(stream) or "").splitlines()
                      if any(m in line for m in SHOWN_MARKERS))
 
+    def tool_text(self, text: str) -> str:
+        """A tool result as the model read it, without the framing the CLI puts on every result
+        whatever a hook says (Kimi Code prefixes each with its wall time); as is by default."""
+        return text
+
     def call(self, command: str) -> dict[str, Any]:
         """The tool call the scripted model makes to run ``command`` in this vendor's shell tool."""
         return {"name": self.shell_tool, "arguments": {self.shell_arg: command, **self.extra_args}}

@@ -1,0 +1,113 @@
+"""`compat-adapter port --to VENDOR [PATH]`: a project's hooks written into another agent's own
+files, each entry running the original hook through `compat-adapter shim` with its vendor's
+semantics and answering in the target's dialect.
+
+Before writing: every hook's grade on the target and the losses, worst first (a guard that would
+stop guarding first). ``--check`` exits 1 when the target's files differ from what port would write
+(for CI), ``--dry-run`` writes nothing, ``--remove`` takes port's entries out again (the file's
+bytes from before port, when port's write is still what it holds). Port never writes a vendor's
+trust records: it says what the user must approve there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ("add_commands", "port_report")
+
+
+def _port(args: argparse.Namespace) -> int:
+    from compat_adapter.catalog import resolve_vendor, unit_of
+    from compat_adapter.errors import BadArgument, NoSuchPath, NotAFolder
+    from compat_adapter.port.files import expected_text, remove_port, write_port
+    from compat_adapter.port.plan import plan_port
+
+    root = Path(args.path)
+    if not root.exists():
+        raise NoSuchPath(f"{args.path}: no such folder", path=args.path)
+    if not root.is_dir():
+        raise NotAFolder(f"{args.path}: is a file, not a project folder", path=args.path)
+    target = resolve_vendor(args.to).id
+    face = unit_of(target).host
+    if face is None:
+        raise BadArgument(f"{target} has no host face: port cannot write hooks for it", vendor=target)
+    if args.remove:
+        change = remove_port(root, face, target, dry_run=args.dry_run)
+        if args.json:
+            print(json.dumps({"target": target, "file": face.file, "action": change.action, "note": change.note}))
+        else:
+            print(f"{face.file}: {change.action}" + (f" ({change.note})" if change.note else ""))
+        return 0
+    plan = plan_port(root, target, launcher=shlex.split(args.launcher), sources=args.source or None)
+    if args.check:
+        want = expected_text(root, face, plan)
+        path = root / plan.file
+        have = path.read_text() if path.is_file() else None
+        same = want == have
+        if args.json:
+            print(json.dumps({"target": target, "file": plan.file, "up_to_date": same}))
+        else:
+            print(f"{plan.file}: " + ("up to date" if same else "differs from what port would write"))
+        return 0 if same else 1
+    change = write_port(root, face, plan, dry_run=args.dry_run)
+    if args.json:
+        print(json.dumps(port_report(plan, change.action), indent=2))
+    else:
+        _print(plan, change.action, args.dry_run)
+    return 0
+
+
+def port_report(plan: Any, action: str) -> dict[str, Any]:
+    return {"target": plan.target, "file": plan.file, "action": action, "entries": len(plan.entries),
+            "results": [r.model_dump(mode="json") for r in plan.results],
+            "losses": [{"safety": s, "origin": r.id, "event": r.event, "capability": str(r.capability),
+                        "code": str(d.code) if d else "unsupported", "text": d.text if d else r.reason}
+                       for s, r, d in plan.losses()],
+            "refused": list(plan.refused), "trust": plan.trust}
+
+
+def _print(plan: Any, action: str, dry_run: bool) -> None:
+    counts: dict[str, int] = {}
+    for r in plan.results:
+        counts[str(r.capability)] = counts.get(str(r.capability), 0) + 1
+    summary = ", ".join(f"{n} {c}" for c, n in sorted(counts.items())) or "no hook to port"
+    print(f"port to {plan.target}: {summary}")
+    for safety, r, d in plan.losses():
+        print(f"  [{safety}] {r.id} ({r.vendor} {r.event}): " + (f"{d.code}: {d.text}" if d else f"UNSUPPORTED: {r.reason}"))
+    for line in plan.refused:
+        print(f"  not ported: {line}")
+    verb = "would write" if dry_run and action == "write" else {"write": "wrote", "unchanged": "left unchanged",
+                                                                  "none": "wrote nothing to"}.get(action, action)
+    print(f"{verb} {plan.file} ({len(plan.entries)} entr{'y' if len(plan.entries) == 1 else 'ies'})")
+    if plan.entries:
+        print(f"before they run: {plan.trust}")
+
+
+def _shim(args: argparse.Namespace) -> int:
+    # The quick path: the call goes to a warm server when one runs (port/client.py).
+    from compat_adapter.port.client import shim_main
+
+    return shim_main(args.to, args.hooks)
+
+
+def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
+    p = sub.add_parser("port", help="write a project's hooks into another agent's own files")
+    p.add_argument("path", nargs="?", default=".", help="the project folder (default: .)")
+    p.add_argument("--to", required=True, help="the target vendor (claude, codex, copilot, opencode, workbuddy, "
+                                                 "gemini, qwen)")
+    p.add_argument("--from", dest="source", action="append", help="port only this vendor's hooks (repeatable)")
+    p.add_argument("--check", action="store_true", help="exit 1 when the target's files differ from what port would write")
+    p.add_argument("--dry-run", action="store_true", help="say what would be written; write nothing")
+    p.add_argument("--remove", action="store_true", help="take port's entries out of the target's files again")
+    p.add_argument("--launcher", default="compat-adapter",
+                   help="the command that starts compat-adapter in the written entries (default: compat-adapter)")
+    p.add_argument("--json", action="store_true", help="print the plan and the losses as JSON")
+    s = sub.add_parser("shim", help="(written by port) run ported hooks for the target that calls it")
+    s.add_argument("--to", required=True, help="the vendor whose hook stdin this is")
+    s.add_argument("hooks", help="the encoded hooks, as port wrote them")
+    return {"port": _port, "shim": _shim}

@@ -1,0 +1,191 @@
+"""What ``port`` would write for one target, and what each hook loses there, before anything is written.
+
+A hook is graded on a target by what the target's host face can carry of what the source event can
+answer: each answer the source event can give is worded by the target's face and read back by the
+target's own dialect (the one the vendor lane pins to the real CLI); what does not come back is a
+typed loss. Same vendor on both sides is no port at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from compat_adapter.dialects.base import HookAnswer
+from compat_adapter.hostface import SHIM_MARK, EntrySpec, HostFace
+from compat_adapter.jsondata import jsonable
+from compat_adapter.model import CapabilityResult, Degradation, EventRow, capability_result
+from compat_adapter.port.shim import ShimSpec, shim_command
+from compat_adapter.vocabulary import Capability, DegradationCode, Route, safety_of
+
+__all__ = ("PortPlan", "grade_port", "plan_port")
+
+#: Seconds a target waits on the shim beyond the longest source hook's own timeout (its start).
+SHIM_MARGIN_S = 15.0
+
+
+@dataclass(frozen=True, slots=True)
+class PortPlan:
+    target: str
+    file: str
+    owns_file: bool
+    entries: tuple[EntrySpec, ...]
+    results: tuple[CapabilityResult, ...]
+    #: Hooks not ported, each ``code: what — why`` (untrusted files, unreadable files …).
+    refused: tuple[str, ...]
+    trust: str
+
+    def losses(self) -> list[tuple[str, CapabilityResult, Degradation | None]]:
+        """Every loss, worst first (a guard that would stop guarding first); an UNSUPPORTED hook is
+        a guard that never runs."""
+        out: list[tuple[str, CapabilityResult, Degradation | None]] = []
+        for r in self.results:
+            if r.capability is Capability.UNSUPPORTED:
+                out.append(("disarms-guard", r, None))
+            out.extend((str(safety_of(d.code)), r, d) for d in r.degradations)
+        order = {"disarms-guard": 0, "changes-behaviour": 1, "cosmetic": 2}
+        return sorted(out, key=lambda item: order[item[0]])
+
+
+def _probes(row: EventRow) -> list[tuple[str, HookAnswer]]:
+    """The answers a source event can give, by what its row says an answer can do."""
+    reason = "port probe reason"
+    out = [("context", HookAnswer(additional_context=("port probe context",)))]
+    if row.blocking == "verdict" and row.point == "tools/pre-execute":
+        out += [("deny", HookAnswer(decision="deny", reason=reason)), ("ask", HookAnswer(decision="ask", reason=reason))]
+    elif row.blocking == "verdict" and row.point == "approval/request":
+        out.append(("deny", HookAnswer(decision="deny", reason=reason)))
+    elif row.blocking in ("verdict", "continue"):
+        out.append(("block", HookAnswer(decision="block", reason=reason)))
+    return out
+
+
+def _read_back(face: HostFace, target: str, event: str, answer: HookAnswer) -> HookAnswer:
+    from compat_adapter.catalog import unit_of
+    from compat_adapter.runtime.outcome import ProcessOutcome
+
+    reply = face.reply(event, answer)
+    outcome = ProcessOutcome(exit_code=reply.exit_code, stdout=reply.stdout, stderr=reply.stderr, timed_out=False,
+                             truncated=False, cause=None, duration_ms=0.0)
+    return unit_of(target).dialect.decode(event, outcome)
+
+
+def grade_port(source_row: EventRow, source: str, target: str, *, id: str = "port",
+               matcher: str | None = None) -> CapabilityResult:
+    """One source event graded on ``target`` as a host: DIRECT (same vendor), ADAPTED with every
+    typed loss, or UNSUPPORTED with the reason."""
+    from compat_adapter.catalog import resolve_event, unit_of
+
+    common: dict[str, Any] = {"id": id, "vendor": source, "event": source_row.event, "matcher": matcher}
+    face = unit_of(target).host
+    if face is None:
+        return capability_result(**common, capability=Capability.UNSUPPORTED, route=Route.UNSUPPORTED,
+                                 reason=f"{target} has no host face here: it cannot host another vendor's hooks")
+    if source == target:
+        return capability_result(**common, capability=Capability.DIRECT, route=Route.NATIVE_TRANSLATE,
+                                 point=source_row.point)
+    event = face.events.get(source_row.point)
+    if event is None:
+        return capability_result(**common, capability=Capability.UNSUPPORTED, route=Route.UNSUPPORTED,
+                                 point=source_row.point,
+                                 reason=f"{target} has no hook event at {source_row.point} (where {source} "
+                                        f"{source_row.event} fires): nothing there could run it")
+    target_row = resolve_event(unit_of(target).spec, event)
+    losses = [Degradation(code=DegradationCode.PAYLOAD_FIELD_MISSING,
+                          text=f"the hook's {source} payload is built from what {target} {event} sends: fields "
+                               f"{target} does not send are absent"),
+              Degradation(code=DegradationCode.TEXT_DIFFERS,
+                          text=f"a reason reaches the model in {target}'s own words, not {source}'s"),
+              Degradation(code=DegradationCode.MESSAGE_PROVENANCE,
+                          text=f"what a hook says lands where {target} puts a hook's text, framed by {target}")]
+    if source_row.fires_on != target_row.fires_on:
+        # The shim runs the hook whenever the target's event fires: a hook of failed calls only
+        # (PostToolUseFailure) hosted by an event of every call runs on successes too.
+        losses.append(Degradation(code=DegradationCode.APPROXIMATE,
+                                  text=f"{target} {event} fires on {target_row.fires_on} occurrences, {source} "
+                                       f"{source_row.event} on {source_row.fires_on}: the hook runs at other times"))
+    for name, probe in _probes(source_row):
+        back = _read_back(face, target, event, probe)
+        if name in ("deny", "block") and back.decision not in ("deny", "block"):
+            losses.append(Degradation(code=DegradationCode.OBSERVE_ONLY,
+                                      text=f"{target} {event} cannot act on a {name}: the hook runs and is not obeyed"))
+        elif name in ("deny", "block") and (probe.reason or "") not in (back.reason or ""):
+            losses.append(Degradation(code=DegradationCode.TEXT_DIFFERS,
+                                      text=f"{target} {event} drops the {name}'s reason"))
+        elif name == "ask" and back.decision != "ask":
+            losses.append(Degradation(code=DegradationCode.DECISION_NARROWED,
+                                      text=f"{target} {event} has no ask: it reads a ported ask as "
+                                           f"{back.decision if back.decision != 'none' else 'no decision'}"))
+        elif name == "context" and "port probe context" not in " ".join(back.additional_context):
+            losses.append(Degradation(code=DegradationCode.OUTPUT_FIELD_IGNORED,
+                                      text=f"{target} {event} takes no additional context from a hook"))
+    if source_row.point == "tools/pre-execute":
+        back = _read_back(face, target, event, HookAnswer(decision="allow", updated_input={"command": "x"}))
+        if back.updated_input is None:
+            losses.append(Degradation(code=DegradationCode.INPUT_REWRITE_IGNORED,
+                                      text=f"a rewritten tool input is not carried to {target}"))
+    return capability_result(**common, capability=Capability.ADAPTED, route=Route.NATIVE_TRANSLATE,
+                             point=source_row.point, degradations=tuple(dict.fromkeys(losses)))
+
+
+def _ours(handler: Any) -> bool:
+    text = handler if isinstance(handler, str) else " ".join(str(v) for v in dict(handler).values())
+    return SHIM_MARK in text
+
+
+def plan_port(root: Path, target: str, *, launcher: Sequence[str], sources: Sequence[str] | None = None,
+              trust_all: bool | None = None) -> PortPlan:
+    """Every hook of the project's other vendors' files, graded against ``target``, and the entries
+    that would carry the hooks graded runnable."""
+    from compat_adapter.catalog import resolve_vendor, unit_of
+    from compat_adapter.importers.discover import import_all
+
+    target = resolve_vendor(target).id
+    face = unit_of(target).host
+    if face is None:
+        from compat_adapter.errors import BadArgument
+
+        raise BadArgument(f"{target} has no host face: port cannot write hooks for it")
+    wanted = [resolve_vendor(s).id for s in sources] if sources else None
+    found = import_all(root, trust_all=trust_all, vendors=wanted)
+    results: list[CapabilityResult] = []
+    refused: list[str] = []
+    groups: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
+    rows: dict[tuple[str, str], EventRow] = {}
+    timeouts: dict[tuple[str, str], float] = {}
+    for d in found:
+        if d.vendor == target:
+            continue  # the target's own files are where port writes, not what it reads
+        refused.extend(f"{e.code}: {e.message}" for e in d.errors)
+        if d.result is None:
+            continue
+        refused.extend(f"{r.code}: {r.what} ({r.origin}) — {r.reason}" for r in d.result.refused)
+        refused.extend(f"PLUGIN_NOT_PORTED: {p.origin} — an OpenCode plugin runs only in OpenCode's plugin host"
+                       for p in d.result.plugins)
+        for hook in d.result.hooks:
+            if _ours(hook.handler):
+                continue  # an entry port wrote for another target, not a hook of the team's
+            row = hook.declared.row
+            result = grade_port(row, d.vendor, target, id=hook.origin, matcher=hook.matcher)
+            results.append(result)
+            if not result.mounted:
+                continue
+            key = (d.vendor, row.event)
+            rows[key] = row
+            handler = jsonable(hook.handler)  # as the file wrote it (nested mappings read-only there)
+            # Origins relative to the project: the written entry is the same on every checkout.
+            origin = hook.origin.removeprefix(f"{root.resolve()}/").removeprefix(f"{root}/")
+            groups.setdefault(key, []).append({"matcher": hook.matcher, "handler": handler, "origin": origin})
+            own = hook.declared.handler.timeout_s if hook.declared.handler is not None else None
+            spec = unit_of(d.vendor).spec
+            timeouts[key] = max(timeouts.get(key, 0.0), own or row.timeout_s or spec.default_timeout_s)
+    entries = []
+    for (source, event), hooks in groups.items():
+        target_event = face.events[rows[(source, event)].point]
+        shim = ShimSpec(source, event, target_event, tuple(hooks))
+        entries.append(EntrySpec(target_event, shim_command(launcher, target, shim),
+                                 timeouts[(source, event)] + SHIM_MARGIN_S))
+    return PortPlan(target=target, file=face.file, owns_file=face.owns_file, entries=tuple(entries),
+                    results=tuple(results), refused=tuple(refused), trust=face.trust)

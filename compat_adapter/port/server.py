@@ -1,0 +1,122 @@
+"""The warm shim server (``python -m compat_adapter.port.server SOCKET``): one per user and install,
+started by the first ported call that finds none (:mod:`compat_adapter.port.client`).
+
+It imports the runtime once, then forks per call: the child takes the call's folder and
+environment as its own and runs :func:`compat_adapter.port.shim.run_shim`, so every call runs as it
+would in its own process (its variables, its folder, its own event loop) without the start-up.
+It leaves after :data:`~compat_adapter.port.client.IDLE_S` seconds with no call, or when its socket
+is gone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import sys
+
+from compat_adapter.port.client import IDLE_S
+
+__all__ = ("serve",)
+
+
+def _handle(conn: socket.socket) -> None:
+    data = bytearray()
+    while chunk := conn.recv(65536):
+        data += chunk
+    head, _, stdin = bytes(data).partition(b"\n")
+    call = json.loads(head)
+    os.environ.clear()
+    os.environ.update({str(k): str(v) for k, v in dict(call["env"]).items()})
+    # No launcher process per call here: it would start its own small server in every forked
+    # call, the start-up this server exists to save. The hook's process group is still killed on
+    # a timeout; a process that left the group is not (runtime/process.py says what that loses).
+    os.environ.setdefault("COMPAT_ADAPTER_HOOK_LAUNCHER", "off")
+    os.chdir(call["cwd"])
+    from compat_adapter.port.shim import run_shim
+
+    done = run_shim(str(call["to"]), str(call["hooks"]), stdin, call["cwd"])
+    conn.sendall(json.dumps({"ok": True, "stdout": done.stdout, "stderr": done.stderr,
+                             "exit": done.exit_code}).encode())
+
+
+def serve(path: str, idle_s: float = IDLE_S) -> None:
+    # Warm: what every call needs is imported before the first fork.
+    import anyio  # noqa: F401
+
+    import compat_adapter.port.shim  # noqa: F401
+    import compat_adapter.routing.dispatch  # noqa: F401
+    from compat_adapter.catalog import units
+
+    from compat_adapter.port.shim import ShimSpec, encode_spec, run_shim
+
+    for unit in units():
+        _ = unit.dialect, unit.host
+    # One real call, of a hook that does nothing, loads what the first call would load.
+    launcher = os.environ.get("COMPAT_ADAPTER_HOOK_LAUNCHER")
+    os.environ["COMPAT_ADAPTER_HOOK_LAUNCHER"] = "off"
+    from compat_adapter.dialects.base import Moment
+
+    unit = next(u for u in units() if u.host is not None)
+    event = unit.host.events["tools/pre-execute"]  # type: ignore[union-attr]
+    stdin = unit.dialect.encode(unit.dialect.payload(Moment(event=event, session_id="warm-up", cwd=os.getcwd(), fields={
+        "tool_name": "bash", "tool_input": {"command": "true"}})))
+    run_shim(unit.spec.id, encode_spec(ShimSpec(unit.spec.id, event, event, (
+        {"matcher": None, "handler": {"type": "command", "command": "true"}, "origin": "warm-up"},))), stdin, os.getcwd())
+    if launcher is None:
+        os.environ.pop("COMPAT_ADAPTER_HOOK_LAUNCHER")
+    else:
+        os.environ["COMPAT_ADAPTER_HOOK_LAUNCHER"] = launcher
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are never waited for
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as server:
+        try:
+            server.bind(path)
+        except OSError:
+            return  # another server took the place first
+        os.chmod(path, 0o600)
+        # Its process id beside the socket: whoever started it can stop it by its id.
+        with open(path + ".pid", "w") as pid:
+            pid.write(f"{os.getpid()}\n")
+        server.listen(64)
+        # Woken every few seconds: a server whose socket was removed (its folder deleted) leaves
+        # then, not at the end of its idle time.
+        server.settimeout(min(idle_s, 5.0))
+        idle = 0.0
+        try:
+            while os.path.exists(path) and idle < idle_s:
+                try:
+                    conn, _ = server.accept()
+                except TimeoutError:
+                    idle += min(idle_s, 5.0)
+                    continue
+                idle = 0.0
+                if os.fork() == 0:
+                    server.close()
+                    # The call waits for its own hook processes: it needs SIGCHLD back.
+                    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                    try:
+                        _handle(conn)
+                    finally:
+                        os._exit(0)
+                conn.close()
+        finally:
+            for name in (path, path + ".pid"):
+                try:
+                    os.unlink(name)
+                except OSError:
+                    pass
+
+
+if __name__ == "__main__":
+    target = sys.argv[1]
+    # A stale socket of a server that is gone: take its place.
+    if os.path.exists(target):
+        probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            probe.connect(target)
+            probe.close()
+            raise SystemExit(0)  # a server answers there already
+        except OSError:
+            os.unlink(target)
+    serve(target)

@@ -1,0 +1,103 @@
+"""The shim a ported entry runs: the target's stdin in, the source vendor's hooks run with their own
+semantics, the target's answer out.
+
+One process per call (no server yet): the entry's command names the hooks it runs (encoded in the
+command itself, so that a target which trusts a command by its text trusts exactly these hooks).
+The target's stdin is read by the target's host face into the host-neutral moment; the source
+vendor's dialect builds its payload, selects hooks with its matcher engine and ``if`` rules, runs
+them through the project's one runner (the source vendor's shell, variables, folder, timeouts,
+concurrency) and merges their answers by its rules; the target's face words the merged answer.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from compat_adapter.dialects.base import HookAnswer
+from compat_adapter.errors import BadArgument, CompatError
+from compat_adapter.hostface import Reply
+
+__all__ = ("ShimSpec", "answer_for", "decode_spec", "encode_spec", "run_shim", "shim_command")
+
+
+@dataclass(frozen=True, slots=True)
+class ShimSpec:
+    """What one ported entry runs: the source vendor, its event, the target's event, its hooks
+    (each ``{matcher, handler, origin}`` with the handler as the source file wrote it)."""
+
+    source: str
+    event: str
+    target_event: str
+    hooks: tuple[Mapping[str, Any], ...]
+
+
+def encode_spec(spec: ShimSpec) -> str:
+    data = {"from": spec.source, "event": spec.event, "to_event": spec.target_event, "hooks": list(spec.hooks)}
+    raw = json.dumps(data, separators=(",", ":"), sort_keys=True).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_spec(text: str) -> ShimSpec:
+    try:
+        data = json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
+        return ShimSpec(str(data["from"]), str(data["event"]), str(data["to_event"]),
+                        tuple(dict(h) for h in data["hooks"]))
+    except (ValueError, KeyError, TypeError) as exc:
+        raise BadArgument(f"the shim's hook list does not decode: {exc}; port the hooks again") from exc
+
+
+async def answer_for(spec: ShimSpec, target: str, stdin: bytes, cwd: str) -> HookAnswer:
+    """The source hooks' merged answer to the target's stdin."""
+    from compat_adapter.catalog import unit_of
+    from compat_adapter.declare import declare_hook
+    from compat_adapter.handlers.run import if_admits
+    from compat_adapter.routing.dispatch import make_entry, run_selected, select
+
+    face = unit_of(target).host
+    if face is None:
+        raise BadArgument(f"{target} has no host face: it cannot host ported hooks")
+    moment = face.read(spec.target_event, stdin, cwd)
+    moment = replace(moment, event=spec.event)
+    entries = [make_entry(str(h.get("origin") or f"port:{i}"),
+                          declare_hook(spec.source, spec.event, h.get("matcher"), h["handler"], origin=h.get("origin")))
+               for i, h in enumerate(spec.hooks)]
+    chosen = select(entries, moment)
+    if chosen:
+        payload = chosen[0].dialect.payload(moment)
+        chosen = [e for e in chosen if e.handler is not None
+                  and (e.handler.if_rule is None or if_admits(e.handler, moment.event, payload, moment.cwd))]
+    group = await run_selected(chosen, moment)
+    return group.merged
+
+
+def run_shim(target: str, encoded: str, stdin: bytes, cwd: str | None = None) -> Reply:
+    """The target's reply to one call; a failure of the shim itself denies a tool call (a guard that
+    cannot run must not let the call through) and is reported on stderr elsewhere."""
+    import anyio
+
+    from compat_adapter.catalog import resolve_vendor, unit_of
+
+    spec = decode_spec(encoded)
+    target = resolve_vendor(target).id
+    face = unit_of(target).host
+    if face is None:
+        raise BadArgument(f"{target} has no host face: it cannot host ported hooks")
+    try:
+        answer = anyio.run(answer_for, spec, target, stdin, cwd or os.getcwd())
+    except CompatError as exc:
+        why = f"compat-adapter shim could not run the {spec.source} {spec.event} hooks: {exc}"
+        reply = face.reply(spec.target_event, HookAnswer(decision="deny", reason=why))
+        return replace(reply, stderr=why + "\n")
+    return face.reply(spec.target_event, answer)
+
+
+def shim_command(launcher: Sequence[str], target: str, spec: ShimSpec) -> str:
+    """The command a ported entry runs."""
+    import shlex
+
+    return " ".join((*(shlex.quote(p) for p in launcher), "shim", "--to", target, encode_spec(spec)))

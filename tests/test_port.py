@@ -1,0 +1,186 @@
+"""`compat-adapter port` (issue 38): the target's files written, checked and removed; the team's own
+entries kept; the written entry a real shim process that runs the original hook and answers in
+the target's dialect; no trust record ever written."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import trust
+
+GUARD = ("#!/bin/sh\ninput=$(cat)\ncase \"$input\" in\n  *\"rm -rf\"*) echo \"GUARD: no rm -rf here\" >&2; exit 2;;\n"
+         "esac\nexit 0\n")
+LAUNCHER = f"{sys.executable} -m compat_adapter"
+
+
+@pytest.fixture(autouse=True)
+def no_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each call in its own process, unless a test asks for the server: no server outlives a test."""
+    monkeypatch.setenv("COMPAT_ADAPTER_SHIM_SERVER", "off")
+#: A team's own Gemini settings, written by hand (odd spacing kept byte for byte by a removal).
+TEAM_GEMINI = ('{ "general": {"vimMode": true},\n  "hooks": {"BeforeTool": [ {"matcher": "write_file", '
+               '"hooks": [{"type": "command", "command": "echo team-own"}]} ]} }\n')
+
+
+def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "compat_adapter", *args], capture_output=True, text=True, cwd=cwd,
+                          env=os.environ.copy(), timeout=120)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "guard.sh").write_text(GUARD)
+    (tmp_path / "guard.sh").chmod(0o755)
+    settings = tmp_path / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "./guard.sh"}]}]}}))
+    trust("claude", settings)
+    return tmp_path
+
+
+def _entry(project: Path) -> str:
+    groups = json.loads((project / ".gemini/settings.json").read_text())["hooks"]["BeforeTool"]
+    return next(h["command"] for g in groups for h in g["hooks"] if " shim " in h["command"])
+
+
+def _shim(project: Path, command: str, shell_command: str) -> subprocess.CompletedProcess[str]:
+    stdin = json.dumps({"session_id": "s1", "cwd": str(project), "hook_event_name": "BeforeTool",
+                        "tool_name": "run_shell_command", "tool_input": {"command": shell_command}})
+    return subprocess.run(["/bin/sh", "-c", command], input=stdin, capture_output=True, text=True, cwd=project,
+                          timeout=120)
+
+
+def test_port_writes_an_entry_whose_shim_runs_the_claude_guard_and_answers_in_geminis_words(project: Path) -> None:
+    done = cli("port", "--to", "gemini", str(project), "--launcher", LAUNCHER)
+    assert done.returncode == 0, done.stderr
+    assert "1 ADAPTED" in done.stdout and "trust the folder" in done.stdout
+    denied = _shim(project, _entry(project), "rm -rf build")
+    assert denied.returncode == 0
+    assert json.loads(denied.stdout) == {"decision": "deny", "reason": "GUARD: no rm -rf here\n"}
+    # The guard lets other commands through: the shim then says nothing.
+    allowed = _shim(project, _entry(project), "ls")
+    assert allowed.returncode == 0 and allowed.stdout == ""
+
+
+def test_the_teams_own_entries_survive_and_removal_restores_the_file_byte_for_byte(project: Path) -> None:
+    target = project / ".gemini" / "settings.json"
+    target.parent.mkdir()
+    target.write_text(TEAM_GEMINI)
+    assert cli("port", "--to", "gemini", str(project), "--launcher", LAUNCHER).returncode == 0
+    written = json.loads(target.read_text())
+    assert written["general"] == {"vimMode": True}
+    commands = [h["command"] for g in written["hooks"]["BeforeTool"] for h in g["hooks"]]
+    assert commands[0] == "echo team-own" and " shim --to gemini " in commands[1]
+    # Porting again changes nothing; --check agrees.
+    assert cli("port", "--to", "gemini", str(project), "--launcher", LAUNCHER).returncode == 0
+    assert cli("port", "--to", "gemini", str(project), "--check", "--launcher", LAUNCHER).returncode == 0
+    removed = cli("port", "--to", "gemini", str(project), "--remove")
+    assert removed.returncode == 0 and "restore" in removed.stdout
+    assert target.read_bytes() == TEAM_GEMINI.encode()
+    assert not (project / ".compat-adapter").exists()
+
+
+def test_removal_of_a_file_port_created_leaves_no_file_and_no_folder(project: Path) -> None:
+    for target, file in (("copilot", ".github/hooks/compat-adapter-port.json"),
+                         ("opencode", ".opencode/plugin/compat-adapter-port.ts"), ("codex", ".codex/hooks.json")):
+        assert cli("port", "--to", target, str(project), "--launcher", LAUNCHER).returncode == 0
+        assert (project / file).is_file()
+        assert cli("port", "--to", target, str(project), "--remove").returncode == 0
+        assert not (project / file).exists() and not (project / file.split("/")[0]).exists(), target
+
+
+def test_check_fails_when_the_target_differs_and_dry_run_writes_nothing(project: Path) -> None:
+    dry = cli("port", "--to", "qwen", str(project), "--dry-run", "--launcher", LAUNCHER)
+    assert dry.returncode == 0 and "would write .qwen/settings.json" in dry.stdout
+    assert not (project / ".qwen").exists()
+    assert cli("port", "--to", "qwen", str(project), "--check", "--launcher", LAUNCHER).returncode == 1
+    assert cli("port", "--to", "qwen", str(project), "--launcher", LAUNCHER).returncode == 0
+    assert cli("port", "--to", "qwen", str(project), "--check", "--launcher", LAUNCHER).returncode == 0
+    # The source hook changed: the written entry is stale, and --check says so.
+    settings = project / ".claude" / "settings.json"
+    settings.write_text(settings.read_text().replace("Bash", "Bash|Write"))
+    trust("claude", settings)
+    assert cli("port", "--to", "qwen", str(project), "--check", "--launcher", LAUNCHER).returncode == 1
+
+
+def test_port_never_writes_a_trust_record_and_says_what_to_approve(project: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {**os.environ, "HOME": str(home)}
+    done = subprocess.run([sys.executable, "-m", "compat_adapter", "port", "--to", "codex", str(project)],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0
+    assert "trusted_hash" in done.stdout and "port never writes" in done.stdout
+    assert list(home.iterdir()) == []  # no ~/.codex/config.toml, nothing of the user's
+    assert not (project / ".codex" / "config.toml").exists()
+
+
+def test_losses_are_ranked_a_guard_that_would_stop_guarding_first(project: Path) -> None:
+    settings = project / ".claude" / "settings.json"
+    data = json.loads(settings.read_text())
+    data["hooks"]["Stop"] = [{"hooks": [{"type": "command", "command": "./guard.sh"}]}]
+    settings.write_text(json.dumps(data))
+    trust("claude", settings)
+    done = cli("port", "--to", "opencode", str(project), "--json", "--launcher", LAUNCHER)
+    report = json.loads(done.stdout)
+    assert report["losses"][0]["safety"] == "disarms-guard" and report["losses"][0]["event"] == "Stop"
+    assert [r["capability"] for r in report["results"]] == ["ADAPTED", "UNSUPPORTED"]
+    assert report["entries"] == 1
+
+
+def test_untrusted_hooks_are_not_ported_and_are_named(tmp_path: Path) -> None:
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude/settings.json").write_text(json.dumps({"hooks": {"PreToolUse": [
+        {"hooks": [{"type": "command", "command": "echo hi"}]}]}}))
+    done = cli("port", "--to", "gemini", str(tmp_path))
+    assert done.returncode == 0 and "not ported: UNTRUSTED" in done.stdout
+    assert not (tmp_path / ".gemini").exists()
+
+
+def test_a_bad_target_is_a_clear_error() -> None:
+    done = cli("port", "--to", "cursor", ".")
+    assert done.returncode == 2 and done.stderr.startswith("BAD_ARGUMENT:")
+
+
+def test_a_warm_server_answers_the_calls_after_the_first_as_the_shim_does(project: Path, tmp_path: Path) -> None:
+    """The first call runs in its own process and starts a server (a private folder of this
+    user's); the next calls are answered by it, with the same answers; its id is beside its socket."""
+    assert cli("port", "--to", "gemini", str(project), "--launcher", LAUNCHER).returncode == 0
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(runtime), "COMPAT_ADAPTER_SHIM_IDLE_S": "60"}
+    env.pop("COMPAT_ADAPTER_SHIM_SERVER", None)
+    stdin = json.dumps({"session_id": "s1", "cwd": str(project), "hook_event_name": "BeforeTool",
+                        "tool_name": "run_shell_command", "tool_input": {"command": "rm -rf build"}})
+
+    def call() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["/bin/sh", "-c", _entry(project)], input=stdin, capture_output=True, text=True,
+                              cwd=project, env=env, timeout=120)
+
+    first = call()
+    folder = runtime / f"compat-adapter-shim-{os.getuid()}"
+    pid_files: list[Path] = []
+    for _ in range(600):  # the server starts in the background; its pid file says it listens
+        pid_files = list(folder.glob("*.sock.pid"))
+        if pid_files:
+            break
+        import time
+
+        time.sleep(0.1)
+    assert pid_files, "no server started"
+    assert oct(folder.stat().st_mode & 0o777) == "0o700"
+    pid = int(pid_files[0].read_text())
+    try:
+        later = [call() for _ in range(2)]
+        for done in (first, *later):
+            assert done.returncode == 0 and json.loads(done.stdout) == {"decision": "deny",
+                                                                     "reason": "GUARD: no rm -rf here\n"}
+    finally:
+        os.kill(pid, 15)

@@ -1,0 +1,94 @@
+"""OpenCode as a host of other vendors' hooks.
+
+OpenCode has no command hooks: its hooks are plugin callbacks. Port writes one plugin file of its
+own (``.opencode/plugin/compat-adapter-port.ts``) whose callbacks hand their arguments to the shim
+in this project's OpenCode command contract (``{hook, input, output}``, see the unit's dialect) and
+act on the answer as an OpenCode plugin does: a thrown Error denies the call, ``output.args`` is
+written over in place.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from compat_adapter.dialects.base import HookAnswer, Moment
+from compat_adapter.hostface import EntrySpec, ReadKeys, Reply, TableFace, json_reply, parse_stdin, read_fields
+
+__all__ = ("FACE",)
+
+_PLUGIN = """// Written by `compat-adapter port`: each callback runs the ported hooks through the shim.
+// Remove it with `compat-adapter port --remove`; edit the source hooks, then port again.
+import { spawnSync } from "node:child_process"
+
+function shim(command: string, timeoutMs: number, hook: string, input: any, output: any) {
+  const run = spawnSync("/bin/sh", ["-c", command], {
+    input: JSON.stringify({ hook, input, output }) + "\\n", encoding: "utf8", timeout: timeoutMs,
+  })
+  if (run.error) throw new Error(`compat-adapter shim did not run: ${run.error.message}`)
+  if (run.status !== 0) throw new Error((run.stderr || "").trim() || `compat-adapter shim exited ${run.status}`)
+  const text = (run.stdout || "").trim()
+  const answer = text.startsWith("{") ? JSON.parse(text) : {}
+  if (answer.decision === "deny") throw new Error(answer.reason || "denied by a ported hook")
+  if (answer.args && output && output.args) Object.assign(output.args, answer.args)
+  if (answer.output !== undefined && output && "output" in output) output.output = answer.output
+}
+
+const ENTRIES: Record<string, [string, number][]> = __ENTRIES__
+
+export const CompatAdapterPort = async () => {
+  const hooks: Record<string, (input: any, output: any) => Promise<void>> = {}
+  for (const [hook, commands] of Object.entries(ENTRIES)) {
+    hooks[hook] = async (input: any, output: any) => {
+      for (const [command, timeoutMs] of commands) shim(command, timeoutMs, hook, input, output)
+    }
+  }
+  return hooks
+}
+"""
+
+
+def _answer(event: str, point: str, answer: HookAnswer) -> Reply:
+    out: dict[str, Any] = {}
+    if answer.decision in ("deny", "block", "ask") and point == "tools/pre-execute":
+        # OpenCode's plugin gate has no ask: a thrown Error is its only refusal (a listed loss).
+        out.update(decision="deny", reason=answer.reason or "denied by a ported hook")
+    if isinstance(answer.updated_input, Mapping) and point == "tools/pre-execute":
+        out["args"] = dict(answer.updated_input)
+    # No additionalContext: OpenCode's tool callbacks have nowhere to put text for the model (the
+    # port grade lists it as output-field-ignored, read back from this very answer).
+    return json_reply(out)
+
+
+class OpenCodeFace(TableFace):
+    def read(self, event: str, stdin: bytes, cwd: str) -> Moment:
+        obj = parse_stdin(self.vendor, stdin)
+        given: Mapping[str, Any] = obj["input"] if isinstance(obj.get("input"), Mapping) else {}
+        output: Mapping[str, Any] = obj["output"] if isinstance(obj.get("output"), Mapping) else {}
+        args = output.get("args") if isinstance(output.get("args"), Mapping) else given.get("args")
+        flat = {"tool_name": given.get("tool"), "tool_input": args if isinstance(args, Mapping) else {},
+                "tool_use_id": given.get("callID")}
+        if "output" in output:
+            flat["tool_response"] = output.get("output")
+        fields = read_fields(self.vendor, self.keys, {k: v for k, v in flat.items() if v is not None})
+        return Moment(event=event, session_id=str(given.get("sessionID") or "port-session"), cwd=cwd, fields=fields)
+
+    def render(self, existing: str | None, entries: Sequence[EntrySpec]) -> str:
+        table: dict[str, list[Any]] = {}
+        for entry in entries:
+            table.setdefault(entry.event, []).append([entry.command, round(entry.timeout_s * 1000)])
+        return _PLUGIN.replace("__ENTRIES__", json.dumps(table, indent=2))
+
+    def strip(self, existing: str) -> str | None:
+        return None
+
+
+FACE = OpenCodeFace(
+    vendor="opencode", file=".opencode/plugin/compat-adapter-port.ts", owns_file=True,
+    keys=ReadKeys(framing=("tool_name", "tool_input")),
+    events={"tools/pre-execute": "tool.execute.before", "tools/post-execute": "tool.execute.after"},
+    answer=_answer,
+    trust="OpenCode loads every plugin file in .opencode/plugin with no prompt: review the written plugin "
+          "as you would any code",
+)
