@@ -225,6 +225,11 @@ class VendorSpec(Frozen):
     """Whether the vendor runs the matching hooks of one event concurrently."""
     shell: Literal["sh", "bash", "user"] = "sh"
     """The shell the vendor runs a command hook with on POSIX: `sh -c`, `bash -c`, or `$SHELL -c`."""
+    shell_name: str | None = None
+    """What that shell knows itself as (``$0``, and the prefix of its own error messages) where the
+    vendor starts it by name, found on PATH: Gemini CLI spawns ``bash``, so a missing program reads
+    ``bash: line 1: …`` there and ``/usr/bin/bash: line 1: …`` from a bash started by its path.
+    None: the path it runs."""
     project_dir_env: tuple[str, ...]
     """Variables the vendor sets to the project directory for its hooks (``()``: none, stated)."""
     hook_vars: tuple[HookVar, ...]

@@ -256,6 +256,8 @@ GEMINI = VendorSpec(
     default_timeout_s=60.0,  # DEFAULT_HOOK_TIMEOUT: 60000 ms; a hook's own timeout is in ms too
     concurrent=True,  # a group runs its hooks in parallel unless one of the event's groups is sequential
     shell="bash",  # getShellConfiguration() on POSIX: bash -c
+    # 0.x's hook runner spawns {executable: "bash"} by name (spawn, shell: false): bash is `bash` to itself.
+    shell_name="bash",
     # Measured on 0.61.0 (the vendor lane's recorder; HookRunner.executeCommandHook in its bundle):
     # every command hook gets the project folder under two names, the same folder as GEMINI_CWD, the
     # session id and its plans folder, then the handler's own `env` over them. The command text's
