@@ -42,6 +42,7 @@ SUBSET = (
     ("gemini/nepocorp.json", "edit"),
     ("gemini/co-safety.json", "edit"),
     ("claude/plugin-superpowers.hooks.json", "session"),
+    ("claude/settings.game-studios.json", "destructive"),
 )
 HOOK_SUFFIXES = {".json", ".jsonc", ".toml", ".ts", ".js"}
 
@@ -141,6 +142,12 @@ def test_real_guards_deny_the_destructive_command_under_the_vendor_and_here(subs
         assert r.vendor is not None and r.ours is not None
         # What the team's guard does under its own vendor, it does here: the call does not run.
         assert r.vendor.tool_ran is r.ours.tool_ran, name
+    # A team's permissions.deny (`Bash(rm -rf *)`, beside real hook scripts): Claude refuses the
+    # command by the rule and so does this host; both refusals reach the model as a tool result.
+    ruled = by_name["claude:settings.game-studios.json/destructive"]
+    assert ruled.vendor is not None and ruled.ours is not None
+    assert not ruled.vendor.tool_ran and not ruled.ours.tool_ran
+    assert ruled.verdict is not None and ruled.verdict.status == "agree", ruled.verdict
     claude = by_name["claude:settings.full-featured.json/destructive"]
     assert claude.vendor is not None and claude.ours is not None
     assert not claude.vendor.tool_ran and "PreToolUse" in claude.vendor.invoked
