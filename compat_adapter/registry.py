@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from compat_adapter.routing.placement import Facts
     from compat_adapter.routing.voice import Voice
 
-__all__ = ("ENTRY_POINT_GROUP", "Importer", "Later", "VendorUnit", "check_unit", "load_units", "registered", "vendor_unit")
+__all__ = ("ENTRY_POINT_GROUP", "Importer", "Later", "VendorUnit", "check_unit", "load_units", "registered", "unit_named", "vendor_unit")
 
 ENTRY_POINT_GROUP = "compat_adapter.vendors"
 
@@ -289,6 +289,18 @@ def load_units(unsupported: tuple[UnsupportedVendor, ...] = ()) -> tuple[VendorU
             raise VendorIncomplete(f"vendor {other.id} is registered and still listed as not supported "
                                    "(vendors/unsupported.py): remove it there", vendor=other.id, part="unsupported")
     return tuple(units)
+
+
+@cache
+def unit_named(name: str) -> VendorUnit | None:
+    """The unit registered under exactly this id, checked, loaded alone: a command about one vendor
+    reads no other vendor's table. None when no entry point has that name (an alias, a typo: the
+    caller then looks among all of them, `registered`, where two units claiming a name fail)."""
+    from importlib.metadata import entry_points
+
+    for point in entry_points(group=ENTRY_POINT_GROUP, name=name):
+        return _load(point)
+    return None
 
 
 @cache

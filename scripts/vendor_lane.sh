@@ -175,6 +175,16 @@ install_one() {
 }
 
 started=$(date +%s)
+# The lane reads what a hook tells the person off Claude Code's and Codex's terminal UIs, run in tmux.
+if ! command -v tmux >/dev/null; then
+  if command -v apt-get >/dev/null; then
+    apt-get install -y --no-install-recommends tmux >/dev/null 2>&1 \
+      || { apt-get update -q >/dev/null && apt-get install -y --no-install-recommends tmux >/dev/null; }
+  else
+    echo "vendor lane: tmux is needed to read the CLIs' terminal UIs (apt-get install tmux)" >&2; exit 1
+  fi
+fi
+
 todo=()
 for v in claude codex copilot opencode codebuddy gemini qwen; do
   up_to_date "$v" || todo+=("$v")

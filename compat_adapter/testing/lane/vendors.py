@@ -70,6 +70,9 @@ class VendorCli:
     """The write tool takes only an absolute path (Qwen Code's write_file refuses ``tool-ran.txt``
     with "File path must be absolute" before any hook runs): the call names the file under the
     run's project (:data:`PROJECT`, filled in when the run's folder is known)."""
+    terminal_ui: bool = False
+    """The release has an interactive terminal UI that the lane can drive offline (:meth:`interactive`):
+    where it draws what a hook tells the person, the ``shown`` facet is read off its screen."""
 
     def binary_path(self, lane: Path | None = None) -> Path:
         return (lane or lane_dir()) / self.binary
@@ -80,6 +83,18 @@ class VendorCli:
         read its CLI's output answers None, not observed (no ``shown`` facet is compared): its JSON or
         its debug lines carry tool results and hook command lines that are no message to the person."""
         return None
+
+    def interactive(self, argv: list[str], run: Path, env: dict[str, str]) -> list[str] | None:
+        """The argv of the same run in the CLI's interactive terminal UI, from the non-interactive
+        ``argv`` that :meth:`setup` made (writing what a first start would ask about under ``run``,
+        changing ``env`` as a terminal session has it); None where the release has no such UI here."""
+        return None
+
+    def screen_notices(self, screen: str) -> tuple[str, ...]:
+        """What the terminal UI drew that a hook said: its blocks carrying a ``SHOWN_MARKERS`` mark."""
+        from compat_adapter.testing.lane.screen import notices_on
+
+        return notices_on(screen, SHOWN_MARKERS)
 
     def shown_lines(self, result: Mapping[str, Any]) -> tuple[str, ...]:
         """Each line of the CLI's plain output (stdout, then stderr) that carries a mark."""
