@@ -70,6 +70,10 @@ class EventRow(Frozen):
     a tool continuation too (with an empty prompt), not only a step that carries a typed prompt;
     ``created`` and ``done`` (todo/write): an item new to the list, an item whose status became
     completed (a todo row names one: vendors call these events by different names)."""
+    idle_after_s: float | None = None
+    """An idle row (``fires_on="idle"``) that the vendor fires only once the agent has stayed idle
+    this long after a turn (Claude's idle notification: 60 s), on a timer that the agent's next
+    turn or its end cancels; None: at once."""
     official: EventRow | None = None
     """The same event on the host's official bridge, taken when ``prefer="official"`` is asked for."""
     tools: tuple[str, ...] | None = None
@@ -95,6 +99,8 @@ class EventRow(Frozen):
                              "(an observe-only loss); an event the vendor only watches is native-translate")
         if self.route is Route.NATIVE_TRANSLATE and observe_only:
             raise ValueError(f"{self.event}: a row that only watches an event the vendor acts on is native-seam")
+        if self.idle_after_s is not None and self.fires_on != "idle":
+            raise ValueError(f"{self.event}: only an idle row waits for idleness (idle_after_s)")
         if (self.point == "todo/write") != (self.fires_on in ("created", "done")):
             # One todo/write record is several events; a row that names no change would never fire.
             raise ValueError(f"{self.event}: a todo/write row fires on created or done, and only it does")
@@ -219,6 +225,11 @@ class VendorSpec(Frozen):
     """Whether the vendor runs the matching hooks of one event concurrently."""
     shell: Literal["sh", "bash", "user"] = "sh"
     """The shell the vendor runs a command hook with on POSIX: `sh -c`, `bash -c`, or `$SHELL -c`."""
+    shell_name: str | None = None
+    """What that shell knows itself as (``$0``, and the prefix of its own error messages) where the
+    vendor starts it by name, found on PATH: Gemini CLI spawns ``bash``, so a missing program reads
+    ``bash: line 1: …`` there and ``/usr/bin/bash: line 1: …`` from a bash started by its path.
+    None: the path it runs."""
     project_dir_env: tuple[str, ...]
     """Variables the vendor sets to the project directory for its hooks (``()``: none, stated)."""
     hook_vars: tuple[HookVar, ...]

@@ -23,6 +23,10 @@ if TYPE_CHECKING:
 
 __all__ = ("CLI", "LIVE", "OpenCodeCli", "OpenCodeSpeaker")
 
+#: A team opencode.json's keys that pick providers and models (cloudflare/workers-sdk enables only its
+#: AI gateway): the lane's run has one provider, the scripted model, so these go.
+_PROVIDER_KEYS = ("provider", "model", "small_model", "enabled_providers", "disabled_providers")
+
 
 @dataclass(frozen=True, slots=True)
 class OpenCodeCli(VendorCli):
@@ -56,9 +60,12 @@ class OpenCodeCli(VendorCli):
                    XDG_CACHE_HOME=str(home / ".cache"), XDG_STATE_HOME=str(home / ".local/state"),
                    OPENCODE_DISABLE_MODELS_FETCH="1", OPENCODE_DISABLE_AUTOUPDATE="1",
                    OPENCODE_DISABLE_LSP_DOWNLOAD="1", OPENCODE_DISABLE_SHARE="1")
-        # A case's own opencode.json (its permission rules …) keeps its keys beside the lane's model.
+        # A case's own opencode.json (its permission rules …) keeps its keys beside the lane's model;
+        # its own choice of providers and models goes: the scripted model is the run's only one.
         settings = proj / "opencode.json"
         own = json.loads(settings.read_text()) if settings.is_file() else {}
+        for key in _PROVIDER_KEYS:
+            own.pop(key, None)
         settings.write_text(json.dumps({
             **own, "$schema": "https://opencode.ai/config.json", "model": "mock/mock-model",
             "provider": {"mock": {"npm": "@ai-sdk/openai-compatible", "name": "Mock",

@@ -462,6 +462,8 @@ QWEN = VendorSpec(
     default_timeout_s=60.0,
     concurrent=True,
     shell="bash",
+    # 0.24.4's getShellConfiguration() answers {executable: "bash"} on POSIX, spawned by name.
+    shell_name="bash",
     # Measured on 0.24.4 (the vendor lane's recorder; executeCommandHook and getShellContextEnvVars in
     # its bundle): every command hook gets the project folder under three names, the session id, and
     # Qwen's own state: QWEN_CODE_PROJECT_DIR is not the project but Qwen's folder for it
