@@ -23,6 +23,7 @@ from compat_adapter.handlers.model import Complete
 from compat_adapter.handlers.run import if_admits
 from compat_adapter.host.protocol import AgentHandle, Host, SessionHandle, UserMessage, new_message
 from compat_adapter.model import CommandHandler, EventRow, Handler, VendorSpec
+from compat_adapter.routing.allowed import Allowed
 from compat_adapter.routing.failclosed import Unanswered
 from compat_adapter.routing.gates import fires_for
 from compat_adapter.routing.hooklog import log_invoked, log_results
@@ -31,6 +32,7 @@ from compat_adapter.routing.hostfacts import session_facts
 from compat_adapter.routing.notices import notices
 from compat_adapter.routing.rewrite import Rewrites
 from compat_adapter.routing.state import RunnerState
+from compat_adapter.routing.unattended import Unattended
 from compat_adapter.routing.verbatim import Verbatim
 from compat_adapter.routing.verdicts import observe
 from compat_adapter.runtime.inflight import InFlight, tracked
@@ -303,6 +305,11 @@ class Runner:
         self.verbatim = Verbatim()
         #: The input rewrites the hooks asked for, run as nested calls on tools/execute.
         self.rewrites = Rewrites(host)
+        #: The asks handed to the host's approval whose vendor runs the call when nobody answers.
+        self.unattended = Unattended(host)
+        #: The calls a pre-tool hook explicitly allowed (a permission rule's guard reads it: in some
+        #: vendors a hook's allow lifts a rule).
+        self.allowed = Allowed()
         #: The host's model for prompt and agent hooks (the optional `complete` part), if it has one.
         self.complete: Complete | None = host.complete if "model" in host.surface.services else None
 

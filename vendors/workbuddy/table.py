@@ -209,13 +209,14 @@ EVENTS = (
         matcher_subject="tool_name",
         degradations=(
             degrade("decision-narrowed",
-                    "allow lets the call through without skipping the host's own guards, and ask goes to "
-                    "the host's approval (denied with the hook's reason when the host has none), not to "
-                    "CodeBuddy's own allow rules: a call CodeBuddy allows up front (--allowedTools) is "
-                    "denied here when no approval channel answers."),
+                    "allow lets the call through without skipping the host's own guards; ask goes to the "
+                    "host's approval, where a person may refuse a call CodeBuddy allows up front "
+                    "(--allowedTools); with nobody to answer, the call runs, as codebuddy -p runs it "
+                    "(measured, lane case workbuddy:ask)."),
             degrade("timing-differs",
-                    "CodeBuddy runs the PreToolUse hooks a second time when an ask reaches its permission "
-                    "check; here they run once."),
+                    "After an ask, CodeBuddy runs the PreToolUse hooks a second time when the call executes "
+                    "(its hook cache keeps no ask, read in 2.163.0; measured: they fire twice) and a deny "
+                    "then blocks it; here they run once, before the approval."),
             degrade("scope-differs",
                     "continue:false stops the agent before the call runs, as in CodeBuddy, but CodeBuddy then "
                     "runs its Stop hooks and here the turn ends without them."),
