@@ -299,6 +299,17 @@ ORACLE: list[tuple[str, str, Check]] = [
      lambda o: "LANE-CTX-PROMPT" not in o.landings and lands(
          "LANE-CTX-PRE", "prompt", '<system-reminder data-role="hook">LANE-CTX-PRE second</system-reminder>')(o)),
     ("workbuddy:session_end", "-p never fires SessionEnd", lambda o: o.invoked == ("SessionStart",)),
+    # Issue 34: an ask nobody can answer, as each CLI settles it in its non-interactive run.
+    ("workbuddy:perm_ask", "codebuddy -p runs a call an ask rule matches", lambda o: o.tool_ran and not o.invoked),
+    ("workbuddy:ask", "codebuddy -p runs a call a hook asked about, firing PreToolUse again",
+     lambda o: o.tool_ran and o.invoked == ("PreToolUse", "PreToolUse")),
+    ("workbuddy:perm_deny_hook_allow", "a hook's allow lifts a deny rule", lambda o: o.tool_ran),
+    ("qwen:perm_ask", "qwen -p in its default approval mode declines an ask rule's call",
+     denied('Qwen Code requires permission to use "run_shell_command", but that permission was declined '
+            "(non-interactive mode cannot prompt for confirmation).")),
+    ("qwen:perm_ask_hook_allow", "the rules are weighed first: the hook never fires", lambda o: not o.invoked
+     and not o.tool_ran),
+    ("qwen:perm_deny_local", "a deny in .qwen/settings.local.json is not read", lambda o: o.tool_ran),
     # (84 model calls in its 40 s when the machine was quiet, 9 under a load of 28: the bound is the
     # script's four turns, past which only a loop keeps calling.)
     ("workbuddy:stop_block_always", "a Stop hook that always blocks loops past the script until the CLI is killed",
