@@ -52,7 +52,9 @@ async def run_counting(root: Path, mode: str) -> tuple[list[str], list[str]]:
                                                 Reply(calls=(call("bash", command="echo again"),)), "done"])
         await agent.run_turn("go")
         await host.settle()
-        users = [e.data["text"] for e in agent.session.events if e.type == "user/message"]
+        # The system lines come as system messages (OpenCode's system text), after the prompt.
+        users = [e.data["text"] for e in agent.session.events if e.type == "user/message"
+                 or (e.type == "developer/message" and e.data.get("role") == "system")]
     return (root / "calls.log").read_text().split(), users
 
 

@@ -307,8 +307,7 @@ class Runner:
         self.rewrites = Rewrites(host)
         #: The asks handed to the host's approval whose vendor runs the call when nobody answers.
         self.unattended = Unattended(host)
-        #: The calls a pre-tool hook explicitly allowed (a permission rule's guard reads it: in some
-        #: vendors a hook's allow lifts a rule).
+        #: The calls a pre-tool hook allowed (a rule's guard weighs it: see ``routing.allowed``).
         self.allowed = Allowed()
         #: The host's model for prompt and agent hooks (the optional `complete` part), if it has one.
         self.complete: Complete | None = host.complete if "model" in host.surface.services else None
@@ -496,4 +495,5 @@ def context_messages(group: GroupResult, applied: Applied) -> tuple[UserMessage,
     a vendor that puts it in none)."""
     if not (applied.context and applied.place == "message"):
         return ()
-    return (message(group, applied.context, group.ran[0].spec.context_role or "user"),)
+    first = group.ran[0]
+    return (message(group, applied.context, first.spec.role_of(first.row) or "user"),)

@@ -18,7 +18,7 @@ the hooks of one key run in mount order on one shared ``output``, as OpenCode ru
 * ``experimental.chat.system.transform`` on ``agent/pre-step`` too, after ``chat.message``: OpenCode
   calls it before every model request, so it runs before every step (and once more on a session's
   first prompt, for the session-title request OpenCode makes and this host does not); lines that
-  differ from the last ones given reach the model as one sourced context message;
+  differ from the last ones given reach the model as one sourced system message;
 * ``permission.ask`` on ``approval/request``; ``event`` on the host moments that stand for bus
   events.
 
@@ -324,7 +324,10 @@ class PluginHostRouter:
                      f"{len(lines)} system line(s)" + ("" if fresh or not lines else ", already given"))
         if not fresh:
             return None
-        return new_message("\n".join(lines), PLUGIN_SOURCE, "opencode:experimental.chat.system.transform")
+        # OpenCode sends them as system text: a system message where the host has one (measured,
+        # lane case opencode:session_context), a user message elsewhere.
+        return new_message("\n".join(lines), PLUGIN_SOURCE, "opencode:experimental.chat.system.transform",
+                           role="system")
 
     async def _approval(self, request: ApprovalRequest, next: Next) -> ApprovalOutcome:
         if not self._by_key.get("permission.ask"):

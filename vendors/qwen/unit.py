@@ -24,8 +24,7 @@ UNIT = vendor_unit(
     # decision is ignored (continue:false replaces the result), Stop blocks stop after 8 in a row.
     voice=QwenVoice("qwen", post_block="replace", stop_guard=8, result_separator="\n\n",
                     places=MappingProxyType({"PostToolUse": "result", "PostToolUseFailure": "result",
-                                             "UserPromptSubmit": "after-prompt",
-                                             "SessionStart": "before-prompt"})),
+                                             "UserPromptSubmit": "after-prompt"})),
     landing=Facts(context={"session": "message:system", "prompt": "prompt", "post": "tool_result"},
                   rewrites_input=False),
     lane="vendors.qwen.lane:CLI",  # test support: loaded only by the vendor lane
