@@ -26,7 +26,7 @@ UNIT = vendor_unit(
                     places=MappingProxyType({"PostToolUse": "result", "PostToolUseFailure": "result",
                                              "UserPromptSubmit": "after-prompt"})),
     landing=Facts(context={"session": "message:system", "prompt": "prompt", "post": "tool_result"},
-                  rewrites_input=False),
+                  rewrites_input=False, unfired=frozenset({"SessionEnd"})),  # -p never fires it (measured)
     lane="vendors.qwen.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=Later("vendors.qwen.permissions:LANGUAGE"),  # Claude's language, derived
 )

@@ -329,11 +329,14 @@ EVENTS = (
         matcher_subject="reason",
         degradations=(
             _NOT_BRIDGED,
-            # Measured, CodeBuddy Code 2.163.0 (lane case session_end; with and without a matcher).
+            # Measured, CodeBuddy Code 2.163.0 (lane case session_end; with and without a matcher);
+            # where it fires was read in its binary (executeSessionEndHooks' callers).
             degrade("timing-differs",
-                    "CodeBuddy's -p run never fires SessionEnd, where here it runs when the agent is "
-                    "disposed; and agent/disposed fires whenever an agent leaves the live registry, on "
-                    "reload and teardown too, which is broader than the end of a session."),
+                    "CodeBuddy fires SessionEnd when a session is cleared (/clear) or exited (/exit), or its "
+                    "process is stopped (SIGTERM, SIGHUP, SIGQUIT, a lost parent); a -p run that finishes "
+                    "exits without it. Here it runs when the agent is disposed, the host's end of a session, "
+                    "so a host run that ends fires it where codebuddy -p does not; and agent/disposed fires "
+                    "whenever an agent leaves the live registry, on reload and teardown too."),
             degrade("payload-field-missing",
                     "The host gives no end reason, so reason is always \"other\" and a matcher cannot "
                     "tell clear from logout."),
