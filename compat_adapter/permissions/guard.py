@@ -22,9 +22,12 @@ from pathlib import Path
 from typing import Any, Literal
 
 from compat_adapter.host.protocol import (
+    ApprovalOutcome,
     ApprovalRequest,
     Host,
     PostToolDecision,
+    PreStepDecision,
+    PreStepEvent,
     PreToolDecision,
     ToolExecution,
     ToolPostEvent,
@@ -35,11 +38,12 @@ from compat_adapter.permissions.language import RuleLanguage
 from compat_adapter.permissions.model import PermissionRule, RuleCall, Ruling
 from compat_adapter.routing.allowed import Allowed
 from compat_adapter.routing.unattended import Unattended
-from compat_adapter.routing.verbatim import Verbatim
+from compat_adapter.routing.verbatim import Verbatim, reworded
 
 __all__ = ("PermissionGuard", "rule_call")
 
 APPROVAL_SEAM = "approval/request"
+STEP_SEAM = "agent/pre-step"
 
 Next = Callable[[], Awaitable[Any]]
 
@@ -65,6 +69,12 @@ class PermissionGuard:
         #: The calls the adapter's own pre-tool hooks allowed (a hook's allow is otherwise the
         #: waterfall's default, and some vendors let it lift a rule).
         self._allowed = allowed
+        #: Asks whose refusal ends the turn (call → agent), and the agents whose next step is refused.
+        self._ending: dict[tuple[str | None, str | None], str] = {}
+        self._halting: set[str] = set()
+        #: Refusals of a tool the vendor never offered: its post-tool hooks still run (OpenCode's
+        #: ``invalid`` tool takes the call).
+        self._unoffered: set[tuple[str | None, str]] = set()
         self._unsubscribe: list[Callable[[], None]] = []
 
     def add(self, rid: str, language: RuleLanguage, rule: PermissionRule) -> None:
@@ -75,6 +85,8 @@ class PermissionGuard:
                 self._unsubscribe.append(self._host.on(POST_SEAM, self._on_post_execute, prepend=True))
             if APPROVAL_SEAM in self._host.surface.seams:
                 self._unsubscribe.append(self._host.on(APPROVAL_SEAM, self._on_approval))
+            if STEP_SEAM in self._host.surface.seams:
+                self._unsubscribe.append(self._host.on(STEP_SEAM, self._on_pre_step, prepend=True))
 
     @property
     def rules(self) -> tuple[PermissionRule, ...]:
@@ -125,22 +137,49 @@ class PermissionGuard:
         self._host.log("info", "compat-adapter permission rule", vendor=found.rule.vendor,
                        decision=found.behavior, rule=found.rule.text, origin=found.rule.origin,
                        tool=execution.name)
+        agent = execution.agent
+        ends = found.behavior == "ask" and language.combination.rejected_ask_ends_turn and agent is not None
         if found.behavior == "ask" and "approval" in self._host.surface.services:
             if language.combination.unattended_ask == "run":
                 # Should nobody be there to answer, the vendor runs the call (CodeBuddy -p).
                 self._unattended.want(execution, found.rule.vendor)
             else:
                 self._verbatim.ask(execution, found.text)
+            if ends and agent is not None:
+                self._ending[(agent.session.id, execution.call_id)] = agent.id
             return PreToolDecision("ask", found.text)
+        if ends and agent is not None:
+            self._halting.add(agent.id)  # nobody to ask: refused, and the vendor's run ends here
+        if found.unoffered:
+            self._unoffered.add((agent.session.id if agent is not None else None, execution.call_id))
         return self._verbatim.deny(execution, found.text)
 
     async def _on_approval(self, request: ApprovalRequest, next: Next) -> Any:
-        return self._unattended.settle(request, await next())
+        outcome = self._unattended.settle(request, await next())
+        agent = self._ending.pop((request.agent.session.id, request.call_id), None)
+        if agent is not None and outcome is not ApprovalOutcome.ALLOWED_ONCE:
+            self._halting.add(agent)  # a refused ask ends the vendor's run (OpenCode)
+        return outcome
+
+    async def _on_pre_step(self, event: PreStepEvent, next: Next) -> Any:
+        if event.agent.id not in self._halting:
+            return await next()
+        self._halting.discard(event.agent.id)
+        self._host.log("info", "compat-adapter permission rule: the refused ask ends the turn, as its vendor's "
+                               "run ends", agent=event.agent.id)
+        return PreStepDecision("reject")
 
     async def _on_post_execute(self, event: ToolPostEvent, next: Next) -> Any:
         said = self._verbatim.take(event)
         if said is None:
             return await next()
+        agent = event.execution.agent
+        key = (agent.session.id if agent is not None else None, event.execution.call_id)
+        if key in self._unoffered:
+            # The vendor hands a call to a tool it never offered to its own error tool, whose
+            # post-tool hooks run (OpenCode's `invalid`, measured): the rest of the waterfall runs.
+            self._unoffered.discard(key)
+            return await reworded(said, next)
         # The vendor runs no post-tool hook for a call its rules refused (measured: neither
         # PostToolUse nor PostToolUseFailure fires under Claude Code), so the waterfall stops here.
         return PostToolDecision("block", said)

@@ -31,6 +31,9 @@ class Combination(Protocol):
     #: What the vendor does with an ask nobody can answer (its non-interactive run): ``refuse``
     #: (Claude Code) or ``run`` (CodeBuddy Code 2.163.0 runs the call).
     unattended_ask: str
+    #: An ask refused (by the person, or for want of anyone to answer it) ends the agent's turn:
+    #: no model call follows (OpenCode 1.18.33: a RejectedError breaks its loop, measured).
+    rejected_ask_ends_turn: bool
 
 
 @runtime_checkable

@@ -70,6 +70,7 @@ class Combination:
     hook_allow_lifts_deny: bool = False
     #: An ask nobody can answer: ``refuse`` (claude -p) or ``run`` (codebuddy -p, measured).
     unattended_ask: str = "refuse"
+    rejected_ask_ends_turn: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,6 +32,7 @@ class Combination:
     hook_allow_lifts_ask: bool
     hook_allow_lifts_deny: bool
     unattended_ask: str
+    rejected_ask_ends_turn: bool = False
 
 
 @dataclass(frozen=True, slots=True)

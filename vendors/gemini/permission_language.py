@@ -51,6 +51,7 @@ class Combination:
     hook_allow_lifts_ask: bool
     hook_allow_lifts_deny: bool
     unattended_ask: str
+    rejected_ask_ends_turn: bool = False
 
 
 def _project(path: Path) -> Path:
