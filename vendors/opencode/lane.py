@@ -90,8 +90,9 @@ class OpenCodeCli(VendorCli):
             "rewrite": ((), {"plugin_rules": {"set_args": {"command": REWRITTEN_COMMAND}}}),
             "pre_context": "OpenCode's tool.execute.before cannot add model context",
             "post_context": ((), {"plugin_rules": {"append_output": "\nLANE-CTX-POST"}}),
-            "post_block": "OpenCode's tool.execute.after has no block answer",
-            "prompt_block": "OpenCode's chat.message cannot block a prompt",
+            # No block answer on either: a throw is the only way a plugin says no (measured here).
+            "post_block": ((), {"plugin_rules": {"after_throw": "LANE-BLOCK post"}}),
+            "prompt_block": ((), {"plugin_rules": {"message_throw": "LANE-BLOCK prompt"}}),
             "prompt_context": ((), {"plugin_rules": {"message_append": "LANE-CTX-PROMPT"}}),
             "stop_block_json": "OpenCode has no Stop equivalent: a plugin re-prompting on session.idle gets no turn "
                                "under `opencode run`",

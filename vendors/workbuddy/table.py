@@ -294,11 +294,13 @@ EVENTS = (
                     "message that is not marked isMeta (continue:false ends the turn with no feedback, as "
                     "in CodeBuddy)."),
             # Measured, CodeBuddy Code 2.163.0 -p (lane case stop_block_always): a Stop hook that
-            # blocks every time loops with no cap until the process is killed.
+            # blocks every time loops with no cap until the process is killed (killed after 420 s:
+            # 186 Stop blocks, 187 model calls, still looping; the lane runs it without --max-turns).
             degrade("decision-narrowed",
                     "A Stop block past the host's step bound for one turn (64 steps on the embedded host) "
-                    "has no effect: the turn ends there, where CodeBuddy has no cap and a hook that always "
-                    "blocks keeps it looping until the process is killed."),
+                    "has no effect: the turn ends there, where CodeBuddy (run without --max-turns) has no "
+                    "cap and a hook that always blocks keeps it looping until the process is killed "
+                    "(measured: 186 blocks in 420 s, still looping)."),
             degrade("timing-differs",
                     "So a Stop hook that always blocks fires at most once per host step of the turn, where "
                     "CodeBuddy fires it again for as long as the process lives."),
