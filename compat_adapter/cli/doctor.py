@@ -50,7 +50,7 @@ def _timeout(hook: Any) -> float:
 
 
 def _hook(hook: Any, surface: Any, root: Path) -> dict[str, Any]:
-    from compat_adapter.cli.grade import hook_row
+    from compat_adapter.project import hook_row
 
     row = hook_row(hook, surface, root)
     out = {"vendor": hook.vendor, "event": hook.event, "matcher": hook.matcher, "command": row.get("command"),
@@ -89,7 +89,7 @@ def _plugin(plugin: Any) -> dict[str, Any]:
 
 def diagnose(folder: Path, host: str = "embedded") -> list[dict[str, Any]]:
     """One entry per hook (and per unusable file) of every vendor in ``folder``."""
-    from compat_adapter.cli.lines import line_of
+    from compat_adapter.importers.lines import line_of
     from compat_adapter.host.surfaces import surface_named
     from compat_adapter.importers.discover import import_all
     from compat_adapter.trust import UNTRUSTED, TRUST_COMMAND

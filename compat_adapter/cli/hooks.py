@@ -21,7 +21,7 @@ _STATE = {"trusted": "trusted", "untrusted": "NOT TRUSTED", "changed": "CHANGED 
 
 def list_hooks(folder: Path) -> list[dict[str, Any]]:
     """One entry per hook the project's files declare, in each vendor's file order."""
-    from compat_adapter.cli.lines import line_of
+    from compat_adapter.importers.lines import line_of
     from compat_adapter.errors import CompatError
     from compat_adapter.importers.discover import discover
     from compat_adapter.importers.gate import review

@@ -10,6 +10,7 @@ language, matches calls through it, and words refusals with it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -19,7 +20,8 @@ from compat_adapter.permissions.model import PermissionImport, PermissionRule, R
 __all__ = ("Combination", "OwnPrecedence", "RuleLanguage")
 
 
-class Combination(Protocol):
+@dataclass(frozen=True, slots=True)
+class Combination:
     """How the vendor weighs its rules against its pre-tool hooks (measured on its CLI)."""
 
     #: The hooks run before the rules are consulted, so a rule-denied call still fires them.
@@ -27,13 +29,13 @@ class Combination(Protocol):
     #: A hook's allow lifts an ask rule (False: the ask stands, Claude Code 2.1.332).
     hook_allow_lifts_ask: bool
     #: A hook's allow lifts a deny rule too (CodeBuddy Code 2.163.0).
-    hook_allow_lifts_deny: bool
+    hook_allow_lifts_deny: bool = False
     #: What the vendor does with an ask nobody can answer (its non-interactive run): ``refuse``
     #: (Claude Code) or ``run`` (CodeBuddy Code 2.163.0 runs the call).
-    unattended_ask: str
+    unattended_ask: str = "refuse"
     #: An ask refused (by the person, or for want of anyone to answer it) ends the agent's turn:
     #: no model call follows (OpenCode 1.18.33: a RejectedError breaks its loop, measured).
-    rejected_ask_ends_turn: bool
+    rejected_ask_ends_turn: bool = False
 
 
 @runtime_checkable

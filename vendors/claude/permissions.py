@@ -23,11 +23,12 @@ from compat_adapter.catalog import host_tool
 from compat_adapter.importers.common import Refused, freeze
 from compat_adapter.importers.loaders import json_kind
 from compat_adapter.model import Degradation, degrade
+from compat_adapter.permissions.language import Combination
 from compat_adapter.permissions.model import PermissionImport, PermissionRule, PermissionSetting, RuleCall
 from vendors.claude.pathrules import CLAUDE_PATHS, PathReading, covers
 from vendors.claude.shellrules import CLAUDE_SHELL, ShellReading, file_operands, matches_command, refused_part
 
-__all__ = ("LANGUAGE", "ClaudeRules", "Combination", "Tools", "Words", "parse_rule")
+__all__ = ("LANGUAGE", "ClaudeRules", "Tools", "Words", "parse_rule")
 
 #: The tools an ``Edit`` rule covers, and those a ``Read`` rule covers.
 EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
@@ -60,17 +61,6 @@ class Tools:
 CLAUDE_TOOLS = Tools()
 _RULE = re.compile(r"([A-Za-z][A-Za-z0-9_\-]*(?:__[^()\s]*)?)(?:\((.*)\))?", re.DOTALL)
 _MODES = ("default", "acceptEdits", "plan", "bypassPermissions", "dontAsk")
-
-
-@dataclass(frozen=True, slots=True)
-class Combination:
-    hooks_first: bool
-    hook_allow_lifts_ask: bool
-    #: A PreToolUse hook's allow lifts a deny rule too (CodeBuddy Code 2.163.0, measured).
-    hook_allow_lifts_deny: bool = False
-    #: An ask nobody can answer: ``refuse`` (claude -p) or ``run`` (codebuddy -p, measured).
-    unattended_ask: str = "refuse"
-    rejected_ask_ends_turn: bool = False
 
 
 @dataclass(frozen=True, slots=True)

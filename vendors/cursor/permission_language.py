@@ -16,6 +16,7 @@ from compat_adapter.catalog import host_tool
 from compat_adapter.importers.common import Refused
 from compat_adapter.importers.loaders import json_kind
 from compat_adapter.model import Degradation, degrade
+from compat_adapter.permissions.language import Combination
 from compat_adapter.permissions.model import PermissionImport, PermissionRule, RuleCall
 from vendors.cursor.permissions import Token, judge, parse_token
 
@@ -24,15 +25,6 @@ __all__ = ("LANGUAGE", "CursorRules")
 #: The Cursor tool names each token kind covers.
 _TOOLS = {"Shell": ("Shell",), "Read": ("Read",), "Write": ("Write",), "Mcp": ()}
 _HOST_ARGS = {"file_path": "path", "old_string": "old", "new_string": "new"}
-
-
-@dataclass(frozen=True, slots=True)
-class Combination:
-    hooks_first: bool
-    hook_allow_lifts_ask: bool
-    hook_allow_lifts_deny: bool
-    unattended_ask: str
-    rejected_ask_ends_turn: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ from compat_adapter.catalog import host_tool, resolve_vendor
 from compat_adapter.importers.common import Refused
 from compat_adapter.importers.loaders import json_kind
 from compat_adapter.model import Degradation, degrade
+from compat_adapter.permissions.language import Combination
 from compat_adapter.permissions.model import PermissionImport, PermissionRule, RuleCall, Ruling
 from vendors.gemini.permissions import PolicyRule, check, denial_text, hidden_tools, settings_rules
 
@@ -43,15 +44,6 @@ DISPLAY_NAMES = {"run_shell_command": "Shell", "write_file": "WriteFile", "repla
                  "read_file": "ReadFile", "glob": "FindFiles", "grep_search": "SearchText",
                  "list_directory": "ReadFolder", "web_fetch": "WebFetch", "google_web_search": "GoogleSearch",
                  "read_many_files": "ReadManyFiles", "ask_user": "Ask User"}
-
-
-@dataclass(frozen=True, slots=True)
-class Combination:
-    hooks_first: bool
-    hook_allow_lifts_ask: bool
-    hook_allow_lifts_deny: bool
-    unattended_ask: str
-    rejected_ask_ends_turn: bool = False
 
 
 def _project(path: Path) -> Path:

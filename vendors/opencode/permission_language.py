@@ -19,6 +19,7 @@ from compat_adapter.catalog import resolve_vendor
 from compat_adapter.importers.common import Refused
 from compat_adapter.importers.loaders import json_kind
 from compat_adapter.model import Degradation, degrade
+from compat_adapter.permissions.language import Combination
 from compat_adapter.permissions.model import PermissionImport, PermissionRule, RuleCall, Ruling
 from vendors.opencode.permissions import (
     REJECTED,
@@ -37,15 +38,6 @@ __all__ = ("LANGUAGE", "OpenCodeRules")
 _ASKED_BY = {"bash": "bash", "edit": "edit", "write": "edit", "apply_patch": "edit", "read": "read",
              "glob": "glob", "grep": "grep", "webfetch": "webfetch", "websearch": "websearch", "task": "task",
              "todowrite": "todowrite", "skill": "skill", "lsp": "lsp"}
-
-
-@dataclass(frozen=True, slots=True)
-class Combination:
-    hooks_first: bool
-    hook_allow_lifts_ask: bool
-    hook_allow_lifts_deny: bool
-    unattended_ask: str
-    rejected_ask_ends_turn: bool = False
 
 
 def _own(rule: PermissionRule) -> Rule:

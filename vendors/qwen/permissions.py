@@ -30,8 +30,9 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from compat_adapter.permissions.language import Combination
 from vendors.claude.pathrules import PathReading
-from vendors.claude.permissions import ClaudeRules, Combination, Tools, Words
+from vendors.claude.permissions import ClaudeRules, Tools, Words
 from vendors.claude.shellrules import ShellReading
 
 __all__ = ("LANGUAGE",)

@@ -16,8 +16,9 @@ CodeBuddy Code 2.163.0 does otherwise (measured with ``codebuddy -p``, the lane'
 
 from __future__ import annotations
 
+from compat_adapter.permissions.language import Combination
 from vendors.claude.pathrules import PathReading
-from vendors.claude.permissions import ClaudeRules, Combination, Words
+from vendors.claude.permissions import ClaudeRules, Words
 from vendors.claude.shellrules import ShellReading
 
 __all__ = ("LANGUAGE",)
