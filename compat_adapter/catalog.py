@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from compat_adapter.errors import UnknownEvent, UnknownVendor
 from compat_adapter.model import EventRow, VendorSpec
-from compat_adapter.registry import VendorUnit, registered
+from compat_adapter.registry import VendorUnit, registered, unit_named
 
 if TYPE_CHECKING:
     from compat_adapter.routing.voice import Voice
@@ -42,7 +42,7 @@ def _by_name() -> Mapping[str, VendorUnit]:
 def unit_of(name: object) -> VendorUnit:
     """The unit of a vendor id or documented alias; anything else raises UNKNOWN_VENDOR."""
     if isinstance(name, str):
-        unit = _by_name().get(name.strip().lower())
+        unit = unit_named(name.strip().lower()) or _by_name().get(name.strip().lower())
         if unit is not None:
             return unit
     # Named only in the error: grading asks for a unit several times per row.

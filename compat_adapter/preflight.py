@@ -203,7 +203,7 @@ def _read_as_block(spec: VendorSpec, event: str, code: int | None) -> bool:
     the exit status with the shell's error on stderr (Copilot's preToolUse denies on any failure;
     exit 2 blocks where the vendor blocks on it, and only on the events where it does)."""
     from compat_adapter.dialects import dialect_for
-    from compat_adapter.runtime.process import ProcessOutcome
+    from compat_adapter.runtime.outcome import ProcessOutcome
 
     failed = ProcessOutcome(exit_code=1 if code is None else code, stdout="", stderr="sh: cannot start the hook",
                             timed_out=False, truncated=False, cause=None, duration_ms=0.0)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 from pydantic import ValidationError
 
 from compat_adapter.errors import VendorIncomplete
-from compat_adapter.model import HookPlace, UnsupportedVendor, VendorSpec
+from compat_adapter.model import HookPlace, VendorSpec
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from compat_adapter.routing.placement import Facts
     from compat_adapter.routing.voice import Voice
 
-__all__ = ("ENTRY_POINT_GROUP", "Importer", "Later", "VendorUnit", "check_unit", "load_units", "registered", "vendor_unit")
+__all__ = ("ENTRY_POINT_GROUP", "Importer", "Later", "VendorUnit", "check_unit", "load_units", "registered", "unit_named", "vendor_unit")
 
 ENTRY_POINT_GROUP = "compat_adapter.vendors"
 
@@ -265,10 +265,11 @@ def _load(point: EntryPoint) -> VendorUnit:
     return unit
 
 
-def load_units(unsupported: tuple[UnsupportedVendor, ...] = ()) -> tuple[VendorUnit, ...]:
+def load_units() -> tuple[VendorUnit, ...]:
     """Every registered unit, checked, in matrix order. Raises VENDOR_INCOMPLETE for the first unit
-    that is incomplete, or when two units claim one name, or a registered vendor is still listed
-    as unsupported."""
+    that is incomplete, or when two units claim one name. A registered unit supersedes its entry in
+    the list of agents with no unit (``vendors/unsupported.py``), so that the commit adding a unit
+    touches no shared file: discovery skips such an entry."""
     # Imported here: reading the installed distributions' metadata is paid on first use only.
     from importlib.metadata import entry_points
 
@@ -284,17 +285,22 @@ def load_units(unsupported: tuple[UnsupportedVendor, ...] = ()) -> tuple[VendorU
                 raise VendorIncomplete(f"vendor {unit.spec.id}: the name {name!r} is {claimed[name]}'s already",
                                        vendor=unit.spec.id, part="spec")
             claimed[name] = unit.spec.id
-    for other in unsupported:
-        if other.id in claimed:
-            raise VendorIncomplete(f"vendor {other.id} is registered and still listed as not supported "
-                                   "(vendors/unsupported.py): remove it there", vendor=other.id, part="unsupported")
     return tuple(units)
+
+
+@cache
+def unit_named(name: str) -> VendorUnit | None:
+    """The unit registered under exactly this id, checked, loaded alone: a command about one vendor
+    reads no other vendor's table. None when no entry point has that name (an alias, a typo: the
+    caller then looks among all of them, `registered`, where two units claiming a name fail)."""
+    from importlib.metadata import entry_points
+
+    for point in entry_points(group=ENTRY_POINT_GROUP, name=name):
+        return _load(point)
+    return None
 
 
 @cache
 def registered() -> tuple[VendorUnit, ...]:
     """The registered units, loaded and checked once per process."""
-    # Imported here: the list of agents with no unit is data of the vendors package.
-    from vendors.unsupported import UNSUPPORTED
-
-    return load_units(UNSUPPORTED)
+    return load_units()

@@ -121,6 +121,9 @@ class DegradationCode(StrEnum):
     matching covers that this host's tools or matching do not): a guard with a gap."""
     SETTING_IGNORED = "setting-ignored"
     """A permission setting beside the rules (a mode, extra folders) has no effect here."""
+    SHOWN_MORE = "shown-more"
+    """The host shows the person what a hook said (a stopReason, a systemMessage) where the vendor's
+    own user interface shows nothing of it: the person learns more here, the model reads the same."""
 
 
 class Safety(StrEnum):
@@ -178,6 +181,7 @@ SAFETY: Mapping[DegradationCode, Safety] = MappingProxyType({
     DegradationCode.TEXT_DIFFERS: Safety.COSMETIC,
     DegradationCode.NO_PUBLIC_API: Safety.COSMETIC,  # where the semantics come from, not what they do
     DegradationCode.OWN_TRANSLATION: Safety.COSMETIC,
+    DegradationCode.SHOWN_MORE: Safety.COSMETIC,  # a notice to the person; no verdict, no model text
 })
 
 #: The safety class of each preflight finding kind (``compat_adapter.preflight``) and of the other

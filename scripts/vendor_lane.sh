@@ -30,6 +30,8 @@ declare -A VERSION=(
   [qwen]="0.24.4"
 )
 # Where each vendor's release is published (CodeBuddy: a PyPI wheel, the rest npm).
+# A vendor unit may instead state its pin in its own folder, vendors/<id>/lane.pin (read below), so
+# that adding a vendor touches no shared file.
 declare -A PACKAGE=(
   [claude]="@anthropic-ai/claude-code"
   [codex]="@openai/codex"
@@ -39,6 +41,30 @@ declare -A PACKAGE=(
   [gemini]="@google/gemini-cli"
   [qwen]="@qwen-code/qwen-code"
 )
+
+# The vendors pinned here; each vendors/<id>/lane.pin adds one (an npm CLI): lines of "key value",
+# keys package, version, binary (relative to its folder) and extra (another package@version its
+# folder needs beside it, repeatable; pinned even with --latest).
+VENDORS=(claude codex copilot opencode codebuddy gemini qwen)
+declare -A EXTRA=()
+declare -A BINARY=()
+for pin in "$ROOT"/vendors/*/lane.pin; do
+  [[ -f "$pin" ]] || continue
+  v=$(basename "$(dirname "$pin")")
+  while read -r key value; do
+    case "$key" in
+      ''|'#'*) ;;
+      package) PACKAGE[$v]="$value" ;;
+      version) VERSION[$v]="$value" ;;
+      binary) BINARY[$v]="$value" ;;
+      extra) EXTRA[$v]="${EXTRA[$v]:-} $value" ;;
+      *) echo "vendor lane: $pin: unknown key $key" >&2; exit 2 ;;
+    esac
+  done < "$pin"
+  [[ -n "${PACKAGE[$v]:-}" && -n "${VERSION[$v]:-}" && -n "${BINARY[$v]:-}" ]] \
+    || { echo "vendor lane: $pin needs package, version and binary" >&2; exit 2; }
+  VENDORS+=("$v")
+done
 
 mode=install
 latest=0
@@ -79,7 +105,7 @@ registry_latest() {  # vendor -> the version its registry calls latest
   echo "$found"
 }
 
-for v in claude codex copilot opencode codebuddy gemini qwen; do
+for v in "${VENDORS[@]}"; do
   if [[ -n "${PIN[$v]:-}" ]]; then
     VERSION[$v]="${PIN[$v]}"
   elif [[ $latest -eq 1 ]]; then
@@ -101,7 +127,7 @@ NPM_FLAGS=(--no-audit --no-fund --loglevel=error --no-update-notifier)
 
 # The binary each vendor is run from (relative to its folder): the install is "done" only when it
 # exists and the stamp matches.
-declare -A BINARY=(
+BINARY+=(
   [claude]="node_modules/@anthropic-ai/claude-code/bin/claude.exe"
   [codex]="node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"
   [copilot]="node_modules/@github/copilot-linux-x64/copilot"
@@ -119,9 +145,12 @@ declare -A WANT=(
   [gemini]="$GEMINI"
   [qwen]="$QWEN"
 )
+for v in "${VENDORS[@]}"; do
+  [[ -n "${WANT[$v]:-}" ]] || WANT[$v]="${PACKAGE[$v]}@${VERSION[$v]}${EXTRA[$v]:-}"
+done
 
 if [[ "$mode" == want ]]; then
-  for v in claude codex copilot opencode codebuddy gemini qwen; do printf '%s\t%s\n' "$v" "${WANT[$v]}"; done
+  for v in "${VENDORS[@]}"; do printf '%s\t%s\n' "$v" "${WANT[$v]}"; done
   exit 0
 fi
 mkdir -p "$LANE"
@@ -165,6 +194,9 @@ install_one() {
       python3 -m zipfile -e "$dir"/dl/codebuddy_agent_sdk-*.whl "$dir/wheel"
       chmod +x "$dir/wheel/codebuddy_agent_sdk/bin/"*
       rm -rf "$dir/dl" ;;
+    *)  # a unit's own pin (vendors/<id>/lane.pin): its npm package and extras
+      # shellcheck disable=SC2086  # the extras are words
+      npm_install "$v" "${PACKAGE[$v]}@${VERSION[$v]}" ${EXTRA[$v]:-} ;;
   esac
   [[ -e "$LANE/$v/${BINARY[$v]}" ]] || { echo "vendor lane: $v installed but ${BINARY[$v]} is missing" >&2; return 1; }
   # It must also run. Copilot's first start unpacks its JS payload into the cache the runs share
@@ -175,8 +207,18 @@ install_one() {
 }
 
 started=$(date +%s)
+# The lane reads what a hook tells the person off Claude Code's and Codex's terminal UIs, run in tmux.
+if ! command -v tmux >/dev/null; then
+  if command -v apt-get >/dev/null; then
+    apt-get install -y --no-install-recommends tmux >/dev/null 2>&1 \
+      || { apt-get update -q >/dev/null && apt-get install -y --no-install-recommends tmux >/dev/null; }
+  else
+    echo "vendor lane: tmux is needed to read the CLIs' terminal UIs (apt-get install tmux)" >&2; exit 1
+  fi
+fi
+
 todo=()
-for v in claude codex copilot opencode codebuddy gemini qwen; do
+for v in "${VENDORS[@]}"; do
   up_to_date "$v" || todo+=("$v")
 done
 if [[ ${#todo[@]} -eq 0 ]]; then

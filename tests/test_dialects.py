@@ -798,3 +798,15 @@ def test_workbuddy_stop_payload_is_what_codebuddy_sends() -> None:
     assert stop["background_tasks"] == [] and stop["session_crons"] == []
     assert stop["is_truncation_recovery"] is False and stop["agent_type"] == "cli"
     assert "effort" not in stop and "effort" in CLAUDE.payload(moment("Stop", last_assistant_message="done"))
+
+
+def test_codex_post_tool_continue_false_goes_on_with_a_reason_to_show() -> None:
+    # Codex 0.171.0 goes on after a PostToolUse continue:false, and its terminal UI still shows
+    # "Hook stopped" with the reason (lane case codex:post_halt, read off the screen).
+    answer = CODEX.decode("PostToolUse", run(0, js({"continue": False, "stopReason": "review me"})))
+    assert not answer.stop and answer.stop_reason == "review me" and "continue" in answer.ignored
+    merged = CODEX.merge("PostToolUse", [CODEX.decode("PostToolUse", run(0, "")), answer])
+    assert not merged.stop and merged.stop_reason == "review me"
+    # A stopping hook's reason is the one a merge keeps.
+    stops = CODEX.decode("Stop", run(0, js({"continue": False, "stopReason": "halt"})))
+    assert CODEX.merge("Stop", [answer, stops]).stop_reason == "halt"

@@ -505,7 +505,7 @@ async def test_claude_prompt_context_from_plain_stdout_and_a_block(tmp_path: Pat
         assert result.reason == "blocked" and result.steps == 0
         [record] = [r for r in adapter.audit if r.event == "UserPromptSubmit"]
         assert record.decision == "block" and record.honoured
-    # What stays different is listed: the reject's words reach the person as the host's notice,
-    # and DSH's web UI shows the turn stopped without them.
+    # What stays different is listed: the reject's words reach the person as the host's notice
+    # (on DSH, a row of the web UI's chat among its other places), not as Claude's transcript line.
     assert any("reaches the person as the host's notice" in t and "web UI" in t
                for t in losses("claude", "UserPromptSubmit", DegradationCode.OUTPUT_FIELD_IGNORED))

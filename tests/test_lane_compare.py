@@ -176,7 +176,7 @@ def test_words_the_person_is_not_shown_here_are_named_by_an_ignored_field_only()
     said = "LANE-SYSMSG for you"
     missing = compare(PROMPT_CASE, _shown("vendor", said), _shown("ours", codes=("output-field-ignored",)))
     assert missing.status == "differ_listed" and missing.differences[0].facet == "shown"
-    # Shown here and not by the vendor's run: no loss code says that, so it stays unlisted.
+    # Shown here and not by the vendor: an ignored field does not say that, so it stays unlisted.
     extra = compare(PROMPT_CASE, _shown("vendor"), _shown("ours", said, codes=("output-field-ignored",)))
     assert extra.status == "differ_unlisted"
     reworded = compare(PROMPT_CASE, _shown("vendor", said), _shown("ours", "LANE-SYSMSG said otherwise",
@@ -194,3 +194,15 @@ def test_a_vendor_side_that_was_not_read_compares_no_shown_facet() -> None:
     assert verdict.status == "agree" and verdict.differences == ()
     # Read and empty is observed: the same notice is then a difference.
     assert compare(PROMPT_CASE, _shown("vendor"), _shown("ours", said)).status == "differ_unlisted"
+
+
+def test_a_notice_shown_here_only_is_named_by_shown_more_alone() -> None:
+    # CodeBuddy shows nothing of a continue:false's stopReason (its rows list shown-more): the
+    # notice shown here is that listed loss, and shown-more names no notice missing or reworded here.
+    said = "LANE-HALT stop"
+    extra = compare(PROMPT_CASE, _shown("vendor"), _shown("ours", said, codes=("shown-more",)))
+    assert extra.status == "differ_listed" and extra.differences[0].listed_by == ("shown-more",)
+    missing = compare(PROMPT_CASE, _shown("vendor", said), _shown("ours", codes=("shown-more",)))
+    assert missing.status == "differ_unlisted"
+    reworded = compare(PROMPT_CASE, _shown("vendor", said), _shown("ours", "LANE-HALT other", codes=("shown-more",)))
+    assert reworded.status == "differ_unlisted"

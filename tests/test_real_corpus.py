@@ -23,7 +23,8 @@ from compat_adapter.importers.discover import discover, import_all, twice
 
 CORPUS = Path(__file__).parent / "fixtures" / "real-configs"
 VENDOR_OF = {"claude": "claude", "codex": "codex", "codebuddy": "workbuddy", "copilot": "copilot",
-             "opencode": "opencode", "gemini": "gemini", "cursor": "cursor", "qwen": "qwen"}
+             "opencode": "opencode", "gemini": "gemini", "cursor": "cursor", "qwen": "qwen",
+             "factory": "factory", "continue": "continue"}
 SUFFIXES = {".json", ".jsonc", ".toml", ".md", ".rules", ".ts", ".js"}
 
 
@@ -272,13 +273,15 @@ def test_twice_flags_the_local_copy_and_copilot_reading_claude(project: Path) ->
     found = import_all(project, trust_all=True)
     doubles = twice(found, project)
     local = [d for d in doubles if d.origin.startswith(str(project / ".claude/settings.local.json"))
-             and "Copilot" not in d.why]
+             and "Copilot" not in d.why and "Continue" not in d.why]
     assert local and all(d.other.startswith(str(project / ".claude/settings.json")) for d in local)
     assert any("Copilot CLI also runs" in d.why for d in doubles)
-    # AGENTS.md: Codex, OpenCode (no CLAUDE.md fallback needed), Copilot, Cursor and Qwen all carry it
-    # (Qwen: its only file in this project, since the public corpus has no Qwen hooks file yet).
+    assert any("Continue's cn also loads" in d.why for d in doubles)
+    # AGENTS.md: Codex, OpenCode (no CLAUDE.md fallback needed), Copilot, Cursor, Qwen, Factory Droid
+    # and Continue all carry it (Qwen: its only file in this project, since the public corpus has no
+    # Qwen hooks file yet).
     agents = [d for d in doubles if d.why.startswith("AGENTS.md is read by several vendors")]
-    assert len(agents) == 4  # five readers: the first carries it, four more carry it again
+    assert len(agents) == 6  # seven readers: the first carries it, six more carry it again
 
 
 def test_grade_a_project_folder_in_one_command(project: Path) -> None:

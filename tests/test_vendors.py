@@ -28,13 +28,14 @@ VENDOR_DIR = Path(vendors.__file__).parent
 DATA_MODULES = sorted([*VENDOR_DIR.glob("*.py"), *VENDOR_DIR.glob("*/table.py"), *VENDOR_DIR.glob("*/__init__.py"),
                        VENDOR_DIR / "opencode" / "plugins.py"])
 EXPECTED_EVENTS = {"claude": 32, "codex": 12, "workbuddy": 27, "opencode": 29, "copilot": 25, "gemini": 8, "qwen": 21,
-                   "cursor": 23}
+                   "cursor": 23, "factory": 9, "continue": 17, "kimi": 14}
 APPROXIMATE = {
     ("claude", "MessageDisplay"), ("claude", "StopFailure"), ("codex", "Interrupt"),
     ("workbuddy", "Elicitation"), ("workbuddy", "ElicitationResult"),
     ("opencode", "installation.updated"), ("opencode", "server.connected"),
     ("opencode", "session.deleted"), ("opencode", "session.updated"), ("opencode", "tui.toast.show"),
     ("qwen", "MessageDisplay"), ("qwen", "StopFailure"),
+    ("kimi", "StopFailure"),  # Claude's row, which Kimi's derives from
 }
 #: ``model_construct`` and ``frozenset`` only for the table surface (vendors/surface.py says why).
 ALLOWED_CALLS = {"BridgeSpec", "EventRow", "VendorSpec", "RulesSpec", "ToolName", "Surface", "degrade", "HookVar",
@@ -93,6 +94,14 @@ def test_route_totals() -> None:
 #: each vendor's own event table (reference/vendor-protocols.md: Claude §1.2, Codex §2.2,
 #: CodeBuddy §3.2, OpenCode §4.2, Copilot §5.2).
 CAN_BLOCK = {
+    # Kimi Code 2.1.0: a block is read on PreToolUse and Stop only (triggerBlock in its release).
+    "kimi": {"PreToolUse", "Stop"},
+    # Continue's cn 1.5.47 (its hook runner's source): a block is read on every event, but acts only
+    # where Claude's would (its rows are Claude's).
+    "continue": {"PreToolUse", "PermissionRequest", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact",
+                 "TaskCompleted", "TeammateIdle", "ConfigChange", "WorktreeCreate"},
+    # Factory Droid 0.215.0: Claude's blocking events among its nine (its hooks reference copies Claude's).
+    "factory": {"UserPromptSubmit", "PreToolUse", "SubagentStop", "Stop", "PreCompact"},
     "claude": {"UserPromptSubmit", "UserPromptExpansion", "PreToolUse", "PermissionRequest",
                "PostToolBatch", "SubagentStop", "TaskCreated", "TaskCompleted", "Stop", "TeammateIdle",
                "ConfigChange", "WorktreeCreate", "PreCompact", "Elicitation", "ElicitationResult"},
@@ -254,12 +263,18 @@ def test_rows_that_fire_on_part_of_a_seam_say_which_part() -> None:
         ("cursor", "postToolUse"): "completed", ("cursor", "PostToolUse"): "completed",
         ("cursor", "postToolUseFailure"): "incomplete", ("cursor", "afterShellExecution"): "completed",
         ("cursor", "afterFileEdit"): "success",
+        # Factory Droid's rows are Claude's (vendors/factory/spec.py derives them).
+        ("factory", "Notification"): "idle", ("factory", "PostToolUse"): "success",
+        # Continue's too (vendors/cn/spec.py).
+        ("continue", "PostToolUse"): "success", ("continue", "PostToolUseFailure"): "failure",
+        ("kimi", "PostToolUse"): "success", ("kimi", "PostToolUseFailure"): "failure", ("kimi", "Notification"): "idle",
+        ("continue", "Notification"): "idle", ("continue", "TaskCompleted"): "done", ("continue", "TeammateIdle"): "idle",
     }
     assert {s.id: s.shell for s in VENDORS} == {
         # Codex 0.171 runs a hook command as /bin/bash -c (its lane: a redirection it cannot open exits 1).
         "claude": "sh", "codex": "bash", "workbuddy": "user", "opencode": "sh", "copilot": "bash",
         "gemini": "bash", "qwen": "bash",  # Gemini CLI 0.61.0 getShellConfiguration(): bash -c on POSIX
-        "cursor": "sh"}
+        "cursor": "sh", "factory": "sh", "continue": "sh", "kimi": "sh"}  # Droid: Claude's, as its table derives it (not measured)
 
 
 # ── each loss stated once, at its scope ─────────────────────────────────────────────────────────

@@ -36,6 +36,7 @@ _MODULES: dict[str, str] = {
     "trust": "compat_adapter.cli.trust",
     "hooks": "compat_adapter.cli.hooks",
     "doctor": "compat_adapter.cli.doctor",
+    "dsh-model": "compat_adapter.cli.dsh",
 }
 
 _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}

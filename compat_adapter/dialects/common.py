@@ -16,7 +16,7 @@ from compat_adapter.dialects.base import Decision, HookAnswer
 from compat_adapter.jsondata import jsonable as plain
 
 if TYPE_CHECKING:
-    from compat_adapter.runtime.process import ProcessOutcome
+    from compat_adapter.runtime.outcome import ProcessOutcome
 
 __all__ = (
     "OUTPUT_CAP",
@@ -217,7 +217,9 @@ def merge_answers(
         printed=tuple(c for a in answers for c in a.printed),
         system_message=_joined((a.system_message for a in answers), "\n"),
         stop=any(a.stop for a in answers),
-        stop_reason=next((a.stop_reason for a in answers if a.stop and a.stop_reason), None),
+        # A stopping hook's reason first; else one shown without a stop (Codex's PostToolUse).
+        stop_reason=next((a.stop_reason for a in answers if a.stop and a.stop_reason), None)
+        or next((a.stop_reason for a in answers if a.stop_reason), None),
         updated_input=updated_input,
         updated_output=updated_output,
         replacement_prompt=replacement,

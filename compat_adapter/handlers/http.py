@@ -23,7 +23,7 @@ import httpx
 
 from compat_adapter.handlers.outcome import UNREACHABLE, answered, failed, timed_out
 from compat_adapter.model import HttpHandler
-from compat_adapter.runtime.process import ProcessOutcome
+from compat_adapter.runtime.outcome import ProcessOutcome
 
 __all__ = ("interpolate", "run_http")
 

@@ -26,7 +26,7 @@ import anyio
 
 from compat_adapter.handlers.outcome import answered, failed, timed_out
 from compat_adapter.model import McpToolHandler
-from compat_adapter.runtime.process import ProcessOutcome
+from compat_adapter.runtime.outcome import ProcessOutcome
 
 __all__ = ("fill_input", "run_mcp_tool", "server_config")
 

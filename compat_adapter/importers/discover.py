@@ -161,7 +161,8 @@ def unsupported_files(root: str | Path) -> list[tuple[UnsupportedVendor, Path]]:
     JSON object, so that nobody can tell it has none)."""
     base = Path(root)
     out: list[tuple[UnsupportedVendor, Path]] = []
-    for other in UNSUPPORTED:
+    registered = {name for u in units() for name in (u.spec.id, *u.spec.aliases)}
+    for other in (u for u in UNSUPPORTED if u.id not in registered):  # a unit supersedes its listing
         found = sorted({p for pattern in other.files for p in base.glob(pattern) if p.is_file()})
         for name in other.settings:
             path = base / name

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
+from contextlib import suppress
 from itertools import islice
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from compat_adapter.host.protocol import LogEvent, SessionHandle
 from compat_adapter.routing.points import MODEL_SWITCH
@@ -21,6 +23,9 @@ __all__ = ("call_arguments", "call_started", "session_facts")
 
 #: Records read back from the end of the log: a turn is far shorter, and a dispatch stays cheap.
 _LOOK_BACK = 4000
+#: What `session_facts` found in each session, and in how many of its records: a dispatch reads
+#: only the records logged since (a session without a model switch was read 4000 deep each time).
+_FACTS: WeakKeyDictionary[SessionHandle, tuple[int, dict[str, Any]]] = WeakKeyDictionary()
 
 
 def _recent(session: SessionHandle) -> Iterator[LogEvent]:
@@ -30,8 +35,25 @@ def _recent(session: SessionHandle) -> Iterator[LogEvent]:
 def session_facts(session: SessionHandle) -> dict[str, Any]:
     """``prompt_id`` (the id of the last message the user typed) and ``model`` (the model of the
     last request), for the keys the log holds."""
+    events = session.events
+    count = len(events)
+    try:
+        seen, known = _FACTS.get(session, (0, {}))
+    except TypeError:  # a session that cannot be weakly referenced: read the log every time
+        seen, known = 0, {}
+    if seen > count:  # the log was cut: read it again
+        seen, known = 0, {}
+    # Only the records since the last call are new; a fact they hold is the newer one.
+    out = _facts(islice(reversed(events), min(count - seen, _LOOK_BACK)))
+    facts = {**known, **out} if seen else out
+    with suppress(TypeError):
+        _FACTS[session] = (count, facts)
+    return dict(facts)
+
+
+def _facts(records: Iterator[LogEvent]) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for event in _recent(session):
+    for event in records:
         data = event.data
         if "prompt_id" not in out and event.type == "user/message":
             source = data.get("source")

@@ -32,16 +32,20 @@ def notices(group: GroupResult, applied: Applied, fields: Mapping[str, Any],
     origin = f"{first.spec.id}:{first.row.event}"
     merged = group.merged
     out: list[Notice] = []
+    who = said(group)
     if merged.system_message:
-        out.append(Notice("message", voice.system_message(merged.system_message), session_id, origin))
+        out.append(Notice("message", voice.system_message(who, merged.system_message), session_id, origin))
     if applied.halt is not None:
-        out.append(Notice("stopped", voice.stopped(applied.halt), session_id, origin, ends_turn=True))
+        out.append(Notice("stopped", voice.stopped(who, applied.halt), session_id, origin, ends_turn=True))
     elif isinstance(applied.verdict, PreStepDecision) and applied.verdict.kind == "reject":
         if merged.stop:
-            out.append(Notice("stopped", voice.stopped(merged.stop_reason or said(group).reason), session_id,
+            out.append(Notice("stopped", voice.stopped(who, merged.stop_reason or who.reason), session_id,
                               origin, ends_turn=True))
         else:
             prompt = str(fields.get("prompt") or "")
-            out.append(Notice("blocked", voice.prompt_blocked(said(group), prompt), session_id, origin,
+            out.append(Notice("blocked", voice.prompt_blocked(who, prompt), session_id, origin,
                               ends_turn=True))
+    if applied.halt is None and not merged.stop and merged.stop_reason:
+        # A stopReason the vendor shows though the turn goes on (Codex's PostToolUse).
+        out.append(Notice("stopped", voice.stopped(who, merged.stop_reason), session_id, origin))
     return tuple(out)

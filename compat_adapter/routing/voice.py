@@ -124,10 +124,11 @@ class Voice:
         """What the vendor shows its user when a prompt hook blocks the prompt."""
         return said.reason
 
-    def stopped(self, reason: str) -> str:
-        """What the vendor shows its user when a hook answers ``continue: false``."""
+    def stopped(self, said: Said, reason: str) -> str:
+        """What the vendor shows its user when a hook (``said``: which) answers ``continue: false``
+        with ``reason`` (its stopReason, or the host's words when it gave none)."""
         return reason
 
-    def system_message(self, text: str) -> str:
-        """What the vendor shows its user for a hook's ``systemMessage``."""
+    def system_message(self, said: Said, text: str) -> str:
+        """What the vendor shows its user for a hook's (``said``: which) ``systemMessage``."""
         return text

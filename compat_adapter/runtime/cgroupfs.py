@@ -59,7 +59,11 @@ class Made:
     def make(self) -> tuple[str, str | None]:
         """A name, and the directory made under it now (None where none could be)."""
         name = self.name()
-        return name, (make(self.parent, name) if self.parent is not None else None)
+        if self.parent is None:
+            return name, None
+        while os.path.lexists(os.path.join(self.parent, name)):
+            name = self.name()  # left by a server of this host that was killed: its names again
+        return name, make(self.parent, name)
 
     def belongs(self, pid: int, name: str) -> None:
         if self.parent is not None:

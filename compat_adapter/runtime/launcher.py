@@ -4,10 +4,12 @@ This file runs as a script (standard library and its neighbours `proctree` and `
 as one long-lived **launch server** per host process (``python -I -S launcher.py serve <fd>
 [<cgroup>]``, started and spoken to by `compat_adapter.runtime.spawner`, which describes the
 protocol). For each hook run the host hands it the run's pipes and a socket; a **launcher** forked
-from the server runs the hook's shell (an interpreter per hook cost 10 ms of CPU idle). The next
-run's launcher is forked ahead, once a run has ended (the **spare**, :func:`standby`), and the
-server hands the run to it in one message: no fork of a Python process lies between the host's
-message and the shell.
+from the server runs the hook's shell (an interpreter per hook cost 10 ms of CPU idle; the
+launcher's own code is `compat_adapter.runtime.hooklauncher`). The next run's launcher is forked
+ahead (the **spare**), and the server hands the run to it in one message: no fork of a Python
+process lies between the host's message and the shell. A spare whose run is over, with nothing of
+the hook left, says so (``R`` on its channel) and becomes the spare again: a session of hook runs
+one after another forks no launcher at all.
 
 Why a launcher between the host and the shell:
 
@@ -20,19 +22,20 @@ Why a launcher between the host and the shell:
 - the server starts with an empty environment, which its forked launchers show in ``/proc``: a hook
   reading ``/proc/$PPID/environ`` (else the host's: ``sh -c`` execs its last command) finds nothing.
 
-The shell starts by ``posix_spawn`` (a vfork: nothing copied). A spare joins its run's cgroup
-while it waits (the write to ``cgroup.procs`` waits for an RCU grace period, up to 10 ms loaded),
-so its shell is born there. A launcher forked for its run (hooks started at once find one spare)
-joins its cgroup the same way when the run comes: that wait costs less than forking the shell into
-the cgroup (``clone3``, ``CLONE_INTO_CGROUP``), which copies the launcher's memory (four hooks at
-once: a sixth less CPU in all). Only where the write is refused does it fork into the cgroup; where
-``clone3`` is refused too, the shell writes itself into ``cgroup.procs`` before ``exec``.
+The shell starts by ``posix_spawn`` (a vfork: nothing copied). A launcher joins its cgroup
+before its first run comes (the write to ``cgroup.procs`` waits for an RCU grace period, up to
+10 ms loaded), so its shell is born there: a spare while it waits, one forked for a run (hooks
+started at once, more than spares wait) as soon as it is forked. That wait costs less than forking
+the shell into the cgroup (``clone3``, ``CLONE_INTO_CGROUP``), which copies the launcher's memory.
+Only where the write is refused does it fork into the cgroup; where ``clone3`` is refused too, the
+shell writes itself into ``cgroup.procs`` before ``exec``. Up to `KEPT` launchers wait for runs;
+all but one go after `IDLE_S` without one.
 
 When the shell has exited (or was killed), whatever it left behind is killed and reaped, then the
-launcher ends the way the shell did: the same exit code, or the same signal, so the host reads
-the shell's status from the launcher's. The server ends when the host closes its control socket
-(the host exited), killing every launcher still running; each launcher also dies with the server
-(``PR_SET_PDEATHSIG``), killing its descendants.
+launcher says how the shell ended (``X``) and either waits for its next run or, where it cannot be
+kept, ends the way the shell did: the same exit code, or the same signal. The server ends when the
+host closes its control socket (the host exited), killing every launcher still running; each
+launcher also dies with the server (``PR_SET_PDEATHSIG``), killing its descendants.
 """
 
 from __future__ import annotations
@@ -51,230 +54,25 @@ else:
 
 if __package__:
     from compat_adapter.runtime import cgroupfs
-    from compat_adapter.runtime.proctree import children, descendants, end_like, kill_quietly, prctl
+    from compat_adapter.runtime.hooklauncher import (INLINE_MAX, KILL_NOW, ORDERS, READY, SPARE_NAME, Launcher,
+                                                     launch, received_fds, standby)
+    from compat_adapter.runtime.proctree import kill_quietly, prctl
 else:  # the server's script (-I -S): no package to import from, only this file's directory
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import cgroupfs  # type: ignore[import-not-found,no-redef]
-    from proctree import children, descendants, end_like, kill_quietly, prctl  # type: ignore[import-not-found,no-redef]
+    from hooklauncher import (INLINE_MAX, KILL_NOW, ORDERS, READY,  # type: ignore[import-not-found,no-redef]
+                              SPARE_NAME, Launcher, launch, received_fds, standby)
+    from proctree import kill_quietly, prctl  # type: ignore[import-not-found,no-redef]
 
-PR_SET_PDEATHSIG = 1
+__all__ = ("INLINE_MAX", "KILL_NOW", "SPARE_NAME", "Launcher", "Run", "Server")
+
 PR_SET_DUMPABLE = 4
 PR_SET_NAME = 15
-#: A spare's process name (``/proc/<pid>/comm``) while it waits: how the host tells it from a launcher.
-SPARE_NAME = b"hook-spare"
-PR_SET_CHILD_SUBREAPER = 36
-#: Largest request sent inline with the run's descriptors (a SEQPACKET message must fit the socket
-#: buffer, ~200 KiB by default); a larger one follows on the run's socket, and forgoes the spare.
-INLINE_MAX = 65536
-#: The signal that means "kill everything now" to a launcher.
-KILL_NOW = signal.SIGUSR1
-_WATCHED = {signal.SIGCHLD, signal.SIGTERM, KILL_NOW}
-#: Where a launcher keeps its run's socket once it has closed everything else.
-_REPORT = 3
-#: The bytes the host sends on a run's socket, and the signal each one becomes.
-ORDERS = {ord("T"): signal.SIGTERM, ord("K"): KILL_NOW}
-
-
-class Launcher:
-    def __init__(self, cgroup: str | None, subreaper: bool = False, inside: bool = False) -> None:
-        self.me = os.getpid()
-        self.cgroup = cgroup
-        #: We joined `cgroup` ourselves, before the run (a spare): the shell is born in it, and
-        #: ``cgroup.kill`` would kill us too, so the subreaper's walk alone ends what is left.
-        self.inside = inside
-        #: Every orphan of the hook comes to us: no child left means nothing of the hook is left.
-        self.subreaper = subreaper
-        self.shell_pid = 0
-        self.shell_status: int | None = None
-        self.terminated = False
-
-    def reap(self, block: bool) -> bool:
-        """Reap what has exited; False once no child is left at all."""
-        flags = 0 if block else os.WNOHANG
-        while True:
-            try:
-                pid, status = os.waitpid(-1, flags)
-            except ChildProcessError:
-                return False
-            if pid == 0:
-                return True
-            if pid == self.shell_pid:
-                self.shell_status = status
-            if block:
-                return True
-
-    def terminate(self) -> None:
-        # Once: a hook that traps TERM gets one chance to clean up, then the host asks for KILL. A
-        # pid read from /proc could be recycled meanwhile (microseconds, only TERM); kill_all's can't.
-        if not self.terminated:
-            self.terminated = True
-            for pid in descendants(self.me):
-                kill_quietly(pid, signal.SIGTERM)
-
-    def kill_all(self) -> None:
-        """SIGKILL every descendant and reap them all. Only direct children are signalled (an
-        unreaped child's pid cannot be recycled); killing one re-parents its children to us, the
-        subreaper, so the next round finds them; a process that forks meanwhile loses the same way."""
-        if self.cgroup is not None and not self.inside:
-            cgroupfs.kill(self.cgroup)
-        while self.reap(block=False):
-            kids = children(self.me)
-            for pid in kids:
-                kill_quietly(pid, signal.SIGKILL)
-            if kids:
-                self.reap(block=True)
-            else:
-                # A live child the scan cannot see (no /proc): poll rather than block on it; the
-                # host's own group kill ends it and us.
-                time.sleep(0.01)
-
-    def run(self, argv: list[str], env: dict[str, str]) -> int:
-        signal.pthread_sigmask(signal.SIG_BLOCK, _WATCHED)
-        if self.cgroup is None or self.inside:
-            try:  # Python ignores SIGPIPE and SIGXFSZ, and SIG_IGN would survive exec
-                self.shell_pid = os.posix_spawn(argv[0], argv, env, setsigmask=(),
-                                                setsigdef=(signal.SIGPIPE, signal.SIGXFSZ))
-            except OSError as exc:
-                _cannot_run(exc)
-                return 127 << 8  # the wait status of exit code 127, as of a shell that cannot exec
-        else:
-            joined = cgroupfs.fork_into(self.cgroup)
-            self.shell_pid = joined if joined >= 0 else os.fork()
-            if self.shell_pid == 0:
-                _exec_shell(self.cgroup if joined < 0 else None, argv, env)
-        while self.shell_status is None:
-            sig = signal.sigwait(_WATCHED)
-            if sig == signal.SIGTERM:
-                self.terminate()
-            elif sig == KILL_NOW:
-                self.kill_all()
-            self.reap(block=False)
-        # As subreaper, no child left means nothing of the hook is left, in the cgroup or anywhere.
-        if not self.subreaper or self.reap(block=False):
-            self.kill_all()
-        return self.shell_status
-
-
-def _exec_shell(cgroup: str | None, argv: list[str], env: dict[str, str]) -> None:
-    try:
-        if cgroup is not None:
-            cgroupfs.join(cgroup)  # when refused, the subreaper still tracks the hook
-        # What a fresh process would have: Python ignores these two, and SIG_IGN survives exec.
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-        signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
-        signal.pthread_sigmask(signal.SIG_SETMASK, ())
-        os.execve(argv[0], argv, env)
-    except BaseException as exc:  # noqa: BLE001 - a forked child must never return into our loop
-        try:
-            _cannot_run(exc)
-        finally:
-            os._exit(127)
-
-
-def _cannot_run(exc: BaseException) -> None:
-    os.write(2, f"cannot run hook: {type(exc).__name__}: {exc}\n".encode(errors="replace"))
-
-
-def _prepare(server: int, deathsig: int) -> bool:
-    """What a launcher does before its run; True when it is the subreaper of all it will start."""
-    signal.pthread_sigmask(signal.SIG_BLOCK, _WATCHED)  # the host may signal us at once
-    signal.set_wakeup_fd(-1)  # the server's: a SIGCHLD of ours must not wake it
-    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.SIG_DFL)  # the server ignores it; SIG_IGN survives exec
-    os.setsid()  # our own session and process group, as the host's group kill expects
-    prctl(PR_SET_DUMPABLE, 0)  # no core file when we re-raise a core-dumping signal of the shell
-    subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1)
-    _watch(server, deathsig)
-    return subreaper
-
-
-def _watch(server: int, deathsig: int) -> None:
-    prctl(PR_SET_PDEATHSIG, deathsig)
-    if os.getppid() != server:
-        os._exit(125)  # the server died before we could watch it: start nothing
-
-
-def launch(server: int, report: int, stdio: list[int], raw: bytes, subreaper: bool | None = None,
-           made: str | None = None, joined: bool = False, name: str = "") -> None:
-    """The launcher of one run: never returns. `report` is the run's socket (for ``E``), `stdio`
-    the hook's stdin (-1: none), stdout and stderr, `raw` the JSON request. A spare has prepared
-    itself before (`subreaper` says how that went) and was given the cgroup `made` (`joined`: it
-    is in it); a launcher forked for its run names its cgroup `name`."""
-    try:
-        if subreaper is None:
-            subreaper = _prepare(server, KILL_NOW)
-        import json
-
-        request = json.loads(raw)
-        cgroup, inside = cgroupfs.for_run(request.get("cgroup"), made, joined, name)
-        if cgroup is not None and not inside:  # forked for this run: joins as a spare does
-            inside = cgroupfs.join(cgroup)
-        # The host removes the run's cgroup when the run is over, whatever became of us.
-        told = b"" if cgroup is None else b"G " + os.fsencode(cgroup) + b"\n"
-        stdin = stdio[0] if stdio[0] >= 0 else os.open(os.devnull, os.O_RDONLY)
-        for target, fd in enumerate((stdin, stdio[1], stdio[2])):
-            os.dup2(fd, target)  # dup2 leaves the copy inheritable, as the shell needs
-        try:
-            os.chdir(request["cwd"])
-        except OSError as exc:
-            message = f"cannot run hook: working directory {request['cwd']!r}: {exc.strerror}"
-            os.write(report, told + b"E " + message.encode(errors="replace").replace(b"\n", b" ") + b"\n")
-            os._exit(127)
-        os.write(report, told + f"P {os.getpid()}\n".encode())  # started: the host may signal us now
-        # The run's socket stays (as fd 3, closed on exec) for our ``X``; the rest goes.
-        if report != _REPORT:
-            os.dup2(report, _REPORT, inheritable=False)
-        os.closerange(_REPORT + 1, os.sysconf("SC_OPEN_MAX"))
-        if not subreaper:
-            os.write(2, b"compat-adapter launcher: PR_SET_CHILD_SUBREAPER refused\n")
-        status = Launcher(cgroup, subreaper, inside).run(request["argv"], request["env"])
-        # All the hook started is gone: the host goes on now, not when the server reaps us.
-        try:
-            os.write(_REPORT, f"X {status}\n".encode())
-        except OSError:
-            pass  # the host hung up: nobody to tell
-    except BaseException as exc:  # noqa: BLE001 - a forked child must never return into the server
-        _died(exc)
-    end_like(status)
-
-
-def standby(server: int, channel: int, name: bytes, cgroup: str | None) -> None:
-    """The spare: a launcher forked before its run, which comes on `channel` in one message (the
-    run's socket, stdin or none, stdout, stderr, and the request); `name` is a launcher's process
-    name, taken when the run comes; `cgroup` the directory its server made for its run. Never
-    returns."""
-    try:
-        subreaper = _prepare(server, signal.SIGKILL)  # nothing started yet: just die with the server
-        os.closerange(3, channel)  # what the server held: other runs' sockets must close with them
-        os.closerange(channel + 1, os.sysconf("SC_OPEN_MAX"))
-        # Joined now, while no run waits: the write takes an RCU grace period, and a shell born
-        # in our own cgroup starts by posix_spawn, where forking into it copies our memory.
-        joined = cgroup is not None and cgroupfs.join(cgroup)
-        import socket  # already loaded by the server
-
-        data, ancillary, _, _ = socket.socket(fileno=channel).recvmsg(INLINE_MAX + 1, socket.CMSG_SPACE(4 * 4))
-        prctl(PR_SET_NAME, name)  # a launcher now, as one the server forks for a run
-        if not data:
-            os._exit(0)  # the server let us go
-        fds = _fds(ancillary)
-        _watch(server, KILL_NOW)  # from now on the server's death must end what we start
-        launch(server, fds[0], fds[1:] if len(fds) == 4 else [-1, *fds[1:]], data, subreaper, cgroup, joined)
-    except BaseException as exc:  # noqa: BLE001 - a forked child must never return into the server
-        _died(exc)
-
-
-def _fds(ancillary: list[tuple[int, int, bytes]]) -> list[int]:
-    import socket  # already loaded by the server
-
-    return [int.from_bytes(data[i:i + 4], sys.byteorder) for level, kind, data in ancillary
-            if (level, kind) == (socket.SOL_SOCKET, socket.SCM_RIGHTS) for i in range(0, len(data), 4)]
-
-
-def _died(exc: BaseException) -> None:
-    try:
-        os.write(2, f"compat-adapter launcher: {type(exc).__name__}: {exc}\n".encode(errors="replace"))
-    finally:
-        os._exit(126)
+#: How many launchers wait for runs at most: hooks started at once (a vendor runs a point's hooks
+#: in parallel) each find one, once a burst as large has come.
+KEPT = 8
+#: How long a spare beyond the first waits for a run before it is let go (seconds).
+IDLE_S = 2.0
 
 
 class Run:
@@ -322,8 +120,10 @@ class Server:
         self.selector.register(self.control, selectors.EVENT_READ)
         self.selector.register(self.wake, selectors.EVENT_READ)
         self.launched: dict[int, Run] = {}  # by launcher pid
-        self.spare = 0  # the pid of the spare launcher, if one waits
-        self.channel: socket.socket | None = None  # and our end of its socket
+        #: The spares waiting for a run, oldest first: pid, our end of its channel, since when.
+        self.idle: list[tuple[int, socket.socket, float]] = []
+        #: The channels of spares that took a run, by pid: each says READY when its run is over.
+        self.busy: dict[int, socket.socket] = {}
 
     def serve(self) -> None:
         prctl(PR_SET_DUMPABLE, 0)  # loads ctypes once, before any fork
@@ -331,7 +131,7 @@ class Server:
 
         self.stand_by()
         while True:
-            for key, _ in self.selector.select():
+            for key, _ in self.selector.select(self.trim()):
                 if not self.handle(key):
                     self.stop()
                     return
@@ -342,6 +142,9 @@ class Server:
             return self.accept()
         if key.fileobj is self.wake:
             self.reap()
+        elif isinstance(key.data, int):
+            if self.busy.get(key.data) is key.fileobj:  # not reaped earlier in this batch
+                self.ready(key.data)
         elif not key.data.ended:
             # An ended run is skipped: one batch can reap a run, then still report its socket.
             self.order(key.data)
@@ -354,7 +157,7 @@ class Server:
             data, ancillary, flags, _ = self.control.recvmsg(INLINE_MAX + 1, socket.CMSG_SPACE(4 * 4))
         except InterruptedError:
             return True
-        fds = _fds(ancillary)
+        fds = received_fds(ancillary)
         if not data:
             return False  # the host is gone
         tag, inline = data[:1], data[1:]
@@ -368,7 +171,7 @@ class Server:
         run = Run(sock, stdio)
         self.selector.register(sock, 1, run)  # EVENT_READ; the key's data is the run
         if inline:
-            self.fork(run, inline)
+            self.fork(run, inline, inline=True)
         return True
 
     def order(self, run: Run) -> None:
@@ -387,7 +190,7 @@ class Server:
             if size >= 0 and len(run.pending) >= 8 + size:
                 request = run.pending[8:8 + size]
                 orders, run.pending = run.pending[8 + size:], b""
-                self.fork(run, request)
+                self.fork(run, request, inline=False)
                 data = orders
             else:
                 return
@@ -397,13 +200,18 @@ class Server:
 
     def stand_by(self) -> None:
         """Fork the spare for the next run (when none runs: a fork takes a CPU from a starting hook)."""
-        if self.spare:
-            return
+        if not self.idle:
+            pid, channel = self.spawn(SPARE_NAME)
+            self.idle.append((pid, channel, time.monotonic()))
+
+    def spawn(self, name: bytes) -> tuple[int, socket.socket]:
+        """Fork a launcher that waits for its runs on a channel; `name` is its process name until
+        its first run comes. Its pid and our end of the channel."""
         ours, theirs = self.socket.socketpair(self.socket.AF_UNIX, self.socket.SOCK_SEQPACKET)
-        name, cgroup = self.cgroups.make()
-        # Named before the fork, so that the spare is told from a launcher from its first instant
+        cname, cgroup = self.cgroups.make()
+        # Named before the fork, so that a spare is told from a launcher from its first instant
         # (spawner.standing_pids); the server's own name comes back at once.
-        prctl(PR_SET_NAME, SPARE_NAME)
+        prctl(PR_SET_NAME, name)
         try:
             pid = os.fork()
             if pid == 0:
@@ -411,22 +219,32 @@ class Server:
         finally:
             prctl(PR_SET_NAME, self.name)
         theirs.close()
-        self.spare, self.channel = pid, ours
-        self.cgroups.belongs(pid, name)
+        self.cgroups.belongs(pid, cname)
+        return pid, ours
 
-    def fork(self, run: Run, request: bytes) -> None:
-        """Start the run: in the spare if one waits (and the request fits a message), else forked."""
+    def fork(self, run: Run, request: bytes, inline: bool) -> None:
+        """Start the run: in a spare if one waits, else in one forked for it now, which is kept for
+        the runs after it as a spare is. A request that followed on the run's socket (too large for
+        a message) gets a launcher of its own, forked with the run's descriptors."""
         pid = 0
-        if self.channel is not None and len(request) <= INLINE_MAX:
+        if inline:
             fds = [run.sock.fileno(), *(fd for fd in run.stdio if fd >= 0)]
-            try:
-                self.channel.sendmsg([request], [(self.socket.SOL_SOCKET, self.socket.SCM_RIGHTS,
-                                               b"".join(fd.to_bytes(4, sys.byteorder) for fd in fds))])
-                pid = self.spare
-            except OSError:
-                kill_quietly(self.spare, signal.SIGKILL)  # it is gone or going: fork instead
-            self.channel.close()
-            self.spare, self.channel = 0, None
+            rights = [(self.socket.SOL_SOCKET, self.socket.SCM_RIGHTS,
+                       b"".join(fd.to_bytes(4, sys.byteorder) for fd in fds))]
+            while not pid:
+                fresh = not self.idle
+                # The last to have run is taken first: its pages are the warmest.
+                spare, channel = self.spawn(self.name) if fresh else self.idle.pop()[:2]
+                try:
+                    channel.sendmsg([request], rights)
+                    pid = spare
+                    self.busy[pid] = channel
+                    self.selector.register(channel, 1, pid)  # EVENT_READ; the key's data is its pid
+                except OSError:
+                    kill_quietly(spare, signal.SIGKILL)  # it is gone or going: another one
+                    channel.close()
+                    if fresh:
+                        break
         if not pid:
             name = self.cgroups.name()
             pid = os.fork()
@@ -436,6 +254,37 @@ class Server:
         run.release()  # the launcher holds them now; the host sees EOF when the hook is done
         run.pid = pid
         self.launched[pid] = run
+
+    def ready(self, pid: int) -> None:
+        """A launcher kept for the next run says READY: the run is over, and nothing of it is left.
+        It waits among the spares (up to `KEPT` of them; one more is let go: closing its channel
+        ends it)."""
+        channel = self.busy[pid]
+        try:
+            data = channel.recv(16)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data = b""
+        self.selector.unregister(channel)
+        del self.busy[pid]
+        if data != READY:  # it died: its run is told when it is reaped
+            channel.close()
+            return
+        run = self.launched.pop(pid, None)
+        if run is not None and not run.ended:
+            self.drop(run)  # out of `launched` first: no order of that run reaches it any more
+        if len(self.idle) < KEPT:
+            self.idle.append((pid, channel, time.monotonic()))
+        else:
+            channel.close()
+
+    def trim(self) -> float | None:
+        """Let go of spares idle for `IDLE_S` but one; how long until the next would be."""
+        now = time.monotonic()
+        while len(self.idle) > 1 and self.idle[0][2] + IDLE_S <= now:
+            self.idle.pop(0)[1].close()
+        return self.idle[0][2] + IDLE_S - now if len(self.idle) > 1 else None
 
     def drop(self, run: Run) -> None:
         """The host closed the run: stop its launcher now and forget the socket."""
@@ -459,9 +308,14 @@ class Server:
                 return
             if pid == 0:
                 return
-            if pid == self.spare and self.channel is not None:  # died waiting: fork for the next
-                self.channel.close()
-                self.spare, self.channel = 0, None
+            waiting = [entry for entry in self.idle if entry[0] == pid]
+            if waiting:  # died waiting: the next run takes another one
+                self.idle.remove(waiting[0])
+                waiting[0][1].close()
+            elif pid in self.busy:
+                channel = self.busy.pop(pid)
+                self.selector.unregister(channel)
+                channel.close()
             self.cgroups.reaped(pid)
             run = self.launched.pop(pid, None)
             if run is not None and not run.ended:
@@ -475,8 +329,10 @@ class Server:
 
     def stop(self) -> None:
         signal.set_wakeup_fd(-1)  # the launchers' SIGCHLDs may come after our sockets are gone
-        if self.spare:
-            kill_quietly(self.spare, signal.SIGKILL)  # it has started nothing
+        for pid, _, _ in self.idle:
+            kill_quietly(pid, signal.SIGKILL)  # it has started nothing
+        for channel in self.busy.values():
+            channel.close()  # a spare that took a run is not kept: it ends with it
         for pid in self.launched:
             kill_quietly(pid, KILL_NOW)  # each kills its own descendants, then dies
         # A cgroup empties as its launcher exits: each is removed once reaped (for two seconds at

@@ -43,8 +43,9 @@ one it is given. Limits that remain, each pinned by a test in ``tests/test_proce
 - without ``sys.executable`` (an embedding), or with ``COMPAT_ADAPTER_HOOK_LAUNCHER=off`` in the
   host's environment, there is no launcher: the process group is killed, a process that left it is
   not, and ``/proc/$PPID/environ`` may be the host's. What the launcher costs is one more process
-  per run (forked by the small server ahead of the run; the server starts once, on the first run),
-  which joins its run's cgroup before the run comes; ``off`` saves it.
+  (forked by the small server ahead of the run; the server starts once, on the first run), which
+  joins its cgroup before the run comes and takes the next run once nothing of this one is left;
+  ``off`` saves it.
 
 Environment policy: `hook_environment`, see `compat_adapter.runtime.environment`.
 """
@@ -67,7 +68,7 @@ from anyio.abc import ByteReceiveStream, ByteSendStream, Process
 from compat_adapter.runtime.cgroup import HookCgroup, cgroup_parent
 from compat_adapter.runtime.environment import hook_environment
 from compat_adapter.runtime.outcome import ProcessOutcome
-from compat_adapter.runtime.launcher import KILL_NOW
+from compat_adapter.runtime.hooklauncher import KILL_NOW
 from compat_adapter.runtime.spawner import Launched, LaunchRefused, launch
 
 __all__ = ("BASH", "ProcessOutcome", "hook_environment", "run_command")

@@ -2,9 +2,9 @@
 
 One server per host process (`compat_adapter.runtime.launcher`, run as ``python -I -S launcher.py
 serve``), started on the first hook run and again whenever it is found gone. A run costs the host
-three pipes, one socket pair and one message (descriptors and request); the server forks a
-launcher for it (or hands it to the spare launcher forked ahead), and the launcher reports the
-end of the run itself.
+three pipes, one socket pair and one message (descriptors and request); the server hands it to
+a spare launcher (forked ahead, or kept from an earlier run) or forks one for it, and the launcher
+reports the end of the run itself.
 
 Protocol of one run (the host never signals a process it did not start):
 
@@ -17,11 +17,14 @@ Protocol of one run (the host never signals a process it did not start):
   gets SIGTERM once, the launcher keeps waiting for the shell; ``K`` — stop now: every descendant
   gets SIGKILL. The host closing the socket (it was cancelled, or died) counts as ``K``;
 - launcher → host: first ``G <directory>`` when the run has a cgroup (a spare's is made and joined
-  before its run comes), which the host removes after the run; then ``P <pid>`` once it is in the
-  hook's working directory (its pid is also its process group and session), or ``E <message>``
+  before its run comes), which the host removes after the run; then ``P <pid> <launcher pid>``
+  once the hook's shell has started in its working directory (the shell's pid is also the hook's
+  process group and session; the launcher's, where no shell could start), or ``E <message>``
   when the run cannot start (the working directory went away); ``X <wait status>`` (the shell's)
-  once everything the hook started is gone. The server sends ``X`` with the launcher's own status
-  when it reaps a launcher that could not (killed); the host takes the first ``X``.
+  once everything the hook started is gone, ``X <wait status> kept`` when the launcher outlives
+  the run, as the spare for the next (its cgroup is then its own, not the host's to remove). The
+  server sends ``X`` with the launcher's own status when it reaps a launcher that could not
+  (killed); the host takes the first ``X``.
 
 `launch` returns a `Launched`: the same surface `runtime.process` uses of an anyio process (pid,
 streams, ``wait``, ``send_signal``, ``aclose``), with the launcher's exit status read from the run's
@@ -47,7 +50,7 @@ import anyio.lowlevel
 from anyio.abc import ByteReceiveStream, ByteSendStream
 
 from compat_adapter.runtime.cgroup import cgroup_parent
-from compat_adapter.runtime.launcher import INLINE_MAX, KILL_NOW, SPARE_NAME
+from compat_adapter.runtime.hooklauncher import INLINE_MAX, KILL_NOW, SPARE_NAME
 
 __all__ = ("LaunchRefused", "Launched", "launch", "server_pid", "standing_pids")
 
@@ -155,8 +158,9 @@ def server_pid() -> int | None:
 
 def standing_pids() -> set[int]:
     """The processes the launcher keeps while this host lives, whatever its hooks do: the launch
-    server and its spare launcher (forked ahead for the next run, it has started nothing yet,
-    and is told by its process name). Empty when no server runs."""
+    server and its spare launchers (forked ahead or kept from a run that is over, each waits for
+    the next with nothing of a hook left, and is told by its process name). Empty when no server
+    runs."""
     server = server_pid()
     if server is None:
         return set()
@@ -269,7 +273,9 @@ class Launched:
 
     def __init__(self, sock: socket.socket, stdin: int | None, stdout: int, stderr: int) -> None:
         self.sock = sock
+        #: The hook's process group (its shell's pid), once started.
         self.pid = 0
+        self.launcher = 0
         self.returncode: int | None = None
         self.refused: str | None = None
         #: The run's cgroup directory, as its launcher made it (``G``): the host removes it.
@@ -282,7 +288,8 @@ class Launched:
         self._exited = False
 
     async def _next(self) -> None:
-        """Read the server's next report (``P``, ``E``, ``X``); its going away ends the run."""
+        """Read the server's next reports (``G``, ``P``, ``E``, ``X``: every whole line come so far);
+        its going away ends the run."""
         async with self._reading:
             while b"\n" not in self._lines:
                 try:
@@ -301,21 +308,30 @@ class Launched:
                     self._lines += lost
                     break
                 self._lines += data
-            line, _, self._lines = self._lines.partition(b"\n")
-        kind, _, value = os.fsdecode(line).partition(" ")
+            lines, _, self._lines = self._lines.rpartition(b"\n")
+        for line in lines.split(b"\n"):
+            self._report(os.fsdecode(line))
+
+    def _report(self, line: str) -> None:
+        kind, _, value = line.partition(" ")
         if kind == "G":
             self.cgroup = value
         elif kind == "P":
-            self.pid = int(value)
+            group, _, launcher = value.partition(" ")
+            self.pid, self.launcher = int(group), int(launcher or group)
         elif kind == "E" and self.refused is None:
             self.refused = value
-        elif kind == "X":
-            self.returncode = os.waitstatus_to_exitcode(int(value))
+        elif kind == "X" and self.returncode is None:  # the first: the launcher's, else the server's
+            status, _, kept = value.partition(" ")
+            self.returncode = os.waitstatus_to_exitcode(int(status))
+            if kept:  # the launcher stays, the only member of its cgroup, which is not ours to remove
+                self.cgroup = None
+                self._exited = True
 
     async def started(self) -> None:
         while not self.pid and self.refused is None:
             await self._next()
-            if self.returncode is not None and not self.pid:
+            if self.returncode is not None and not self.pid and self.refused is None:
                 self.refused = f"cannot run hook: the launcher ended before starting it (status {self.returncode})"
         if self.refused is not None:
             raise LaunchRefused(self.refused)
@@ -323,7 +339,7 @@ class Launched:
     async def wait(self) -> int:
         while self.returncode is None:
             await self._next()
-        if self.pid and not self._exited:
+        if self.launcher and not self._exited:
             await self._exit_of_launcher()
         return self.returncode
 
@@ -332,7 +348,7 @@ class Launched:
         a run is over no process of it is still running, the launcher included."""
         self._exited = True
         try:
-            fd = os.pidfd_open(self.pid)
+            fd = os.pidfd_open(self.launcher)
         except OSError:
             return  # gone and reaped already (the server's X), or no pidfd on this kernel
         try:

@@ -134,8 +134,12 @@ def test_a_system_message_and_a_stop_reason_reach_the_person(home: Path, tmp_pat
     with AnthropicServer((ModelTurn("working", (call,)), ModelTurn("never"))).start() as model:
         result = _session(ws, home, model)
     notices = [(n["kind"], n["text"]) for n in _notices(result.events)]
-    assert ("message", "SYSMSG-FOR-YOU") in notices and ("stopped", "STOP-FOR-REVIEW") in notices
-    assert _turn_ends(result.events)[-1] == {"kind": "aborted", "reason": {"kind": "hook", "reason": "STOP-FOR-REVIEW"}}
+    # In Claude Code's words, as its terminal UI draws them (measured on 2.1.332, a PreToolUse hook
+    # answering both: the message, then the stop).
+    assert notices == [("message", "PreToolUse:Bash says: SYSMSG-FOR-YOU"),
+                       ("stopped", "PreToolUse:Bash hook stopped Claude\nSTOP-FOR-REVIEW")]
+    stopped = "PreToolUse:Bash hook stopped Claude\nSTOP-FOR-REVIEW"
+    assert _turn_ends(result.events)[-1] == {"kind": "aborted", "reason": {"kind": "hook", "reason": stopped}}
 
 
 def test_an_untrusted_hook_file_is_announced_at_session_start(home: Path, tmp_path: Path) -> None:

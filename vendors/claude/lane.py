@@ -68,6 +68,23 @@ class ClaudeCli(VendorCli):
         return text + tuple(line.strip() for line in str(result.get("stderr") or "").splitlines()
                             if any(m in line for m in SHOWN_MARKERS))
 
+    def interactive(self, argv: list[str], run: Path, env: dict[str, str]) -> list[str] | None:
+        # The prompt as the first argument starts the UI with it typed (after --allowedTools it
+        # would be read as a tool name); manual mode, as `-p` asks nobody (auto mode would send each
+        # call to its own classifier model). A first start asks for onboarding, the API key and the
+        # folder's trust: answered in the scratch HOME as a person who said yes once.
+        prompt = argv[argv.index("-p") + 1]
+        rest = [a for i, a in enumerate(argv[1:], 1) if a != "-p" and argv[i - 1] != "-p"]
+        at = rest.index("--output-format")
+        rest[at:at + 2] = []
+        state = run / "home" / ".claude.json"
+        known = json.loads(state.read_text()) if state.exists() else {}
+        known.update(hasCompletedOnboarding=True, theme="dark",
+                     customApiKeyResponses={"approved": [env["ANTHROPIC_API_KEY"][-20:]], "rejected": []},
+                     projects={str(run / "proj"): {"hasTrustDialogAccepted": True, "allowedTools": []}})
+        state.write_text(json.dumps(known))
+        return [argv[0], prompt, *rest, "--permission-mode", "default"]
+
     def setup(self, run: Path, base: str, prompt: str, env: dict[str, str], *, binary: str, lane: Path,
               options: Mapping[str, Any]) -> list[str]:
         env.update(ANTHROPIC_BASE_URL=base, ANTHROPIC_API_KEY="sk-test", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
@@ -174,7 +191,7 @@ def permission_scenarios(folder: str = ".claude") -> dict[str, Scenario]:
 CLI = ClaudeCli("claude", "claude", "2.1.332", "claude/node_modules/@anthropic-ai/claude-code/bin/claude.exe",
                 "anthropic", "Bash", ".claude/settings.json", extra_args={"description": "lane step"},
                 env_prefixes=("CLAUDE",), write_tool=("Write", "file_path", "content"),
-                read_tool=("Read", "file_path"))
+                read_tool=("Read", "file_path"), terminal_ui=True)
 
 
 @dataclass(frozen=True, slots=True)

@@ -187,9 +187,9 @@ EVENTS = (
             degrade("output-field-ignored",
                     "A block or continue:false rejects the prompt before any model call, as in Claude "
                     "Code, and \"UserPromptSubmit operation blocked by hook: <reason>\" (or the stopReason) "
-                    "reaches the person as the host's notice (a session record; on DSH also the turn's end, "
-                    "which the SDK and headless --json show), but DSH's web UI shows that turn stopped "
-                    "without the words."),
+                    "reaches the person as the host's notice, not as the vendor's own transcript line (a session "
+                    "record; on DSH a row in the web UI's chat, a notice line in headless --json, an SDK "
+                    "event, and the turn's end)."),
             shared.EVERY_INBOX_STEP,
             degrade("payload-field-missing",
                     "permission_mode is always \"default\"; prompt_id is a UUID derived from the session "

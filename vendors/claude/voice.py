@@ -35,6 +35,15 @@ class ClaudeVoice(Voice):
         # The -p result when UserPromptSubmit blocks (lane case prompt_block): the model is never called.
         return f"UserPromptSubmit operation blocked by hook:\n{said.reason}\n\nOriginal prompt: {prompt}"
 
+    def stopped(self, said: Said, reason: str) -> str:
+        # Claude Code's terminal UI under the hook's call, measured on 2.1.332 (lane cases pre_halt,
+        # post_halt, read off the screen; `-p` prints none of it).
+        return f"{label(said)} hook stopped Claude\n{reason}"
+
+    def system_message(self, said: Said, text: str) -> str:
+        # Measured on 2.1.332's terminal UI (lane case system_message, a UserPromptSubmit hook).
+        return f"{label(said)} says: {text}"
+
     def ask_denied(self, said: Said) -> str:
         # Claude in -p cannot ask: the tool result is the hook's reason, unlabelled.
         return said.reason

@@ -59,7 +59,7 @@ from compat_adapter.dialects.patterns import compile_rust
 from compat_adapter.jsontext import JsonTextError, rust_read, rust_trim
 
 if TYPE_CHECKING:
-    from compat_adapter.runtime.process import ProcessOutcome
+    from compat_adapter.runtime.outcome import ProcessOutcome
 
 __all__ = ("ALIASES", "CodexDialect", "DIALECT", "patch_text")
 
@@ -310,6 +310,11 @@ class CodexDialect:
             # 0.169.0 exec, lane case codex:post_halt), although the docs say it stops processing.
             if event in ("SubagentStart", "PostToolUse"):
                 d.ignored.append("continue")
+                if event == "PostToolUse" and isinstance(stop_reason, str):
+                    # The turn goes on, yet the terminal UI shows "Hook stopped" with the reason
+                    # (measured, 0.171.0, lane case codex:post_halt read off the screen): a reason
+                    # to show without a stop.
+                    d.stop_reason = stop_reason
             else:
                 d.stop = True
                 d.stop_reason = stop_reason if isinstance(stop_reason, str) else None

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from compat_adapter.testing.lane.scenarios import SYSMSG, HookAnswer, Scenario, claude_like, hso
+from compat_adapter.testing.lane.scenarios import SHOWN_MARKERS, SYSMSG, HookAnswer, Scenario, claude_like, hso
 from compat_adapter.testing.lane.vendors import VendorCli
 from compat_adapter.testing.live.speakers import ClaudeShapedSpeaker
 
@@ -73,6 +73,17 @@ class CodexCli(VendorCli):
         return [binary, "exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check",
                 *(["--approve-for-me"] if reviewed else []), prompt]
 
+    def interactive(self, argv: list[str], run: Path, env: dict[str, str]) -> list[str] | None:
+        # `codex [PROMPT]` starts the UI with the prompt sent; the project is trusted in config.toml.
+        return [argv[0], *(a for a in argv[1:] if a not in ("exec", "--skip-git-repo-check"))]
+
+    def screen_notices(self, screen: str) -> tuple[str, ...]:
+        # Codex leaves a blank line after every history cell: the "Worked for" status after a
+        # hook's cell is a cell of its own.
+        from compat_adapter.testing.lane.screen import notices_on
+
+        return notices_on(screen, SHOWN_MARKERS, blank_ends=True)
+
     def shown(self, result: Mapping[str, Any]) -> tuple[str, ...]:
         # `codex exec` prints plain lines (its hook lines on stderr, the answer on stdout).
         return self.shown_lines(result)
@@ -102,7 +113,7 @@ CLI = CodexCli("codex", "codex", "0.171.0",
                "responses", "exec_command", ".codex/hooks.json", shell_arg="cmd", env_prefixes=("CODEX",),
                # Codex 0.171 `exec` rejects any `rm -f` style command by itself ("rm -f style commands are
                # not permitted. Use a safer approach"), hooks or not; `rm -r` it runs (measured).
-               destructive="rm -r build; echo ran > tool-ran.txt")
+               destructive="rm -r build; echo ran > tool-ran.txt", terminal_ui=True)
 
 
 @dataclass(frozen=True, slots=True)

@@ -121,9 +121,6 @@ EVENTS = (
         blocking="verdict",
         role_losses=(_DEVELOPER_AS_USER,),
         degradations=(
-            degrade("output-field-ignored",
-                    "A block rejects the prompt with no model call, as in Codex, but the host's reject "
-                    "carries no text, so Codex's \"hook: UserPromptSubmit Blocked\" line has no counterpart."),
             shared.EVERY_INBOX_STEP,
             _NO_MODEL,
         ),

@@ -26,6 +26,14 @@ class CodexVoice(Voice):
         return f'<hook_prompt hook_run_id="{run_id}">{said.reason}</hook_prompt>'
 
     def prompt_blocked(self, said: Said, prompt: str) -> str:
-        # `codex exec` shows its user this line and not the reason (lane case codex:prompt_block,
-        # measured on 0.171.0: stderr `hook: UserPromptSubmit Blocked`; the reason appears nowhere).
-        return "hook: UserPromptSubmit Blocked"
+        # Codex's terminal UI draws the reason in a cell of its own (lane case codex:prompt_block,
+        # read off the 0.171.0 screen); `codex exec` prints only `hook: UserPromptSubmit Blocked`.
+        return f"Blocked by hook\n{said.reason}"
+
+    def stopped(self, said: Said, reason: str) -> str:
+        # The terminal UI's cell for a continue:false (lane cases session_halt and post_halt, 0.171.0).
+        return f"Hook stopped\n{reason}"
+
+    def system_message(self, said: Said, text: str) -> str:
+        # The terminal UI's line for a systemMessage (lane case system_message, 0.171.0).
+        return f"Hook \u00b7 {text}"

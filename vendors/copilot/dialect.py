@@ -85,7 +85,7 @@ from compat_adapter.handlers.outcome import UNANSWERED, UNREACHABLE
 from compat_adapter.jsontext import JsonTextError, js_lines, js_read, js_trim
 
 if TYPE_CHECKING:
-    from compat_adapter.runtime.process import ProcessOutcome
+    from compat_adapter.runtime.outcome import ProcessOutcome
 
 __all__ = ("CLAUDE_NAMES", "CopilotDialect", "DIALECT", "READ_TOOLS", "is_claude_format")
 

@@ -50,7 +50,7 @@ from compat_adapter.jsontext import JsonTextError, js_read, js_trim
 from vendors.cursor.payload import CursorPayload, cursor_event
 
 if TYPE_CHECKING:
-    from compat_adapter.runtime.process import ProcessOutcome
+    from compat_adapter.runtime.outcome import ProcessOutcome
 
 __all__ = ("CLAUDE_TOOLS", "CursorDialect", "DIALECT", "GUARDS")
 

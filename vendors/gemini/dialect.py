@@ -60,7 +60,7 @@ from compat_adapter.dialects.patterns import compile_js
 from compat_adapter.jsontext import JsonTextError, js_read, js_trim
 
 if TYPE_CHECKING:
-    from compat_adapter.runtime.process import ProcessOutcome
+    from compat_adapter.runtime.outcome import ProcessOutcome
 
 __all__ = ("DIALECT", "GeminiDialect", "SUBJECT_KEY", "TOOL_EVENTS")
 

@@ -51,7 +51,7 @@ from vendors.claude.dialect import ClaudeDialect
 from vendors.qwen.matchers import TOOL_ALIASES, matches_pattern, pattern_problem
 
 if TYPE_CHECKING:
-    from compat_adapter.runtime.process import ProcessOutcome
+    from compat_adapter.runtime.outcome import ProcessOutcome
 
 __all__ = ("DIALECT", "QwenDialect", "escape_context")
 

@@ -69,7 +69,7 @@ from compat_adapter.dialects.patterns import compile_js
 from compat_adapter.jsontext import js_trim
 
 if TYPE_CHECKING:
-    from compat_adapter.runtime.process import ProcessOutcome
+    from compat_adapter.runtime.outcome import ProcessOutcome
 
 __all__ = ("DIALECT", "IDE_ALIASES", "WorkBuddyDialect", "overlay_input")
 

@@ -50,6 +50,10 @@ class CodeBuddyCli(VendorCli):
 
     def shown(self, result: Mapping[str, Any]) -> tuple[str, ...]:
         # `-p --output-format json` prints the run's items: the person reads the assistant texts.
+        # This headless build has no terminal UI (its interactive mode is compiled out), and the
+        # SDK's own stream (--input-format/--output-format stream-json, what an app shows) carries
+        # no more: a blocked prompt's reason as a system "informational" message and the result,
+        # nothing of a continue:false's stopReason (measured, 2.163.0, cases pre_halt and stop_halt).
         try:
             items = json.loads(str(result.get("stdout") or ""))
         except ValueError:

@@ -178,9 +178,9 @@ EVENTS = (
             degrade("output-field-ignored",
                     "A block rejects the prompt with no model call, as in CodeBuddy, and \"UserPromptSubmit "
                     "operation blocked by hook:\\n<reason>\", which CodeBuddy gives as the turn's result, "
-                    "reaches the person as the host's notice (a session record; on DSH also the turn's end, "
-                    "which the SDK and headless --json show), but DSH's web UI shows that turn stopped "
-                    "without the words."),
+                    "reaches the person as the host's notice, not as the vendor's own transcript line (a session "
+                    "record; on DSH a row in the web UI's chat, a notice line in headless --json, an SDK "
+                    "event, and the turn's end)."),
         ),
         official=EventRow(
             event="UserPromptSubmit",
@@ -224,6 +224,11 @@ EVENTS = (
                     "After a continue:false the unrun call keeps the hook's reason as its result in the "
                     "history, which the model reads if the session goes on; CodeBuddy's model reads nothing "
                     "of it in the run."),
+            # Measured, CodeBuddy Code 2.163.0 (lane case workbuddy:pre_halt): its -p JSON and the SDK's
+            # stream-json carry no message to the person (its headless build has no terminal UI).
+            degrade("shown-more",
+                    "A continue:false's stopReason is shown to the person here as a notice; CodeBuddy shows "
+                    "nothing of it (its only trace is the unrun call's error result, \"Error: <reason>\")."),
             shared.REWRITE_NESTED,
             _HOST_ONLY_TOOLS,
         ),
@@ -304,6 +309,11 @@ EVENTS = (
             degrade("timing-differs",
                     "So a Stop hook that always blocks fires at most once per host step of the turn, where "
                     "CodeBuddy fires it again for as long as the process lives."),
+            # Measured, CodeBuddy Code 2.163.0 (lane case workbuddy:stop_halt): neither -p JSON nor the
+            # SDK's stream-json says a word of it.
+            degrade("shown-more",
+                    "A continue:false's stopReason is shown to the person here as a notice; CodeBuddy ends "
+                    "the turn and shows nothing of it."),
         ),
         official=EventRow(
             event="Stop",

@@ -50,10 +50,10 @@ FACET_CODES: Mapping[str, frozenset[str]] = {
     # how many model calls the run made (a block that continues or ends the turn)
     "model_calls": frozenset({"decision-narrowed", "no-loop-guard", "observe-only"}),
     # what a hook said that the person was shown: not here, in other words here, or here only (the
-    # vendor's non-interactive output showed nothing: no loss code says that we show more)
+    # vendor's user interface showed nothing of it)
     "shown/missing": frozenset({"output-field-ignored", "observe-only"}),
     "shown/shape": frozenset({"text-differs"}),
-    "shown/extra": frozenset(),
+    "shown/extra": frozenset({"shown-more"}),
 }
 UNSUPPORTED = "unsupported"
 

@@ -9,6 +9,7 @@ hooks are the same self-recording hook, so both sides' hook logs have the same s
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -55,6 +56,11 @@ def _label_of(case: Case, event: str | None, matcher: str | None) -> str | None:
     return mine[0].label if len(mine) == 1 else None
 
 
+def _tells_the_person(case: Case) -> bool:
+    """Whether a hook of the case answers with something the vendor shows its user (a mark)."""
+    return any(m in h.stdout or m in h.stderr for h in case.hooks for m in SHOWN_MARKERS)
+
+
 def _first_tool_result(requests: list[list[Item]], roots: list[str]) -> str | None:
     for items in requests:
         for item in items:
@@ -72,21 +78,32 @@ def vendor_outcome(case: Case, run: Path, **options: Any) -> Outcome:
         options.setdefault("timeout", float(killed))
     record: VendorRecord = run_vendor(case, run, **options)
     roots = [str(run), str(run.resolve())]
-    api = cli_for(case.vendor).api
-    main = [wire_items(api, r["body"]) for r in record.requests if r["step"] and isinstance(r["body"], dict)]
+    cli = cli_for(case.vendor)
+    # Each tool result as the model read it, without the CLI's own framing of every result (the
+    # driver says what that is), so that a hook's text compares with ours.
+    main = [[replace(i, text=cli.tool_text(i.text)) if i.kind == "tool_result" else i
+             for i in wire_items(cli.api, r["body"])]
+            for r in record.requests if r["step"] and isinstance(r["body"], dict)]
     notes = [f"isolation: {record.result['isolation']}", f"rc {record.result['rc']}",
              f"duration {record.result['duration_s']} s"]
     if record.result["dns_lookups"]:
         notes.append("dns sink answered NXDOMAIN for " + ", ".join(record.result["dns_lookups"]))
     if record.result["timed_out"]:
         notes.append("the CLI timed out and was killed")
+    seen = cli.shown(record.result)
+    if _tells_the_person(case) and cli.terminal_ui:
+        # What a hook tells the person is drawn by the CLI's terminal UI, not printed by its
+        # non-interactive mode: the same case once more in the UI, and its screen read.
+        screen = run_vendor(case, run.with_name(f"{run.name}-screen"), screen=True,
+                            timeout=float(options.get("timeout", 150.0)), lane=options.get("lane"))
+        seen = cli.screen_notices(screen.result["stdout"])
+        notes.append(f"shown read off the terminal UI (rc {screen.result['rc']}, {screen.result['duration_s']} s)")
     return Outcome(
         side="vendor", case=case.name, hooks=_hooks(record.hooks, roots), tool_ran=record.tool_ran,
         rewritten=any(REWRITE_MARK in i.text for items in main for i in items if i.kind == "tool_result"),
         tool_result=_first_tool_result(main, roots), landings=landings(main, roots), model_calls=len(main),
         reads=new_items(main), notes=tuple(notes), texts=tuple(tuple(items) for items in main),
-        shown=None if (seen := cli_for(case.vendor).shown(record.result)) is None
-        else tuple(normalize_text(t, roots) for t in seen),
+        shown=None if seen is None else tuple(normalize_text(t, roots) for t in seen),
         error=None if record.result["rc"] == 0 or case.kind == "prompt_block"
         or (killed is not None and record.result["timed_out"]) else
         f"the CLI exited {record.result['rc']}: {record.result['stderr'][-400:]}")

@@ -125,10 +125,12 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
 
 
 def run_vendor(case: Case, run: Path, *, timeout: float = 150.0, lane: Path | None = None,
-               wrap: Callable[[list[str]], list[str]] | None = None) -> VendorRecord:
+               wrap: Callable[[list[str]], list[str]] | None = None, screen: bool = False) -> VendorRecord:
     """Run ``case`` under the real CLI in ``run`` (created); raises if the CLI is not installed.
     ``wrap`` puts a program in front of the CLI's command line (the real-config lane's process
-    observer), inside the sandbox."""
+    observer), inside the sandbox. ``screen``: run the CLI's interactive terminal UI instead (its
+    ``interactive`` argv) and record the settled screen as the run's stdout
+    (:mod:`compat_adapter.testing.lane.screen`)."""
     if case.not_drivable:
         raise ValueError(f"{case.name} is not drivable: {case.not_drivable}")
     cli = cli_for(case.vendor)
@@ -139,6 +141,15 @@ def run_vendor(case: Case, run: Path, *, timeout: float = 150.0, lane: Path | No
     netns, why = isolation()
     port = NETNS_PORT if netns else _free_port()
     argv, env = prepare(cli, run, port, case.prompt, lane=lane, options=case.options)
+    if screen:
+        shown = cli.interactive(argv, run, env)
+        if shown is None:
+            raise ValueError(f"{case.name}: {cli.cli} {cli.version} has no interactive UI the lane can read")
+        # A person's terminal, not a CI job: the UIs draw less (or nothing) under CI or NO_COLOR.
+        env.pop("CI", None)
+        env.pop("NO_COLOR", None)
+        env["TERM"] = "xterm-256color"
+        argv = [sys.executable, "-m", "compat_adapter.testing.lane.screen", str(run / "out" / "screen"), "--", *shown]
     if wrap is not None:
         argv = wrap(list(argv))
     job = {"api": cli.api, "turns": turns_for(case, proj), "argv": argv, "env": env, "cwd": str(proj), "port": port,

@@ -71,6 +71,9 @@ class VendorCli:
     with "File path must be absolute" before any hook runs, and read_file refuses ``.env`` so): the
     call names the file under the run's project (:data:`PROJECT`, filled in when the run's folder is
     known)."""
+    terminal_ui: bool = False
+    """The release has an interactive terminal UI that the lane can drive offline (:meth:`interactive`):
+    where it draws what a hook tells the person, the ``shown`` facet is read off its screen."""
 
     def binary_path(self, lane: Path | None = None) -> Path:
         return (lane or lane_dir()) / self.binary
@@ -82,10 +85,27 @@ class VendorCli:
         its debug lines carry tool results and hook command lines that are no message to the person."""
         return None
 
+    def interactive(self, argv: list[str], run: Path, env: dict[str, str]) -> list[str] | None:
+        """The argv of the same run in the CLI's interactive terminal UI, from the non-interactive
+        ``argv`` that :meth:`setup` made (writing what a first start would ask about under ``run``,
+        changing ``env`` as a terminal session has it); None where the release has no such UI here."""
+        return None
+
+    def screen_notices(self, screen: str) -> tuple[str, ...]:
+        """What the terminal UI drew that a hook said: its blocks carrying a ``SHOWN_MARKERS`` mark."""
+        from compat_adapter.testing.lane.screen import notices_on
+
+        return notices_on(screen, SHOWN_MARKERS)
+
     def shown_lines(self, result: Mapping[str, Any]) -> tuple[str, ...]:
         """Each line of the CLI's plain output (stdout, then stderr) that carries a mark."""
         return tuple(line.strip() for stream in ("stdout", "stderr") for line in str(result.get(stream) or "").splitlines()
                      if any(m in line for m in SHOWN_MARKERS))
+
+    def tool_text(self, text: str) -> str:
+        """A tool result as the model read it, without the framing the CLI puts on every result
+        whatever a hook says (Kimi Code prefixes each with its wall time); as is by default."""
+        return text
 
     def call(self, command: str) -> dict[str, Any]:
         """The tool call the scripted model makes to run ``command`` in this vendor's shell tool."""

@@ -7,7 +7,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from compat_adapter.runtime.process import ProcessOutcome
+from compat_adapter.runtime.outcome import ProcessOutcome
 from compat_adapter.testing.live.harness import (
     CONTEXT,
     REASON,

@@ -105,6 +105,8 @@ class ModelServer:
         #: auxiliary agent of the CLI's own): such a request is a side request, by its content.
         self.side_markers = tuple(m for m in side_markers if m)
         self.requests: list[RequestRecord] = []
+        #: The key each request carried (``Authorization: Bearer …`` or ``x-api-key``), in order.
+        self.keys: list[str] = []
         self.log_path = log_path
         self._lock = threading.Lock()
         self._next = 0
@@ -205,6 +207,8 @@ def _handler_for(server: ModelServer) -> type[BaseHTTPRequestHandler]:
                 return raw.decode("utf-8", "replace")
 
         def _answer(self, method: str) -> None:
+            bearer = self.headers.get("Authorization") or ""
+            server.keys.append(bearer.removeprefix("Bearer ") or self.headers.get("x-api-key") or "")
             try:
                 response = server.handle(method, self.path, self._body())
             except Exception as exc:  # a bug in a scripted server must show, not hang the client

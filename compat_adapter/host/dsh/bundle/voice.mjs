@@ -17,13 +17,16 @@
 //
 // Notices. What a hook tells the person (a blocked prompt's reason as the vendor shows it, a
 // stopReason, a systemMessage, a held-back hook file) is a plugin record `plugin:compat-adapter/
-// notice` in the session log: the SDK streams it with every session event, the model never reads
-// it. A notice that ends its turn (a block, a continue:false) also ends the turn through
-// `agent.cancel({kind: 'hook', reason})`: turn/end then carries the words, which `dsh headless
-// --json` prints (status turn_end) and the SDK reports; the web UI shows the turn stopped, not why.
-// Every notice is also a line on the runtime's stderr, where `dsh headless` writes its diagnostics.
-// The web UI shows neither a plugin record nor stderr: a systemMessage or a held-back file reaches
-// its user nowhere (the README's DSH section says so).
+// notice` in the session log, which the model never reads; each place DSH shows a session to its
+// person shows it. The SDK streams every session event, this record with them. The web UI draws
+// its chat from the session's events through conversation Definitions, and the bundle's web half
+// (client.js) adds one that draws this record in the chat, in its place in the turn. `dsh headless
+// --json` projects only seven event kinds onto stdout (dsh-headless json-stream) and none a plugin
+// writes, so in that mode the notice is also a `{"type": "notice", …}` line on the same stdout, in
+// session order; and always a `compat-adapter: …` line on stderr, beside DSH's own diagnostics.
+// A notice that ends its turn (a block, a continue:false) also ends the turn through
+// `agent.cancel({kind: 'hook', reason})`: turn/end carries the words too (headless's turn_end
+// status, the SDK's finish).
 
 export const CONTEXT_ROLES = ['system', 'developer']
 const PLACED = new Set(CONTEXT_ROLES)
@@ -55,6 +58,14 @@ export function createVoice(ctx, { logger, session }) {
     try { session.appendPluginRecord(agent.session, type, data) } catch (error) {
       logger.warn(`compat-adapter: could not write ${type}: ${error.message}`)
     }
+  }
+
+  /** A notice in its session: the record, and in `dsh headless --json` its line on that stdout
+   * (only the headless profile provides headlessStartup; the SDK's stdout is its JSON-RPC). */
+  const say = (agent, data) => {
+    record(agent, NOTICE_RECORD, data)
+    if (ctx.get('headlessStartup')?.json !== true) return
+    process.stdout.write(`${JSON.stringify({ type: 'notice', source: 'compat-adapter', ...data })}\n`)
   }
 
   /** Keep `text` as system-prompt context of `agent` (SessionStart's in its own section). */
@@ -106,7 +117,7 @@ export function createVoice(ctx, { logger, session }) {
       await before(agent)
       // Said at the session's start, written at its first step: the SDK streams a session's
       // events from its first prompt on, so a record written before would reach nobody.
-      for (const n of waiting.get(agent.id) ?? []) record(agent, NOTICE_RECORD, n)
+      for (const n of waiting.get(agent.id) ?? []) say(agent, n)
       waiting.delete(agent.id)
       early.delete(agent.id)
       const claim = claims.get(agent.id)
@@ -137,11 +148,10 @@ export function createVoice(ctx, { logger, session }) {
     const agent = sessionId ? ctx.get('agents')?.get(sessionId) : undefined
     if (!agent) { logger.warn(`compat-adapter: ${kind}: ${text}`); return }
     const data = { kind, text, origin: origin ?? null, endsTurn: !!endsTurn }
-    // Diagnostics go to stderr in `dsh headless` (its --json stdout has no place for a notice
-    // that does not end a turn); the SDK keeps the runtime's stderr too.
+    // And at once on the runtime's stderr, where `dsh headless` writes its diagnostics.
     process.stderr.write(`compat-adapter: ${text}\n`)
     if (kind === 'held') waiting.set(agent.id, [...(waiting.get(agent.id) ?? []), data])
-    else record(agent, NOTICE_RECORD, data)
+    else say(agent, data)
     if (endsTurn) ending.set(sessionId, text)
   }
 

@@ -1,0 +1,75 @@
+"""Factory Droid's unit: its project files found and read as Droid 0.215.0 reads them, its tool names
+in matchers and payloads, and a real ``explain`` that a Droid deny refuses Droid's shell tool."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from compat_adapter.catalog import unit_of
+from compat_adapter.importers import import_project
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def write(path: Path, data: Any) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(data if isinstance(data, str) else json.dumps(data))
+    return path
+
+
+def hooks(matcher: str) -> dict[str, Any]:
+    return {"hooks": {"PreToolUse": [{"matcher": matcher, "hooks": [{"type": "command", "command": "exit 2"}]}]}}
+
+
+def test_its_hooks_files_settings_and_rules_are_found_and_read(tmp_path: Path) -> None:
+    write(tmp_path / ".factory/hooks.json", hooks("Execute")["hooks"])  # the flat table Droid reads
+    write(tmp_path / ".factory/settings.json", {"customModels": [], **hooks("Create")})
+    write(tmp_path / "AGENTS.md", "Be careful.\n")
+    write(tmp_path / ".claude/settings.json", hooks("Bash"))  # Claude's, not Droid's
+    found = [p.relative_to(tmp_path).as_posix() for p in unit_of("droid").importer.project_files(tmp_path)]
+    assert found == [".factory/hooks.json", ".factory/settings.json", "AGENTS.md"]
+    result = import_project("factory", tmp_path, trust_all=True)
+    assert sorted(str(h.matcher) for h in result.hooks) == ["Create", "Execute"]
+    assert [r.vendor for r in result.rules] == ["factory"]
+
+
+def test_matchers_and_payloads_carry_droids_tool_names() -> None:
+    dialect = unit_of("factory").dialect
+    assert dialect.matches("PreToolUse", "Execute", "Execute")
+    assert not dialect.matches("PreToolUse", "Bash", "Execute")
+    from compat_adapter.dialects.base import Moment
+
+    payload = dialect.payload(Moment(event="PreToolUse", session_id="s", cwd="/p", fields={
+        "tool_name": "bash", "tool_input": {"command": "ls"}, "tool_use_id": "c1"}))
+    assert payload["tool_name"] == "Execute" and payload["tool_input"] == {"command": "ls"}
+    assert not {"tool_use_id", "prompt_id", "effort"} & set(payload)
+
+
+def test_explain_says_a_droid_exit_2_denies_its_shell_tool(tmp_path: Path) -> None:
+    write(tmp_path / ".factory/settings.json", hooks("Execute"))
+    done = subprocess.run([sys.executable, "-m", "compat_adapter", "explain", "--vendor", "factory", "--tool",
+                           "Execute", "--input", '{"command": "ls"}', "--json", "--trust-all"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    told = json.loads(done.stdout)
+    assert told["measured_on"] == "0.215.0"
+    assert "deny" in json.dumps(told).lower()
+
+
+def test_hooks_json_is_a_flat_event_table_and_claudes_wrapper_never_runs(tmp_path: Path) -> None:
+    """Measured on droid 0.215.0 (lane cases factory:hooks_json_flat and factory:hooks_json_wrapped):
+    a hook in .factory/hooks.json fires only when the file is the event table itself."""
+    flat = write(tmp_path / "flat/.factory/hooks.json", hooks("Execute")["hooks"])
+    wrapped = write(tmp_path / "wrapped/.factory/hooks.json", hooks("Execute"))
+    read = import_project("factory", flat.parents[1], trust_all=True)
+    assert [(h.event, h.matcher) for h in read.hooks] == [("PreToolUse", "Execute")] and not read.refused
+    never = import_project("factory", wrapped.parents[1], trust_all=True)
+    assert never.hooks == () and [r.code for r in never.refused] == ["SKIPPED_BY_VENDOR"]
+    assert "event named hooks" in never.refused[0].reason
+    # The same table under `hooks` of settings.json is Droid's other place, and runs.
+    write(tmp_path / "settings/.factory/settings.json", hooks("Execute"))
+    assert len(import_project("factory", tmp_path / "settings", trust_all=True).hooks) == 1

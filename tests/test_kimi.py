@@ -1,0 +1,60 @@
+"""Kimi Code's unit: its config.toml ``[[hooks]]`` read as Kimi 2.1.0 reads them, and its narrow
+reading of a hook's answer (its release's runHook.ts; the vendor lane measured the rest)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from compat_adapter.catalog import unit_of
+from compat_adapter.importers import import_files
+from compat_adapter.runtime.process import ProcessOutcome
+
+
+def outcome(code: int | None, stdout: str = "", stderr: str = "") -> ProcessOutcome:
+    return ProcessOutcome(exit_code=code, stdout=stdout, stderr=stderr, timed_out=code is None, truncated=False,
+                          cause=None if code is not None else "timed out", duration_ms=1.0)
+
+
+def test_its_hooks_tables_import_one_row_per_entry_and_refuse_bad_ones(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('default_model = "x"\n'
+                      '[[hooks]]\nevent = "PreToolUse"\nmatcher = "Bash"\ncommand = "./guard.sh"\ntimeout = 5\n'
+                      '[[hooks]]\nevent = "Stop"\ncommand = "notify"\n'
+                      '[[hooks]]\nevent = "Interrupt"\ncommand = "x"\n'
+                      '[[hooks]]\nevent = "NoSuchEvent"\ncommand = "x"\n'
+                      '[[hooks]]\nevent = "PreToolUse"\n')
+    result = import_files("kimi", [config], trust_all=True)
+    assert [(h.event, h.matcher) for h in result.hooks] == [("PreToolUse", "Bash"), ("Stop", None)]
+    assert result.hooks[0].handler["timeout"] == 5.0  # type: ignore[index]  # a mapping: a command handler
+    assert [r.code for r in result.refused] == ["UNSERVED_EVENT", "UNKNOWN_EVENT", "INVALID_HANDLER"]
+    # Kimi's hooks live in the user's config only: a project holds no Kimi hook file.
+    assert unit_of("kimi").importer.project_files(tmp_path) == []
+
+
+@pytest.mark.parametrize(("event", "given", "decision", "reason"), [
+    ("PreToolUse", outcome(2, stderr=" no \n"), "deny", "no"),
+    ("PreToolUse", outcome(2), "deny", "Blocked by PreToolUse hook"),
+    ("PreToolUse", outcome(0, '{"hookSpecificOutput": {"permissionDecision": "deny", '
+                              '"permissionDecisionReason": "why"}}'), "deny", "why"),
+    ("PreToolUse", outcome(1, '{"hookSpecificOutput": {"permissionDecision": "deny"}}'), "none", None),  # exit 1
+    ("PreToolUse", outcome(0, '{"decision": "block", "reason": "x"}'), "none", None),  # Claude's top level
+    ("PreToolUse", outcome(None), "none", None),  # a timeout fails open
+    ("Stop", outcome(2, stderr="go on"), "block", "go on"),
+    ("PostToolUse", outcome(2, stderr="late"), "none", None),  # only PreToolUse and Stop read a block
+])
+def test_only_exit_2_and_a_deny_block_and_only_where_kimi_reads_it(event: str, given: ProcessOutcome,
+                                                                   decision: str, reason: str | None) -> None:
+    answer = unit_of("kimi").dialect.decode(event, given)
+    assert (answer.decision, answer.reason) == (decision, reason)
+
+
+def test_a_prompt_hooks_stdout_is_a_hook_result_and_nothing_else_is_context() -> None:
+    dialect, voice = unit_of("kimi").dialect, unit_of("kimi").voice
+    said = dialect.decode("UserPromptSubmit", outcome(0, '{"hookSpecificOutput": {"additionalContext": "c"}}\n'))
+    assert said.additional_context == ('{"hookSpecificOutput": {"additionalContext": "c"}}',)
+    wrapped = '<hook_result hook_event="UserPromptSubmit">\nc\n</hook_result>'
+    assert voice.context("UserPromptSubmit", None, "c") == wrapped
+    assert dialect.decode("SessionStart", outcome(0, "plain")).additional_context == ()
+    assert not dialect.matches("PreToolUse", "[", "Bash") and dialect.matches("PreToolUse", "^Ba", "Bash")

@@ -1,0 +1,1 @@
+"""Continue's CLI (``cn``, vendor id ``continue``): Claude Code's hook settings in ``.continue/settings*.json``."""

@@ -1,0 +1,26 @@
+"""Continue's cn, whole: its table, dialect, importer, handler shape, voice and landing facts, and
+its (hook-less) vendor-lane driver. Registered once, in ``pyproject.toml`` (entry-point group
+``compat_adapter.vendors``) as ``continue``; the folder is ``cn`` because ``continue`` is a Python keyword."""
+
+from __future__ import annotations
+
+from compat_adapter.registry import Later, vendor_unit
+from compat_adapter.routing.placement import Facts
+from vendors.claude.handlers import CLAUDE_SHAPE
+from vendors.cn.spec import CONTINUE
+from vendors.cn.voice import ContinueVoice
+
+__all__ = ("UNIT",)
+
+UNIT = vendor_unit(
+    spec=CONTINUE,
+    order=75,
+    dialect=Later("vendors.cn.dialect:DIALECT"),
+    importer=Later("vendors.cn.importer"),
+    handlers=CLAUDE_SHAPE,
+    voice=ContinueVoice("continue"),
+    # From its source only: the tool layer that would place context is not in the release.
+    landing=Facts(context={"session": "message:user", "prompt": "message:user", "post": "message:user"}),
+    lane="vendors.cn.lane:CLI",  # test support: loaded only by the vendor lane
+    permissions=None,  # cn's --allow/--ask/--exclude policies are flags and config, not read here
+)

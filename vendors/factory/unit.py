@@ -1,0 +1,28 @@
+"""Factory Droid, whole: its table, dialect, importer, handler shape, voice and landing facts, and
+its vendor-lane driver. Registered once, in ``pyproject.toml`` (entry-point group ``compat_adapter.vendors``)."""
+
+from __future__ import annotations
+
+from compat_adapter.registry import Later, vendor_unit
+from compat_adapter.routing.placement import Facts
+from vendors.claude.handlers import CLAUDE_SHAPE
+from vendors.factory.spec import FACTORY
+from vendors.factory.voice import FactoryVoice
+
+__all__ = ("UNIT",)
+
+UNIT = vendor_unit(
+    spec=FACTORY,
+    order=70,
+    dialect=Later("vendors.factory.dialect:DIALECT"),
+    importer=Later("vendors.factory.importer"),
+    handlers=CLAUDE_SHAPE,
+    # Measured (vendor lane, droid exec 0.215.0): pre-tool context reaches no one, a post-tool
+    # decision is ignored, a pre-tool continue:false stops the agent before the call runs.
+    voice=FactoryVoice("factory", post_block="ignored"),
+    # An ask in exec (--auto high) runs the call: nobody is asked (lane case factory:ask).
+    landing=Facts(context={"session": "message:user", "prompt": "message:user", "post": "message:user"},
+                  deny_frame="Error: {text}", ask_unattended="allow"),
+    lane="vendors.factory.lane:CLI",  # test support: loaded only by the vendor lane
+    permissions=None,  # Droid's commandAllowlist/commandDenylist are its own settings, not read here
+)

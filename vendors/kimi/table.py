@@ -1,0 +1,104 @@
+"""Kimi Code: 16 hook events with Claude Code's names, ``[[hooks]]`` in ``config.toml``.
+
+Data only: Kimi's own facts, from which :mod:`vendors.kimi.spec` derives its table from Claude
+Code's (:mod:`vendors.claude.table`) for the fourteen events both have. Kimi's hook runner
+(``packages/agent-core-v2/src/features/externalHooks`` in the release's bundle, 2.1.0) is a narrow
+reading of Claude's protocol: a hook blocks only by exit 2 (stderr the reason) or by
+``hookSpecificOutput.permissionDecision: "deny"`` on exit 0, and only PreToolUse and Stop act on a
+block; nothing else a hook prints is read (no context, no rewrite, no continue), and errors,
+timeouts and other exit codes let the call go on.
+"""
+
+from compat_adapter.model import MatcherEngine, RulesSpec, ToolName, degrade
+
+#: The release these rows follow (vendors/kimi/lane.pin).
+RELEASE = "2.1.0"
+
+#: Kimi's hook events that Claude's table has rows for (its settings schema lists sixteen; the
+#: other two, PermissionResult and Interrupt, are unserved here).
+KIMI_EVENTS = ("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "UserPromptSubmit", "Stop",
+               "StopFailure", "SessionStart", "SessionEnd", "SubagentStart", "SubagentStop", "PreCompact",
+               "PostCompact", "Notification")
+OWN_UNSERVED = (
+    ("PermissionResult", "Kimi Code fires it after a permission prompt is answered; no row here serves it yet."),
+    ("Interrupt", "Kimi Code fires it when the user interrupts a turn; no row here serves it yet."),
+    # Named by the release's HOOK_EVENT_TYPES beside the sixteen its settings schema documents.
+    ("UserPromptQueued", "Kimi Code fires it for a prompt queued while a turn runs; the host queues none."),
+    ("TurnStarted", "Kimi Code fires it as a turn starts; no row here serves it yet."),
+    ("SessionHeartbeat", "Kimi Code fires it now and then while a session lives (not awaited); no row serves it."),
+    ("TaskStarted", "Kimi Code fires it when a background task starts; the host has no background tasks."),
+)
+
+_OWN = degrade(
+    "own-translation",
+    "No Kimi Code bridge exists on the host, so this project speaks Kimi's dialect itself, read from its "
+    "release (runHook.ts, matchHooks.ts): exit 2 or permissionDecision deny blocks, on PreToolUse and Stop "
+    "only; every other output is ignored. Each row is Claude Code's, so its losses are worded as Claude's.",
+)
+_PAYLOAD = degrade(
+    "payload-field-missing",
+    "Kimi sends client_type, tool_call_id (not tool_use_id), tool_output, the prompt as content parts and "
+    "is_steer (measured, 2.1.0); this dialect sends them in Kimi's names, with the host's call id and the "
+    "prompt as one text part, and none of Claude's transcript_path, permission_mode, prompt_id or effort.",
+)
+
+TOOLS = (
+    ToolName(vendor="Bash", host="bash"),
+    ToolName(vendor="Read", host="read", arguments=(("path", "path"),)),
+    ToolName(vendor="Write", host="write", arguments=(("path", "path"),)),
+    ToolName(vendor="Edit", host="edit"),
+    ToolName(vendor="Glob", host="glob"),
+    ToolName(vendor="Grep", host="grep"),
+    ToolName(vendor="Agent", host="subagent"),
+    ToolName(vendor="AskUserQuestion", host="ask_user_question"),
+    ToolName(vendor="Skill", host="skill"),
+    ToolName(vendor="ExitPlanMode", host="exit_plan_mode"),
+)
+
+RULES = RulesSpec(
+    formats=("markdown",),
+    default_sources=("AGENTS.md",),
+    note="Read byte for byte and injected as a sourced user message at every agent start: context, never policy.",
+)
+
+#: Kimi's own facts over Claude's table (vendors/kimi/spec.py derives the table from them).
+OWN = {
+    "id": "kimi",
+    "aliases": ("kimi-code",),
+    "bridge": None,
+    "project_dir_env": (),
+    "hook_vars": (),
+    "shell": "sh",
+    "default_timeout_s": 30.0,
+    "handler_kinds": frozenset({"command"}),
+    "http_losses": (),
+    # matchHooks.ts: "" matches all, anything else is `new RegExp(matcher).test(value)`; an invalid
+    # pattern matches nothing.
+    "matchers": MatcherEngine(engine="js-regex", names=None, names_events=None, match_all=("",)),
+    "bad_matcher": "skips-hook",
+    "dedupes_commands": True,
+    "rules": RULES,
+    "plugin_runtime": ("Kimi Code plugins, skills and MCP servers are out of scope; only the command hooks "
+                       "of a config.toml and AGENTS.md are adapted."),
+    "tools": TOOLS,
+    "measured_on": RELEASE,
+    # A prompt hook's stdout reaches the model inside the user's message (measured).
+    "context_role": "user",
+}
+OWN_LOSSES = (_OWN, _PAYLOAD)
+_UNAWAITED = degrade(
+    "timing-differs",
+    "Kimi starts these hooks and does not wait for them (fireAndForget in the release; measured: kimi -p "
+    "exited before the lane's recording PostToolUse hook had logged), where this host waits for each: a slow "
+    "hook here delays the session, and under Kimi it may never finish.",
+)
+#: Row losses of Kimi's own, by event.
+_STOP_ONCE = degrade(
+    "timing-differs",
+    "After a Stop hook blocks, Kimi continues the turn with the reason and does not run Stop hooks again when "
+    "it ends (measured, lane case kimi:stop_block_exit2); this host runs them again at the end of the "
+    "continued turn.",
+)
+OWN_ROW_LOSSES = {"PostToolUse": (_UNAWAITED,), "PostToolUseFailure": (_UNAWAITED,), "SubagentStop": (_UNAWAITED,),
+                  "Stop": (_STOP_ONCE,)}
+NOT_KIMI = "Kimi Code 2.1.0 has no such hook event, so a hook on it never runs."

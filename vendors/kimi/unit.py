@@ -1,0 +1,25 @@
+"""Kimi Code, whole: its table, dialect, importer, handler shape, voice and landing facts, and its
+vendor-lane driver. Registered once, in ``pyproject.toml`` (entry-point group ``compat_adapter.vendors``)."""
+
+from __future__ import annotations
+
+from compat_adapter.registry import Later, vendor_unit
+from compat_adapter.routing.placement import Facts
+from vendors.claude.handlers import CLAUDE_SHAPE
+from vendors.kimi.spec import KIMI
+from vendors.kimi.voice import KimiVoice
+
+__all__ = ("UNIT",)
+
+UNIT = vendor_unit(
+    spec=KIMI,
+    order=80,
+    dialect=Later("vendors.kimi.dialect:DIALECT"),
+    importer=Later("vendors.kimi.importer"),
+    handlers=CLAUDE_SHAPE,
+    # Measured (lane, kimi -p 2.1.0): a Stop block continues the turn once and Stop is not run again.
+    voice=KimiVoice("kimi", post_block="ignored", stop_guard=1),
+    landing=Facts(context={"prompt": "message:user"}),  # only a prompt hook's stdout reaches the model
+    lane="vendors.kimi.lane:CLI",  # test support: loaded only by the vendor lane
+    permissions=None,  # Kimi's permission modes are its own settings, not read here
+)
