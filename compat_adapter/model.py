@@ -52,7 +52,10 @@ class EventRow(Frozen):
     degradations: tuple[Degradation, ...] = ()
     """Losses of this row alone; what its vendor or its bridge loses on every row is stated there."""
     role_losses: tuple[Degradation, ...] = ()
-    """Losses only where the host lacks the vendor's :attr:`VendorSpec.context_role`."""
+    """Losses only where the host lacks this row's context role (:meth:`VendorSpec.role_of`)."""
+    context_role: str | None = None
+    """The role of this event's context message where it is not the vendor's own
+    :attr:`VendorSpec.context_role` (Qwen puts only SessionStart context in its system instruction)."""
     blocking: Literal["verdict", "context", "continue", "observe"] = "observe"
     """What a hook answer can do here: decide a verdict, add context, force a step, or nothing."""
     matcher_subject: str | None = None
@@ -308,6 +311,10 @@ class VendorSpec(Frozen):
                 return row
         return None
 
+    def role_of(self, row: EventRow) -> str | None:
+        """The role of ``row``'s context message: its own, else the vendor's (None: a user message)."""
+        return row.context_role or self.context_role
+
     def losses_for(self, row: EventRow, roles: frozenset[str] | None = None) -> tuple[Degradation, ...]:
         """Every loss of one of this vendor's rows: the vendor's, the row's own, then its bridge's.
 
@@ -316,7 +323,7 @@ class VendorSpec(Frozen):
         Grading lists exactly these on the row's result; each is written once, at its scope.
         """
         bridge = self.bridge if row.route is Route.OFFICIAL_BRIDGE else None
-        placed = roles is not None and self.context_role in roles
+        placed = roles is not None and self.role_of(row) in roles
         return (self.losses + row.degradations + (() if placed else row.role_losses)
                 + (bridge.losses_for(row) if bridge else ()))
 

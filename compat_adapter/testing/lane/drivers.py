@@ -203,7 +203,9 @@ async def embedded_outcome(case: Case, run: Path) -> Outcome:
     return Outcome(
         side="embedded", case=case.name, hooks=_hooks(records, roots), tool_ran=(proj / "tool-ran.txt").exists(),
         rewritten=any(REWRITE_MARK in i.text for i in items if i.kind == "tool_result"),
-        tool_result=_first_tool_result([items], roots), landings=landings(requests, roots), model_calls=calls,
+        # What the model read in place of the call, as on the vendor's side: a result no model request
+        # carried (the turn ended after it) was read by no one.
+        tool_result=_first_tool_result(requests[:calls], roots), landings=landings(requests, roots), model_calls=calls,
         reads=new_items(requests), refused=refused, degradations=degradations,
         texts=tuple(tuple(items) for items in requests[:calls]), graded=tuple(per_hook),
         shown=tuple(normalize_text(str(e.data.get("text", "")), roots) for e in events
