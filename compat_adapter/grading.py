@@ -202,7 +202,7 @@ def _grade_route(decl: Declared, surface: Surface, id: str | None) -> Capability
 
 def _placement_losses(spec: Any, row: Any, surface: Surface) -> tuple[Degradation, ...]:
     """A row whose context has its role here, where the host places that role's text otherwise."""
-    role = spec.context_role
+    role = spec.role_of(row)
     if not row.role_losses or role not in surface.context_roles or role not in surface.context_placement:
         return ()
     return (degrade("context-cost", f"On {surface.host} {surface.version} {surface.context_placement[role]}"),)

@@ -52,7 +52,10 @@ class EventRow(Frozen):
     degradations: tuple[Degradation, ...] = ()
     """Losses of this row alone; what its vendor or its bridge loses on every row is stated there."""
     role_losses: tuple[Degradation, ...] = ()
-    """Losses only where the host lacks the vendor's :attr:`VendorSpec.context_role`."""
+    """Losses only where the host lacks this row's context role (:meth:`VendorSpec.role_of`)."""
+    context_role: str | None = None
+    """The role of this event's context message where it is not the vendor's own
+    :attr:`VendorSpec.context_role` (Qwen puts only SessionStart context in its system instruction)."""
     blocking: Literal["verdict", "context", "continue", "observe"] = "observe"
     """What a hook answer can do here: decide a verdict, add context, force a step, or nothing."""
     matcher_subject: str | None = None
@@ -70,6 +73,10 @@ class EventRow(Frozen):
     a tool continuation too (with an empty prompt), not only a step that carries a typed prompt;
     ``created`` and ``done`` (todo/write): an item new to the list, an item whose status became
     completed (a todo row names one: vendors call these events by different names)."""
+    idle_after_s: float | None = None
+    """An idle row (``fires_on="idle"``) that the vendor fires only once the agent has stayed idle
+    this long after a turn (Claude's idle notification: 60 s), on a timer that the agent's next
+    turn or its end cancels; None: at once."""
     official: EventRow | None = None
     """The same event on the host's official bridge, taken when ``prefer="official"`` is asked for."""
     tools: tuple[str, ...] | None = None
@@ -95,6 +102,8 @@ class EventRow(Frozen):
                              "(an observe-only loss); an event the vendor only watches is native-translate")
         if self.route is Route.NATIVE_TRANSLATE and observe_only:
             raise ValueError(f"{self.event}: a row that only watches an event the vendor acts on is native-seam")
+        if self.idle_after_s is not None and self.fires_on != "idle":
+            raise ValueError(f"{self.event}: only an idle row waits for idleness (idle_after_s)")
         if (self.point == "todo/write") != (self.fires_on in ("created", "done")):
             # One todo/write record is several events; a row that names no change would never fire.
             raise ValueError(f"{self.event}: a todo/write row fires on created or done, and only it does")
@@ -219,6 +228,11 @@ class VendorSpec(Frozen):
     """Whether the vendor runs the matching hooks of one event concurrently."""
     shell: Literal["sh", "bash", "user"] = "sh"
     """The shell the vendor runs a command hook with on POSIX: `sh -c`, `bash -c`, or `$SHELL -c`."""
+    shell_name: str | None = None
+    """What that shell knows itself as (``$0``, and the prefix of its own error messages) where the
+    vendor starts it by name, found on PATH: Gemini CLI spawns ``bash``, so a missing program reads
+    ``bash: line 1: …`` there and ``/usr/bin/bash: line 1: …`` from a bash started by its path.
+    None: the path it runs."""
     project_dir_env: tuple[str, ...]
     """Variables the vendor sets to the project directory for its hooks (``()``: none, stated)."""
     hook_vars: tuple[HookVar, ...]
@@ -297,6 +311,10 @@ class VendorSpec(Frozen):
                 return row
         return None
 
+    def role_of(self, row: EventRow) -> str | None:
+        """The role of ``row``'s context message: its own, else the vendor's (None: a user message)."""
+        return row.context_role or self.context_role
+
     def losses_for(self, row: EventRow, roles: frozenset[str] | None = None) -> tuple[Degradation, ...]:
         """Every loss of one of this vendor's rows: the vendor's, the row's own, then its bridge's.
 
@@ -305,7 +323,7 @@ class VendorSpec(Frozen):
         Grading lists exactly these on the row's result; each is written once, at its scope.
         """
         bridge = self.bridge if row.route is Route.OFFICIAL_BRIDGE else None
-        placed = roles is not None and self.context_role in roles
+        placed = roles is not None and self.role_of(row) in roles
         return (self.losses + row.degradations + (() if placed else row.role_losses)
                 + (bridge.losses_for(row) if bridge else ()))
 

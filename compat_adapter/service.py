@@ -143,7 +143,7 @@ class CompatAdapter:
         #: Codex execution policy from registered .rules files, enforced on tools/pre-execute.
         self._guard = PolicyGuard(host)
         #: Permission rules (Claude's permissions.allow/ask/deny …), enforced on tools/pre-execute.
-        self._permissions = PermissionGuard(host)
+        self._permissions = PermissionGuard(host, allowed=listening.runner.allowed)
         self._permission_results: dict[str, CapabilityResult] = {}
         self._batch_depth = 0
         self._prefer: list[str] = []

@@ -214,9 +214,10 @@ def test_the_corpus_figure_reports_cursor() -> None:
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     part = json.loads(done.stdout)["vendors"]["cursor"]
-    assert (part["files"], part["handlers"], part["failed_files"]) == (6, 16, [])
+    # Seven files: six hook files (16 handlers) and stoobly-agent's .cursor/cli.json (its 3 deny rules).
+    assert (part["files"], part["handlers"], part["failed_files"]) == (7, 19, [])
     # The 4 not adapted are planning-with-files', a file Cursor drops whole (an event it lacks).
-    assert part["adapted"] == 12, part["not_adapted"]
+    assert part["adapted"] == 15, part["not_adapted"]
     assert {n["origin"].split(":")[0] for n in part["not_adapted"]} == {"cursor/planning-with-files.json"}
 
 

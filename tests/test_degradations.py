@@ -5,6 +5,7 @@ host, through CompatAdapter, with real hook scripts."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import anyio
@@ -12,6 +13,7 @@ from conftest import write_script
 
 from compat_adapter import CompatAdapter, MemoryHost
 from compat_adapter.catalog import resolve_vendor
+from compat_adapter.declare import declare_hook
 from compat_adapter.host.protocol import ApprovalOutcome
 from compat_adapter.host.script import Error, Reply, call
 from compat_adapter.model import DegradationCode
@@ -213,12 +215,15 @@ async def test_codex_stop_continue_false_does_not_override_a_block(tmp_path: Pat
 
 
 async def test_claude_notification_continue_false_is_ignored_and_listed(tmp_path: Path) -> None:
-    """Claude documents continue:false as stopping Claude on any event; on Notification (an idle
-    status flip here) the answer is audited and ignored, and the next turn runs in full."""
+    """Claude documents continue:false as stopping Claude on any event; on Notification (an agent
+    left idle here, with the row's 60 s wait made short) the answer is audited and ignored, and the
+    next turn runs in full."""
     halt = json.dumps({"continue": False, "stopReason": "stop now"})
     hook, out = capture(tmp_path, "notify", halt)
+    declared = declare_hook("claude", "Notification", None, hook)
+    declared = replace(declared, row=declared.row.model_copy(update={"idle_after_s": 0.2}))
     async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
-        await adapter.register_hook("claude", "Notification", None, hook)
+        await adapter.register(declared)
         agent = await host.create_agent(script=["first", Reply(calls=(call("bash", command="touch later"),)),
                                                 "done"])
         await agent.run_turn("hi")

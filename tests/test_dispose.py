@@ -129,12 +129,13 @@ async def test_repeated_adapters_leave_nothing_behind_and_no_hook_starts_after_d
 
 async def test_dispose_kills_a_running_hook_with_its_whole_process_group(git_repo: Path) -> None:
     pids = git_repo / "pids"
-    # Observe-only (Claude Notification on agent/status): it runs in the host's background.
+    # Observe-only (CodeBuddy's Notification on agent/status, which fires at once): it runs in the
+    # host's background.
     hook = write_script(git_repo / "slow.sh", f"sleep 300 & echo $! >> {shlex.quote(str(pids))}\n"
                         f"echo $$ >> {shlex.quote(str(pids))}\nwait\n")
     async with MemoryHost(git_repo) as host:
         adapter = CompatAdapter(host, state_dir=str(git_repo / "state"))
-        await adapter.register_hook("claude", "Notification", None, shlex.quote(str(hook)))
+        await adapter.register_hook("workbuddy", "Notification", None, shlex.quote(str(hook)))
         agent = await host.create_agent(script=["done"])
         await agent.run_turn("hi")
         with anyio.fail_after(60):

@@ -191,3 +191,18 @@ def test_an_event_with_no_hook_says_so(tmp_path: Path, vendor: str) -> None:
     done = cli("explain", "--vendor", vendor, "--prompt", "hi", "--project", str(tmp_path))
     assert done.returncode == 0, done.stderr
     assert f"no {vendor} hook is configured for" in done.stdout
+
+
+def test_codebuddy_and_qwen_runs_fire_no_session_end_while_the_host_does(tmp_path: Path) -> None:
+    # codebuddy -p and qwen -p exit without SessionEnd (lane cases workbuddy:session_end, qwen's observe);
+    # CodeBuddy fires it on /clear, /exit and SIGTERM (read in 2.163.0), as the host does when the agent goes.
+    for vendor, path in (("workbuddy", ".codebuddy/settings.json"), ("qwen", ".qwen/settings.json")):
+        config = tmp_path / vendor / path
+        config.parent.mkdir(parents=True)
+        config.write_text(json.dumps({"hooks": {"SessionEnd": [command("echo bye")]}}))
+        trust(vendor, config)
+        report = anyio.run(explain, Question(vendor, event="SessionEnd", files=(config,), root=config.parents[1]))
+        [hook] = report.hooks
+        assert hook.fires and hook.vendor_view is not None and not hook.vendor_view.fires
+        assert "never fires SessionEnd" in hook.vendor_view.effect
+        assert report.host_view is not None and report.host_view.capability == "ADAPTED"

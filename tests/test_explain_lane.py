@@ -92,8 +92,9 @@ def _predicted(case: Case, reports: list[ExplainReport], roots: list[str]) -> di
     nonzero = bool(case.steps) and case.steps[0] in (EXIT_3_STEPS[0], KILLED_STEPS[0])
     takes = {"success": not nonzero, "failure": nonzero, "completed": True, "incomplete": False}
     reports = [r for r in reports if kinds[r.event] != "post" or takes.get(spec.row(r.event).fires_on, True)]
+    # A hook fires at the vendor when explain ran it and the vendor's run fires its event at all.
     out: dict[str, Any] = {"invoked": sorted(_name(case, r, i) for r in reports for i, h in enumerate(r.hooks)
-                                             if h.fires)}
+                                             if h.fires and (h.vendor_view is None or h.vendor_view.fires))}
     landings: dict[str, Any] = {}
     for r in reports:
         v = r.vendor_view
@@ -158,10 +159,6 @@ def _explained(case: Case, run: Path) -> tuple[list[ExplainReport], list[str]]:
 
 #: Drivable cases whose vendor side explain does not predict, and why (each is checked apart).
 NOT_PREDICTED = {
-    # A misprediction of explain's vendor view, found when the dialect cases met this test: an open
-    # defect, listed in the closing note of 2026-12-04, not an agreement.
-    "workbuddy:session_end": "explain predicts SessionEnd firing; CodeBuddy -p never fires it (open defect: "
-                             "the row lists it, explain's vendor view does not read that)",
     "claude:skill_shell_deny": "PreSkillShellCommand has no row here: explain refuses it with the reason",
     "claude:stop_block_unwrapped": "the CLI ran with a switch of its own process (CLAUDE_CODE_SHINY_FOUNTAIN=0) "
                                    "that no hook config carries; explain predicts the release's default",

@@ -54,7 +54,7 @@ def test_what_gemini_discards_is_refused_where_it_stands(tmp_path: Path) -> None
         "SessionStart": [_command("echo flat")],  # a handler with no group: Gemini discards it
         "BeforeTool": [{"hooks": [{"command": "echo untyped"}, _command("echo off", name="off"),
                                   _command("echo on")]}],
-        "BeforeModel": [{"hooks": [_command("echo model")]}],
+        "AfterModel": [{"hooks": [_command("echo model")]}],
         "Stop": [{"hooks": [_command("echo claude")]}],
     }, "hooksConfig": {"disabled": ["off"]}})
     result = import_files("gemini", [path], trust_all=True)
@@ -64,7 +64,7 @@ def test_what_gemini_discards_is_refused_where_it_stands(tmp_path: Path) -> None
                      ("SKIPPED_BY_VENDOR", "hooks.BeforeTool[0].hooks[0]"),
                      ("SKIPPED_BY_VENDOR", "hooks.BeforeTool[0].hooks[1]"),
                      ("UNKNOWN_EVENT", "hooks.Stop[0].hooks[0]"),
-                     ("UNSERVED_EVENT", "hooks.BeforeModel[0].hooks[0]")]
+                     ("UNSERVED_EVENT", "hooks.AfterModel[0].hooks[0]")]
     model = next(r for r in result.refused if r.code == "UNSERVED_EVENT")
     assert "no seam around a model request" in model.reason
 
@@ -169,3 +169,54 @@ def test_answers_merge_by_or_with_every_reason_and_one_context() -> None:
 
 def test_context_is_escaped_and_tagged_as_gemini_hands_it_to_the_model() -> None:
     assert hook_context("<b>x</b> & y") == "<hook_context>&lt;b&gt;x&lt;/b&gt; & y</hook_context>"
+
+
+# ── BeforeModel: the step before each model call, which it can refuse ─────────────────────────
+
+def test_before_model_blocks_on_a_block_decision_and_on_an_exit_but_0_and_1() -> None:
+    gemini = dialect_for("gemini")
+    assert gemini.decode("BeforeModel", _outcome('{"decision": "block", "reason": "no"}')).decision == "block"
+    # A hook script that cannot start (no exec bit: bash exits 126) blocks the call, as in Gemini.
+    denied = gemini.decode("BeforeModel", _outcome(stderr="bash: line 1: ./hook.sh: Permission denied", code=126))
+    assert denied.decision == "block"
+    assert gemini.decode("BeforeModel", _outcome("{}")).decision == "none"
+    assert gemini.decode("BeforeModel", _outcome('{"continue": false, "stopReason": "halt"}')).stop
+
+
+async def test_a_before_model_hook_that_cannot_start_keeps_the_model_from_being_called(tmp_path: Path) -> None:
+    """planning-with-files' before-model.sh is committed without its exec bit: under Gemini CLI the
+    model is never called (the real-config lane's vendor side: 0 model calls); here the step is refused
+    before the call, and the tool the model would have asked for never runs."""
+    import anyio  # noqa: F401 - the test runs under the anyio plugin
+
+    from compat_adapter import CompatAdapter, MemoryHost
+    from compat_adapter.host.script import Reply, call
+
+    hook = tmp_path / "before-model.sh"
+    hook.write_text("#!/bin/bash\necho '{}'\n")  # mode 0644: bash cannot run it
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("gemini", "BeforeModel", None, str(hook))
+        agent = await host.create_agent(script=[Reply(calls=(call("bash", command="touch ran"),)), "done"])
+        result = await agent.run_turn("go")
+        await host.settle()
+        calls = [e for e in agent.session.events if e.type == "assistant/message"]
+    assert calls == [] and not (tmp_path / "ran").exists(), result
+    assert [a.decision for a in adapter.audit if a.event == "BeforeModel"] == ["block"]
+
+
+async def test_a_before_model_hook_that_answers_runs_before_every_step(tmp_path: Path) -> None:
+    log = tmp_path / "runs"
+    hook = tmp_path / "before-model.sh"
+    hook.write_text(f"#!/bin/bash\ncat >> '{log}'; echo >> '{log}'; echo '{{}}'\n")
+    hook.chmod(0o755)
+    from compat_adapter import CompatAdapter, MemoryHost
+    from compat_adapter.host.script import Reply, call
+
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("gemini", "BeforeModel", None, str(hook))
+        agent = await host.create_agent(script=[Reply(calls=(call("bash", command="touch ran"),)), "done"])
+        await agent.run_turn("go")
+        await host.settle()
+    runs = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    assert [r["hook_event_name"] for r in runs] == ["BeforeModel", "BeforeModel"]  # the prompt, the continuation
+    assert (tmp_path / "ran").exists()

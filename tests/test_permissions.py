@@ -283,8 +283,9 @@ def test_codebuddys_hook_allow_and_unattended_ask_are_listed_losses() -> None:
     surface = surface_named("embedded")
     deny = grade_permission(codebuddy_rule("Bash(rm -rf *)"), CODEBUDDY, surface)
     assert any("lift a deny rule" in d.text for d in deny.degradations)
+    # An ask goes to the host's approval; nobody to answer it, the call runs as in codebuddy -p: no loss.
     ask = grade_permission(codebuddy_rule("Bash(touch *)", "ask"), CODEBUDDY, surface)
-    assert any("run without asking" in d.text for d in ask.degradations)
+    assert not any("asking" in d.text or "nobody answers" in d.text for d in ask.degradations)
     no_approval = grade_permission(codebuddy_rule("Bash(touch *)", "ask"), CODEBUDDY,
                                    surface.without(services=["approval"]))
     assert any("so the call runs" in d.text for d in no_approval.degradations)
@@ -311,6 +312,44 @@ async def test_codebuddy_runs_an_ask_nobody_can_answer_as_its_p_run_does(tmp_pat
     texts = [e.data["text"] for e in agent.session.of_type("tool/result")]
     assert (tmp_path / "ran.txt").exists() and (tmp_path / "build").is_dir()
     assert texts[1] == "Error: Permission to use Bash with command rm -rf build has been denied."
+
+
+async def test_codebuddy_runs_an_ask_the_hosts_approval_leaves_unanswered(tmp_path: Path) -> None:
+    # The embedded host has an approval service and nobody behind it (``unavailable``), as in a
+    # non-interactive run: an ask rule's call and a hook's ask both run, as under codebuddy -p
+    # (lane cases workbuddy:perm_ask and workbuddy:ask); a person's refusal is never changed.
+    log = tmp_path / "hooks.log"
+    (tmp_path / ".codebuddy").mkdir()
+    asking = {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command":
+              f"echo PreToolUse >> {log}; case \"$(cat)\" in *second*) echo '{json.dumps(allow_answer('ask'))}';; esac"}]}]}
+    (tmp_path / ".codebuddy/settings.json").write_text(json.dumps({"permissions": {"ask": ["Bash(touch *)"]},
+                                                                   "hooks": asking}))
+    for approver, runs in ((None, True), (lambda request: ApprovalOutcome.REJECTED, False)):
+        for name in ("first.txt", "second.txt"):
+            (tmp_path / name).unlink(missing_ok=True)
+        async with MemoryHost(tmp_path, approver=approver) as host, CompatAdapter(host) as adapter:
+            await register_import(adapter, import_project("workbuddy", tmp_path, trust_all=True))
+            agent = await host.create_agent(script=[Reply(calls=(call("bash", command="touch first.txt"),)),
+                                                    Reply(calls=(call("bash", command="echo second > second.txt"),)),
+                                                    "done"])
+            await agent.run_turn("go")
+        outcomes = [e.data["outcome"] for e in agent.session.of_type("approval/decided")]
+        assert outcomes == (["allowed-once"] * 2 if runs else ["rejected"] * 2)
+        assert (tmp_path / "first.txt").exists() is runs and (tmp_path / "second.txt").exists() is runs
+
+
+async def test_a_codebuddy_hooks_allow_lifts_a_deny_rule_on_the_host_too(tmp_path: Path) -> None:
+    # Measured on CodeBuddy Code 2.163.0 (lane case workbuddy:perm_deny_hook_allow): the call runs.
+    log = tmp_path / "hooks.log"
+    (tmp_path / ".codebuddy").mkdir()
+    (tmp_path / "build").mkdir()
+    (tmp_path / ".codebuddy/settings.json").write_text(json.dumps({
+        "permissions": {"deny": ["Bash(rm -rf *)"]}, "hooks": hook(allow_answer("allow"), log)}))
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await register_import(adapter, import_project("workbuddy", tmp_path, trust_all=True))
+        agent = await host.create_agent(script=[Reply(calls=(call("bash", command="rm -rf build"),)), "done"])
+        await agent.run_turn("go")
+    assert not (tmp_path / "build").exists() and log.read_text() == "PreToolUse\n"
 
 
 # ── Qwen Code: Claude's language, derived, read as its PermissionManager reads it (0.24.4) ────────

@@ -55,8 +55,9 @@ def test_explain_shows_claude_refusing_the_call_and_the_host_refusing_it(tmp_pat
     assert json.loads(other.stdout)["permissions"]["host"]["decision"] == "none"
 
 
-def test_explain_names_a_rule_the_host_weighs_otherwise_as_a_difference(tmp_path: Path) -> None:
-    # CodeBuddy lets a PreToolUse hook's allow lift a deny rule (measured); the host's guard does not.
+def test_explain_weighs_a_hooks_allow_against_a_rule_as_codebuddy_does(tmp_path: Path) -> None:
+    # CodeBuddy lets a PreToolUse hook's allow lift a deny rule (measured); so does the host's guard
+    # for a hook the adapter runs itself (routing.allowed).
     (tmp_path / ".codebuddy").mkdir()
     allow = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}
     settings = {"permissions": {"deny": ["Bash(rm -rf *)"]},
@@ -66,11 +67,10 @@ def test_explain_names_a_rule_the_host_weighs_otherwise_as_a_difference(tmp_path
     done = cli("explain", "--vendor", "workbuddy", "--tool", "Bash", "--input", '{"command":"rm -rf build"}',
                "--json", "--trust-all", cwd=tmp_path)
     report = json.loads(done.stdout)
-    assert done.returncode == 1, done.stderr
     rules = report["permissions"]
     assert (rules["vendor"]["decision"], rules["vendor"]["decided_by"]) == ("allow", "hook")
-    assert (rules["host"]["decision"], rules["host"]["decided_by"]) == ("deny", "rule")
-    assert any(d.startswith("permission rules: workbuddy would allow") for d in report["differences"])
+    assert (rules["host"]["decision"], rules["host"]["decided_by"]) == ("allow", "hook")
+    assert not any(d.startswith("permission rules:") for d in report["differences"]), report["differences"]
 
 
 def test_hooks_and_the_trust_review_list_the_rules(tmp_path: Path) -> None:

@@ -134,11 +134,38 @@ async def test_opencode_rules_are_enforced_in_order_with_opencodes_words(tmp_pat
     assert all(r.mounted for r in results)
 
 
-async def test_an_ask_is_refused_with_opencodes_words_and_the_loss_listed(tmp_path: Path) -> None:
+async def test_a_refused_ask_ends_the_turn_as_opencode_run_does(tmp_path: Path) -> None:
+    # OpenCode 1.18.33 breaks its loop on a rejected ask (lane case opencode:perm_bash_ask): the call
+    # reads OpenCode's words, and no model call, no second tool call follows.
     root = _project(tmp_path, {"permission": {"bash": "ask"}})
-    results, texts = await _run(root, [("bash", {"command": "rm -rf build"})])
-    assert texts == [REJECTED] and (root / "build").is_dir()
-    assert "timing-differs" in {str(d.code) for d in results[0].degradations}
+    async with MemoryHost(root) as host, CompatAdapter(host) as adapter:
+        await register_import(adapter, import_project("opencode", root))
+        agent = await host.create_agent(script=[Reply(calls=(call("bash", command="rm -rf build"),)),
+                                                Reply(calls=(call("bash", command="echo no > no.txt"),)), "done"])
+        await agent.run_turn("go")
+    texts = [e.data["text"] for e in agent.session.of_type("tool/result")]
+    assert texts == [REJECTED] and (root / "build").is_dir() and not (root / "no.txt").exists()
+    assert len(agent.session.of_type("assistant/message")) == 1
+
+
+async def test_a_call_to_a_tool_denied_whole_still_runs_the_after_hooks(tmp_path: Path) -> None:
+    # OpenCode hands it to its `invalid` tool, whose tool.execute.after runs (lane case
+    # opencode:perm_bash_denied_whole); the model reads the unavailable-tool error.
+    root = _project(tmp_path, {"permission": {"bash": "deny"}})
+    seen: list[str] = []
+    async with MemoryHost(root) as host, CompatAdapter(host) as adapter:
+        await register_import(adapter, import_project("opencode", root))
+
+        async def after(event: object, next: object) -> object:
+            seen.append("after")
+            return await next()  # type: ignore[operator]
+
+        host.on("tools/post-execute", after)
+        agent = await host.create_agent(script=[Reply(calls=(call("bash", command="rm -rf build"),)), "done"])
+        await agent.run_turn("go")
+    texts = [e.data["text"] for e in agent.session.of_type("tool/result")]
+    assert texts == ["The arguments provided to the tool are invalid: Model tried to call unavailable tool 'bash'."]
+    assert seen == ["after"] and (root / "build").is_dir()
 
 
 def test_legacy_tool_switches_are_rules_before_the_permission_block(tmp_path: Path) -> None:

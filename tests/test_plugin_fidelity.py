@@ -52,7 +52,9 @@ async def run_counting(root: Path, mode: str) -> tuple[list[str], list[str]]:
                                                 Reply(calls=(call("bash", command="echo again"),)), "done"])
         await agent.run_turn("go")
         await host.settle()
-        users = [e.data["text"] for e in agent.session.events if e.type == "user/message"]
+        # The system lines come as system messages (OpenCode's system text), after the prompt.
+        users = [e.data["text"] for e in agent.session.events if e.type == "user/message"
+                 or (e.type == "developer/message" and e.data.get("role") == "system")]
     return (root / "calls.log").read_text().split(), users
 
 
@@ -146,3 +148,38 @@ def test_the_matrix_grades_each_plugin_hook_key_as_a_loaded_plugin_is_graded() -
         "## Vendor runtimes embedded in the host")[0].split("## OpenCode plugins")[1]
     assert "**opencode plugins, as written**: 8 hook keys ADAPTED" in summary_markdown(matrix)
     assert build_matrix(vendor="claude").plugins == ()
+
+
+#: A plugin whose chat.message or tool.execute.after throws, as it is told.
+THROWING = """\
+export const Throwing = async () => ({
+  "chat.message": async () => { if ("%s" === "message") throw new Error("no prompt today") },
+  "tool.execute.after": async () => { if ("%s" === "after") throw new Error("no result today") },
+})
+"""
+
+
+async def run_throwing(root: Path, where: str) -> tuple[list[str], int]:
+    folder = root / ".opencode/plugins"
+    folder.mkdir(parents=True)
+    (folder / "throwing.js").write_text(THROWING % (where, where))
+    async with MemoryHost(root) as host, CompatAdapter(host) as adapter:
+        trust_project("opencode", root)
+        await adapter.register_plugins(root)
+        agent = await host.create_agent(script=[Reply(calls=(call("bash", command="echo ran > ran.txt"),)), "done"])
+        await agent.run_turn("go")
+        await host.settle()
+    results = [e.data["text"] for e in agent.session.of_type("tool/result")]
+    return results, len(agent.session.of_type("assistant/message"))
+
+
+async def test_a_throw_in_chat_message_refuses_the_prompt(tmp_path: Path) -> None:
+    # OpenCode 1.18.33 calls no model (lane case opencode:prompt_block).
+    results, calls = await run_throwing(tmp_path, "message")
+    assert (results, calls) == ([], 0) and not (tmp_path / "ran.txt").exists()
+
+
+async def test_a_throw_in_tool_execute_after_is_the_result_the_model_reads(tmp_path: Path) -> None:
+    # OpenCode 1.18.33: the call fails with the thrown message (lane case opencode:post_block).
+    results, calls = await run_throwing(tmp_path, "after")
+    assert (results, calls) == (["no result today"], 2) and (tmp_path / "ran.txt").exists()

@@ -193,3 +193,20 @@ def test_grade_names_every_vendors_file_in_one_project(tmp_path: Path) -> None:
             assert all(r["reason"].startswith("UNSUPPORTED_VENDOR") for r in mine), mine
     qwen = [r for r in rows if r["vendor"] == "qwen" and r["origin"].endswith(".qwen/settings.json:hooks.Stop[0].hooks[0]")]
     assert [r["capability"] for r in qwen] == ["ADAPTED"], [r for r in rows if r["vendor"] == "qwen"]
+
+
+def test_qwen_reads_no_settings_local_json(tmp_path: Path) -> None:
+    # Measured on Qwen Code 0.24.4 (lane case qwen:perm_deny_local): a deny rule there lets the call run.
+    from compat_adapter.importers import import_files
+    from compat_adapter.importers.gate import trust_files
+
+    (tmp_path / ".qwen").mkdir()
+    local = tmp_path / ".qwen/settings.local.json"
+    local.write_text(json.dumps({"permissions": {"deny": ["Bash(rm -rf *)"]},
+                                 "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}))
+    trust_files("qwen", [local], command="tests/test_qwen.py")
+    done = import_files("qwen", [local])
+    assert not done.permissions and not done.hooks
+    assert [(r.code, r.what) for r in done.refused] == [("SKIPPED_BY_VENDOR", "Stop hook"),
+                                                        ("SKIPPED_BY_VENDOR", "permission rule Bash(rm -rf *)")]
+    assert all("reads no settings.local.json" in r.reason for r in done.refused)

@@ -42,6 +42,7 @@ SUBSET = (
     ("gemini/nepocorp.json", "edit"),
     ("gemini/co-safety.json", "edit"),
     ("claude/plugin-superpowers.hooks.json", "session"),
+    ("claude/settings.game-studios.json", "destructive"),
 )
 HOOK_SUFFIXES = {".json", ".jsonc", ".toml", ".ts", ".js"}
 
@@ -123,19 +124,13 @@ def test_the_subset_agrees_with_the_real_vendors_or_lists_why(subset: tuple[list
         assert r.verdict is not None
         if r.verdict.status == "differ_unlisted":
             unlisted.append(r.verdict)
-    # The one difference the hook-text comparison found here that no grade lists yet (measured
-    # 2026-12-04): a hook whose program is missing (co-safety's `bun`) makes the shell complain in
-    # its own name, and Gemini CLI 0.x starts `bash -c` (argv[0] "bash") where this host starts
-    # "/usr/bin/bash": the model reads "bash: line 1: bun: command not found" under Gemini and
-    # "/usr/bin/bash: line 1: …" here. Everything else agrees or is listed.
-    assert [v.case for v in unlisted] == ["gemini:co-safety.json/edit"], \
-        json.dumps([v.as_json() for v in unlisted], indent=1)
-    for d in unlisted[0].differences:
-        if not d.listed_by:
-            assert str(d.ours).replace("/usr/bin/bash: ", "bash: ") == str(d.vendor) or (
-                d.facet.startswith("text:/usr/bin/bash: ") and d.vendor is None), d.as_json()
+    # The one difference the hook-text comparison found here before (2026-12-04) is gone: a hook whose
+    # program is missing (co-safety's `bun`) makes bash complain in its own name, and Gemini CLI
+    # starts `bash` by name; its unit says so (shell_name), so the model reads "bash: line 1: …" on
+    # both sides (tests/test_shell_name.py pins it without the CLI).
+    assert unlisted == [], json.dumps([v.as_json() for v in unlisted], indent=1)
     summary = summarize(installs, results)
-    assert {v for v, s in summary.items() if s["differ_unlisted"]} == {"gemini"}
+    assert not any(s["differ_unlisted"] for s in summary.values())
 
 
 @pytest.mark.vendor
@@ -147,6 +142,12 @@ def test_real_guards_deny_the_destructive_command_under_the_vendor_and_here(subs
         assert r.vendor is not None and r.ours is not None
         # What the team's guard does under its own vendor, it does here: the call does not run.
         assert r.vendor.tool_ran is r.ours.tool_ran, name
+    # A team's permissions.deny (`Bash(rm -rf *)`, beside real hook scripts): Claude refuses the
+    # command by the rule and so does this host; both refusals reach the model as a tool result.
+    ruled = by_name["claude:settings.game-studios.json/destructive"]
+    assert ruled.vendor is not None and ruled.ours is not None
+    assert not ruled.vendor.tool_ran and not ruled.ours.tool_ran
+    assert ruled.verdict is not None and ruled.verdict.status == "agree", ruled.verdict
     claude = by_name["claude:settings.full-featured.json/destructive"]
     assert claude.vendor is not None and claude.ours is not None
     assert not claude.vendor.tool_ran and "PreToolUse" in claude.vendor.invoked

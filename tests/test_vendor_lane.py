@@ -317,8 +317,20 @@ ORACLE: list[tuple[str, str, Check]] = [
      lambda o: "LANE-CTX-PROMPT" not in o.landings and lands(
          "LANE-CTX-PRE", "prompt", '<system-reminder data-role="hook">LANE-CTX-PRE second</system-reminder>')(o)),
     ("workbuddy:session_end", "-p never fires SessionEnd", lambda o: o.invoked == ("SessionStart",)),
+    # Issue 34: an ask nobody can answer, as each CLI settles it in its non-interactive run.
+    ("workbuddy:perm_ask", "codebuddy -p runs a call an ask rule matches", lambda o: o.tool_ran and not o.invoked),
+    ("workbuddy:ask", "codebuddy -p runs a call a hook asked about, firing PreToolUse again",
+     lambda o: o.tool_ran and o.invoked == ("PreToolUse", "PreToolUse")),
+    ("workbuddy:perm_deny_hook_allow", "a hook's allow lifts a deny rule", lambda o: o.tool_ran),
+    ("qwen:perm_ask", "qwen -p in its default approval mode declines an ask rule's call",
+     denied('Qwen Code requires permission to use "run_shell_command", but that permission was declined '
+            "(non-interactive mode cannot prompt for confirmation).")),
+    ("qwen:perm_ask_hook_allow", "the rules are weighed first: the hook never fires", lambda o: not o.invoked
+     and not o.tool_ran),
+    ("qwen:perm_deny_local", "a deny in .qwen/settings.local.json is not read", lambda o: o.tool_ran),
     # (84 model calls in its 40 s when the machine was quiet, 9 under a load of 28: the bound is the
-    # script's four turns, past which only a loop keeps calling.)
+    # script's four turns, past which only a loop keeps calling. Killed after 420 s instead, it had
+    # made 187 model calls and fired Stop 186 times, still looping: 2026-12-05, under load.)
     ("workbuddy:stop_block_always", "a Stop hook that always blocks loops past the script until the CLI is killed",
      lambda o: "the CLI timed out and was killed" in o.notes and o.invoked.count("Stop") >= 4 and o.model_calls > 4),
     # Gemini CLI 0.61.0 (its docs say otherwise where a fact says "the docs").
@@ -363,6 +375,9 @@ ORACLE: list[tuple[str, str, Check]] = [
             'of the relevant rules [{"permission":"*","action":"allow","pattern":"*"},{"permission":"bash",'
             '"pattern":"*","action":"allow"},{"permission":"bash","pattern":"echo hello*","action":"deny"}]')),
     ("opencode:perm_last_wins", "the last matching rule wins", lambda o: o.tool_ran),
+    ("opencode:prompt_block", "a throw in chat.message calls no model", lambda o: o.model_calls == 0),
+    ("opencode:post_block", "a throw in tool.execute.after is the result the model reads",
+     lands("LANE-BLOCK", "tool_result", "LANE-BLOCK post")),
     ("opencode:perm_bash_ask", "an ask is rejected and the run ends", lambda o: not o.tool_ran and o.model_calls == 1),
     ("opencode:perm_bash_denied_whole", "a tool denied whole is not offered to the model",
      lambda o: not o.tool_ran and "Model tried to call unavailable tool 'bash'" in (o.tool_result or "")),

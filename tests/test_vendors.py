@@ -27,7 +27,7 @@ VENDOR_DIR = Path(vendors.__file__).parent
 #: The data-only modules: each unit's table, and the data the units share.
 DATA_MODULES = sorted([*VENDOR_DIR.glob("*.py"), *VENDOR_DIR.glob("*/table.py"), *VENDOR_DIR.glob("*/__init__.py"),
                        VENDOR_DIR / "opencode" / "plugins.py"])
-EXPECTED_EVENTS = {"claude": 32, "codex": 12, "workbuddy": 27, "opencode": 29, "copilot": 25, "gemini": 8, "qwen": 21,
+EXPECTED_EVENTS = {"claude": 32, "codex": 12, "workbuddy": 27, "opencode": 29, "copilot": 25, "gemini": 9, "qwen": 21,
                    "cursor": 23, "factory": 9, "continue": 17, "kimi": 14}
 APPROXIMATE = {
     ("claude", "MessageDisplay"), ("claude", "StopFailure"), ("codex", "Interrupt"),
@@ -110,9 +110,9 @@ CAN_BLOCK = {
     "workbuddy": {"PreToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact"},
     "opencode": {"tool.execute.before", "permission", "permission.asked"},
     "copilot": {"preToolUse", "permissionRequest", "agentStop", "subagentStop"},
-    # Gemini CLI 0.61.0's hooks reference and hook runner; BeforeModel and AfterModel can block too,
-    # but have no row (no seam serves them: the table's unserved).
-    "gemini": {"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent"},
+    # Gemini CLI 0.61.0's hooks reference and hook runner; BeforeModel blocks the model call (its row
+    # refuses the step); AfterModel can block too, but has no row (no seam serves it: the table's unserved).
+    "gemini": {"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "BeforeModel"},
     # Qwen Code 0.24.4's hook runner (its release bundle): what each event's caller reads of an answer.
     "qwen": {"PreToolUse", "PostToolUse", "PostToolBatch", "UserPromptSubmit", "UserPromptExpansion", "Stop",
              "SubagentStop", "PermissionRequest", "TodoCreated", "TodoCompleted"},
@@ -259,6 +259,8 @@ def test_rows_that_fire_on_part_of_a_seam_say_which_part() -> None:
         ("qwen", "UserPromptSubmit"): "every-step",
         # Gemini runs PreCompress before every model request, a tool continuation's too (lane, 0.61.0).
         ("gemini", "PreCompress"): "every-step",
+        # Gemini's BeforeModel: before every model call, tool continuations included.
+        ("gemini", "BeforeModel"): "every-step",
         # Cursor's docs: postToolUse "after successful tool execution", postToolUseFailure when a tool
         # "fails, times out, or is denied", afterShellExecution after a command runs, afterFileEdit after
         # an edit (a shell command's own non-zero exit is read as a completed call: a listed loss).

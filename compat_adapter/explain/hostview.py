@@ -65,7 +65,7 @@ def host_view(result: CapabilityResult, row: EventRow, group: GroupResult, surfa
     if applied.context:
         # A message of its own takes the vendor's role where this host gives hook context that role
         # (Surface.context_roles); anything else reaches the model as user text.
-        role = group.ran[0].spec.context_role if applied.place == "message" else None
+        role = group.ran[0].spec.role_of(row) if applied.place == "message" else None
         # A host that places the role's text elsewhere (DSH: its system prompt) says where.
         place = ("system-prompt" if role in surface.context_placement else f"message:{role}") \
             if role in surface.context_roles else "message:user"

@@ -21,8 +21,8 @@ __all__ = ("explain_permissions",)
 
 
 def _side(found: Ruling | None, hook: str | None, language: RuleLanguage, *, who: str,
-          asks: bool, hook_allow: bool = True) -> PermissionSide:
-    said = hook if hook in ("allow", "deny", "ask") and (hook_allow or hook != "allow") else None
+          asks: bool) -> PermissionSide:
+    said = hook if hook in ("allow", "deny", "ask") else None
     if found is None or found.behavior == "allow" or winner(said, found, language.combination) == "hook":  # type: ignore[arg-type]
         if said == "deny":
             return PermissionSide(decision="deny", decided_by="hook", effect=f"{who} refuses the call: a hook's "
@@ -36,9 +36,16 @@ def _side(found: Ruling | None, hook: str | None, language: RuleLanguage, *, who
     if found.behavior == "deny":
         return PermissionSide(decision="deny", rule=found.rule.text, decided_by="rule", reads=found.text,
                               effect=f"{who} refuses the call; the tool does not run")
+    # What happens to an ask nobody answers is the vendor's (codebuddy -p runs the call, measured).
+    runs = language.combination.unattended_ask == "run"
     if asks:
-        return PermissionSide(decision="ask", rule=found.rule.text, decided_by="rule", reads=found.text,
-                              effect=f"{who} asks for approval first; unanswered, the call is refused")
+        return PermissionSide(decision="ask", rule=found.rule.text, decided_by="rule",
+                              reads=None if runs else found.text,
+                              effect=f"{who} asks for approval first; unanswered, the call "
+                                     + ("runs, as in the vendor's non-interactive run" if runs else "is refused"))
+    if runs:
+        return PermissionSide(decision="ask", rule=found.rule.text, decided_by="rule",
+                              effect=f"{who} cannot ask anyone: the call runs, as in a non-interactive run")
     return PermissionSide(decision="ask", rule=found.rule.text, decided_by="rule", reads=found.text,
                           effect=f"{who} cannot ask anyone: the call is refused as in a non-interactive run")
 
@@ -62,8 +69,8 @@ def explain_permissions(vendor: str, rules: Sequence[PermissionRule], tool: str,
     theirs = _side(ruling(mine, call, language), hook_decision, language, who=product, asks=False)
     # The host runs only the rules its grade mounts; an ask goes to its approval service when it has one.
     mounted = [r for r, g in graded if g.mounted and host_tool is not None]
-    # The host's guard cannot tell a hook's allow from no answer (both let the call go on): a hook's
-    # allow lifts no rule there, whatever the vendor does (a listed loss of such a vendor's rules).
+    # The host's guard weighs a hook's allow as the vendor does when the adapter ran the hook
+    # itself (routing.allowed), as explain's replay does.
     ours = _side(ruling(mounted, call, language), hook_decision, language, who=f"host {surface.host}",
-                 asks="approval" in surface.services, hook_allow=False)
+                 asks="approval" in surface.services)
     return PermissionsExplained(rules=checks, vendor=theirs, host=ours)

@@ -90,6 +90,8 @@ class VendorView(_Frozen):
     """Why the run failed by the vendor's rules (the action proceeds unless the decision says otherwise)."""
     ignored: tuple[str, ...] = ()
     """Output fields the vendor sees but does nothing with here."""
+    fires: bool = True
+    """Whether the vendor's non-interactive run fires the event at all (CodeBuddy ``-p``: no SessionEnd)."""
 
 
 class HostView(_Frozen):

@@ -62,6 +62,9 @@ def vendor_view(vendor: str, row: EventRow, group: GroupResult) -> VendorView:
     tool = _tool(group)
     base = {"decision": answer.decision, "reason": answer.reason, "failed": answer.failed,
             "ignored": tuple(answer.ignored), "halted": answer.stop}
+    if event in facts.unfired:
+        return VendorView(**base, fires=False,
+                          effect=f"a non-interactive {vendor} run never fires {event}: the hook does not run there")
     contexts = _contexts(vendor, kind, event, tool, group)
     if kind == "pre":
         if answer.stop and voice.halt_runs_call and answer.decision not in _BLOCKS:

@@ -46,9 +46,12 @@ def exec_argv(handler: CommandHandler, cwd: Path, env: Mapping[str, str]) -> lis
 
 
 async def run_command_handler(handler: CommandHandler, *, stdin: bytes, cwd: Path, env: Mapping[str, str],
-                              timeout_s: float, limit: int, vendor_shell: str) -> ProcessOutcome:
+                              timeout_s: float, limit: int, vendor_shell: str,
+                              shell_name: str | None = None) -> ProcessOutcome:
+    """Run a command handler: exec form, the handler's own shell, or the vendor's shell (known to
+    itself as ``shell_name`` where the vendor starts it by name)."""
     argv: list[str] | None = None
-    shell = vendor_shell
+    shell, name = vendor_shell, shell_name
     if handler.args is not None:
         found = exec_argv(handler, cwd, env)
         if isinstance(found, str):
@@ -56,8 +59,9 @@ async def run_command_handler(handler: CommandHandler, *, stdin: bytes, cwd: Pat
                                   cause="spawn-failed", duration_ms=0.0)
         argv = found
     elif handler.shell == "powershell":
-        shell = pwsh() or "pwsh"  # graded UNSUPPORTED without pwsh; the runner reports it if it vanished
+        # Graded UNSUPPORTED without pwsh; the runner reports it if it vanished.
+        shell, name = pwsh() or "pwsh", None
     elif handler.shell == "bash":
-        shell = env.get("SHELL") or os.environ.get("SHELL") or shutil.which("bash") or vendor_shell
+        shell, name = env.get("SHELL") or os.environ.get("SHELL") or shutil.which("bash") or vendor_shell, None
     return await run_command(handler.command, stdin=stdin, cwd=cwd, env=env, timeout_s=timeout_s,
-                             max_output_bytes=limit, shell=shell, argv=argv)
+                             max_output_bytes=limit, shell=shell, argv=argv, shell_name=name)

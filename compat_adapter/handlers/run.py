@@ -35,6 +35,8 @@ class HandlerRun:
     limit: int
     shell: str
     """The vendor's shell on this host."""
+    shell_name: str | None = None
+    """What the vendor's shell knows itself as (``VendorSpec.shell_name``); None: its path."""
     complete: Complete | None = None
     """The host's model, when it has one."""
 
@@ -55,7 +57,8 @@ def if_admits(handler: Handler, event: str, payload: Mapping[str, Any], project_
 async def run_handler(handler: Handler, run: HandlerRun) -> ProcessOutcome:
     if isinstance(handler, CommandHandler):
         return await run_command_handler(handler, stdin=run.stdin, cwd=run.cwd, env=run.env,
-                                         timeout_s=run.timeout_s, limit=run.limit, vendor_shell=run.shell)
+                                         timeout_s=run.timeout_s, limit=run.limit, vendor_shell=run.shell,
+                                         shell_name=run.shell_name)
     if isinstance(handler, HttpHandler):
         body = json.dumps(run.payload, ensure_ascii=False).encode("utf-8")
         # Header variables come from the host's own environment, as Claude reads its own.

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol, runtime_checkable
 
+import anyio
+
 # The answers a listener gives live apart (the routing rules need only them); the contract names them.
 from compat_adapter.host.answers import (
     ApprovalOutcome,
@@ -394,6 +396,18 @@ class Host(abc.ABC):
         self.log("warning", f"notice for the person ({notice.kind}): {notice.text}",
                  session=notice.session_id, origin=notice.origin)
 
+    def call_later(self, delay_s: float, fn: Callable[..., Awaitable[Any]], *args: Any) -> Unsubscribe:
+        """Start ``fn`` as background work after ``delay_s``; the answer cancels the wait. The wait is no
+        background work; a host without timers of its own waits in :meth:`start_soon` (settle waits)."""
+        cancel = anyio.Event()
+        async def due() -> None:  # noqa: E306 - the wait and its cancel belong together
+            with anyio.move_on_after(delay_s):
+                await cancel.wait()
+            if not cancel.is_set():
+                await fn(*args)
+        self.start_soon(due)
+        return cancel.set
+
     async def mount_bridge(self, package: str, config_path: Path, *, user: str | None = None) -> BridgeMount:
         """Mount an official bridge package on a generated config file; the mount is ``user``'s
         (``release("bridges", user)`` unmounts what it left mounted)."""
@@ -425,14 +439,10 @@ class Host(abc.ABC):
         raise NotImplementedError
 
     async def release(self, service: str, user: str) -> None:
-        """``user`` is done with ``service``: what it opened there stops (watches, pollers …),
-        and a service the host started for its users (a language server, a file watcher) stops
-        once its last user is gone. Releasing what ``user`` does not hold does nothing.
-
-        Services are reference-counted per user: a service asked for with ``user=None`` is held
-        by the host itself until the host closes. A host that keeps nothing per user (this
-        default) has nothing to release.
-        """
+        """``user`` is done with ``service``: what it opened there stops (watches, pollers …), and a
+        service the host started for its users (a language server, a file watcher) stops with its last
+        user; one asked for with ``user=None`` is the host's own until it closes. Releasing what ``user``
+        does not hold does nothing; a host that keeps nothing per user (this default) has nothing to release."""
         return None
 
     async def complete(self, request: ModelRequest) -> str:
@@ -445,10 +455,9 @@ class Host(abc.ABC):
 
     async def execute_nested(self, parent: ToolExecution, call_id: str,
                              arguments: Mapping[str, Any]) -> ToolResult:
-        """From a ``tools/execute`` listener of ``parent``: run ``parent``'s tool as a nested call
-        ``call_id`` with ``arguments``, through the host's whole tool pipeline (pre-execute,
-        approval, around-dispatch, post-execute), and return its result (DSH: ``ctx.tools.execute``
-        with ``parent`` set to the outer call's token, as a composite tool dispatches)."""
+        """From a ``tools/execute`` listener of ``parent``: run ``parent``'s tool as a nested call ``call_id``
+        with ``arguments`` through the host's whole tool pipeline (pre-execute, approval, around-dispatch,
+        post-execute); its result (DSH: ``ctx.tools.execute`` with ``parent`` the outer call's token)."""
         raise NotImplementedError
 
 

@@ -12,15 +12,17 @@ from compat_adapter.model import Capability, CapabilityResult, Degradation, Rout
 from compat_adapter.permissions.language import RuleLanguage
 from compat_adapter.permissions.model import PermissionRule, PermissionSetting
 
-__all__ = ("PRE_SEAM", "POST_SEAM", "grade_permission", "grade_setting", "rule_event")
+__all__ = ("PRE_SEAM", "POST_SEAM", "RULE_PREFIX", "grade_permission", "grade_setting", "rule_event")
 
 PRE_SEAM = "tools/pre-execute"
 POST_SEAM = "tools/post-execute"
+#: How a rule's result event begins (a hook's event never does).
+RULE_PREFIX = "permissions."
 
 
 def rule_event(rule: PermissionRule) -> str:
     """The result's event for a rule: the key it is listed under (``permissions.deny``)."""
-    return f"permissions.{rule.behavior}"
+    return f"{RULE_PREFIX}{rule.behavior}"
 
 
 def _unsupported(rid: str, vendor: str, event: str, matcher: str, reason: str) -> CapabilityResult:

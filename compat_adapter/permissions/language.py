@@ -33,6 +33,9 @@ class Combination:
     #: What the vendor does with an ask nobody can answer (its non-interactive run): ``refuse``
     #: (Claude Code) or ``run`` (CodeBuddy Code 2.163.0 runs the call).
     unattended_ask: str = "refuse"
+    #: An ask refused (by the person, or for want of anyone to answer it) ends the agent's turn:
+    #: no model call follows (OpenCode 1.18.33: a RejectedError breaks its loop, measured).
+    rejected_ask_ends_turn: bool = False
 
 
 @runtime_checkable

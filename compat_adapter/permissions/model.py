@@ -90,3 +90,6 @@ class Ruling:
     rule: PermissionRule
     text: str
     """For a deny: the vendor's refusal; for an ask: what the model reads when nobody can answer."""
+    unoffered: bool = False
+    """The vendor never offered the tool (a rule denies it whole): its own error tool takes the call,
+    and the post-tool hooks run for that (OpenCode's ``invalid`` tool)."""

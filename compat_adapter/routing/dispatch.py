@@ -23,6 +23,7 @@ from compat_adapter.handlers.model import Complete
 from compat_adapter.handlers.run import if_admits
 from compat_adapter.host.protocol import AgentHandle, Host, SessionHandle, UserMessage, new_message
 from compat_adapter.model import CommandHandler, EventRow, Handler, VendorSpec
+from compat_adapter.routing.allowed import Allowed
 from compat_adapter.routing.failclosed import Unanswered
 from compat_adapter.routing.gates import fires_for
 from compat_adapter.routing.hooklog import log_invoked, log_results
@@ -31,6 +32,7 @@ from compat_adapter.routing.hostfacts import session_facts
 from compat_adapter.routing.notices import notices
 from compat_adapter.routing.rewrite import Rewrites
 from compat_adapter.routing.state import RunnerState
+from compat_adapter.routing.unattended import Unattended
 from compat_adapter.routing.verbatim import Verbatim
 from compat_adapter.routing.verdicts import observe
 from compat_adapter.runtime.inflight import InFlight, tracked
@@ -303,6 +305,10 @@ class Runner:
         self.verbatim = Verbatim()
         #: The input rewrites the hooks asked for, run as nested calls on tools/execute.
         self.rewrites = Rewrites(host)
+        #: The asks handed to the host's approval whose vendor runs the call when nobody answers.
+        self.unattended = Unattended(host)
+        #: The calls a pre-tool hook allowed (a rule's guard weighs it: see ``routing.allowed``).
+        self.allowed = Allowed()
         #: The host's model for prompt and agent hooks (the optional `complete` part), if it has one.
         self.complete: Complete | None = host.complete if "model" in host.surface.services else None
 
@@ -489,4 +495,5 @@ def context_messages(group: GroupResult, applied: Applied) -> tuple[UserMessage,
     a vendor that puts it in none)."""
     if not (applied.context and applied.place == "message"):
         return ()
-    return (message(group, applied.context, group.ran[0].spec.context_role or "user"),)
+    first = group.ran[0]
+    return (message(group, applied.context, first.spec.role_of(first.row) or "user"),)

@@ -71,6 +71,7 @@ async def run_one(entry: HookEntry, moment: Moment, complete: Complete | None = 
         timeout_s=entry.timeout_s,
         limit=dialect.output_cap,  # what the vendor reads (Copilot: 10 MiB)
         shell=_shell_for(entry.spec),
+        shell_name=entry.spec.shell_name,
         complete=complete,
     ))
     # A fail-closed handler (Cursor's failClosed) turns a run that failed into a deny.

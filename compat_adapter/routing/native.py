@@ -23,6 +23,7 @@ from compat_adapter.routing.base import HookState
 from compat_adapter.routing.dispatch import AuditRecord, HookEntry, Runner
 from compat_adapter.routing.points import (
     AGENT_CREATED,
+    APPROVAL,
     DISPOSED,
     POST_EXECUTE,
     PERMISSION,
@@ -76,6 +77,9 @@ class Listening:
             if point in (PRE_EXECUTE, PERMISSION) and POST_EXECUTE.seam in self._host.surface.seams:
                 # A deny is put in the vendor's words on post-execute (``verbatim``).
                 self._subscribe(POST_EXECUTE.seam)
+            if point is PRE_EXECUTE and APPROVAL.seam in self._host.surface.seams:
+                # An ask nobody answers is settled as the vendor settles it (``unattended``).
+                self._subscribe(APPROVAL.seam)
             if point is PRE_EXECUTE and can_rewrite(self._host):
                 # An input rewrite runs as a nested call on tools/execute (``rewrite``).
                 self._subscribe(EXECUTE_SEAM)

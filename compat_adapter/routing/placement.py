@@ -34,3 +34,6 @@ class Facts:
     #: reason) or ``allow`` (nobody is asked and the call runs).
     ask_unattended: str = "deny"
     ask_frame: str = "{text}"
+    #: Events the vendor's non-interactive run never fires, though the host fires them (CodeBuddy
+    #: and Qwen ``-p`` end without SessionEnd: measured, read in their code).
+    unfired: frozenset[str] = frozenset()

@@ -18,12 +18,14 @@ the hooks of one key run in mount order on one shared ``output``, as OpenCode ru
 * ``experimental.chat.system.transform`` on ``agent/pre-step`` too, after ``chat.message``: OpenCode
   calls it before every model request, so it runs before every step (and once more on a session's
   first prompt, for the session-title request OpenCode makes and this host does not); lines that
-  differ from the last ones given reach the model as one sourced context message;
+  differ from the last ones given reach the model as one sourced system message;
 * ``permission.ask`` on ``approval/request``; ``event`` on the host moments that stand for bus
   events.
 
-Any other throw is what OpenCode makes of it, a session error: logged, audited, and the moment goes
-on as if the hook had not answered. Every run is one audit record.
+A throw in ``chat.message`` refuses the prompt (OpenCode calls no model), one in
+``tool.execute.after`` fails the call with the thrown message as its result (both measured); any
+other throw is what OpenCode makes of it, a session error: logged, audited, and the moment goes on
+as if the hook had not answered. Every run is one audit record.
 """
 
 from __future__ import annotations
@@ -185,7 +187,7 @@ class PluginHostRouter:
                 decision=decision if failed or result.error is None else "none", honoured=honoured,
                 note=note, exit_code=None, cause="threw" if failed else None,
                 duration_ms=result.duration_ms, truncated=False))
-        if result.error is not None and decision != "deny":
+        if result.error is not None and decision not in ("deny", "block"):
             # Outside tool.execute.before a throw is a session error in OpenCode.
             self._host.log("error", f"OpenCode plugin {result.plugin} {entries[0].row.event}: {result.error}",
                            plugin=result.plugin)
@@ -241,6 +243,11 @@ class PluginHostRouter:
         original = output["output"]
         result, entries = await self._run("tool.execute.after", input, output)
         downstream: PostToolDecision = await next()
+        if result.error is not None and not self._closed and downstream.kind != "block":
+            # A throw fails the call: the model reads the thrown message as its result (measured,
+            # lane case opencode:post_block).
+            self._record(entries, points.POST_EXECUTE.name, result, "block", True, "a throw: the call failed")
+            return PostToolDecision("block", result.error, downstream.additional_contexts)
         text = result.output.get("output") if isinstance(result.output, dict) else None
         if result.error is not None or not isinstance(text, str) or text == original:
             self._record(entries, points.POST_EXECUTE.name, result, "none", True, "output kept")
@@ -268,6 +275,10 @@ class PluginHostRouter:
 
     async def _pre_step(self, event: PreStepEvent, next: Next) -> PreStepDecision:
         changed = await self._chat_message(event)
+        if changed is None:
+            # chat.message threw: OpenCode's prompt fails there and no model is called (measured,
+            # lane case opencode:prompt_block).
+            return PreStepDecision("reject")
         system = await self._system_transform(event)
         if not changed and system is None:
             return await next()
@@ -278,13 +289,17 @@ class PluginHostRouter:
                          for m in downstream.messages)
         return PreStepDecision("enter", messages if system is None else (*messages, system))
 
-    async def _chat_message(self, event: PreStepEvent) -> dict[str, str]:
-        """``chat.message`` on a step that carries prompts: the prompt texts it changed, by id."""
+    async def _chat_message(self, event: PreStepEvent) -> dict[str, str] | None:
+        """``chat.message`` on a step that carries prompts: the prompt texts it changed, by id; None
+        when a hook threw (the prompt goes no further)."""
         prompts = tuple(m for m in event.messages if m.source.kind == "user")
         if not prompts or not self._by_key.get("chat.message"):
             return {}
         input, output = payloads.chat_message(event.agent.session.id, event.agent.id, prompts)
         result, entries = await self._run("chat.message", input, output)
+        if result.error is not None and not self._closed:
+            self._record(entries, points.PRE_STEP.name, result, "block", True, "a throw: the prompt is refused")
+            return None
         parts = [] if result.error is not None else payloads.text_parts(result.output)
         known = {m.id: m for m in prompts}
         changed = {pid: text for pid, text in parts if pid in known and known[pid].text != text}
@@ -324,7 +339,10 @@ class PluginHostRouter:
                      f"{len(lines)} system line(s)" + ("" if fresh or not lines else ", already given"))
         if not fresh:
             return None
-        return new_message("\n".join(lines), PLUGIN_SOURCE, "opencode:experimental.chat.system.transform")
+        # OpenCode sends them as system text: a system message where the host has one (measured,
+        # lane case opencode:session_context), a user message elsewhere.
+        return new_message("\n".join(lines), PLUGIN_SOURCE, "opencode:experimental.chat.system.transform",
+                           role="system")
 
     async def _approval(self, request: ApprovalRequest, next: Next) -> ApprovalOutcome:
         if not self._by_key.get("permission.ask"):

@@ -9,6 +9,7 @@ and adapters keeps no more of them than the ones alive now (``tests/test_growth.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 __all__ = ("CALLS_KEPT", "RunnerState")
@@ -37,6 +38,9 @@ class RunnerState:
     """Session → the ``once`` hooks (entry ids) that have already run in it."""
     started: dict[str, float] = field(default_factory=dict)
     """Call id → when it started running (after its pre-tool hooks), until its result."""
+    idle_waits: dict[tuple[str, float], Callable[[], None]] = field(default_factory=dict)
+    """(agent, delay) → the cancel of a timer that fires the agent's idle rows once it has stayed
+    idle that long; dropped when it fires, when the agent turns again, and with the agent."""
 
     def halt(self, session_id: str, turn: int | None) -> None:
         self.halts[session_id] = turn
@@ -54,8 +58,17 @@ class RunnerState:
             del self.started[next(iter(self.started))]  # a call whose result never came
         self.started[call_id] = at
 
+    def wait_idle(self, agent_id: str, delay_s: float, cancel: Callable[[], None]) -> None:
+        self.idle_waits[(agent_id, delay_s)] = cancel
+
+    def stop_waiting(self, agent_id: str) -> None:
+        """The agent turned again, idled anew or is gone: its idle timers will not fire."""
+        for key in [k for k in self.idle_waits if k[0] == agent_id]:
+            self.idle_waits.pop(key)()
+
     def forget_agent(self, agent_id: str, session_id: str) -> None:
         """An agent is gone (disposed): what was kept for it and for its session goes with it."""
+        self.stop_waiting(agent_id)
         self.prompt_parts.pop(agent_id, None)
         for key in [k for k in self.stop_blocks if k[0] == agent_id]:
             del self.stop_blocks[key]
@@ -63,6 +76,9 @@ class RunnerState:
             kept.pop(session_id, None)
 
     def clear(self) -> None:
+        for cancel in self.idle_waits.values():
+            cancel()
+        self.idle_waits.clear()
         for kept in (self.halts, self.prompt_parts, self.stop_blocks, self.todos, self.models,
                      self.spent, self.started):
             kept.clear()
@@ -71,4 +87,5 @@ class RunnerState:
         """How many entries each part holds (what the growth test compares)."""
         return {"halts": len(self.halts), "prompt_parts": len(self.prompt_parts),
                 "stop_blocks": len(self.stop_blocks), "todos": len(self.todos),
-                "models": len(self.models), "spent": len(self.spent), "started": len(self.started)}
+                "models": len(self.models), "spent": len(self.spent), "started": len(self.started),
+                "idle_waits": len(self.idle_waits)}

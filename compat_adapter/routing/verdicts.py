@@ -23,7 +23,7 @@ from compat_adapter.host.answers import (
     PreToolDecision,
     QuestionAnswer,
 )
-from compat_adapter.catalog import voice_of
+from compat_adapter.catalog import unit_of, voice_of
 from compat_adapter.routing.voice import Place, Said
 
 if TYPE_CHECKING:
@@ -168,6 +168,10 @@ def pre_tool(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> App
     if answer.decision in _BLOCKS:
         return Applied(True, "deny", verdict=PreToolDecision("deny", voice.deny(said(group))), context=context)
     if answer.decision == "ask":
+        if not scene.get("approval", True) and unit_of(group.ran[0].spec.id).landing.ask_unattended == "allow":
+            # No approval channel, and the vendor, unable to ask either, runs the call (CodeBuddy -p).
+            return Applied(True, "ask with no approval channel: the call runs, as in the vendor's "
+                                 "non-interactive run", context=context)
         if not scene.get("approval", True):
             # No approval channel: the host would deny with its own words; the vendor, unable to
             # ask either, denies with the hook's reason in its own words.

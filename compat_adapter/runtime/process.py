@@ -236,13 +236,16 @@ async def run_command(
     grace_s: float = 2.0,
     shell: str = _SHELL,
     argv: Sequence[str] | None = None,
+    shell_name: str | None = None,
 ) -> ProcessOutcome:
     """Run `command` through ``<shell> -c`` (default ``/bin/sh``) under the hook launcher; see the
     module docstring. With ``argv`` (exec form) that program runs instead, with no shell at all:
-    ``argv[0]`` must be an executable path (``command`` is then only for messages)."""
+    ``argv[0]`` must be an executable path (``command`` is then only for messages). ``shell_name``:
+    what the shell knows itself as (``$0``, its error messages' prefix), given after the command as a
+    POSIX shell's ``-c`` takes it, for a vendor that starts its shell by name (``bash``)."""
     started = time.perf_counter()
     cwd = Path(cwd)
-    program = list(argv) if argv is not None else [shell, "-c", command]
+    program = list(argv) if argv is not None else [shell, "-c", command, *([shell_name] if shell_name else [])]
     problem = _cwd_problem(cwd) or _shell_problem(program[0])
     if problem is not None:
         return _spawn_failed(problem, started)

@@ -87,8 +87,11 @@ class ClaudeCli(VendorCli):
 
     def setup(self, run: Path, base: str, prompt: str, env: dict[str, str], *, binary: str, lane: Path,
               options: Mapping[str, Any]) -> list[str]:
+        # CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS: no gitStatus context of Claude's own ("Recent commits:"
+        # and the scratch project's `git log`), which a real session-start script prints too: the
+        # lane finds a hook's text where the hook put it, not in Claude's own reminder.
         env.update(ANTHROPIC_BASE_URL=base, ANTHROPIC_API_KEY="sk-test", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
-                   DISABLE_AUTOUPDATER="1")
+                   DISABLE_AUTOUPDATER="1", CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS="1")
         env.update(options.get("env") or {})  # a case's own switches of Claude Code's process
         argv = [binary, "-p", prompt, "--output-format", "json"]
         if not options.get("no_allowed_tools"):

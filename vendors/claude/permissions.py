@@ -291,14 +291,12 @@ class ClaudeRules:
         lifted = [b for b, lifts in (("deny", self.combination.hook_allow_lifts_deny),
                                      ("ask", self.combination.hook_allow_lifts_ask)) if lifts]
         if rule.behavior in lifted:
+            # The guard sees the allow of a hook this adapter runs itself (routing.allowed); a hook
+            # the host's official bridge runs answers inside the bridge, out of its sight.
             out.append(degrade("decision-narrowed",
                                f"{self.product} lets a PreToolUse hook's allow lift a {rule.behavior} rule (the call "
-                               "runs); here the rule still stands, whatever a hook answers."))
-        if rule.behavior == "ask" and self.combination.unattended_ask == "run":
-            out.append(degrade("decision-narrowed",
-                               f"{self.product}'s non-interactive run lets a call an ask rule matches run without "
-                               "asking (measured); here the host's approval decides, and the call is refused when "
-                               "nobody answers."))
+                               "runs), and so does the host for a hook this adapter translates itself; a hook run "
+                               "by the host's official bridge answers inside the bridge, so there the rule stands."))
         if rule.behavior == "ask" and self.ask_loss:
             out.append(degrade("decision-narrowed", self.ask_loss))
         if kind == "command" and rule.behavior == "ask" and self.words.compound_ask:

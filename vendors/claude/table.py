@@ -591,12 +591,18 @@ EVENTS = (
         seams=("agent/status",),
         point="agent/status",
         fires_on="idle",
+        # Measured on Claude Code 2.1.332: the interactive app fires idle_prompt ("Claude is waiting
+        # for your input") 60 s after a turn ends with no input since (61.7 s after Stop); `claude -p`
+        # exits first and never fires it. The host's agent turns idle at once: this waits as long.
+        idle_after_s=60.0,
         matcher_subject="notification_type",
         degradations=(
             degrade("timing-differs",
                     "The host publishes agent status changes, not Claude's notifications: this fires as "
-                    "idle_prompt when an agent turns idle (at once, not after 60 s of waiting), and never "
-                    "for a permission prompt, auth_success or an elicitation dialog."),
+                    "idle_prompt once an agent has stayed idle 60 s after a turn (Claude's default wait; a "
+                    "session that ends sooner, as `claude -p` does, never fires it), but a user's own "
+                    "messageIdleNotifThresholdMs is not read and a background subagent does not hold it "
+                    "back; never for a permission prompt, auth_success or an elicitation dialog."),
             shared.NOTIFICATION_IDLE_ONLY,
             _HALT_DOCUMENTED,
         ),

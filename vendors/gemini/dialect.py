@@ -74,7 +74,8 @@ SUBJECT_KEY: Mapping[str, str] = MappingProxyType({
 _SOURCES = frozenset({"startup", "resume", "clear"})
 #: Where decision deny/block means something, and what it becomes.
 _BLOCKS: Mapping[str, Decision] = MappingProxyType({
-    "BeforeTool": "deny", "AfterTool": "block", "BeforeAgent": "block", "AfterAgent": "block"})
+    "BeforeTool": "deny", "AfterTool": "block", "BeforeAgent": "block", "AfterAgent": "block",
+    "BeforeModel": "block"})
 #: Where continue:false stops the agent (Gemini ignores it on the advisory events).
 _STOPS = frozenset(_BLOCKS)
 #: Where additionalContext is read (BeforeTool's is read and then dropped, as Gemini drops it).

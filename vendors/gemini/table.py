@@ -1,8 +1,9 @@
 """Google Gemini CLI (0.61.0): 11 hook events from `.gemini/settings.json`, and GEMINI.md rules.
 
 Data only. The host has no Gemini bridge, so this project speaks Gemini's hook protocol itself
-(``vendors/gemini/dialect.py``). Eight events are translated onto host seams; the three model events
-(BeforeModel, AfterModel, BeforeToolSelection) have no seam here and grade UNSUPPORTED. Every fact
+(``vendors/gemini/dialect.py``). Nine events are translated onto host seams (BeforeModel onto the step
+before each model call, which it can refuse); AfterModel and BeforeToolSelection have no seam here and
+grade UNSUPPORTED. Every fact
 below was read in Gemini CLI 0.61.0's shipped source (``bundle/chunk-*.js``: hookRunner,
 hookAggregator, hookPlanner, coreToolHookTriggers, the non-interactive loop) and measured with the
 vendor lane (``vendors/gemini/lane.py``); where its documentation says otherwise, the CLI won.
@@ -81,6 +82,22 @@ _BEFORE_AGENT = (
     degrade("payload-field-missing",
             "prompt is the text the user typed; when a SessionStart hook added context, Gemini's prompt also "
             "carries that <hook_context> block before it."),
+)
+
+#: BeforeModel (0.61.0's geminiChat): before every model call, a block (a deny or block decision, or
+#: an exit but 0 and 1) ends the turn with no model call (AgentExecutionBlockedError), continue:false
+#: stops the agent; an llm_request answer changes the call, an llm_response one answers it instead.
+_BEFORE_MODEL = (
+    degrade("payload-field-missing",
+            "llm_request (the model, its config and the messages Gemini is about to send) is not in the "
+            "payload: the host publishes no seam around a model request, only the step before it."),
+    degrade("output-field-ignored",
+            "hookSpecificOutput.llm_request (a changed model, config or messages) is not applied, and a "
+            "block's llm_response (a synthetic answer Gemini gives in place of the call) is not read: "
+            "the step is refused with no model call, and the host's refusal carries no text."),
+    degrade("timing-differs",
+            "It runs before each step of a turn (the first and every tool continuation), where Gemini runs "
+            "it before each model request, a retry of the same step included."),
 )
 
 _AFTER_AGENT = (
@@ -170,6 +187,15 @@ EVENTS = (
         degradations=_BEFORE_AGENT,
     ),
     EventRow(
+        event="BeforeModel",
+        route=Route.NATIVE_TRANSLATE,
+        seams=("agent/pre-step",),
+        point="agent/pre-step",
+        fires_on="every-step",
+        blocking="verdict",
+        degradations=_BEFORE_MODEL,
+    ),
+    EventRow(
         event="AfterAgent",
         route=Route.NATIVE_TRANSLATE,
         seams=("agent/turn-stopping",),
@@ -246,7 +272,6 @@ _NO_MODEL_SEAM = ("the host publishes no seam around a model request on this sur
                   "changes), so nothing can see the request Gemini hands this hook (llm_request: model, "
                   "messages, config)")
 UNSERVED = (
-    ("BeforeModel", _NO_MODEL_SEAM + ", nor change it, block it or answer it with a synthetic response"),
     ("AfterModel", _NO_MODEL_SEAM + " or the response chunk it gets back (llm_response), nor redact or "
                    "replace that chunk"),
     ("BeforeToolSelection", _NO_MODEL_SEAM + ", nor narrow the tools the model may call (toolConfig)"),
@@ -259,6 +284,8 @@ GEMINI = VendorSpec(
     default_timeout_s=60.0,  # DEFAULT_HOOK_TIMEOUT: 60000 ms; a hook's own timeout is in ms too
     concurrent=True,  # a group runs its hooks in parallel unless one of the event's groups is sequential
     shell="bash",  # getShellConfiguration() on POSIX: bash -c
+    # 0.x's hook runner spawns {executable: "bash"} by name (spawn, shell: false): bash is `bash` to itself.
+    shell_name="bash",
     # Measured on 0.61.0 (the vendor lane's recorder; HookRunner.executeCommandHook in its bundle):
     # every command hook gets the project folder under two names, the same folder as GEMINI_CWD, the
     # session id and its plans folder, then the handler's own `env` over them. The command text's

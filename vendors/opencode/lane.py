@@ -23,6 +23,10 @@ if TYPE_CHECKING:
 
 __all__ = ("CLI", "LIVE", "OpenCodeCli", "OpenCodeSpeaker")
 
+#: A team opencode.json's keys that pick providers and models (cloudflare/workers-sdk enables only its
+#: AI gateway): the lane's run has one provider, the scripted model, so these go.
+_PROVIDER_KEYS = ("provider", "model", "small_model", "enabled_providers", "disabled_providers")
+
 
 @dataclass(frozen=True, slots=True)
 class OpenCodeCli(VendorCli):
@@ -56,9 +60,12 @@ class OpenCodeCli(VendorCli):
                    XDG_CACHE_HOME=str(home / ".cache"), XDG_STATE_HOME=str(home / ".local/state"),
                    OPENCODE_DISABLE_MODELS_FETCH="1", OPENCODE_DISABLE_AUTOUPDATE="1",
                    OPENCODE_DISABLE_LSP_DOWNLOAD="1", OPENCODE_DISABLE_SHARE="1")
-        # A case's own opencode.json (its permission rules …) keeps its keys beside the lane's model.
+        # A case's own opencode.json (its permission rules …) keeps its keys beside the lane's model;
+        # its own choice of providers and models goes: the scripted model is the run's only one.
         settings = proj / "opencode.json"
         own = json.loads(settings.read_text()) if settings.is_file() else {}
+        for key in _PROVIDER_KEYS:
+            own.pop(key, None)
         settings.write_text(json.dumps({
             **own, "$schema": "https://opencode.ai/config.json", "model": "mock/mock-model",
             "provider": {"mock": {"npm": "@ai-sdk/openai-compatible", "name": "Mock",
@@ -85,19 +92,23 @@ class OpenCodeCli(VendorCli):
             "observe": ((), {"plugin_rules": {}}),
             "deny_exit2": why_exit,
             "deny_json": ((), {"plugin_rules": {"throw": "LANE-DENY-JSON reason"}}),
-            "allow": "OpenCode plugins have no allow answer (permission.ask did not fire in `opencode run`)",
-            "ask": "OpenCode's permission.ask plugin hook does not fire in a non-interactive `opencode run`",
+            "allow": "OpenCode plugins have no allow answer: its permission.ask hook is never called (1.18.33's "
+                     "binary triggers no such hook; measured: it does not fire in `opencode run`)",
+            "ask": "OpenCode's permission.ask plugin hook is never called (1.18.33's binary triggers no such "
+                   "hook); an ask by permission rule is case perm_bash_ask",
             "rewrite": ((), {"plugin_rules": {"set_args": {"command": REWRITTEN_COMMAND}}}),
             "pre_context": "OpenCode's tool.execute.before cannot add model context",
             "post_context": ((), {"plugin_rules": {"append_output": "\nLANE-CTX-POST"}}),
-            "post_block": "OpenCode's tool.execute.after has no block answer",
-            "prompt_block": "OpenCode's chat.message cannot block a prompt",
+            # No block answer on either: a throw is the only way a plugin says no (measured here).
+            "post_block": ((), {"plugin_rules": {"after_throw": "LANE-BLOCK post"}}),
+            "prompt_block": ((), {"plugin_rules": {"message_throw": "LANE-BLOCK prompt"}}),
             "prompt_context": ((), {"plugin_rules": {"message_append": "LANE-CTX-PROMPT"}}),
             "stop_block_json": "OpenCode has no Stop equivalent: a plugin re-prompting on session.idle gets no turn "
                                "under `opencode run`",
             "stop_block_exit2": "OpenCode has no Stop equivalent (and no exit codes)",
             "session_context": ((), {"plugin_rules": {"system_append": "LANE-CTX-SESSION"}}),
-            "permission_request": "OpenCode's permission.ask plugin hook does not fire in a non-interactive `opencode run`",
+            "permission_request": "OpenCode's permission.ask plugin hook is never called (1.18.33's binary "
+                                  "triggers no such hook)",
             # A real project's plugins, as written (the corpus): the same file under both sides.
             "plugin_env_protection": ((), {"plugins": ("env-protection.js",),
                                            "files": {".env": ENV_FILE}, "steps": (("read", ".env"), ("text", "done"))}),

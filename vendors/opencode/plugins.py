@@ -128,10 +128,10 @@ PLUGIN_EVENTS = (
         degradations=(
             degrade("message-provenance",
                     "Called before every model request, as OpenCode calls it, but the lines pushed to "
-                    "output.system reach the model as one sourced context message in the history, "
-                    "added before the first request they appear in and again only when they change, "
-                    "where OpenCode puts them in the system prompt of each request (a line a later "
-                    "call drops stays in the history here)."),
+                    "output.system reach the model as one sourced system message in the history (a user "
+                    "message on a host with no system role), added before the first request they appear "
+                    "in and again only when they change, where OpenCode puts them in the system prompt of "
+                    "each request (a line a later call drops stays in the history here)."),
         ),
     ),
     EventRow(

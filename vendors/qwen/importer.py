@@ -45,6 +45,8 @@ SETTINGS = (".qwen/settings.json",)
 _TYPES = frozenset({"command", "http", "prompt"})
 #: A command timeout this large or larger is milliseconds (Qwen's legacy form).
 LEGACY_MS = 1000
+_LOCAL = ("Qwen Code reads no settings.local.json (its scopes are the user's ~/.qwen/settings.json, the "
+          "project's .qwen/settings.json and the system file)")
 
 
 def project_files(root: Path) -> list[Path]:
@@ -55,6 +57,15 @@ def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
     suffix = path.suffix.lower()
     if suffix == ".md":
         return rules_file(spec, path, shown)
+    if suffix == ".json" and path.name == "settings.local.json":
+        # Claude's local scope: Qwen Code reads no such file (measured, lane case qwen:perm_deny_local:
+        # a deny rule there lets the call run), so nothing in it runs here either.
+        read = settings_file(spec, path, shown, classify)
+        skipped = [Refused(vendor=spec.id, what=f"{h.event} hook", reason=_LOCAL, origin=h.origin,
+                           code="SKIPPED_BY_VENDOR", event=h.event, matcher=h.matcher) for h in read.hooks]
+        skipped += [Refused(vendor=spec.id, what=f"permission rule {r.text}", reason=_LOCAL, origin=r.origin,
+                            code="SKIPPED_BY_VENDOR") for r in read.permissions]
+        return FileImport(refused=[*read.refused, *skipped])
     if suffix == ".json":
         return settings_file(spec, path, shown, classify)
     raise ConfigParseError(f"{shown}: not a {spec.id} file this importer reads (a settings "

@@ -16,6 +16,7 @@ from compat_adapter.testing.lane.scenarios import EXIT_3_STEPS, HALT, HookAnswer
 from compat_adapter.testing.lane.vendors import VendorCli
 from compat_adapter.testing.live.harness import REASON
 from compat_adapter.testing.live.speakers import TOOL_EVENTS, ClaudeShapedSpeaker
+from vendors.qwen.permissions import TOOLS
 
 if TYPE_CHECKING:
     from compat_adapter.testing.live.harness import Session
@@ -60,7 +61,16 @@ class QwenCli(VendorCli):
             "memory": {"enableManagedAutoMemory": False, "enableManagedAutoDream": False}}))
         env.update(OPENAI_BASE_URL=f"{base}/v1", OPENAI_API_KEY="sk-test", OPENAI_MODEL="mock-model",
                    QWEN_CODE_SUPPRESS_YOLO_WARNING="1")
-        return [binary, "-p", prompt, "--yolo", "-o", "json"]
+        if options.get("approval_mode") != "default":
+            return [binary, "-p", prompt, "--yolo", "-o", "json"]
+        # A permission case runs as claude -p --allowedTools does: Qwen's default approval mode with
+        # the case's tools allowed up front, so that a call an ask rule matches is put to nobody and
+        # declined (its non-interactive rule), where --yolo would run it unasked.
+        argv = [binary, "-p", prompt, "--approval-mode", "default", "-o", "json"]
+        if not options.get("no_allowed_tools"):
+            argv += ["--allowed-tools", *(TOOLS.aliases.get(t, t) for t in str(options.get("allowed_tools", "Bash"))
+                                          .split(","))]
+        return argv
 
     def scenarios(self) -> Mapping[str, Scenario]:
         out = claude_like(OBSERVED)
@@ -87,10 +97,15 @@ class QwenCli(VendorCli):
         from vendors.claude.lane import permission_scenarios
 
         out.update(permission_scenarios(".qwen"))
-        relative = ("Qwen's read_file and write_file refuse the lane's relative path before any rule or hook is "
-                    "weighed (a lane artefact); its path rules are pinned by tests/test_permissions.py")
-        out["perm_read_env"] = out["perm_edit_src"] = relative
-        out["perm_deny_local"] = "Qwen Code reads no settings.local.json (its project scope is .qwen/settings.json)"
+        # The ask cases run in Qwen's default approval mode, where an ask is put to someone (under
+        # --yolo nothing asks): the shell allowed up front, and Edit and Write too, because Qwen weighs a
+        # command that writes a file (touch) as an edit, which -p refuses unless allowed.
+        for kind in ("perm_ask", "perm_ask_hook_allow"):
+            entry = out[kind]
+            assert not isinstance(entry, str)
+            hooks, extra = entry
+            out[kind] = (hooks, {**extra, "options": {**extra["options"], "approval_mode": "default",
+                                                      "allowed_tools": "Bash,Edit,Write"}})
         out["permission_request"] = ("Qwen Code never fires PermissionRequest in -p: without --yolo a call that "
                                      "needs approval is declined by the non-interactive deny rule before any hook "
                                      "runs, and with --yolo nothing asks")
@@ -100,6 +115,7 @@ class QwenCli(VendorCli):
 CLI = QwenCli("qwen", "qwen", "0.24.4", "qwen/node_modules/@qwen-code/qwen-code/cli-entry.js", "chat",
               "run_shell_command", ".qwen/settings.json", extra_args={"description": "lane step"},
               env_prefixes=("QWEN", "GEMINI"), write_tool=("write_file", "file_path", "content"), absolute_write=True,
+              read_tool=("read_file", "file_path"),
               # Measured on 0.24.4 (lane case text_only): after a text-only turn Qwen sends its
               # managed-memory extraction agent's request, tools offered, beside the session.
               side_requests=("You are now acting as the managed memory extraction subagent",))

@@ -18,8 +18,12 @@ installed CLI and measured with ``qwen -p --yolo``, the lane's ``perm_*`` cases)
 * the refusal the model reads names the tool and the rule: ``This "run_shell_command" invocation
   was denied by permission rules. Matching deny rule: "Bash(rm -rf *)". Other uses of this tool are
   still permitted.``;
-* an ask nobody can answer is declined (its non-interactive mode; the words are read from its
-  source, the lane runs it with ``--yolo``, where the call runs).
+* an ask nobody can answer is declined: ``Qwen Code requires permission to use "run_shell_command",
+  but that permission was declined (non-interactive mode cannot prompt for confirmation).`` (its
+  default approval mode in ``-p``, measured: lane cases ``qwen:perm_ask`` and ``perm_ask_hook_allow``);
+  under ``--yolo`` the call runs unasked (a listed loss of every ask rule);
+* ``.qwen/settings.local.json`` is not read (measured: its deny lets the call run); the importer
+  skips it, naming why.
 """
 
 from __future__ import annotations
@@ -69,7 +73,10 @@ LANGUAGE = ClaudeRules(
                 disabled='Qwen Code requires permission to use "{tool}", but that permission was declined. '
                          'Matching deny rule: "{rule}".',
                 other=_DENIED + " Other uses of this tool are still permitted.",
-                unasked='Qwen Code requires permission to use "{tool}", but that permission was declined.',
+                # Its non-interactive decline of a call that needs approval (read in 0.24.4, measured
+                # in the lane's default-mode permission cases).
+                unasked='Qwen Code requires permission to use "{tool}", but that permission was declined '
+                        '(non-interactive mode cannot prompt for confirmation).',
                 compound_ask=""),
     # Its own shell analysis (extractShellOperations: `cat` → Read …) is read with Claude's list of
     # commands (measured: `cat .env` under Read(.env) is refused, naming the Read rule); a path

@@ -190,12 +190,14 @@ EVENTS = (
         services=(Service.AGENTS,),
         blocking="context",
         matcher_subject="source",
+        # Qwen appends the context to its system instruction (measured, lane case qwen:session_context).
+        context_role="system",
+        role_losses=(degrade("message-provenance",
+                             "The context reaches the model in Qwen's own block (<qwen:session-start-context "
+                             "hidden=\"true\">SessionStart additional context: …, < and > escaped), but as a user "
+                             "message sourced from the hook, where Qwen appends it to the system instruction: "
+                             "this host gives hook context no system role."),),
         degradations=(
-            degrade("message-provenance",
-                    "The context reaches the model in Qwen's own block (<qwen:session-start-context "
-                    "hidden=\"true\">SessionStart additional context: …, < and > escaped), but as a paragraph "
-                    "of the first prompt's user message, where Qwen appends it to the system instruction: a "
-                    "plugin cannot extend the host's system prompt."),
             degrade("payload-field-missing", "model is the model of the host's last request, empty before one."),
         ),
     ),
@@ -462,6 +464,8 @@ QWEN = VendorSpec(
     default_timeout_s=60.0,
     concurrent=True,
     shell="bash",
+    # 0.24.4's getShellConfiguration() answers {executable: "bash"} on POSIX, spawned by name.
+    shell_name="bash",
     # Measured on 0.24.4 (the vendor lane's recorder; executeCommandHook and getShellContextEnvVars in
     # its bundle): every command hook gets the project folder under three names, the session id, and
     # Qwen's own state: QWEN_CODE_PROJECT_DIR is not the project but Qwen's folder for it

@@ -24,10 +24,9 @@ UNIT = vendor_unit(
     # decision is ignored (continue:false replaces the result), Stop blocks stop after 8 in a row.
     voice=QwenVoice("qwen", post_block="replace", stop_guard=8, result_separator="\n\n",
                     places=MappingProxyType({"PostToolUse": "result", "PostToolUseFailure": "result",
-                                             "UserPromptSubmit": "after-prompt",
-                                             "SessionStart": "before-prompt"})),
+                                             "UserPromptSubmit": "after-prompt"})),
     landing=Facts(context={"session": "message:system", "prompt": "prompt", "post": "tool_result"},
-                  rewrites_input=False),
+                  rewrites_input=False, unfired=frozenset({"SessionEnd"})),  # -p never fires it (measured)
     lane="vendors.qwen.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=Later("vendors.qwen.permissions:LANGUAGE"),  # Claude's language, derived
     host=Later("vendors.qwen.hostface:FACE"),  # its host face: what `port` writes for

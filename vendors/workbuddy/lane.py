@@ -116,7 +116,8 @@ class CodeBuddyCli(VendorCli):
                                                                               additionalContext="LANE-CTX-PRE second"),
                                                       label="second")), {})
         out["session_json_unknown"] = ((HookAnswer("SessionStart", as_json({"rule": "LANE-CTX-SESSION rule"})),), {})
-        # -p never fires SessionEnd (here it runs when the agent is disposed).
+        # -p never fires SessionEnd (read in the binary: /clear, /exit and a stop signal do); here it runs
+        # when the agent is disposed, the host's end of a session (listed: timing-differs).
         out["session_end"] = ((HookAnswer("SessionStart"), HookAnswer("SessionEnd")), {})
         # A Stop hook that blocks every time: CodeBuddy has no cap and loops until it is killed.
         always = as_json({"decision": "block", "reason": "LANE-STOP-REASON always"})

@@ -209,13 +209,14 @@ EVENTS = (
         matcher_subject="tool_name",
         degradations=(
             degrade("decision-narrowed",
-                    "allow lets the call through without skipping the host's own guards, and ask goes to "
-                    "the host's approval (denied with the hook's reason when the host has none), not to "
-                    "CodeBuddy's own allow rules: a call CodeBuddy allows up front (--allowedTools) is "
-                    "denied here when no approval channel answers."),
+                    "allow lets the call through without skipping the host's own guards; ask goes to the "
+                    "host's approval, where a person may refuse a call CodeBuddy allows up front "
+                    "(--allowedTools); with nobody to answer, the call runs, as codebuddy -p runs it "
+                    "(measured, lane case workbuddy:ask)."),
             degrade("timing-differs",
-                    "CodeBuddy runs the PreToolUse hooks a second time when an ask reaches its permission "
-                    "check; here they run once."),
+                    "After an ask, CodeBuddy runs the PreToolUse hooks a second time when the call executes "
+                    "(its hook cache keeps no ask, read in 2.163.0; measured: they fire twice) and a deny "
+                    "then blocks it; here they run once, before the approval."),
             degrade("scope-differs",
                     "continue:false stops the agent before the call runs, as in CodeBuddy, but CodeBuddy then "
                     "runs its Stop hooks and here the turn ends without them."),
@@ -298,11 +299,13 @@ EVENTS = (
                     "message that is not marked isMeta (continue:false ends the turn with no feedback, as "
                     "in CodeBuddy)."),
             # Measured, CodeBuddy Code 2.163.0 -p (lane case stop_block_always): a Stop hook that
-            # blocks every time loops with no cap until the process is killed.
+            # blocks every time loops with no cap until the process is killed (killed after 420 s:
+            # 186 Stop blocks, 187 model calls, still looping; the lane runs it without --max-turns).
             degrade("decision-narrowed",
                     "A Stop block past the host's step bound for one turn (64 steps on the embedded host) "
-                    "has no effect: the turn ends there, where CodeBuddy has no cap and a hook that always "
-                    "blocks keeps it looping until the process is killed."),
+                    "has no effect: the turn ends there, where CodeBuddy (run without --max-turns) has no "
+                    "cap and a hook that always blocks keeps it looping until the process is killed "
+                    "(measured: 186 blocks in 420 s, still looping)."),
             degrade("timing-differs",
                     "So a Stop hook that always blocks fires at most once per host step of the turn, where "
                     "CodeBuddy fires it again for as long as the process lives."),
@@ -338,11 +341,14 @@ EVENTS = (
         matcher_subject="reason",
         degradations=(
             _NOT_BRIDGED,
-            # Measured, CodeBuddy Code 2.163.0 (lane case session_end; with and without a matcher).
+            # Measured, CodeBuddy Code 2.163.0 (lane case session_end; with and without a matcher);
+            # where it fires was read in its binary (executeSessionEndHooks' callers).
             degrade("timing-differs",
-                    "CodeBuddy's -p run never fires SessionEnd, where here it runs when the agent is "
-                    "disposed; and agent/disposed fires whenever an agent leaves the live registry, on "
-                    "reload and teardown too, which is broader than the end of a session."),
+                    "CodeBuddy fires SessionEnd when a session is cleared (/clear) or exited (/exit), or its "
+                    "process is stopped (SIGTERM, SIGHUP, SIGQUIT, a lost parent); a -p run that finishes "
+                    "exits without it. Here it runs when the agent is disposed, the host's end of a session, "
+                    "so a host run that ends fires it where codebuddy -p does not; and agent/disposed fires "
+                    "whenever an agent leaves the live registry, on reload and teardown too."),
             degrade("payload-field-missing",
                     "The host gives no end reason, so reason is always \"other\" and a matcher cannot "
                     "tell clear from logout."),

@@ -26,7 +26,9 @@ UNIT = vendor_unit(
         "PostToolUse": "result", "PostToolUseFailure": "result",
         "UserPromptSubmit": "before-prompt", "SessionStart": "before-prompt"})),
     landing=Facts(context={"session": "prompt", "prompt": "prompt", "post": "tool_result"},
-                  deny_frame="Error: {text}", ask_unattended="allow"),
+                  deny_frame="Error: {text}", ask_unattended="allow",
+                  # -p exits without it (lane case session_end); /clear, /exit and SIGTERM fire it.
+                  unfired=frozenset({"SessionEnd"})),
     lane="vendors.workbuddy.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=Later("vendors.workbuddy.permissions:LANGUAGE"),  # Claude's language, derived
     host=Later("vendors.workbuddy.hostface:FACE"),  # its host face: what `port` writes for

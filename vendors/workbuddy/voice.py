@@ -19,8 +19,8 @@ class CodeBuddyVoice(Voice):
         return f"UserPromptSubmit operation blocked by hook:\n{said.reason}"
 
     def ask_denied(self, said: Said) -> str | None:
-        # CodeBuddy takes an ask to its own permission rules (and runs PreToolUse again there);
-        # what it shows when nothing can answer was not observed.
+        # CodeBuddy takes an ask to its own permission check; with nobody to ask (-p) the call runs
+        # (unit facts: ask_unattended="allow", routing.unattended), so it shows nothing.
         return None
 
     def context(self, event: str, tool: str | None, text: str, failed: bool = False) -> str:

@@ -40,6 +40,7 @@ from compat_adapter.host.embedded.agent import MemoryAgent, StartSource
 from compat_adapter.host.embedded.bridges import MountedBridge, mount
 from compat_adapter.host.embedded.loop import run_nested
 from compat_adapter.host.embedded.notices import SessionNotices
+from compat_adapter.host.timers import Timers
 from compat_adapter.host.embedded.seams import Default, Listener, Seams
 from compat_adapter.runtime.services import HOST_USER, Services
 from compat_adapter.host.embedded.session import MemorySession, Sessions
@@ -76,7 +77,7 @@ _IN_BACKGROUND: contextvars.ContextVar[bool] = contextvars.ContextVar("in_backgr
                                                                      default=False)
 
 
-class MemoryHost(SessionNotices, Host):
+class MemoryHost(SessionNotices, Timers, Host):
     """The embedded host. Use it as ``async with MemoryHost(cwd) as host``.
 
     :param cwd: where sessions start (the session cwd of every tool and hook).

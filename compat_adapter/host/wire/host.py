@@ -36,6 +36,7 @@ from compat_adapter.errors import HostSurfaceMismatch, MountFailed, ProtocolErro
 from compat_adapter.host.wire.channel import Channel
 from compat_adapter.host.wire.services import ServiceSide
 from compat_adapter.host.wire.notices import ChannelNotices
+from compat_adapter.host.timers import Timers
 from compat_adapter.host.wire.codec import (decode_event, decode_result, decode_verdict, encode_message,
                                             encode_verdict, plain)
 from compat_adapter.host.protocol import (
@@ -186,12 +187,11 @@ class _Mount:
             await self.host._channel.request("unmount_bridge", {"mount": self.mount_id})
 
 
-class WireHost(ServiceSide, ChannelNotices, Host):
-    """The Host contract over a :class:`~compat_adapter.host.wire.channel.Channel` to a runtime.
-
-    Call :meth:`attach` before the channel runs; the surface is known once the peer's ``hello``
-    arrived (:meth:`welcome`). ``kind``: the host kind whose hello this is (its surface reader and
-    record reader); by default the one the hello names (``host``), else a plain ``surface``."""
+class WireHost(ServiceSide, ChannelNotices, Timers, Host):
+    """The Host contract over a :class:`~compat_adapter.host.wire.channel.Channel` to a runtime: call
+    :meth:`attach` before the channel runs; the surface is known once the peer's ``hello`` arrived
+    (:meth:`welcome`). ``kind``: the host kind whose hello this is (its surface reader and record
+    reader); by default the one the hello names (``host``), else a plain ``surface``."""
 
     def __init__(self, channel: Channel, *, cwd: Path, tg: TaskGroup, max_records: int = 1000,
                  max_sessions: int = 256, kind: HostKind | None = None) -> None:

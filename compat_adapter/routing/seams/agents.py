@@ -81,11 +81,29 @@ def on_error(runner: Runner, event: AgentError) -> Awaitable[None] | None:
 
 
 def on_status(runner: Runner, event: AgentStatus) -> Awaitable[None] | None:
-    def fires(entry: HookEntry) -> bool:
-        return entry.row.fires_on != "idle" or event.status == "idle"
+    """Run the status rows; an idle row that the vendor fires only after a wait (Claude's idle
+    notification) starts a timer instead, which the agent's next status flip or its end cancels."""
+    point, agent = points.AGENT_STATUS, event.agent
+    runner.state.stop_waiting(agent.id)
+    fields = point.fields(event)
+    if event.status == "idle":
+        delays = {e.row.idle_after_s for g in runner.groups(point) for e in g.entries}
+        for delay in sorted(d for d in delays if d is not None):
+            cancel = runner.host.call_later(delay, _idle_for, runner, fields, agent, delay)
+            runner.state.wait_idle(agent.id, delay, cancel)
 
-    return runner.emit(points.AGENT_STATUS, points.AGENT_STATUS.fields(event), event.agent.session,
-                       keep=fires)
+    def fires(entry: HookEntry) -> bool:
+        return entry.row.idle_after_s is None and (entry.row.fires_on != "idle" or event.status == "idle")
+
+    return runner.emit(point, fields, agent.session, keep=fires)
+
+
+async def _idle_for(runner: Runner, fields: dict[str, Any], agent: Any, delay: float) -> None:
+    """The agent has stayed idle ``delay`` seconds: the rows that wait that long fire now."""
+    runner.state.idle_waits.pop((agent.id, delay), None)
+    job = runner.emit(points.AGENT_STATUS, fields, agent.session, keep=lambda e: e.row.idle_after_s == delay)
+    if job is not None:
+        await job
 
 
 def on_inbox(runner: Runner, event: InboxInserted) -> Awaitable[None] | None:

@@ -22,7 +22,7 @@ from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages,
 from compat_adapter.routing.failclosed import Unanswered
 from compat_adapter.routing.hostfacts import call_arguments, call_started
 from compat_adapter.routing.verbatim import reworded
-from compat_adapter.catalog import voice_of
+from compat_adapter.catalog import unit_of, voice_of
 
 __all__ = ("EXECUTE_SEAM", "on_approval", "on_execute", "on_post_execute", "on_pre_execute")
 
@@ -81,12 +81,18 @@ async def on_pre_execute(runner: Runner, execution: ToolExecution, next: Next) -
     if isinstance(verdict, PreToolDecision) and verdict.kind == "deny" and verdict.reason is not None:
         # The host words a deny its own way: the model reads the vendor's text after post-execute.
         return runner.verbatim.deny(execution, verdict.reason)
-    if isinstance(verdict, PreToolDecision) and verdict.kind == "ask" and applied.unanswered is not None:
-        runner.verbatim.ask(execution, applied.unanswered)
+    if isinstance(verdict, PreToolDecision) and verdict.kind == "ask":
+        vendor = done[-1][0].ran[0].spec.id
+        if unit_of(vendor).landing.ask_unattended == "allow":
+            runner.unattended.want(execution, vendor)  # nobody to ask: the vendor runs the call
+        elif applied.unanswered is not None:
+            runner.verbatim.ask(execution, applied.unanswered)
     if verdict is None and applied.rewrite is not None:
         runner.rewrites.want(execution, applied.rewrite)
     if verdict is not None:
         return verdict
+    if any(group.merged.decision == "allow" for group, _ in done):
+        runner.allowed.mark(execution)  # a rule's guard further out weighs the hook's allow
     return await next()
 
 
@@ -141,6 +147,11 @@ async def on_post_execute(runner: Runner, event: ToolPostEvent, next: Next) -> P
 
 
 async def on_approval(runner: Runner, request: ApprovalRequest, next: Next) -> ApprovalOutcome:
+    # An ask of our pre-tool hooks that nobody answers is settled as its vendor settles it.
+    return runner.unattended.settle(request, await _approval(runner, request, next))
+
+
+async def _approval(runner: Runner, request: ApprovalRequest, next: Next) -> ApprovalOutcome:
     point = points.APPROVAL
     if not runner.has(point):
         return await next()

@@ -25,6 +25,7 @@ from compat_adapter.testing.lane.outcome import (
     normalize_text,
     wire_items,
 )
+from compat_adapter.permissions.grade import RULE_PREFIX
 from compat_adapter.testing.lane.hookserver import serve_hooks
 from compat_adapter.testing.lane.run import VendorRecord, hook_files, prepare_project, run_vendor
 from compat_adapter.testing.lane.scenarios import EDIT_TEXT, SHOWN_MARKERS, Case
@@ -169,6 +170,10 @@ async def embedded_outcome(case: Case, run: Path) -> Outcome:
                          tuple(str(d.code) for d in g.degradations) + (("unsupported",)
                                                                        if str(g.capability) == "UNSUPPORTED" else ()))
                         for h, g in zip(imported.hooks, graded)]
+            # And each permission rule's (no command: it decides at tools/pre-execute, see judge).
+            per_hook += [(g.event, "", tuple(str(d.code) for d in g.degradations) + (
+                ("unsupported",) if str(g.capability) == "UNSUPPORTED" else ()))
+                for g in graded[len(imported.hooks):] if str(g.event).startswith(RULE_PREFIX)]
             agent = await host.create_agent(script=script)
             await agent.run_turn(case.prompt)
             await host.settle()

@@ -12,6 +12,7 @@ function record(event: string, input: unknown, output: unknown) {
 export const LanePlugin = async () => ({
   "chat.message": async (input: any, output: any) => {
     record("chat.message", input, output)
+    if (rules.message_throw) throw new Error(rules.message_throw)
     if (rules.message_append) {
       const first = output.parts[0] ?? {}
       output.parts.push({ ...first, id: (first.id ?? "prt_lane") + "z", type: "text", text: rules.message_append })
@@ -28,6 +29,7 @@ export const LanePlugin = async () => ({
   },
   "tool.execute.after": async (input: any, output: any) => {
     record("tool.execute.after", input, output)
+    if (rules.after_throw) throw new Error(rules.after_throw)
     if (rules.append_output) output.output += rules.append_output
   },
 })

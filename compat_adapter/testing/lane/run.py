@@ -94,8 +94,11 @@ def prepare_project(case: Case, run: Path) -> Path:
     prefixes = sorted({p for v in lane_vendors() for p in cli_for(v).env_prefixes} | {"COMPAT"})
     (run / "bin" / "hookrec.json").write_text(json.dumps({"prefixes": prefixes}))
     proj = run / "proj"
+    # One fixed author, committer and date: both sides' projects get the same commit hash, so a hook
+    # that shows the model `git log` (a real script's session start) writes the same text on each.
     git_env = {**os.environ, "GIT_AUTHOR_NAME": "lane", "GIT_AUTHOR_EMAIL": "lane@invalid",
-               "GIT_COMMITTER_NAME": "lane", "GIT_COMMITTER_EMAIL": "lane@invalid"}
+               "GIT_COMMITTER_NAME": "lane", "GIT_COMMITTER_EMAIL": "lane@invalid",
+               "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z"}
     (proj / "README.md").write_text("lane project\n")
     for args in (["init", "-q", "-b", "main"], ["add", "README.md"], ["commit", "-q", "-m", "init"]):
         subprocess.run(["git", *args], cwd=proj, env=git_env, check=True, capture_output=True)

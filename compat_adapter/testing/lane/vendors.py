@@ -67,9 +67,10 @@ class VendorCli:
     """The registry release ``scripts/vendor_lane.sh`` pins when it is not ``version``, the CLI's own
     (CodeBuddy Code 2.163.0 ships in the codebuddy-agent-sdk wheel 0.3.274)."""
     absolute_write: bool = False
-    """The write tool takes only an absolute path (Qwen Code's write_file refuses ``tool-ran.txt``
-    with "File path must be absolute" before any hook runs): the call names the file under the
-    run's project (:data:`PROJECT`, filled in when the run's folder is known)."""
+    """The file tools take only an absolute path (Qwen Code's write_file refuses ``tool-ran.txt``
+    with "File path must be absolute" before any hook runs, and read_file refuses ``.env`` so): the
+    call names the file under the run's project (:data:`PROJECT`, filled in when the run's folder is
+    known)."""
     terminal_ui: bool = False
     """The release has an interactive terminal UI that the lane can drive offline (:meth:`interactive`):
     where it draws what a hook tells the person, the ``shown`` facet is read off its screen."""
@@ -115,7 +116,7 @@ class VendorCli:
         if self.read_tool is None:
             raise ValueError(f"no read tool is set up for {self.vendor}")
         name, argument = self.read_tool
-        return {"name": name, "arguments": {argument: path}}
+        return {"name": name, "arguments": {argument: f"{PROJECT}/{path}" if self.absolute_write else path}}
 
     def write(self, path: str) -> dict[str, Any]:
         """The tool call the scripted model makes to write ``path`` (a fixed text) with its write tool."""

@@ -8,6 +8,8 @@ import json
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+import anyio
+
 from compat_adapter.host.protocol import (
     ApprovalRequest,
 )
@@ -376,7 +378,12 @@ async def drive_error(s: Session) -> None:
 
 
 async def drive_status(s: Session) -> None:
-    await observe_turn(s, [bash_reply("touch status.txt"), "done"])
+    async def stay_idle(agent: Any) -> None:
+        # A row the vendor fires only after a wait (Claude's 60 s idle notification) is given it.
+        if s.row.idle_after_s:
+            await anyio.sleep(s.row.idle_after_s + 0.5)
+
+    await observe_turn(s, [bash_reply("touch status.txt"), "done"], stay_idle)
     s.expect((s.root / "status.txt").exists(), "the turn's command did not run")
 
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from compat_adapter.catalog import resolve_vendor
+from compat_adapter.permissions.grade import PRE_SEAM, RULE_PREFIX
 from compat_adapter.testing.lane.compare import FACET_CODES, POINT_FACETS, Difference, Verdict, facets_of, naming
 from compat_adapter.testing.lane.outcome import Item, Outcome, normalize_text
 from compat_adapter.testing.lane.scenarios import Case
@@ -215,8 +216,9 @@ def _named(case: Case, facet: str, vendor: Any, ours: Any, makers: set[str],
         if not mine:
             continue
         if family not in ("ran", "text", "landing"):
-            row = table.row(event)
-            if row is None or family not in POINT_FACETS.get(row.point, frozenset()):
+            # A permission rule decides at tools/pre-execute, where the host enforces it.
+            point = PRE_SEAM if event.startswith(RULE_PREFIX) else getattr(table.row(event), "point", None)
+            if point is None or family not in POINT_FACETS.get(point, frozenset()):
                 continue
         fewer = command is not None and count["ours"][command] < count["vendor"][command]
         differs = command is not None and count["ours"][command] != count["vendor"][command]
