@@ -30,12 +30,19 @@ FILES: dict[str, tuple[str, str | dict[str, object]]] = {
     # No public Qwen Code hooks file is in the corpus yet: a guard in Qwen's documented shape.
     "qwen": (".qwen/settings.json", {"hooks": {"PreToolUse": [{"matcher": "run_shell_command", "hooks": [
         {"type": "command", "command": "python3 -c 'import sys; sys.exit(0)'", "timeout": 10}]}]}}),
+    # The corpus's Droid file is in Claude's settings shape, which Droid never reads (its hooks are
+    # refused with that reason): a guard in the flat event table Droid reads (measured, 0.215.0).
+    "factory": (".factory/hooks.json", {"PreToolUse": [{"matcher": "Execute", "hooks": [
+        {"type": "command", "command": "python3 -c 'import sys; sys.exit(0)'", "timeout": 10}]}]}),
+    "continue": (".continue/settings.json", "continue/settings.picklejar.json"),
 }
+#: Vendors that read hooks only from the user's own config, never from a project (Kimi Code: ~/.kimi/config.toml).
+USER_ONLY = {"kimi"}
 
 
 def test_grade_dot_grades_every_vendors_own_file(tmp_path: Path) -> None:
     registered = {u.spec.id for u in units()}
-    assert registered <= set(FILES), f"add a file of {sorted(registered - set(FILES))} to FILES"
+    assert registered - USER_ONLY <= set(FILES), f"add a file of {sorted(registered - USER_ONLY - set(FILES))} to FILES"
     for placed, source in FILES.values():
         (tmp_path / placed).parent.mkdir(parents=True, exist_ok=True)
         if isinstance(source, dict):
