@@ -29,6 +29,7 @@ from compat_adapter.testing.lane.scenarios import (
 from compat_adapter.testing.lane.vendors import VendorCli
 from compat_adapter.testing.live.harness import CONTEXT, REASON
 from compat_adapter.testing.live.speakers import Speaker, specific
+from compat_adapter.vocabulary import DegradationCode
 
 if TYPE_CHECKING:
     from compat_adapter.testing.live.harness import Session
@@ -219,6 +220,16 @@ class GeminiSpeaker(Speaker):
             # Fired before each model request (the vendor lane): no prompt, an automatic trigger.
             s.expect(payload.get("trigger") == "auto" and "prompt" not in payload,
                      f"PreCompress payload is not Gemini's (trigger auto, no prompt): {payload}", "trigger=auto")
+            return
+        if s.event == "BeforeModel":
+            # Gemini sends no prompt field here: the request is llm_request, whose absence the row
+            # lists (payload-field-missing); a row that stops listing it must carry the prompt there.
+            listed = any(d.code is DegradationCode.PAYLOAD_FIELD_MISSING and "llm_request" in d.text
+                         for d in s.row.degradations)
+            request = payload.get("llm_request")
+            s.expect("prompt" not in payload and (request is None if listed else prompt in json.dumps(request)),
+                     f"BeforeModel payload is not Gemini's less the listed llm_request: {payload}",
+                     "no prompt field; llm_request missing, as listed" if listed else "prompt in llm_request")
             return
         s.expect(payload.get("prompt") == prompt, f"prompt not in payload: {payload}")
 

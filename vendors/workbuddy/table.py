@@ -243,7 +243,8 @@ EVENTS = (
             degradations=(
                 degrade("decision-narrowed",
                         "deny blocks and ask goes to the host's approval, but allow does not bypass the "
-                        "permission check as it does in CodeBuddy."),
+                        "permission check as it does in CodeBuddy, and with nobody to answer the ask the "
+                        "host refuses the call, which codebuddy -p runs (lane case workbuddy:ask)."),
                 degrade("output-field-ignored",
                         "systemMessage is dropped, and continue:false, which stops the tool in CodeBuddy, is "
                         "only recorded while the call goes ahead."),

@@ -15,7 +15,7 @@ from compat_adapter.host.protocol import (
 )
 from compat_adapter.host.script import Error, Reply, Subagent, SwitchModel, call
 from compat_adapter.routing import points
-from compat_adapter.catalog import voice_of
+from compat_adapter.catalog import unit_of, voice_of
 from compat_adapter.testing.live.checks import (
     ask_answer,
     block_answer,
@@ -125,11 +125,19 @@ async def drive_pre_tool_ask(s: Session) -> None:
     await s.host.settle()
     check_payload(s)
     decided = log_records(agent.session, points.APPROVAL_DECIDED.record)
-    s.expect(asked and decided and decided[0]["outcome"] == "unavailable",
+    # With nobody to answer, the call goes as the vendor's non-interactive run sends it: refused by
+    # most, run by those whose unit declares ``ask_unattended="allow"`` (routing.unattended). The
+    # official bridge's ask is the host's own, which refuses it (a loss those rows list).
+    runs = not s.official and unit_of(s.vendor).landing.ask_unattended == "allow"
+    s.expect(asked and decided and decided[0]["outcome"] == ("allowed-once" if runs else "unavailable"),
              f"ask did not reach the host's approval: asked={asked} decided={decided}",
              "ask reached approval/request")
-    s.expect(not (s.root / "asked.txt").exists(), "ask without an approver did not fail closed",
-             "no approver: failed closed")
+    if runs:
+        s.expect((s.root / "asked.txt").exists(), "ask without an approver did not run, as the vendor runs it",
+                 "no approver: ran, as the vendor runs it")
+    else:
+        s.expect(not (s.root / "asked.txt").exists(), "ask without an approver did not fail closed",
+                 "no approver: failed closed")
 
 
 async def drive_post_tool(s: Session) -> None:
