@@ -302,7 +302,12 @@ def standby(server: int, channel: int, name: bytes, cgroup: str | None) -> None:
         line = socket.socket(fileno=channel)
         stderr = os.dup(2)  # the server's: ours again between runs
         while True:
-            data, ancillary, _, _ = line.recvmsg(INLINE_MAX + 1, socket.CMSG_SPACE(4 * 4))
+            try:
+                data, ancillary, _, _ = line.recvmsg(INLINE_MAX + 1, socket.CMSG_SPACE(4 * 4))
+            except ConnectionResetError:
+                # The server closed the channel with our READY unread (the host left while we
+                # were finishing a run): it is gone, as an empty read says; nothing to report.
+                data, ancillary = b"", []
             prctl(PR_SET_NAME, name)  # a launcher now, as one the server forks for a run
             if not data:
                 _leave(cgroup if joined else None)  # the server let us go, or is gone

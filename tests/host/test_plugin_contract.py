@@ -8,6 +8,7 @@ Needs the plugin host runtime (`bash scripts/plugin_lane.sh`) and, for the DSH l
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import trust_project
@@ -31,6 +32,21 @@ export const Guard = async ({ directory }) => ({
   },
 })
 """
+
+
+def system_texts(log: list[dict[str, Any]]) -> list[str]:
+    """The text of every system-role record: the embedded host's ``developer/message`` of role
+    system, and DSH's ``system/message`` (its system prompt, as content blocks)."""
+    out = []
+    for e in log:
+        d = e["data"]
+        if e["type"] == "developer/message" and d.get("role") == "system":
+            out.append(str(d.get("text", "")))
+        elif e["type"] == "system/message":
+            blocks = (d.get("message") or {}).get("content") or ()
+            texts = (b.get("text", "") for b in blocks if b.get("type") == "text")
+            out.append(d["text"] if "text" in d else "".join(texts))
+    return out
 
 
 #: The plugin runtime from the set-up step (conftest.plugin_runtime): never a skip.
@@ -57,6 +73,12 @@ async def test_a_plugin_denies_and_transforms_each_request_on_both_hosts(lane: L
     assert denied and "guard: no rm -rf" in text
     # before each of the two model requests, and once for OpenCode's session-title request
     assert (ws / "transform.log").read_text().split() == ["call"] * 3
-    lines = [m for m in Lane.messages(log) if "GUARD-SYSTEM-LINE" in m[0]]
-    assert [m[0] for m in lines] == ["GUARD-SYSTEM-LINE"]  # given once: the later calls repeat it
+    # OpenCode puts the pushed lines in the system prompt of each request; both hosts have a system
+    # role, so since the laneb merge they arrive as system text (routing/plugins.py, lane case
+    # opencode:session_context): the embedded host logs one system-role developer/message, the DSH
+    # appends them to the system prompt it logs. Never user text, and given once: later calls repeat it.
+    assert not [m for m in Lane.messages(log) if "GUARD-SYSTEM-LINE" in m[0]]
+    given = [text for text in system_texts(log) if "GUARD-SYSTEM-LINE" in text]
+    assert len(given) == 1 and given[0].count("GUARD-SYSTEM-LINE") == 1
+    assert given[0] == "GUARD-SYSTEM-LINE" if lane.name == "embedded" else given[0].endswith("\n\nGUARD-SYSTEM-LINE")
     assert not pid_alive(pid)  # the adapter's close killed the sidecar's process group

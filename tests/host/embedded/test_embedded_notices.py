@@ -68,7 +68,11 @@ async def test_a_system_message_and_a_stop_reason_are_session_notices_not_messag
             result = await agent.run_turn("go")
             await host.settle()
     notices = [(e.data["kind"], e.data["text"], e.data["endsTurn"]) for e in agent.session.events if e.type == "notice"]
-    assert notices == [("message", "HEADS-UP", False), ("stopped", "REVIEW-FIRST", True)]
+    # Both notices are worded as Claude Code 2.1.332's terminal UI draws them (read under tmux since
+    # the shown merge; ClaudeVoice): a systemMessage as "<Event>:<Tool> says: …" (lane case
+    # system_message), a stopReason under "<Event>:<Tool> hook stopped Claude" (lane case pre_halt).
+    assert notices == [("message", "PreToolUse:Bash says: HEADS-UP", False),
+                       ("stopped", "PreToolUse:Bash hook stopped Claude\nREVIEW-FIRST", True)]
     said = " ".join(str(e.data.get("text")) for e in agent.session.events
                     if e.type in ("user/message", "developer/message", "tool/result"))
     assert "HEADS-UP" not in said and "REVIEW-FIRST" not in said
