@@ -58,6 +58,23 @@ async def drive_approval(s: Session) -> None:
              "approved command ran")
 
 
+async def drive_approval_observed(s: Session) -> None:
+    """An approval row whose vendor reads nothing of the answer (Kimi's PermissionRequest): the
+    most blocking answer leaves the person's allow standing."""
+    answer = observe_answer(s.vendor, s.event)
+    s.probe.answer(answer)
+    await s.register()
+    s.host.on(points.PRE_EXECUTE.seam, ask_policy)
+    agent = await s.host.create_agent(script=[bash_reply("touch approved.txt"), "done"])
+    await agent.run_turn("create the file")
+    await s.host.settle()
+    check_payload(s)
+    decided = log_records(agent.session, points.APPROVAL_DECIDED.record)
+    s.expect(decided and decided[0]["outcome"] == "allowed-once" and (s.root / "approved.txt").exists(),
+             f"an observe-only answer changed the approval: {decided}", "the person's allow stood")
+    check_observed(s, answer)
+
+
 async def drive_approval_deny(s: Session) -> None:
     s.probe.answer(speaker_for(s.vendor).deny_permission(s.event))
     await s.register()
