@@ -130,7 +130,7 @@ def _scenarios(spec: VendorSpec, row: EventRow) -> list[tuple[str, Driver, dict[
         out.append(("ask", drive_pre_tool_ask, {}))
     if driver is drive_approval and row.blocking == "observe":
         # The vendor reads nothing of a permission hook's answer: the person decides (allows here).
-        out[0] = (row.point, drive_approval_observed, {"approver": lambda request: ApprovalOutcome.ALLOWED_ONCE})
+        out[0] = (row.point, drive_approval_observed, {})
     elif driver is drive_approval:
         out.append(("deny", drive_approval_deny, {}))
     if driver is drive_approval_decided:

@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from compat_adapter.host.protocol import (
+    ApprovalOutcome,
     AskUserQuestionAnswer,
     PreToolDecision,
     QuestionAnswer,
@@ -65,6 +66,12 @@ async def drive_approval_observed(s: Session) -> None:
     s.probe.answer(answer)
     await s.register()
     s.host.on(points.PRE_EXECUTE.seam, ask_policy)
+
+    async def person_allows(request: Any, next_: Callable[[], Awaitable[Any]]) -> Any:
+        # Inside the hook's listener (registered after it), so the hook has run when the person answers.
+        return ApprovalOutcome.ALLOWED_ONCE
+
+    s.host.on(points.APPROVAL.seam, person_allows)
     agent = await s.host.create_agent(script=[bash_reply("touch approved.txt"), "done"])
     await agent.run_turn("create the file")
     await s.host.settle()
