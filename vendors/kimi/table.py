@@ -100,5 +100,17 @@ _STOP_ONCE = degrade(
     "continued turn.",
 )
 OWN_ROW_LOSSES = {"PostToolUse": (_UNAWAITED,), "PostToolUseFailure": (_UNAWAITED,), "SubagentStop": (_UNAWAITED,),
-                  "Stop": (_STOP_ONCE,)}
+                  "PermissionRequest": (_UNAWAITED,), "Stop": (_STOP_ONCE,)}
+#: Where Kimi reads less of an answer than Claude's row does (runHook.ts and its callers, 2.1.0):
+#: SessionStart and SubagentStart run by ``trigger`` and drop the result, PostToolUse,
+#: PostToolUseFailure and PermissionRequest by ``fireAndForget``; so no context, decision or
+#: rewrite of theirs reaches anything, under Kimi as here (observe rows, with no observe-only loss).
+#: A prompt hook's stdout is the one context Kimi reads, and it cannot block (not a triggerBlock).
+OWN_BLOCKING = {"SessionStart": "observe", "SubagentStart": "observe", "PostToolUse": "observe",
+                "PostToolUseFailure": "observe", "PermissionRequest": "observe", "UserPromptSubmit": "context"}
+#: Claude's losses about what a hook's answer does, moot where Kimi reads nothing of it (SubagentStart's
+#: scope-differs is about where its context lands); where Kimi reads context only, its decision losses.
+ANSWER_LOSSES = frozenset({"message-provenance", "output-field-ignored", "output-rewrite-ignored",
+                           "decision-narrowed", "input-rewrite-ignored", "scope-differs"})
+DECISION_LOSSES = frozenset({"output-field-ignored", "decision-narrowed"})
 NOT_KIMI = "Kimi Code 2.1.0 has no such hook event, so a hook on it never runs."

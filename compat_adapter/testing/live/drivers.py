@@ -264,13 +264,19 @@ async def drive_stop(s: Session) -> None:
 
 
 async def drive_agent_created(s: Session) -> None:
+    want = speaker_for(s.vendor).session_source(s)
+    if s.row.blocking == "observe":
+        # The vendor reads nothing of a session-start answer (Kimi's SessionStart).
+        _, payload = await observe_turn(s, ["hello back"])
+        if payload is not None and want is not None:
+            s.expect(payload.get("source") == want, f"source is not {want}: {payload}")
+        return
     s.probe.answer(context_answer(s.vendor, s.event))
     await s.register()
     agent = await s.host.create_agent(script=["hello back"])
     await agent.run_turn("hello")
     await s.host.settle()
     payload = check_payload(s, tool=None)
-    want = speaker_for(s.vendor).session_source(s)
     if payload is not None and want is not None:
         s.expect(payload.get("source") == want, f"source is not {want}: {payload}")
     seen = [m for m in model_messages(agent.session) if CONTEXT in m["text"]]

@@ -54,6 +54,7 @@ from compat_adapter.testing.live.services import (
     drive_approval,
     drive_approval_decided,
     drive_approval_deny,
+    drive_approval_observed,
     drive_permission,
     drive_fs_watch,
     drive_lsp,
@@ -127,7 +128,10 @@ def _scenarios(spec: VendorSpec, row: EventRow) -> list[tuple[str, Driver, dict[
     out: list[tuple[str, Driver, dict[str, Any]]] = [(row.point, driver, {})]
     if driver is drive_pre_tool and speaker_for(spec.id).honours_ask(row.event):
         out.append(("ask", drive_pre_tool_ask, {}))
-    if driver is drive_approval:
+    if driver is drive_approval and row.blocking == "observe":
+        # The vendor reads nothing of a permission hook's answer: the person decides (allows here).
+        out[0] = (row.point, drive_approval_observed, {})
+    elif driver is drive_approval:
         out.append(("deny", drive_approval_deny, {}))
     if driver is drive_approval_decided:
         out[0] = (row.point, driver, {"approver": lambda request: ApprovalOutcome.REJECTED})

@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from compat_adapter.host.protocol import (
+    ApprovalOutcome,
     AskUserQuestionAnswer,
     PreToolDecision,
     QuestionAnswer,
@@ -56,6 +57,29 @@ async def drive_approval(s: Session) -> None:
              f"the approval was not allowed once: {decided}", "approval → allowed-once")
     s.expect((s.root / "approved.txt").exists(), "the approved command did not run",
              "approved command ran")
+
+
+async def drive_approval_observed(s: Session) -> None:
+    """An approval row whose vendor reads nothing of the answer (Kimi's PermissionRequest): the
+    most blocking answer leaves the person's allow standing."""
+    answer = observe_answer(s.vendor, s.event)
+    s.probe.answer(answer)
+    await s.register()
+    s.host.on(points.PRE_EXECUTE.seam, ask_policy)
+
+    async def person_allows(request: Any, next_: Callable[[], Awaitable[Any]]) -> Any:
+        # Inside the hook's listener (registered after it), so the hook has run when the person answers.
+        return ApprovalOutcome.ALLOWED_ONCE
+
+    s.host.on(points.APPROVAL.seam, person_allows)
+    agent = await s.host.create_agent(script=[bash_reply("touch approved.txt"), "done"])
+    await agent.run_turn("create the file")
+    await s.host.settle()
+    check_payload(s)
+    decided = log_records(agent.session, points.APPROVAL_DECIDED.record)
+    s.expect(decided and decided[0]["outcome"] == "allowed-once" and (s.root / "approved.txt").exists(),
+             f"an observe-only answer changed the approval: {decided}", "the person's allow stood")
+    check_observed(s, answer)
 
 
 async def drive_approval_deny(s: Session) -> None:
