@@ -38,7 +38,21 @@ class KimiDialect(ClaudeDialect):
     """Kimi's hook runner: Claude's names, a narrow reading of answers."""
 
     vendor: str = "kimi"
-    subject_keys: ClassVar[Mapping[str, str]] = {e: "tool_name" for e in _TOOL} | {"SessionStart": "source"}
+    # matchHooks.ts tests a matcher against each trigger's matcherValue: the prompt's text on
+    # UserPromptSubmit (its text parts joined by a space), the tool name, the session source, the
+    # agent's name, the end reason, the compaction trigger, the notification type, the error's name.
+    subject_keys: ClassVar[Mapping[str, str]] = ({e: "tool_name" for e in _TOOL}
+                                                 | {"SessionStart": "source", "UserPromptSubmit": "prompt",
+                                                    "SubagentStart": "agent_name", "SubagentStop": "agent_name",
+                                                    "SessionEnd": "reason", "PreCompact": "trigger",
+                                                    "PostCompact": "trigger", "Notification": "notification_type",
+                                                    "StopFailure": "error_type"})
+
+    def subject(self, moment: Moment) -> str | None:
+        if moment.event == "UserPromptSubmit":
+            parts = self.payload(moment).get("prompt") or []
+            return " ".join(p.get("text", "") for p in parts if isinstance(p, dict) and p.get("type") == "text")
+        return super().subject(moment)
 
     def validate_matcher(self, event: str, matcher: str | None) -> str | None:
         if not matcher:
@@ -68,6 +82,19 @@ class KimiDialect(ClaudeDialect):
             out["stop_hook_active"] = bool(claude.get("stop_hook_active", False))
         elif event == "SessionStart":
             out["source"] = claude.get("source", "startup")
+        elif event in ("SubagentStart", "SubagentStop"):
+            # runSubagentStart / notifySubagentStop: the agent's name (also the matcherValue), its prompt or answer.
+            out["agent_name"] = claude.get("agent_type", "")
+            if event == "SubagentStart":
+                out["prompt"] = moment.fields.get("prompt") or ""
+            else:
+                out["response"] = claude.get("last_assistant_message") or ""
+        elif event == "SessionEnd":
+            out["reason"] = claude.get("reason", "other")
+        elif event in ("PreCompact", "PostCompact"):
+            out["trigger"] = claude.get("trigger", "auto")
+        elif event == "Notification":
+            out["notification_type"] = claude.get("notification_type", "")
         elif event == "StopFailure":
             # notifyStopFailure sends the error's name and message (toKimiErrorPayload in the release).
             out.update(error_type=claude.get("error", ""),

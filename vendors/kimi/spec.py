@@ -15,6 +15,7 @@ from vendors.kimi.table import (
     OWN_BLOCKING,
     OWN_LOSSES,
     OWN_ROW_LOSSES,
+    OWN_SUBJECTS,
     OWN_UNSERVED,
 )
 
@@ -28,6 +29,7 @@ def _kimi_row(row: EventRow) -> EventRow:
     moot = ANSWER_LOSSES if mute else DECISION_LOSSES if blocking != row.blocking else frozenset()
     kept = tuple(d for d in row.degradations if d.code.value not in moot)
     return row.model_copy(update={"official": None, "blocking": blocking,
+                                  "matcher_subject": OWN_SUBJECTS.get(row.event, row.matcher_subject),
                                   "role_losses": () if mute else row.role_losses,
                                   "degradations": (*kept, *OWN_ROW_LOSSES.get(row.event, ()))})
 

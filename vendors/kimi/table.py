@@ -106,6 +106,9 @@ OWN_ROW_LOSSES = {"PostToolUse": (_UNAWAITED,), "PostToolUseFailure": (_UNAWAITE
 #: PostToolUseFailure and PermissionRequest by ``fireAndForget``; so no context, decision or
 #: rewrite of theirs reaches anything, under Kimi as here (observe rows, with no observe-only loss).
 #: A prompt hook's stdout is the one context Kimi reads, and it cannot block (not a triggerBlock).
+#: What Kimi tests a matcher against where Claude's row has none or another key (matchHooks.ts).
+OWN_SUBJECTS = {"UserPromptSubmit": "prompt", "SubagentStart": "agent_name", "SubagentStop": "agent_name",
+                "StopFailure": "error_type"}
 OWN_BLOCKING = {"SessionStart": "observe", "SubagentStart": "observe", "PostToolUse": "observe",
                 "PostToolUseFailure": "observe", "PermissionRequest": "observe", "UserPromptSubmit": "context"}
 #: Claude's losses about what a hook's answer does, moot where Kimi reads nothing of it (SubagentStart's
