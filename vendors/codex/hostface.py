@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 from compat_adapter.hostface import TableFace, claude_reply
+from vendors.claude.hostface import CLAUDE_EVENTS
 
 __all__ = ("FACE",)
 
 FACE = TableFace(
     vendor="codex", file=".codex/hooks.json",
-    events={"tools/pre-execute": "PreToolUse", "tools/post-execute": "PostToolUse",
-            "agent/pre-step": "UserPromptSubmit", "agent/created": "SessionStart",
-            "agent/turn-stopping": "Stop", "agent/disposed": "SessionEnd",
-            # Copilot's prompt event (a transform point) is hosted by the prompt event too.
-            "agent/pre-step/transform": "UserPromptSubmit", "approval/request": "PermissionRequest",
-            "subagent/start": "SubagentStart", "subagent/end": "SubagentStop"},
+    events=CLAUDE_EVENTS,
     answer=lambda event, point, answer: claude_reply(event, point, answer),
     trust="Codex runs a project hook only when its trusted_hash is recorded in the user's config.toml and "
           "the project is trusted (trust_level = \"trusted\"): open `codex` in the project and approve the "
