@@ -45,7 +45,8 @@ def main() -> int:
     if args.json:
         print(json.dumps(report, indent=2))
     else:
-        keys = ("pairs_driven", "cases", "agree", "differ_listed", "differ_unlisted", "unsupported", "failed")
+        keys = ("pairs_driven", "cases", "agree", "differ_listed", "differ_unlisted", "unsupported", "failed",
+                "adapted_cases", "adapted_agree_pct")
         print(", ".join(f"{k} {report[k]}" for k in keys))
         for r in report["results"]:
             if r["status"] != "agree":

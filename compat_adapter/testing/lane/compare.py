@@ -21,7 +21,7 @@ from compat_adapter.routing import pointfacts as points
 from compat_adapter.testing.lane.outcome import Outcome, Refusal
 from compat_adapter.testing.lane.scenarios import Case
 
-__all__ = ("FACET_CODES", "POINT_FACETS", "Difference", "Verdict", "compare", "facets_of", "naming", "payload_fields")
+__all__ = ("FACET_CODES", "POINT_FACETS", "Difference", "Verdict", "compare", "facets_of", "naming", "payload_fields", "reason_words")
 
 #: Which degradation codes name which kind of difference. A kind is a facet and, where it matters,
 #: how the facet differs: a text that is missing is an ignored field, a text that arrives in another
@@ -197,7 +197,7 @@ def naming(case: Case, facet: str, vendor: Any, ours: Any) -> frozenset[str]:
     if family == "tool_ran":
         return FACET_CODES["tool_ran"] | (FACET_CODES["tool_ran/exit"] if exit_answer else frozenset())
     if family == "tool_result":
-        reason = next((m for m in _reasons(case) if vendor and m in vendor), None)
+        reason = next((m for m in reason_words(case) if vendor and m in vendor), None)
         kind = "missing" if ours is None or (reason is not None and reason not in ours) else "shape"
         extra = FACET_CODES["tool_result/exit"] if exit_answer else frozenset()
         return FACET_CODES[f"tool_result/{kind}"] | extra
@@ -210,7 +210,7 @@ def naming(case: Case, facet: str, vendor: Any, ours: Any) -> frozenset[str]:
     return FACET_CODES[family]
 
 
-def _reasons(case: Case) -> list[str]:
+def reason_words(case: Case) -> list[str]:
     """The reason texts the case's hooks answer with (what a deny message should carry)."""
     out = []
     for h in case.hooks:
