@@ -24,19 +24,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from compat_adapter.testing.lane.portdiff import DEFAULT_KINDS, run_pairs  # noqa: E402
-from compat_adapter.testing.lane.vendors import lane_vendors  # noqa: E402
+from compat_adapter.testing.lane.portdiff import DEFAULT_KINDS, port_vendors, run_pairs  # noqa: E402
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
-    parser.add_argument("--source", action="append", choices=lane_vendors(), help="only these sources (repeatable)")
-    parser.add_argument("--target", action="append", choices=lane_vendors(), help="only these targets (repeatable)")
+    parser.add_argument("--source", action="append", choices=port_vendors(), help="only these sources (repeatable)")
+    parser.add_argument("--target", action="append", choices=port_vendors(), help="only these targets (repeatable)")
     parser.add_argument("--kind", action="append", help=f"scenario kinds (default: {', '.join(DEFAULT_KINDS)}; "
                                                        "port_guard: the done-when Claude guard)")
     args = parser.parse_args()
-    vendors = lane_vendors()
+    vendors = port_vendors()
     pairs = [(s, t) for s in (args.source or vendors) for t in (args.target or vendors) if s != t]
     with tempfile.TemporaryDirectory(prefix="port-lane-") as tmp:
         # A private trust store: the runs trust their own scenario files, never the user's.

@@ -184,3 +184,45 @@ def test_a_warm_server_answers_the_calls_after_the_first_as_the_shim_does(projec
                                                                      "reason": "GUARD: no rm -rf here\n"}
     finally:
         os.kill(pid, 15)
+
+
+#: A team's OpenCode guard: a plugin that throws on a recursive delete, and a session callback.
+OPENCODE_GUARD = """export const Guard = async () => ({
+  "tool.execute.before": async (input: any, output: any) => {
+    if (input.tool === "bash" && String(output.args.command).includes("rm -r")) throw new Error("PLUGIN-GUARD no rm -r")
+  },
+  "chat.message": async () => {},
+})
+"""
+
+
+def test_an_opencode_plugin_guard_is_ported_to_codex_its_shim_loads_the_same_file(tmp_path: Path,
+                                                                                  plugin_runtime: None) -> None:
+    """OpenCode as a source: the plugin's tool.execute.before runs from Codex's PreToolUse through
+    the shim (the plugin host loads the very file; a throw is Codex's deny), chat.message is
+    UNSUPPORTED with the reason, and a plugin file changed after the port is refused, not run."""
+    plugin = tmp_path / ".opencode" / "plugin" / "guard.ts"
+    plugin.parent.mkdir(parents=True)
+    plugin.write_text(OPENCODE_GUARD)
+    trust("opencode", plugin)
+    done = cli("port", "--to", "codex", str(tmp_path), "--json", "--launcher", LAUNCHER)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    grades = {r["event"]: r for r in report["results"]}
+    assert grades["tool.execute.before"]["capability"] == "ADAPTED"
+    assert grades["chat.message"]["capability"] == "UNSUPPORTED" and "tool calls" in grades["chat.message"]["reason"]
+    groups = json.loads((tmp_path / ".codex/hooks.json").read_text())["hooks"]["PreToolUse"]
+    command = next(h["command"] for g in groups for h in g["hooks"])
+
+    def call(shell: str) -> subprocess.CompletedProcess[str]:
+        stdin = json.dumps({"session_id": "s1", "cwd": str(tmp_path), "hook_event_name": "PreToolUse",
+                            "tool_name": "Bash", "tool_input": {"command": shell}})
+        return subprocess.run(["/bin/sh", "-c", command], input=stdin, capture_output=True, text=True, cwd=tmp_path,
+                              timeout=120)
+
+    denied = json.loads(call("rm -rf build").stdout)["hookSpecificOutput"]
+    assert denied["permissionDecision"] == "deny" and "PLUGIN-GUARD no rm -r" in denied["permissionDecisionReason"]
+    assert "permissionDecision" not in call("ls").stdout
+    plugin.write_text(OPENCODE_GUARD.replace("rm -r", "rm -f"))
+    changed = json.loads(call("rm -rf build").stdout)["hookSpecificOutput"]
+    assert changed["permissionDecision"] == "deny" and "changed since it was ported" in changed["permissionDecisionReason"]

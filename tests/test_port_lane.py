@@ -74,10 +74,18 @@ def test_a_ported_deny_differs_from_its_source_run_only_where_the_port_grade_say
     assert "LANE-DENY-JSON" in (result["target_read"] or "")
 
 
-def test_an_opencode_plugin_is_not_ported_and_says_why(tmp_path: Path) -> None:
+def test_an_opencode_plugin_guard_is_ported_and_its_session_callbacks_say_why_not(tmp_path: Path) -> None:
+    """OpenCode as a source: the lane's plugin throws in tool.execute.before; ported to Gemini, the
+    shim loads the same plugin file in the plugin host and the real Gemini CLI refuses the call with
+    the thrown message in its own words. Its chat callbacks have no Gemini event to run from: each
+    UNSUPPORTED with the reason, and the hooks that did not fire are named by those rows."""
     from compat_adapter.testing.lane.portdiff import run_pair
     from compat_adapter.testing.lane.vendors import cases_for
 
     case = next(c for c in cases_for("opencode") if c.kind == "deny_json")
     result = run_pair(case, "gemini", tmp_path)
-    assert result["status"] == "unsupported" and "PLUGIN_NOT_PORTED" in result["why"][0]
+    grades = {g["event"]: g["capability"] for g in result["grades"]}
+    assert grades["tool.execute.before"] == "ADAPTED" and grades["chat.message"] == "UNSUPPORTED", grades
+    assert result["target_read"] == "Tool execution blocked: LANE-DENY-JSON reason", result
+    assert result["status"] == "differ_listed" and not result["adapted"], result
+    assert [d["facet"] for d in result["differences"]] == ["invoked"], result

@@ -135,6 +135,39 @@ def _ours(handler: Any) -> bool:
     return SHIM_MARK in text
 
 
+def _plan_plugin(root: Path, plugin: Any, target: str, results: list[CapabilityResult], refused: list[str],
+                 groups: dict[tuple[str, str], list[Mapping[str, Any]]], rows: dict[tuple[str, str], EventRow],
+                 timeouts: dict[tuple[str, str], float]) -> None:
+    """An OpenCode plugin file's keys graded on ``target``, the carried ones grouped as hooks
+    (:mod:`compat_adapter.port.plugins`); an npm plugin refused."""
+    import anyio
+
+    from compat_adapter.plugin_host.grade import LOAD_EVENT
+    from compat_adapter.plugin_host.keys import plugin_row, unsupported
+    from compat_adapter.port.plugins import PLUGIN_TIMEOUT_S, digest, plugin_keys, unported_reason
+
+    if plugin.kind != "file":
+        refused.append(f"PLUGIN_NOT_PORTED: {plugin.origin} — an npm plugin is installed by OpenCode itself, "
+                       "not a file of the project another agent could load")
+        return
+    relpath = str(Path(plugin.name).resolve().relative_to(root.resolve()))
+    keys, failed = anyio.run(plugin_keys, root, relpath)
+    if failed is not None and not keys:
+        results.append(unsupported(relpath, LOAD_EVENT, f"the plugin did not load, so nothing of it is ported: {failed}"))
+    for key in keys:
+        row, why = plugin_row(key), unported_reason(key, target)
+        if row is None or why is not None:
+            results.append(unsupported(relpath, key, why or f"OpenCode has no plugin hook named {key!r}"))
+            continue
+        result = grade_port(row, "opencode", target, id=relpath)
+        results.append(result)
+        if result.mounted:
+            rows[("opencode", key)] = row
+            groups.setdefault(("opencode", key), []).append({"plugin": relpath, "origin": relpath,
+                                                             "digest": digest(root / relpath)})
+            timeouts[("opencode", key)] = PLUGIN_TIMEOUT_S
+
+
 def plan_port(root: Path, target: str, *, launcher: Sequence[str], sources: Sequence[str] | None = None,
               trust_all: bool | None = None) -> PortPlan:
     """Every hook of the project's other vendors' files, graded against ``target``, and the entries
@@ -162,8 +195,8 @@ def plan_port(root: Path, target: str, *, launcher: Sequence[str], sources: Sequ
         if d.result is None:
             continue
         refused.extend(f"{r.code}: {r.what} ({r.origin}) — {r.reason}" for r in d.result.refused)
-        refused.extend(f"PLUGIN_NOT_PORTED: {p.origin} — an OpenCode plugin runs only in OpenCode's plugin host"
-                       for p in d.result.plugins)
+        for plugin in d.result.plugins:
+            _plan_plugin(root, plugin, target, results, refused, groups, rows, timeouts)
         for hook in d.result.hooks:
             if _ours(hook.handler):
                 continue  # an entry port wrote for another target, not a hook of the team's

@@ -63,6 +63,10 @@ async def answer_for(spec: ShimSpec, target: str, stdin: bytes, cwd: str) -> Hoo
         raise BadArgument(f"{target} has no host face: it cannot host ported hooks")
     moment = face.read(spec.target_event, stdin, cwd)
     moment = replace(moment, event=spec.event)
+    if any("plugin" in h for h in spec.hooks):
+        from compat_adapter.port.plugins import PLUGIN_TIMEOUT_S, plugin_answer
+
+        return await plugin_answer(spec.hooks, spec.event, moment, PLUGIN_TIMEOUT_S)
     entries = [make_entry(str(h.get("origin") or f"port:{i}"),
                           declare_hook(spec.source, spec.event, h.get("matcher"), h["handler"], origin=h.get("origin")))
                for i, h in enumerate(spec.hooks)]

@@ -21,9 +21,9 @@ from compat_adapter.testing.lane.outcome import Outcome
 from compat_adapter.testing.lane.portcompare import in_target_words, normalized, roots_of
 from compat_adapter.testing.lane.porting import degradations_of, guard_case, ported_case, source_case
 from compat_adapter.testing.lane.scenarios import Case
-from compat_adapter.testing.lane.vendors import cases_for
+from compat_adapter.testing.lane.vendors import cases_for, lane_vendors
 
-__all__ = ("DEFAULT_KINDS", "run_pair", "run_pairs", "summary")
+__all__ = ("DEFAULT_KINDS", "port_vendors", "run_pair", "run_pairs", "summary")
 
 #: The scenarios a pair runs unless told otherwise: the vendor lane's standard answers that every
 #: lane vendor's scenario set expresses (a guard's deny both ways, context at each point, a blocked
@@ -33,6 +33,14 @@ DEFAULT_KINDS = ("deny_exit2", "deny_json", "pre_context", "post_context", "prom
 
 #: The source runs of this process, by (vendor, kind): every target of a source compares with one run.
 _SOURCE_RUNS: dict[tuple[str, str], Outcome] = {}
+
+
+def port_vendors() -> tuple[str, ...]:
+    """The lane vendors whose CLI runs here and whose unit has a host face (port can write for it):
+    the sources and targets of the port lane's pairs."""
+    from compat_adapter.catalog import unit_of
+
+    return tuple(v for v in lane_vendors() if unit_of(v).host is not None)
 
 
 def _source_cases(source: str, kinds: Sequence[str]) -> list[Case]:

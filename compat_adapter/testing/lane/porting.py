@@ -76,6 +76,7 @@ def ported_case(case: Case, target: str, run: Path, *, guard_command: str | None
     from compat_adapter.importers.gate import trust_files
     from compat_adapter.port.files import write_port
     from compat_adapter.port.plan import plan_port
+    from compat_adapter.port.shim import decode_spec
     from compat_adapter.testing.lane.drivers import TRUST_COMMAND
     from compat_adapter.testing.lane.vendors import cli_for
 
@@ -87,8 +88,12 @@ def ported_case(case: Case, target: str, run: Path, *, guard_command: str | None
     plan = plan_port(proj, target, launcher=launcher(), sources=[case.vendor])
     change = write_port(proj, unit_of(target).host, plan)  # type: ignore[arg-type]
     files = _files(proj)
+    # A ported plugin file is the hook's own code (as guard.sh is a command's): the shim loads it
+    # from the project, and no other CLI reads it as config.
+    code = {h["plugin"] for e in plan.entries for h in decode_spec(e.command.rsplit(" ", 1)[-1]).hooks if "plugin" in h}
     for source in sources:
-        files.pop(str(source.relative_to(proj)), None)
+        if str(source.relative_to(proj)) not in code:
+            files.pop(str(source.relative_to(proj)), None)
     shutil.rmtree(proj)
     cli = cli_for(target)
     options = dict(case.options.get("options", {}))

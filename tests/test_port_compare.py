@@ -1,0 +1,62 @@
+"""The port lane's reference: the source run's behaviour with its texts in the target's own words
+(compat_adapter.testing.lane.portcompare). Pure: outcomes built here, no CLI."""
+
+from __future__ import annotations
+
+from compat_adapter.testing.lane.compare import compare
+from compat_adapter.testing.lane.outcome import Landing, Outcome
+from compat_adapter.testing.lane.portcompare import in_target_words
+from compat_adapter.testing.lane.scenarios import HookAnswer, Case, hso
+
+CASE = Case("claude", "deny_json", (HookAnswer("PreToolUse", hso("PreToolUse", permissionDecision="deny",
+                                                                  permissionDecisionReason="LANE-DENY-JSON reason")),))
+SOURCE_WORDS = "PreToolUse:Bash hook error: LANE-DENY-JSON reason"
+CODEX_WORDS = "Command blocked by PreToolUse hook: LANE-DENY-JSON reason. Command: echo ran"
+
+
+def outcome(side: str, text: str | None, *, ran: bool = False, shown: tuple[str, ...] | None = ()) -> Outcome:
+    return Outcome(side, CASE.name, tool_ran=ran, tool_result=text, model_calls=2, shown=shown,
+                   landings={} if text is None else {"LANE-DENY": Landing("tool_result", text)})
+
+
+def test_a_reason_in_the_target_unit_own_words_agrees() -> None:
+    source, here = outcome("vendor", SOURCE_WORDS), outcome("ported", CODEX_WORDS)
+    expected, notes = in_target_words(CASE, source, outcome("embedded", CODEX_WORDS), here)
+    assert compare(CASE, expected, here).status == "agree" and notes
+
+
+def test_words_that_are_not_the_target_unit_own_still_differ() -> None:
+    source, here = outcome("vendor", SOURCE_WORDS), outcome("ported", "Denied: LANE-DENY-JSON reason")
+    expected, _ = in_target_words(CASE, source, outcome("embedded", CODEX_WORDS), here)
+    verdict = compare(CASE, expected, here)
+    assert verdict.status != "agree" and {d.facet for d in verdict.differences} == {"tool_result", "landing:LANE-DENY"}
+
+
+def test_a_reason_the_target_never_gives_the_model_is_not_reworded_away() -> None:
+    """The target's unit would not carry the reason: the source's words stay the reference, so a
+    target run without the reason differs."""
+    source, here = outcome("vendor", SOURCE_WORDS), outcome("ported", "Tool refused")
+    expected, notes = in_target_words(CASE, source, outcome("embedded", "Tool refused"), here)
+    assert expected.tool_result == SOURCE_WORDS and not any("tool_result" in n for n in notes)
+    assert compare(CASE, expected, here).status != "agree"
+
+
+def test_behaviour_is_the_source_run_s_whatever_the_words() -> None:
+    source, here = outcome("vendor", SOURCE_WORDS), outcome("ported", CODEX_WORDS, ran=True)
+    expected, _ = in_target_words(CASE, source, outcome("embedded", CODEX_WORDS), here)
+    assert any(d.facet == "tool_ran" for d in compare(CASE, expected, here).differences)
+
+
+def test_a_failed_wording_run_leaves_the_source_words() -> None:
+    failed = Outcome("embedded", CASE.name, error="import failed")
+    source = outcome("vendor", SOURCE_WORDS)
+    expected, notes = in_target_words(CASE, source, failed, outcome("ported", CODEX_WORDS))
+    assert expected == source and "unknown" in notes[0]
+
+
+def test_what_the_person_saw_is_compared_only_where_the_target_run_observes_it() -> None:
+    source = outcome("vendor", SOURCE_WORDS, shown=("UserPromptSubmit operation blocked by hook:\nLANE-BLOCK prompt",))
+    worded = outcome("embedded", CODEX_WORDS, shown=("Blocked by hook\nLANE-BLOCK prompt",))
+    seen, _ = in_target_words(CASE, source, worded, outcome("ported", CODEX_WORDS, shown=()))
+    unseen, _ = in_target_words(CASE, source, worded, outcome("ported", CODEX_WORDS, shown=None))
+    assert seen.shown == ("Blocked by hook\nLANE-BLOCK prompt",) and unseen.shown is None
