@@ -1,9 +1,9 @@
 """What a ported hook costs under the target's real CLI, against the same hook written natively.
 
 One scripted session of ``CALLS`` shell calls (``true``) runs under the real target CLI of the
-vendor lane three ways: with no hook, with the team's guard (``guard.sh``, a POSIX shell script)
+vendor lane four ways: with no hook, with the team's guard (``guard.sh``, a POSIX shell script)
 as a native hook of the target, and with the same guard as a Claude PreToolUse hook ported to the
-target by ``compat-adapter port`` (its entry runs ``compat-adapter shim``). A session's figure is
+target by ``compat-adapter port``, its entry running ``compat-adapter shim`` or the compiled client. A session's figure is
 the median gap between consecutive model requests (one tool call with its hooks); per round, a
 hook's added time is the hooked session's figure minus the bare one's. The sessions of a round run
 in an order that turns every round. The guard is Claude's for Codex and Codex's for Claude.
@@ -11,6 +11,8 @@ in an order that turns every round. The guard is Claude's for Codex and Codex's 
 * ``port_<target>_native_ms``, ``port_<target>_ported_ms`` — the added time of the native and of
   the ported hook (median over the rounds);
 * ``port_<target>_hook_ratio`` — ported / native: the goal (issue 38) is ≤ 1.5;
+* ``port_<target>_fast_ms``, ``port_<target>_fast_ratio`` — the same ported hook whose entry runs the
+  compiled shim client (``port --fast-client``: no Python started per call while the server is up);
 * ``port_rounds``.
 """
 
@@ -50,7 +52,7 @@ def _case(target: str, kind: str, root: Path) -> Any:
     event = unit_of(target).host.events["tools/pre-execute"]  # type: ignore[union-attr]
     if kind == "native":
         files[cli.hooks_file] = json.dumps({"hooks": {event: [{"hooks": [{"type": "command", "command": "./guard.sh"}]}]}})
-    elif kind == "ported":
+    elif kind in ("ported", "fast"):
         proj = Path(tempfile.mkdtemp(prefix="port-bench-", dir=root))
         source = SOURCES[target]
         config = proj / SOURCE_FILES[source]
@@ -58,7 +60,11 @@ def _case(target: str, kind: str, root: Path) -> Any:
         config.write_text(json.dumps({"hooks": {"PreToolUse": [
             {"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}))
         trust_files(source, [config], command="scripts/bench_port.py: its own hook file")
-        plan = plan_port(proj, target, launcher=launcher(), sources=[source])
+        # "fast": the entry runs the compiled shim client (port --fast-client), built once per install.
+        from compat_adapter.port.fastclient import build_client
+
+        start = [str(build_client(root / "bin"))] if kind == "fast" else launcher()
+        plan = plan_port(proj, target, launcher=start, sources=[source])
         write_port(proj, unit_of(target).host, plan)  # type: ignore[arg-type]
         files[plan.file] = (proj / plan.file).read_text()
     steps = (*((("shell", STEP),) * CALLS), ("text", "done"))
@@ -83,7 +89,7 @@ async def bench_port(root: Path, rounds: int | None = None) -> dict[str, Any]:
     import anyio.to_thread
 
     rounds = rounds or int(os.environ.get("COMPAT_ADAPTER_BENCH_PORT_ROUNDS", ROUNDS))
-    kinds = ("bare", "native", "ported")
+    kinds = ("bare", "native", "ported", "fast")
     out: dict[str, Any] = {"port_rounds": rounds}
     before = os.environ.get("COMPAT_ADAPTER_STATE_HOME")
     with tempfile.TemporaryDirectory(prefix="compat-bench-port-") as home:
@@ -92,7 +98,7 @@ async def bench_port(root: Path, rounds: int | None = None) -> dict[str, Any]:
             for target in TARGETS:
                 seen: dict[str, list[float]] = {k: [] for k in kinds}
                 for r in range(rounds + 1):
-                    order = kinds[r % 3:] + kinds[:r % 3]
+                    order = kinds[r % len(kinds):] + kinds[:r % len(kinds)]
                     for kind in order:
                         ms = await anyio.to_thread.run_sync(_session, target, kind, root)
                         if r:  # the first round warms the CLI's files and caches
@@ -102,6 +108,10 @@ async def bench_port(root: Path, rounds: int | None = None) -> dict[str, Any]:
                 out[f"port_{target}_native_ms"] = float(statistics.median(native))
                 out[f"port_{target}_ported_ms"] = float(statistics.median(ported))
                 out[f"port_{target}_hook_ratio"] = (out[f"port_{target}_ported_ms"] /
+                                                    max(out[f"port_{target}_native_ms"], 1.0))
+                fast = [f - b for f, b in zip(seen["fast"], seen["bare"], strict=True)]
+                out[f"port_{target}_fast_ms"] = float(statistics.median(fast))
+                out[f"port_{target}_fast_ratio"] = (out[f"port_{target}_fast_ms"] /
                                                     max(out[f"port_{target}_native_ms"], 1.0))
         finally:
             if before is None:

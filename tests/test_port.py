@@ -149,10 +149,17 @@ def test_a_bad_target_is_a_clear_error() -> None:
     assert done.returncode == 2 and done.stderr.startswith("BAD_ARGUMENT:")
 
 
-def test_a_warm_server_answers_the_calls_after_the_first_as_the_shim_does(project: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("fast", [False, True], ids=["python-client", "compiled-client"])
+def test_a_warm_server_answers_the_calls_after_the_first_as_the_shim_does(project: Path, tmp_path: Path,
+                                                                          fast: bool) -> None:
     """The first call runs in its own process and starts a server (a private folder of this
-    user's); the next calls are answered by it, with the same answers; its id is beside its socket."""
-    assert cli("port", "--to", "gemini", str(project), "--launcher", LAUNCHER).returncode == 0
+    user's); the next calls are answered by it, with the same answers; its id is beside its socket.
+    With ``--fast-client`` the entry runs the compiled client: the later calls start no Python at
+    all (they succeed with an environment in which Python cannot start)."""
+    flags = ["--fast-client"] if fast else ["--launcher", LAUNCHER]
+    done = cli("port", "--to", "gemini", str(project), *flags)
+    assert done.returncode == 0, done.stderr
+    assert (" -m compat_adapter shim " in _entry(project)) != fast
     runtime = tmp_path / "runtime"
     runtime.mkdir()
     env = {**os.environ, "XDG_RUNTIME_DIR": str(runtime), "COMPAT_ADAPTER_SHIM_IDLE_S": "60"}
@@ -178,6 +185,8 @@ def test_a_warm_server_answers_the_calls_after_the_first_as_the_shim_does(projec
     assert oct(folder.stat().st_mode & 0o777) == "0o700"
     pid = int(pid_files[0].read_text())
     try:
+        if fast:
+            env["PYTHONHOME"] = str(tmp_path / "no-python-here")  # a Python started now would fail
         later = [call() for _ in range(2)]
         for done in (first, *later):
             assert done.returncode == 0 and json.loads(done.stdout) == {"decision": "deny",

@@ -43,7 +43,13 @@ def _port(args: argparse.Namespace) -> int:
         else:
             print(f"{face.file}: {change.action}" + (f" ({change.note})" if change.note else ""))
         return 0
-    plan = plan_port(root, target, launcher=shlex.split(args.launcher), sources=args.source or None)
+    launcher = shlex.split(args.launcher)
+    if args.fast_client:
+        from compat_adapter.port.fastclient import build_client
+        from compat_adapter.statedir import state_home
+
+        launcher = [str(build_client(state_home() / "bin"))]
+    plan = plan_port(root, target, launcher=launcher, sources=args.source or None)
     if args.check:
         want = expected_text(root, face, plan)
         path = root / plan.file
@@ -106,6 +112,9 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
     p.add_argument("--remove", action="store_true", help="take port's entries out of the target's files again")
     p.add_argument("--launcher", default="compat-adapter",
                    help="the command that starts compat-adapter in the written entries (default: compat-adapter)")
+    p.add_argument("--fast-client", action="store_true",
+                   help="build the compiled shim client (needs cc) and write it as the entries' launcher: a call "
+                        "starts no Python while the warm shim server is up")
     p.add_argument("--json", action="store_true", help="print the plan and the losses as JSON")
     s = sub.add_parser("shim", help="(written by port) run ported hooks for the target that calls it")
     s.add_argument("--to", required=True, help="the vendor whose hook stdin this is")

@@ -37,6 +37,11 @@ def _handle(conn: socket.socket) -> None:
     from compat_adapter.port.shim import run_shim
 
     done = run_shim(str(call["to"]), str(call["hooks"]), stdin, call["cwd"])
+    if call.get("frame"):
+        # The compiled client (port/client.c) reads a frame, not JSON: "<exit> <n> <m>\n" and the texts.
+        out, err = done.stdout.encode(), done.stderr.encode()
+        conn.sendall(f"{done.exit_code} {len(out)} {len(err)}\n".encode() + out + err)
+        return
     conn.sendall(json.dumps({"ok": True, "stdout": done.stdout, "stderr": done.stderr,
                              "exit": done.exit_code}).encode())
 
