@@ -235,3 +235,24 @@ def test_an_opencode_plugin_guard_is_ported_to_codex_its_shim_loads_the_same_fil
     plugin.write_text(OPENCODE_GUARD.replace("rm -r", "rm -f"))
     changed = json.loads(call("rm -rf build").stdout)["hookSpecificOutput"]
     assert changed["permissionDecision"] == "deny" and "changed since it was ported" in changed["permissionDecisionReason"]
+
+
+def test_claude_permission_rules_are_ported_as_a_guard_weighed_by_claudes_own_rule_language(tmp_path: Path) -> None:
+    """Claude's permissions.deny on Gemini: one BeforeTool entry whose shim weighs the rules with
+    Claude's language (the refusal in Claude's words, framed by Gemini); an allow rule is not
+    ported (UNSUPPORTED, with why); a call no rule matches gets no decision."""
+    settings = tmp_path / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"permissions": {"deny": ["Bash(rm -rf:*)"], "allow": ["Bash(ls:*)"]}}))
+    trust("claude", settings)
+    done = cli("port", "--to", "gemini", str(tmp_path), "--json", "--launcher", LAUNCHER)
+    assert done.returncode == 0, done.stderr
+    grades = {r["event"]: r for r in json.loads(done.stdout)["results"]}
+    assert grades["rule:deny"]["capability"] == "ADAPTED"
+    assert grades["rule:allow"]["capability"] == "UNSUPPORTED" and "lift" in grades["rule:allow"]["reason"]
+    command = _entry(tmp_path)
+    refused = _shim(tmp_path, command, "rm -rf build")
+    assert refused.returncode == 0, refused.stderr
+    answer = json.loads(refused.stdout)
+    assert answer["decision"] == "deny" and "rm -rf" in answer["reason"], answer
+    assert '"deny"' not in _shim(tmp_path, command, "ls -la").stdout

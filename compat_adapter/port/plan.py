@@ -17,6 +17,7 @@ from compat_adapter.dialects.base import HookAnswer
 from compat_adapter.hostface import SHIM_MARK, EntrySpec, HostFace
 from compat_adapter.jsondata import jsonable
 from compat_adapter.model import CapabilityResult, Degradation, EventRow, capability_result
+from compat_adapter.port.rules import RULE_TIMEOUT_S, RULES_EVENT, grade_rule, rule_entry
 from compat_adapter.port.shim import ShimSpec, shim_command
 from compat_adapter.vocabulary import Capability, DegradationCode, Route, safety_of
 
@@ -168,6 +169,17 @@ def _plan_plugin(root: Path, plugin: Any, target: str, results: list[CapabilityR
             timeouts[("opencode", key)] = PLUGIN_TIMEOUT_S
 
 
+def _plan_rules(root: Path, vendor: str, rules: Sequence[Any], face: HostFace, target: str,
+                results: list[CapabilityResult], groups: dict[tuple[str, str], list[Mapping[str, Any]]]) -> None:
+    """A file's permission rules graded on ``target``; its deny and ask rules grouped as one guard
+    entry (:mod:`compat_adapter.port.rules`)."""
+    for rule in rules:
+        result = grade_rule(rule, target, face.events.get("tools/pre-execute"))
+        results.append(result)
+        if result.mounted:
+            groups.setdefault((vendor, RULES_EVENT), []).append(rule_entry(rule, root))
+
+
 def plan_port(root: Path, target: str, *, launcher: Sequence[str], sources: Sequence[str] | None = None,
               trust_all: bool | None = None) -> PortPlan:
     """Every hook of the project's other vendors' files, graded against ``target``, and the entries
@@ -214,9 +226,12 @@ def plan_port(root: Path, target: str, *, launcher: Sequence[str], sources: Sequ
             own = hook.declared.handler.timeout_s if hook.declared.handler is not None else None
             spec = unit_of(d.vendor).spec
             timeouts[key] = max(timeouts.get(key, 0.0), own or row.timeout_s or spec.default_timeout_s)
+        _plan_rules(root, d.vendor, d.result.permissions, face, target, results, groups)
     entries = []
     for (source, event), hooks in groups.items():
-        target_event = face.events[rows[(source, event)].point]
+        if event == RULES_EVENT:
+            timeouts[(source, event)] = RULE_TIMEOUT_S
+        target_event = face.events[rows[(source, event)].point if event != RULES_EVENT else "tools/pre-execute"]
         shim = ShimSpec(source, event, target_event, tuple(hooks))
         entries.append(EntrySpec(target_event, shim_command(launcher, target, shim),
                                  timeouts[(source, event)] + SHIM_MARGIN_S))

@@ -63,6 +63,10 @@ async def answer_for(spec: ShimSpec, target: str, stdin: bytes, cwd: str) -> Hoo
         raise BadArgument(f"{target} has no host face: it cannot host ported hooks")
     moment = face.read(spec.target_event, stdin, cwd)
     moment = replace(moment, event=spec.event)
+    if any("rule" in h for h in spec.hooks):
+        from compat_adapter.port.rules import rule_answer
+
+        return rule_answer(spec.source, spec.hooks, moment)
     if any("plugin" in h for h in spec.hooks):
         from compat_adapter.port.plugins import PLUGIN_TIMEOUT_S, plugin_answer
 
