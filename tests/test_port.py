@@ -256,3 +256,15 @@ def test_claude_permission_rules_are_ported_as_a_guard_weighed_by_claudes_own_ru
     answer = json.loads(refused.stdout)
     assert answer["decision"] == "deny" and "rm -rf" in answer["reason"], answer
     assert '"deny"' not in _shim(tmp_path, command, "ls -la").stdout
+
+
+def test_matrix_on_a_vendor_host_grades_opencode_plugin_keys_as_port_does() -> None:
+    """`matrix --host codex --vendor opencode`: the plugin keys port carries are ADAPTED, every other
+    key UNSUPPORTED with the reason (a session callback with no Codex event to call it)."""
+    done = cli("matrix", "--host", "codex", "--vendor", "opencode", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    rows = {r["id"]: r for r in json.loads(done.stdout)["rows"]}
+    assert rows["opencode-plugin:tool.execute.before"]["capability"] == "ADAPTED"
+    assert rows["opencode-plugin:tool.execute.after"]["capability"] == "ADAPTED"
+    chat = rows["opencode-plugin:chat.message"]
+    assert chat["capability"] == "UNSUPPORTED" and "no hook event of codex" in chat["reason"]

@@ -30,7 +30,24 @@ def host_matrix(target: str, vendor: str | None = None) -> tuple[str, tuple[Capa
     sources = [resolve_vendor(vendor)] if vendor else [u.spec for u in units()]
     rows = tuple(grade_port(row, spec.id, target, id=f"{spec.id}:{row.event}")
                  for spec in sources for row in spec.events)
-    return target, rows
+    return target, rows + _plugin_rows(target, [s.id for s in sources])
+
+
+def _plugin_rows(target: str, sources: list[str]) -> tuple[CapabilityResult, ...]:
+    """The plugin keys of the plugin host's vendor (OpenCode), as port grades a plugin file's keys."""
+    from compat_adapter.plugin_host.keys import unsupported
+    from compat_adapter.port.plugins import unported_reason
+    from vendors.opencode.plugins import PLUGIN_EVENTS
+    from vendors.opencode.table import OPENCODE
+
+    if OPENCODE.id not in sources:
+        return ()
+    out = []
+    for row in PLUGIN_EVENTS:
+        rid = f"{OPENCODE.id}-plugin:{row.event}"
+        why = unported_reason(row.event, target)
+        out.append(unsupported(rid, row.event, why) if why else grade_port(row, OPENCODE.id, target, id=rid))
+    return tuple(out)
 
 
 def _counts(rows: tuple[CapabilityResult, ...]) -> dict[str, dict[str, int]]:
