@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from compat_adapter.model import CapabilityResult
-from compat_adapter.port.plan import grade_port
+from compat_adapter.port.plan import grade_plugin_key, grade_port
 
 __all__ = ("host_matrix", "is_vendor_host", "to_json", "to_markdown")
 
@@ -46,7 +46,7 @@ def _plugin_rows(target: str, sources: list[str]) -> tuple[CapabilityResult, ...
     for row in PLUGIN_EVENTS:
         rid = f"{OPENCODE.id}-plugin:{row.event}"
         why = unported_reason(row.event, target)
-        out.append(unsupported(rid, row.event, why) if why else grade_port(row, OPENCODE.id, target, id=rid))
+        out.append(unsupported(rid, row.event, why) if why else grade_plugin_key(row, target, rid))
     return tuple(out)
 
 

@@ -160,13 +160,25 @@ def _plan_plugin(root: Path, plugin: Any, target: str, results: list[CapabilityR
         if row is None or why is not None:
             results.append(unsupported(relpath, key, why or f"OpenCode has no plugin hook named {key!r}"))
             continue
-        result = grade_port(row, "opencode", target, id=relpath)
+        result = grade_plugin_key(row, target, relpath)
         results.append(result)
         if result.mounted:
             rows[("opencode", key)] = row
             groups.setdefault(("opencode", key), []).append({"plugin": relpath, "origin": relpath,
                                                              "digest": digest(root / relpath)})
             timeouts[("opencode", key)] = PLUGIN_TIMEOUT_S
+
+
+def grade_plugin_key(row: EventRow, target: str, rid: str) -> CapabilityResult:
+    """A carried OpenCode plugin key graded on ``target``: as its point's hook, and what the shim
+    does not carry of a plugin callback (its rewrite of a tool's output)."""
+    result = grade_port(row, "opencode", target, id=rid)
+    if row.point != "tools/post-execute" or not result.mounted:
+        return result
+    lost = Degradation(code=DegradationCode.OUTPUT_REWRITE_IGNORED,
+                       text=f"a rewrite of the tool's output (output.output) is not carried to {target}: the shim "
+                            "carries a throw only")
+    return result.model_copy(update={"degradations": (*result.degradations, lost)})
 
 
 def _plan_rules(root: Path, vendor: str, rules: Sequence[Any], face: HostFace, target: str,
