@@ -38,6 +38,7 @@ FILES: dict[str, tuple[str, str | dict[str, object]]] = {
     # No public crush.json with hooks is in the corpus yet: a guard in Crush's documented flat shape.
     "crush": ("crush.json", {"hooks": {"PreToolUse": [{"name": "guard", "matcher": "^bash$",
                                                        "command": "python3 -c 'import sys; sys.exit(0)'", "timeout": 10}]}}),
+    "windsurf": (".windsurf/hooks.json", "windsurf/agent-hooks.1password.json"),
 }
 #: Vendors that read hooks only from the user's own config, never from a project (Kimi Code: ~/.kimi/config.toml).
 USER_ONLY = {"kimi"}
