@@ -27,13 +27,9 @@ from compat_adapter.importers.common import (
     Slot,
     accept,
     entry_refusal,
-    grouped_slots,
     handler_type,
-    hook_table,
-    judged,
-    no_row,
+    import_events,
     refuse,
-    refuse_slots,
     rules_file,
 )
 from compat_adapter.importers import places
@@ -81,13 +77,7 @@ def settings_file(spec: VendorSpec, path: Path, shown: str, decide: Decide) -> F
             out.hooks_switch = (switch, f"{shown}:disableAllHooks")
     if "hooks" not in data:
         return out
-    for event, groups, place in hook_table(spec, data["hooks"], shown, "hooks", out.refused):
-        row = spec.row(event)
-        if row is None:
-            refuse_slots(spec, event, groups, shown, place, out.refused, *no_row(spec, event))
-            continue
-        for slot in grouped_slots(spec, event, row, groups, shown, place, out.refused):
-            out.add(judged(decide, spec, slot, shown))
+    import_events(spec, data["hooks"], shown, "hooks", out, decide)
     return out
 
 

@@ -22,10 +22,8 @@ from compat_adapter.importers import places
 from compat_adapter.importers import rules as project_rules
 from compat_adapter.importers.common import (
     FileImport,
-    grouped_slots,
     hook_table,
-    judged,
-    no_row,
+    import_events,
     refuse_slots,
     rules_file,
 )
@@ -68,13 +66,7 @@ def hooks_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
     data = load_json(path, shown)
     out = FileImport()
     flat = {k: v for k, v in data.items() if k != "hooks"}
-    for event, groups, place in hook_table(spec, flat, shown, "", out.refused):
-        row = spec.row(event)
-        if row is None:
-            refuse_slots(spec, event, groups, shown, place, out.refused, *no_row(spec, event))
-            continue
-        for slot in grouped_slots(spec, event, row, groups, shown, place, out.refused):
-            out.add(judged(classify, spec, slot, shown))
+    import_events(spec, flat, shown, "", out, classify)
     wrapped = data.get("hooks")
     if wrapped is not None:
         for event, groups, place in hook_table(spec, wrapped, shown, "hooks", out.refused):

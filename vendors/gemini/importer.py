@@ -31,14 +31,10 @@ from compat_adapter.importers.common import (
     Slot,
     accept,
     entry_refusal,
-    grouped_slots,
     handler_type,
-    hook_table,
+    import_events,
     in_sequence,
-    judged,
-    no_row,
     refuse,
-    refuse_slots,
     rules_file,
 )
 from compat_adapter.importers.loaders import load_json
@@ -129,13 +125,7 @@ def settings_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
     def decide(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook | Refused:
         return classify(spec, slot, shown, disabled)
 
-    for event, groups, place in hook_table(spec, table, shown, "hooks", out.refused):
-        row = spec.row(event)
-        if row is None:
-            refuse_slots(spec, event, groups, shown, place, out.refused, *no_row(spec, event))
-            continue
-        for slot in grouped_slots(spec, event, row, groups, shown, place, out.refused):
-            out.add(judged(decide, spec, slot, shown))
+    import_events(spec, table, shown, "hooks", out, decide)
     return out
 
 
