@@ -42,6 +42,7 @@ from compat_adapter.importers.common import (
     rules_file,
 )
 from compat_adapter.importers import places
+from compat_adapter.importers import solo
 from compat_adapter.importers.loaders import load_json, load_jsonc
 from compat_adapter.model import HookPlace, VendorSpec
 
@@ -220,9 +221,8 @@ def rules_files(root: Path) -> list[Path]:
             + project_rules.first(root, "AGENTS.md", "CLAUDE.md", "GEMINI.md"))
 
 
-def extra_files(root: Path) -> list[Path]:
-    """Nothing beyond the documented layout."""
-    return []
+#: Nothing beyond the documented layout.
+extra_files = solo.no_extra_files
 
 
 def hook_place(path: Path) -> HookPlace:

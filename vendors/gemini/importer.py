@@ -18,11 +18,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 from compat_adapter.errors import ConfigParseError
 from compat_adapter.importers import places
+from compat_adapter.importers import solo
 from compat_adapter.importers import rules as project_rules
 from compat_adapter.importers.common import (
     FileImport,
@@ -158,7 +158,7 @@ def _seconds(h: Mapping[str, Any], shown: str, place: str) -> Mapping[str, Any]:
 
 
 #: Gemini CLI runs no other vendor's hook files (it reads no .claude folder).
-RUNS_HOOKS_OF: Mapping[str, tuple[tuple[str, ...], str]] = MappingProxyType({})
+RUNS_HOOKS_OF = solo.NO_OTHER_VENDOR
 
 
 def context_names(root: Path) -> tuple[str, ...]:
