@@ -79,7 +79,7 @@ from compat_adapter.dialects.common import (
     vendor_call,
 )
 from compat_adapter.dialects.facts import flatten
-from compat_adapter.dialects.patterns import compile_js
+from compat_adapter.dialects.patterns import compile_js, js_problem
 from compat_adapter.handlers.outcome import UNANSWERED, UNREACHABLE
 from compat_adapter.jsontext import JsonTextError, js_lines, js_read, js_trim
 
@@ -152,8 +152,7 @@ class CopilotDialect:
             return None
         if event in _CLAUDE_RULES and (matcher in ("*", "**") or _LITERAL.fullmatch(matcher)):
             return None
-        compiled = compile_js(f"^(?:{matcher})$")
-        return compiled if isinstance(compiled, str) else None
+        return js_problem(f"^(?:{matcher})$")
 
     def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
         if event not in SUBJECT_KEY or not matcher:

@@ -7,7 +7,7 @@ from types import MappingProxyType
 from compat_adapter.registry import Later, vendor_unit
 from compat_adapter.routing.placement import Facts
 from vendors.copilot.handlers import COPILOT_SHAPE
-from vendors.copilot.table import COPILOT
+from vendors.copilot.spec import COPILOT
 from vendors.copilot.voice import CopilotVoice
 
 __all__ = ("UNIT",)
