@@ -44,7 +44,7 @@ from compat_adapter.dialects.common import (
     merge_answers,
     plain,
 )
-from compat_adapter.dialects.patterns import compile_js
+from compat_adapter.dialects.patterns import compile_js, js_problem
 from compat_adapter.jsontext import JsonTextError, js_lines, js_read, js_trim
 
 if TYPE_CHECKING:
@@ -131,8 +131,7 @@ class ClaudeDialect(ClaudePayload):
         assert matcher is not None
         if self._exact(event, matcher) is not None:
             return None
-        compiled = compile_js(matcher)
-        return compiled if isinstance(compiled, str) else None
+        return js_problem(matcher)
 
     def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
         if event not in self.subject_keys or matcher in (None, "", "*"):

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from compat_adapter.dialects.base import HookAnswer
 from compat_adapter.dialects.common import AnswerDraft, cause_text, plain
-from compat_adapter.dialects.patterns import compile_js
+from compat_adapter.dialects.patterns import compile_js, js_problem
 from compat_adapter.jsontext import js_trim
 from vendors.claude.dialect import ClaudeDialect
 
@@ -57,8 +57,7 @@ class ContinueDialect(ClaudeDialect):
         if event not in self.subject_keys or matcher in (None, "", "*"):
             return None
         assert matcher is not None
-        compiled = compile_js(matcher)
-        return compiled if isinstance(compiled, str) else None
+        return js_problem(matcher)
 
     def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
         if event not in self.subject_keys or matcher in (None, "", "*") or subject is None:

@@ -65,7 +65,7 @@ from compat_adapter.dialects.common import (
     merge_answers,
     overlay,
 )
-from compat_adapter.dialects.patterns import compile_js
+from compat_adapter.dialects.patterns import compile_js, js_problem
 from compat_adapter.jsontext import js_trim
 
 if TYPE_CHECKING:
@@ -186,8 +186,7 @@ class WorkBuddyDialect(ClaudeDialect):
         if event not in self.subject_keys or matcher in (None, "", "*"):
             return None
         assert matcher is not None
-        compiled = compile_js(matcher)
-        return compiled if isinstance(compiled, str) else None
+        return js_problem(matcher)
 
     def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
         if event not in self.subject_keys or matcher in (None, "", "*"):
