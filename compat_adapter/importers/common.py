@@ -327,6 +327,19 @@ def refuse_slots(spec: VendorSpec, event: str, groups: list[Any], shown: str, pl
             refused.append(entry_refusal(spec, f"{event} hook entry", shown, f"{place}[{gi}]", reason, code, event))
 
 
+def read_disable_all(spec: VendorSpec, data: Mapping[str, Any], shown: str, out: FileImport) -> None:
+    """A settings file's ``disableAllHooks`` switch into ``out``; a value that is not true or false
+    is no switch the vendor would honour, so it is refused (the hooks still grade)."""
+    switch = data.get("disableAllHooks")
+    if switch is None:
+        return
+    if not isinstance(switch, bool):
+        out.refused.append(entry_refusal(spec, "disableAllHooks", shown, "disableAllHooks",
+                                         f"expected true or false, found {switch!r}"))
+    else:
+        out.hooks_switch = (switch, f"{shown}:disableAllHooks")
+
+
 def import_events(spec: VendorSpec, table: object, shown: str, prefix: str, out: FileImport,
                   decide: Decide) -> None:
     """Each handler of a Claude-shaped ``hooks`` table judged by ``decide`` into ``out``; the

@@ -24,9 +24,9 @@ from compat_adapter.importers.common import (
     Refused,
     Slot,
     accept,
-    entry_refusal,
     handler_type,
     import_events,
+    read_disable_all,
     refuse,
     rules_file,
 )
@@ -73,14 +73,7 @@ def settings_file(spec: VendorSpec, path: Path, shown: str, decide: Decide) -> F
         # Claude merges the rules of every scope it reads: project, then local (settings.local.json).
         scope = "local" if path.name.endswith(".local.json") else "project"
         read_block(spec, data["permissions"], path=path, shown=shown, place="permissions", scope=scope, out=out)
-    switch = data.get("disableAllHooks")
-    if switch is not None:
-        if not isinstance(switch, bool):
-            # Not a switch the vendor would honour; the hooks still grade, the entry is refused.
-            out.refused.append(entry_refusal(spec, "disableAllHooks", shown, "disableAllHooks",
-                                             f"expected true or false, found {switch!r}"))
-        else:
-            out.hooks_switch = (switch, f"{shown}:disableAllHooks")
+    read_disable_all(spec, data, shown, out)
     if "hooks" not in data:
         return out
     import_events(spec, data["hooks"], shown, "hooks", out, decide)
