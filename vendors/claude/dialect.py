@@ -112,6 +112,8 @@ class ClaudeDialect(ClaudePayload):
     continue_ignored: ClassVar[frozenset[str]] = frozenset({
         "SessionStart", "InstructionsLoaded", "CwdChanged", "FileChanged", "PostToolUseFailure",
         "PermissionRequest", "SessionEnd", "TaskCreated", "StopFailure"})
+    #: The pre-tool ``permissionDecision`` values the vendor knows; any other is a schema break.
+    pre_tool_decisions: ClassVar[tuple[str, ...]] = ("allow", "deny", "ask", "defer")
 
     # ── matchers ────────────────────────────────────────────────────────────────────────────
 
@@ -287,8 +289,9 @@ class ClaudeDialect(ClaudePayload):
     def _pre_tool(self, hso: Mapping[str, Any], d: AnswerDraft) -> None:
         if "permissionDecision" in hso:
             choice = hso["permissionDecision"]
-            if choice not in ("allow", "deny", "ask", "defer"):
-                d.problems.append(f"permissionDecision {choice!r} is not allow, deny, ask or defer")
+            if choice not in self.pre_tool_decisions:
+                *others, last = self.pre_tool_decisions
+                d.problems.append(f"permissionDecision {choice!r} is not {', '.join(others)} or {last}")
             elif choice == "defer":
                 # defer only works under -p with one tool call; here it is no decision.
                 d.decision, d.reason = "none", None

@@ -153,6 +153,8 @@ class WorkBuddyDialect(ClaudeDialect):
     sends_prompt_id: ClassVar[bool] = False
     no_permission_mode: ClassVar[frozenset[str]] = frozenset()
     effort_events: ClassVar[frozenset[str]] = frozenset()
+    # CodeBuddy's schema has no defer.
+    pre_tool_decisions: ClassVar[tuple[str, ...]] = ("allow", "deny", "ask")
 
     def payload(self, moment: Moment) -> dict[str, Any]:
         out = super().payload(moment)
@@ -229,17 +231,6 @@ class WorkBuddyDialect(ClaudeDialect):
             self._read_specific(event, specific, d)
         else:
             d.ignored.append(f"hookSpecificOutput (hookEventName {named!r})")
-
-    def _pre_tool(self, hso: Mapping[str, Any], d: AnswerDraft) -> None:
-        if "permissionDecision" in hso:
-            choice = hso["permissionDecision"]
-            if choice not in ("allow", "deny", "ask"):
-                d.problems.append(f"permissionDecision {choice!r} is not allow, deny or ask")
-            else:
-                d.decision = choice
-                reason = hso.get("permissionDecisionReason")
-                d.reason = reason if isinstance(reason, str) else None
-        self._rewrite(hso, d)
 
     def _rewrite(self, hso: Mapping[str, Any], d: AnswerDraft) -> None:
         # Claude's reading of updatedInput (an object, recorded as is); CodeBuddy overlays it.
