@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from compat_adapter.dialects.base import HookAnswer
 from compat_adapter.dialects.common import AnswerDraft, cause_text, plain
-from compat_adapter.dialects.patterns import compile_js, js_problem
+from compat_adapter.dialects.patterns import compile_js
 from compat_adapter.jsontext import js_trim
 from vendors.claude.dialect import ClaudeDialect
 
@@ -53,11 +53,8 @@ class ContinueDialect(ClaudeDialect):
     vendor: str = "continue"
     subject_keys: ClassVar[Mapping[str, str]] = SUBJECT_KEY
 
-    def validate_matcher(self, event: str, matcher: str | None) -> str | None:
-        if event not in self.subject_keys or matcher in (None, "", "*"):
-            return None
-        assert matcher is not None
-        return js_problem(matcher)
+    # validate_matcher is Claude's: a literal name list is a regular expression that always compiles,
+    # so reading every matcher as one finds the same problems.
 
     def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
         if event not in self.subject_keys or matcher in (None, "", "*") or subject is None:

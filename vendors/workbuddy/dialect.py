@@ -65,7 +65,7 @@ from compat_adapter.dialects.common import (
     merge_answers,
     overlay,
 )
-from compat_adapter.dialects.patterns import compile_js, js_problem
+from compat_adapter.dialects.patterns import compile_js
 from compat_adapter.jsontext import js_trim
 
 if TYPE_CHECKING:
@@ -184,11 +184,8 @@ class WorkBuddyDialect(ClaudeDialect):
 
     # ── matchers ────────────────────────────────────────────────────────────────────────────
 
-    def validate_matcher(self, event: str, matcher: str | None) -> str | None:
-        if event not in self.subject_keys or matcher in (None, "", "*"):
-            return None
-        assert matcher is not None
-        return js_problem(matcher)
+    # validate_matcher is Claude's: a literal name list is a regular expression that always compiles,
+    # so reading every matcher as one finds the same problems.
 
     def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
         if event not in self.subject_keys or matcher in (None, "", "*"):
