@@ -45,7 +45,7 @@ from compat_adapter.dialects.common import (
     plain,
 )
 from compat_adapter.dialects.patterns import compile_js, js_problem
-from compat_adapter.jsontext import JsonTextError, js_lines, js_read, js_trim
+from compat_adapter.jsontext import js_lines, js_object, js_trim
 
 if TYPE_CHECKING:
     from compat_adapter.runtime.outcome import ProcessOutcome
@@ -165,13 +165,7 @@ class ClaudeDialect(ClaudePayload):
         starts with ``{``, read with ``JSON.parse`` (no digit limit, no depth limit).
         """
         body = js_trim(text)
-        if not body.startswith("{"):
-            return None
-        try:
-            value = js_read(body)
-        except JsonTextError:
-            return None
-        return value if isinstance(value, dict) else None
+        return js_object(body) if body.startswith("{") else None
 
     def read_json(self, event: str, obj: Mapping[str, Any]) -> AnswerDraft:
         """Everything the object says for `event`; schema breaks go to ``problems``."""
