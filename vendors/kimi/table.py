@@ -10,6 +10,7 @@ timeouts and other exit codes let the call go on.
 """
 
 from compat_adapter.model import MatcherEngine, RulesSpec, ToolName, degrade
+from vendors.claude.table import AGENT, ASK_USER_QUESTION, BASH, EXIT_PLAN_MODE, GLOB, GREP, SKILL
 
 #: The release these rows follow (vendors/kimi/lane.pin).
 RELEASE = "2.1.0"
@@ -43,16 +44,11 @@ _PAYLOAD = degrade(
 )
 
 TOOLS = (
-    ToolName(vendor="Bash", host="bash"),
+    BASH,
     ToolName(vendor="Read", host="read", arguments=(("path", "path"),)),
     ToolName(vendor="Write", host="write", arguments=(("path", "path"),)),
     ToolName(vendor="Edit", host="edit"),
-    ToolName(vendor="Glob", host="glob"),
-    ToolName(vendor="Grep", host="grep"),
-    ToolName(vendor="Agent", host="subagent"),
-    ToolName(vendor="AskUserQuestion", host="ask_user_question"),
-    ToolName(vendor="Skill", host="skill"),
-    ToolName(vendor="ExitPlanMode", host="exit_plan_mode"),
+    GLOB, GREP, AGENT, ASK_USER_QUESTION, SKILL, EXIT_PLAN_MODE,
 )
 
 RULES = RulesSpec(

@@ -19,6 +19,7 @@ from compat_adapter.model import (
     degrade,
 )
 from vendors import shared
+from vendors.claude.table import ASK_USER_QUESTION, BASH, EDIT, GLOB, GREP, READ, TASK, TODO_WRITE, WRITE
 from vendors.surface import CLAUDE_BRIDGE
 
 # True of every row: the dialect is assumed, not published.
@@ -652,16 +653,7 @@ EVENTS = (
 # The CodeBuddy engine (CLI) uses Claude's tool names; the IDE names come after, so the payload
 # speaks the engine's vocabulary (the first vendor name listed for a host tool wins).
 TOOLS = (
-    ToolName(vendor="Bash", host="bash"),
-    ToolName(vendor="Read", host="read", arguments=(("file_path", "path"),)),
-    ToolName(vendor="Write", host="write", arguments=(("file_path", "path"),)),
-    ToolName(vendor="Edit", host="edit",
-             arguments=(("file_path", "path"), ("old_string", "old"), ("new_string", "new"))),
-    ToolName(vendor="Glob", host="glob"),
-    ToolName(vendor="Grep", host="grep"),
-    ToolName(vendor="Task", host="subagent"),
-    ToolName(vendor="AskUserQuestion", host="ask_user_question"),
-    ToolName(vendor="TodoWrite", host="todo"),
+    BASH, READ, WRITE, EDIT, GLOB, GREP, TASK, ASK_USER_QUESTION, TODO_WRITE,
     ToolName(vendor="execute_command", host="bash"),
     ToolName(vendor="read_file", host="read"),
     ToolName(vendor="write_to_file", host="write"),
