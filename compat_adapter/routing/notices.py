@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from compat_adapter.catalog import voice_of
 from compat_adapter.host.answers import PreStepDecision
 from compat_adapter.host.protocol import Notice
 from compat_adapter.routing.verdicts import Applied, said
@@ -28,7 +27,7 @@ def notices(group: GroupResult, applied: Applied, fields: Mapping[str, Any],
     if group.empty or not applied.honoured:
         return ()
     first = group.ran[0]
-    voice = voice_of(first.spec.id)
+    voice = first.unit.voice
     origin = f"{first.spec.id}:{first.row.event}"
     merged = group.merged
     out: list[Notice] = []

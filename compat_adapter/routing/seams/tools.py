@@ -22,7 +22,6 @@ from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages,
 from compat_adapter.routing.failclosed import Unanswered
 from compat_adapter.routing.hostfacts import call_arguments, call_started
 from compat_adapter.routing.verbatim import reworded
-from compat_adapter.catalog import unit_of, voice_of
 
 __all__ = ("EXECUTE_SEAM", "on_approval", "on_execute", "on_post_execute", "on_pre_execute")
 
@@ -82,9 +81,9 @@ async def on_pre_execute(runner: Runner, execution: ToolExecution, next: Next) -
         # The host words a deny its own way: the model reads the vendor's text after post-execute.
         return runner.verbatim.deny(execution, verdict.reason)
     if isinstance(verdict, PreToolDecision) and verdict.kind == "ask":
-        vendor = done[-1][0].ran[0].spec.id
-        if unit_of(vendor).landing.ask_unattended == "allow":
-            runner.unattended.want(execution, vendor)  # nobody to ask: the vendor runs the call
+        first = done[-1][0].ran[0]
+        if first.unit.landing.ask_unattended == "allow":
+            runner.unattended.want(execution, first.spec.id)  # nobody to ask: the vendor runs the call
         elif applied.unanswered is not None:
             runner.verbatim.ask(execution, applied.unanswered)
     if verdict is None and applied.rewrite is not None:
@@ -131,7 +130,7 @@ async def on_post_execute(runner: Runner, event: ToolPostEvent, next: Next) -> P
         contexts.extend(context_messages(group, applied))
         if applied.context and applied.place == "result":
             # The vendor appends this context to the result the model reads (Copilot, CodeBuddy).
-            appended += voice_of(group.ran[0].spec.id).result_separator + applied.context
+            appended += group.ran[0].unit.voice.result_separator + applied.context
     if done and isinstance(done[-1][1].verdict, PostToolDecision):
         verdict = done[-1][1].verdict
         return PostToolDecision(verdict.kind, verdict.feedback, tuple(contexts))
