@@ -124,9 +124,10 @@ class Voice:
         """What the vendor shows its user when a prompt hook blocks the prompt."""
         return said.reason
 
-    def stopped(self, said: Said, reason: str) -> str:
+    def stopped(self, said: Said, reason: str) -> str | None:
         """What the vendor shows its user when a hook (``said``: which) answers ``continue: false``
-        with ``reason`` (its stopReason, or the host's words when it gave none)."""
+        with ``reason`` (its stopReason, or the host's words when it gave none); None when it
+        shows nothing of it."""
         return reason
 
     def system_message(self, said: Said, text: str) -> str:

@@ -225,10 +225,7 @@ EVENTS = (
                     "history, which the model reads if the session goes on; CodeBuddy's model reads nothing "
                     "of it in the run."),
             # Measured, CodeBuddy Code 2.163.0 (lane case workbuddy:pre_halt): its -p JSON and the SDK's
-            # stream-json carry no message to the person (its headless build has no terminal UI).
-            degrade("shown-more",
-                    "A continue:false's stopReason is shown to the person here as a notice; CodeBuddy shows "
-                    "nothing of it (its only trace is the unrun call's error result, \"Error: <reason>\")."),
+            # stream-json carry no message to the person, and the host shows none (CodeBuddyVoice.stopped).
             shared.REWRITE_NESTED,
             _HOST_ONLY_TOOLS,
         ),
@@ -311,10 +308,7 @@ EVENTS = (
                     "So a Stop hook that always blocks fires at most once per host step of the turn, where "
                     "CodeBuddy fires it again for as long as the process lives."),
             # Measured, CodeBuddy Code 2.163.0 (lane case workbuddy:stop_halt): neither -p JSON nor the
-            # SDK's stream-json says a word of it.
-            degrade("shown-more",
-                    "A continue:false's stopReason is shown to the person here as a notice; CodeBuddy ends "
-                    "the turn and shows nothing of it."),
+            # SDK's stream-json says a word of a continue:false, and the host shows none either.
         ),
         official=EventRow(
             event="Stop",
