@@ -70,6 +70,9 @@ class Voice:
     """Whether pre-tool additionalContext reaches the model (Claude: yes; Codex, CodeBuddy: dropped)."""
     stop_guard: int | None = None
     """Consecutive Stop continuations after which the vendor lets the turn end anyway."""
+    stop_again: bool = True
+    """Whether the vendor runs its Stop hooks again at the end of a turn one of them already
+    continued (Kimi Code: no, until the turn ends; its runStop, 2.1.0)."""
     places: Mapping[str, Place] = field(default_factory=lambda: MappingProxyType({}))
     """Event → where its context lands, for the events whose context is not a message of its own."""
     result_separator: str = "\n"

@@ -92,15 +92,10 @@ _UNAWAITED = degrade(
     "exited before the lane's recording PostToolUse hook had logged), where this host waits for each: a slow "
     "hook here delays the session, and under Kimi it may never finish.",
 )
-#: Row losses of Kimi's own, by event.
-_STOP_ONCE = degrade(
-    "timing-differs",
-    "After a Stop hook blocks, Kimi continues the turn with the reason and does not run Stop hooks again when "
-    "it ends (measured, lane case kimi:stop_block_exit2); this host runs them again at the end of the "
-    "continued turn.",
-)
+#: Row losses of Kimi's own, by event. (After a Stop hook blocks, Kimi runs no Stop hook again until
+#: the turn ends, and neither does this host: its voice's stop_again, lane case kimi:stop_block_exit2.)
 OWN_ROW_LOSSES = {"PostToolUse": (_UNAWAITED,), "PostToolUseFailure": (_UNAWAITED,), "SubagentStop": (_UNAWAITED,),
-                  "PermissionRequest": (_UNAWAITED,), "Stop": (_STOP_ONCE,)}
+                  "PermissionRequest": (_UNAWAITED,)}
 #: Where Kimi reads less of an answer than Claude's row does (runHook.ts and its callers, 2.1.0):
 #: SessionStart and SubagentStart run by ``trigger`` and drop the result, PostToolUse,
 #: PostToolUseFailure and PermissionRequest by ``fireAndForget``; so no context, decision or
