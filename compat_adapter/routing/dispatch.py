@@ -32,6 +32,7 @@ from compat_adapter.routing.hostfacts import session_facts
 from compat_adapter.routing.notices import notices
 from compat_adapter.routing.rewrite import Rewrites
 from compat_adapter.routing.state import RunnerState
+from compat_adapter.routing.reasked import Reasked
 from compat_adapter.routing.unattended import Unattended
 from compat_adapter.routing.verbatim import Verbatim
 from compat_adapter.routing.verdicts import observe
@@ -307,6 +308,8 @@ class Runner:
         self.rewrites = Rewrites(host)
         #: The asks handed to the host's approval whose vendor runs the call when nobody answers.
         self.unattended = Unattended(host)
+        #: The asked calls whose vendor runs its pre-tool hooks again as they execute (CodeBuddy).
+        self.reasked = Reasked()
         #: The calls a pre-tool hook allowed (a rule's guard weighs it: see ``routing.allowed``).
         self.allowed = Allowed()
         #: The host's model for prompt and agent hooks (the optional `complete` part), if it has one.

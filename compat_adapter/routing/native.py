@@ -81,7 +81,8 @@ class Listening:
                 # An ask nobody answers is settled as the vendor settles it (``unattended``).
                 self._subscribe(APPROVAL.seam)
             if point is PRE_EXECUTE and can_rewrite(self._host):
-                # An input rewrite runs as a nested call on tools/execute (``rewrite``).
+                # An input rewrite runs as a nested call on tools/execute (``rewrite``), and an asked
+                # call's pre-tool hooks run again there for the vendors that do so (``reasked``).
                 self._subscribe(EXECUTE_SEAM)
             if DISPOSED.seam in self._host.surface.seams:
                 # What the runner keeps for an agent and its session goes when the agent does.

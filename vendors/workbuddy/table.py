@@ -213,10 +213,13 @@ EVENTS = (
                     "host's approval, where a person may refuse a call CodeBuddy allows up front "
                     "(--allowedTools); with nobody to answer, the call runs, as codebuddy -p runs it "
                     "(measured, lane case workbuddy:ask)."),
+            # After an ask, CodeBuddy runs the PreToolUse hooks a second time when the call executes
+            # (its hook cache keeps no ask, read in 2.163.0; measured, lane case workbuddy:ask: they
+            # fire twice) and a deny then blocks it: so does the host (routing/reasked.py).
             degrade("timing-differs",
-                    "After an ask, CodeBuddy runs the PreToolUse hooks a second time when the call executes "
-                    "(its hook cache keeps no ask, read in 2.163.0; measured: they fire twice) and a deny "
-                    "then blocks it; here they run once, before the approval."),
+                    "On a host without an around-dispatch seam (tools/execute) the PreToolUse hooks that "
+                    "answered ask run once, before the approval; CodeBuddy runs them again as the call "
+                    "executes, and a deny then blocks it (DSH and the embedded host do the same)."),
             degrade("scope-differs",
                     "continue:false stops the agent before the call runs, as in CodeBuddy, but CodeBuddy then "
                     "runs its Stop hooks and here the turn ends without them."),

@@ -21,7 +21,7 @@ from compat_adapter.routing import points
 from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages, turn_of
 from compat_adapter.routing.failclosed import Unanswered
 from compat_adapter.routing.hostfacts import call_arguments, call_started
-from compat_adapter.routing.verbatim import reworded
+from compat_adapter.routing.verbatim import ENVELOPE, reworded
 from compat_adapter.catalog import unit_of, voice_of
 
 __all__ = ("EXECUTE_SEAM", "on_approval", "on_execute", "on_post_execute", "on_pre_execute")
@@ -83,6 +83,8 @@ async def on_pre_execute(runner: Runner, execution: ToolExecution, next: Next) -
         return runner.verbatim.deny(execution, verdict.reason)
     if isinstance(verdict, PreToolDecision) and verdict.kind == "ask":
         vendor = done[-1][0].ran[0].spec.id
+        if unit_of(vendor).landing.ask_runs_hooks_again:
+            runner.reasked.want(execution, vendor)
         if unit_of(vendor).landing.ask_unattended == "allow":
             runner.unattended.want(execution, vendor)  # nobody to ask: the vendor runs the call
         elif applied.unanswered is not None:
@@ -97,6 +99,22 @@ async def on_pre_execute(runner: Runner, execution: ToolExecution, next: Next) -
 
 
 async def on_execute(runner: Runner, execution: ToolExecution, next: Next) -> ToolResult:
+    vendor = runner.reasked.take(execution)
+    if vendor is not None:
+        # The call a vendor's pre-tool hooks asked about runs now: that vendor runs them once more
+        # (CodeBuddy), and a deny of theirs blocks it here; another ask or an allow lets it run.
+        session = execution.agent.session if execution.agent is not None else None
+        point = points.PRE_EXECUTE
+        again = await runner.run(point, point.fields(execution), session=session,
+                                 turn=turn_of(session) if session is not None else None,
+                                 scene={"approval": False, "agent": execution.agent},
+                                 keep=lambda entry: entry.spec.id == vendor)
+        if isinstance(again, Unanswered) and again.guarded:
+            return ToolResult(True, ENVELOPE + again.reason)
+        verdict = again[-1][1].verdict if again else None
+        if isinstance(verdict, PreToolDecision) and verdict.kind == "deny" and verdict.reason is not None:
+            # Worded as a pre-execute deny: post-execute puts it in the vendor's words, no post hook runs.
+            return ToolResult(True, ENVELOPE + (runner.verbatim.deny(execution, verdict.reason).reason or ""))
     return await runner.rewrites.on_execute(execution, next)
 
 
