@@ -288,9 +288,8 @@ class Group:
 class Runner:
     """The hooks mounted on each point for one adapter, and the loop that runs them.
 
-    Groups are kept in first-registration order and rebuilt only on mount and unmount: they are
-    read on every dispatch.
-    """
+    Groups are kept in first-registration order and rebuilt only on mount and unmount (read on
+    every dispatch)."""
 
     def __init__(self, host: Host, audit: MutableSequence[AuditRecord], owner: str = "") -> None:
         self.host = host
@@ -306,10 +305,9 @@ class Runner:
         self.verbatim = Verbatim()
         #: The input rewrites the hooks asked for, run as nested calls on tools/execute.
         self.rewrites = Rewrites(host)
-        #: The asks handed to the host's approval whose vendor runs the call when nobody answers.
-        self.unattended = Unattended(host)
-        #: The asked calls whose vendor runs its pre-tool hooks again as they execute (CodeBuddy).
-        self.reasked = Reasked()
+        #: The asks handed to the host's approval whose vendor runs the call when nobody answers, and
+        #: those whose vendor runs its pre-tool hooks again as the call executes (CodeBuddy).
+        self.unattended, self.reasked = Unattended(host), Reasked()
         #: The calls a pre-tool hook allowed (a rule's guard weighs it: see ``routing.allowed``).
         self.allowed = Allowed()
         #: The host's model for prompt and agent hooks (the optional `complete` part), if it has one.
