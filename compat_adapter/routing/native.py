@@ -63,7 +63,8 @@ class Listening:
     def kept(self) -> dict[str, int]:
         """How many entries each per-session, per-agent or per-call structure of these routes holds."""
         runner = self.runner
-        return {**runner.state.sizes(), "verbatim": len(runner.verbatim), "rewrites": len(runner.rewrites)}
+        return {**runner.state.sizes(), "verbatim": len(runner.verbatim), "rewrites": len(runner.rewrites),
+                "reasked": len(runner.reasked)}
 
     async def mount(self, entry: HookEntry, rule: Rule) -> None:
         point = point_named(entry.row.point)
