@@ -79,11 +79,11 @@ class Listening:
                 # A deny is put in the vendor's words on post-execute (``verbatim``).
                 self._subscribe(POST_EXECUTE.seam)
             if point is PRE_EXECUTE and APPROVAL.seam in self._host.surface.seams:
-                # An ask nobody answers is settled as the vendor settles it (``unattended``).
+                # An ask nobody answers is settled as the vendor settles it (``unattended``); an
+                # allowed one's hooks run again for the vendors that do so (``reasked``).
                 self._subscribe(APPROVAL.seam)
             if point is PRE_EXECUTE and can_rewrite(self._host):
-                # An input rewrite runs as a nested call on tools/execute (``rewrite``), and an asked
-                # call's pre-tool hooks run again there for the vendors that do so (``reasked``).
+                # An input rewrite runs as a nested call on tools/execute (``rewrite``).
                 self._subscribe(EXECUTE_SEAM)
             if DISPOSED.seam in self._host.surface.seams:
                 # What the runner keeps for an agent and its session goes when the agent does.

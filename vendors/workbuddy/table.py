@@ -215,11 +215,12 @@ EVENTS = (
                     "(measured, lane case workbuddy:ask)."),
             # After an ask, CodeBuddy runs the PreToolUse hooks a second time when the call executes
             # (its hook cache keeps no ask, read in 2.163.0; measured, lane case workbuddy:ask: they
-            # fire twice) and a deny then blocks it: so does the host (routing/reasked.py).
+            # fire twice) and a deny then blocks it: so does the host, once the approval allowed the
+            # call (routing/reasked.py; DSH and the embedded host).
             degrade("timing-differs",
-                    "On a host without an around-dispatch seam (tools/execute) the PreToolUse hooks that "
-                    "answered ask run once, before the approval; CodeBuddy runs them again as the call "
-                    "executes, and a deny then blocks it (DSH and the embedded host do the same)."),
+                    "The PreToolUse hooks that answered ask run a second time when the host's approval "
+                    "allows the call, just before it runs; CodeBuddy runs them as the call executes. On a "
+                    "host without an approval seam they run once."),
             degrade("scope-differs",
                     "continue:false stops the agent before the call runs, as in CodeBuddy, but CodeBuddy then "
                     "runs its Stop hooks and here the turn ends without them."),

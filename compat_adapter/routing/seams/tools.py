@@ -21,7 +21,7 @@ from compat_adapter.routing import points
 from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages, turn_of
 from compat_adapter.routing.failclosed import Unanswered
 from compat_adapter.routing.hostfacts import call_arguments, call_started
-from compat_adapter.routing.verbatim import ENVELOPE, reworded
+from compat_adapter.routing.verbatim import reworded
 from compat_adapter.catalog import unit_of, voice_of
 
 __all__ = ("EXECUTE_SEAM", "on_approval", "on_execute", "on_post_execute", "on_pre_execute")
@@ -99,22 +99,6 @@ async def on_pre_execute(runner: Runner, execution: ToolExecution, next: Next) -
 
 
 async def on_execute(runner: Runner, execution: ToolExecution, next: Next) -> ToolResult:
-    vendor = runner.reasked.take(execution)
-    if vendor is not None:
-        # The call a vendor's pre-tool hooks asked about runs now: that vendor runs them once more
-        # (CodeBuddy), and a deny of theirs blocks it here; another ask or an allow lets it run.
-        session = execution.agent.session if execution.agent is not None else None
-        point = points.PRE_EXECUTE
-        again = await runner.run(point, point.fields(execution), session=session,
-                                 turn=turn_of(session) if session is not None else None,
-                                 scene={"approval": False, "agent": execution.agent},
-                                 keep=lambda entry: entry.spec.id == vendor)
-        if isinstance(again, Unanswered) and again.guarded:
-            return ToolResult(True, ENVELOPE + again.reason)
-        verdict = again[-1][1].verdict if again else None
-        if isinstance(verdict, PreToolDecision) and verdict.kind == "deny" and verdict.reason is not None:
-            # Worded as a pre-execute deny: post-execute puts it in the vendor's words, no post hook runs.
-            return ToolResult(True, ENVELOPE + (runner.verbatim.deny(execution, verdict.reason).reason or ""))
     return await runner.rewrites.on_execute(execution, next)
 
 
@@ -166,7 +150,26 @@ async def on_post_execute(runner: Runner, event: ToolPostEvent, next: Next) -> P
 
 async def on_approval(runner: Runner, request: ApprovalRequest, next: Next) -> ApprovalOutcome:
     # An ask of our pre-tool hooks that nobody answers is settled as its vendor settles it.
-    return runner.unattended.settle(request, await _approval(runner, request, next))
+    outcome = runner.unattended.settle(request, await _approval(runner, request, next))
+    asked = runner.reasked.take(request)
+    if asked is None or outcome is not ApprovalOutcome.ALLOWED_ONCE:
+        return outcome
+    # The call a vendor's pre-tool hooks asked about goes ahead: that vendor runs them once more
+    # (CodeBuddy), and a deny of theirs refuses it; another ask or an allow lets it run.
+    execution, vendor = asked
+    point = points.PRE_EXECUTE
+    again = await runner.run(point, point.fields(execution), session=request.agent.session,
+                             turn=turn_of(request.agent.session), scene={"approval": False, "agent": request.agent},
+                             keep=lambda entry: entry.spec.id == vendor)
+    verdict = again[-1][1].verdict if again else None
+    if isinstance(again, Unanswered) and again.guarded:
+        runner.verbatim.rejected(execution, again.reason)
+        return ApprovalOutcome.REJECTED
+    if not (isinstance(verdict, PreToolDecision) and verdict.kind == "deny"):
+        return outcome
+    if verdict.reason is not None:
+        runner.verbatim.rejected(execution, verdict.reason)  # the model reads the vendor's words
+    return ApprovalOutcome.REJECTED
 
 
 async def _approval(runner: Runner, request: ApprovalRequest, next: Next) -> ApprovalOutcome:
