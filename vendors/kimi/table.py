@@ -88,13 +88,18 @@ OWN = {
 OWN_LOSSES = (_OWN, _PAYLOAD)
 _UNAWAITED = degrade(
     "timing-differs",
-    "Kimi starts these hooks and does not wait for them (fireAndForget in the release; measured: kimi -p "
-    "exited before the lane's recording PostToolUse hook had logged), where this host waits for each: a slow "
-    "hook here delays the session, and under Kimi it may never finish.",
+    "Kimi starts these hooks and does not wait for them (fireAndForget in the release), where this host "
+    "waits for each: a slow hook here delays the session, and under Kimi it may never finish.",
+)
+_KILLED = degrade(
+    "timing-differs",
+    "Kimi starts a post-tool hook with the tool call's abort signal, which has fired by the time the hook's "
+    "process is up, so it kills the hook before writing its input (runHook, 2.1.0; measured: in every kimi -p "
+    "lane run the recording PostToolUse hook never logged), where this host runs it to the end.",
 )
 #: Row losses of Kimi's own, by event. (After a Stop hook blocks, Kimi runs no Stop hook again until
 #: the turn ends, and neither does this host: its voice's stop_again, lane case kimi:stop_block_exit2.)
-OWN_ROW_LOSSES = {"PostToolUse": (_UNAWAITED,), "PostToolUseFailure": (_UNAWAITED,), "SubagentStop": (_UNAWAITED,),
+OWN_ROW_LOSSES = {"PostToolUse": (_KILLED,), "PostToolUseFailure": (_KILLED,), "SubagentStop": (_UNAWAITED,),
                   "PermissionRequest": (_UNAWAITED,)}
 #: Where Kimi reads less of an answer than Claude's row does (runHook.ts and its callers, 2.1.0):
 #: SessionStart and SubagentStart run by ``trigger`` and drop the result, PostToolUse,
