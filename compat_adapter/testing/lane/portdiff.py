@@ -82,6 +82,10 @@ def run_pair(case: Case, target: str, root: Path) -> dict[str, Any]:
     here = replace(here, side="ported", degradations=degradations_of(report))
     # The target's own words for the same answers: the ported file run as the target's config on
     # the embedded host, in a folder of its own (its texts name the ported run's folder as <run>).
+    # The ported hooks are the run's own recorder: a hook that answers once (a Stop block) has used
+    # its once in the real run; the wording run starts it afresh, as the real run started.
+    for marker in (dst_run / "state").glob("once-*"):
+        marker.unlink()
     framed_run = dst_run.with_name(dst_run.name + "-worded")
     shutil.rmtree(framed_run, ignore_errors=True)
     framed_run.mkdir(parents=True)
