@@ -77,7 +77,7 @@ def grade_port(source_row: EventRow, source: str, target: str, *, id: str = "por
                matcher: str | None = None) -> CapabilityResult:
     """One source event graded on ``target`` as a host: DIRECT (same vendor), ADAPTED with every
     typed loss, or UNSUPPORTED with the reason."""
-    from compat_adapter.catalog import resolve_event, unit_of
+    from compat_adapter.catalog import resolve_event, unit_of, voice_of
 
     common: dict[str, Any] = {"id": id, "vendor": source, "event": source_row.event, "matcher": matcher}
     face = unit_of(target).host
@@ -122,6 +122,11 @@ def grade_port(source_row: EventRow, source: str, target: str, *, id: str = "por
         elif name == "context" and "port probe context" not in " ".join(back.additional_context):
             losses.append(Degradation(code=DegradationCode.OUTPUT_FIELD_IGNORED,
                                       text=f"{target} {event} takes no additional context from a hook"))
+        elif name == "context" and source_row.point == "tools/pre-execute" and not voice_of(target).pre_tool_context:
+            # Its dialect reads the field, its CLI does not give it to the model (the unit's voice, measured).
+            losses.append(Degradation(code=DegradationCode.OUTPUT_FIELD_IGNORED,
+                                      text=f"{target} {event} reads a hook's additional context and does not give "
+                                           "it to the model"))
     if source_row.point == "tools/pre-execute":
         back = _read_back(face, target, event, HookAnswer(decision="allow", updated_input={"command": "x"}))
         if back.updated_input is None:

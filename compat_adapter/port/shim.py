@@ -53,7 +53,7 @@ def decode_spec(text: str) -> ShimSpec:
 
 async def answer_for(spec: ShimSpec, target: str, stdin: bytes, cwd: str) -> HookAnswer:
     """The source hooks' merged answer to the target's stdin."""
-    from compat_adapter.catalog import unit_of
+    from compat_adapter.catalog import unit_of, voice_of
     from compat_adapter.declare import declare_hook
     from compat_adapter.handlers.run import if_admits
     from compat_adapter.routing.dispatch import make_entry, run_selected, select
@@ -80,7 +80,12 @@ async def answer_for(spec: ShimSpec, target: str, stdin: bytes, cwd: str) -> Hoo
         chosen = [e for e in chosen if e.handler is not None
                   and (e.handler.if_rule is None or if_admits(e.handler, moment.event, payload, moment.cwd))]
     group = await run_selected(chosen, moment)
-    return group.merged
+    merged = group.merged
+    if group.ran and group.ran[0].row.point == "tools/pre-execute" and not voice_of(spec.source).pre_tool_context:
+        # The source vendor never gives the model a pre-tool hook's context (its voice, measured):
+        # nor does the port, whatever the target would do with it.
+        merged = replace(merged, additional_context=(), printed=())
+    return merged
 
 
 def run_shim(target: str, encoded: str, stdin: bytes, cwd: str | None = None) -> Reply:
