@@ -14,28 +14,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compat_adapter.errors import ConfigParseError
-from compat_adapter.handlers.rules import IF_EVENTS
-from compat_adapter.importers import rules as project_rules
-from compat_adapter.importers.common import (
-    Decide,
-    FileImport,
-    ImportedHook,
-    Refused,
-    Slot,
-    accept,
-    handler_type,
-    import_events,
-    read_disable_all,
-    refuse,
-    rules_file,
+from compat_adapter.vendor import (
+    IF_EVENTS, ConfigParseError, Decide, FileImport, HookPlace, ImportedHook, PluginLayout, Refused, Slot, VendorSpec,
+    accept, handler_type, import_events, load_json, places, plugin_hook_files, project_rules, read_block,
+    read_disable_all, refuse, rules_file, solo,
 )
-from compat_adapter.importers import places
-from compat_adapter.importers import solo
-from compat_adapter.importers.loaders import load_json
-from compat_adapter.importers.places import PluginLayout, plugin_hook_files
-from compat_adapter.model import HookPlace, VendorSpec
-from compat_adapter.permissions.read import read_block
 
 __all__ = ("PLUGINS", "RUNS_HOOKS_OF", "extra_files", "hook_place", "rules_files", "classify", "import_file", "project_files", "settings_file",
            "settings_or_rules")

@@ -14,11 +14,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
 
-from compat_adapter.importers import places
-from compat_adapter.importers import solo
-from compat_adapter.importers import rules as project_rules
-from compat_adapter.importers.common import FileImport, ImportedHook, Refused, Slot, refuse
-from compat_adapter.model import HookPlace, VendorSpec
+from compat_adapter.vendor import (
+    FileImport, HookPlace, ImportedHook, Refused, Slot, VendorSpec, places, project_rules, refuse, solo,
+)
 from vendors.claude.importer import classify as claude_classify
 from vendors.claude.importer import settings_or_rules
 

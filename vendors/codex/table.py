@@ -3,17 +3,8 @@
 Data only. Five events go through the host's official Codex bridge; the rest are ours.
 """
 
-from compat_adapter.model import (
-    HookVar,
-    MatcherEngine,
-    BridgeSpec,
-    EventRow,
-    Route,
-    RulesSpec,
-    Service,
-    ToolName,
-    VendorSpec,
-    degrade,
+from compat_adapter.vendor import (
+    BridgeSpec, EventRow, HookVar, MatcherEngine, Route, RulesSpec, Service, ToolName, VendorSpec, degrade,
 )
 from vendors import shared
 from vendors.surface import CODEX_BRIDGE

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from compat_adapter.handlers.parse import HandlerShape
-from compat_adapter.registry import Later, vendor_unit
-from compat_adapter.routing.placement import Facts
+from compat_adapter.vendor import Facts, HandlerShape, Later, vendor_unit
 from vendors.codex.table import CODEX
 from vendors.codex.voice import CodexVoice
 

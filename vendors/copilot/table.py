@@ -8,16 +8,7 @@ translated natively onto host seams and one is observed only. Both spellings of 
 its losses (named once below).
 """
 
-from compat_adapter.model import (
-    HookVar,
-    MatcherEngine,
-    EventRow,
-    Route,
-    RulesSpec,
-    Service,
-    ToolName,
-    degrade,
-)
+from compat_adapter.vendor import EventRow, HookVar, MatcherEngine, Route, RulesSpec, Service, ToolName, degrade
 from vendors import shared
 
 _OWN = degrade(

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from compat_adapter.registry import Later, vendor_unit
-from compat_adapter.routing.placement import Facts
+from compat_adapter.vendor import Facts, Later, vendor_unit
 from vendors.copilot.handlers import COPILOT_SHAPE
 from vendors.copilot.spec import COPILOT
 from vendors.copilot.voice import CopilotVoice

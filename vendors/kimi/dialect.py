@@ -19,13 +19,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from compat_adapter.dialects.base import HookAnswer, Moment
-from compat_adapter.dialects.patterns import compile_js
-from compat_adapter.jsontext import js_trim
+from compat_adapter.vendor import HookAnswer, Moment, compile_js, js_trim
 from vendors.claude.dialect import ClaudeDialect
 
 if TYPE_CHECKING:
-    from compat_adapter.runtime.process import ProcessOutcome
+    from compat_adapter.vendor import ProcessOutcome
 
 __all__ = ("DIALECT", "KimiDialect")
 

@@ -12,12 +12,10 @@ import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 
-from compat_adapter.errors import ConfigParseError
-from compat_adapter.importers import places
-from compat_adapter.importers import solo
-from compat_adapter.importers import rules as project_rules
-from compat_adapter.importers.common import FileImport, Slot, entry_refusal, judged, no_row, accept, rules_file
-from compat_adapter.model import HookPlace, VendorSpec
+from compat_adapter.vendor import (
+    ConfigParseError, FileImport, HookPlace, Slot, VendorSpec, accept, entry_refusal, judged, no_row, places,
+    project_rules, rules_file, solo,
+)
 
 __all__ = ("RUNS_HOOKS_OF", "extra_files", "hook_place", "import_file", "project_files", "rules_files")
 

@@ -19,19 +19,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from compat_adapter.importers import places
-from compat_adapter.importers import solo
-from compat_adapter.importers import rules as project_rules
-from compat_adapter.importers.common import (
-    FileImport,
-    ImportedHook,
-    Refused,
-    Slot,
-    accept,
-    in_sequence,
-    refuse,
+from compat_adapter.vendor import (
+    FileImport, HookPlace, ImportedHook, Refused, Slot, VendorSpec, accept, in_sequence, places, project_rules, refuse,
+    solo,
 )
-from compat_adapter.model import HookPlace, VendorSpec
 from vendors.claude.importer import settings_file, settings_or_rules
 
 __all__ = ("RUNS_HOOKS_OF", "classify", "context_names", "extra_files", "hook_place", "import_file", "project_files",
