@@ -27,13 +27,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from compat_adapter.dialects.base import HookAnswer, Moment
-from compat_adapter.dialects.common import cause_text, encode_json, merge_answers
-from compat_adapter.dialects.patterns import compile_rust
+from compat_adapter.vendor import HookAnswer, Moment, cause_text, compile_rust, encode_json, merge_answers
 from vendors.claude.dialect import ClaudeDialect
 
 if TYPE_CHECKING:
-    from compat_adapter.runtime.process import ProcessOutcome
+    from compat_adapter.vendor import ProcessOutcome
 
 __all__ = ("DIALECT", "CrushDialect")
 

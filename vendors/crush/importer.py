@@ -20,11 +20,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from compat_adapter.errors import ConfigParseError
-from compat_adapter.importers import rules as project_rules
-from compat_adapter.importers.common import FileImport, Slot, accept, entry_refusal, judged, no_row, rules_file
-from compat_adapter.importers.loaders import load_json
-from compat_adapter.model import HookPlace, VendorSpec
+from compat_adapter.vendor import (
+    ConfigParseError, FileImport, HookPlace, Slot, VendorSpec, accept, entry_refusal, judged, load_json, no_row,
+    project_rules, rules_file,
+)
 
 __all__ = ("RUNS_HOOKS_OF", "canonical_event", "extra_files", "hook_place", "import_file", "project_files",
            "rules_files")

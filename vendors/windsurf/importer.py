@@ -14,21 +14,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
 
-from compat_adapter.errors import ConfigParseError
-from compat_adapter.importers import places
-from compat_adapter.importers import rules as project_rules
-from compat_adapter.importers.common import (
-    FileImport,
-    Slot,
-    accept,
-    entry_refusal,
-    hook_table,
-    judged,
-    no_row,
-    rules_file,
+from compat_adapter.vendor import (
+    ConfigParseError, FileImport, HookPlace, Slot, VendorSpec, accept, entry_refusal, hook_table, judged, load_json,
+    no_row, places, project_rules, rules_file,
 )
-from compat_adapter.importers.loaders import load_json
-from compat_adapter.model import HookPlace, VendorSpec
 
 __all__ = ("RUNS_HOOKS_OF", "extra_files", "hook_place", "import_file", "project_files", "rules_files")
 
