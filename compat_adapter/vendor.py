@@ -31,8 +31,9 @@ if TYPE_CHECKING:
     from compat_adapter.hostface import (EntrySpec, HostFace, ReadKeys, Reply, TableFace, claude_reply, json_reply,
         parse_stdin, read_fields)
     from compat_adapter.importers.common import (Decide, FileImport, ImportedHook, ImportedPlugin, ImportedRules,
-        Refused, Slot, absolute, accept, entry_refusal, freeze, grouped_slots, handler_type, hook_table, import_events,
-        in_sequence, judged, matcher_of, no_row, read_disable_all, refuse, refuse_slots, rules_file, shape_error)
+        ReadFile, Refused, Slot, absolute, accept, config_or_rules, entry_refusal, freeze, grouped_slots, handler_type,
+        hook_table, import_events, in_sequence, judged, matcher_of, no_row, read_disable_all, refuse, refuse_slots,
+        rules_file, shape_error)
     from compat_adapter.importers.loaders import json_kind, load_json, load_jsonc, load_toml
     from compat_adapter.importers.places import PluginLayout, plugin_hook_files
     from compat_adapter.jsontext import JsonTextError, js_lines, js_object, js_read, js_trim, rust_read, rust_trim
@@ -59,17 +60,17 @@ __all__ = ("AnswerDraft", "BridgeSpec", "Capability", "CapabilityResult", "Combi
     "ImportedPlugin", "ImportedRules", "Importer", "InvalidHandler", "InvalidMatcher", "JsonTextError", "Later",
     "MatcherEngine", "McpToolHandler", "ModelHandler", "Moment", "NameSet", "OMIT", "OUTPUT_CAP", "PermissionImport",
     "PermissionRule", "PermissionSetting", "Place", "PluginLayout", "PostBlock", "ProcessOutcome",
-    "REFUSED_HANDLER_TYPES", "ReadKeys", "Refused", "Reply", "Route", "RuleCall", "RuleLanguage", "RulesDeclaration",
-    "RulesFile", "RulesSourceMissing", "RulesSpec", "Ruling", "Said", "SeamMode", "Service", "Slot", "Surface",
-    "TableFace", "ToolName", "UNANSWERED", "UNREACHABLE", "UnsupportedVendor", "VendorSpec", "VendorUnit", "Voice",
-    "absolute", "accept", "capability_result", "cause_text", "chain_input", "claude_reply", "compile_js",
-    "compile_rust", "degrade", "encode_json", "entry_refusal", "first_line", "flag_field", "flatten", "freeze",
-    "grouped_slots", "handler_type", "hook_table", "host_tool", "import_events", "in_sequence", "js_lines",
-    "js_object", "js_problem", "js_read", "js_trim", "json_kind", "json_reply", "judged", "label", "load_json",
-    "load_jsonc", "load_toml", "matcher_of", "merge_answers", "no_row", "overlay", "parse_stdin", "places", "plain",
-    "plugin_hook_files", "project_rules", "read_block", "read_disable_all", "read_fields", "refuse", "refuse_slots",
-    "resolve_sources", "resolve_vendor", "rules_file", "rust_read", "rust_trim", "shape_error", "solo", "split",
-    "string_field", "strings_field", "take", "vendor_call", "vendor_unit")
+    "REFUSED_HANDLER_TYPES", "ReadFile", "ReadKeys", "Refused", "Reply", "Route", "RuleCall", "RuleLanguage",
+    "RulesDeclaration", "RulesFile", "RulesSourceMissing", "RulesSpec", "Ruling", "Said", "SeamMode", "Service",
+    "Slot", "Surface", "TableFace", "ToolName", "UNANSWERED", "UNREACHABLE", "UnsupportedVendor", "VendorSpec",
+    "VendorUnit", "Voice", "absolute", "accept", "capability_result", "cause_text", "chain_input", "claude_reply",
+    "compile_js", "compile_rust", "config_or_rules", "degrade", "encode_json", "entry_refusal", "first_line",
+    "flag_field", "flatten", "freeze", "grouped_slots", "handler_type", "hook_table", "host_tool", "import_events",
+    "in_sequence", "js_lines", "js_object", "js_problem", "js_read", "js_trim", "json_kind", "json_reply", "judged",
+    "label", "load_json", "load_jsonc", "load_toml", "matcher_of", "merge_answers", "no_row", "overlay", "parse_stdin",
+    "places", "plain", "plugin_hook_files", "project_rules", "read_block", "read_disable_all", "read_fields", "refuse",
+    "refuse_slots", "resolve_sources", "resolve_vendor", "rules_file", "rust_read", "rust_trim", "shape_error", "solo",
+    "split", "string_field", "strings_field", "take", "vendor_call", "vendor_unit")
 
 
 #: Where each name lives. Modules are named by their own path (``places`` is
@@ -95,9 +96,10 @@ _HOMES = {
     "IF_EVENTS": "compat_adapter.handlers.rules",
     **dict.fromkeys(("EntrySpec", "HostFace", "ReadKeys", "Reply", "TableFace", "claude_reply", "json_reply",
                     "parse_stdin", "read_fields"), "compat_adapter.hostface"),
-    **dict.fromkeys(("Decide", "FileImport", "ImportedHook", "ImportedPlugin", "ImportedRules", "Refused", "Slot",
-                    "absolute", "accept", "entry_refusal", "freeze", "grouped_slots", "handler_type", "hook_table",
-                    "import_events", "in_sequence", "judged", "matcher_of", "no_row", "read_disable_all", "refuse",
+    **dict.fromkeys(("Decide", "FileImport", "ImportedHook", "ImportedPlugin", "ImportedRules", "ReadFile",
+                    "Refused", "Slot", "absolute", "accept", "config_or_rules", "entry_refusal", "freeze",
+                    "grouped_slots", "handler_type", "hook_table", "import_events", "in_sequence", "judged",
+                    "matcher_of", "no_row", "read_disable_all", "refuse",
                     "refuse_slots", "rules_file", "shape_error"), "compat_adapter.importers.common"),
     **dict.fromkeys(("json_kind", "load_json", "load_jsonc", "load_toml"), "compat_adapter.importers.loaders"),
     **dict.fromkeys(("PluginLayout", "plugin_hook_files"), "compat_adapter.importers.places"),

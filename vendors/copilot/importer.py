@@ -25,8 +25,8 @@ from typing import Any
 
 from compat_adapter.vendor import (
     ConfigParseError, FileImport, HookPlace, ImportedHook, InvalidMatcher, Refused, Slot, VendorSpec, accept,
-    entry_refusal, grouped_slots, handler_type, hook_table, judged, load_json, load_jsonc, matcher_of, no_row, places,
-    project_rules, read_disable_all, refuse, rules_file, solo,
+    config_or_rules, entry_refusal, grouped_slots, handler_type, hook_table, judged, load_json, load_jsonc, matcher_of,
+    no_row, places, project_rules, read_disable_all, refuse, solo,
 )
 
 __all__ = ("RUNS_HOOKS_OF", "extra_files", "hook_place", "rules_files", "classify", "import_file", "project_files")
@@ -49,13 +49,8 @@ def project_files(root: Path) -> list[Path]:
 
 
 def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
-    suffix = path.suffix.lower()
-    if suffix == ".md":
-        return rules_file(spec, path, shown)
-    if suffix == ".json":
-        return _hooks_file(spec, path, shown)
-    raise ConfigParseError(f"{shown}: not a {spec.id} file this importer reads (a hooks .json or "
-                           "an instructions .md)", path=shown)
+    return config_or_rules(spec, path, shown, _hooks_file, config=(".json",),
+                           what="a hooks .json or an instructions .md")
 
 
 def _hooks_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:

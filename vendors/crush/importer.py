@@ -21,8 +21,8 @@ from types import MappingProxyType
 from typing import Any
 
 from compat_adapter.vendor import (
-    ConfigParseError, FileImport, HookPlace, Slot, VendorSpec, accept, entry_refusal, judged, load_json, no_row,
-    project_rules, rules_file,
+    FileImport, HookPlace, Slot, VendorSpec, accept, config_or_rules, entry_refusal, judged, load_json, no_row,
+    project_rules,
 )
 
 __all__ = ("RUNS_HOOKS_OF", "canonical_event", "extra_files", "hook_place", "import_file", "project_files",
@@ -40,13 +40,7 @@ def project_files(root: Path) -> list[Path]:
 
 
 def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
-    suffix = path.suffix.lower()
-    if suffix == ".md":
-        return rules_file(spec, path, shown)
-    if suffix == ".json":
-        return config_file(spec, path, shown)
-    raise ConfigParseError(f"{shown}: not a {spec.id} file this importer reads (a crush.json or a rules .md)",
-                           path=shown)
+    return config_or_rules(spec, path, shown, config_file, config=(".json",), what="a crush.json or a rules .md")
 
 
 def canonical_event(name: str) -> str:

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from compat_adapter.vendor import (
-    ConfigParseError, FileImport, HookPlace, Slot, VendorSpec, accept, entry_refusal, judged, no_row, places,
-    project_rules, rules_file, solo,
+    ConfigParseError, FileImport, HookPlace, Slot, VendorSpec, accept, config_or_rules, entry_refusal, judged, no_row,
+    places, project_rules, solo,
 )
 
 __all__ = ("RUNS_HOOKS_OF", "extra_files", "hook_place", "import_file", "project_files", "rules_files")
@@ -26,13 +26,7 @@ def project_files(root: Path) -> list[Path]:
 
 
 def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
-    suffix = path.suffix.lower()
-    if suffix == ".md":
-        return rules_file(spec, path, shown)
-    if suffix == ".toml":
-        return config_file(spec, path, shown)
-    raise ConfigParseError(f"{shown}: not a {spec.id} file this importer reads (a config.toml or a rules .md)",
-                           path=shown)
+    return config_or_rules(spec, path, shown, config_file, config=(".toml",), what="a config.toml or a rules .md")
 
 
 def config_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:

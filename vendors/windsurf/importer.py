@@ -15,8 +15,8 @@ from pathlib import Path
 from types import MappingProxyType
 
 from compat_adapter.vendor import (
-    ConfigParseError, FileImport, HookPlace, Slot, VendorSpec, accept, entry_refusal, hook_table, judged, load_json,
-    no_row, places, project_rules, rules_file,
+    FileImport, HookPlace, Slot, VendorSpec, accept, config_or_rules, entry_refusal, hook_table, judged, load_json,
+    no_row, places, project_rules,
 )
 
 __all__ = ("RUNS_HOOKS_OF", "extra_files", "hook_place", "import_file", "project_files", "rules_files")
@@ -29,12 +29,8 @@ def project_files(root: Path) -> list[Path]:
 
 
 def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
-    if path.suffix.lower() == ".md" or path.name == ".windsurfrules":
-        return rules_file(spec, path, shown)
-    if path.suffix.lower() == ".json":
-        return hooks_file(spec, path, shown)
-    raise ConfigParseError(f"{shown}: not a {spec.id} file this importer reads (a hooks.json or a rules file)",
-                           path=shown)
+    return config_or_rules(spec, path, shown, hooks_file, config=(".json",), rules_names=(".windsurfrules",),
+                           what="a hooks.json or a rules file")
 
 
 def hooks_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
