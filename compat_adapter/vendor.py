@@ -20,8 +20,8 @@ if TYPE_CHECKING:
     from compat_adapter.catalog import host_tool, resolve_vendor
     from compat_adapter.declare import REFUSED_HANDLER_TYPES
     from compat_adapter.dialects.base import Decision, Dialect, HookAnswer, Moment
-    from compat_adapter.dialects.common import (AnswerDraft, OUTPUT_CAP, cause_text, chain_input, encode_json,
-        first_line, merge_answers, overlay, plain, vendor_call)
+    from compat_adapter.dialects.common import (OUTPUT_CAP, AnswerDraft, cause_text, chain_input, encode_json,
+        first_line, keyed_subject, merge_answers, overlay, plain, vendor_call)
     from compat_adapter.dialects.facts import OMIT, flatten, take
     from compat_adapter.dialects.patterns import compile_js, compile_rust, js_problem
     from compat_adapter.errors import CompatError, ConfigParseError, InvalidHandler, InvalidMatcher, RulesSourceMissing
@@ -67,10 +67,11 @@ __all__ = ("AnswerDraft", "BridgeSpec", "Capability", "CapabilityResult", "Combi
     "compile_js", "compile_rust", "config_or_rules", "degrade", "encode_json", "entry_refusal", "first_line",
     "flag_field", "flatten", "freeze", "grouped_slots", "handler_type", "hook_table", "host_tool", "import_events",
     "in_sequence", "js_lines", "js_object", "js_problem", "js_read", "js_trim", "json_kind", "json_reply", "judged",
-    "label", "load_json", "load_jsonc", "load_toml", "matcher_of", "merge_answers", "no_row", "overlay", "parse_stdin",
-    "places", "plain", "plugin_hook_files", "project_rules", "read_block", "read_disable_all", "read_fields", "refuse",
-    "refuse_slots", "resolve_sources", "resolve_vendor", "rules_file", "rust_read", "rust_trim", "shape_error", "solo",
-    "split", "string_field", "strings_field", "take", "vendor_call", "vendor_unit")
+    "keyed_subject", "label", "load_json", "load_jsonc", "load_toml", "matcher_of", "merge_answers", "no_row",
+    "overlay", "parse_stdin", "places", "plain", "plugin_hook_files", "project_rules", "read_block",
+    "read_disable_all", "read_fields", "refuse", "refuse_slots", "resolve_sources", "resolve_vendor", "rules_file",
+    "rust_read", "rust_trim", "shape_error", "solo", "split", "string_field", "strings_field", "take", "vendor_call",
+    "vendor_unit")
 
 
 #: Where each name lives. Modules are named by their own path (``places`` is
@@ -84,8 +85,9 @@ _HOMES = {
     **dict.fromkeys(("host_tool", "resolve_vendor"), "compat_adapter.catalog"),
     "REFUSED_HANDLER_TYPES": "compat_adapter.declare",
     **dict.fromkeys(("Decision", "Dialect", "HookAnswer", "Moment"), "compat_adapter.dialects.base"),
-    **dict.fromkeys(("AnswerDraft", "OUTPUT_CAP", "cause_text", "chain_input", "encode_json", "first_line",
-                    "merge_answers", "overlay", "plain", "vendor_call"), "compat_adapter.dialects.common"),
+    **dict.fromkeys(("OUTPUT_CAP", "AnswerDraft", "cause_text", "chain_input", "encode_json", "first_line",
+                    "keyed_subject", "merge_answers", "overlay", "plain",
+                    "vendor_call"), "compat_adapter.dialects.common"),
     **dict.fromkeys(("OMIT", "flatten", "take"), "compat_adapter.dialects.facts"),
     **dict.fromkeys(("compile_js", "compile_rust", "js_problem"), "compat_adapter.dialects.patterns"),
     **dict.fromkeys(("CompatError", "ConfigParseError", "InvalidHandler", "InvalidMatcher",
@@ -96,11 +98,11 @@ _HOMES = {
     "IF_EVENTS": "compat_adapter.handlers.rules",
     **dict.fromkeys(("EntrySpec", "HostFace", "ReadKeys", "Reply", "TableFace", "claude_reply", "json_reply",
                     "parse_stdin", "read_fields"), "compat_adapter.hostface"),
-    **dict.fromkeys(("Decide", "FileImport", "ImportedHook", "ImportedPlugin", "ImportedRules", "ReadFile",
-                    "Refused", "Slot", "absolute", "accept", "config_or_rules", "entry_refusal", "freeze",
-                    "grouped_slots", "handler_type", "hook_table", "import_events", "in_sequence", "judged",
-                    "matcher_of", "no_row", "read_disable_all", "refuse",
-                    "refuse_slots", "rules_file", "shape_error"), "compat_adapter.importers.common"),
+    **dict.fromkeys(("Decide", "FileImport", "ImportedHook", "ImportedPlugin", "ImportedRules", "ReadFile", "Refused",
+                    "Slot", "absolute", "accept", "config_or_rules", "entry_refusal", "freeze", "grouped_slots",
+                    "handler_type", "hook_table", "import_events", "in_sequence", "judged", "matcher_of", "no_row",
+                    "read_disable_all", "refuse", "refuse_slots", "rules_file",
+                    "shape_error"), "compat_adapter.importers.common"),
     **dict.fromkeys(("json_kind", "load_json", "load_jsonc", "load_toml"), "compat_adapter.importers.loaders"),
     **dict.fromkeys(("PluginLayout", "plugin_hook_files"), "compat_adapter.importers.places"),
     **dict.fromkeys(("JsonTextError", "js_lines", "js_object", "js_read", "js_trim", "rust_read",

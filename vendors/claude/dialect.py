@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from compat_adapter.vendor import (
     OUTPUT_CAP, AnswerDraft, HookAnswer, Moment, cause_text, compile_js, first_line, js_lines, js_object, js_problem,
-    js_trim, merge_answers, plain,
+    js_trim, keyed_subject, merge_answers, plain,
 )
 from vendors.claude.payload import TOOL_EVENTS, ClaudePayload
 
@@ -140,14 +140,9 @@ class ClaudeDialect(ClaudePayload):
         return not isinstance(compiled, str) and compiled.search(value)
 
     def subject(self, moment: Moment) -> str | None:
-        key = self.subject_keys.get(moment.event)
-        if key is None:
-            return None
-        value = self.payload(moment).get(key)
-        if moment.event == "FileChanged" and isinstance(value, str):
-            # FileChanged matchers name files, not paths.
-            return os.path.basename(value)
-        return value if isinstance(value, str) else None
+        value = keyed_subject(self, moment, self.subject_keys)
+        # FileChanged matchers name files, not paths.
+        return os.path.basename(value) if moment.event == "FileChanged" and value is not None else value
 
     # ── decoding ────────────────────────────────────────────────────────────────────────────
 

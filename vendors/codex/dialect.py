@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from compat_adapter.vendor import (
     OUTPUT_CAP, AnswerDraft, HookAnswer, JsonTextError, Moment, cause_text, compile_rust, encode_json, flatten,
-    merge_answers, plain, rust_read, rust_trim, vendor_call,
+    keyed_subject, merge_answers, plain, rust_read, rust_trim, vendor_call,
 )
 
 if TYPE_CHECKING:
@@ -131,11 +131,7 @@ class CodexDialect:
         return not isinstance(compiled, str) and any(compiled.search(c) for c in candidates)
 
     def subject(self, moment: Moment) -> str | None:
-        key = SUBJECT_KEY.get(moment.event)
-        if key is None:
-            return None
-        value = self.payload(moment).get(key)
-        return value if isinstance(value, str) else None
+        return keyed_subject(self, moment, SUBJECT_KEY)
 
     # ── payload ─────────────────────────────────────────────────────────────────────────────
 

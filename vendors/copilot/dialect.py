@@ -69,7 +69,7 @@ from typing import TYPE_CHECKING, Any
 
 from compat_adapter.vendor import (
     OUTPUT_CAP, UNANSWERED, UNREACHABLE, AnswerDraft, HookAnswer, Moment, cause_text, compile_js, encode_json, flatten,
-    js_lines, js_object, js_problem, js_trim, merge_answers, plain, vendor_call,
+    js_lines, js_object, js_problem, js_trim, keyed_subject, merge_answers, plain, vendor_call,
 )
 from vendors.copilot.voice import HOOK_ERRORED
 
@@ -157,11 +157,7 @@ class CopilotDialect:
         return not isinstance(compiled, str) and compiled.search(value)
 
     def subject(self, moment: Moment) -> str | None:
-        key = SUBJECT_KEY.get(moment.event)
-        if key is None:
-            return None
-        value = self.payload(moment).get(key)
-        return value if isinstance(value, str) else None
+        return keyed_subject(self, moment, SUBJECT_KEY)
 
     # ── payload ─────────────────────────────────────────────────────────────────────────────
 

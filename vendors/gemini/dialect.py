@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from compat_adapter.vendor import (
     OUTPUT_CAP, AnswerDraft, Decision, HookAnswer, JsonTextError, Moment, cause_text, chain_input, compile_js,
-    encode_json, first_line, flatten, js_read, js_trim, plain, vendor_call,
+    encode_json, first_line, flatten, js_read, js_trim, keyed_subject, plain, vendor_call,
 )
 
 if TYPE_CHECKING:
@@ -134,9 +134,7 @@ class GeminiDialect:
         return pattern == value if isinstance(compiled, str) else bool(compiled.search(value))
 
     def subject(self, moment: Moment) -> str | None:
-        key = SUBJECT_KEY.get(moment.event)
-        value = self.payload(moment).get(key) if key else None
-        return value if isinstance(value, str) else None
+        return keyed_subject(self, moment, SUBJECT_KEY)
 
     # ── payload ─────────────────────────────────────────────────────────────────────────────
 
