@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     from compat_adapter.dialects.common import (OUTPUT_CAP, AnswerDraft, cause_text, chain_input, encode_json,
         first_line, keyed_subject, merge_answers, overlay, plain, vendor_call)
     from compat_adapter.dialects.facts import OMIT, flatten, take
-    from compat_adapter.dialects.patterns import compile_js, compile_rust, js_problem
+    from compat_adapter.dialects.patterns import (Searched, compile_js, compile_rust, js_problem, search_problem,
+        searches)
     from compat_adapter.errors import CompatError, ConfigParseError, InvalidHandler, InvalidMatcher, RulesSourceMissing
     from compat_adapter.handlers.outcome import UNANSWERED, UNREACHABLE
     from compat_adapter.handlers.parse import CommandOptions, HandlerShape, flag_field, string_field, strings_field
@@ -61,17 +62,17 @@ __all__ = ("AnswerDraft", "BridgeSpec", "Capability", "CapabilityResult", "Combi
     "MatcherEngine", "McpToolHandler", "ModelHandler", "Moment", "NameSet", "OMIT", "OUTPUT_CAP", "PermissionImport",
     "PermissionRule", "PermissionSetting", "Place", "PluginLayout", "PostBlock", "ProcessOutcome",
     "REFUSED_HANDLER_TYPES", "ReadFile", "ReadKeys", "Refused", "Reply", "Route", "RuleCall", "RuleLanguage",
-    "RulesDeclaration", "RulesFile", "RulesSourceMissing", "RulesSpec", "Ruling", "Said", "SeamMode", "Service",
-    "Slot", "Surface", "TableFace", "ToolName", "UNANSWERED", "UNREACHABLE", "UnsupportedVendor", "VendorSpec",
-    "VendorUnit", "Voice", "absolute", "accept", "capability_result", "cause_text", "chain_input", "claude_reply",
-    "compile_js", "compile_rust", "config_or_rules", "degrade", "encode_json", "entry_refusal", "first_line",
-    "flag_field", "flatten", "freeze", "grouped_slots", "handler_type", "hook_table", "host_tool", "import_events",
-    "in_sequence", "js_lines", "js_object", "js_problem", "js_read", "js_trim", "json_kind", "json_reply", "judged",
-    "keyed_subject", "label", "load_json", "load_jsonc", "load_toml", "matcher_of", "merge_answers", "no_row",
-    "overlay", "parse_stdin", "places", "plain", "plugin_hook_files", "project_rules", "read_block",
-    "read_disable_all", "read_fields", "refuse", "refuse_slots", "resolve_sources", "resolve_vendor", "rules_file",
-    "rust_read", "rust_trim", "shape_error", "solo", "split", "string_field", "strings_field", "take", "vendor_call",
-    "vendor_unit")
+    "RulesDeclaration", "RulesFile", "RulesSourceMissing", "RulesSpec", "Ruling", "Said", "SeamMode", "Searched",
+    "Service", "Slot", "Surface", "TableFace", "ToolName", "UNANSWERED", "UNREACHABLE", "UnsupportedVendor",
+    "VendorSpec", "VendorUnit", "Voice", "absolute", "accept", "capability_result", "cause_text", "chain_input",
+    "claude_reply", "compile_js", "compile_rust", "config_or_rules", "degrade", "encode_json", "entry_refusal",
+    "first_line", "flag_field", "flatten", "freeze", "grouped_slots", "handler_type", "hook_table", "host_tool",
+    "import_events", "in_sequence", "js_lines", "js_object", "js_problem", "js_read", "js_trim", "json_kind",
+    "json_reply", "judged", "keyed_subject", "label", "load_json", "load_jsonc", "load_toml", "matcher_of",
+    "merge_answers", "no_row", "overlay", "parse_stdin", "places", "plain", "plugin_hook_files", "project_rules",
+    "read_block", "read_disable_all", "read_fields", "refuse", "refuse_slots", "resolve_sources", "resolve_vendor",
+    "rules_file", "rust_read", "rust_trim", "search_problem", "searches", "shape_error", "solo", "split",
+    "string_field", "strings_field", "take", "vendor_call", "vendor_unit")
 
 
 #: Where each name lives. Modules are named by their own path (``places`` is
@@ -89,7 +90,8 @@ _HOMES = {
                     "keyed_subject", "merge_answers", "overlay", "plain",
                     "vendor_call"), "compat_adapter.dialects.common"),
     **dict.fromkeys(("OMIT", "flatten", "take"), "compat_adapter.dialects.facts"),
-    **dict.fromkeys(("compile_js", "compile_rust", "js_problem"), "compat_adapter.dialects.patterns"),
+    **dict.fromkeys(("Searched", "compile_js", "compile_rust", "js_problem", "search_problem",
+                    "searches"), "compat_adapter.dialects.patterns"),
     **dict.fromkeys(("CompatError", "ConfigParseError", "InvalidHandler", "InvalidMatcher",
                     "RulesSourceMissing"), "compat_adapter.errors"),
     **dict.fromkeys(("UNANSWERED", "UNREACHABLE"), "compat_adapter.handlers.outcome"),

@@ -62,7 +62,7 @@ from typing import TYPE_CHECKING, Any
 
 from compat_adapter.vendor import (
     OUTPUT_CAP, AnswerDraft, HookAnswer, JsonTextError, Moment, cause_text, compile_js, encode_json, first_line,
-    flatten, js_problem, js_read, js_trim, merge_answers, plain, vendor_call,
+    flatten, js_problem, js_read, js_trim, merge_answers, plain, searches, vendor_call,
 )
 
 if TYPE_CHECKING:
@@ -105,10 +105,7 @@ class OpenCodeDialect:
         return js_problem(matcher)
 
     def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
-        if matcher is None or event not in _TOOL_HOOKS:
-            return True
-        compiled = compile_js(matcher)
-        return not isinstance(compiled, str) and compiled.search(subject or "")
+        return event not in _TOOL_HOOKS or searches(compile_js, matcher, subject)
 
     def subject(self, moment: Moment) -> str | None:
         if moment.event not in _TOOL_HOOKS:
