@@ -306,8 +306,7 @@ class Runner:
         self.verbatim = Verbatim()
         #: The input rewrites the hooks asked for, run as nested calls on tools/execute.
         self.rewrites = Rewrites(host)
-        #: The asks handed to the host's approval whose vendor runs the call when nobody answers, and
-        #: those whose vendor runs its pre-tool hooks again as the call executes (CodeBuddy).
+        #: Asks whose vendor runs the call when nobody answers, or re-runs pre-tool hooks as it executes.
         self.unattended, self.reasked = Unattended(host), Reasked()
         #: The calls a pre-tool hook allowed (a rule's guard weighs it: see ``routing.allowed``).
         self.allowed = Allowed()

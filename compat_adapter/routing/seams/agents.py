@@ -18,7 +18,6 @@ from compat_adapter.host.protocol import (
     SubagentStart,
     TurnStopping,
 )
-from compat_adapter.catalog import voice_of
 from compat_adapter.routing import points
 from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages, message, turn_of
 from compat_adapter.routing.seams.prompts import prompt_parts
@@ -50,7 +49,7 @@ async def on_turn_stopping(runner: Runner, event: TurnStopping) -> None:
     key = (event.agent.id, event.turn)
     forced = blocks.get(key, 0)
     # After a block, a vendor that runs its Stop hooks once a turn (Kimi) runs none of them again.
-    again = None if not forced else (lambda entry: voice_of(entry.spec.id).stop_again)
+    again = None if not forced else (lambda entry: entry.unit.voice.stop_again)
     done = await runner.run(point, point.fields(event, forced), session=event.agent.session,
                             turn=event.turn, scene={"forced": forced, "agent": event.agent}, keep=again)
     if not done:
