@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from compat_adapter.importers.common import (Decide, FileImport, ImportedHook, ImportedPlugin, ImportedRules,
         ReadFile, Refused, Slot, absolute, accept, config_or_rules, entry_refusal, freeze, grouped_slots, handler_type,
         hook_table, import_events, in_sequence, judged, matcher_of, no_row, read_disable_all, refuse, refuse_slots,
-        rules_file, shape_error)
+        rules_file, served_row, shape_error)
     from compat_adapter.importers.loaders import json_kind, load_json, load_jsonc, load_toml
     from compat_adapter.importers.places import PluginLayout, plugin_hook_files
     from compat_adapter.jsontext import JsonTextError, js_lines, js_object, js_read, js_trim, rust_read, rust_trim
@@ -71,7 +71,7 @@ __all__ = ("AnswerDraft", "BridgeSpec", "Capability", "CapabilityResult", "Combi
     "json_reply", "judged", "keyed_subject", "label", "load_json", "load_jsonc", "load_toml", "matcher_of",
     "merge_answers", "no_row", "overlay", "parse_stdin", "places", "plain", "plugin_hook_files", "project_rules",
     "read_block", "read_disable_all", "read_fields", "refuse", "refuse_slots", "resolve_sources", "resolve_vendor",
-    "rules_file", "rust_read", "rust_trim", "search_problem", "searches", "shape_error", "solo", "split",
+    "rules_file", "rust_read", "rust_trim", "search_problem", "searches", "served_row", "shape_error", "solo", "split",
     "string_field", "strings_field", "take", "vendor_call", "vendor_unit")
 
 
@@ -103,7 +103,7 @@ _HOMES = {
     **dict.fromkeys(("Decide", "FileImport", "ImportedHook", "ImportedPlugin", "ImportedRules", "ReadFile", "Refused",
                     "Slot", "absolute", "accept", "config_or_rules", "entry_refusal", "freeze", "grouped_slots",
                     "handler_type", "hook_table", "import_events", "in_sequence", "judged", "matcher_of", "no_row",
-                    "read_disable_all", "refuse", "refuse_slots", "rules_file",
+                    "read_disable_all", "refuse", "refuse_slots", "rules_file", "served_row",
                     "shape_error"), "compat_adapter.importers.common"),
     **dict.fromkeys(("json_kind", "load_json", "load_jsonc", "load_toml"), "compat_adapter.importers.loaders"),
     **dict.fromkeys(("PluginLayout", "plugin_hook_files"), "compat_adapter.importers.places"),

@@ -232,6 +232,17 @@ def no_row(spec: VendorSpec, event: str, hint: str = "") -> tuple[str, str]:
     return "UNKNOWN_EVENT", f"{spec.id} has no hook event {event!r}, so it never runs these hooks{hint}"
 
 
+def served_row(spec: VendorSpec, event: str, what: str, shown: str, place: str,
+               refused: list[Refused]) -> EventRow | None:
+    """The row of ``event`` for one entry at ``place``; None once ``what`` is refused there, as a real
+    event the vendor does not serve or an unknown one (:func:`no_row`)."""
+    row = spec.row(event)
+    if row is None:
+        code, why = no_row(spec, event)
+        refused.append(entry_refusal(spec, what, shown, place, why, code, event))
+    return row
+
+
 def entry_refusal(spec: VendorSpec, what: str, shown: str, place: str, reason: str,
                   code: str = "INVALID_ENTRY", event: str | None = None) -> Refused:
     """One refused entry at one place of a file; the rest of the file still imports."""

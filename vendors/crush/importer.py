@@ -21,8 +21,8 @@ from types import MappingProxyType
 from typing import Any
 
 from compat_adapter.vendor import (
-    FileImport, HookPlace, Slot, VendorSpec, accept, config_or_rules, entry_refusal, judged, load_json, no_row,
-    project_rules,
+    FileImport, HookPlace, Slot, VendorSpec, accept, config_or_rules, entry_refusal, judged, load_json, project_rules,
+    served_row,
 )
 
 __all__ = ("RUNS_HOOKS_OF", "canonical_event", "extra_files", "hook_place", "import_file", "project_files",
@@ -63,12 +63,10 @@ def config_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
             out.refused.append(entry_refusal(spec, f"{key} hooks", shown, place,
                                              _REFUSED.format("not a list of hooks"), event=event))
             continue
-        row = spec.row(event)
         for i, entry in enumerate(entries):
             here = f"{place}[{i}]"
+            row = served_row(spec, event, f"{key} hook", shown, here, out.refused)
             if row is None:
-                code, why = no_row(spec, event)
-                out.refused.append(entry_refusal(spec, f"{key} hook", shown, here, why, code, event))
                 continue
             problem = _problem(entry)
             if problem is not None:

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from compat_adapter.vendor import (
-    ConfigParseError, FileImport, HookPlace, Slot, VendorSpec, accept, config_or_rules, entry_refusal, judged, no_row,
-    places, project_rules, solo,
+    ConfigParseError, FileImport, HookPlace, Slot, VendorSpec, accept, config_or_rules, entry_refusal, judged, places,
+    project_rules, served_row, solo,
 )
 
 __all__ = ("RUNS_HOOKS_OF", "extra_files", "hook_place", "import_file", "project_files", "rules_files")
@@ -45,10 +45,8 @@ def config_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
             out.refused.append(entry_refusal(spec, "hook entry", shown, place, "a [[hooks]] entry needs an event"))
             continue
         event = entry["event"]
-        row = spec.row(event)
+        row = served_row(spec, event, f"{event} hook", shown, place, out.refused)
         if row is None:
-            code, why = no_row(spec, event)
-            out.refused.append(entry_refusal(spec, f"{event} hook", shown, place, why, code, event))
             continue
         command = entry.get("command")
         if not isinstance(command, str) or not command.strip():

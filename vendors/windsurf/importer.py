@@ -16,7 +16,7 @@ from types import MappingProxyType
 
 from compat_adapter.vendor import (
     FileImport, HookPlace, Slot, VendorSpec, accept, config_or_rules, entry_refusal, hook_table, judged, load_json,
-    no_row, places, project_rules,
+    places, project_rules, served_row,
 )
 
 __all__ = ("RUNS_HOOKS_OF", "extra_files", "hook_place", "import_file", "project_files", "rules_files")
@@ -37,12 +37,10 @@ def hooks_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
     out = FileImport()
     for event, entries, place in hook_table(spec, load_json(path, shown).get("hooks", {}), shown, "hooks",
                                             out.refused):
-        row = spec.row(event)
         for i, entry in enumerate(entries):
             here = f"{place}[{i}]"
+            row = served_row(spec, event, f"{event} hook", shown, here, out.refused)
             if row is None:
-                code, why = no_row(spec, event)
-                out.refused.append(entry_refusal(spec, f"{event} hook", shown, here, why, code, event))
                 continue
             command = entry.get("command") if isinstance(entry, Mapping) else None
             problem = _refusal(entry, command)
