@@ -15,7 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from compat_adapter.vendor import (
-    FileImport, HookPlace, ImportedHook, Refused, Slot, VendorSpec, places, project_rules, refuse, solo,
+    FileImport, ImportedHook, Refused, Slot, VendorSpec, places, project_rules, refuse, solo,
 )
 from vendors.claude.importer import classify as claude_classify
 from vendors.claude.importer import settings_or_rules
@@ -57,6 +57,5 @@ rules_files = project_rules.agents_md
 extra_files = solo.no_extra_files
 
 
-def hook_place(path: Path) -> HookPlace:
-    """A settings file's hooks run in the project above its ``.continue`` folder (cn runs them in its cwd)."""
-    return places.hook_place(path, folders=(".continue",))
+#: A settings file's hooks run in the project above its ``.continue`` folder (cn runs them in its cwd).
+hook_place = places.in_folders(".continue")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from compat_adapter.vendor import (
-    FileImport, HookPlace, VendorSpec, hook_table, import_events, load_json, places, project_rules, refuse_slots, solo,
+    FileImport, VendorSpec, hook_table, import_events, load_json, places, project_rules, refuse_slots, solo,
 )
 from vendors.claude.importer import classify, settings_or_rules
 
@@ -69,6 +69,5 @@ rules_files = project_rules.agents_md
 extra_files = solo.no_extra_files
 
 
-def hook_place(path: Path) -> HookPlace:
-    """A project file's hooks run in the project above its ``.factory`` folder."""
-    return places.hook_place(path, folders=(".factory",))
+#: A project file's hooks run in the project above its ``.factory`` folder.
+hook_place = places.in_folders(".factory")

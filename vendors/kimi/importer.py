@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from compat_adapter.vendor import (
-    ConfigParseError, FileImport, HookPlace, Slot, VendorSpec, accept, config_or_rules, entry_refusal, judged, places,
+    ConfigParseError, FileImport, Slot, VendorSpec, accept, config_or_rules, entry_refusal, judged, places,
     project_rules, served_row, solo,
 )
 
@@ -73,6 +73,5 @@ rules_files = project_rules.agents_md
 extra_files = solo.no_extra_files
 
 
-def hook_place(path: Path) -> HookPlace:
-    """A config.toml's hooks run in the session's folder (Kimi's cwd)."""
-    return places.hook_place(path, folders=(".kimi-code",))
+#: A config.toml's hooks run in the session's folder (Kimi's cwd).
+hook_place = places.in_folders(".kimi-code")

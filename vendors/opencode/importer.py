@@ -26,9 +26,8 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 from compat_adapter.vendor import (
-    CompatError, ConfigParseError, FileImport, HookPlace, ImportedPlugin, ImportedRules, Refused, RulesSourceMissing,
-    VendorSpec, absolute, freeze, load_jsonc, places, project_rules, read_block, resolve_sources, rules_file,
-    shape_error, solo,
+    CompatError, ConfigParseError, FileImport, ImportedPlugin, ImportedRules, Refused, RulesSourceMissing, VendorSpec,
+    absolute, freeze, load_jsonc, places, project_rules, read_block, resolve_sources, rules_file, shape_error, solo,
 )
 
 __all__ = ("RUNS_HOOKS_OF", "extra_files", "hook_place", "rules_files", "PLUGIN_SUFFIXES", "import_file", "project_files")
@@ -204,9 +203,8 @@ def rules_files(root: Path) -> list[Path]:
     return project_rules.first(root, "AGENTS.md", "CLAUDE.md")
 
 
-def hook_place(path: Path) -> HookPlace:
-    """A config's or plugin's project is the folder above ``.opencode`` (or the config's own)."""
-    return places.hook_place(path, folders=(".opencode",))
+#: A config's or plugin's project is the folder above ``.opencode`` (or the config's own).
+hook_place = places.in_folders(".opencode")
 
 
 def extra_files(root: Path) -> list[Path]:

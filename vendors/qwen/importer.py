@@ -20,8 +20,7 @@ from types import MappingProxyType
 from typing import Any
 
 from compat_adapter.vendor import (
-    FileImport, HookPlace, ImportedHook, Refused, Slot, VendorSpec, accept, in_sequence, places, project_rules, refuse,
-    solo,
+    FileImport, ImportedHook, Refused, Slot, VendorSpec, accept, in_sequence, places, project_rules, refuse, solo,
 )
 from vendors.claude.importer import settings_file, settings_or_rules
 
@@ -116,7 +115,6 @@ def context_names(settings: Path) -> tuple[str, ...]:
 extra_files = solo.no_extra_files
 
 
-def hook_place(path: Path) -> HookPlace:
-    """A settings file's hooks run in the project above its ``.qwen`` folder (Qwen runs them in the
-    session's folder, ``input.cwd``)."""
-    return places.hook_place(path, folders=(".qwen",))
+#: A settings file's hooks run in the project above its ``.qwen`` folder (Qwen runs them in the
+#: session's folder, ``input.cwd``).
+hook_place = places.in_folders(".qwen")

@@ -15,8 +15,8 @@ from pathlib import Path
 from types import MappingProxyType
 
 from compat_adapter.vendor import (
-    FileImport, HookPlace, Slot, VendorSpec, accept, config_or_rules, entry_refusal, hook_table, judged, load_json,
-    places, project_rules, served_row,
+    FileImport, Slot, VendorSpec, accept, config_or_rules, entry_refusal, hook_table, judged, load_json, places,
+    project_rules, served_row,
 )
 
 __all__ = ("RUNS_HOOKS_OF", "extra_files", "hook_place", "import_file", "project_files", "rules_files")
@@ -76,6 +76,5 @@ def extra_files(root: Path) -> list[Path]:
     return []
 
 
-def hook_place(path: Path) -> HookPlace:
-    """A workspace file's hooks run in the workspace above its ``.windsurf`` folder."""
-    return places.hook_place(path, folders=(".windsurf",))
+#: A workspace file's hooks run in the workspace above its ``.windsurf`` folder.
+hook_place = places.in_folders(".windsurf")
