@@ -31,6 +31,7 @@ from compat_adapter.routing.hostfacts import session_facts
 from compat_adapter.routing.notices import notices
 from compat_adapter.routing.rewrite import Rewrites
 from compat_adapter.routing.state import RunnerState
+from compat_adapter.routing.reasked import Reasked
 from compat_adapter.routing.unattended import Unattended
 from compat_adapter.routing.verbatim import Verbatim
 from compat_adapter.routing.verdicts import observe
@@ -288,9 +289,8 @@ class Group:
 class Runner:
     """The hooks mounted on each point for one adapter, and the loop that runs them.
 
-    Groups are kept in first-registration order and rebuilt only on mount and unmount: they are
-    read on every dispatch.
-    """
+    Groups are kept in first-registration order and rebuilt only on mount and unmount (read on
+    every dispatch)."""
 
     def __init__(self, host: Host, audit: MutableSequence[AuditRecord], owner: str = "") -> None:
         self.host = host
@@ -306,8 +306,8 @@ class Runner:
         self.verbatim = Verbatim()
         #: The input rewrites the hooks asked for, run as nested calls on tools/execute.
         self.rewrites = Rewrites(host)
-        #: The asks handed to the host's approval whose vendor runs the call when nobody answers.
-        self.unattended = Unattended(host)
+        #: Asks whose vendor runs the call when nobody answers, or re-runs pre-tool hooks as it executes.
+        self.unattended, self.reasked = Unattended(host), Reasked()
         #: The calls a pre-tool hook allowed (a rule's guard weighs it: see ``routing.allowed``).
         self.allowed = Allowed()
         #: The host's model for prompt and agent hooks (the optional `complete` part), if it has one.

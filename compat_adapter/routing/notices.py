@@ -35,16 +35,21 @@ def notices(group: GroupResult, applied: Applied, fields: Mapping[str, Any],
     if merged.system_message:
         out.append(Notice("message", voice.system_message(who, merged.system_message), session_id, origin))
     if applied.halt is not None:
-        out.append(Notice("stopped", voice.stopped(who, applied.halt), session_id, origin, ends_turn=True))
+        out.extend(_stopped(voice.stopped(who, applied.halt), session_id, origin, ends_turn=True))
     elif isinstance(applied.verdict, PreStepDecision) and applied.verdict.kind == "reject":
         if merged.stop:
-            out.append(Notice("stopped", voice.stopped(who, merged.stop_reason or who.reason), session_id,
-                              origin, ends_turn=True))
+            out.extend(_stopped(voice.stopped(who, merged.stop_reason or who.reason), session_id, origin,
+                                ends_turn=True))
         else:
             prompt = str(fields.get("prompt") or "")
             out.append(Notice("blocked", voice.prompt_blocked(who, prompt), session_id, origin,
                               ends_turn=True))
     if applied.halt is None and not merged.stop and merged.stop_reason:
         # A stopReason the vendor shows though the turn goes on (Codex's PostToolUse).
-        out.append(Notice("stopped", voice.stopped(who, merged.stop_reason), session_id, origin))
+        out.extend(_stopped(voice.stopped(who, merged.stop_reason), session_id, origin))
     return tuple(out)
+
+
+def _stopped(text: str | None, session_id: str | None, origin: str, ends_turn: bool = False) -> tuple[Notice, ...]:
+    # None: the vendor shows its user nothing of a continue:false (CodeBuddy), so neither does the host.
+    return () if text is None else (Notice("stopped", text, session_id, origin, ends_turn=ends_turn),)

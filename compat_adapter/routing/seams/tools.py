@@ -82,6 +82,8 @@ async def on_pre_execute(runner: Runner, execution: ToolExecution, next: Next) -
         return runner.verbatim.deny(execution, verdict.reason)
     if isinstance(verdict, PreToolDecision) and verdict.kind == "ask":
         first = done[-1][0].ran[0]
+        if first.unit.landing.ask_runs_hooks_again:
+            runner.reasked.want(execution, first.spec.id)
         if first.unit.landing.ask_unattended == "allow":
             runner.unattended.want(execution, first.spec.id)  # nobody to ask: the vendor runs the call
         elif applied.unanswered is not None:
@@ -147,7 +149,26 @@ async def on_post_execute(runner: Runner, event: ToolPostEvent, next: Next) -> P
 
 async def on_approval(runner: Runner, request: ApprovalRequest, next: Next) -> ApprovalOutcome:
     # An ask of our pre-tool hooks that nobody answers is settled as its vendor settles it.
-    return runner.unattended.settle(request, await _approval(runner, request, next))
+    outcome = runner.unattended.settle(request, await _approval(runner, request, next))
+    asked = runner.reasked.take(request)
+    if asked is None or outcome is not ApprovalOutcome.ALLOWED_ONCE:
+        return outcome
+    # The call a vendor's pre-tool hooks asked about goes ahead: that vendor runs them once more
+    # (CodeBuddy), and a deny of theirs refuses it; another ask or an allow lets it run.
+    execution, vendor = asked
+    point = points.PRE_EXECUTE
+    again = await runner.run(point, point.fields(execution), session=request.agent.session,
+                             turn=turn_of(request.agent.session), scene={"approval": False, "agent": request.agent},
+                             keep=lambda entry: entry.spec.id == vendor)
+    verdict = again[-1][1].verdict if again else None
+    if isinstance(again, Unanswered) and again.guarded:
+        runner.verbatim.rejected(execution, again.reason)
+        return ApprovalOutcome.REJECTED
+    if not (isinstance(verdict, PreToolDecision) and verdict.kind == "deny"):
+        return outcome
+    if verdict.reason is not None:
+        runner.verbatim.rejected(execution, verdict.reason)  # the model reads the vendor's words
+    return ApprovalOutcome.REJECTED
 
 
 async def _approval(runner: Runner, request: ApprovalRequest, next: Next) -> ApprovalOutcome:
