@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from compat_adapter.capability import CommandPolicy, PolicyGuard, PolicyRule, VerdictRules
     from compat_adapter.catalog import host_tool, resolve_vendor
     from compat_adapter.declare import REFUSED_HANDLER_TYPES
     from compat_adapter.dialects.base import Decision, Dialect, HookAnswer, Moment
@@ -25,10 +26,12 @@ if TYPE_CHECKING:
     from compat_adapter.dialects.facts import OMIT, flatten, take
     from compat_adapter.dialects.patterns import (Searched, compile_js, compile_rust, js_problem, search_problem,
         searches)
-    from compat_adapter.errors import CompatError, ConfigParseError, InvalidHandler, InvalidMatcher, RulesSourceMissing
+    from compat_adapter.errors import (CompatError, ConfigParseError, InvalidDeclaration, InvalidHandler,
+        InvalidMatcher, RulesSourceMissing)
     from compat_adapter.handlers.outcome import UNANSWERED, UNREACHABLE
     from compat_adapter.handlers.parse import CommandOptions, HandlerShape, flag_field, string_field, strings_field
     from compat_adapter.handlers.rules import IF_EVENTS
+    from compat_adapter.host.protocol import Host, PreToolDecision, ToolExecution
     from compat_adapter.hostface import (EntrySpec, HostFace, ReadKeys, Reply, TableFace, claude_reply, json_reply,
         parse_stdin, read_fields)
     from compat_adapter.importers.common import (Decide, FileImport, ImportedHook, ImportedPlugin, ImportedRules,
@@ -46,7 +49,10 @@ if TYPE_CHECKING:
     from compat_adapter.permissions.model import PermissionImport, PermissionRule, PermissionSetting, RuleCall, Ruling
     from compat_adapter.permissions.read import read_block
     from compat_adapter.registry import Importer, Later, VendorUnit, vendor_unit
+    from compat_adapter.routing.dispatch import GroupResult
     from compat_adapter.routing.placement import Facts
+    from compat_adapter.routing.points import Point
+    from compat_adapter.routing.verdicts import END_TURN, Applied, Rule, Steer, stop_rule
     from compat_adapter.routing.voice import Place, PostBlock, Said, Voice, label
     from compat_adapter.rules import resolve_sources
     from compat_adapter.runtime.outcome import ProcessOutcome
@@ -54,25 +60,27 @@ if TYPE_CHECKING:
     from compat_adapter.importers import places, solo
     from compat_adapter.importers import rules as project_rules
 
-__all__ = ("AnswerDraft", "BridgeSpec", "Capability", "CapabilityResult", "Combination", "CommandHandler",
-    "CommandOptions", "CompatError", "Confidence", "ConfigParseError", "Decide", "Decision", "Degradation",
-    "DegradationCode", "Dialect", "EntrySpec", "EventRow", "Facts", "FileImport", "Frozen", "Handler", "HandlerShape",
-    "HookAnswer", "HookDeclaration", "HookPlace", "HookVar", "HostFace", "HttpHandler", "IF_EVENTS", "ImportedHook",
-    "ImportedPlugin", "ImportedRules", "Importer", "InvalidHandler", "InvalidMatcher", "JsonTextError", "Later",
-    "MatcherEngine", "McpToolHandler", "ModelHandler", "Moment", "NameSet", "OMIT", "OUTPUT_CAP", "PermissionImport",
-    "PermissionRule", "PermissionSetting", "Place", "PluginLayout", "PostBlock", "ProcessOutcome",
-    "REFUSED_HANDLER_TYPES", "ReadFile", "ReadKeys", "Refused", "Reply", "Route", "RuleCall", "RuleLanguage",
-    "RulesDeclaration", "RulesFile", "RulesSourceMissing", "RulesSpec", "Ruling", "Said", "SeamMode", "Searched",
-    "Service", "Slot", "Surface", "TableFace", "ToolName", "UNANSWERED", "UNREACHABLE", "UnsupportedVendor",
-    "VendorSpec", "VendorUnit", "Voice", "absolute", "accept", "capability_result", "cause_text", "chain_input",
-    "claude_reply", "compile_js", "compile_rust", "config_or_rules", "degrade", "encode_json", "entry_refusal",
-    "first_line", "flag_field", "flatten", "freeze", "grouped_slots", "handler_type", "hook_table", "host_tool",
-    "import_events", "in_sequence", "js_lines", "js_object", "js_problem", "js_read", "js_trim", "json_kind",
-    "json_reply", "judged", "keyed_subject", "label", "load_json", "load_jsonc", "load_toml", "matcher_of",
-    "merge_answers", "no_row", "overlay", "parse_stdin", "places", "plain", "plugin_hook_files", "project_rules",
-    "read_block", "read_disable_all", "read_fields", "refuse", "refuse_slots", "resolve_sources", "resolve_vendor",
-    "rules_file", "rust_read", "rust_trim", "search_problem", "searches", "served_row", "shape_error", "solo", "split",
-    "string_field", "strings_field", "take", "vendor_call", "vendor_unit")
+__all__ = ("AnswerDraft", "Applied", "BridgeSpec", "Capability", "CapabilityResult", "Combination", "CommandHandler",
+    "CommandOptions", "CommandPolicy", "CompatError", "Confidence", "ConfigParseError", "Decide", "Decision",
+    "Degradation", "DegradationCode", "Dialect", "END_TURN", "EntrySpec", "EventRow", "Facts", "FileImport", "Frozen",
+    "GroupResult", "Handler", "HandlerShape", "HookAnswer", "HookDeclaration", "HookPlace", "HookVar", "Host",
+    "HostFace", "HttpHandler", "IF_EVENTS", "ImportedHook", "ImportedPlugin", "ImportedRules", "Importer",
+    "InvalidDeclaration", "InvalidHandler", "InvalidMatcher", "JsonTextError", "Later", "MatcherEngine",
+    "McpToolHandler", "ModelHandler", "Moment", "NameSet", "OMIT", "OUTPUT_CAP", "PermissionImport", "PermissionRule",
+    "PermissionSetting", "Place", "PluginLayout", "Point", "PolicyGuard", "PolicyRule", "PostBlock", "PreToolDecision",
+    "ProcessOutcome", "REFUSED_HANDLER_TYPES", "ReadFile", "ReadKeys", "Refused", "Reply", "Route", "Rule", "RuleCall",
+    "RuleLanguage", "RulesDeclaration", "RulesFile", "RulesSourceMissing", "RulesSpec", "Ruling", "Said", "SeamMode",
+    "Searched", "Service", "Slot", "Steer", "Surface", "TableFace", "ToolExecution", "ToolName", "UNANSWERED",
+    "UNREACHABLE", "UnsupportedVendor", "VendorSpec", "VendorUnit", "VerdictRules", "Voice", "absolute", "accept",
+    "capability_result", "cause_text", "chain_input", "claude_reply", "compile_js", "compile_rust", "config_or_rules",
+    "degrade", "encode_json", "entry_refusal", "first_line", "flag_field", "flatten", "freeze", "grouped_slots",
+    "handler_type", "hook_table", "host_tool", "import_events", "in_sequence", "js_lines", "js_object", "js_problem",
+    "js_read", "js_trim", "json_kind", "json_reply", "judged", "keyed_subject", "label", "load_json", "load_jsonc",
+    "load_toml", "matcher_of", "merge_answers", "no_row", "overlay", "parse_stdin", "places", "plain",
+    "plugin_hook_files", "project_rules", "read_block", "read_disable_all", "read_fields", "refuse", "refuse_slots",
+    "resolve_sources", "resolve_vendor", "rules_file", "rust_read", "rust_trim", "search_problem", "searches",
+    "served_row", "shape_error", "solo", "split", "stop_rule", "string_field", "strings_field", "take", "vendor_call",
+    "vendor_unit")
 
 
 #: Where each name lives. Modules are named by their own path (``places`` is
@@ -83,6 +91,7 @@ _MODULES = {
     "solo": "compat_adapter.importers.solo",
 }
 _HOMES = {
+    **dict.fromkeys(("CommandPolicy", "PolicyGuard", "PolicyRule", "VerdictRules"), "compat_adapter.capability"),
     **dict.fromkeys(("host_tool", "resolve_vendor"), "compat_adapter.catalog"),
     "REFUSED_HANDLER_TYPES": "compat_adapter.declare",
     **dict.fromkeys(("Decision", "Dialect", "HookAnswer", "Moment"), "compat_adapter.dialects.base"),
@@ -92,12 +101,13 @@ _HOMES = {
     **dict.fromkeys(("OMIT", "flatten", "take"), "compat_adapter.dialects.facts"),
     **dict.fromkeys(("Searched", "compile_js", "compile_rust", "js_problem", "search_problem",
                     "searches"), "compat_adapter.dialects.patterns"),
-    **dict.fromkeys(("CompatError", "ConfigParseError", "InvalidHandler", "InvalidMatcher",
+    **dict.fromkeys(("CompatError", "ConfigParseError", "InvalidDeclaration", "InvalidHandler", "InvalidMatcher",
                     "RulesSourceMissing"), "compat_adapter.errors"),
     **dict.fromkeys(("UNANSWERED", "UNREACHABLE"), "compat_adapter.handlers.outcome"),
     **dict.fromkeys(("CommandOptions", "HandlerShape", "flag_field", "string_field",
                     "strings_field"), "compat_adapter.handlers.parse"),
     "IF_EVENTS": "compat_adapter.handlers.rules",
+    **dict.fromkeys(("Host", "PreToolDecision", "ToolExecution"), "compat_adapter.host.protocol"),
     **dict.fromkeys(("EntrySpec", "HostFace", "ReadKeys", "Reply", "TableFace", "claude_reply", "json_reply",
                     "parse_stdin", "read_fields"), "compat_adapter.hostface"),
     **dict.fromkeys(("Decide", "FileImport", "ImportedHook", "ImportedPlugin", "ImportedRules", "ReadFile", "Refused",
@@ -119,7 +129,10 @@ _HOMES = {
                     "Ruling"), "compat_adapter.permissions.model"),
     "read_block": "compat_adapter.permissions.read",
     **dict.fromkeys(("Importer", "Later", "VendorUnit", "vendor_unit"), "compat_adapter.registry"),
+    "GroupResult": "compat_adapter.routing.dispatch",
     "Facts": "compat_adapter.routing.placement",
+    "Point": "compat_adapter.routing.points",
+    **dict.fromkeys(("END_TURN", "Applied", "Rule", "Steer", "stop_rule"), "compat_adapter.routing.verdicts"),
     **dict.fromkeys(("Place", "PostBlock", "Said", "Voice", "label"), "compat_adapter.routing.voice"),
     "resolve_sources": "compat_adapter.rules",
     "ProcessOutcome": "compat_adapter.runtime.outcome",

@@ -283,3 +283,19 @@ def test_the_dispatch_packages_look_no_vendor_up_by_name() -> None:
                     found.append(f"{module}:{node.lineno} {name}")
     assert len(found) <= _RUN_TIME_LOOK_UPS, (
         "a hook's HookEntry/Declared carries its vendor unit: ask `entry.unit`, not the catalog", found)
+
+
+#: Machinery that moved from the core into a vendor's unit as a capability: the core finds it on the
+#: unit by kind (compat_adapter.capability) and may never import it by the vendor's name again.
+_MOVED_INTO_UNITS = ("vendors.codex", "vendors.copilot")
+
+
+def test_the_core_imports_no_capability_of_a_vendor_by_name() -> None:
+    found = [f"{module} -> {target}" for module in MODULES if module.startswith("compat_adapter")
+             for target, _ in _edges(module) if target.startswith(_MOVED_INTO_UNITS)]
+    assert not found, ("a vendor's own machinery is a capability of its unit (capabilities=(...)); the core "
+                       "asks `capability(unit, Kind)`", found)
+    for gone in ("rules_policy",):
+        from compat_adapter.model import VendorSpec
+
+        assert gone not in VendorSpec.model_fields, f"{gone}: the capability replaced this switch"

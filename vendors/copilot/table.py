@@ -396,6 +396,5 @@ OWN = {
     "bad_matcher": "skips-hook",  # the built-in bridge reproduces the skip
     "exit2_blocks": True,
     "failure_denies": ("preToolUse", "PreToolUse"),  # any failing preToolUse hook denies the call
-    "rules_policy": False,
     "plugin_host": False,
 }

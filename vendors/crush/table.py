@@ -115,7 +115,6 @@ OWN = {
     "bad_matcher": "refuses-config",
     "exit2_blocks": True,
     "failure_denies": (),
-    "rules_policy": False,
     "plugin_host": False,
     "confidence": "documented",
     "context_role": None,

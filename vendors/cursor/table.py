@@ -371,7 +371,6 @@ CURSOR = VendorSpec(
     bad_matcher="refuses-config",
     exit2_blocks=True,
     failure_denies=(),  # only a failClosed hook's failure denies, hook by hook
-    rules_policy=False,
     plugin_host=False,
     confidence=_DOC,
 )

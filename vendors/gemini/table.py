@@ -315,6 +315,5 @@ GEMINI = VendorSpec(
     bad_matcher="skips-hook",
     exit2_blocks=True,
     failure_denies=(),
-    rules_policy=False,
     plugin_host=False,
 )

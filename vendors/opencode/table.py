@@ -503,6 +503,5 @@ OPENCODE = VendorSpec(
     bad_matcher="refuses-config",
     exit2_blocks=False,  # a plugin's thrown error blocks, not an exit code
     failure_denies=(),
-    rules_policy=False,
     plugin_host=True,
 )

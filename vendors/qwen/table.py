@@ -507,6 +507,5 @@ QWEN = VendorSpec(
     bad_matcher="skips-hook",
     exit2_blocks=True,
     failure_denies=(),
-    rules_policy=False,
     plugin_host=False,
 )

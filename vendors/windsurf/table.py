@@ -119,7 +119,6 @@ OWN = {
     "bad_matcher": "skips-hook",
     "exit2_blocks": True,
     "failure_denies": (),
-    "rules_policy": False,
     "plugin_host": False,
     "confidence": "documented",
     "rules": RULES,
