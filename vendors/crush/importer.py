@@ -17,11 +17,11 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 from compat_adapter.errors import ConfigParseError
 from compat_adapter.importers import rules as project_rules
+from compat_adapter.importers import solo
 from compat_adapter.importers.common import FileImport, Slot, accept, entry_refusal, judged, no_row, rules_file
 from compat_adapter.importers.loaders import load_json
 from compat_adapter.model import HookPlace, VendorSpec
@@ -105,16 +105,13 @@ def _problem(entry: Any) -> str | None:
     return None
 
 
-#: Crush runs no other vendor's hook files.
-RUNS_HOOKS_OF: Mapping[str, tuple[tuple[str, ...], str]] = MappingProxyType({})
+#: Crush runs no other vendor's hook files, and has none beyond its layout.
+RUNS_HOOKS_OF = solo.NO_OTHER_VENDOR
+extra_files = solo.no_extra_files
 
 
 def rules_files(root: Path) -> list[Path]:
     return project_rules.existing(root, *RULES)
-
-
-def extra_files(root: Path) -> list[Path]:
-    return []
 
 
 def hook_place(path: Path) -> HookPlace:

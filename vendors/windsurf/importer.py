@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from types import MappingProxyType
 
 from compat_adapter.errors import ConfigParseError
 from compat_adapter.importers import places
 from compat_adapter.importers import rules as project_rules
+from compat_adapter.importers import solo
 from compat_adapter.importers.common import (
     FileImport,
     Slot,
@@ -81,16 +81,13 @@ def _refusal(entry: object, command: object) -> str | None:
     return None
 
 
-#: Windsurf runs no other vendor's hook files.
-RUNS_HOOKS_OF: Mapping[str, tuple[tuple[str, ...], str]] = MappingProxyType({})
+#: Windsurf runs no other vendor's hook files, and has none beyond its layout.
+RUNS_HOOKS_OF = solo.NO_OTHER_VENDOR
+extra_files = solo.no_extra_files
 
 
 def rules_files(root: Path) -> list[Path]:
     return project_rules.existing(root, ".windsurfrules", "AGENTS.md") + sorted((root / ".windsurf" / "rules").glob("*.md"))
-
-
-def extra_files(root: Path) -> list[Path]:
-    return []
 
 
 def hook_place(path: Path) -> HookPlace:
