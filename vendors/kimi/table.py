@@ -93,15 +93,10 @@ _KILLED = degrade(
     "process is up, so it kills the hook before writing its input (runHook, 2.1.0; measured: in every kimi -p "
     "lane run the recording PostToolUse hook never logged), where this host runs it to the end.",
 )
-#: Row losses of Kimi's own, by event.
-_STOP_ONCE = degrade(
-    "timing-differs",
-    "After a Stop hook blocks, Kimi continues the turn with the reason and does not run Stop hooks again when "
-    "it ends (measured, lane case kimi:stop_block_exit2); this host runs them again at the end of the "
-    "continued turn.",
-)
+#: Row losses of Kimi's own, by event. (After a Stop hook blocks, Kimi runs no Stop hook again until
+#: the turn ends, and neither does this host: its voice's stop_again, lane case kimi:stop_block_exit2.)
 OWN_ROW_LOSSES = {"PostToolUse": (_KILLED,), "PostToolUseFailure": (_KILLED,), "SubagentStop": (_UNAWAITED,),
-                  "PermissionRequest": (_UNAWAITED,), "Stop": (_STOP_ONCE,)}
+                  "PermissionRequest": (_UNAWAITED,)}
 #: Where Kimi reads less of an answer than Claude's row does (runHook.ts and its callers, 2.1.0):
 #: SessionStart and SubagentStart run by ``trigger`` and drop the result, PostToolUse,
 #: PostToolUseFailure and PermissionRequest by ``fireAndForget``; so no context, decision or

@@ -16,8 +16,9 @@ UNIT = vendor_unit(
     dialect=Later("vendors.kimi.dialect:DIALECT"),
     importer=Later("vendors.kimi.importer"),
     handlers=CLAUDE_SHAPE,
-    # Measured (lane, kimi -p 2.1.0): a Stop block continues the turn once and Stop is not run again.
-    voice=KimiVoice("kimi", post_block="ignored", stop_guard=1),
+    # Measured (lane, kimi -p 2.1.0): a Stop block continues the turn once and Stop is not run again
+    # (runStop returns at once while stopHookContinuationUsed, reset when the turn ends).
+    voice=KimiVoice("kimi", post_block="ignored", stop_guard=1, stop_again=False),
     # Only a prompt hook's stdout reaches the model; a post-tool hook is killed before it reads its
     # input (table._KILLED), so explain says it does not run there.
     landing=Facts(context={"prompt": "message:user"}, unfired=frozenset({"PostToolUse", "PostToolUseFailure"})),

@@ -26,6 +26,8 @@ UNIT = vendor_unit(
         "UserPromptSubmit": "before-prompt", "SessionStart": "before-prompt"})),
     landing=Facts(context={"session": "prompt", "prompt": "prompt", "post": "tool_result"},
                   deny_frame="Error: {text}", ask_unattended="allow",
+                  # After an ask its PreToolUse hooks run again as the call executes (lane case ask).
+                  ask_runs_hooks_again=True,
                   # -p exits without it (lane case session_end); /clear, /exit and SIGTERM fire it.
                   unfired=frozenset({"SessionEnd"})),
     lane="vendors.workbuddy.lane:CLI",  # test support: loaded only by the vendor lane
