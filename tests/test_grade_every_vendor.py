@@ -35,6 +35,8 @@ FILES: dict[str, tuple[str, str | dict[str, object]]] = {
     "factory": (".factory/hooks.json", {"PreToolUse": [{"matcher": "Execute", "hooks": [
         {"type": "command", "command": "python3 -c 'import sys; sys.exit(0)'", "timeout": 10}]}]}),
     "continue": (".continue/settings.json", "continue/settings.picklejar.json"),
+    # Kilo loads OpenCode plugins from its own folder (.kilo/plugins), never from .opencode.
+    "kilo": (".kilo/plugins/guard.ts", "opencode/plugins/guard.ts"),
 }
 #: Vendors that read hooks only from the user's own config, never from a project (Kimi Code: ~/.kimi/config.toml).
 USER_ONLY = {"kimi"}
