@@ -267,6 +267,10 @@ class VendorSpec(Frozen):
     """Whether its rules files hold command policy (Codex-style prefix rules) that is enforced here."""
     plugin_host: bool
     """Whether its plugins load as written in the plugin host (a matrix section of their own)."""
+    plugin_title_request: bool = False
+    """Whether a session's first prompt also makes a session-title model request whose system text a
+    plugin's ``experimental.chat.system.transform`` is called for (OpenCode 1.18.33: yes, measured);
+    the plugin host then calls it once more there, its lines reaching no model."""
     confidence: Confidence = "measured"
     """Where its rules and runtime rows' semantics come from (each event row states its own)."""
     measured_on: str | None = None

@@ -514,4 +514,5 @@ OPENCODE = VendorSpec(
     failure_denies=(),
     rules_policy=False,
     plugin_host=True,
+    plugin_title_request=True,  # measured: `opencode run` asks its small model for a session title
 )
