@@ -19,6 +19,8 @@ def test_its_table_is_opencodes_rows_under_its_own_id() -> None:
     kilo = resolve_vendor("kilo")
     assert kilo.id == "kilo" and kilo.measured_on == "7.7.9"
     assert kilo.events == OPENCODE.events and kilo.unserved == OPENCODE.unserved and kilo.plugin_host
+    # Measured: kilo run makes no session-title request (opencode run does), so no extra transform call.
+    assert OPENCODE.plugin_title_request and not kilo.plugin_title_request
     assert "kilo.json" in kilo.rules.default_sources[1] and ".kilo/" in kilo.plugin_runtime
 
 
@@ -46,7 +48,7 @@ def test_a_plugin_file_belongs_to_the_project_and_grades_as_kilos(tmp_path: Path
     assert graded.vendor == "kilo" and str(graded.capability) == "ADAPTED"
 
 
-def test_its_config_is_read_as_opencodes_and_its_permission_rules_are_refused_by_name(tmp_path: Path) -> None:
+def test_its_config_and_permission_rules_are_read_as_opencodes(tmp_path: Path) -> None:
     config = tmp_path / "kilo.json"
     (tmp_path / "team.md").write_text("team rules")
     config.write_text(json.dumps({"instructions": ["team.md", "https://example.invalid/x.md"],
@@ -54,8 +56,8 @@ def test_its_config_is_read_as_opencodes_and_its_permission_rules_are_refused_by
     result = import_files("kilo", [config], trust_all=True)
     assert [r.sources for r in result.rules] == [("team.md",)]
     assert [(p.kind, p.name, p.vendor) for p in result.plugins] == [("npm", "some-plugin", "kilo")]
-    assert sorted(r.code for r in result.refused) == ["REMOTE_SOURCE", "UNREAD_PERMISSIONS"]
-    assert not result.permissions
+    assert [r.code for r in result.refused] == ["REMOTE_SOURCE"]
+    assert [(r.vendor, r.behavior, r.tool) for r in result.permissions] == [("kilo", "deny", "bash")]
 
 
 def test_port_writes_opencodes_plugin_into_kilos_folder() -> None:

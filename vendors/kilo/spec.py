@@ -33,5 +33,7 @@ KILO = OPENCODE.model_copy(update={
         "lists, graded on OpenCode's plugin rows; Kilo's event rows take command re-writes of its hooks."
     ),
     "measured_on": "7.7.9",  # the vendor lane's pin (vendors/kilo/lane.pin)
+    # Measured (lane, kilo run 7.7.9): no session-title request, so the transform runs once a request.
+    "plugin_title_request": False,
 })
 VendorSpec.model_validate(KILO.model_dump())  # the copy is checked as a table of its own

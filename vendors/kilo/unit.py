@@ -22,8 +22,8 @@ UNIT = vendor_unit(
     voice=dataclasses.replace(OPENCODE_UNIT.voice, vendor="kilo"),
     landing=OPENCODE_UNIT.landing,
     lane="vendors.kilo.lane:CLI",  # test support: loaded only by the vendor lane
-    # Kilo's `permission` block is OpenCode's shape but Kilo's agents bring defaults of their own
-    # (measured: `echo *` allowed by the code agent); not read here yet, so refused by name.
-    permissions=None,
+    # Kilo's `permission` block is OpenCode's, weighed as OpenCode weighs it (measured in the lane's
+    # perm_* cases: the last matching rule wins, an ask is rejected and the run ends).
+    permissions=Later("vendors.kilo.permission_language:LANGUAGE"),
     host=Later("vendors.kilo.hostface:FACE"),
 )
