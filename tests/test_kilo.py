@@ -8,6 +8,7 @@ from pathlib import Path
 
 from compat_adapter.catalog import resolve_vendor, unit_of
 from compat_adapter.importers import import_files, plugin_source
+from compat_adapter.permissions.model import RuleCall
 from compat_adapter.plugin_host.keys import grade_key
 from vendors.opencode.table import OPENCODE
 from vendors.surface import TABLE_SURFACE
@@ -52,12 +53,17 @@ def test_its_config_and_permission_rules_are_read_as_opencodes(tmp_path: Path) -
     config = tmp_path / "kilo.json"
     (tmp_path / "team.md").write_text("team rules")
     config.write_text(json.dumps({"instructions": ["team.md", "https://example.invalid/x.md"],
-                                  "plugin": ["some-plugin"], "permission": {"bash": "deny"}}))
+                                  "plugin": ["some-plugin"], "permission": {"bash": {"ls*": "deny"}}}))
     result = import_files("kilo", [config], trust_all=True)
     assert [r.sources for r in result.rules] == [("team.md",)]
     assert [(p.kind, p.name, p.vendor) for p in result.plugins] == [("npm", "some-plugin", "kilo")]
     assert [r.code for r in result.refused] == ["REMOTE_SOURCE"]
     assert [(r.vendor, r.behavior, r.tool) for r in result.permissions] == [("kilo", "deny", "bash")]
+    # Kilo's deny names the one rule that denied, with its source (lane: kilo:perm_bash_pattern).
+    ruling = unit_of("kilo").permissions.decide(result.permissions, RuleCall("bash", {"command": "ls"}, "bash",
+                                                                             str(tmp_path), str(tmp_path)))
+    assert ruling is not None and ruling.text.endswith(
+        ' rules {"permission":"bash","pattern":"ls*","action":"deny","source":"project"}')
 
 
 def test_port_writes_opencodes_plugin_into_kilos_folder() -> None:
