@@ -263,14 +263,10 @@ class VendorSpec(Frozen):
     """Whether a blocking hook's exit 2 blocks (the interpreter's error on stderr as the reason)."""
     failure_denies: tuple[str, ...]
     """Events on which any failing hook (one that cannot start, any non-zero exit) denies the call."""
-    rules_policy: bool
-    """Whether its rules files hold command policy (Codex-style prefix rules) that is enforced here."""
     plugin_host: bool
     """Whether its plugins load as written in the plugin host (a matrix section of their own)."""
     plugin_title_request: bool = False
-    """Whether a session's first prompt also makes a session-title model request whose system text a
-    plugin's ``experimental.chat.system.transform`` is called for (OpenCode 1.18.33: yes, measured);
-    the plugin host then calls it once more there, its lines reaching no model."""
+    """Whether a first prompt also makes a title request that runs the plugins' system transform."""
     confidence: Confidence = "measured"
     """Where its rules and runtime rows' semantics come from (each event row states its own)."""
     measured_on: str | None = None

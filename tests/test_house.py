@@ -209,3 +209,41 @@ def test_mypy_finds_no_error() -> None:
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.startswith("Success: no issues found"), result.stdout
+
+
+#: The catalog's look-ups of a vendor by name (and the dialect hand-out built on them).
+_LOOK_UPS = frozenset({"unit_of", "voice_of", "facts_of", "resolve_vendor", "dialect_for", "unit_named", "registered"})
+#: The packages that run on every hook dispatch: they ask the unit the hook carries.
+_RUN_TIME = ("compat_adapter.routing", "compat_adapter.handlers")
+#: Look-ups by vendor name allowed there (none: the unit travels with the hook).
+_RUN_TIME_LOOK_UPS = 0
+
+
+def test_the_dispatch_packages_look_no_vendor_up_by_name() -> None:
+    found = []
+    for module, path in MODULES.items():
+        if not module.startswith(_RUN_TIME):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+                if name in _LOOK_UPS:
+                    found.append(f"{module}:{node.lineno} {name}")
+    assert len(found) <= _RUN_TIME_LOOK_UPS, (
+        "a hook's HookEntry/Declared carries its vendor unit: ask `entry.unit`, not the catalog", found)
+
+
+#: Machinery that moved from the core into a vendor's unit as a capability: the core finds it on the
+#: unit by kind (compat_adapter.capability) and may never import it by the vendor's name again.
+_MOVED_INTO_UNITS = ("vendors.codex", "vendors.copilot")
+
+
+def test_the_core_imports_no_capability_of_a_vendor_by_name() -> None:
+    found = [f"{module} -> {target}" for module in MODULES if module.startswith("compat_adapter")
+             for target, _ in _edges(module) if target.startswith(_MOVED_INTO_UNITS)]
+    assert not found, ("a vendor's own machinery is a capability of its unit (capabilities=(...)); the core "
+                       "asks `capability(unit, Kind)`", found)
+    for gone in ("rules_policy",):
+        from compat_adapter.model import VendorSpec
+
+        assert gone not in VendorSpec.model_fields, f"{gone}: the capability replaced this switch"

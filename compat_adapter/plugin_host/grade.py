@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from compat_adapter.catalog import unit_of
 from compat_adapter.declare import Declared
 from compat_adapter.model import CapabilityResult, EventRow, Surface, VendorSpec
 from compat_adapter.plugin_host.keys import grade_key, plugin_row, unsupported
@@ -102,10 +103,7 @@ def grade_report(reports: Sequence[LoadReport], surface: Surface) -> tuple[Grade
 
 def _spec(vendor: str) -> VendorSpec:
     """The table a source's rows are graded under: OpenCode's, or the fork's that named the plugin."""
-    # Imported here: the catalog loads the registry, which this module must not need at import.
-    from compat_adapter.catalog import resolve_vendor
-
-    return resolve_vendor(vendor)
+    return unit_of(vendor).spec
 
 
 def runtime_missing(sources: Sequence[PluginSource], why: str) -> tuple[GradedHook, ...]:
@@ -124,7 +122,8 @@ def plugin_declarations(reports: Sequence[LoadReport], surface: Surface
     for graded in grade_report(reports, surface):
         declared = None
         if graded.result.mounted and graded.row is not None:
-            declared = Declared(spec=_spec(graded.source.vendor), row=graded.row, handler=None,
-                                handler_kind="callable", id=graded.result.id, origin=graded.plugin)
+            unit = unit_of(graded.source.vendor)
+            declared = Declared(spec=unit.spec, unit=unit, row=graded.row, handler=None, handler_kind="callable",
+                                id=graded.result.id, origin=graded.plugin)
         out.append((graded.result, declared))
     return out

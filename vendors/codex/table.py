@@ -431,6 +431,5 @@ CODEX = VendorSpec(
     bad_matcher="refuses-config",
     exit2_blocks=True,
     failure_denies=(),
-    rules_policy=True,  # .rules files are prefix-rule command policy (compat_adapter.routing.execpolicy)
     plugin_host=False,
 )

@@ -1,11 +1,11 @@
-"""Codex, whole: its table, dialect, importer, handler shape, voice and landing facts, and
-its vendor-lane driver. Registered once, in ``pyproject.toml`` (entry-point group ``compat_adapter.vendors``)."""
+"""Codex's unit (what a unit composes, and where it is registered: ``vendors/__init__.py``)."""
 
 from __future__ import annotations
 
 from compat_adapter.handlers.parse import HandlerShape
 from compat_adapter.registry import Later, vendor_unit
 from compat_adapter.routing.placement import Facts
+from vendors.codex.policy import POLICY
 from vendors.codex.table import CODEX
 from vendors.codex.voice import CodexVoice
 
@@ -31,6 +31,7 @@ UNIT = vendor_unit(
     landing=Facts(context={"session": "message:developer", "prompt": "message:developer",
                            "pre": "message:developer", "post": "message:developer"}, ask_unattended="allow"),
     lane="vendors.codex.lane:CLI",  # test support: loaded only by the vendor lane
-    permissions=None,  # its .rules command policy is enforced as rules files (routing/execpolicy.py)
+    permissions=None,  # its .rules command policy is its own capability (policy.py), not a rule language
     host=Later("vendors.codex.hostface:FACE"),  # its host face: what `port` writes for
+    capabilities=(POLICY,),  # .rules files are prefix-rule command policy, enforced on the shell
 )

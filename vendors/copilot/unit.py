@@ -1,5 +1,4 @@
-"""Copilot CLI, whole: its table, dialect, importer, handler shape, voice and landing facts, and
-its vendor-lane driver. Registered once, in ``pyproject.toml`` (entry-point group ``compat_adapter.vendors``)."""
+"""Copilot CLI's unit (what a unit composes, and where it is registered: ``vendors/__init__.py``)."""
 
 from __future__ import annotations
 
@@ -8,7 +7,8 @@ from types import MappingProxyType
 from compat_adapter.registry import Later, vendor_unit
 from compat_adapter.routing.placement import Facts
 from vendors.copilot.handlers import COPILOT_SHAPE
-from vendors.copilot.table import COPILOT
+from vendors.copilot.spec import COPILOT
+from vendors.copilot.stopguard import RULES
 from vendors.copilot.voice import CopilotVoice
 
 __all__ = ("UNIT",)
@@ -34,4 +34,5 @@ UNIT = vendor_unit(
     lane="vendors.copilot.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=None,  # no rule language read yet: its files' rules are refused, listed
     host=Later("vendors.copilot.hostface:FACE"),  # its host face: what `port` writes for
+    capabilities=(RULES,),  # its runaway guard on agentStop, in place of the points table's stop rule
 )

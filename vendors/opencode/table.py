@@ -512,7 +512,6 @@ OPENCODE = VendorSpec(
     bad_matcher="refuses-config",
     exit2_blocks=False,  # a plugin's thrown error blocks, not an exit code
     failure_denies=(),
-    rules_policy=False,
     plugin_host=True,
     plugin_title_request=True,  # measured: `opencode run` asks its small model for a session title
 )
