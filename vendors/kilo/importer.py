@@ -14,11 +14,9 @@ with the same four configs and ``{plugin,plugins}/*.{ts,js}``; the first of ``AG
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
 from pathlib import Path
-from types import MappingProxyType
 
-from compat_adapter.importers import places
+from compat_adapter.importers import places, solo
 from compat_adapter.importers import rules as project_rules
 from compat_adapter.importers.common import FileImport
 from compat_adapter.model import HookPlace, VendorSpec
@@ -33,7 +31,7 @@ FOLDERS = (".kilo", ".kilocode")
 PLUGIN_DIRS = tuple(f"{folder}/{sub}" for folder in FOLDERS for sub in ("plugins", "plugin"))
 PLUGIN_SUFFIXES = opencode.PLUGIN_SUFFIXES
 #: Kilo runs no other vendor's hook files.
-RUNS_HOOKS_OF: Mapping[str, tuple[tuple[str, ...], str]] = MappingProxyType({})
+RUNS_HOOKS_OF = solo.NO_OTHER_VENDOR
 
 
 def project_files(root: Path) -> list[Path]:
