@@ -218,15 +218,17 @@ def test_explain_predicts_what_the_real_vendor_did(lane: dict[str, Any], tmp_pat
     assert not disagree, json.dumps(disagree, indent=1)
 
 
-def test_opencode_scenarios_are_plugins_that_explain_names_and_does_not_replay(tmp_path: Path) -> None:
-    drivable = [c for c in cases_for("opencode") if not c.not_drivable]
+@pytest.mark.parametrize("vendor", [v for v in lane_vendors() if resolve_vendor(v).plugin_host])
+def test_opencode_scenarios_are_plugins_that_explain_names_and_does_not_replay(tmp_path: Path, vendor: str) -> None:
+    """OpenCode's, and Kilo's (an OpenCode fork whose lane runs OpenCode's plugin scenarios)."""
+    drivable = [c for c in cases_for(vendor) if not c.not_drivable]
     # Every OpenCode scenario is a plugin: the lane's recording plugin, or corpus plugins as written.
     assert drivable and all(not c.hooks and (c.plugin_rules is not None or c.plugins) for c in drivable)
     case = drivable[0]
     proj = prepare_project(case, tmp_path / "run")
-    config = proj / cli_for("opencode").hooks_file
-    trust_files("opencode", [config], command="tests/test_explain_lane.py: the scenario's own plugin")
-    report = anyio.run(explain, Question("opencode", tool="bash", tool_input={"command": TOOL_COMMAND},
+    config = proj / cli_for(vendor).hooks_file
+    trust_files(vendor, [config], command="tests/test_explain_lane.py: the scenario's own plugin")
+    report = anyio.run(explain, Question(vendor, tool="bash", tool_input={"command": TOOL_COMMAND},
                                          files=(config,), root=proj))
     assert report.hooks == () and report.vendor_view is None
     [note] = report.not_replayed

@@ -381,6 +381,22 @@ ORACLE: list[tuple[str, str, Check]] = [
     ("opencode:perm_bash_ask", "an ask is rejected and the run ends", lambda o: not o.tool_ran and o.model_calls == 1),
     ("opencode:perm_bash_denied_whole", "a tool denied whole is not offered to the model",
      lambda o: not o.tool_ran and "Model tried to call unavailable tool 'bash'" in (o.tool_result or "")),
+    # Kilo 7.7.9 (an OpenCode fork), under `kilo run`: OpenCode's plugin answers, no session-title request.
+    ("kilo:deny_json", "a tool.execute.before throw is the tool result", denied("LANE-DENY-JSON reason")),
+    ("kilo:rewrite", "mutated output.args run", lambda o: o.tool_ran and o.rewritten),
+    ("kilo:observe", "the system transform runs once for each model request (no session-title request)",
+     lambda o: o.model_calls == 2 and o.invoked.count("experimental.chat.system.transform") == 2),
+    ("kilo:session_context", "a system transform push is a system message",
+     lands("LANE-CTX-SESSION", "message:system", "LANE-CTX-SESSION")),
+    ("kilo:prompt_block", "a throw in chat.message calls no model", lambda o: o.model_calls == 0),
+    ("kilo:perm_bash_pattern", "a denied command reads the one rule that denied it, with its source",
+     denied('The user has specified a rule which prevents you from using this specific tool call. Here are some '
+            'of the relevant rules {"permission":"bash","pattern":"echo hello*","action":"deny","source":"project"}')),
+    ("kilo:perm_last_wins", "the last matching rule wins", lambda o: o.tool_ran),
+    ("kilo:perm_bash_ask", "an ask is rejected and the run ends", lambda o: not o.tool_ran and o.model_calls == 1),
+    ("kilo:perm_bash_denied_whole", "a tool denied whole is not offered, and no tool hook fires for the call",
+     lambda o: not o.tool_ran and "tool.execute.before" not in o.invoked
+     and "Model tried to call unavailable tool 'bash'" in (o.tool_result or "")),
 ]
 
 
