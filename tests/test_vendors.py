@@ -28,7 +28,7 @@ VENDOR_DIR = Path(vendors.__file__).parent
 DATA_MODULES = sorted([*VENDOR_DIR.glob("*.py"), *VENDOR_DIR.glob("*/table.py"), *VENDOR_DIR.glob("*/__init__.py"),
                        VENDOR_DIR / "opencode" / "plugins.py"])
 EXPECTED_EVENTS = {"claude": 32, "codex": 12, "workbuddy": 27, "opencode": 29, "copilot": 25, "gemini": 9, "qwen": 21,
-                   "cursor": 23, "factory": 9, "continue": 17, "kimi": 14}
+                   "cursor": 23, "factory": 9, "continue": 17, "kimi": 14, "cline": 6}
 APPROXIMATE = {
     ("claude", "MessageDisplay"), ("claude", "StopFailure"), ("codex", "Interrupt"),
     ("workbuddy", "Elicitation"), ("workbuddy", "ElicitationResult"),
@@ -36,6 +36,8 @@ APPROXIMATE = {
     ("opencode", "session.deleted"), ("opencode", "session.updated"), ("opencode", "tui.toast.show"),
     ("qwen", "MessageDisplay"), ("qwen", "StopFailure"),
     ("kimi", "StopFailure"),  # Claude's row, which Kimi's derives from
+    ("cline", "TaskError"),  # Claude's StopFailure row, which Cline's derives from
+    ("cline", "PreToolUse"),  # several rewritten commands run as one script here
 }
 #: ``model_construct`` and ``frozenset`` only for the table surface (vendors/surface.py says why).
 ALLOWED_CALLS = {"BridgeSpec", "EventRow", "VendorSpec", "RulesSpec", "ToolName", "Surface", "degrade", "HookVar",
@@ -94,6 +96,8 @@ def test_route_totals() -> None:
 #: each vendor's own event table (reference/vendor-protocols.md: Claude §1.2, Codex §2.2,
 #: CodeBuddy §3.2, OpenCode §4.2, Copilot §5.2).
 CAN_BLOCK = {
+    # Cline 3.0.65: only PreToolUse and PostToolUse are awaited; cancel ends the run on either.
+    "cline": {"PreToolUse", "PostToolUse"},
     # Kimi Code 2.1.0: a block is read on PreToolUse and Stop only (triggerBlock in its release).
     "kimi": {"PreToolUse", "Stop"},
     # Continue's cn 1.5.47 (its hook runner's source): a block is read on every event, but acts only
@@ -278,7 +282,7 @@ def test_rows_that_fire_on_part_of_a_seam_say_which_part() -> None:
         # Codex 0.171 runs a hook command as /bin/bash -c (its lane: a redirection it cannot open exits 1).
         "claude": "sh", "codex": "bash", "workbuddy": "user", "opencode": "sh", "copilot": "bash",
         "gemini": "bash", "qwen": "bash",  # Gemini CLI 0.61.0 getShellConfiguration(): bash -c on POSIX
-        "cursor": "sh", "factory": "sh", "continue": "sh", "kimi": "sh"}  # Droid: Claude's, as its table derives it (not measured)
+        "cursor": "sh", "factory": "sh", "continue": "sh", "kimi": "sh", "cline": "sh"}  # Droid: Claude's, as its table derives it (not measured)
 
 
 # ── each loss stated once, at its scope ─────────────────────────────────────────────────────────
