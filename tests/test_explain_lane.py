@@ -40,13 +40,13 @@ def _stop_baseline(case: Case) -> int:
     return next(i for i, (kind, _) in enumerate(case.steps) if kind == "text") + 1
 
 
-def _question(case: Case, event: str, configs: list[Path], proj: Path) -> Question:
+def _question(case: Case, event: str, files: list[Path], proj: Path) -> Question:
     from compat_adapter.catalog import resolve_vendor
 
     row = resolve_vendor(case.vendor).row(event)
     assert row is not None, f"{case.name}: {event} has no row"
     kind = kind_of(row)
-    common: dict[str, Any] = {"vendor": case.vendor, "event": event, "files": tuple(configs), "root": proj}
+    common: dict[str, Any] = {"vendor": case.vendor, "event": event, "files": tuple(files), "root": proj}
     if kind in ("pre", "post", "permission"):
         cli = cli_for(case.vendor)
         if case.steps[0][0] == "read" and cli.read_tool is not None:
@@ -150,17 +150,20 @@ def _measured(case: Case, o: Outcome, predicted: dict[str, Any]) -> dict[str, An
 
 def _explained(case: Case, run: Path) -> tuple[list[ExplainReport], list[str]]:
     proj = prepare_project(case, run)
-    # The files the lane's embedded side imports: the vendor's config, or the case's own (Cline: a
-    # file per hook).
-    configs = hook_files(case, proj)
-    trust_files(case.vendor, configs, command="tests/test_explain_lane.py: the scenario's own config")
+    # The files the case's hooks are in, as the lane's embedded side imports them (Droid's
+    # .factory/hooks.json, not its settings file).
+    files = hook_files(case, proj)
+    trust_files(case.vendor, files, command="tests/test_explain_lane.py: the scenario's own config")
     events = list(dict.fromkeys(h.event for h in case.hooks))
-    reports = [anyio.run(explain, _question(case, event, configs, proj)) for event in events]
+    reports = [anyio.run(explain, _question(case, event, files, proj)) for event in events]
     return reports, [str(run), str(run.resolve())]
 
 
 #: Drivable cases whose vendor side explain does not predict, and why (each is checked apart).
 NOT_PREDICTED = {
+    **{f"cline:{kind}": "Cline names the model's own call id (tool_call_id) in the hook_context frame of a tool "
+                        "hook's context; explain replays no model call, so it cannot name one (the lane lists the "
+                        "same difference: message-provenance)" for kind in ("pre_context", "post_context")},
     "claude:skill_shell_deny": "PreSkillShellCommand has no row here: explain refuses it with the reason",
     "claude:stop_block_unwrapped": "the CLI ran with a switch of its own process (CLAUDE_CODE_SHINY_FOUNTAIN=0) "
                                    "that no hook config carries; explain predicts the release's default",

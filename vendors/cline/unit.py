@@ -21,7 +21,9 @@ UNIT = vendor_unit(
     voice=ClineVoice("cline", post_block="ignored", pre_tool_context=True),
     # Measured (lane, cline --json 3.0.65): tool-hook context is a user message after the result;
     # TaskStart and UserPromptSubmit are started detached, so their answers reach no one.
-    landing=Facts(context={"pre": "message:user", "post": "message:user"}, rewrites_input=True),
+    # A `cline "<prompt>"` run never fires UserPromptSubmit for its prompt (lane case cline:prompt_observe).
+    landing=Facts(context={"pre": "message:user", "post": "message:user"}, rewrites_input=True,
+                  unfired=frozenset({"UserPromptSubmit"})),
     lane="vendors.cline.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=None,  # Cline's auto-approve settings are its own, not read here
     host=None,  # no host face yet: port does not write Cline's hook files
