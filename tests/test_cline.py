@@ -116,3 +116,27 @@ def test_context_is_a_hook_context_block_and_no_matcher_exists() -> None:
     assert unit.dialect.validate_matcher("PreToolUse", "Bash") is not None
     assert [r.event for r in unit.spec.events if r.matcher_subject is not None] == []
     assert {r.event for r in unit.spec.events if r.blocking != "observe"} == {"PreToolUse", "PostToolUse"}
+
+
+def test_clines_own_example_hook_adds_context_and_its_should_continue_is_not_read(tmp_path: Path) -> None:
+    # The Cline repository's .clinerules/hooks/PreToolUse (tests/fixtures/real-configs/SOURCES.md),
+    # imported from where Cline finds it and run as Cline runs it, on the payload this dialect sends.
+    import shlex
+    import shutil
+    import subprocess
+
+    hooks = tmp_path / ".clinerules" / "hooks"
+    hooks.mkdir(parents=True)
+    shutil.copyfile(Path(__file__).parent / "fixtures" / "real-configs" / "cline" / "PreToolUse", hooks / "PreToolUse")
+    unit = unit_of("cline")
+    [hook] = import_files("cline", unit.importer.project_files(tmp_path), trust_all=True).hooks
+    command = hook.handler["command"]  # type: ignore[index]
+    assert command == f"bash {hooks.resolve()}/PreToolUse"  # its shebang, through env
+    payload = unit.dialect.payload(Moment("PreToolUse", "s-1", str(tmp_path), turn=1,
+                                          fields={"tool_name": "bash", "tool_input": {"command": "ls"}}))
+    done = subprocess.run(shlex.split(command), input=unit.dialect.encode(payload), capture_output=True,
+                          cwd=tmp_path, timeout=30)
+    answer = unit.dialect.decode("PreToolUse", outcome(done.stdout.decode(), done.returncode))
+    assert answer.additional_context == ("Tool being executed: run_commands\nWorkspace context: This is an "
+                                         "example hook demonstrating context injection.",)
+    assert not answer.stop and answer.decision == "none"

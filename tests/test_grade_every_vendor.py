@@ -39,8 +39,8 @@ FILES: dict[str, tuple[str, str | dict[str, object]]] = {
     "crush": ("crush.json", {"hooks": {"PreToolUse": [{"name": "guard", "matcher": "^bash$",
                                                        "command": "python3 -c 'import sys; sys.exit(0)'", "timeout": 10}]}}),
     "windsurf": (".windsurf/hooks.json", "windsurf/agent-hooks.1password.json"),
-    # Cline: a hook is a script named after its event (no public one is in the corpus yet).
-    "cline": (".clinerules/hooks/PreToolUse", "#!/usr/bin/env bash\necho '{\"cancel\": false}'\n"),
+    # Cline: a hook is a script named after its event (the Cline repository's own example).
+    "cline": (".clinerules/hooks/PreToolUse", "cline/PreToolUse"),
 }
 #: Vendors that read hooks only from the user's own config, never from a project (Kimi Code: ~/.kimi/config.toml).
 USER_ONLY = {"kimi"}
@@ -53,8 +53,6 @@ def test_grade_dot_grades_every_vendors_own_file(tmp_path: Path) -> None:
         (tmp_path / placed).parent.mkdir(parents=True, exist_ok=True)
         if isinstance(source, dict):
             (tmp_path / placed).write_text(json.dumps(source))
-        elif source.startswith("#!"):  # a script written as it stands
-            (tmp_path / placed).write_text(source)
         else:
             shutil.copyfile(REAL / source, tmp_path / placed)
     env = {**os.environ, "COMPAT_ADAPTER_STATE_HOME": str(tmp_path / ".state"), "COLUMNS": "200"}
