@@ -15,7 +15,8 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from compat_adapter.catalog import resolve_vendor
+from compat_adapter.capability import CommandPolicy, capability
+from compat_adapter.catalog import resolve_vendor, unit_of
 from compat_adapter.declare import Declared
 from compat_adapter.handlers.grade import handler_losses, handler_refusal
 from compat_adapter.hookvars import losses
@@ -219,32 +220,12 @@ def _variable_losses(decl: Declared) -> tuple[Degradation, ...]:
     return losses(decl.spec, decl.place, decl.row.event, text, bridged=decl.row.route is Route.OFFICIAL_BRIDGE)
 
 
-def _policy_losses(files: tuple[RulesFile, ...], surface: Surface) -> tuple[Degradation, ...]:
-    """What Codex's execution policy (``.rules`` files) becomes here."""
-    if not any(f.path.endswith(".rules") for f in files):
-        return ()
-    if "tools/pre-execute" not in surface.seams or surface.seams["tools/pre-execute"] is not SeamMode.WATERFALL:
-        return (degrade("decision-narrowed",
-                        f"host {surface.host} {surface.version} has no tools/pre-execute waterfall, so the "
-                        "prefix rules of the .rules files are carried as text and never enforced."),)
-    return (
-        degrade("approximate",
-                "The prefix rules are enforced on the host's shell tool before it runs, as Codex enforces "
-                "them (forbidden denies with \"`<command>` rejected: blocked by policy\", prompt asks the "
-                "host's approval, denied when it has none); allow cannot lift a sandbox the host does not "
-                "have, and a script is split into commands only when it is plain words joined by &&, ||, "
-                "; or |."),
-        degrade("message-provenance",
-                "The .rules text is also carried as context at every agent start, which Codex never "
-                "shows its model."),
-    )
-
-
 def grade_rules(vendor: object, surface: Surface, *, id: str | None = None,
                 files: tuple[RulesFile, ...] = ()) -> CapabilityResult:
-    """Rules are carried as text on agent/created, never turned into policy; Codex ``.rules``
-    files, which are policy in Codex, are also enforced (or the result says why not)."""
-    spec = resolve_vendor(vendor)
+    """Rules are carried as text on agent/created, never turned into policy; files a vendor's
+    ``policy`` capability holds (Codex ``.rules``) are also enforced (or the result says why not)."""
+    unit = unit_of(vendor)
+    spec, policy = unit.spec, capability(unit, CommandPolicy)
     rid = id or f"{spec.id}:rules"
     if "agent/created" not in surface.seams:
         return capability_result(id=rid, vendor=spec.id, event="rules", measured_on=spec.measured_on,
@@ -257,7 +238,7 @@ def grade_rules(vendor: object, surface: Surface, *, id: str | None = None,
                              route=Route.CARRY, seams=("agent/created",), point="agent/created",
                              files=tuple(files),
                              degradations=_mode_losses(("agent/created",), "context", surface)
-                             + (_policy_losses(files, surface) if spec.rules_policy else ()))
+                             + (policy.losses(files, surface) if policy is not None else ()))
 
 
 def grade_runtime(vendor: object) -> CapabilityResult:

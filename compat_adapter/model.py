@@ -263,8 +263,6 @@ class VendorSpec(Frozen):
     """Whether a blocking hook's exit 2 blocks (the interpreter's error on stderr as the reason)."""
     failure_denies: tuple[str, ...]
     """Events on which any failing hook (one that cannot start, any non-zero exit) denies the call."""
-    rules_policy: bool
-    """Whether its rules files hold command policy (Codex-style prefix rules) that is enforced here."""
     plugin_host: bool
     """Whether its plugins load as written in the plugin host (a matrix section of their own)."""
     confidence: Confidence = "measured"

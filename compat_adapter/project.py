@@ -155,37 +155,34 @@ def _permission_rows(imported: Any, surface: Any) -> list[dict[str, Any]]:
     return rows
 
 
-#: Codex policy decisions under the permission-rule keys they stand for.
-_POLICY_KEYS = {"forbidden": "deny", "prompt": "ask", "allow": "allow"}
-
-
 def _policy_rows(vendor: str, imported: Any, surface: Any) -> list[dict[str, Any]]:
-    """Codex ``.rules`` are permission rules too: one row per ``prefix_rule``, beside the rules row
-    (graded as their file is: enforced on tools/pre-execute where the host has it)."""
-    from compat_adapter.catalog import resolve_vendor
+    """Command policy in rules files (a unit's ``policy`` capability: Codex ``.rules``) is permission
+    rules too: one row per rule, beside the rules row (graded as their file is: enforced on
+    tools/pre-execute where the host has it)."""
+    from compat_adapter.capability import CommandPolicy, capability
+    from compat_adapter.catalog import unit_of
     from compat_adapter.errors import CompatError, UnknownVendor
     from compat_adapter.grading import grade_rules
     from compat_adapter.model import RulesFile
-    from compat_adapter.routing.execpolicy import parse_rules
 
     try:
-        if not resolve_vendor(vendor).rules_policy:
-            return []
+        policy = capability(unit_of(vendor), CommandPolicy)
     except UnknownVendor:
+        return []
+    if policy is None:
         return []
     rows = []
     for entry in imported.rules:
-        for source in (s for s in entry.sources if s.endswith(".rules")):
+        for source in (s for s in entry.sources if policy.holds(s)):
             try:
-                rules = parse_rules(Path(source).read_text(encoding="utf-8", errors="replace"), source)
+                rules = policy.parse(Path(source).read_text(encoding="utf-8", errors="replace"), source)
             except (OSError, CompatError):
                 continue  # the rules row says what carrying it means; an unreadable file fails elsewhere
             graded = grade_rules(vendor, surface, files=(RulesFile(path=source, bytes=0, sha256=""),))
             for rule in rules:
-                shown = " ".join("|".join(sorted(words)) for words in rule.pattern)
                 rows.append({"vendor": vendor, "origin": rule.source, "line": None,
-                             "event": f"permissions.{_POLICY_KEYS[rule.decision]}",
-                             "matcher": f"prefix_rule({shown})", "capability": "ADAPTED",
+                             "event": f"permissions.{rule.permission}",
+                             "matcher": rule.shown, "capability": "ADAPTED",
                              "route": "native-translate", "seams": ["tools/pre-execute"],
                              "losses": [f"{d.code}: {d.text}" for d in graded.degradations
                                         if d.code != "message-provenance"],

@@ -105,6 +105,8 @@ class VendorUnit:
     has no rules this project reads (its files' rules are then refused, listed, never dropped);
     ``host``: its host face (:class:`~compat_adapter.hostface.HostFace`), or None when the vendor
     cannot host other vendors' hooks here.
+    ``capabilities`` (optional, the only part that is): machinery of the vendor's own that the core
+    finds by kind (:mod:`compat_adapter.capability`: Codex's command policy, Copilot's stop guard).
     ``dialect``, ``importer`` and ``permissions`` may be given as :class:`Later`.
     """
 
@@ -112,8 +114,10 @@ class VendorUnit:
     PARTS = ("spec", "order", "dialect", "importer", "handlers", "voice", "landing", "lane", "permissions", "host")
     #: The parts that may be named rather than given.
     LATER = frozenset({"dialect", "importer", "permissions", "host"})
+    #: The parts a unit may leave out.
+    OPTIONAL = ("capabilities",)
 
-    __slots__ = ("spec", "order", "handlers", "voice", "landing", "lane", "_parts")
+    __slots__ = ("spec", "order", "handlers", "voice", "landing", "lane", "capabilities", "_parts")
 
     spec: VendorSpec
     order: int
@@ -121,13 +125,15 @@ class VendorUnit:
     voice: Voice
     landing: Facts
     lane: str | None
+    capabilities: tuple[object, ...]
     _parts: dict[str, object]
 
     def __init__(self, *, spec: VendorSpec, order: int, dialect: Dialect | Later, importer: Importer | Later,
                  handlers: HandlerShape, voice: Voice, landing: Facts, lane: str | None,
-                 permissions: RuleLanguage | Later | None, host: HostFace | Later | None) -> None:
+                 permissions: RuleLanguage | Later | None, host: HostFace | Later | None,
+                 capabilities: tuple[object, ...] = ()) -> None:
         for name, value in (("spec", spec), ("order", order), ("handlers", handlers), ("voice", voice),
-                            ("landing", landing), ("lane", lane)):
+                            ("landing", landing), ("lane", lane), ("capabilities", capabilities)):
             object.__setattr__(self, name, value)
         object.__setattr__(self, "_parts", {"dialect": dialect, "importer": importer, "permissions": permissions,
                                             "host": host})
@@ -183,10 +189,11 @@ def vendor_unit(**parts: Any) -> VendorUnit:
     if missing:
         raise VendorIncomplete(f"vendor {name} is incomplete: it has no {', '.join(missing)}",
                                vendor=name, part=missing[0])
-    extra = sorted(set(parts) - set(known))
+    extra = sorted(set(parts) - set(known) - set(VendorUnit.OPTIONAL))
     if extra:
         raise VendorIncomplete(f"vendor {name}: {', '.join(extra)} is not a part of a vendor unit "
-                               f"(the parts: {', '.join(known)})", vendor=name, part=extra[0])
+                               f"(the parts: {', '.join((*known, *VendorUnit.OPTIONAL))})",
+                               vendor=name, part=extra[0])
     if not isinstance(spec, VendorSpec):
         raise _refuse(name, "spec", f"is a {type(spec).__name__}, not a VendorSpec")
     unit = VendorUnit(**parts)
@@ -257,6 +264,23 @@ def check_unit(unit: VendorUnit, *, load: bool = False) -> None:
                                      f"only kinds this project runs ({', '.join(sorted(RUN_KINDS))})")
     if unit.lane is not None and unit.lane.count(":") != 1:
         raise _refuse(name, "lane", f"is {unit.lane!r}, not module:attr")
+    _check_capabilities(unit)
+
+
+def _check_capabilities(unit: VendorUnit) -> None:
+    # Imported here: the kinds' module reaches the routes' types only under TYPE_CHECKING.
+    from compat_adapter.capability import KINDS
+
+    name = unit.spec.id
+    if not isinstance(unit.capabilities, tuple):
+        raise _refuse(name, "capabilities", f"are a {type(unit.capabilities).__name__}, not a tuple")
+    for found in unit.capabilities:
+        if not isinstance(found, KINDS):
+            kinds = ", ".join(k.__name__ for k in KINDS)
+            raise _refuse(name, "capabilities", f"hold a {type(found).__name__}, which is no capability ({kinds})")
+        if getattr(found, "vendor", None) != name:
+            raise _refuse(name, "capabilities", f"hold a {type(found).__name__} that speaks for "
+                                                f"{getattr(found, 'vendor', None)!r}, not {name!r}")
 
 
 def _load(point: EntryPoint) -> VendorUnit:

@@ -18,7 +18,8 @@ from typing import Any
 import anyio
 from pydantic import Field
 
-from compat_adapter.catalog import resolve_vendor
+from compat_adapter.capability import CommandPolicy, PolicyGuard, PolicyRule, capability
+from compat_adapter.catalog import unit_of
 from compat_adapter.declare import Declared, declare_hook
 from compat_adapter.errors import AdapterDisposed, HostSurfaceMismatch, InvalidDeclaration, MountFailed
 from compat_adapter.grading import Prefer, grade, grade_rules, routed
@@ -31,7 +32,6 @@ from compat_adapter.model import (
     Frozen,
     Route,
     RulesFile,
-    VendorSpec,
 )
 from compat_adapter.permissions.grade import grade_permission, grade_setting
 from compat_adapter.permissions.guard import PermissionGuard
@@ -39,14 +39,11 @@ from compat_adapter.permissions.read import language_of
 from compat_adapter.permissions.model import PermissionRule, PermissionSetting
 from compat_adapter.plugin_host.sources import PluginSource, file_source
 from compat_adapter.routing.base import Router
-from compat_adapter.routing.copilot import CopilotRouter
 from compat_adapter.routing.dispatch import AuditRecord, HookEntry, make_entry
-from compat_adapter.routing.execpolicy import PrefixRule, parse_rules
-from compat_adapter.routing.native import Listening, NativeRouter
+from compat_adapter.routing.native import BuiltinBridgeRouter, Listening, NativeRouter
 from compat_adapter.routing.observe import ObserveRouter
 from compat_adapter.routing.official import BridgeRouter, config_dir, prune_orphans
 from compat_adapter.routing.plugins import PluginHostRouter
-from compat_adapter.routing.policy import PolicyGuard
 from compat_adapter.rules import RULES_SOURCE_KIND, CarriedRules, read_rules
 
 __all__ = ("AdapterConfig", "CompatAdapter", "HookStatus", "RulesStatus", "Status")
@@ -132,7 +129,7 @@ class CompatAdapter:
             Route.OFFICIAL_BRIDGE: self._bridges,
             Route.NATIVE_TRANSLATE: NativeRouter(listening),
             Route.NATIVE_SEAM: ObserveRouter(listening),
-            Route.BUILTIN_BRIDGE: CopilotRouter(listening),
+            Route.BUILTIN_BRIDGE: BuiltinBridgeRouter(listening),
         }
         self._plugins = PluginHostRouter(host, self.id, self._audit)
         self._routers[Route.PLUGIN_HOST] = self._plugins
@@ -140,8 +137,9 @@ class CompatAdapter:
         self._rules: dict[str, tuple[CapabilityResult, CarriedRules]] = {}
         self._counters: dict[str, int] = {}
         self._rules_unsubscribe: Any = None
-        #: Codex execution policy from registered .rules files, enforced on tools/pre-execute.
-        self._guard = PolicyGuard(host)
+        #: Command policy from registered rules files (a unit's ``policy`` capability: Codex's
+        #: .rules), enforced on tools/pre-execute; one guard per vendor, made on its first rules.
+        self._guards: dict[str, PolicyGuard] = {}
         #: Permission rules (Claude's permissions.allow/ask/deny …), enforced on tools/pre-execute.
         self._permissions = PermissionGuard(host, allowed=listening.runner.allowed)
         self._permission_results: dict[str, CapabilityResult] = {}
@@ -188,7 +186,8 @@ class CompatAdapter:
         self._disposed = True
         if self._rules_unsubscribe is not None:
             self._rules_unsubscribe()
-        self._guard.close()
+        for guard in self._guards.values():
+            guard.close()
         self._permissions.close()
         # A registration in flight finishes its mount first; then everything is closed together.
         async with self._registering:
@@ -341,7 +340,8 @@ class CompatAdapter:
                              ) -> CapabilityResult:
         """Read rules files now and inject them as sourced context on every agent start."""
         self._check()
-        spec = resolve_vendor(vendor)
+        unit = unit_of(vendor)
+        spec = unit.spec
         if id is not None and (id in self._rules or id in self._hooks):
             raise InvalidDeclaration(f"id {id!r} is already registered on this adapter", id=id)
         rid = id or self._next_id(spec.id, "rules", None)
@@ -350,27 +350,32 @@ class CompatAdapter:
                              files=tuple(f.summary() for f in carried.files))
         self._log_registration(result)
         if result.capability is Capability.CARRY:
-            policy = self._codex_policy(spec, carried, result)
+            policy = capability(unit, CommandPolicy)
+            rules = self._policy_rules(policy, carried, result) if policy is not None else ()
             if self._rules_unsubscribe is None:
                 self._rules_unsubscribe = self.host.on("agent/created", self._inject_rules)
             self._rules[rid] = (result, carried)
-            if policy:
-                self._guard.add(rid, policy)
+            if policy is not None and rules:
+                if spec.id not in self._guards:
+                    self._guards[spec.id] = policy.guard(self.host)
+                self._guards[spec.id].add(rid, rules)
         return result
 
-    def _codex_policy(self, spec: VendorSpec, carried: CarriedRules, result: CapabilityResult
-                      ) -> tuple[PrefixRule, ...]:
-        """The prefix rules of Codex ``.rules`` files, when the grade says they are enforced here.
+    @staticmethod
+    def _policy_rules(policy: CommandPolicy, carried: CarriedRules, result: CapabilityResult
+                      ) -> tuple[PolicyRule, ...]:
+        """The rules of the files the vendor's ``policy`` capability holds (Codex ``.rules``), when the
+        grade says they are enforced here.
 
         Parsed before anything is mounted: a file outside the rules language raises
         INVALID_DECLARATION and nothing of the registration takes effect.
         """
-        if not spec.rules_policy or not any(d.code is DegradationCode.APPROXIMATE for d in result.degradations):
+        if not any(d.code is DegradationCode.APPROXIMATE for d in result.degradations):
             return ()
-        rules: list[PrefixRule] = []
+        rules: list[PolicyRule] = []
         for f in carried.files:
-            if f.path.suffix == ".rules":
-                rules.extend(parse_rules(f.data.decode("utf-8", errors="replace"), str(f.path)))
+            if policy.holds(str(f.path)):
+                rules.extend(policy.parse(f.data.decode("utf-8", errors="replace"), str(f.path)))
         return tuple(rules)
 
     def register_permissions(self, rules: Sequence[PermissionRule],

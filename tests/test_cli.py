@@ -103,7 +103,7 @@ def test_grade_a_real_world_claude_settings_file() -> None:
 
 
 @pytest.mark.parametrize("args,code", [
-    (("grade", "--vendor", "windsurf", "x.json"), "UNKNOWN_VENDOR"),
+    (("grade", "--vendor", "kiro", "x.json"), "UNKNOWN_VENDOR"),
     (("grade", "--vendor", "claude", "/nonexistent/settings.json"), "NO_SUCH_PATH"),
     (("matrix", "--vendor", "nope"), "UNKNOWN_VENDOR"),
     (("run", "--preset", "no-such-preset", "--script", "s.json"), "SCRIPT_ERROR"),

@@ -67,7 +67,7 @@ def test_dialect_for_resolves_ids_and_aliases(name: str, vendor: str) -> None:
 
 def test_dialect_for_refuses_unknown_vendors() -> None:
     with pytest.raises(UnknownVendor):
-        dialect_for("windsurf")
+        dialect_for("nosuchagent")
 
 
 def test_trailing_newline_per_vendor() -> None:

@@ -11,7 +11,7 @@ from compat_adapter.errors import InvalidDeclaration
 from compat_adapter.host.protocol import ApprovalOutcome
 from compat_adapter.host.script import Reply, call
 from compat_adapter.model import DegradationCode
-from compat_adapter.routing.execpolicy import commands_of, evaluate, parse_rules
+from vendors.codex.execpolicy import commands_of, evaluate, parse_rules
 
 RULES = '''
 # A team's Codex policy.

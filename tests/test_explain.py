@@ -174,7 +174,7 @@ def test_a_payload_file_and_a_timeout(tmp_path: Path) -> None:
 
 
 def test_errors_are_json_under_json(tmp_path: Path) -> None:
-    done = cli("explain", "--vendor", "windsurf", "--prompt", "x", "--json", cwd=tmp_path)
+    done = cli("explain", "--vendor", "kiro", "--prompt", "x", "--json", cwd=tmp_path)
     assert done.returncode == 2 and done.stderr.startswith("UNKNOWN_VENDOR: ")
     error = json.loads(done.stdout)
     jsonschema.validate(error, schema("error.schema.json"))

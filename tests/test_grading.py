@@ -125,7 +125,7 @@ def test_uncompilable_matcher_raises_where_it_would_break_a_bridge_config() -> N
 
 def test_unknown_vendor_and_event_raise() -> None:
     with pytest.raises(UnknownVendor):
-        hook("windsurf", "PreToolUse")
+        hook("kiro", "PreToolUse")
     with pytest.raises(UnknownEvent):
         hook("claude", "BeforeEverything")
 

@@ -64,8 +64,30 @@ def _absolute(module: str, node: ast.ImportFrom) -> str:
     return ".".join([*base, node.module] if node.module else base)
 
 
+def _author_api() -> dict[str, tuple[str, str | None]]:
+    """Each name of :mod:`compat_adapter.vendor` → (its home module, the name there or None for a
+    module), read from the imports it declares under ``TYPE_CHECKING`` (at run time it imports
+    lazily, which a reader of the syntax tree cannot follow)."""
+    homes: dict[str, tuple[str, str | None]] = {}
+    for node in ast.parse(MODULES[AUTHOR_API].read_text(encoding="utf-8")).body:
+        if not (isinstance(node, ast.If) and _is_type_checking(node.test)):
+            continue
+        for statement in node.body:
+            assert isinstance(statement, ast.ImportFrom) and statement.module, ast.dump(statement)[:80]
+            for alias in statement.names:
+                sub = f"{statement.module}.{alias.name}"
+                homes[alias.asname or alias.name] = (sub, None) if sub in MODULES else (statement.module, alias.name)
+    return homes
+
+
+#: The vendor author's API: the one module of the product a vendor unit imports.
+AUTHOR_API = "compat_adapter.vendor"
+AUTHOR_HOMES = _author_api()
+
+
 def _edges(module: str) -> Iterator[tuple[str, str | None]]:
-    """(imported module, imported name or None) for each internal import of ``module``."""
+    """(imported module, imported name or None) for each internal import of ``module``; a name taken
+    from the author API counts as an import of the module it lives in, so a cycle through it shows."""
     tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
     for node in _runtime_imports(tree):
         if isinstance(node, ast.Import):
@@ -78,7 +100,9 @@ def _edges(module: str) -> Iterator[tuple[str, str | None]]:
             continue
         for alias in node.names:
             sub = f"{target}.{alias.name}"
-            if sub in MODULES:
+            if target == AUTHOR_API and alias.name in AUTHOR_HOMES:
+                yield AUTHOR_HOMES[alias.name]
+            elif sub in MODULES:
                 yield sub, None
             else:
                 yield target, alias.name
@@ -161,6 +185,34 @@ def test_no_module_is_too_big_to_read(module: str) -> None:
     assert lines <= MAX_MODULE_LINES, f"{module}: {lines} lines"
 
 
+def test_vendor_units_import_the_product_only_through_the_author_api() -> None:
+    """A unit's modules (``vendors/**``, its lane excepted: test support) import the product from
+    :mod:`compat_adapter.vendor` alone, so that what a vendor author may use is written in one place.
+    Imports under ``TYPE_CHECKING`` count here: they are part of what a unit relies on."""
+    strays = []
+    for module, path in MODULES.items():
+        if not module.startswith("vendors") or module.endswith(".lane"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level
+                     else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+            strays += [f"{module}:{node.lineno} imports {name}" for name in names
+                       if name.split(".")[0] == "compat_adapter" and name != AUTHOR_API]
+    assert strays == [], ("a vendor unit imports the product from compat_adapter.vendor only; import it from "
+                          f"compat_adapter.vendor (and add the name there if it is new): {strays}")
+
+
+def test_the_author_api_declares_each_name_once_and_serves_it_from_its_home() -> None:
+    api = importlib.import_module(AUTHOR_API)
+    assert list(api.__all__) == sorted(api.__all__)
+    assert set(api.__all__) == set(AUTHOR_HOMES)
+    for name, (home, attribute) in AUTHOR_HOMES.items():
+        value = importlib.import_module(home)
+        assert getattr(api, name) is (value if attribute is None else getattr(value, attribute)), name
+    with pytest.raises(AttributeError, match="added to the author API"):
+        api.not_a_name  # noqa: B018
+
+
 def test_grading_names_no_host() -> None:
     for target in _graph()["compat_adapter.grading"]:
         assert not target.startswith(("compat_adapter.host.embedded", "compat_adapter.host.dsh")), target
@@ -231,3 +283,19 @@ def test_the_dispatch_packages_look_no_vendor_up_by_name() -> None:
                     found.append(f"{module}:{node.lineno} {name}")
     assert len(found) <= _RUN_TIME_LOOK_UPS, (
         "a hook's HookEntry/Declared carries its vendor unit: ask `entry.unit`, not the catalog", found)
+
+
+#: Machinery that moved from the core into a vendor's unit as a capability: the core finds it on the
+#: unit by kind (compat_adapter.capability) and may never import it by the vendor's name again.
+_MOVED_INTO_UNITS = ("vendors.codex", "vendors.copilot")
+
+
+def test_the_core_imports_no_capability_of_a_vendor_by_name() -> None:
+    found = [f"{module} -> {target}" for module in MODULES if module.startswith("compat_adapter")
+             for target, _ in _edges(module) if target.startswith(_MOVED_INTO_UNITS)]
+    assert not found, ("a vendor's own machinery is a capability of its unit (capabilities=(...)); the core "
+                       "asks `capability(unit, Kind)`", found)
+    for gone in ("rules_policy",):
+        from compat_adapter.model import VendorSpec
+
+        assert gone not in VendorSpec.model_fields, f"{gone}: the capability replaced this switch"

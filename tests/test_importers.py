@@ -623,7 +623,7 @@ def test_matcher_that_does_not_compile_names_the_place(tmp_path: Path) -> None:
 def test_unknown_vendor_and_unknown_file_kind(tmp_path: Path) -> None:
     path = write(tmp_path / "hooks.yaml", "hooks: {}\n")
     with pytest.raises(UnknownVendor):
-        import_files("windsurf", [path])
+        import_files("nosuchagent", [path])
     with pytest.raises(ConfigParseError, match="not a claude file"):
         import_files("claude", [path])
 

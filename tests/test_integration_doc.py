@@ -11,6 +11,7 @@ import pytest
 
 import compat_adapter
 from compat_adapter import service
+from compat_adapter import vendor as author_api
 from compat_adapter.errors import ERROR_CODES
 from compat_adapter.host import protocol
 from compat_adapter.importers import import_files, import_project, register_import  # noqa: F401
@@ -23,8 +24,9 @@ EXAMPLES = re.findall(r"```python\n(# example:.*?)```", TEXT, flags=re.S)
 
 def _exists(name: str) -> bool:
     owner, _, attr = name.partition(".")
+    # The vendor author's API ("Adding a vendor") is API too.
     for module in (compat_adapter, service, protocol, sys.modules["compat_adapter.importers"],
-                   sys.modules["compat_adapter.presets"]):
+                   sys.modules["compat_adapter.presets"], author_api):
         if hasattr(module, owner):
             return not attr or hasattr(getattr(module, owner), attr)
     return False

@@ -57,6 +57,23 @@ def _parts(unit: VendorUnit) -> dict[str, object]:
     return {name: unit.given(name) for name in VendorUnit.PARTS}
 
 
+def test_a_capability_is_found_by_its_kind_and_a_stray_one_is_refused() -> None:
+    """Codex's policy and Copilot's stop guard are found on their units by kind, on no other unit; a
+    capability of no known kind, or speaking for another vendor, refuses the unit."""
+    from compat_adapter.capability import CommandPolicy, VerdictRules, capability
+
+    found = {u.spec.id: (capability(u, CommandPolicy), capability(u, VerdictRules)) for u in units()}
+    assert {v for v, (policy, _) in found.items() if policy is not None} == {"codex"}
+    assert {v for v, (_, rules) in found.items() if rules is not None} == {"copilot"}
+    codex = next(u for u in units() if u.spec.id == "codex")
+    copilot = next(u for u in units() if u.spec.id == "copilot")
+    assert vendor_unit(**_parts(codex), capabilities=codex.capabilities).capabilities == codex.capabilities
+    with pytest.raises(VendorIncomplete, match="vendor codex is incomplete: its capabilities hold a str, which is no"):
+        vendor_unit(**_parts(codex), capabilities=("policy",))
+    with pytest.raises(VendorIncomplete, match="speaks for 'copilot', not 'codex'"):
+        vendor_unit(**_parts(codex), capabilities=copilot.capabilities)
+
+
 @pytest.mark.parametrize("part", VendorUnit.PARTS)
 def test_a_unit_that_lacks_a_part_is_refused_with_its_name_and_the_part(part: str) -> None:
     parts = _parts(units()[0])

@@ -18,6 +18,7 @@ import vendors
 from compat_adapter.catalog import host_tool, resolve_event, resolve_vendor, vendor_tool, vendors as registered
 from compat_adapter.errors import UnknownEvent, UnknownVendor
 from compat_adapter.matrix import build_matrix
+from compat_adapter.model import __all__ as FACTS
 from compat_adapter.model import DegradationCode, EventRow, Route, SeamMode, Surface, VendorSpec, degrade
 from vendors.surface import TABLE_SURFACE
 
@@ -53,7 +54,10 @@ def test_vendor_modules_hold_data_only(path: Path) -> None:
                               | ast.ListComp | ast.DictComp | ast.SetComp | ast.GeneratorExp
                               | ast.With | ast.AsyncWith | ast.Global), (path.name, ast.dump(node)[:80])
         if isinstance(node, ast.ImportFrom):
-            assert node.module == "compat_adapter.model" or (node.module or "").startswith("vendors"), node.module
+            # The product through the author API (tests/test_house.py), and from it the facts only.
+            assert node.module == "compat_adapter.vendor" or (node.module or "").startswith("vendors"), node.module
+            if node.module == "compat_adapter.vendor":
+                assert {a.name for a in node.names} <= set(FACTS), (path.name, [a.name for a in node.names])
         if isinstance(node, ast.Import):
             raise AssertionError(f"{path.name} imports {[a.name for a in node.names]}")
         if isinstance(node, ast.Call):

@@ -14,7 +14,7 @@ import pytest
 
 from compat_adapter.matrix import build_matrix
 from compat_adapter.model import DegradationCode
-from compat_adapter.routing.copilot import STOP_BLOCK_LIMIT
+from vendors.copilot.stopguard import STOP_BLOCK_LIMIT
 from compat_adapter.routing.points import POINTS
 from compat_adapter.testing.live import (
     CONTINUE,

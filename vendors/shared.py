@@ -4,7 +4,7 @@ Data only. Claude Code and CodeBuddy (and, for one prompt fact, Codex) land seve
 same host point with the same consequence; the sentence lives here instead of in each table.
 """
 
-from compat_adapter.model import degrade
+from compat_adapter.vendor import degrade
 
 __all__ = (
     "APPROVAL_ONCE",

@@ -5,7 +5,7 @@ the tables expect as a waterfall but the host only emits cannot carry an answer)
 reads it from here and never names a host.
 """
 
-from compat_adapter.model import SeamMode, Surface
+from compat_adapter.vendor import SeamMode, Surface
 
 CLAUDE_BRIDGE = "@deepseek-ai/dsh-hooks-claude-code"
 CODEX_BRIDGE = "@deepseek-ai/dsh-hooks-codex"

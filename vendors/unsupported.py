@@ -10,7 +10,7 @@ entry. When a vendor gets a unit, its entry here goes: the registry refuses a ve
 when they carry a top-level ``hooks`` key.
 """
 
-from compat_adapter.model import UnsupportedVendor
+from compat_adapter.vendor import UnsupportedVendor
 
 __all__ = ("UNSUPPORTED",)
 

@@ -11,7 +11,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from compat_adapter.dialects.base import Decision, HookAnswer
+from compat_adapter.dialects.base import Decision, Dialect, HookAnswer, Moment
 
 # One conversion for all host data, shared with the session log and the routes.
 from compat_adapter.jsondata import jsonable as plain
@@ -27,6 +27,7 @@ __all__ = (
     "chain_input",
     "encode_json",
     "first_line",
+    "keyed_subject",
     "host_call",
     "merge_answers",
     "overlay",
@@ -259,3 +260,12 @@ def chain_input(payload: Mapping[str, Any], specific: object, *, prompt_context:
         out["tool_input"] = overlay(out["tool_input"], plain(new))
     return out
 
+
+
+def keyed_subject(dialect: Dialect, moment: Moment, keys: Mapping[str, str]) -> str | None:
+    """What a matcher tests where a vendor names it by a payload key per event (``keys``: event →
+    key): the string there, None for an event without a matcher subject or a value that is not a
+    string. The vendors whose matchers read one payload field share it."""
+    key = keys.get(moment.event)
+    value = dialect.payload(moment).get(key) if key else None
+    return value if isinstance(value, str) else None

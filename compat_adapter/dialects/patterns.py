@@ -29,15 +29,18 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
+from typing import ClassVar
 
 import re2
 import regress
 
 from compat_adapter.dialects.js_to_re2 import Untranslatable, to_re2
 
-__all__ = ("STEP_BOUND", "Regex", "Shape", "compile_js", "compile_rust", "js_problem", "nested_repetition", "shape")
+__all__ = ("STEP_BOUND", "Compile", "Regex", "Searched", "Shape", "compile_js", "compile_rust", "js_problem", "nested_repetition",
+           "search_problem", "searches", "shape")
 
 #: Worst-case backtracking steps one ``regress`` match may need (about 10 ms of work at worst).
 STEP_BOUND = 10_000_000
@@ -259,3 +262,39 @@ def compile_rust(pattern: str) -> Regex | str:
     except re2.error as exc:
         detail = exc.args[0].decode() if exc.args and isinstance(exc.args[0], bytes) else str(exc)
         return f"regex parse error: {detail}"
+
+
+#: A vendor's pattern compiler: ``compile_js`` or ``compile_rust``.
+Compile = Callable[[str], "Regex | str"]
+
+
+def search_problem(compile: Compile, matcher: str | None) -> str | None:
+    """Why ``matcher``, a regular expression a vendor searches its subject with (anywhere in it), cannot
+    run; None when it can or when it is empty, which matches every subject."""
+    if not matcher:
+        return None
+    compiled = compile(matcher)
+    return compiled if isinstance(compiled, str) else None
+
+
+def searches(compile: Compile, matcher: str | None, subject: str | None) -> bool:
+    """Whether ``matcher`` (as :func:`search_problem` reads it) finds ``subject``; one that cannot run
+    matches nothing, as it loads nothing in the vendors that search."""
+    if not matcher:
+        return True
+    compiled = compile(matcher)
+    return not isinstance(compiled, str) and bool(compiled.search(subject or ""))
+
+
+class Searched:
+    """A dialect's ``validate_matcher`` and ``matches`` where its matcher is a regular expression
+    searched in the subject; the dialect names its engine (``search_with = compile_rust``)."""
+
+    __slots__ = ()
+    search_with: ClassVar[Compile]
+
+    def validate_matcher(self, event: str, matcher: str | None) -> str | None:
+        return search_problem(type(self).search_with, matcher)
+
+    def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
+        return searches(type(self).search_with, matcher, subject)

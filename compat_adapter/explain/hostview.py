@@ -1,5 +1,6 @@
 """What this project does on the host with the same merged answer: the grade's route, then the verdict
-rule that route mounts (the points table's rule, observe-only, or Copilot's guarded stop), applied
+rule that route mounts (the points table's rule, observe-only, or the vendor unit's own rule in its
+place, as Copilot's guarded stop), applied
 to the real run. The rules are the ones the seams run; nothing is re-implemented here."""
 
 from __future__ import annotations
@@ -7,10 +8,11 @@ from __future__ import annotations
 from compat_adapter.explain.report import HostView, Read
 from compat_adapter.host.protocol import PostToolDecision, PreStepDecision, PreToolDecision
 from compat_adapter.model import CapabilityResult, EventRow, Route
-from compat_adapter.routing.copilot import guarded_stop
+from compat_adapter.catalog import unit_of
 from compat_adapter.routing.dispatch import GroupResult
 from compat_adapter.routing.notices import notices
-from compat_adapter.routing.points import TURN_STOPPING, point_named
+from compat_adapter.routing.native import unit_rule
+from compat_adapter.routing.points import point_named
 from compat_adapter.routing.verdicts import END_TURN, Rule, Steer, observe
 from compat_adapter.vocabulary import Surface
 
@@ -24,9 +26,10 @@ def rule_for(result: CapabilityResult, row: EventRow) -> tuple[str, Rule | None]
     if result.route is Route.NATIVE_SEAM or row.blocking == "observe":
         return "observe", observe
     point = point_named(row.point)
-    if result.route is Route.BUILTIN_BRIDGE and point is TURN_STOPPING:
-        return "guarded_stop", guarded_stop
-    return point.rule.__name__, point.rule
+    rule = point.rule
+    if result.route is Route.BUILTIN_BRIDGE:
+        rule = unit_rule(unit_of(result.vendor), point, row, rule)  # explain is an edge: by name
+    return rule.__name__, rule
 
 
 def _verdict(verdict: object) -> tuple[str | None, tuple[Read, ...]]:

@@ -39,6 +39,7 @@ __all__ = (
     "ImportedRules",
     "Refused",
     "absolute",
+    "config_or_rules",
     "freeze",
     "rules_file",
 )
@@ -229,6 +230,17 @@ def no_row(spec: VendorSpec, event: str, hint: str = "") -> tuple[str, str]:
     if why is not None:
         return "UNSERVED_EVENT", f"{spec.id} {event} cannot be served on this host: {why}"
     return "UNKNOWN_EVENT", f"{spec.id} has no hook event {event!r}, so it never runs these hooks{hint}"
+
+
+def served_row(spec: VendorSpec, event: str, what: str, shown: str, place: str,
+               refused: list[Refused]) -> EventRow | None:
+    """The row of ``event`` for one entry at ``place``; None once ``what`` is refused there, as a real
+    event the vendor does not serve or an unknown one (:func:`no_row`)."""
+    row = spec.row(event)
+    if row is None:
+        code, why = no_row(spec, event)
+        refused.append(entry_refusal(spec, what, shown, place, why, code, event))
+    return row
 
 
 def entry_refusal(spec: VendorSpec, what: str, shown: str, place: str, reason: str,
@@ -422,3 +434,20 @@ def rules_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
     # the project, as for a config file.
     return FileImport(rules=[ImportedRules(vendor=spec.id, sources=(str(full),),
                                            base_dir=str(project_root(full, follow=False)), origin=shown)])
+
+
+#: Reads one config file of a vendor: ``(spec, path, shown)`` → what it holds.
+ReadFile = Callable[[VendorSpec, Path, str], FileImport]
+
+
+def config_or_rules(spec: VendorSpec, path: Path, shown: str, read: ReadFile, *, config: tuple[str, ...],
+                    rules: tuple[str, ...] = (".md",), rules_names: tuple[str, ...] = (), what: str) -> FileImport:
+    """A file named directly to a vendor's importer: a ``rules`` suffix (or one of ``rules_names``)
+    is a rules file, a ``config`` suffix is read by ``read``; anything else fails, saying ``what``
+    the importer reads. Most vendors read one config form beside their rules files."""
+    suffix = path.suffix.lower()
+    if suffix in rules or path.name in rules_names:
+        return rules_file(spec, path, shown)
+    if suffix in config:
+        return read(spec, path, shown)
+    raise ConfigParseError(f"{shown}: not a {spec.id} file this importer reads ({what})", path=shown)

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from compat_adapter.model import HookPlace
 
-__all__ = ("PluginLayout", "hook_place", "plugin_hook_files", "plugin_of")
+__all__ = ("PluginLayout", "hook_place", "in_folders", "plugin_hook_files", "plugin_of")
 
 #: The hooks file a plugin has when its manifest names none.
 DEFAULT_HOOKS = "hooks/hooks.json"
@@ -128,3 +128,11 @@ def hook_place(path: Path, *, folders: tuple[str, ...], layout: PluginLayout | N
     return HookPlace(root=root if found is None else None,
                      plugin_root=str(found[0]) if found else None, plugin_name=found[1] if found else None,
                      hook_dir=str(full.parent) if hook_dir else None)
+
+
+def in_folders(*folders: str) -> Callable[[Path], HookPlace]:
+    """An importer's ``hook_place`` for a vendor whose project files live in ``folders`` and that
+    has no plugins: a file's hooks run in the project above the nearest of them (:func:`hook_place`)."""
+    def place(path: Path) -> HookPlace:
+        return hook_place(path, folders=folders)
+    return place

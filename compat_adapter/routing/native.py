@@ -9,14 +9,17 @@ of one seam run in registration order through one listener whichever route broug
   whose answer can only be watched (``blocking="observe"``) is observed;
 * ``observe.ObserveRouter`` (native-seam) observes every answer: the hook runs, a blocking answer is
   audited and ignored;
-* ``copilot.CopilotRouter`` (builtin-bridge) is the native rule plus Copilot's own.
+* :class:`BuiltinBridgeRouter` (builtin-bridge) is the native rule, or the rule the hook's unit
+  brings in its place (a ``verdict_rules`` capability: Copilot's runaway guard).
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, MutableSequence
 from functools import partial
+from typing import TYPE_CHECKING
 
+from compat_adapter.capability import VerdictRules, capability
 from compat_adapter.host.protocol import Host
 from compat_adapter.model import EventRow
 from compat_adapter.routing.base import HookState
@@ -39,7 +42,10 @@ from compat_adapter.routing.seams.services import arm
 from compat_adapter.routing.seams.tools import EXECUTE_SEAM
 from compat_adapter.routing.verdicts import Rule, observe
 
-__all__ = ("Listening", "NativeRouter", "PointRouter")
+if TYPE_CHECKING:
+    from compat_adapter.registry import VendorUnit
+
+__all__ = ("BuiltinBridgeRouter", "Listening", "NativeRouter", "PointRouter", "unit_rule")
 
 #: Points where a vendor's continue:false stops the agent, so a halt must be enforced at the next step.
 _HALTING = frozenset(p.name for p in (PRE_EXECUTE, PERMISSION, POST_EXECUTE, AGENT_CREATED, TURN_STOPPING))
@@ -154,3 +160,18 @@ class NativeRouter(PointRouter):
 
     def rule_for(self, point: Point, row: EventRow) -> Rule:
         return observe if row.blocking == "observe" else point.rule
+
+
+class BuiltinBridgeRouter(NativeRouter):
+    """builtin-bridge: the native rule, or the one the hook's unit brings in its place."""
+
+    async def mount(self, entry: HookEntry) -> None:
+        point = point_named(entry.row.point)
+        await self._listening.mount(entry, unit_rule(entry.unit, point, entry.row, self.rule_for(point, entry.row)))
+
+
+def unit_rule(unit: VendorUnit, point: Point, row: EventRow, rule: Rule) -> Rule:
+    """The verdict rule ``unit`` mounts for ``row`` at ``point``: its own (a ``verdict_rules``
+    capability), else ``rule``."""
+    own = capability(unit, VerdictRules)
+    return own.verdict_rule(point, row, rule) if own is not None else rule

@@ -34,21 +34,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from compat_adapter.dialects.base import HookAnswer, Moment
-from vendors.claude.payload import TOOL_EVENTS, ClaudePayload
-from compat_adapter.dialects.common import (
-    OUTPUT_CAP,
-    AnswerDraft,
-    cause_text,
-    first_line,
-    merge_answers,
-    plain,
+from compat_adapter.vendor import (
+    OUTPUT_CAP, AnswerDraft, HookAnswer, Moment, cause_text, compile_js, first_line, js_lines, js_object, js_problem,
+    js_trim, keyed_subject, merge_answers, plain,
 )
-from compat_adapter.dialects.patterns import compile_js, js_problem
-from compat_adapter.jsontext import js_lines, js_object, js_trim
+from vendors.claude.payload import TOOL_EVENTS, ClaudePayload
 
 if TYPE_CHECKING:
-    from compat_adapter.runtime.outcome import ProcessOutcome
+    from compat_adapter.vendor import ProcessOutcome
 
 __all__ = ("ClaudeDialect", "DIALECT")
 
@@ -147,14 +140,9 @@ class ClaudeDialect(ClaudePayload):
         return not isinstance(compiled, str) and compiled.search(value)
 
     def subject(self, moment: Moment) -> str | None:
-        key = self.subject_keys.get(moment.event)
-        if key is None:
-            return None
-        value = self.payload(moment).get(key)
-        if moment.event == "FileChanged" and isinstance(value, str):
-            # FileChanged matchers name files, not paths.
-            return os.path.basename(value)
-        return value if isinstance(value, str) else None
+        value = keyed_subject(self, moment, self.subject_keys)
+        # FileChanged matchers name files, not paths.
+        return os.path.basename(value) if moment.event == "FileChanged" and value is not None else value
 
     # ── decoding ────────────────────────────────────────────────────────────────────────────
 

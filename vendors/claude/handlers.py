@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from compat_adapter.errors import InvalidHandler
-from compat_adapter.handlers.parse import CommandOptions, HandlerShape, flag_field, string_field, strings_field
+from compat_adapter.vendor import CommandOptions, HandlerShape, InvalidHandler, flag_field, string_field, strings_field
 
 __all__ = ("CLAUDE_CODE_SHAPE", "CLAUDE_SHAPE", "ClaudeCodeShape", "ClaudeShape")
 

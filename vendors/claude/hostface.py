@@ -5,7 +5,7 @@ Port writes a group per entry into ``.claude/settings.json`` (the team's own gro
 
 from __future__ import annotations
 
-from compat_adapter.hostface import TableFace, claude_reply
+from compat_adapter.vendor import TableFace, claude_reply
 
 __all__ = ("FACE", "CLAUDE_EVENTS", "claude_face")
 

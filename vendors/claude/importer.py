@@ -14,28 +14,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compat_adapter.errors import ConfigParseError
-from compat_adapter.handlers.rules import IF_EVENTS
-from compat_adapter.importers import rules as project_rules
-from compat_adapter.importers.common import (
-    Decide,
-    FileImport,
-    ImportedHook,
-    Refused,
-    Slot,
-    accept,
-    handler_type,
-    import_events,
-    read_disable_all,
-    refuse,
-    rules_file,
+from compat_adapter.vendor import (
+    IF_EVENTS, Decide, FileImport, HookPlace, ImportedHook, PluginLayout, Refused, Slot, VendorSpec, accept,
+    config_or_rules, handler_type, import_events, load_json, places, plugin_hook_files, project_rules, read_block,
+    read_disable_all, refuse, solo,
 )
-from compat_adapter.importers import places
-from compat_adapter.importers import solo
-from compat_adapter.importers.loaders import load_json
-from compat_adapter.importers.places import PluginLayout, plugin_hook_files
-from compat_adapter.model import HookPlace, VendorSpec
-from compat_adapter.permissions.read import read_block
 
 __all__ = ("PLUGINS", "RUNS_HOOKS_OF", "extra_files", "hook_place", "rules_files", "classify", "import_file", "project_files", "settings_file",
            "settings_or_rules")
@@ -57,12 +40,8 @@ def settings_or_rules(spec: VendorSpec, path: Path, shown: str, decide: Decide, 
     """A file named directly to an importer of Claude-shaped settings: a ``.json`` is a settings
     file whose handlers ``decide`` judges, a ``rules`` suffix a rules file; anything else fails,
     saying ``what`` the importer reads. The agents that copy Claude's settings files share it."""
-    suffix = path.suffix.lower()
-    if suffix in rules:
-        return rules_file(spec, path, shown)
-    if suffix == ".json":
-        return settings_file(spec, path, shown, decide)
-    raise ConfigParseError(f"{shown}: not a {spec.id} file this importer reads ({what})", path=shown)
+    return config_or_rules(spec, path, shown, lambda s, p, n: settings_file(s, p, n, decide), config=(".json",),
+                           rules=rules, what=what)
 
 
 def settings_file(spec: VendorSpec, path: Path, shown: str, decide: Decide) -> FileImport:

@@ -21,9 +21,7 @@ import uuid
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from compat_adapter.dialects.base import Moment
-from compat_adapter.dialects.common import encode_json, plain, vendor_call
-from compat_adapter.dialects.facts import OMIT, flatten, take
+from compat_adapter.vendor import OMIT, Moment, encode_json, flatten, plain, take, vendor_call
 
 __all__ = ("DEFAULT_EFFORT", "EVENT_FIELDS", "TOOL_EVENTS", "ClaudePayload", "prompt_uuid")
 

@@ -19,12 +19,10 @@ from pathlib import Path
 from types import MappingProxyType
 from urllib.parse import urlsplit
 
-from compat_adapter.catalog import host_tool
-from compat_adapter.importers.common import Refused, freeze
-from compat_adapter.importers.loaders import json_kind
-from compat_adapter.model import Degradation, degrade
-from compat_adapter.permissions.language import Combination
-from compat_adapter.permissions.model import PermissionImport, PermissionRule, PermissionSetting, RuleCall
+from compat_adapter.vendor import (
+    Combination, Degradation, PermissionImport, PermissionRule, PermissionSetting, Refused, RuleCall, degrade, freeze,
+    host_tool, json_kind,
+)
 from vendors.claude.pathrules import CLAUDE_PATHS, PathReading, covers
 from vendors.claude.shellrules import CLAUDE_SHELL, ShellReading, file_operands, matches_command, refused_part
 

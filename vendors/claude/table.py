@@ -6,17 +6,8 @@ project runs itself, eleven can only be observed here although Claude acts on th
 only observes the event itself).
 """
 
-from compat_adapter.model import (
-    HookVar,
-    MatcherEngine,
-    BridgeSpec,
-    EventRow,
-    Route,
-    RulesSpec,
-    Service,
-    ToolName,
-    VendorSpec,
-    degrade,
+from compat_adapter.vendor import (
+    BridgeSpec, EventRow, HookVar, MatcherEngine, Route, RulesSpec, Service, ToolName, VendorSpec, degrade,
 )
 from vendors import shared
 from vendors.surface import CLAUDE_BRIDGE
@@ -891,6 +882,5 @@ CLAUDE = VendorSpec(
     bad_matcher="refuses-config",
     exit2_blocks=True,
     failure_denies=(),
-    rules_policy=False,
     plugin_host=False,
 )

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from compat_adapter.registry import Later, vendor_unit
-from compat_adapter.routing.placement import Facts
+from compat_adapter.vendor import Facts, Later, vendor_unit
 from vendors.claude.handlers import CLAUDE_CODE_SHAPE
 from vendors.claude.table import CLAUDE
 from vendors.claude.voice import ClaudeVoice

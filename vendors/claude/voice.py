@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from compat_adapter.routing.voice import Said, Voice, label
+from compat_adapter.vendor import Said, Voice, label
 
 __all__ = ("HOOK_TEXT_LEAD", "ClaudeVoice", "hook_text")
 

@@ -24,14 +24,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from compat_adapter.dialects.base import HookAnswer
-from compat_adapter.dialects.common import AnswerDraft, cause_text, plain
-from compat_adapter.dialects.patterns import compile_js
-from compat_adapter.jsontext import js_trim
+from compat_adapter.vendor import AnswerDraft, HookAnswer, cause_text, compile_js, js_trim, plain
 from vendors.claude.dialect import ClaudeDialect
 
 if TYPE_CHECKING:
-    from compat_adapter.runtime.process import ProcessOutcome
+    from compat_adapter.vendor import ProcessOutcome
 
 __all__ = ("DIALECT", "ContinueDialect")
 

@@ -14,11 +14,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
 
-from compat_adapter.importers import places
-from compat_adapter.importers import solo
-from compat_adapter.importers import rules as project_rules
-from compat_adapter.importers.common import FileImport, ImportedHook, Refused, Slot, refuse
-from compat_adapter.model import HookPlace, VendorSpec
+from compat_adapter.vendor import (
+    FileImport, ImportedHook, Refused, Slot, VendorSpec, places, project_rules, refuse, solo,
+)
 from vendors.claude.importer import classify as claude_classify
 from vendors.claude.importer import settings_or_rules
 
@@ -59,6 +57,5 @@ rules_files = project_rules.agents_md
 extra_files = solo.no_extra_files
 
 
-def hook_place(path: Path) -> HookPlace:
-    """A settings file's hooks run in the project above its ``.continue`` folder (cn runs them in its cwd)."""
-    return places.hook_place(path, folders=(".continue",))
+#: A settings file's hooks run in the project above its ``.continue`` folder (cn runs them in its cwd).
+hook_place = places.in_folders(".continue")

@@ -4,7 +4,7 @@ was measured); Continue's own facts (:mod:`vendors.cn.table`) replace Claude's."
 
 from __future__ import annotations
 
-from compat_adapter.model import VendorSpec
+from compat_adapter.vendor import VendorSpec
 from vendors.claude.table import CLAUDE
 from vendors.cn.table import CN_EVENTS, NOT_CN, OWN, OWN_LOSSES
 

@@ -14,7 +14,7 @@ lane measured it: ``cn -p`` against the scripted model, with a recording hook on
 never runs them.
 """
 
-from compat_adapter.model import MatcherEngine, RulesSpec, ToolName, degrade
+from compat_adapter.vendor import MatcherEngine, RulesSpec, ToolName, degrade
 from vendors.claude.table import BASH, EDIT
 
 #: The release these rows follow (vendors/cn/lane.pin).

@@ -3,8 +3,7 @@ keyword); its vendor-lane driver is hook-less. What a unit composes: ``vendors/_
 
 from __future__ import annotations
 
-from compat_adapter.registry import Later, vendor_unit
-from compat_adapter.routing.placement import Facts
+from compat_adapter.vendor import Facts, Later, vendor_unit
 from vendors.claude.handlers import CLAUDE_SHAPE
 from vendors.cn.spec import CONTINUE
 from vendors.cn.voice import ContinueVoice

@@ -3,7 +3,7 @@ hook, so nothing of it was measured)."""
 
 from __future__ import annotations
 
-from compat_adapter.routing.voice import Voice
+from compat_adapter.vendor import Voice
 
 __all__ = ("ContinueVoice",)
 

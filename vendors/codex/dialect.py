@@ -44,22 +44,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from compat_adapter.dialects.base import HookAnswer, Moment
-from compat_adapter.dialects.common import (
-    OUTPUT_CAP,
-    AnswerDraft,
-    cause_text,
-    encode_json,
-    merge_answers,
-    plain,
-    vendor_call,
+from compat_adapter.vendor import (
+    OUTPUT_CAP, AnswerDraft, HookAnswer, JsonTextError, Moment, cause_text, compile_rust, encode_json, flatten,
+    keyed_subject, merge_answers, plain, rust_read, rust_trim, vendor_call,
 )
-from compat_adapter.dialects.facts import flatten
-from compat_adapter.dialects.patterns import compile_rust
-from compat_adapter.jsontext import JsonTextError, rust_read, rust_trim
 
 if TYPE_CHECKING:
-    from compat_adapter.runtime.outcome import ProcessOutcome
+    from compat_adapter.vendor import ProcessOutcome
 
 __all__ = ("ALIASES", "CodexDialect", "DIALECT", "patch_text")
 
@@ -140,11 +131,7 @@ class CodexDialect:
         return not isinstance(compiled, str) and any(compiled.search(c) for c in candidates)
 
     def subject(self, moment: Moment) -> str | None:
-        key = SUBJECT_KEY.get(moment.event)
-        if key is None:
-            return None
-        value = self.payload(moment).get(key)
-        return value if isinstance(value, str) else None
+        return keyed_subject(self, moment, SUBJECT_KEY)
 
     # ── payload ─────────────────────────────────────────────────────────────────────────────
 

@@ -26,31 +26,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from compat_adapter.catalog import resolve_vendor
-from compat_adapter.declare import REFUSED_HANDLER_TYPES
-from compat_adapter.errors import CompatError, ConfigParseError, InvalidMatcher
-from compat_adapter.importers import rules as project_rules
-from compat_adapter.importers.common import (
-    FileImport,
-    ImportedHook,
-    Refused,
-    Slot,
-    accept,
-    entry_refusal,
-    grouped_slots,
-    handler_type,
-    hook_table,
-    judged,
-    no_row,
-    refuse,
-    refuse_slots,
-    rules_file,
+from compat_adapter.vendor import (
+    REFUSED_HANDLER_TYPES, CompatError, ConfigParseError, FileImport, HookPlace, ImportedHook, InvalidMatcher,
+    PluginLayout, Refused, Slot, VendorSpec, accept, entry_refusal, grouped_slots, handler_type, hook_table, judged,
+    load_json, load_toml, no_row, places, project_rules, refuse, refuse_slots, resolve_vendor, rules_file, solo,
 )
-from compat_adapter.importers import places
-from compat_adapter.importers import solo
-from compat_adapter.importers.loaders import load_json, load_toml
-from compat_adapter.importers.places import PluginLayout
-from compat_adapter.model import HookPlace, VendorSpec
 
 __all__ = ("PLUGINS", "RUNS_HOOKS_OF", "extra_files", "hook_place", "rules_files", "classify", "import_file", "project_files")
 

@@ -3,17 +3,8 @@
 Data only. Five events go through the host's official Codex bridge; the rest are ours.
 """
 
-from compat_adapter.model import (
-    HookVar,
-    MatcherEngine,
-    BridgeSpec,
-    EventRow,
-    Route,
-    RulesSpec,
-    Service,
-    ToolName,
-    VendorSpec,
-    degrade,
+from compat_adapter.vendor import (
+    BridgeSpec, EventRow, HookVar, MatcherEngine, Route, RulesSpec, Service, ToolName, VendorSpec, degrade,
 )
 from vendors import shared
 from vendors.surface import CODEX_BRIDGE
@@ -431,6 +422,5 @@ CODEX = VendorSpec(
     bad_matcher="refuses-config",
     exit2_blocks=True,
     failure_denies=(),
-    rules_policy=True,  # .rules files are prefix-rule command policy (compat_adapter.routing.execpolicy)
     plugin_host=False,
 )

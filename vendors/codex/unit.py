@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from compat_adapter.handlers.parse import HandlerShape
-from compat_adapter.registry import Later, vendor_unit
-from compat_adapter.routing.placement import Facts
+from compat_adapter.vendor import Facts, HandlerShape, Later, vendor_unit
+from vendors.codex.policy import POLICY
 from vendors.codex.table import CODEX
 from vendors.codex.voice import CodexVoice
 
@@ -30,6 +29,7 @@ UNIT = vendor_unit(
     landing=Facts(context={"session": "message:developer", "prompt": "message:developer",
                            "pre": "message:developer", "post": "message:developer"}, ask_unattended="allow"),
     lane="vendors.codex.lane:CLI",  # test support: loaded only by the vendor lane
-    permissions=None,  # its .rules command policy is enforced as rules files (routing/execpolicy.py)
+    permissions=None,  # its .rules command policy is its own capability (policy.py), not a rule language
     host=Later("vendors.codex.hostface:FACE"),  # its host face: what `port` writes for
+    capabilities=(POLICY,),  # .rules files are prefix-rule command policy, enforced on the shell
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from compat_adapter.routing.voice import Said, Voice
+from compat_adapter.vendor import Said, Voice
 
 __all__ = ("CodexVoice",)
 

@@ -67,24 +67,14 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from compat_adapter.dialects.base import HookAnswer, Moment
-from vendors.copilot.voice import HOOK_ERRORED
-from compat_adapter.dialects.common import (
-    OUTPUT_CAP,
-    AnswerDraft,
-    cause_text,
-    encode_json,
-    merge_answers,
-    plain,
-    vendor_call,
+from compat_adapter.vendor import (
+    OUTPUT_CAP, UNANSWERED, UNREACHABLE, AnswerDraft, HookAnswer, Moment, cause_text, compile_js, encode_json, flatten,
+    js_lines, js_object, js_problem, js_trim, keyed_subject, merge_answers, plain, vendor_call,
 )
-from compat_adapter.dialects.facts import flatten
-from compat_adapter.dialects.patterns import compile_js, js_problem
-from compat_adapter.handlers.outcome import UNANSWERED, UNREACHABLE
-from compat_adapter.jsontext import js_lines, js_object, js_trim
+from vendors.copilot.voice import HOOK_ERRORED
 
 if TYPE_CHECKING:
-    from compat_adapter.runtime.outcome import ProcessOutcome
+    from compat_adapter.vendor import ProcessOutcome
 
 __all__ = ("CLAUDE_NAMES", "DENIED_BY_HOOK", "CopilotDialect", "DIALECT", "is_claude_format")
 
@@ -167,11 +157,7 @@ class CopilotDialect:
         return not isinstance(compiled, str) and compiled.search(value)
 
     def subject(self, moment: Moment) -> str | None:
-        key = SUBJECT_KEY.get(moment.event)
-        if key is None:
-            return None
-        value = self.payload(moment).get(key)
-        return value if isinstance(value, str) else None
+        return keyed_subject(self, moment, SUBJECT_KEY)
 
     # ── payload ─────────────────────────────────────────────────────────────────────────────
 

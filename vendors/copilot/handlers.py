@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from compat_adapter.errors import InvalidHandler
-from compat_adapter.handlers.parse import HandlerShape, strings_field
+from compat_adapter.vendor import HandlerShape, InvalidHandler, strings_field
 
 __all__ = ("COPILOT_SHAPE", "CopilotShape")
 

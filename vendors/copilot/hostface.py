@@ -7,8 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from compat_adapter.dialects.base import HookAnswer
-from compat_adapter.hostface import EntrySpec, ReadKeys, Reply, TableFace, json_reply
+from compat_adapter.vendor import EntrySpec, HookAnswer, ReadKeys, Reply, TableFace, json_reply
 
 __all__ = ("FACE",)
 

@@ -23,29 +23,11 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from compat_adapter.errors import ConfigParseError, InvalidMatcher
-from compat_adapter.importers import rules as project_rules
-from compat_adapter.importers.common import (
-    FileImport,
-    ImportedHook,
-    Refused,
-    Slot,
-    accept,
-    entry_refusal,
-    grouped_slots,
-    handler_type,
-    hook_table,
-    judged,
-    matcher_of,
-    no_row,
-    read_disable_all,
-    refuse,
-    rules_file,
+from compat_adapter.vendor import (
+    ConfigParseError, FileImport, HookPlace, ImportedHook, InvalidMatcher, Refused, Slot, VendorSpec, accept,
+    config_or_rules, entry_refusal, grouped_slots, handler_type, hook_table, judged, load_json, load_jsonc, matcher_of,
+    no_row, places, project_rules, read_disable_all, refuse, solo,
 )
-from compat_adapter.importers import places
-from compat_adapter.importers import solo
-from compat_adapter.importers.loaders import load_json, load_jsonc
-from compat_adapter.model import HookPlace, VendorSpec
 
 __all__ = ("RUNS_HOOKS_OF", "extra_files", "hook_place", "rules_files", "classify", "import_file", "project_files")
 
@@ -67,13 +49,8 @@ def project_files(root: Path) -> list[Path]:
 
 
 def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
-    suffix = path.suffix.lower()
-    if suffix == ".md":
-        return rules_file(spec, path, shown)
-    if suffix == ".json":
-        return _hooks_file(spec, path, shown)
-    raise ConfigParseError(f"{shown}: not a {spec.id} file this importer reads (a hooks .json or "
-                           "an instructions .md)", path=shown)
+    return config_or_rules(spec, path, shown, _hooks_file, config=(".json",),
+                           what="a hooks .json or an instructions .md")
 
 
 def _hooks_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:

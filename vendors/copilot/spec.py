@@ -4,7 +4,7 @@ keyed on the snake_case field (the Claude format's payload), and UserPromptSubmi
 
 from __future__ import annotations
 
-from compat_adapter.model import EventRow, VendorSpec
+from compat_adapter.vendor import EventRow, VendorSpec
 from vendors.copilot.table import CLAUDE_PROMPT, CLAUDE_SPELLING, EVENTS, OWN, SNAKE_SUBJECTS
 
 __all__ = ("COPILOT",)

@@ -8,16 +8,7 @@ translated natively onto host seams and one is observed only. Both spellings of 
 its losses (named once below).
 """
 
-from compat_adapter.model import (
-    HookVar,
-    MatcherEngine,
-    EventRow,
-    Route,
-    RulesSpec,
-    Service,
-    ToolName,
-    degrade,
-)
+from compat_adapter.vendor import EventRow, HookVar, MatcherEngine, Route, RulesSpec, Service, ToolName, degrade
 from vendors import shared
 
 _OWN = degrade(
@@ -405,6 +396,5 @@ OWN = {
     "bad_matcher": "skips-hook",  # the built-in bridge reproduces the skip
     "exit2_blocks": True,
     "failure_denies": ("preToolUse", "PreToolUse"),  # any failing preToolUse hook denies the call
-    "rules_policy": False,
     "plugin_host": False,
 }

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from compat_adapter.registry import Later, vendor_unit
-from compat_adapter.routing.placement import Facts
+from compat_adapter.vendor import Facts, Later, vendor_unit
 from vendors.copilot.handlers import COPILOT_SHAPE
 from vendors.copilot.spec import COPILOT
+from vendors.copilot.stopguard import RULES
 from vendors.copilot.voice import CopilotVoice
 
 __all__ = ("UNIT",)
@@ -33,4 +33,5 @@ UNIT = vendor_unit(
     lane="vendors.copilot.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=None,  # no rule language read yet: its files' rules are refused, listed
     host=Later("vendors.copilot.hostface:FACE"),  # its host face: what `port` writes for
+    capabilities=(RULES,),  # its runaway guard on agentStop, in place of the points table's stop rule
 )

@@ -6,7 +6,7 @@ import os
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from compat_adapter.routing.voice import Place, Said, Voice
+from compat_adapter.vendor import Place, Said, Voice
 
 __all__ = ("HOOK_ERRORED", "CopilotVoice")
 

@@ -27,13 +27,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from compat_adapter.dialects.base import HookAnswer, Moment
-from compat_adapter.dialects.common import cause_text, encode_json, merge_answers
-from compat_adapter.dialects.patterns import compile_rust
+from compat_adapter.vendor import HookAnswer, Moment, Searched, cause_text, compile_rust, encode_json, merge_answers
 from vendors.claude.dialect import ClaudeDialect
 
 if TYPE_CHECKING:
-    from compat_adapter.runtime.process import ProcessOutcome
+    from compat_adapter.vendor import ProcessOutcome
 
 __all__ = ("DIALECT", "CrushDialect")
 
@@ -80,26 +78,14 @@ def _patch(value: Any) -> Mapping[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-class CrushDialect(ClaudeDialect):
+class CrushDialect(Searched, ClaudeDialect):
     """Crush's hook runner: Claude's payload fields under Crush's envelope and Go's reading."""
 
     vendor: str = "crush"
     trailing_newline: bool = False
     subject_keys: ClassVar[Mapping[str, str]] = {"PreToolUse": "tool_name"}
-
-    # ── matchers ────────────────────────────────────────────────────────────────────────────
-
-    def validate_matcher(self, event: str, matcher: str | None) -> str | None:
-        if not matcher:
-            return None
-        compiled = compile_rust(matcher)
-        return compiled if isinstance(compiled, str) else None
-
-    def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
-        if not matcher:
-            return True
-        compiled = compile_rust(matcher)
-        return not isinstance(compiled, str) and bool(compiled.search(subject or ""))
+    # Go's regexp (RE2 syntax, searched anywhere in the tool name): the Rust crate's reading.
+    search_with = compile_rust
 
     # ── payload ─────────────────────────────────────────────────────────────────────────────
 

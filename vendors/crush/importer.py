@@ -20,11 +20,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from compat_adapter.errors import ConfigParseError
-from compat_adapter.importers import rules as project_rules
-from compat_adapter.importers.common import FileImport, Slot, accept, entry_refusal, judged, no_row, rules_file
-from compat_adapter.importers.loaders import load_json
-from compat_adapter.model import HookPlace, VendorSpec
+from compat_adapter.vendor import (
+    FileImport, HookPlace, Slot, VendorSpec, accept, config_or_rules, entry_refusal, judged, load_json, project_rules,
+    served_row,
+)
 
 __all__ = ("RUNS_HOOKS_OF", "canonical_event", "extra_files", "hook_place", "import_file", "project_files",
            "rules_files")
@@ -41,13 +40,7 @@ def project_files(root: Path) -> list[Path]:
 
 
 def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
-    suffix = path.suffix.lower()
-    if suffix == ".md":
-        return rules_file(spec, path, shown)
-    if suffix == ".json":
-        return config_file(spec, path, shown)
-    raise ConfigParseError(f"{shown}: not a {spec.id} file this importer reads (a crush.json or a rules .md)",
-                           path=shown)
+    return config_or_rules(spec, path, shown, config_file, config=(".json",), what="a crush.json or a rules .md")
 
 
 def canonical_event(name: str) -> str:
@@ -70,12 +63,10 @@ def config_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
             out.refused.append(entry_refusal(spec, f"{key} hooks", shown, place,
                                              _REFUSED.format("not a list of hooks"), event=event))
             continue
-        row = spec.row(event)
         for i, entry in enumerate(entries):
             here = f"{place}[{i}]"
+            row = served_row(spec, event, f"{key} hook", shown, here, out.refused)
             if row is None:
-                code, why = no_row(spec, event)
-                out.refused.append(entry_refusal(spec, f"{key} hook", shown, here, why, code, event))
                 continue
             problem = _problem(entry)
             if problem is not None:

@@ -4,7 +4,7 @@ documented (no Crush ran here); Crush's own facts (:mod:`vendors.crush.table`) r
 
 from __future__ import annotations
 
-from compat_adapter.model import VendorSpec
+from compat_adapter.vendor import VendorSpec
 from vendors.claude.table import CLAUDE
 from vendors.crush.table import CRUSH_EVENTS, NOT_CRUSH, OWN, OWN_LOSSES, ROW_LOSSES, TOOL_NAMES
 

@@ -12,7 +12,7 @@ and Debian, so no Crush ran here. The rows follow Crush's source (``internal/hoo
 source was not in reach), never a run.
 """
 
-from compat_adapter.model import HookVar, MatcherEngine, RulesSpec, degrade
+from compat_adapter.vendor import HookVar, MatcherEngine, RulesSpec, degrade
 from vendors import shared
 
 #: The npm release these rows are meant for, and the source they were read from.
@@ -115,7 +115,6 @@ OWN = {
     "bad_matcher": "refuses-config",
     "exit2_blocks": True,
     "failure_denies": (),
-    "rules_policy": False,
     "plugin_host": False,
     "confidence": "documented",
     "context_role": None,

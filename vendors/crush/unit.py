@@ -5,8 +5,7 @@ measured). Registered once, in ``pyproject.toml`` (entry-point group ``compat_ad
 
 from __future__ import annotations
 
-from compat_adapter.registry import Later, vendor_unit
-from compat_adapter.routing.placement import Facts
+from compat_adapter.vendor import Facts, Later, vendor_unit
 from vendors.claude.handlers import CLAUDE_SHAPE
 from vendors.crush.spec import CRUSH
 from vendors.crush.voice import CrushVoice

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from compat_adapter.routing.voice import Said, Voice
+from compat_adapter.vendor import Said, Voice
 
 __all__ = ("CrushVoice",)
 

@@ -43,14 +43,14 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from compat_adapter.dialects.base import HookAnswer
-from compat_adapter.dialects.common import OUTPUT_CAP, AnswerDraft, cause_text, merge_answers, plain
-from compat_adapter.dialects.patterns import compile_js, js_problem
-from compat_adapter.jsontext import JsonTextError, js_read, js_trim
+from compat_adapter.vendor import (
+    OUTPUT_CAP, AnswerDraft, HookAnswer, JsonTextError, cause_text, compile_js, js_problem, js_read, js_trim,
+    merge_answers, plain,
+)
 from vendors.cursor.payload import CursorPayload, cursor_event
 
 if TYPE_CHECKING:
-    from compat_adapter.runtime.outcome import ProcessOutcome
+    from compat_adapter.vendor import ProcessOutcome
 
 __all__ = ("CLAUDE_TOOLS", "CursorDialect", "DIALECT", "GUARDS")
 

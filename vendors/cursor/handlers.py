@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from compat_adapter.handlers.parse import CommandOptions, HandlerShape, flag_field
+from compat_adapter.vendor import CommandOptions, HandlerShape, flag_field
 
 __all__ = ("CURSOR_SHAPE", "CursorShape", "DEFAULT_LOOP_LIMIT")
 

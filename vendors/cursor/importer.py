@@ -23,31 +23,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from compat_adapter.errors import ConfigParseError, InvalidMatcher
-from compat_adapter.importers import places
-from compat_adapter.importers import solo
-from compat_adapter.importers import rules as project_rules
-from compat_adapter.importers.common import (
-    FileImport,
-    ImportedHook,
-    Refused,
-    Slot,
-    accept,
-    entry_refusal,
-    freeze,
-    grouped_slots,
-    handler_type,
-    hook_table,
-    judged,
-    matcher_of,
-    no_row,
-    refuse,
-    refuse_slots,
-    rules_file,
+from compat_adapter.vendor import (
+    ConfigParseError, FileImport, HookPlace, ImportedHook, InvalidMatcher, Refused, Slot, VendorSpec, accept,
+    entry_refusal, freeze, grouped_slots, handler_type, hook_table, judged, load_json, matcher_of, no_row, places,
+    project_rules, read_block, refuse, refuse_slots, rules_file, solo,
 )
-from compat_adapter.importers.loaders import load_json
-from compat_adapter.model import HookPlace, VendorSpec
-from compat_adapter.permissions.read import read_block
 from vendors.cursor.payload import CLAUDE_EVENTS
 
 __all__ = ("HOOKS_FILE", "NATIVE_EVENTS", "RUNS_HOOKS_OF", "extra_files", "hook_place", "import_file", "project_files",

@@ -21,9 +21,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from compat_adapter.dialects.base import Moment
-from compat_adapter.dialects.common import encode_json, plain, vendor_call
-from compat_adapter.dialects.facts import flatten
+from compat_adapter.vendor import Moment, encode_json, flatten, plain, vendor_call
 
 __all__ = ("CLAUDE_EVENTS", "FIXED_SUBJECTS", "CursorPayload", "cursor_event")
 

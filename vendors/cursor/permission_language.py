@@ -12,12 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from compat_adapter.catalog import host_tool
-from compat_adapter.importers.common import Refused
-from compat_adapter.importers.loaders import json_kind
-from compat_adapter.model import Degradation, degrade
-from compat_adapter.permissions.language import Combination
-from compat_adapter.permissions.model import PermissionImport, PermissionRule, RuleCall
+from compat_adapter.vendor import (
+    Combination, Degradation, PermissionImport, PermissionRule, Refused, RuleCall, degrade, host_tool, json_kind,
+)
 from vendors.cursor.permissions import Token, judge, parse_token
 
 __all__ = ("LANGUAGE", "CursorRules")

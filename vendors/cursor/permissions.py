@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
-from compat_adapter.shellparts import split
+from compat_adapter.vendor import split
 
 __all__ = ("Token", "Ruling", "judge", "parse_token", "tokens_of")
 

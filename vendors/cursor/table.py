@@ -11,16 +11,8 @@ preToolUse …) are rows of their own, spelled as Claude spells them: the import
 settings file in Cursor's compatibility mode only when it is named for Cursor.
 """
 
-from compat_adapter.model import (
-    HookVar,
-    MatcherEngine,
-    EventRow,
-    Route,
-    RulesSpec,
-    Service,
-    ToolName,
-    VendorSpec,
-    degrade,
+from compat_adapter.vendor import (
+    EventRow, HookVar, MatcherEngine, Route, RulesSpec, Service, ToolName, VendorSpec, degrade,
 )
 from vendors import shared
 from vendors.claude.table import GREP, READ, TASK, WRITE
@@ -379,7 +371,6 @@ CURSOR = VendorSpec(
     bad_matcher="refuses-config",
     exit2_blocks=True,
     failure_denies=(),  # only a failClosed hook's failure denies, hook by hook
-    rules_policy=False,
     plugin_host=False,
     confidence=_DOC,
 )

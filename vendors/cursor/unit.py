@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from compat_adapter.registry import Later, vendor_unit
-from compat_adapter.routing.placement import Facts
+from compat_adapter.vendor import Facts, Later, vendor_unit
 from vendors.cursor.handlers import CURSOR_SHAPE, DEFAULT_LOOP_LIMIT
 from vendors.cursor.table import CURSOR
 from vendors.cursor.voice import CursorVoice

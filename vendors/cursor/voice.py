@@ -8,7 +8,7 @@ or subagentStop ``followup_message`` is submitted as the next user message, word
 
 from __future__ import annotations
 
-from compat_adapter.routing.voice import Voice
+from compat_adapter.vendor import Voice
 
 __all__ = ("CursorVoice",)
 

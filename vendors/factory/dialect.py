@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from compat_adapter.dialects.base import Moment
+from compat_adapter.vendor import Moment
 from vendors.claude.dialect import ClaudeDialect
 
 __all__ = ("DIALECT", "FactoryDialect")

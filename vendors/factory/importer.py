@@ -15,17 +15,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compat_adapter.importers import places
-from compat_adapter.importers import solo
-from compat_adapter.importers import rules as project_rules
-from compat_adapter.importers.common import (
-    FileImport,
-    hook_table,
-    import_events,
-    refuse_slots,
+from compat_adapter.vendor import (
+    FileImport, VendorSpec, hook_table, import_events, load_json, places, project_rules, refuse_slots, solo,
 )
-from compat_adapter.importers.loaders import load_json
-from compat_adapter.model import HookPlace, VendorSpec
 from vendors.claude.importer import classify, settings_or_rules
 
 __all__ = ("RUNS_HOOKS_OF", "WRAPPED", "extra_files", "hook_place", "hooks_file", "import_file", "project_files",
@@ -77,6 +69,5 @@ rules_files = project_rules.agents_md
 extra_files = solo.no_extra_files
 
 
-def hook_place(path: Path) -> HookPlace:
-    """A project file's hooks run in the project above its ``.factory`` folder."""
-    return places.hook_place(path, folders=(".factory",))
+#: A project file's hooks run in the project above its ``.factory`` folder.
+hook_place = places.in_folders(".factory")

@@ -4,7 +4,7 @@ Droid added; Droid's own facts (:mod:`vendors.factory.table`) replace Claude's."
 
 from __future__ import annotations
 
-from compat_adapter.model import VendorSpec
+from compat_adapter.vendor import VendorSpec
 from vendors.claude.table import CLAUDE
 from vendors.factory.table import DROID_EVENTS, NOT_DROID, OWN, OWN_LOSSES, OWN_ROW_LOSSES
 

@@ -13,7 +13,7 @@ such event. What the vendor lane measured on 0.215.0 (``droid exec`` with a BYOK
 scripted server) is stated where it differs from Claude.
 """
 
-from compat_adapter.model import RulesSpec, ToolName, degrade
+from compat_adapter.vendor import RulesSpec, ToolName, degrade
 from vendors.claude.table import GLOB, GREP, READ, TASK
 
 #: The release these rows follow (the vendor lane's pin, vendors/factory/lane.pin).

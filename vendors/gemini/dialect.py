@@ -44,23 +44,13 @@ from datetime import UTC, datetime
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from compat_adapter.dialects.base import Decision, HookAnswer, Moment
-from compat_adapter.dialects.common import (
-    OUTPUT_CAP,
-    AnswerDraft,
-    cause_text,
-    chain_input,
-    encode_json,
-    first_line,
-    plain,
-    vendor_call,
+from compat_adapter.vendor import (
+    OUTPUT_CAP, AnswerDraft, Decision, HookAnswer, JsonTextError, Moment, cause_text, chain_input, compile_js,
+    encode_json, first_line, flatten, js_read, js_trim, keyed_subject, plain, vendor_call,
 )
-from compat_adapter.dialects.facts import flatten
-from compat_adapter.dialects.patterns import compile_js
-from compat_adapter.jsontext import JsonTextError, js_read, js_trim
 
 if TYPE_CHECKING:
-    from compat_adapter.runtime.outcome import ProcessOutcome
+    from compat_adapter.vendor import ProcessOutcome
 
 __all__ = ("DIALECT", "GeminiDialect", "SUBJECT_KEY", "TOOL_EVENTS")
 
@@ -144,9 +134,7 @@ class GeminiDialect:
         return pattern == value if isinstance(compiled, str) else bool(compiled.search(value))
 
     def subject(self, moment: Moment) -> str | None:
-        key = SUBJECT_KEY.get(moment.event)
-        value = self.payload(moment).get(key) if key else None
-        return value if isinstance(value, str) else None
+        return keyed_subject(self, moment, SUBJECT_KEY)
 
     # ── payload ─────────────────────────────────────────────────────────────────────────────
 

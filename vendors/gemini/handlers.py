@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from compat_adapter.handlers.parse import HandlerShape
+from compat_adapter.vendor import HandlerShape
 
 __all__ = ("GEMINI_SHAPE",)
 

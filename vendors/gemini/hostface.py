@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from compat_adapter.dialects.base import HookAnswer
-from compat_adapter.hostface import Reply, TableFace, json_reply
+from compat_adapter.vendor import HookAnswer, Reply, TableFace, json_reply
 
 __all__ = ("FACE",)
 

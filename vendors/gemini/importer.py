@@ -20,26 +20,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from compat_adapter.errors import ConfigParseError
-from compat_adapter.importers import places
-from compat_adapter.importers import solo
-from compat_adapter.importers import rules as project_rules
-from compat_adapter.importers.common import (
-    FileImport,
-    ImportedHook,
-    Refused,
-    Slot,
-    accept,
-    entry_refusal,
-    handler_type,
-    import_events,
-    in_sequence,
-    refuse,
-    rules_file,
+from compat_adapter.vendor import (
+    ConfigParseError, FileImport, HookPlace, ImportedHook, Refused, Slot, VendorSpec, accept, entry_refusal,
+    handler_type, import_events, in_sequence, load_json, places, project_rules, read_block, refuse, rules_file, solo,
 )
-from compat_adapter.importers.loaders import load_json
-from compat_adapter.model import HookPlace, VendorSpec
-from compat_adapter.permissions.read import read_block
 
 __all__ = ("EXTENSIONS", "RUNS_HOOKS_OF", "SETTINGS", "classify", "context_names", "extra_files", "hook_place",
            "hydrated", "import_file", "project_files", "rules_files", "settings_file")

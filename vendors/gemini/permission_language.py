@@ -19,12 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from compat_adapter.catalog import host_tool, resolve_vendor
-from compat_adapter.importers.common import Refused
-from compat_adapter.importers.loaders import json_kind
-from compat_adapter.model import Degradation, degrade
-from compat_adapter.permissions.language import Combination
-from compat_adapter.permissions.model import PermissionImport, PermissionRule, RuleCall, Ruling
+from compat_adapter.vendor import (
+    Combination, Degradation, PermissionImport, PermissionRule, Refused, RuleCall, Ruling, degrade, host_tool,
+    json_kind, resolve_vendor,
+)
 from vendors.gemini.permissions import PolicyRule, check, denial_text, hidden_tools, settings_rules
 
 __all__ = ("DISPLAY_NAMES", "LANGUAGE", "GeminiRules")

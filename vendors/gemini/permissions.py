@@ -39,7 +39,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from compat_adapter.shellparts import split
+from compat_adapter.vendor import split
 
 __all__ = ("ADMIN_TIER", "USER_TIER", "WORKSPACE_TIER", "PolicyRule", "Ruling", "check", "denial_text",
            "hidden_tools", "merge_tools", "settings_rules", "toml_rules")
@@ -385,6 +385,6 @@ def _compile(pattern: str) -> Any:
 
     Imported here, not at the top: the matrix reads sample rules without any pattern, and the
     regex engines are the costliest import of that command (tests/test_cli.py pins what it loads)."""
-    from compat_adapter.dialects.patterns import compile_js
+    from compat_adapter.vendor import compile_js
 
     return compile_js(pattern)

@@ -12,16 +12,8 @@ vendor lane (``vendors/gemini/lane.py``); where its documentation says otherwise
 the host's tools; Qwen Code, a Gemini CLI fork, names its tools the same way and may import it.
 """
 
-from compat_adapter.model import (
-    EventRow,
-    HookVar,
-    MatcherEngine,
-    Route,
-    RulesSpec,
-    Service,
-    ToolName,
-    VendorSpec,
-    degrade,
+from compat_adapter.vendor import (
+    EventRow, HookVar, MatcherEngine, Route, RulesSpec, Service, ToolName, VendorSpec, degrade,
 )
 from vendors import shared
 
@@ -323,6 +315,5 @@ GEMINI = VendorSpec(
     bad_matcher="skips-hook",
     exit2_blocks=True,
     failure_denies=(),
-    rules_policy=False,
     plugin_host=False,
 )

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from compat_adapter.registry import Later, vendor_unit
-from compat_adapter.routing.placement import Facts
+from compat_adapter.vendor import Facts, Later, vendor_unit
 from vendors.gemini.handlers import GEMINI_SHAPE
 from vendors.gemini.table import GEMINI
 from vendors.gemini.voice import GeminiVoice

@@ -3,7 +3,7 @@ vendor lane measured them)."""
 
 from __future__ import annotations
 
-from compat_adapter.routing.voice import Said, Voice
+from compat_adapter.vendor import Said, Voice
 
 __all__ = ("GeminiVoice", "hook_context")
 

@@ -19,13 +19,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from compat_adapter.dialects.base import HookAnswer, Moment
-from compat_adapter.dialects.patterns import compile_js
-from compat_adapter.jsontext import js_trim
+from compat_adapter.vendor import HookAnswer, Moment, Searched, compile_js, js_trim
 from vendors.claude.dialect import ClaudeDialect
 
 if TYPE_CHECKING:
-    from compat_adapter.runtime.process import ProcessOutcome
+    from compat_adapter.vendor import ProcessOutcome
 
 __all__ = ("DIALECT", "KimiDialect")
 
@@ -34,10 +32,11 @@ BLOCKS = frozenset({"PreToolUse", "Stop"})
 _TOOL = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest"})
 
 
-class KimiDialect(ClaudeDialect):
+class KimiDialect(Searched, ClaudeDialect):
     """Kimi's hook runner: Claude's names, a narrow reading of answers."""
 
     vendor: str = "kimi"
+    search_with = compile_js  # new RegExp(matcher).test(matcherValue): searched anywhere
     # matchHooks.ts tests a matcher against each trigger's matcherValue: the prompt's text on
     # UserPromptSubmit (its text parts joined by a space), the tool name, the session source, the
     # agent's name, the end reason, the compaction trigger, the notification type, the error's name.
@@ -54,17 +53,6 @@ class KimiDialect(ClaudeDialect):
             return " ".join(p.get("text", "") for p in parts if isinstance(p, dict) and p.get("type") == "text")
         return super().subject(moment)
 
-    def validate_matcher(self, event: str, matcher: str | None) -> str | None:
-        if not matcher:
-            return None
-        compiled = compile_js(matcher)
-        return compiled if isinstance(compiled, str) else None
-
-    def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
-        if not matcher:
-            return True
-        compiled = compile_js(matcher)
-        return not isinstance(compiled, str) and bool(compiled.search(subject or ""))
 
     def payload(self, moment: Moment) -> dict[str, Any]:
         claude = ClaudeDialect.payload(self, moment)

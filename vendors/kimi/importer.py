@@ -12,12 +12,10 @@ import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 
-from compat_adapter.errors import ConfigParseError
-from compat_adapter.importers import places
-from compat_adapter.importers import solo
-from compat_adapter.importers import rules as project_rules
-from compat_adapter.importers.common import FileImport, Slot, entry_refusal, judged, no_row, accept, rules_file
-from compat_adapter.model import HookPlace, VendorSpec
+from compat_adapter.vendor import (
+    ConfigParseError, FileImport, Slot, VendorSpec, accept, config_or_rules, entry_refusal, judged, places,
+    project_rules, served_row, solo,
+)
 
 __all__ = ("RUNS_HOOKS_OF", "extra_files", "hook_place", "import_file", "project_files", "rules_files")
 
@@ -28,13 +26,7 @@ def project_files(root: Path) -> list[Path]:
 
 
 def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
-    suffix = path.suffix.lower()
-    if suffix == ".md":
-        return rules_file(spec, path, shown)
-    if suffix == ".toml":
-        return config_file(spec, path, shown)
-    raise ConfigParseError(f"{shown}: not a {spec.id} file this importer reads (a config.toml or a rules .md)",
-                           path=shown)
+    return config_or_rules(spec, path, shown, config_file, config=(".toml",), what="a config.toml or a rules .md")
 
 
 def config_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
@@ -53,10 +45,8 @@ def config_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
             out.refused.append(entry_refusal(spec, "hook entry", shown, place, "a [[hooks]] entry needs an event"))
             continue
         event = entry["event"]
-        row = spec.row(event)
+        row = served_row(spec, event, f"{event} hook", shown, place, out.refused)
         if row is None:
-            code, why = no_row(spec, event)
-            out.refused.append(entry_refusal(spec, f"{event} hook", shown, place, why, code, event))
             continue
         command = entry.get("command")
         if not isinstance(command, str) or not command.strip():
@@ -83,6 +73,5 @@ rules_files = project_rules.agents_md
 extra_files = solo.no_extra_files
 
 
-def hook_place(path: Path) -> HookPlace:
-    """A config.toml's hooks run in the session's folder (Kimi's cwd)."""
-    return places.hook_place(path, folders=(".kimi-code",))
+#: A config.toml's hooks run in the session's folder (Kimi's cwd).
+hook_place = places.in_folders(".kimi-code")

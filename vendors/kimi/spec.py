@@ -4,7 +4,7 @@ Claude's, and its two events Claude has no row for are unserved."""
 
 from __future__ import annotations
 
-from compat_adapter.model import EventRow, VendorSpec
+from compat_adapter.vendor import EventRow, VendorSpec
 from vendors.claude.table import CLAUDE
 from vendors.kimi.table import (
     ANSWER_LOSSES,

@@ -9,7 +9,7 @@ block; nothing else a hook prints is read (no context, no rewrite, no continue),
 timeouts and other exit codes let the call go on.
 """
 
-from compat_adapter.model import MatcherEngine, RulesSpec, ToolName, degrade
+from compat_adapter.vendor import MatcherEngine, RulesSpec, ToolName, degrade
 from vendors.claude.table import AGENT, ASK_USER_QUESTION, BASH, EXIT_PLAN_MODE, GLOB, GREP, SKILL
 
 #: The release these rows follow (vendors/kimi/lane.pin).

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from compat_adapter.registry import Later, vendor_unit
-from compat_adapter.routing.placement import Facts
+from compat_adapter.vendor import Facts, Later, vendor_unit
 from vendors.claude.handlers import CLAUDE_SHAPE
 from vendors.kimi.spec import KIMI
 from vendors.kimi.voice import KimiVoice

@@ -60,23 +60,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from compat_adapter.dialects.base import HookAnswer, Moment
-from compat_adapter.dialects.common import (
-    OUTPUT_CAP,
-    AnswerDraft,
-    cause_text,
-    encode_json,
-    first_line,
-    merge_answers,
-    plain,
-    vendor_call,
+from compat_adapter.vendor import (
+    OUTPUT_CAP, AnswerDraft, HookAnswer, JsonTextError, Moment, cause_text, compile_js, encode_json, first_line,
+    flatten, js_problem, js_read, js_trim, merge_answers, plain, searches, vendor_call,
 )
-from compat_adapter.dialects.facts import flatten
-from compat_adapter.dialects.patterns import compile_js, js_problem
-from compat_adapter.jsontext import JsonTextError, js_read, js_trim
 
 if TYPE_CHECKING:
-    from compat_adapter.runtime.outcome import ProcessOutcome
+    from compat_adapter.vendor import ProcessOutcome
 
 __all__ = ("DIALECT", "INTERCEPTORS", "OpenCodeDialect")
 
@@ -115,10 +105,7 @@ class OpenCodeDialect:
         return js_problem(matcher)
 
     def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
-        if matcher is None or event not in _TOOL_HOOKS:
-            return True
-        compiled = compile_js(matcher)
-        return not isinstance(compiled, str) and compiled.search(subject or "")
+        return event not in _TOOL_HOOKS or searches(compile_js, matcher, subject)
 
     def subject(self, moment: Moment) -> str | None:
         if moment.event not in _TOOL_HOOKS:

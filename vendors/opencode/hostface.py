@@ -13,8 +13,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from compat_adapter.dialects.base import HookAnswer, Moment
-from compat_adapter.hostface import EntrySpec, ReadKeys, Reply, TableFace, json_reply, parse_stdin, read_fields
+from compat_adapter.vendor import (
+    EntrySpec, HookAnswer, Moment, ReadKeys, Reply, TableFace, json_reply, parse_stdin, read_fields,
+)
 
 __all__ = ("FACE",)
 

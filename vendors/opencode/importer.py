@@ -25,24 +25,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-from compat_adapter.errors import CompatError, ConfigParseError, RulesSourceMissing
-from compat_adapter.importers import rules as project_rules
-from compat_adapter.importers.common import (
-    FileImport,
-    ImportedPlugin,
-    ImportedRules,
-    Refused,
-    absolute,
-    freeze,
-    rules_file,
-    shape_error,
+from compat_adapter.vendor import (
+    CompatError, ConfigParseError, FileImport, ImportedPlugin, ImportedRules, Refused, RulesSourceMissing, VendorSpec,
+    absolute, freeze, load_jsonc, places, project_rules, read_block, resolve_sources, rules_file, shape_error, solo,
 )
-from compat_adapter.importers import places
-from compat_adapter.importers import solo
-from compat_adapter.importers.loaders import load_jsonc
-from compat_adapter.model import HookPlace, VendorSpec
-from compat_adapter.permissions.read import read_block
-from compat_adapter.rules import resolve_sources
 
 __all__ = ("RUNS_HOOKS_OF", "extra_files", "hook_place", "rules_files", "PLUGIN_SUFFIXES", "import_file", "project_files")
 
@@ -217,9 +203,8 @@ def rules_files(root: Path) -> list[Path]:
     return project_rules.first(root, "AGENTS.md", "CLAUDE.md")
 
 
-def hook_place(path: Path) -> HookPlace:
-    """A config's or plugin's project is the folder above ``.opencode`` (or the config's own)."""
-    return places.hook_place(path, folders=(".opencode",))
+#: A config's or plugin's project is the folder above ``.opencode`` (or the config's own).
+hook_place = places.in_folders(".opencode")
 
 
 def extra_files(root: Path) -> list[Path]:

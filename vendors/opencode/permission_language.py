@@ -15,12 +15,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from compat_adapter.catalog import resolve_vendor
-from compat_adapter.importers.common import Refused
-from compat_adapter.importers.loaders import json_kind
-from compat_adapter.model import Degradation, degrade
-from compat_adapter.permissions.language import Combination
-from compat_adapter.permissions.model import PermissionImport, PermissionRule, RuleCall, Ruling
+from compat_adapter.vendor import (
+    Combination, Degradation, PermissionImport, PermissionRule, Refused, RuleCall, Ruling, degrade, json_kind,
+    resolve_vendor,
+)
 from vendors.opencode.permissions import (
     REJECTED,
     Rule,

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
-from compat_adapter.shellparts import split
+from compat_adapter.vendor import split
 
 __all__ = ("DEFAULTS", "REJECTED", "Rule", "Ruling", "denial_text", "evaluate", "from_config", "hidden_tools",
            "judge", "matches", "patterns_for", "unavailable")

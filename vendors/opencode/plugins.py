@@ -6,7 +6,7 @@ returns is one hook: a row below when the host has a seam for it, else a refusal
 What the real OpenCode 1.18.33 did is in the vendor lane's README (its OpenCode rows).
 """
 
-from compat_adapter.model import EventRow, Route, Service, degrade
+from compat_adapter.vendor import EventRow, Route, Service, degrade
 from vendors import shared
 
 #: True of every plugin-host row, stated once here.

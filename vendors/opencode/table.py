@@ -5,16 +5,7 @@ as written: every row runs a command written for it instead, through this projec
 a host seam or service. The host has no OpenCode bridge.
 """
 
-from compat_adapter.model import (
-    MatcherEngine,
-    EventRow,
-    Route,
-    RulesSpec,
-    Service,
-    ToolName,
-    VendorSpec,
-    degrade,
-)
+from compat_adapter.vendor import EventRow, MatcherEngine, Route, RulesSpec, Service, ToolName, VendorSpec, degrade
 from vendors import shared
 from vendors.opencode.plugins import PLUGIN_REFUSED
 
@@ -512,6 +503,5 @@ OPENCODE = VendorSpec(
     bad_matcher="refuses-config",
     exit2_blocks=False,  # a plugin's thrown error blocks, not an exit code
     failure_denies=(),
-    rules_policy=False,
     plugin_host=True,
 )

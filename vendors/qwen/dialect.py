@@ -43,15 +43,15 @@ from datetime import UTC, datetime
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from compat_adapter.dialects.base import HookAnswer, Moment
-from compat_adapter.dialects.common import AnswerDraft, cause_text, chain_input, merge_answers, plain
-from compat_adapter.dialects.facts import flatten
-from compat_adapter.jsontext import JsonTextError, js_read, js_trim
+from compat_adapter.vendor import (
+    AnswerDraft, HookAnswer, JsonTextError, Moment, cause_text, chain_input, flatten, js_read, js_trim, merge_answers,
+    plain,
+)
 from vendors.claude.dialect import ClaudeDialect
 from vendors.qwen.matchers import TOOL_ALIASES, matches_pattern, pattern_problem
 
 if TYPE_CHECKING:
-    from compat_adapter.runtime.outcome import ProcessOutcome
+    from compat_adapter.vendor import ProcessOutcome
 
 __all__ = ("DIALECT", "QwenDialect", "escape_context")
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal
 
-from compat_adapter.handlers.parse import CommandOptions, HandlerShape
+from compat_adapter.vendor import CommandOptions, HandlerShape
 
 __all__ = ("QWEN_SHAPE", "QwenShape")
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from compat_adapter.dialects.base import HookAnswer
-from compat_adapter.hostface import Reply, TableFace, claude_reply
+from compat_adapter.vendor import HookAnswer, Reply, TableFace, claude_reply
 from vendors.claude.hostface import CLAUDE_EVENTS
 
 __all__ = ("FACE",)

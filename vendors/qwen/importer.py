@@ -19,19 +19,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from compat_adapter.importers import places
-from compat_adapter.importers import solo
-from compat_adapter.importers import rules as project_rules
-from compat_adapter.importers.common import (
-    FileImport,
-    ImportedHook,
-    Refused,
-    Slot,
-    accept,
-    in_sequence,
-    refuse,
+from compat_adapter.vendor import (
+    FileImport, ImportedHook, Refused, Slot, VendorSpec, accept, in_sequence, places, project_rules, refuse, solo,
 )
-from compat_adapter.model import HookPlace, VendorSpec
 from vendors.claude.importer import settings_file, settings_or_rules
 
 __all__ = ("RUNS_HOOKS_OF", "classify", "context_names", "extra_files", "hook_place", "import_file", "project_files",
@@ -125,7 +115,6 @@ def context_names(settings: Path) -> tuple[str, ...]:
 extra_files = solo.no_extra_files
 
 
-def hook_place(path: Path) -> HookPlace:
-    """A settings file's hooks run in the project above its ``.qwen`` folder (Qwen runs them in the
-    session's folder, ``input.cwd``)."""
-    return places.hook_place(path, folders=(".qwen",))
+#: A settings file's hooks run in the project above its ``.qwen`` folder (Qwen runs them in the
+#: session's folder, ``input.cwd``).
+hook_place = places.in_folders(".qwen")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from compat_adapter.dialects.patterns import compile_js, js_problem
+from compat_adapter.vendor import compile_js, js_problem
 
 __all__ = ("TOOL_ALIASES", "matches_pattern", "pattern_problem")
 

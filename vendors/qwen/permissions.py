@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from compat_adapter.permissions.language import Combination
+from compat_adapter.vendor import Combination
 from vendors.claude.pathrules import PathReading
 from vendors.claude.permissions import ClaudeRules, Tools, Words
 from vendors.claude.shellrules import ShellReading

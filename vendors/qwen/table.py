@@ -8,16 +8,8 @@ every row is this project's own reading of Qwen's hook runner (``packages/core/s
 from the release's bundle) and of what the vendor lane saw the real CLI do.
 """
 
-from compat_adapter.model import (
-    EventRow,
-    HookVar,
-    MatcherEngine,
-    Route,
-    RulesSpec,
-    Service,
-    ToolName,
-    VendorSpec,
-    degrade,
+from compat_adapter.vendor import (
+    EventRow, HookVar, MatcherEngine, Route, RulesSpec, Service, ToolName, VendorSpec, degrade,
 )
 from vendors import shared
 from vendors.gemini.table import GLOB, GREP_SEARCH, READ_FILE, RUN_SHELL_COMMAND, WRITE_FILE
@@ -515,6 +507,5 @@ QWEN = VendorSpec(
     bad_matcher="skips-hook",
     exit2_blocks=True,
     failure_denies=(),
-    rules_policy=False,
     plugin_host=False,
 )

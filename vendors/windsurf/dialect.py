@@ -17,12 +17,10 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from compat_adapter.dialects.base import HookAnswer, Moment
-from compat_adapter.dialects.common import cause_text, encode_json, merge_answers
-from compat_adapter.dialects.facts import flatten
+from compat_adapter.vendor import HookAnswer, Moment, cause_text, encode_json, flatten, merge_answers
 
 if TYPE_CHECKING:
-    from compat_adapter.runtime.process import ProcessOutcome
+    from compat_adapter.vendor import ProcessOutcome
 
 __all__ = ("DIALECT", "WindsurfDialect")
 

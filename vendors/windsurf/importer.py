@@ -14,21 +14,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
 
-from compat_adapter.errors import ConfigParseError
-from compat_adapter.importers import places
-from compat_adapter.importers import rules as project_rules
-from compat_adapter.importers.common import (
-    FileImport,
-    Slot,
-    accept,
-    entry_refusal,
-    hook_table,
-    judged,
-    no_row,
-    rules_file,
+from compat_adapter.vendor import (
+    FileImport, Slot, VendorSpec, accept, config_or_rules, entry_refusal, hook_table, judged, load_json, places,
+    project_rules, served_row,
 )
-from compat_adapter.importers.loaders import load_json
-from compat_adapter.model import HookPlace, VendorSpec
 
 __all__ = ("RUNS_HOOKS_OF", "extra_files", "hook_place", "import_file", "project_files", "rules_files")
 
@@ -40,24 +29,18 @@ def project_files(root: Path) -> list[Path]:
 
 
 def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
-    if path.suffix.lower() == ".md" or path.name == ".windsurfrules":
-        return rules_file(spec, path, shown)
-    if path.suffix.lower() == ".json":
-        return hooks_file(spec, path, shown)
-    raise ConfigParseError(f"{shown}: not a {spec.id} file this importer reads (a hooks.json or a rules file)",
-                           path=shown)
+    return config_or_rules(spec, path, shown, hooks_file, config=(".json",), rules_names=(".windsurfrules",),
+                           what="a hooks.json or a rules file")
 
 
 def hooks_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
     out = FileImport()
     for event, entries, place in hook_table(spec, load_json(path, shown).get("hooks", {}), shown, "hooks",
                                             out.refused):
-        row = spec.row(event)
         for i, entry in enumerate(entries):
             here = f"{place}[{i}]"
+            row = served_row(spec, event, f"{event} hook", shown, here, out.refused)
             if row is None:
-                code, why = no_row(spec, event)
-                out.refused.append(entry_refusal(spec, f"{event} hook", shown, here, why, code, event))
                 continue
             command = entry.get("command") if isinstance(entry, Mapping) else None
             problem = _refusal(entry, command)
@@ -93,6 +76,5 @@ def extra_files(root: Path) -> list[Path]:
     return []
 
 
-def hook_place(path: Path) -> HookPlace:
-    """A workspace file's hooks run in the workspace above its ``.windsurf`` folder."""
-    return places.hook_place(path, folders=(".windsurf",))
+#: A workspace file's hooks run in the workspace above its ``.windsurf`` folder.
+hook_place = places.in_folders(".windsurf")

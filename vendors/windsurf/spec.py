@@ -4,7 +4,7 @@ losses in place of Cursor's; Windsurf's own facts (:mod:`vendors.windsurf.table`
 
 from __future__ import annotations
 
-from compat_adapter.model import VendorSpec
+from compat_adapter.vendor import VendorSpec
 from vendors.cursor.table import CURSOR
 from vendors.windsurf.table import OWN, ROW_LOSSES, SERVED
 

@@ -12,7 +12,7 @@ action and Cascade reads stderr; any other exit lets it go on; stdout is shown t
 (``show_output``), never to the model.
 """
 
-from compat_adapter.model import MatcherEngine, RulesSpec, degrade
+from compat_adapter.vendor import MatcherEngine, RulesSpec, degrade
 from vendors import shared
 
 #: Windsurf's events this host serves → the Cursor row of the same host point and, where the tools
@@ -119,7 +119,6 @@ OWN = {
     "bad_matcher": "skips-hook",
     "exit2_blocks": True,
     "failure_denies": (),
-    "rules_policy": False,
     "plugin_host": False,
     "confidence": "documented",
     "rules": RULES,

@@ -5,8 +5,7 @@ no CLI on the registries, so every row says it is documented, not measured). Reg
 
 from __future__ import annotations
 
-from compat_adapter.registry import Later, vendor_unit
-from compat_adapter.routing.placement import Facts
+from compat_adapter.vendor import Facts, Later, vendor_unit
 from vendors.claude.handlers import CLAUDE_SHAPE
 from vendors.windsurf.spec import WINDSURF
 from vendors.windsurf.voice import WindsurfVoice

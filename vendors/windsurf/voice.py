@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from compat_adapter.routing.voice import Voice
+from compat_adapter.vendor import Voice
 
 __all__ = ("WindsurfVoice",)
 

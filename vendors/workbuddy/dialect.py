@@ -57,19 +57,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from compat_adapter.dialects.base import HookAnswer, Moment
-from vendors.claude.dialect import EXIT2_BLOCK, EXIT2_DENY, SUBJECT_KEY, ClaudeDialect
-from compat_adapter.dialects.common import (
-    AnswerDraft,
-    first_line,
-    merge_answers,
-    overlay,
+from compat_adapter.vendor import (
+    AnswerDraft, HookAnswer, Moment, compile_js, first_line, js_trim, merge_answers, overlay,
 )
-from compat_adapter.dialects.patterns import compile_js
-from compat_adapter.jsontext import js_trim
+from vendors.claude.dialect import EXIT2_BLOCK, EXIT2_DENY, SUBJECT_KEY, ClaudeDialect
 
 if TYPE_CHECKING:
-    from compat_adapter.runtime.outcome import ProcessOutcome
+    from compat_adapter.vendor import ProcessOutcome
 
 __all__ = ("DIALECT", "IDE_ALIASES", "WorkBuddyDialect", "overlay_input")
 

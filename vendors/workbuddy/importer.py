@@ -10,21 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compat_adapter.importers import rules as project_rules
-from vendors.claude.importer import settings_or_rules
-from compat_adapter.importers.common import (
-    FileImport,
-    ImportedHook,
-    Refused,
-    Slot,
-    accept,
-    handler_type,
-    refuse,
+from compat_adapter.vendor import (
+    FileImport, HookPlace, ImportedHook, PluginLayout, Refused, Slot, VendorSpec, accept, handler_type, places,
+    plugin_hook_files, project_rules, refuse, solo,
 )
-from compat_adapter.importers import places
-from compat_adapter.importers import solo
-from compat_adapter.importers.places import PluginLayout, plugin_hook_files
-from compat_adapter.model import HookPlace, VendorSpec
+from vendors.claude.importer import settings_or_rules
 
 __all__ = ("PLUGINS", "RUNS_HOOKS_OF", "extra_files", "hook_place", "rules_files", "classify", "import_file", "project_files")
 

@@ -16,7 +16,7 @@ CodeBuddy Code 2.163.0 does otherwise (measured with ``codebuddy -p``, the lane'
 
 from __future__ import annotations
 
-from compat_adapter.permissions.language import Combination
+from compat_adapter.vendor import Combination
 from vendors.claude.pathrules import PathReading
 from vendors.claude.permissions import ClaudeRules, Words
 from vendors.claude.shellrules import ShellReading

@@ -6,17 +6,8 @@ host's official Claude Code bridge; of the other twenty-two, ten can only be obs
 CodeBuddy acts on their answer (native-seam), and twelve are translated by this project.
 """
 
-from compat_adapter.model import (
-    HookVar,
-    MatcherEngine,
-    BridgeSpec,
-    EventRow,
-    Route,
-    RulesSpec,
-    Service,
-    ToolName,
-    VendorSpec,
-    degrade,
+from compat_adapter.vendor import (
+    BridgeSpec, EventRow, HookVar, MatcherEngine, Route, RulesSpec, Service, ToolName, VendorSpec, degrade,
 )
 from vendors import shared
 from vendors.claude.table import ASK_USER_QUESTION, BASH, EDIT, GLOB, GREP, READ, TASK, TODO_WRITE, WRITE
@@ -722,6 +713,5 @@ WORKBUDDY = VendorSpec(
     bad_matcher="refuses-config",
     exit2_blocks=True,
     failure_denies=(),
-    rules_policy=False,
     plugin_host=False,
 )

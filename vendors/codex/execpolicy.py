@@ -22,12 +22,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeGuard
 
-from compat_adapter.errors import InvalidDeclaration
+from compat_adapter.vendor import InvalidDeclaration
 
 __all__ = ("PrefixRule", "Ruling", "commands_of", "evaluate", "parse_rules")
 
 PolicyDecision = Literal["allow", "prompt", "forbidden"]
 _RANK = {"allow": 0, "prompt": 1, "forbidden": 2}
+_PERMISSION = {"forbidden": "deny", "prompt": "ask", "allow": "allow"}
 _FIELDS = frozenset({"pattern", "decision", "justification", "match", "not_match"})
 
 
@@ -42,6 +43,15 @@ class PrefixRule:
 
     def matches(self, argv: Sequence[str]) -> bool:
         return len(argv) >= len(self.pattern) and all(a in words for a, words in zip(argv, self.pattern, strict=False))
+
+    @property
+    def permission(self) -> str:
+        """The decision in permission words (forbidden denies, prompt asks)."""
+        return _PERMISSION[self.decision]
+
+    @property
+    def shown(self) -> str:
+        return "prefix_rule(" + " ".join("|".join(sorted(words)) for words in self.pattern) + ")"
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,23 +5,27 @@ model reads ``\\`<command>\\` rejected: blocked by policy``), ``prompt`` asks th
 ``allow`` lets it run. Here every shell call (the host's ``bash`` tool) is judged the same way:
 ``forbidden`` denies with Codex's text, ``prompt`` goes to the host's approval (denied with the same
 text where the host has none), ``allow`` and no match leave the call to the host.
+
+Moved here from ``compat_adapter/routing/policy.py`` when the table's ``rules_policy`` switch gave
+way to the unit's ``policy`` capability (``vendors/codex/policy.py``), which mounts this guard.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from compat_adapter.host.protocol import Host, PreToolDecision, ToolExecution
-from compat_adapter.routing.execpolicy import PrefixRule, evaluate
-from compat_adapter.routing.points import PRE_EXECUTE
+from compat_adapter.vendor import Host, PreToolDecision, ToolExecution
+from vendors.codex.execpolicy import PrefixRule, evaluate
 
-__all__ = ("PolicyGuard", "rejection")
+__all__ = ("PRE_EXECUTE", "PolicyGuard", "rejection")
 
 Next = Callable[[], Awaitable[Any]]
 
 #: The host tool Codex's shell commands become.
 SHELL_TOOL = "bash"
+#: The host seam the policy listens on (before the shell runs).
+PRE_EXECUTE = "tools/pre-execute"
 
 
 def rejection(command: str) -> str:
@@ -37,10 +41,10 @@ class PolicyGuard:
         self._rules: dict[str, tuple[PrefixRule, ...]] = {}
         self._unsubscribe: Callable[[], None] | None = None
 
-    def add(self, rid: str, rules: tuple[PrefixRule, ...]) -> None:
-        self._rules[rid] = rules
+    def add(self, rid: str, rules: Sequence[Any]) -> None:
+        self._rules[rid] = tuple(r for r in rules if isinstance(r, PrefixRule))
         if self._unsubscribe is None:
-            self._unsubscribe = self._host.on(PRE_EXECUTE.seam, self._on_pre_execute)
+            self._unsubscribe = self._host.on(PRE_EXECUTE, self._on_pre_execute)
 
     @property
     def rules(self) -> tuple[PrefixRule, ...]:
@@ -65,3 +69,4 @@ class PolicyGuard:
             self._unsubscribe()
             self._unsubscribe = None
         self._rules.clear()
+
