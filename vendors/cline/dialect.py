@@ -25,13 +25,12 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from compat_adapter.dialects.base import HookAnswer, Moment
-from compat_adapter.jsontext import js_trim
+from compat_adapter.vendor import HookAnswer, Moment, js_trim
 from vendors.claude.dialect import ClaudeDialect
 from vendors.cline.table import AWAITED, CLINE_EVENTS, HOOK_NAMES
 
 if TYPE_CHECKING:
-    from compat_adapter.runtime.process import ProcessOutcome
+    from compat_adapter.vendor import ProcessOutcome
 
 __all__ = ("CONTROL", "DIALECT", "ClineDialect", "control_text")
 

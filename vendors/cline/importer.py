@@ -15,11 +15,20 @@ from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
 
-from compat_adapter.errors import ConfigParseError
-from compat_adapter.importers import places
-from compat_adapter.importers import rules as project_rules
-from compat_adapter.importers.common import FileImport, Slot, accept, entry_refusal, judged, no_row, rules_file
-from compat_adapter.model import HookPlace, VendorSpec
+from compat_adapter.vendor import (
+    ConfigParseError,
+    FileImport,
+    HookPlace,
+    Slot,
+    VendorSpec,
+    accept,
+    entry_refusal,
+    judged,
+    no_row,
+    places,
+    project_rules,
+    rules_file,
+)
 from vendors.cline.table import EXTENSIONS, HOOK_NAMES
 
 __all__ = ("FOLDERS", "RUNS_HOOKS_OF", "command_of", "event_of", "extra_files", "hook_place", "import_file",

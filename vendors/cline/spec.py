@@ -4,7 +4,7 @@ facts (:mod:`vendors.cline.table`) replace Claude's, and its events with no such
 
 from __future__ import annotations
 
-from compat_adapter.model import EventRow, ToolName, VendorSpec
+from compat_adapter.vendor import EventRow, ToolName, VendorSpec
 from vendors.claude.table import CLAUDE
 from vendors.cline.table import (
     ANSWER_LOSSES,

@@ -18,7 +18,7 @@ against the scripted model):
   TaskError (the CLI never sets ``blockingRunStartHooks``).
 """
 
-from compat_adapter.model import MatcherEngine, RulesSpec, degrade
+from compat_adapter.vendor import MatcherEngine, RulesSpec, degrade
 
 #: The release these rows follow (vendors/cline/lane.pin).
 RELEASE = "3.0.65"

@@ -3,8 +3,7 @@ vendor-lane driver. Registered once, in ``pyproject.toml`` (entry-point group ``
 
 from __future__ import annotations
 
-from compat_adapter.registry import Later, vendor_unit
-from compat_adapter.routing.placement import Facts
+from compat_adapter.vendor import Facts, Later, vendor_unit
 from vendors.claude.handlers import CLAUDE_SHAPE
 from vendors.cline.spec import CLINE
 from vendors.cline.voice import ClineVoice

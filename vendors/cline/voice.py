@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from compat_adapter.routing.voice import Voice
+from compat_adapter.vendor import Voice
 
 __all__ = ("ClineVoice", "escaped")
 
