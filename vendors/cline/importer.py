@@ -18,7 +18,6 @@ from types import MappingProxyType
 from compat_adapter.vendor import (
     ConfigParseError,
     FileImport,
-    HookPlace,
     Slot,
     VendorSpec,
     accept,
@@ -116,6 +115,5 @@ def extra_files(root: Path) -> list[Path]:
     return []
 
 
-def hook_place(path: Path) -> HookPlace:
-    """A hook file runs in the session's folder: the project above its ``.clinerules`` or ``.cline``."""
-    return places.hook_place(path, folders=(".clinerules", ".cline"))
+#: A hook file runs in the session's folder: the project above its ``.clinerules`` or ``.cline``.
+hook_place = places.in_folders(".clinerules", ".cline")
