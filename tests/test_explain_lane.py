@@ -161,6 +161,9 @@ def _explained(case: Case, run: Path) -> tuple[list[ExplainReport], list[str]]:
 
 #: Drivable cases whose vendor side explain does not predict, and why (each is checked apart).
 NOT_PREDICTED = {
+    **{f"cline:{kind}": "Cline names the model's own call id (tool_call_id) in the hook_context frame of a tool "
+                        "hook's context; explain replays no model call, so it cannot name one (the lane lists the "
+                        "same difference: message-provenance)" for kind in ("pre_context", "post_context")},
     "claude:skill_shell_deny": "PreSkillShellCommand has no row here: explain refuses it with the reason",
     "claude:stop_block_unwrapped": "the CLI ran with a switch of its own process (CLAUDE_CODE_SHINY_FOUNTAIN=0) "
                                    "that no hook config carries; explain predicts the release's default",
