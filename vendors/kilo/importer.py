@@ -16,10 +16,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from compat_adapter.importers import places, solo
-from compat_adapter.importers import rules as project_rules
-from compat_adapter.importers.common import FileImport
-from compat_adapter.model import HookPlace, VendorSpec
+from compat_adapter.vendor import FileImport, HookPlace, VendorSpec, places, project_rules, solo
 from vendors.opencode import importer as opencode
 
 __all__ = ("CONFIGS", "PLUGIN_DIRS", "PLUGIN_SUFFIXES", "RUNS_HOOKS_OF", "extra_files", "hook_place",

@@ -16,7 +16,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from compat_adapter.permissions.model import PermissionRule, RuleCall, Ruling
+from compat_adapter.vendor import PermissionRule, RuleCall, Ruling
 from vendors.opencode.permission_language import LANGUAGE as OPENCODE_LANGUAGE
 from vendors.opencode.permission_language import OpenCodeRules
 

@@ -11,7 +11,7 @@ npm-installs into every config folder at start.
 
 from __future__ import annotations
 
-from compat_adapter.model import RulesSpec, VendorSpec
+from compat_adapter.vendor import RulesSpec, VendorSpec
 from vendors.opencode.table import OPENCODE
 
 __all__ = ("KILO",)

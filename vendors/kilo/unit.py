@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from compat_adapter.registry import Later, vendor_unit
+from compat_adapter.vendor import Later, vendor_unit
 from vendors.kilo.spec import KILO
 from vendors.opencode.unit import UNIT as OPENCODE_UNIT
 
