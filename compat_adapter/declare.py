@@ -1,8 +1,9 @@
 """Declare: loose input (vendor, event, matcher, handler) → one resolved :class:`Declared`, once.
 
 This is the only place a hook's vendor and event are looked up by name. Grading, the routes and the
-service take the :class:`Declared` record and read its ``spec`` and ``row``; nothing downstream
-looks the vendor or the event up again.
+service take the :class:`Declared` record and read its ``spec``, ``row`` and ``unit`` (the vendor's
+parts: dialect, voice, handler shape, landing facts); nothing downstream looks the vendor or the
+event up again.
 
 A declaration that cannot be processed raises the documented errors (UNKNOWN_VENDOR,
 UNKNOWN_EVENT, INVALID_HANDLER, INVALID_MATCHER, INVALID_DECLARATION); poor portability does not
@@ -12,10 +13,10 @@ raise here, it is a grade.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
 
-from compat_adapter.catalog import resolve_event, resolve_vendor, unit_of
+from compat_adapter.catalog import resolve_event, unit_of
 from compat_adapter.errors import InvalidDeclaration, InvalidHandler, InvalidMatcher
 from compat_adapter.handlers.parse import MAX_TIMEOUT_S, RUN_KINDS, parse_mapping
 from compat_adapter.model import (
@@ -31,6 +32,9 @@ from compat_adapter.model import (
 )
 from compat_adapter.spawncheck import spawn_problem
 
+if TYPE_CHECKING:
+    from compat_adapter.registry import VendorUnit
+
 __all__ = ("MAX_TIMEOUT_S", "REFUSED_HANDLER_TYPES", "Declared", "declare_hook", "parse_handler")
 
 #: Handler types other than a command (a web request, an MCP call, a model prompt, a sub-agent):
@@ -42,9 +46,11 @@ HandlerKind = Literal["command", "http", "mcp_tool", "prompt", "agent", "callabl
 
 @dataclass(frozen=True, slots=True)
 class Declared:
-    """One hook, resolved: the vendor's spec and event row themselves, not their names."""
+    """One hook, resolved: the vendor's spec, unit and event row themselves, not their names."""
 
     spec: VendorSpec
+    unit: VendorUnit = field(repr=False, compare=False)
+    """The vendor's unit, resolved once here: everything downstream asks it, never the catalog."""
     row: EventRow
     handler: Handler | None
     """None when the handler can never run here (a callable); the grader says why."""
@@ -72,8 +78,10 @@ class Declared:
                                origin=self.origin)
 
 
-def parse_handler(vendor: VendorSpec, handler: object) -> tuple[Handler | None, HandlerKind]:
-    """Normalise any vendor's handler shape; returns (handler, kind)."""
+def parse_handler(vendor: VendorSpec, handler: object, unit: VendorUnit | None = None
+                  ) -> tuple[Handler | None, HandlerKind]:
+    """Normalise any vendor's handler shape; returns (handler, kind). ``unit``: the vendor's, when
+    the caller holds it already (else it is looked up by the table's id)."""
     if callable(handler):
         return None, "callable"
     if isinstance(handler, str):
@@ -92,7 +100,8 @@ def parse_handler(vendor: VendorSpec, handler: object) -> tuple[Handler | None, 
         raise InvalidHandler(f"a handler type is a string, not {type(kind).__name__}", vendor=vendor.id)
     if kind not in RUN_KINDS:
         raise InvalidHandler(f"unknown handler type {kind!r}", vendor=vendor.id, type=kind)
-    return parse_mapping(unit_of(vendor.id).handlers, vendor.id, kind, handler), kind  # type: ignore[return-value]
+    shape = (unit or unit_of(vendor.id)).handlers
+    return parse_mapping(shape, vendor.id, kind, handler), kind  # type: ignore[return-value]
 
 
 _KIND: dict[type, HandlerKind] = {CommandHandler: "command", HttpHandler: "http", McpToolHandler: "mcp_tool"}
@@ -105,24 +114,25 @@ def declare_hook(vendor: object, event: object, matcher: object = None, handler:
     ``vendor`` may also be a :class:`VendorSpec` already resolved (the tables' own rows, the
     matrix); it is then taken as it is.
     """
-    spec = vendor if isinstance(vendor, VendorSpec) else resolve_vendor(vendor)
+    unit = unit_of(vendor.id if isinstance(vendor, VendorSpec) else vendor)
+    spec = vendor if isinstance(vendor, VendorSpec) else unit.spec
     row = event if isinstance(event, EventRow) else resolve_event(spec, event)
     if matcher is not None and not isinstance(matcher, str):
         raise InvalidMatcher(f"the matcher must be a string, not {type(matcher).__name__}",
                              vendor=spec.id, event=row.event)
     if handler is None:
         raise InvalidHandler("a hook needs a handler", vendor=spec.id, event=row.event)
-    command, kind = parse_handler(spec, handler)
+    command, kind = parse_handler(spec, handler, unit)
     if isinstance(command, CommandHandler) and (problem := _spawn_problem(command)):
         raise InvalidHandler(problem, vendor=spec.id, event=row.event)
     if matcher:
-        problem = _matcher_problem(spec, row, matcher)
+        problem = _matcher_problem(spec, unit, row, matcher)
         if problem:
             raise InvalidMatcher(f"matcher {matcher!r} on {spec.id} {row.event}: {problem}",
                                  vendor=spec.id, event=row.event, matcher=matcher)
     if id is not None and (not isinstance(id, str) or not id.strip()):
         raise InvalidDeclaration("id must be a non-empty string", vendor=spec.id)
-    return Declared(spec=spec, row=row, handler=command, handler_kind=kind, matcher=matcher, id=id,
+    return Declared(spec=spec, unit=unit, row=row, handler=command, handler_kind=kind, matcher=matcher, id=id,
                     origin=origin, place=place)
 
 
@@ -133,14 +143,12 @@ def _spawn_problem(handler: CommandHandler) -> str | None:
     return problem
 
 
-def _matcher_problem(spec: VendorSpec, row: EventRow, matcher: str) -> str | None:
+def _matcher_problem(spec: VendorSpec, unit: VendorUnit, row: EventRow, matcher: str) -> str | None:
     # A vendor that skips a hook whose pattern does not compile (Copilot; the built-in bridge
     # reproduces it) is not in error here. For the others a bad pattern would make the whole
     # bridge config (every hook in it) refuse to load.
     if spec.bad_matcher == "skips-hook" or row.matcher_subject is None:
         return None
-    # Imported here: the dialects (and their regex engines) load on the first matcher checked,
-    # so that `import compat_adapter` stays cheap.
-    from compat_adapter.dialects import dialect_for
-
-    return dialect_for(spec.id).validate_matcher(row.event, matcher)
+    # The unit loads its dialect (and its regex engines) on the first matcher checked, so that
+    # `import compat_adapter` stays cheap.
+    return unit.dialect.validate_matcher(row.event, matcher)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from compat_adapter.catalog import resolve_vendor
 from compat_adapter.declare import Declared
@@ -38,6 +38,9 @@ from compat_adapter.model import (
 # changes what a row can do, and grading says so.
 from vendors.surface import TABLE_SURFACE
 
+if TYPE_CHECKING:
+    from compat_adapter.dialects.base import Dialect
+
 __all__ = ("PREFERENCES", "TABLE_SURFACE", "Prefer", "grade", "grade_rules", "grade_runtime", "routed")
 
 #: Route policy. ``fidelity`` (the default): every event this project can translate natively with
@@ -59,15 +62,16 @@ def routed(decl: Declared, prefer: str = "fidelity") -> Declared:
 _LITERAL = re.compile(r"^[A-Za-z0-9_|]+$")
 
 
-def _matcher_losses(spec: VendorSpec, row: EventRow, matcher: str | None) -> tuple[Degradation, ...]:
+def _matcher_losses(decl: Declared) -> tuple[Degradation, ...]:
     """Losses that depend on this declaration's matcher rather than on the row."""
+    spec, row, matcher = decl.spec, decl.row, decl.matcher
     if matcher and matcher != "*" and row.matcher_subject is None:
         # The vendor itself ignores a matcher here; so do we, and the author should know.
         return (degrade("matcher-narrowed",
                         f"{spec.id} {row.event} takes no matcher, so {matcher!r} is ignored and the "
                         "hook runs every time the event fires."),)
     if matcher and matcher != "*" and row.matcher_subject == "agent_type":
-        return _agent_type_losses(spec, row, matcher)
+        return _agent_type_losses(decl.unit.dialect, row, matcher)
     if not matcher or row.matcher_subject != "tool_name" or not _LITERAL.match(matcher):
         return ()
     known = {t.vendor for t in spec.tools}
@@ -84,13 +88,12 @@ def _matcher_losses(spec: VendorSpec, row: EventRow, matcher: str | None) -> tup
                     f"{names} has no host tool here, so this matcher never selects it."),)
 
 
-def _agent_type_losses(spec: VendorSpec, row: EventRow, matcher: str) -> tuple[Degradation, ...]:
+def _agent_type_losses(dialect: Dialect, row: EventRow, matcher: str) -> tuple[Degradation, ...]:
     """A subagent matcher the one agent type this host reports never matches: it never fires."""
-    from compat_adapter.dialects import dialect_for
     from compat_adapter.routing.points import BRIDGE_AGENT_TYPE, HOST_AGENT_TYPE
 
     reported = BRIDGE_AGENT_TYPE if row.route is Route.OFFICIAL_BRIDGE else HOST_AGENT_TYPE
-    if dialect_for(spec.id).matches(row.event, matcher, reported):
+    if dialect.matches(row.event, matcher, reported):
         return ()
     return (degrade("never-fires", f"every subagent here has agent_type {reported!r}, which {matcher!r} does not "
                                    "match, so the hook never fires."),)
@@ -120,7 +123,7 @@ def _refusal(decl: Declared, surface: Surface) -> str | None:
     if unserved is not None:
         return unserved
     if decl.handler is not None:
-        return handler_refusal(spec, row, decl.handler, surface)
+        return handler_refusal(spec, row, decl.handler, surface, decl.unit.handlers)
     return None
 
 
@@ -192,7 +195,7 @@ def _grade_route(decl: Declared, surface: Surface, id: str | None) -> Capability
         seams=row.seams,
         services=tuple(str(s) for s in row.services),
         point=row.point,
-        degradations=(spec.losses_for(row, surface.context_roles) + _matcher_losses(spec, row, decl.matcher)
+        degradations=(spec.losses_for(row, surface.context_roles) + _matcher_losses(decl)
                       + _mode_losses(row.seams, row.blocking, surface, row.point)
                       + _placement_losses(spec, row, surface)
                       + (handler_losses(spec, row, decl.handler) if decl.handler is not None else ())

@@ -49,8 +49,8 @@ from typing import Any
 
 from compat_adapter.jsonlimits import clip_depth
 
-__all__ = ("JS_WHITESPACE", "RUST_WHITESPACE", "JsonTextError", "js_lines", "js_parse", "js_read", "js_trim",
-           "rust_parse", "rust_read", "rust_trim")
+__all__ = ("JS_WHITESPACE", "RUST_WHITESPACE", "JsonTextError", "js_lines", "js_object", "js_parse", "js_read",
+           "js_trim", "rust_parse", "rust_read", "rust_trim")
 
 #: ECMAScript WhiteSpace (incl. the Zs category and the BOM) and LineTerminator code points.
 JS_WHITESPACE = ("\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
@@ -143,6 +143,16 @@ def js_read(text: str) -> Any:
     """A hook's answer as a JavaScript vendor reads it (`js_parse`), bounded for us: containers
     deeper than ``jsonlimits.MAX_DEPTH`` replaced by a marker (see the module docstring)."""
     return clip_depth(js_parse(text))[0]
+
+
+def js_object(text: str) -> dict[str, Any] | None:
+    """``text`` read as :func:`js_read` reads it when it is a JSON object; None when it does not
+    parse or is another value (the answer a JavaScript vendor takes as plain text)."""
+    try:
+        value = js_read(text)
+    except JsonTextError:
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def rust_read(text: str) -> Any:

@@ -8,8 +8,9 @@ pages are written by :mod:`compat_adapter.matrixdoc` (``matrix --format json`` l
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
-from compat_adapter.catalog import resolve_vendor, vendors
+from compat_adapter.catalog import unit_of, units
 from compat_adapter.declare import Declared
 from compat_adapter.grading import grade, grade_rules, grade_runtime
 from compat_adapter.host.surfaces import EMBEDDED_SURFACE
@@ -24,6 +25,9 @@ from compat_adapter.model import (
     capability_result,
 )
 from compat_adapter.routing.pointfacts import FACTS
+
+if TYPE_CHECKING:
+    from compat_adapter.registry import VendorUnit
 
 __all__ = ("Matrix", "NativePoint", "VendorCounts", "build_matrix", "plugin_rows", "to_json")
 
@@ -128,13 +132,12 @@ def _points(hooks: tuple[CapabilityResult, ...], route: Route, surface: Surface)
     return tuple(sorted(points, key=lambda p: p.point))
 
 
-def _permission_rows(vendor: str, surface: Surface) -> list[CapabilityResult]:
+def _permission_rows(unit: VendorUnit, surface: Surface) -> list[CapabilityResult]:
     from pathlib import Path
 
-    from compat_adapter.catalog import unit_of
     from compat_adapter.permissions.grade import grade_permission
 
-    language = unit_of(vendor).permissions
+    vendor, language = unit.spec.id, unit.permissions
     if language is None:
         return []
     return [grade_permission(rule, language, surface, id=f"{vendor}:permission:{n}")
@@ -153,17 +156,18 @@ def plugin_rows(surface: Surface) -> tuple[CapabilityResult, ...]:
 def build_matrix(surface: Surface = EMBEDDED_SURFACE, vendor: str | None = None,
                  prefer: str = "fidelity") -> Matrix:
     """Grade every row of every vendor (or one) on ``surface`` with a plain command handler."""
-    specs = (resolve_vendor(vendor),) if vendor else vendors()
+    chosen = (unit_of(vendor),) if vendor else units()
     hooks: list[CapabilityResult] = []
     rules: list[CapabilityResult] = []
     runtimes: list[CapabilityResult] = []
     counts: list[VendorCounts] = []
     unserved: list[CapabilityResult] = []
     permissions: list[CapabilityResult] = []
-    for spec in specs:
-        permissions += _permission_rows(spec.id, surface)
+    for unit in chosen:
+        spec = unit.spec
+        permissions += _permission_rows(unit, surface)
         mine = [
-            grade(Declared(spec=spec, row=row, handler=SAMPLE_HANDLER, handler_kind="command"),
+            grade(Declared(spec=spec, unit=unit, row=row, handler=SAMPLE_HANDLER, handler_kind="command"),
                   surface, id=f"{spec.id}:{row.event}", prefer=prefer)
             for row in spec.events
         ]
@@ -197,7 +201,7 @@ def build_matrix(surface: Surface = EMBEDDED_SURFACE, vendor: str | None = None,
         hooks=all_hooks,
         rules=tuple(rules),
         runtimes=tuple(runtimes),
-        plugins=plugin_rows(surface) if any(s.plugin_host for s in specs) else (),
+        plugins=plugin_rows(surface) if any(u.spec.plugin_host for u in chosen) else (),
         unserved=tuple(unserved),
         permissions=tuple(permissions),
         native_points=_points(all_hooks, Route.NATIVE_TRANSLATE, surface),

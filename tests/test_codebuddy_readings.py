@@ -13,6 +13,7 @@ from conftest import write_script
 from compat_adapter import CompatAdapter, MemoryHost
 from compat_adapter.catalog import resolve_vendor
 from compat_adapter.dialects import dialect_for
+from compat_adapter.host.script import Reply, call
 from compat_adapter.model import DegradationCode
 from compat_adapter.runtime.process import ProcessOutcome
 
@@ -123,3 +124,42 @@ async def test_a_halt_on_session_start_is_shown_as_printed(tmp_path: Path) -> No
         assert (await agent.run_turn("go")).reason == "completed"
     prompts = [dict(e.data)["text"] for e in agent.session.of_type("user/message")]
     assert prompts == [f'<system-reminder data-role="hook">{halt}</system-reminder>\n\ngo']
+
+
+def _pre_hook(tmp_path: Path, answers: list[dict[str, object]]) -> tuple[str, Path]:
+    """A PreToolUse hook that logs each firing and gives the next of ``answers`` (the last one after)."""
+    log = tmp_path / "pre.log"
+    cases = "".join(f"  {i}) printf '%s\\n' '{js(a)}' ;;\n" for i, a in enumerate(answers[:-1]))
+    body = (f"cat >/dev/null\necho x >> {log}\nn=$(($(wc -l < {log}) - 1))\ncase $n in\n{cases}"
+            f"  *) printf '%s\\n' '{js(answers[-1])}' ;;\nesac\n")
+    return str(write_script(tmp_path / "pre.sh", body)), log
+
+
+def _decision(kind: str, reason: str) -> dict[str, object]:
+    return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": kind,
+                                   "permissionDecisionReason": reason}}
+
+
+async def test_an_asked_call_runs_its_pre_tool_hooks_again_as_it_executes(tmp_path: Path) -> None:
+    """CodeBuddy 2.163.0 runs PreToolUse again when a call its hooks asked about executes (lane case
+    workbuddy:ask: they fired twice, and with nobody to ask -p ran the call)."""
+    command, log = _pre_hook(tmp_path, [_decision("ask", "ASK-WHY")])
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("workbuddy", "PreToolUse", "Bash", command)
+        agent = await host.create_agent(script=[Reply(None, (call("bash", command="touch ran.txt"),)), "done"])
+        await agent.run_turn("go")
+    assert len(log.read_text().splitlines()) == 2 and (tmp_path / "ran.txt").exists()
+
+
+async def test_a_deny_on_the_second_run_blocks_the_asked_call(tmp_path: Path) -> None:
+    post = tmp_path / "post.log"
+    command, log = _pre_hook(tmp_path, [_decision("ask", "ASK-WHY"), _decision("deny", "NOT-NOW")])
+    observer = str(write_script(tmp_path / "post.sh", f"cat >/dev/null\necho x >> {post}\n"))
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("workbuddy", "PreToolUse", "Bash", command)
+        await adapter.register_hook("workbuddy", "PostToolUse", "Bash", observer)
+        agent = await host.create_agent(script=[Reply(None, (call("bash", command="touch ran.txt"),)), "done"])
+        await agent.run_turn("go")
+    assert len(log.read_text().splitlines()) == 2 and not (tmp_path / "ran.txt").exists()
+    assert [dict(e.data)["text"] for e in agent.session.of_type("tool/result")] == ["Error: NOT-NOW"]
+    assert not post.exists()  # a denied call fires no PostToolUse, as a first-run deny

@@ -818,3 +818,20 @@ def test_codex_post_tool_continue_false_goes_on_with_a_reason_to_show() -> None:
     # A stopping hook's reason is the one a merge keeps.
     stops = CODEX.decode("Stop", run(0, js({"continue": False, "stopReason": "halt"})))
     assert CODEX.merge("Stop", [answer, stops]).stop_reason == "halt"
+
+
+@pytest.mark.parametrize(("dialect", "defer_problem"), [(CLAUDE, None), (WORKBUDDY, "is not allow, deny or ask")])
+def test_a_pre_tool_defer_is_claude_s_alone(dialect: Dialect, defer_problem: str | None) -> None:
+    """CodeBuddy reads permissionDecision with Claude's code but knows no defer: there it is a schema
+    break, where Claude takes it as no decision; an unknown value names the values each knows."""
+    def read(value: str) -> Any:
+        return dialect.read_json("PreToolUse", {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                                                                      "permissionDecision": value}})
+    deferred = read("defer")
+    assert deferred.decision == "none"
+    if defer_problem is None:
+        assert deferred.problems == [] and deferred.ignored == ["permissionDecision:defer"]
+    else:
+        assert deferred.problems == [f"permissionDecision 'defer' {defer_problem}"]
+    known = "allow, deny, ask or defer" if defer_problem is None else "allow, deny or ask"
+    assert read("maybe").problems == [f"permissionDecision 'maybe' is not {known}"]

@@ -24,7 +24,7 @@ from compat_adapter.explain import ExplainReport, Question, explain
 from compat_adapter.explain.vendorview import kind_of
 from compat_adapter.importers.gate import trust_files
 from compat_adapter.testing.lane.outcome import MARKERS, Outcome, normalize_text
-from compat_adapter.testing.lane.run import prepare_project
+from compat_adapter.testing.lane.run import hook_files, prepare_project
 from compat_adapter.testing.lane.scenarios import EXIT_3_STEPS, KILLED_STEPS, TOOL_COMMAND, Case
 from compat_adapter.testing.lane.vendors import cases_for, cli_for, lane_vendors
 
@@ -40,13 +40,13 @@ def _stop_baseline(case: Case) -> int:
     return next(i for i, (kind, _) in enumerate(case.steps) if kind == "text") + 1
 
 
-def _question(case: Case, event: str, config: Path, proj: Path) -> Question:
+def _question(case: Case, event: str, files: list[Path], proj: Path) -> Question:
     from compat_adapter.catalog import resolve_vendor
 
     row = resolve_vendor(case.vendor).row(event)
     assert row is not None, f"{case.name}: {event} has no row"
     kind = kind_of(row)
-    common: dict[str, Any] = {"vendor": case.vendor, "event": event, "files": (config,), "root": proj}
+    common: dict[str, Any] = {"vendor": case.vendor, "event": event, "files": tuple(files), "root": proj}
     if kind in ("pre", "post", "permission"):
         cli = cli_for(case.vendor)
         if case.steps[0][0] == "read" and cli.read_tool is not None:
@@ -150,10 +150,12 @@ def _measured(case: Case, o: Outcome, predicted: dict[str, Any]) -> dict[str, An
 
 def _explained(case: Case, run: Path) -> tuple[list[ExplainReport], list[str]]:
     proj = prepare_project(case, run)
-    config = proj / cli_for(case.vendor).hooks_file
-    trust_files(case.vendor, [config], command="tests/test_explain_lane.py: the scenario's own config")
+    # The files the case's hooks are in, as the lane's embedded side imports them (Droid's
+    # .factory/hooks.json, not its settings file).
+    files = hook_files(case, proj)
+    trust_files(case.vendor, files, command="tests/test_explain_lane.py: the scenario's own config")
     events = list(dict.fromkeys(h.event for h in case.hooks))
-    reports = [anyio.run(explain, _question(case, event, config, proj)) for event in events]
+    reports = [anyio.run(explain, _question(case, event, files, proj)) for event in events]
     return reports, [str(run), str(run.resolve())]
 
 

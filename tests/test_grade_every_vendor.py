@@ -35,6 +35,10 @@ FILES: dict[str, tuple[str, str | dict[str, object]]] = {
     "factory": (".factory/hooks.json", {"PreToolUse": [{"matcher": "Execute", "hooks": [
         {"type": "command", "command": "python3 -c 'import sys; sys.exit(0)'", "timeout": 10}]}]}),
     "continue": (".continue/settings.json", "continue/settings.picklejar.json"),
+    # No public crush.json with hooks is in the corpus yet: a guard in Crush's documented flat shape.
+    "crush": ("crush.json", {"hooks": {"PreToolUse": [{"name": "guard", "matcher": "^bash$",
+                                                       "command": "python3 -c 'import sys; sys.exit(0)'", "timeout": 10}]}}),
+    "windsurf": (".windsurf/hooks.json", "windsurf/agent-hooks.1password.json"),
 }
 #: Vendors that read hooks only from the user's own config, never from a project (Kimi Code: ~/.kimi/config.toml).
 USER_ONLY = {"kimi"}

@@ -209,3 +209,25 @@ def test_mypy_finds_no_error() -> None:
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.startswith("Success: no issues found"), result.stdout
+
+
+#: The catalog's look-ups of a vendor by name (and the dialect hand-out built on them).
+_LOOK_UPS = frozenset({"unit_of", "voice_of", "facts_of", "resolve_vendor", "dialect_for", "unit_named", "registered"})
+#: The packages that run on every hook dispatch: they ask the unit the hook carries.
+_RUN_TIME = ("compat_adapter.routing", "compat_adapter.handlers")
+#: Look-ups by vendor name allowed there (none: the unit travels with the hook).
+_RUN_TIME_LOOK_UPS = 0
+
+
+def test_the_dispatch_packages_look_no_vendor_up_by_name() -> None:
+    found = []
+    for module, path in MODULES.items():
+        if not module.startswith(_RUN_TIME):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+                if name in _LOOK_UPS:
+                    found.append(f"{module}:{node.lineno} {name}")
+    assert len(found) <= _RUN_TIME_LOOK_UPS, (
+        "a hook's HookEntry/Declared carries its vendor unit: ask `entry.unit`, not the catalog", found)

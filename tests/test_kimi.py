@@ -87,3 +87,23 @@ def test_its_stop_failure_payload_names_the_error_and_its_live_block_is_a_deny()
     assert dialect.decode("Stop", outcome(0, block)).decision == "block"
     prompt = dialect.decode("UserPromptSubmit", outcome(0, block))
     assert prompt.decision == "none" and prompt.additional_context == (block,)
+
+
+async def test_after_a_stop_block_kimi_runs_no_stop_hook_again_in_that_turn(tmp_path: Path) -> None:
+    # Kimi 2.1.0's runStop returns at once while a Stop continuation of the turn was used (lane case
+    # kimi:stop_block_exit2): a hook that always blocks runs once and continues the turn once.
+    from compat_adapter.host.embedded.memory import MemoryHost
+    from compat_adapter.service import CompatAdapter
+
+    log = tmp_path / "stop.log"
+    script = tmp_path / "stop.sh"
+    script.write_text(f"#!/bin/sh\ncat > /dev/null\necho fired >> {log}\necho 'once more' >&2\nexit 2\n")
+    script.chmod(0o755)
+    async with MemoryHost(tmp_path, max_steps_per_turn=20) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("kimi", "Stop", None, str(script))
+        agent = await host.create_agent(script=[f"answer {i}" for i in range(20)])
+        result = await agent.run_turn("never stop")
+        assert result.reason == "completed" and result.steps == 2
+        assert log.read_text().splitlines() == ["fired"]
+        await agent.run_turn("again")  # a new turn runs the Stop hooks again
+    assert log.read_text().splitlines() == ["fired", "fired"]

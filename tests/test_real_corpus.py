@@ -24,7 +24,7 @@ from compat_adapter.importers.discover import discover, import_all, twice
 CORPUS = Path(__file__).parent / "fixtures" / "real-configs"
 VENDOR_OF = {"claude": "claude", "codex": "codex", "codebuddy": "workbuddy", "copilot": "copilot",
              "opencode": "opencode", "gemini": "gemini", "cursor": "cursor", "qwen": "qwen",
-             "factory": "factory", "continue": "continue"}
+             "factory": "factory", "continue": "continue", "windsurf": "windsurf"}
 SUFFIXES = {".json", ".jsonc", ".toml", ".md", ".rules", ".ts", ".js"}
 
 
@@ -278,10 +278,10 @@ def test_twice_flags_the_local_copy_and_copilot_reading_claude(project: Path) ->
     assert any("Copilot CLI also runs" in d.why for d in doubles)
     assert any("Continue's cn also loads" in d.why for d in doubles)
     # AGENTS.md: Codex, OpenCode (no CLAUDE.md fallback needed), Copilot, Cursor, Qwen, Factory Droid,
-    # Continue and Kimi Code all carry it (Qwen: its only file in this project, since the public corpus
+    # Continue, Kimi Code, Crush and Windsurf all carry it (Qwen: its only file in this project, since the public corpus
     # has no Qwen hooks file yet; Kimi: its only project file, its hooks live in the user's config).
     agents = [d for d in doubles if d.why.startswith("AGENTS.md is read by several vendors")]
-    assert len(agents) == 7  # eight readers: the first carries it, seven more carry it again
+    assert len(agents) == 9  # ten readers: the first carries it, nine more carry it again
 
 
 def test_grade_a_project_folder_in_one_command(project: Path) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -90,8 +91,7 @@ async def test_every_route_has_a_router_with_the_one_interface(git_repo: Path) -
 def _relabelled(vendor: str, event: str, route: Route, command: str) -> Declared:
     declared = declare_hook(vendor, event, None, command)
     row = declared.row.model_copy(update={"route": route})
-    return Declared(spec=declared.spec, row=row, handler=declared.handler,
-                    handler_kind=declared.handler_kind)
+    return replace(declared, row=row)
 
 
 @pytest.mark.parametrize("route", [Route.NATIVE_TRANSLATE, Route.NATIVE_SEAM])
@@ -173,7 +173,8 @@ async def test_a_registration_looks_the_vendor_and_event_up_once(git_repo: Path,
 
     def profile(frame, what, arg):  # noqa: ANN001, ANN202 - sys.setprofile's own signature
         code = frame.f_code
-        if what == "call" and code.co_filename.endswith("catalog.py") and code.co_name.startswith("resolve_"):
+        # Every look-up by name: the vendor's unit (and through it its spec, voice, dialect) and the row.
+        if what == "call" and code.co_filename.endswith("catalog.py") and code.co_name in _LOOK_UPS:
             calls.append(code.co_name)
 
     async with MemoryHost(git_repo) as host, CompatAdapter(host, log_registrations=False) as adapter:
@@ -183,4 +184,45 @@ async def test_a_registration_looks_the_vendor_and_event_up_once(git_repo: Path,
         finally:
             sys.setprofile(None)
         assert adapter.status().hooks[0].running, result
-    assert sorted(calls) == ["resolve_event", "resolve_vendor"], calls
+    assert sorted(calls) == ["resolve_event", "unit_of"], calls
+
+
+_LOOK_UPS = frozenset({"unit_of", "voice_of", "resolve_vendor", "resolve_event"})
+
+
+
+async def test_a_dispatch_looks_no_vendor_up_by_name(git_repo: Path, tmp_path: Path) -> None:
+    """The unit travels with the hook: the verdict rules word a deny and land a context through the
+    unit the entry carries. No routing or handler module asks the catalog for a vendor by name; the
+    dialects read a vendor's tool tables once per process, so a second turn asks nothing at all."""
+    deny = write_script(tmp_path / "deny.sh", "cat >/dev/null\necho '{\"permissionDecision\": \"deny\", "
+                                              "\"permissionDecisionReason\": \"no\"}'\n")
+    context = json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "seen"}})
+    note = write_script(tmp_path / "note.sh", f"cat >/dev/null\necho '{context}'\n")
+    turns: list[list[tuple[str, str]]] = []
+
+    def profile(frame, what, arg):  # noqa: ANN001, ANN202 - sys.setprofile's own signature
+        code = frame.f_code
+        if what == "call" and code.co_filename.endswith("catalog.py") and code.co_name in _LOOK_UPS:
+            turns[-1].append((code.co_name, frame.f_back.f_code.co_filename))
+
+    async with MemoryHost(git_repo) as host, CompatAdapter(host, log_registrations=False) as adapter:
+        denied = await adapter.register_hook("copilot", "preToolUse", "bash", str(deny))
+        noted = await adapter.register_hook("qwen", "PostToolUse", None, str(note))
+        for _ in range(2):
+            agent = await host.create_agent(script=[call("bash", command="touch a.txt"),
+                                                    call("read", path="README.md"), "done"])
+            turns.append([])
+            sys.setprofile(profile)
+            try:
+                await agent.run_turn("go")
+                await host.settle()
+            finally:
+                sys.setprofile(None)
+        audit = [(r.hook_id, r.decision, r.honoured) for r in adapter.audit]
+    assert audit.count((denied.id, "deny", True)) == 2, audit
+    assert sum(1 for r in audit if r[0] == noted.id) == 2, audit
+    assert not (git_repo / "a.txt").exists()
+    callers = {"/".join(Path(caller).parts[-2:]) for _, caller in turns[0]}
+    assert callers <= {"compat_adapter/catalog.py", "dialects/common.py"}, turns[0]  # the tool tables, once
+    assert turns[1] == [], turns[1]

@@ -64,7 +64,7 @@ def test_every_drivable_case_runs_the_real_cli_offline(lane: dict[str, CaseResul
         assert outcome.error is None, f"{case.name}: {outcome.error}"
         assert f"isolation: {why}" in outcome.notes
         # The hooks named in the config fired, and only those (OpenCode: its plugin's callbacks).
-        if case.options.get("silent"):  # a matcher that misses: the vendor fires nothing
+        if case.options.get("silent"):  # the vendor fires nothing: a matcher that misses, an event it lacks
             assert not outcome.hooks, f"{case.name}: a hook fired past a matcher that misses"
         elif not case.hooks and case.plugin_rules is None and not case.plugins:
             # A permission-rule case with no hook beside its rules: the vendor fires none.

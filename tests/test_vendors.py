@@ -28,7 +28,7 @@ VENDOR_DIR = Path(vendors.__file__).parent
 DATA_MODULES = sorted([*VENDOR_DIR.glob("*.py"), *VENDOR_DIR.glob("*/table.py"), *VENDOR_DIR.glob("*/__init__.py"),
                        VENDOR_DIR / "opencode" / "plugins.py"])
 EXPECTED_EVENTS = {"claude": 32, "codex": 12, "workbuddy": 27, "opencode": 29, "copilot": 25, "gemini": 9, "qwen": 21,
-                   "cursor": 23, "factory": 9, "continue": 17, "kimi": 14}
+                   "cursor": 23, "factory": 9, "continue": 17, "kimi": 14, "crush": 1, "windsurf": 8}
 APPROXIMATE = {
     ("claude", "MessageDisplay"), ("claude", "StopFailure"), ("codex", "Interrupt"),
     ("workbuddy", "Elicitation"), ("workbuddy", "ElicitationResult"),
@@ -94,6 +94,10 @@ def test_route_totals() -> None:
 #: each vendor's own event table (reference/vendor-protocols.md: Claude §1.2, Codex §2.2,
 #: CodeBuddy §3.2, OpenCode §4.2, Copilot §5.2).
 CAN_BLOCK = {
+    # Crush (its source, internal/hooks): PreToolUse is its one event, and it denies.
+    "crush": {"PreToolUse"},
+    # Windsurf's docs: exit 2 blocks on its pre-hooks (the MCP one is unserved here).
+    "windsurf": {"pre_read_code", "pre_write_code", "pre_run_command", "pre_user_prompt"},
     # Kimi Code 2.1.0: a block is read on PreToolUse and Stop only (triggerBlock in its release).
     "kimi": {"PreToolUse", "Stop"},
     # Continue's cn 1.5.47 (its hook runner's source): a block is read on every event, but acts only
@@ -191,7 +195,7 @@ def test_aliases(alias: str, vendor: str) -> None:
     assert resolve_vendor(alias).id == vendor
 
 
-@pytest.mark.parametrize("bad", ["windsurf", "", None, 3, "claude code"])
+@pytest.mark.parametrize("bad", ["kiro", "", None, 3, "claude code"])
 def test_unknown_vendor_raises(bad: object) -> None:
     with pytest.raises(UnknownVendor) as err:
         resolve_vendor(bad)
@@ -273,12 +277,17 @@ def test_rows_that_fire_on_part_of_a_seam_say_which_part() -> None:
         ("continue", "PostToolUse"): "success", ("continue", "PostToolUseFailure"): "failure",
         ("kimi", "PostToolUse"): "success", ("kimi", "PostToolUseFailure"): "failure", ("kimi", "Notification"): "idle",
         ("continue", "Notification"): "idle", ("continue", "TaskCompleted"): "done", ("continue", "TeammateIdle"): "idle",
+        # Windsurf's rows are Cursor's of the same host points (vendors/windsurf/spec.py): a read or a write
+        # that succeeded, a command that ran.
+        ("windsurf", "post_read_code"): "success", ("windsurf", "post_write_code"): "success",
+        ("windsurf", "post_run_command"): "completed",
     }
     assert {s.id: s.shell for s in VENDORS} == {
         # Codex 0.171 runs a hook command as /bin/bash -c (its lane: a redirection it cannot open exits 1).
         "claude": "sh", "codex": "bash", "workbuddy": "user", "opencode": "sh", "copilot": "bash",
         "gemini": "bash", "qwen": "bash",  # Gemini CLI 0.61.0 getShellConfiguration(): bash -c on POSIX
-        "cursor": "sh", "factory": "sh", "continue": "sh", "kimi": "sh"}  # Droid: Claude's, as its table derives it (not measured)
+        "cursor": "sh", "factory": "sh", "continue": "sh", "kimi": "sh",
+        "crush": "sh", "windsurf": "sh"}  # Crush: its embedded POSIX interpreter, read as sh -c (a listed loss)  # Droid: Claude's, as its table derives it (not measured)
 
 
 # ── each loss stated once, at its scope ─────────────────────────────────────────────────────────

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 if TYPE_CHECKING:
     from compat_adapter.runtime.outcome import ProcessOutcome
 
-__all__ = ("Chaining", "Decision", "Dialect", "HookAnswer", "Moment")
+__all__ = ("Chaining", "Decision", "Dialect", "Exporting", "HookAnswer", "Moment")
 
 Decision = Literal["none", "allow", "deny", "ask", "block"]
 
@@ -148,4 +148,15 @@ class Chaining(Protocol):
     def chained(self, event: str, payload: Mapping[str, Any], outcome: ProcessOutcome) -> dict[str, Any]:
         """The stdin object of the next hook of a sequential run, after a hook given ``payload``
         finished with ``outcome`` (read as the vendor reads it: only a run that succeeded counts)."""
+        ...
+
+
+@runtime_checkable
+class Exporting(Protocol):
+    """A dialect whose vendor gives each hook run variables drawn from the call itself (Crush's
+    ``CRUSH_TOOL_NAME``, ``CRUSH_TOOL_INPUT_COMMAND`` …), beside the fixed ones its table lists
+    (``VendorSpec.hook_vars``); a dialect without this method adds none."""
+
+    def hook_env(self, moment: Moment, payload: Mapping[str, Any]) -> dict[str, str]:
+        """The variables one run gets for ``moment``, whose stdin object is ``payload``."""
         ...

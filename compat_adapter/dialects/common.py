@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -52,12 +53,19 @@ def encode_json(payload: Mapping[str, Any], *, newline: bool) -> bytes:
 # ── tools ───────────────────────────────────────────────────────────────────────────────────────
 
 def _renames(vendor_id: str, vendor_name: str, host_name: str) -> tuple[tuple[str, str], ...]:
+    return _argument_renames(vendor_id).get((vendor_name, host_name), ())
+
+
+@cache
+def _argument_renames(vendor_id: str) -> Mapping[tuple[str, str], tuple[tuple[str, str], ...]]:
+    """The vendor's argument renames by (vendor tool, host tool), read from its table once per
+    process (as the tool-name maps are): a payload encoded per hook run looks nothing up."""
     from compat_adapter.catalog import resolve_vendor
 
+    renames: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {}
     for tool in resolve_vendor(vendor_id).tools:
-        if tool.vendor == vendor_name and tool.host == host_name:
-            return tool.arguments
-    return ()
+        renames.setdefault((tool.vendor, tool.host), tool.arguments)  # the first listed wins, as before
+    return renames
 
 
 def vendor_call(vendor_id: str, host_name: str, host_args: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:

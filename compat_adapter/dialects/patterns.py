@@ -37,7 +37,7 @@ import regress
 
 from compat_adapter.dialects.js_to_re2 import Untranslatable, to_re2
 
-__all__ = ("STEP_BOUND", "Regex", "Shape", "compile_js", "compile_rust", "nested_repetition", "shape")
+__all__ = ("STEP_BOUND", "Regex", "Shape", "compile_js", "compile_rust", "js_problem", "nested_repetition", "shape")
 
 #: Worst-case backtracking steps one ``regress`` match may need (about 10 ms of work at worst).
 STEP_BOUND = 10_000_000
@@ -201,6 +201,12 @@ _RUST_WORD = (r"\p{L}\p{Nl}\p{M}\p{Nd}\p{Pc}\x{200C}\x{200D}\x{24B6}-\x{24E9}"
 _RUST_CLASSES = {"d": (r"\p{Nd}", r"\p{Nd}", r"\P{Nd}"),
                  "s": (_RUST_SPACE, f"[{_RUST_SPACE}]", f"[^{_RUST_SPACE}]"),
                  "w": (_RUST_WORD, f"[{_RUST_WORD}]", f"[^{_RUST_WORD}]")}
+
+
+def js_problem(pattern: str) -> str | None:
+    """Why ``pattern`` is no JavaScript regular expression this host can run, or None when it is."""
+    compiled = compile_js(pattern)
+    return compiled if isinstance(compiled, str) else None
 
 
 def rust_to_re2(pattern: str) -> str:

@@ -7,6 +7,7 @@ vendor table as before.
 from __future__ import annotations
 
 import shutil
+from typing import TYPE_CHECKING
 
 from compat_adapter.model import (
     CommandHandler,
@@ -22,6 +23,9 @@ from compat_adapter.model import (
     degrade,
 )
 
+if TYPE_CHECKING:
+    from compat_adapter.handlers.parse import HandlerShape
+
 __all__ = ("handler_losses", "handler_refusal")
 
 def kind_of(handler: Handler) -> str:
@@ -36,14 +40,14 @@ def _plain(handler: Handler) -> bool:
             and not handler.run_async and not handler.once and handler.shell != "powershell")
 
 
-def handler_refusal(spec: VendorSpec, row: EventRow, handler: Handler, surface: Surface) -> str | None:
-    # The registry knows the vendor's handler shape (which kinds run on which event).
-    from compat_adapter.catalog import unit_of
-
+def handler_refusal(spec: VendorSpec, row: EventRow, handler: Handler, surface: Surface,
+                    shape: HandlerShape) -> str | None:
+    """Why ``handler`` cannot run on ``row`` here, or None; ``shape`` is the vendor unit's handler
+    shape (which kinds run on which event), carried by the declaration."""
     kind = kind_of(handler)
     if kind not in spec.handler_kinds:
         return f"{spec.id} has no {kind!r} handlers; only command hooks are adapted for it"
-    refused = unit_of(spec.id).handlers.kind_refusal(row.event, kind)
+    refused = shape.kind_refusal(row.event, kind)
     if refused is not None:
         return refused
     if row.route is Route.OFFICIAL_BRIDGE and not _plain(handler):

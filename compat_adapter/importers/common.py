@@ -327,6 +327,32 @@ def refuse_slots(spec: VendorSpec, event: str, groups: list[Any], shown: str, pl
             refused.append(entry_refusal(spec, f"{event} hook entry", shown, f"{place}[{gi}]", reason, code, event))
 
 
+def read_disable_all(spec: VendorSpec, data: Mapping[str, Any], shown: str, out: FileImport) -> None:
+    """A settings file's ``disableAllHooks`` switch into ``out``; a value that is not true or false
+    is no switch the vendor would honour, so it is refused (the hooks still grade)."""
+    switch = data.get("disableAllHooks")
+    if switch is None:
+        return
+    if not isinstance(switch, bool):
+        out.refused.append(entry_refusal(spec, "disableAllHooks", shown, "disableAllHooks",
+                                         f"expected true or false, found {switch!r}"))
+    else:
+        out.hooks_switch = (switch, f"{shown}:disableAllHooks")
+
+
+def import_events(spec: VendorSpec, table: object, shown: str, prefix: str, out: FileImport,
+                  decide: Decide) -> None:
+    """Each handler of a Claude-shaped ``hooks`` table judged by ``decide`` into ``out``; the
+    handlers of an event with no row here are refused, one each, for the reason :func:`no_row` gives."""
+    for event, groups, place in hook_table(spec, table, shown, prefix, out.refused):
+        row = spec.row(event)
+        if row is None:
+            refuse_slots(spec, event, groups, shown, place, out.refused, *no_row(spec, event))
+            continue
+        for slot in grouped_slots(spec, event, row, groups, shown, place, out.refused):
+            out.add(judged(decide, spec, slot, shown))
+
+
 def handler_type(slot: Slot, shown: str) -> str:
     kind = slot.handler.get("type", "command")
     if not isinstance(kind, str):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ("existing", "first", "tree")
+__all__ = ("agents_md", "existing", "first", "tree")
 
 
 def existing(root: Path, *names: str) -> list[Path]:
@@ -35,3 +35,8 @@ def tree(root: Path, folder: str, *patterns: str) -> list[Path]:
         return []
     found = {p for pattern in patterns for p in base.glob(pattern) if p.is_file()}
     return sorted(found, key=lambda p: p.relative_to(base).as_posix())
+
+
+def agents_md(root: Path) -> list[Path]:
+    """The one rules file of the agents that read only ``AGENTS.md`` at the project's root."""
+    return existing(root, "AGENTS.md")

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from compat_adapter.catalog import unit_of
 from compat_adapter.declare import Declared
 from compat_adapter.model import CapabilityResult, EventRow, Surface
 from compat_adapter.plugin_host.keys import grade_key, plugin_row, unsupported
@@ -116,7 +117,7 @@ def plugin_declarations(reports: Sequence[LoadReport], surface: Surface
     for graded in grade_report(reports, surface):
         declared = None
         if graded.result.mounted and graded.row is not None:
-            declared = Declared(spec=OPENCODE, row=graded.row, handler=None, handler_kind="callable",
+            declared = Declared(spec=OPENCODE, unit=unit_of(OPENCODE.id), row=graded.row, handler=None, handler_kind="callable",
                                 id=graded.result.id, origin=graded.plugin)
         out.append((graded.result, declared))
     return out

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from compat_adapter.declare import Declared
-from compat_adapter.catalog import unit_of
 from compat_adapter.dialects.base import Chaining, Dialect, HookAnswer, Moment
 from compat_adapter.handlers.model import Complete
 from compat_adapter.handlers.run import if_admits
@@ -32,6 +31,7 @@ from compat_adapter.routing.hostfacts import session_facts
 from compat_adapter.routing.notices import notices
 from compat_adapter.routing.rewrite import Rewrites
 from compat_adapter.routing.state import RunnerState
+from compat_adapter.routing.reasked import Reasked
 from compat_adapter.routing.unattended import Unattended
 from compat_adapter.routing.verbatim import Verbatim
 from compat_adapter.routing.verdicts import observe
@@ -39,6 +39,7 @@ from compat_adapter.runtime.inflight import InFlight, tracked
 from compat_adapter.runtime.outcome import ProcessOutcome
 
 if TYPE_CHECKING:
+    from compat_adapter.registry import VendorUnit
     from compat_adapter.routing.points import Point
     from compat_adapter.routing.verdicts import Applied, Rule
 
@@ -54,14 +55,15 @@ _VERDICT_CACHE = 256
 class HookEntry:
     """One mounted hook: its resolved declaration and the settings resolved at registration.
 
-    ``spec``, ``row``, ``handler`` and ``matcher`` are the declaration's own objects, kept as
-    fields because the dispatch loop reads them for every hook on every dispatch. Two entries are
-    equal only when they are the same mounted hook.
+    ``spec``, ``unit``, ``row``, ``handler`` and ``matcher`` are the declaration's own objects, kept
+    as fields because the dispatch loop (and the verdict rules, through ``unit``) read them for every
+    hook on every dispatch. Two entries are equal only when they are the same mounted hook.
     """
 
     id: str
     declared: Declared
     spec: VendorSpec
+    unit: VendorUnit = field(repr=False, compare=False)
     row: EventRow
     handler: Handler | None
     matcher: str | None
@@ -224,15 +226,15 @@ def _distinct(chosen: Sequence[HookEntry]) -> list[HookEntry]:
 
 
 def make_entry(id: str, declared: Declared) -> HookEntry:
-    """The mounted form of a graded declaration; the dialect is the vendor unit's."""
+    """The mounted form of a graded declaration; the dialect is the unit's the declaration carries."""
     spec, row, handler = declared.spec, declared.row, declared.handler
     own = handler.timeout_s if handler and handler.timeout_s else None
     timeout = own or row.timeout_s or spec.default_timeout_s
     if row.timeout_s is not None and spec.clamps_event_timeouts:
         # A vendor that clamps an event's timeout (Codex SessionEnd/Interrupt: 3 s) clamps hooks too.
         timeout = min(timeout, row.timeout_s)
-    return HookEntry(id=id, declared=declared, spec=spec, row=row, handler=handler,
-                     matcher=declared.matcher, timeout_s=float(timeout), dialect=unit_of(spec.id).dialect)
+    return HookEntry(id=id, declared=declared, spec=spec, unit=declared.unit, row=row, handler=handler,
+                     matcher=declared.matcher, timeout_s=float(timeout), dialect=declared.unit.dialect)
 
 
 def audit_records(group: GroupResult, point: str, honoured: bool, note: str
@@ -287,9 +289,8 @@ class Group:
 class Runner:
     """The hooks mounted on each point for one adapter, and the loop that runs them.
 
-    Groups are kept in first-registration order and rebuilt only on mount and unmount: they are
-    read on every dispatch.
-    """
+    Groups are kept in first-registration order and rebuilt only on mount and unmount (read on
+    every dispatch)."""
 
     def __init__(self, host: Host, audit: MutableSequence[AuditRecord], owner: str = "") -> None:
         self.host = host
@@ -305,8 +306,8 @@ class Runner:
         self.verbatim = Verbatim()
         #: The input rewrites the hooks asked for, run as nested calls on tools/execute.
         self.rewrites = Rewrites(host)
-        #: The asks handed to the host's approval whose vendor runs the call when nobody answers.
-        self.unattended = Unattended(host)
+        #: Asks whose vendor runs the call when nobody answers, or re-runs pre-tool hooks as it executes.
+        self.unattended, self.reasked = Unattended(host), Reasked()
         #: The calls a pre-tool hook allowed (a rule's guard weighs it: see ``routing.allowed``).
         self.allowed = Allowed()
         #: The host's model for prompt and agent hooks (the optional `complete` part), if it has one.

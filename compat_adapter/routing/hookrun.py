@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from compat_adapter.dialects.base import Dialect, HookAnswer, Moment
+from compat_adapter.dialects.base import Dialect, Exporting, HookAnswer, Moment
 from compat_adapter.handlers.model import Complete
 from compat_adapter.handlers.run import HandlerRun, run_handler
 from compat_adapter.hookvars import given
@@ -27,11 +27,13 @@ if TYPE_CHECKING:
 __all__ = ("decode", "run_one")
 
 
-def _env_for(entry: HookEntry, moment: Moment) -> dict[str, str]:
+def _env_for(entry: HookEntry, moment: Moment, payload: Mapping[str, Any]) -> dict[str, str]:
     # The variables the vendor gives its hooks (its project folder, a plugin's folder …), as it gives
-    # them, so that scripts written for it find their files.
+    # them, so that scripts written for it find their files; then those it draws from the call.
     add = given(entry.spec, entry.declared.place, event=entry.row.event, cwd=moment.cwd,
                 session=moment.session_id)
+    if isinstance(entry.dialect, Exporting):
+        add.update(entry.dialect.hook_env(moment, payload))
     if isinstance(entry.handler, CommandHandler):
         add.update(dict(entry.handler.env))
     return hook_environment(os.environ, add=add)
@@ -67,7 +69,7 @@ async def run_one(entry: HookEntry, moment: Moment, complete: Complete | None = 
         stdin=dialect.encode(payload),
         cwd=_cwd_for(entry, moment.cwd),
         project_dir=Path(moment.cwd),
-        env=_env_for(entry, moment),
+        env=_env_for(entry, moment, payload),
         timeout_s=entry.timeout_s,
         limit=dialect.output_cap,  # what the vendor reads (Copilot: 10 MiB)
         shell=_shell_for(entry.spec),

@@ -63,7 +63,8 @@ class Listening:
     def kept(self) -> dict[str, int]:
         """How many entries each per-session, per-agent or per-call structure of these routes holds."""
         runner = self.runner
-        return {**runner.state.sizes(), "verbatim": len(runner.verbatim), "rewrites": len(runner.rewrites)}
+        return {**runner.state.sizes(), "verbatim": len(runner.verbatim), "rewrites": len(runner.rewrites),
+                "reasked": len(runner.reasked)}
 
     async def mount(self, entry: HookEntry, rule: Rule) -> None:
         point = point_named(entry.row.point)
@@ -78,7 +79,8 @@ class Listening:
                 # A deny is put in the vendor's words on post-execute (``verbatim``).
                 self._subscribe(POST_EXECUTE.seam)
             if point is PRE_EXECUTE and APPROVAL.seam in self._host.surface.seams:
-                # An ask nobody answers is settled as the vendor settles it (``unattended``).
+                # An ask nobody answers is settled as the vendor settles it (``unattended``); an
+                # allowed one's hooks run again for the vendors that do so (``reasked``).
                 self._subscribe(APPROVAL.seam)
             if point is PRE_EXECUTE and can_rewrite(self._host):
                 # An input rewrite runs as a nested call on tools/execute (``rewrite``).

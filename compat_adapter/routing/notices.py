@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from compat_adapter.catalog import voice_of
 from compat_adapter.host.answers import PreStepDecision
 from compat_adapter.host.protocol import Notice
 from compat_adapter.routing.verdicts import Applied, said
@@ -28,7 +27,7 @@ def notices(group: GroupResult, applied: Applied, fields: Mapping[str, Any],
     if group.empty or not applied.honoured:
         return ()
     first = group.ran[0]
-    voice = voice_of(first.spec.id)
+    voice = first.unit.voice
     origin = f"{first.spec.id}:{first.row.event}"
     merged = group.merged
     out: list[Notice] = []
@@ -36,16 +35,21 @@ def notices(group: GroupResult, applied: Applied, fields: Mapping[str, Any],
     if merged.system_message:
         out.append(Notice("message", voice.system_message(who, merged.system_message), session_id, origin))
     if applied.halt is not None:
-        out.append(Notice("stopped", voice.stopped(who, applied.halt), session_id, origin, ends_turn=True))
+        out.extend(_stopped(voice.stopped(who, applied.halt), session_id, origin, ends_turn=True))
     elif isinstance(applied.verdict, PreStepDecision) and applied.verdict.kind == "reject":
         if merged.stop:
-            out.append(Notice("stopped", voice.stopped(who, merged.stop_reason or who.reason), session_id,
-                              origin, ends_turn=True))
+            out.extend(_stopped(voice.stopped(who, merged.stop_reason or who.reason), session_id, origin,
+                                ends_turn=True))
         else:
             prompt = str(fields.get("prompt") or "")
             out.append(Notice("blocked", voice.prompt_blocked(who, prompt), session_id, origin,
                               ends_turn=True))
     if applied.halt is None and not merged.stop and merged.stop_reason:
         # A stopReason the vendor shows though the turn goes on (Codex's PostToolUse).
-        out.append(Notice("stopped", voice.stopped(who, merged.stop_reason), session_id, origin))
+        out.extend(_stopped(voice.stopped(who, merged.stop_reason), session_id, origin))
     return tuple(out)
+
+
+def _stopped(text: str | None, session_id: str | None, origin: str, ends_turn: bool = False) -> tuple[Notice, ...]:
+    # None: the vendor shows its user nothing of a continue:false (CodeBuddy), so neither does the host.
+    return () if text is None else (Notice("stopped", text, session_id, origin, ends_turn=ends_turn),)

@@ -34,6 +34,9 @@ class Facts:
     #: reason) or ``allow`` (nobody is asked and the call runs).
     ask_unattended: str = "deny"
     ask_frame: str = "{text}"
+    #: Whether the vendor runs its pre-tool hooks again when a call they answered ``ask`` executes
+    #: (CodeBuddy; see :mod:`compat_adapter.routing.reasked`).
+    ask_runs_hooks_again: bool = False
     #: Events the vendor's non-interactive run never fires, though the host fires them (CodeBuddy
     #: and Qwen ``-p`` end without SessionEnd: measured, read in their code).
     unfired: frozenset[str] = frozenset()

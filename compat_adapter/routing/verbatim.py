@@ -63,6 +63,11 @@ class Verbatim:
         unavailable = f'tool "{execution.name}" requires approval, but no approval channel is available'
         self._remember(execution, ENVELOPE + unavailable, text)
 
+    def rejected(self, execution: ToolExecution, text: str) -> None:
+        """A deny given as the answer to the host's approval (a refusal): the host words it as a
+        user's refusal (DSH's ``rejected`` reason) and the model reads ``text``, the vendor's deny."""
+        self._remember(execution, f'{ENVELOPE}the user rejected tool "{execution.name}"', text)
+
     def _remember(self, execution: ToolExecution, host_text: str, text: str) -> None:
         if len(self._said) >= _KEPT:
             # A call whose post-execute never came (cancelled, or a host without the seam).

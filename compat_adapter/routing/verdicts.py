@@ -23,7 +23,6 @@ from compat_adapter.host.answers import (
     PreToolDecision,
     QuestionAnswer,
 )
-from compat_adapter.catalog import unit_of, voice_of
 from compat_adapter.routing.voice import Place, Said
 
 if TYPE_CHECKING:
@@ -103,7 +102,7 @@ def _context(group: GroupResult, failed: bool = False) -> str | None:
     if not texts:
         return None
     first = group.ran[0]
-    voice = voice_of(first.spec.id)
+    voice = first.unit.voice
     tool = _tool(group)[0]
     subject = first.dialect.subject(group.moment) if group.moment is not None else None
     return "\n\n".join(voice.contexts(first.row.event, tool, subject, texts, group.merged.printed, failed))
@@ -112,7 +111,7 @@ def _context(group: GroupResult, failed: bool = False) -> str | None:
 def _place(group: GroupResult, failed: bool = False) -> Place:
     """Where the vendor puts this event's context."""
     first = group.ran[0]
-    return voice_of(first.spec.id).place(first.row.event, failed)
+    return first.unit.voice.place(first.row.event, failed)
 
 
 def said(group: GroupResult, fallback: str | None = None) -> Said:
@@ -125,7 +124,7 @@ def said(group: GroupResult, fallback: str | None = None) -> Said:
               or "\n\n".join(group.merged.additional_context) or fallback
               or f"blocked by {_label(group)} hook")
     if entry is not None and group.merged.decision in _BLOCKS and group.merged.reason \
-            and voice_of(entry.spec.id).merged_reason:
+            and entry.unit.voice.merged_reason:
         reason = group.merged.reason  # the vendor words a block with every hook's reason
     tool, tool_command = _tool(group)
     origin = entry.declared.origin if entry is not None else None
@@ -154,7 +153,7 @@ def observe(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Appl
 
 def pre_tool(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
     answer = group.merged
-    voice = voice_of(group.ran[0].spec.id)
+    voice = group.ran[0].unit.voice
     context = _context(group) if voice.pre_tool_context else None
     halt = _halt(group)
     if halt is not None and voice.halt_runs_call and answer.decision not in _BLOCKS:
@@ -168,7 +167,7 @@ def pre_tool(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> App
     if answer.decision in _BLOCKS:
         return Applied(True, "deny", verdict=PreToolDecision("deny", voice.deny(said(group))), context=context)
     if answer.decision == "ask":
-        if not scene.get("approval", True) and unit_of(group.ran[0].spec.id).landing.ask_unattended == "allow":
+        if not scene.get("approval", True) and group.ran[0].unit.landing.ask_unattended == "allow":
             # No approval channel, and the vendor, unable to ask either, runs the call (CodeBuddy -p).
             return Applied(True, "ask with no approval channel: the call runs, as in the vendor's "
                                  "non-interactive run", context=context)
@@ -208,7 +207,7 @@ def _rewrite(group: GroupResult, updated: Mapping[str, Any]) -> dict[str, Any] |
 
 def post_tool(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Applied:
     answer = group.merged
-    voice = voice_of(group.ran[0].spec.id)
+    voice = group.ran[0].unit.voice
     # A row that splits results as completed/incomplete words a command's own non-zero exit as a
     # completed call (Copilot: "Tool … succeeded", its context appended to the result).
     split = row.fires_on in ("completed", "incomplete")
@@ -270,7 +269,7 @@ def permission(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> A
     """A permission hook asked for a call itself (not for an approval someone else asked): a deny
     refuses the call in the vendor's words, an interrupt also ends the turn, an allow lets it run."""
     halt = _halt(group)
-    voice = voice_of(group.ran[0].spec.id)
+    voice = group.ran[0].unit.voice
     if halt is not None or group.merged.decision in _BLOCKS:
         asked = said(group)
         reason = voice.permission_denied(asked) or voice.deny(asked)
@@ -314,7 +313,7 @@ def stop_rule(group: GroupResult, row: EventRow, scene: Mapping[str, Any]) -> Ap
         return Applied(True, "continue:false: the turn ends", halt=halt)
     if answer.decision not in _BLOCKS:
         return Applied(True, "stop allowed")
-    voice = voice_of(group.ran[0].spec.id)
+    voice = group.ran[0].unit.voice
     forced = int(scene.get("forced", 0))
     if voice.stop_guard is not None and forced >= voice.stop_guard:
         return Applied(False, f"runaway guard: {voice.stop_guard} consecutive blocks, the turn ends",

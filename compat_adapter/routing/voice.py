@@ -70,6 +70,9 @@ class Voice:
     """Whether pre-tool additionalContext reaches the model (Claude: yes; Codex, CodeBuddy: dropped)."""
     stop_guard: int | None = None
     """Consecutive Stop continuations after which the vendor lets the turn end anyway."""
+    stop_again: bool = True
+    """Whether the vendor runs its Stop hooks again at the end of a turn one of them already
+    continued (Kimi Code: no, until the turn ends; its runStop, 2.1.0)."""
     places: Mapping[str, Place] = field(default_factory=lambda: MappingProxyType({}))
     """Event → where its context lands, for the events whose context is not a message of its own."""
     result_separator: str = "\n"
@@ -124,9 +127,10 @@ class Voice:
         """What the vendor shows its user when a prompt hook blocks the prompt."""
         return said.reason
 
-    def stopped(self, said: Said, reason: str) -> str:
+    def stopped(self, said: Said, reason: str) -> str | None:
         """What the vendor shows its user when a hook (``said``: which) answers ``continue: false``
-        with ``reason`` (its stopReason, or the host's words when it gave none)."""
+        with ``reason`` (its stopReason, or the host's words when it gave none); None when it
+        shows nothing of it."""
         return reason
 
     def system_message(self, said: Said, text: str) -> str:

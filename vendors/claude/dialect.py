@@ -44,8 +44,8 @@ from compat_adapter.dialects.common import (
     merge_answers,
     plain,
 )
-from compat_adapter.dialects.patterns import compile_js
-from compat_adapter.jsontext import JsonTextError, js_lines, js_read, js_trim
+from compat_adapter.dialects.patterns import compile_js, js_problem
+from compat_adapter.jsontext import js_lines, js_object, js_trim
 
 if TYPE_CHECKING:
     from compat_adapter.runtime.outcome import ProcessOutcome
@@ -112,6 +112,8 @@ class ClaudeDialect(ClaudePayload):
     continue_ignored: ClassVar[frozenset[str]] = frozenset({
         "SessionStart", "InstructionsLoaded", "CwdChanged", "FileChanged", "PostToolUseFailure",
         "PermissionRequest", "SessionEnd", "TaskCreated", "StopFailure"})
+    #: The pre-tool ``permissionDecision`` values the vendor knows; any other is a schema break.
+    pre_tool_decisions: ClassVar[tuple[str, ...]] = ("allow", "deny", "ask", "defer")
 
     # ── matchers ────────────────────────────────────────────────────────────────────────────
 
@@ -131,8 +133,7 @@ class ClaudeDialect(ClaudePayload):
         assert matcher is not None
         if self._exact(event, matcher) is not None:
             return None
-        compiled = compile_js(matcher)
-        return compiled if isinstance(compiled, str) else None
+        return js_problem(matcher)
 
     def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
         if event not in self.subject_keys or matcher in (None, "", "*"):
@@ -164,13 +165,7 @@ class ClaudeDialect(ClaudePayload):
         starts with ``{``, read with ``JSON.parse`` (no digit limit, no depth limit).
         """
         body = js_trim(text)
-        if not body.startswith("{"):
-            return None
-        try:
-            value = js_read(body)
-        except JsonTextError:
-            return None
-        return value if isinstance(value, dict) else None
+        return js_object(body) if body.startswith("{") else None
 
     def read_json(self, event: str, obj: Mapping[str, Any]) -> AnswerDraft:
         """Everything the object says for `event`; schema breaks go to ``problems``."""
@@ -288,8 +283,9 @@ class ClaudeDialect(ClaudePayload):
     def _pre_tool(self, hso: Mapping[str, Any], d: AnswerDraft) -> None:
         if "permissionDecision" in hso:
             choice = hso["permissionDecision"]
-            if choice not in ("allow", "deny", "ask", "defer"):
-                d.problems.append(f"permissionDecision {choice!r} is not allow, deny, ask or defer")
+            if choice not in self.pre_tool_decisions:
+                *others, last = self.pre_tool_decisions
+                d.problems.append(f"permissionDecision {choice!r} is not {', '.join(others)} or {last}")
             elif choice == "defer":
                 # defer only works under -p with one tool call; here it is no decision.
                 d.decision, d.reason = "none", None

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from compat_adapter.hostface import TableFace, claude_reply
 
-__all__ = ("FACE", "CLAUDE_EVENTS")
+__all__ = ("FACE", "CLAUDE_EVENTS", "claude_face")
 
 #: Host point → the Claude Code event that hosts it.
 CLAUDE_EVENTS = {"tools/pre-execute": "PreToolUse", "tools/post-execute": "PostToolUse",
@@ -17,9 +17,16 @@ CLAUDE_EVENTS = {"tools/pre-execute": "PreToolUse", "tools/post-execute": "PostT
                  "agent/pre-step/transform": "UserPromptSubmit", "approval/request": "PermissionRequest",
                  "subagent/start": "SubagentStart", "subagent/end": "SubagentStop"}
 
-FACE = TableFace(
-    vendor="claude", file=".claude/settings.json", events=CLAUDE_EVENTS,
-    answer=lambda event, point, answer: claude_reply(event, point, answer),
+
+
+def claude_face(vendor: str, file: str, trust: str) -> TableFace:
+    """The face of a host that reads Claude's stdin and answer shape under Claude's event names, from
+    the hooks of ``file``: Claude Code's own, and that of the agents that copy its protocol."""
+    return TableFace(vendor=vendor, file=file, events=CLAUDE_EVENTS, answer=claude_reply, trust=trust)
+
+
+FACE = claude_face(
+    "claude", ".claude/settings.json",
     trust="Claude Code loads a project's .claude/settings.json hooks once the folder is trusted (the "
           "workspace trust dialog on the first interactive start); port approves nothing",
 )

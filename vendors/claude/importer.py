@@ -12,9 +12,7 @@ the handler refused rather than run more often or differently than Claude would.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
-from types import MappingProxyType
 
 from compat_adapter.errors import ConfigParseError
 from compat_adapter.handlers.rules import IF_EVENTS
@@ -26,41 +24,45 @@ from compat_adapter.importers.common import (
     Refused,
     Slot,
     accept,
-    entry_refusal,
-    grouped_slots,
     handler_type,
-    hook_table,
-    judged,
-    no_row,
+    import_events,
+    read_disable_all,
     refuse,
-    refuse_slots,
     rules_file,
 )
 from compat_adapter.importers import places
+from compat_adapter.importers import solo
 from compat_adapter.importers.loaders import load_json
 from compat_adapter.importers.places import PluginLayout, plugin_hook_files
 from compat_adapter.model import HookPlace, VendorSpec
 from compat_adapter.permissions.read import read_block
 
-__all__ = ("PLUGINS", "RUNS_HOOKS_OF", "extra_files", "hook_place", "rules_files", "classify", "import_file", "project_files", "settings_file")
+__all__ = ("PLUGINS", "RUNS_HOOKS_OF", "extra_files", "hook_place", "rules_files", "classify", "import_file", "project_files", "settings_file",
+           "settings_or_rules")
 
 #: Project settings files in Claude's precedence order, lowest first (§1.1).
 SETTINGS = (".claude/settings.json", ".claude/settings.local.json")
 
 
 def project_files(root: Path) -> list[Path]:
-    return [root / name for name in SETTINGS if (root / name).is_file()] + \
-        rules_files(root)
+    return project_rules.existing(root, *SETTINGS) + rules_files(root)
 
 
 def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
+    return settings_or_rules(spec, path, shown, classify)
+
+
+def settings_or_rules(spec: VendorSpec, path: Path, shown: str, decide: Decide, *, rules: tuple[str, ...] = (".md",),
+                      what: str = "a settings .json or a rules .md") -> FileImport:
+    """A file named directly to an importer of Claude-shaped settings: a ``.json`` is a settings
+    file whose handlers ``decide`` judges, a ``rules`` suffix a rules file; anything else fails,
+    saying ``what`` the importer reads. The agents that copy Claude's settings files share it."""
     suffix = path.suffix.lower()
-    if suffix == ".md":
+    if suffix in rules:
         return rules_file(spec, path, shown)
     if suffix == ".json":
-        return settings_file(spec, path, shown, classify)
-    raise ConfigParseError(f"{shown}: not a {spec.id} file this importer reads (a settings "
-                           ".json or a rules .md)", path=shown)
+        return settings_file(spec, path, shown, decide)
+    raise ConfigParseError(f"{shown}: not a {spec.id} file this importer reads ({what})", path=shown)
 
 
 def settings_file(spec: VendorSpec, path: Path, shown: str, decide: Decide) -> FileImport:
@@ -71,23 +73,10 @@ def settings_file(spec: VendorSpec, path: Path, shown: str, decide: Decide) -> F
         # Claude merges the rules of every scope it reads: project, then local (settings.local.json).
         scope = "local" if path.name.endswith(".local.json") else "project"
         read_block(spec, data["permissions"], path=path, shown=shown, place="permissions", scope=scope, out=out)
-    switch = data.get("disableAllHooks")
-    if switch is not None:
-        if not isinstance(switch, bool):
-            # Not a switch the vendor would honour; the hooks still grade, the entry is refused.
-            out.refused.append(entry_refusal(spec, "disableAllHooks", shown, "disableAllHooks",
-                                             f"expected true or false, found {switch!r}"))
-        else:
-            out.hooks_switch = (switch, f"{shown}:disableAllHooks")
+    read_disable_all(spec, data, shown, out)
     if "hooks" not in data:
         return out
-    for event, groups, place in hook_table(spec, data["hooks"], shown, "hooks", out.refused):
-        row = spec.row(event)
-        if row is None:
-            refuse_slots(spec, event, groups, shown, place, out.refused, *no_row(spec, event))
-            continue
-        for slot in grouped_slots(spec, event, row, groups, shown, place, out.refused):
-            out.add(judged(decide, spec, slot, shown))
+    import_events(spec, data["hooks"], shown, "hooks", out, decide)
     return out
 
 
@@ -102,7 +91,7 @@ def classify(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook | Refused
 
 
 #: Claude Code runs no other vendor's hook files.
-RUNS_HOOKS_OF: Mapping[str, tuple[tuple[str, ...], str]] = MappingProxyType({})
+RUNS_HOOKS_OF = solo.NO_OTHER_VENDOR
 
 
 def rules_files(root: Path) -> list[Path]:

@@ -806,21 +806,22 @@ EVENTS = (
     ),
 )
 
-TOOLS = (
-    ToolName(vendor="Bash", host="bash"),
-    ToolName(vendor="Read", host="read", arguments=(("file_path", "path"),)),
-    ToolName(vendor="Write", host="write", arguments=(("file_path", "path"),)),
-    ToolName(vendor="Edit", host="edit",
-             arguments=(("file_path", "path"), ("old_string", "old"), ("new_string", "new"))),
-    ToolName(vendor="Glob", host="glob"),
-    ToolName(vendor="Grep", host="grep"),
-    ToolName(vendor="Agent", host="subagent"),
-    ToolName(vendor="Task", host="subagent"),
-    ToolName(vendor="AskUserQuestion", host="ask_user_question"),
-    ToolName(vendor="TodoWrite", host="todo"),
-    ToolName(vendor="Skill", host="skill"),
-    ToolName(vendor="ExitPlanMode", host="exit_plan_mode"),
-)
+# Claude Code's tools, by name: the agents that adopted a tool under Claude's name and arguments
+# (CodeBuddy, cn, Droid, Kimi Code) list the same entry.
+BASH = ToolName(vendor="Bash", host="bash")
+READ = ToolName(vendor="Read", host="read", arguments=(("file_path", "path"),))
+WRITE = ToolName(vendor="Write", host="write", arguments=(("file_path", "path"),))
+EDIT = ToolName(vendor="Edit", host="edit",
+                arguments=(("file_path", "path"), ("old_string", "old"), ("new_string", "new")))
+GLOB = ToolName(vendor="Glob", host="glob")
+GREP = ToolName(vendor="Grep", host="grep")
+AGENT = ToolName(vendor="Agent", host="subagent")
+TASK = ToolName(vendor="Task", host="subagent")
+ASK_USER_QUESTION = ToolName(vendor="AskUserQuestion", host="ask_user_question")
+TODO_WRITE = ToolName(vendor="TodoWrite", host="todo")
+SKILL = ToolName(vendor="Skill", host="skill")
+EXIT_PLAN_MODE = ToolName(vendor="ExitPlanMode", host="exit_plan_mode")
+TOOLS = (BASH, READ, WRITE, EDIT, GLOB, GREP, AGENT, TASK, ASK_USER_QUESTION, TODO_WRITE, SKILL, EXIT_PLAN_MODE)
 
 RULES = RulesSpec(
     formats=("markdown", "claude-rules-frontmatter"),

@@ -14,13 +14,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
 
-from compat_adapter.errors import ConfigParseError
 from compat_adapter.importers import places
+from compat_adapter.importers import solo
 from compat_adapter.importers import rules as project_rules
-from compat_adapter.importers.common import FileImport, ImportedHook, Refused, Slot, refuse, rules_file
+from compat_adapter.importers.common import FileImport, ImportedHook, Refused, Slot, refuse
 from compat_adapter.model import HookPlace, VendorSpec
 from vendors.claude.importer import classify as claude_classify
-from vendors.claude.importer import settings_file
+from vendors.claude.importer import settings_or_rules
 
 __all__ = ("RUNS_HOOKS_OF", "classify", "extra_files", "hook_place", "import_file", "project_files", "rules_files")
 
@@ -29,17 +29,11 @@ SETTINGS = (".continue/settings.json", ".continue/settings.local.json")
 
 
 def project_files(root: Path) -> list[Path]:
-    return [root / name for name in SETTINGS if (root / name).is_file()] + rules_files(root)
+    return project_rules.existing(root, *SETTINGS) + rules_files(root)
 
 
 def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
-    suffix = path.suffix.lower()
-    if suffix == ".md":
-        return rules_file(spec, path, shown)
-    if suffix == ".json":
-        return settings_file(spec, path, shown, classify)
-    raise ConfigParseError(f"{shown}: not a {spec.id} file this importer reads (a settings .json or a rules .md)",
-                           path=shown)
+    return settings_or_rules(spec, path, shown, classify)
 
 
 def classify(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook | Refused:
@@ -57,14 +51,12 @@ RUNS_HOOKS_OF: Mapping[str, tuple[tuple[str, ...], str]] = MappingProxyType({
                "a host that stands in for both would run it twice")})
 
 
-def rules_files(root: Path) -> list[Path]:
-    """The agent file at the root: AGENTS.md."""
-    return project_rules.existing(root, "AGENTS.md")
+#: The agent file at the root: AGENTS.md.
+rules_files = project_rules.agents_md
 
 
-def extra_files(root: Path) -> list[Path]:
-    """cn keeps no other project hook file."""
-    return []
+#: cn keeps no other project hook file.
+extra_files = solo.no_extra_files
 
 
 def hook_place(path: Path) -> HookPlace:

@@ -15,6 +15,7 @@ never runs them.
 """
 
 from compat_adapter.model import MatcherEngine, RulesSpec, ToolName, degrade
+from vendors.claude.table import BASH, EDIT
 
 #: The release these rows follow (vendors/cn/lane.pin).
 RELEASE = "1.5.47"
@@ -47,11 +48,10 @@ _PAYLOAD = degrade(
 # cn's tools (the tools `cn -p` offers the model, 1.5.47); the first name listed for a host tool is
 # the one a payload carries.
 TOOLS = (
-    ToolName(vendor="Bash", host="bash"),
+    BASH,
     ToolName(vendor="Read", host="read", arguments=(("filepath", "path"),)),
     ToolName(vendor="Write", host="write", arguments=(("filepath", "path"),)),
-    ToolName(vendor="Edit", host="edit",
-             arguments=(("file_path", "path"), ("old_string", "old"), ("new_string", "new"))),
+    EDIT,
     ToolName(vendor="List", host="glob"),
     ToolName(vendor="Checklist", host="todo"),
     ToolName(vendor="AskQuestion", host="ask_user_question"),

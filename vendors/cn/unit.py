@@ -1,6 +1,5 @@
-"""Continue's cn, whole: its table, dialect, importer, handler shape, voice and landing facts, and
-its (hook-less) vendor-lane driver. Registered once, in ``pyproject.toml`` (entry-point group
-``compat_adapter.vendors``) as ``continue``; the folder is ``cn`` because ``continue`` is a Python keyword."""
+"""Continue's cn: its unit, registered as ``continue`` (the folder is ``cn`` because ``continue`` is a Python
+keyword); its vendor-lane driver is hook-less. What a unit composes: ``vendors/__init__.py``."""
 
 from __future__ import annotations
 

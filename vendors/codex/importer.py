@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 from compat_adapter.catalog import resolve_vendor
@@ -48,6 +47,7 @@ from compat_adapter.importers.common import (
     rules_file,
 )
 from compat_adapter.importers import places
+from compat_adapter.importers import solo
 from compat_adapter.importers.loaders import load_json, load_toml
 from compat_adapter.importers.places import PluginLayout
 from compat_adapter.model import HookPlace, VendorSpec
@@ -180,7 +180,7 @@ def classify(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook | Refused
 
 
 #: Codex runs no other vendor's hook files.
-RUNS_HOOKS_OF: Mapping[str, tuple[tuple[str, ...], str]] = MappingProxyType({})
+RUNS_HOOKS_OF = solo.NO_OTHER_VENDOR
 
 
 def rules_files(root: Path) -> list[Path]:
@@ -193,10 +193,9 @@ def rules_files(root: Path) -> list[Path]:
 PLUGINS = PluginLayout(markers=(".codex-plugin", ".claude-plugin", ".cursor-plugin"))
 
 
-def extra_files(root: Path) -> list[Path]:
-    """Nothing beyond the documented layout: a Codex plugin's hooks come with its installation
-    from a marketplace (``codex exec`` loads no plugin folder by itself)."""
-    return []
+#: Nothing beyond the documented layout: a Codex plugin's hooks come with its installation from a
+#: marketplace (``codex exec`` loads no plugin folder by itself).
+extra_files = solo.no_extra_files
 
 
 def hook_place(path: Path) -> HookPlace:

@@ -79,9 +79,9 @@ from compat_adapter.dialects.common import (
     vendor_call,
 )
 from compat_adapter.dialects.facts import flatten
-from compat_adapter.dialects.patterns import compile_js
+from compat_adapter.dialects.patterns import compile_js, js_problem
 from compat_adapter.handlers.outcome import UNANSWERED, UNREACHABLE
-from compat_adapter.jsontext import JsonTextError, js_lines, js_read, js_trim
+from compat_adapter.jsontext import js_lines, js_object, js_trim
 
 if TYPE_CHECKING:
     from compat_adapter.runtime.outcome import ProcessOutcome
@@ -152,8 +152,7 @@ class CopilotDialect:
             return None
         if event in _CLAUDE_RULES and (matcher in ("*", "**") or _LITERAL.fullmatch(matcher)):
             return None
-        compiled = compile_js(f"^(?:{matcher})$")
-        return compiled if isinstance(compiled, str) else None
+        return js_problem(f"^(?:{matcher})$")
 
     def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
         if event not in SUBJECT_KEY or not matcher:
@@ -324,21 +323,12 @@ class CopilotDialect:
         for line in js_lines(text):
             alone = js_trim(line)
             if alone.startswith("{") and alone.endswith("}"):
-                try:
-                    value = js_read(alone)
-                except JsonTextError:
-                    value = None
-                if isinstance(value, dict) and value.get("type") == "progress":
+                value = js_object(alone)
+                if value is not None and value.get("type") == "progress":
                     continue
             kept.append(line)
         body = js_trim("\n".join(kept))
-        if not body:
-            return None
-        try:
-            value = js_read(body)
-        except JsonTextError:
-            return None
-        return value if isinstance(value, dict) else None
+        return js_object(body) if body else None
 
     def decode(self, event: str, outcome: ProcessOutcome) -> HookAnswer:
         code = outcome.exit_code

@@ -38,10 +38,12 @@ from compat_adapter.importers.common import (
     judged,
     matcher_of,
     no_row,
+    read_disable_all,
     refuse,
     rules_file,
 )
 from compat_adapter.importers import places
+from compat_adapter.importers import solo
 from compat_adapter.importers.loaders import load_json, load_jsonc
 from compat_adapter.model import HookPlace, VendorSpec
 
@@ -108,13 +110,7 @@ def _hooks_data(spec: VendorSpec, path: Path, shown: str, data: Mapping[str, Any
             "(measured: permissions.deny [\"shell(echo)\"] in .github/copilot/settings.json, and Claude's "
             "form in .claude/settings.json, left the command running); its tool rules come from the "
             "--allow-tool and --deny-tool flags, which no file holds", "SKIPPED_BY_VENDOR"))
-    switch = data.get("disableAllHooks")
-    if switch is not None:
-        if not isinstance(switch, bool):
-            out.refused.append(entry_refusal(spec, "disableAllHooks", shown, "disableAllHooks",
-                                             f"expected true or false, found {switch!r}"))
-        else:
-            out.hooks_switch = (switch, f"{shown}:disableAllHooks")
+    read_disable_all(spec, data, shown, out)
     if "hooks" not in data:
         if path.name not in _SETTINGS_NAMES:  # a settings file without inline hooks is fine
             out.refused.append(entry_refusal(spec, f"hooks file {path.name}", shown, "hooks",
@@ -220,9 +216,8 @@ def rules_files(root: Path) -> list[Path]:
             + project_rules.first(root, "AGENTS.md", "CLAUDE.md", "GEMINI.md"))
 
 
-def extra_files(root: Path) -> list[Path]:
-    """Nothing beyond the documented layout."""
-    return []
+#: Nothing beyond the documented layout.
+extra_files = solo.no_extra_files
 
 
 def hook_place(path: Path) -> HookPlace:

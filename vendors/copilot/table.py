@@ -16,7 +16,6 @@ from compat_adapter.model import (
     RulesSpec,
     Service,
     ToolName,
-    VendorSpec,
     degrade,
 )
 from vendors import shared
@@ -306,107 +305,31 @@ EVENTS = (
         matcher_subject="toolName",
         degradations=_PERMISSION,
     ),
-    # The Claude-compatible ("VS Code") format: the same events spelled PascalCase, with a
-    # snake_case payload (ISO timestamp, Claude tool names), Claude's matcher rules on PreToolUse and
-    # PermissionRequest, and Claude's hookSpecificOutput read on PreToolUse alone (measured on Copilot CLI 1.0.102).
-    # Stop is agentStop; there is no PascalCase subagentStart, notification or userPromptTransformed.
-    EventRow(
-        event="SessionStart",
-        route=Route.BUILTIN_BRIDGE,
-        seams=("agent/created",),
-        point="agent/created",
-        services=(Service.AGENTS,),
-        blocking="context",
-        degradations=_SESSION_START,
-    ),
-    EventRow(
-        event="SessionEnd",
-        route=Route.BUILTIN_BRIDGE,
-        seams=("agent/disposed",),
-        point="agent/disposed",
-        degradations=_SESSION_END,
-    ),
-    EventRow(
-        event="UserPromptSubmit",
-        route=Route.BUILTIN_BRIDGE,
-        seams=("agent/pre-step",),
-        point="agent/pre-step",
-        blocking="context",
-        degradations=_PROMPT,
-    ),
-    EventRow(
-        event="PreToolUse",
-        route=Route.BUILTIN_BRIDGE,
-        seams=("tools/pre-execute",),
-        point="tools/pre-execute",
-        blocking="verdict",
-        matcher_subject="tool_name",
-        degradations=_PRE_TOOL,
-    ),
-    EventRow(
-        event="PermissionRequest",
-        route=Route.NATIVE_TRANSLATE,
-        # Copilot CLI 1.0.102 runs it for every call it asks permission for (a shell command, a
-        # file write; not a read), after preToolUse left the call undecided, even under
-        # --allow-all-tools; not for a preToolUse ask, nor after a preToolUse allow (vendor lane).
-        seams=("tools/pre-execute",),
-        point="tools/permission",
-        tools=PERMISSION_TOOLS,
-        blocking="verdict",
-        matcher_subject="tool_name",
-        degradations=_PERMISSION,
-    ),
-    EventRow(
-        event="PostToolUse",
-        route=Route.BUILTIN_BRIDGE,
-        seams=("tools/post-execute",),
-        point="tools/post-execute",
-        fires_on="completed",
-        blocking="context",
-        matcher_subject="tool_name",
-        degradations=_POST_TOOL,
-    ),
-    EventRow(
-        event="PostToolUseFailure",
-        route=Route.BUILTIN_BRIDGE,
-        seams=("tools/post-execute",),
-        point="tools/post-execute",
-        fires_on="incomplete",
-        blocking="context",
-        degradations=_POST_FAILURE,
-    ),
-    EventRow(
-        event="Stop",
-        route=Route.BUILTIN_BRIDGE,
-        seams=("agent/turn-stopping",),
-        point="agent/turn-stopping",
-        services=(Service.AGENTS,),
-        blocking="continue",
-        degradations=_AGENT_STOP,
-    ),
-    EventRow(
-        event="SubagentStop",
-        route=Route.BUILTIN_BRIDGE,
-        seams=("subagent/end",),
-        point="subagent/end",
-        services=(Service.SUBAGENTS,),
-        degradations=_SUBAGENT_STOP,
-    ),
-    EventRow(
-        event="PreCompact",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("session/event",),
-        point="compaction/start",
-        matcher_subject="trigger",
-        degradations=_PRE_COMPACT,
-    ),
-    EventRow(
-        event="ErrorOccurred",
-        route=Route.BUILTIN_BRIDGE,
-        seams=("agent/error",),
-        point="agent/error",
-        degradations=_ERROR,
-    ),
+)
+
+# The Claude-compatible ("VS Code") format: the same events spelled PascalCase, with a snake_case
+# payload (ISO timestamp, Claude tool names), Claude's matcher rules on PreToolUse and
+# PermissionRequest, and Claude's hookSpecificOutput read on PreToolUse alone (measured on Copilot CLI
+# 1.0.102). Stop is agentStop; there is no PascalCase subagentStart, notification or userPromptTransformed.
+
+#: Each PascalCase event, in the table's order, with the camelCase row whose seams, points and losses
+#: it shares (vendors/copilot/spec.py derives its row, the matcher keyed on the snake_case field);
+#: UserPromptSubmit, which reads context only where userPromptSubmitted may block and rewrite, has
+#: a row of its own (CLAUDE_PROMPT).
+CLAUDE_SPELLING = (("SessionStart", "sessionStart"), ("SessionEnd", "sessionEnd"), ("UserPromptSubmit", None),
+                   ("PreToolUse", "preToolUse"), ("PermissionRequest", "permissionRequest"),
+                   ("PostToolUse", "postToolUse"), ("PostToolUseFailure", "postToolUseFailure"),
+                   ("Stop", "agentStop"), ("SubagentStop", "subagentStop"), ("PreCompact", "preCompact"),
+                   ("ErrorOccurred", "errorOccurred"))
+#: The payload field a Claude-format matcher reads, by the camelCase one.
+SNAKE_SUBJECTS = {"toolName": "tool_name"}
+CLAUDE_PROMPT = EventRow(
+    event="UserPromptSubmit",
+    route=Route.BUILTIN_BRIDGE,
+    seams=("agent/pre-step",),
+    point="agent/pre-step",
+    blocking="context",
+    degradations=_PROMPT,
 )
 
 TOOLS = (
@@ -450,38 +373,38 @@ UNSERVED = (
                          "it never runs a command hook of it"),
 )
 
-COPILOT = VendorSpec(
-    id="copilot",
-    aliases=("github-copilot",),
-    losses=(_SCRUBBED_ENV, _OWN, _NO_TRANSCRIPT),
-    default_timeout_s=30.0,
-    concurrent=False,
-    shell="bash",
+#: Copilot CLI's facts; vendors/copilot/spec.py adds its rows in both spellings.
+OWN = {
+    "id": "copilot",
+    "aliases": ("github-copilot",),
+    "losses": (_SCRUBBED_ENV, _OWN, _NO_TRANSCRIPT),
+    "default_timeout_s": 30.0,
+    "concurrent": False,
+    "shell": "bash",
     # Measured on Copilot CLI 1.0.102, for a camelCase and a PascalCase file alike: every hook gets
     # the repository folder under both names, and the folder its hooks file is in.
-    project_dir_env=("COPILOT_PROJECT_DIR", "CLAUDE_PROJECT_DIR"),
-    hook_vars=(HookVar(name="COPILOT_HOOK_DIR", source="hook-dir"),),
-    events=EVENTS,
-    rules=RULES,
-    plugin_runtime=(
+    "project_dir_env": ("COPILOT_PROJECT_DIR", "CLAUDE_PROJECT_DIR"),
+    "hook_vars": (HookVar(name="COPILOT_HOOK_DIR", source="hook-dir"),),
+    "rules": RULES,
+    "plugin_runtime": (
         "Copilot SDK hooks are callbacks inside a client session in the SDK's own language; they "
         "cannot run in the host, so only Copilot's JSON command hooks and instruction files are "
         "adapted."
     ),
-    tools=TOOLS,
-    unserved=UNSERVED,
-    measured_on="1.0.102",  # the vendor lane's pin (scripts/vendor_lane.sh)
+    "tools": TOOLS,
+    "unserved": UNSERVED,
+    "measured_on": "1.0.102",  # the vendor lane's pin (scripts/vendor_lane.sh)
     # What Copilot CLI does, as data (compat_adapter.model.VendorSpec says what each field means).
-    dedupes_commands=False,
-    clamps_event_timeouts=False,
-    handler_kinds=frozenset({"command", "http"}),
-    http_losses=(),  # Copilot has no settings-level URL or variable policy
+    "dedupes_commands": False,
+    "clamps_event_timeouts": False,
+    "handler_kinds": frozenset({"command", "http"}),
+    "http_losses": (),  # Copilot has no settings-level URL or variable policy
     # Literal name lists only in the Claude-format tool events; "**" matches everything too.
-    matchers=MatcherEngine(engine="anchored-regex", names=r"[A-Za-z0-9_|]+",
-                           names_events=("PreToolUse", "PermissionRequest"), match_all=("**",)),
-    bad_matcher="skips-hook",  # the built-in bridge reproduces the skip
-    exit2_blocks=True,
-    failure_denies=("preToolUse", "PreToolUse"),  # any failing preToolUse hook denies the call
-    rules_policy=False,
-    plugin_host=False,
-)
+    "matchers": MatcherEngine(engine="anchored-regex", names=r"[A-Za-z0-9_|]+",
+                              names_events=("PreToolUse", "PermissionRequest"), match_all=("**",)),
+    "bad_matcher": "skips-hook",  # the built-in bridge reproduces the skip
+    "exit2_blocks": True,
+    "failure_denies": ("preToolUse", "PreToolUse"),  # any failing preToolUse hook denies the call
+    "rules_policy": False,
+    "plugin_host": False,
+}

@@ -1,5 +1,4 @@
-"""Copilot CLI, whole: its table, dialect, importer, handler shape, voice and landing facts, and
-its vendor-lane driver. Registered once, in ``pyproject.toml`` (entry-point group ``compat_adapter.vendors``)."""
+"""Copilot CLI's unit (what a unit composes, and where it is registered: ``vendors/__init__.py``)."""
 
 from __future__ import annotations
 
@@ -8,7 +7,7 @@ from types import MappingProxyType
 from compat_adapter.registry import Later, vendor_unit
 from compat_adapter.routing.placement import Facts
 from vendors.copilot.handlers import COPILOT_SHAPE
-from vendors.copilot.table import COPILOT
+from vendors.copilot.spec import COPILOT
 from vendors.copilot.voice import CopilotVoice
 
 __all__ = ("UNIT",)

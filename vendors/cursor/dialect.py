@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 from compat_adapter.dialects.base import HookAnswer
 from compat_adapter.dialects.common import OUTPUT_CAP, AnswerDraft, cause_text, merge_answers, plain
-from compat_adapter.dialects.patterns import compile_js
+from compat_adapter.dialects.patterns import compile_js, js_problem
 from compat_adapter.jsontext import JsonTextError, js_read, js_trim
 from vendors.cursor.payload import CursorPayload, cursor_event
 
@@ -96,8 +96,7 @@ class CursorDialect(CursorPayload):
     def validate_matcher(self, event: str, matcher: str | None) -> str | None:
         if not matcher or cursor_event(event) in _NO_MATCHER:
             return None
-        compiled = compile_js(matcher)
-        return compiled if isinstance(compiled, str) else None
+        return js_problem(matcher)
 
     def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
         if not matcher or cursor_event(event) in _NO_MATCHER:

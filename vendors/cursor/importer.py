@@ -21,11 +21,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 from compat_adapter.errors import ConfigParseError, InvalidMatcher
 from compat_adapter.importers import places
+from compat_adapter.importers import solo
 from compat_adapter.importers import rules as project_rules
 from compat_adapter.importers.common import (
     FileImport,
@@ -81,9 +81,8 @@ def rules_files(root: Path) -> list[Path]:
             + project_rules.existing(root, ".cursorrules", "AGENTS.md"))
 
 
-def extra_files(root: Path) -> list[Path]:
-    """Nothing beyond the documented layout: a plugin's hooks.json is not read by Cursor's CLI."""
-    return []
+#: Nothing beyond the documented layout: a plugin's hooks.json is not read by Cursor's CLI.
+extra_files = solo.no_extra_files
 
 
 def hook_place(path: Path) -> HookPlace:
@@ -249,4 +248,4 @@ def _claude_handler(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook | 
 
 #: Cursor runs Claude files' hooks only in its opt-in compatibility mode, which discovery never
 #: assumes: a project's Claude hooks are Claude's, and Cursor's when named for Cursor.
-RUNS_HOOKS_OF: Mapping[str, tuple[tuple[str, ...], str]] = MappingProxyType({})
+RUNS_HOOKS_OF = solo.NO_OTHER_VENDOR

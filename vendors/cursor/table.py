@@ -23,6 +23,7 @@ from compat_adapter.model import (
     degrade,
 )
 from vendors import shared
+from vendors.claude.table import GREP, READ, TASK, WRITE
 
 _DOC = "documented"
 
@@ -318,13 +319,11 @@ EVENTS = (
 
 TOOLS = (
     ToolName(vendor="Shell", host="bash"),
-    ToolName(vendor="Read", host="read", arguments=(("file_path", "path"),)),
+    READ,
     # Cursor names both a new file and an edit Write (its docs map Claude's Edit onto Write).
     ToolName(vendor="Write", host="edit",
              arguments=(("file_path", "path"), ("old_string", "old"), ("new_string", "new"))),
-    ToolName(vendor="Write", host="write", arguments=(("file_path", "path"),)),
-    ToolName(vendor="Grep", host="grep"),
-    ToolName(vendor="Task", host="subagent"),
+    WRITE, GREP, TASK,
 )
 
 RULES = RulesSpec(

@@ -1,8 +1,7 @@
-"""Cursor, whole: its table, dialect, importer, handler shape, voice and landing facts, and its test
-support (a live speaker, no vendor-lane driver: Cursor's CLI is not on the registries and its models
-are Cursor-hosted, so nothing of it runs offline here and every row says its semantics are
-documented, not measured).
-Registered once, in ``pyproject.toml`` (entry-point group ``compat_adapter.vendors``)."""
+"""Cursor's unit (what a unit composes, and where it is registered: ``vendors/__init__.py``). Its test
+support is a live speaker and no vendor-lane driver: Cursor's CLI is not on the registries and its models
+are Cursor-hosted, so nothing of it runs offline here and every row says its semantics are documented,
+not measured."""
 
 from __future__ import annotations
 

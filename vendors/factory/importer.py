@@ -13,25 +13,20 @@ handlers is refused with that reason, never imported as if it ran.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
-from types import MappingProxyType
 
-from compat_adapter.errors import ConfigParseError
 from compat_adapter.importers import places
+from compat_adapter.importers import solo
 from compat_adapter.importers import rules as project_rules
 from compat_adapter.importers.common import (
     FileImport,
-    grouped_slots,
     hook_table,
-    judged,
-    no_row,
+    import_events,
     refuse_slots,
-    rules_file,
 )
 from compat_adapter.importers.loaders import load_json
 from compat_adapter.model import HookPlace, VendorSpec
-from vendors.claude.importer import classify, settings_file
+from vendors.claude.importer import classify, settings_or_rules
 
 __all__ = ("RUNS_HOOKS_OF", "WRAPPED", "extra_files", "hook_place", "hooks_file", "import_file", "project_files",
            "rules_files")
@@ -42,19 +37,13 @@ FILES = (".factory/hooks.json", ".factory/settings.json", ".factory/settings.loc
 
 
 def project_files(root: Path) -> list[Path]:
-    return [root / name for name in FILES if (root / name).is_file()] + rules_files(root)
+    return project_rules.existing(root, *FILES) + rules_files(root)
 
 
 def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
-    suffix = path.suffix.lower()
-    if suffix == ".md":
-        return rules_file(spec, path, shown)
-    if path.name == "hooks.json" or path.name.startswith("hooks."):  # hooks.<name>.json: a copy of one
-        return hooks_file(spec, path, shown)
-    if suffix == ".json":
-        return settings_file(spec, path, shown, classify)
-    raise ConfigParseError(f"{shown}: not a {spec.id} file this importer reads (a hooks or settings "
-                           ".json, or a rules .md)", path=shown)
+    if path.suffix.lower() != ".md" and (path.name == "hooks.json" or path.name.startswith("hooks.")):
+        return hooks_file(spec, path, shown)  # hooks.<name>.json: a copy of one
+    return settings_or_rules(spec, path, shown, classify, what="a hooks or settings .json, or a rules .md")
 
 
 #: Why the hooks under a ``hooks`` key of hooks.json never run under Droid (measured, 0.215.0).
@@ -68,13 +57,7 @@ def hooks_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
     data = load_json(path, shown)
     out = FileImport()
     flat = {k: v for k, v in data.items() if k != "hooks"}
-    for event, groups, place in hook_table(spec, flat, shown, "", out.refused):
-        row = spec.row(event)
-        if row is None:
-            refuse_slots(spec, event, groups, shown, place, out.refused, *no_row(spec, event))
-            continue
-        for slot in grouped_slots(spec, event, row, groups, shown, place, out.refused):
-            out.add(judged(classify, spec, slot, shown))
+    import_events(spec, flat, shown, "", out, classify)
     wrapped = data.get("hooks")
     if wrapped is not None:
         for event, groups, place in hook_table(spec, wrapped, shown, "hooks", out.refused):
@@ -83,17 +66,15 @@ def hooks_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
 
 
 #: Droid runs no other vendor's hook files.
-RUNS_HOOKS_OF: Mapping[str, tuple[tuple[str, ...], str]] = MappingProxyType({})
+RUNS_HOOKS_OF = solo.NO_OTHER_VENDOR
 
 
-def rules_files(root: Path) -> list[Path]:
-    """Droid's context file at the root: AGENTS.md."""
-    return project_rules.existing(root, "AGENTS.md")
+#: Droid's context file at the root: AGENTS.md.
+rules_files = project_rules.agents_md
 
 
-def extra_files(root: Path) -> list[Path]:
-    """Droid keeps no other project hook file."""
-    return []
+#: Droid keeps no other project hook file.
+extra_files = solo.no_extra_files
 
 
 def hook_place(path: Path) -> HookPlace:

@@ -75,10 +75,18 @@ class DroidCli(VendorCli):
         never = ("droid exec never fires UserPromptSubmit (measured, 0.215.0: the observe case with it "
                  "configured); the row's timing-differs says so")
         out["prompt_block"] = out["prompt_context"] = never
+        # Where Droid fires nothing (the suite checks it): it has no PermissionRequest event (its
+        # binary's enum), and a shell call that exits non-zero gets no PostToolUse (measured, 0.215.0).
+        for kind in ("permission_request", "post_exit_nonzero"):
+            scenario = out[kind]
+            assert not isinstance(scenario, str), kind
+            hooks, extra = scenario
+            out[kind] = (hooks, {**extra, "options": {**extra.get("options", {}), "silent": True}})
         pre = "PreToolUse"
         reason = "LANE-DENY-EXIT2 reason"
         # Droid's tool names: a matcher naming Claude's shell tool never fires on Execute.
-        out["matcher_claude_name"] = ((HookAnswer(pre, stderr=reason, exit=2, matcher="Bash"),), {})
+        out["matcher_claude_name"] = ((HookAnswer(pre, stderr=reason, exit=2, matcher="Bash"),),
+                                      {"options": {"silent": True}})
         out["matcher_droid_name"] = ((HookAnswer(pre, stderr=reason, exit=2, matcher="Execute"),), {})
         # A file write through Create (an absolute path, as Droid's tools want).
         out["edit_observe"] = ((HookAnswer(pre), HookAnswer("PostToolUse")),
@@ -86,7 +94,8 @@ class DroidCli(VendorCli):
         # .factory/hooks.json: read only as a flat event table (measured, 0.215.0).
         for shape in ("flat", "wrapped"):
             out[f"hooks_json_{shape}"] = ((HookAnswer(pre, stderr=reason, exit=2),),
-                                          {"options": {"hooks_json": shape}, "imports": (".factory/hooks.json",)})
+                                          {"options": {"hooks_json": shape, "silent": shape == "wrapped"},
+                                           "imports": (".factory/hooks.json",)})
         return out
 
 

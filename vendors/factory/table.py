@@ -14,6 +14,7 @@ scripted server) is stated where it differs from Claude.
 """
 
 from compat_adapter.model import RulesSpec, ToolName, degrade
+from vendors.claude.table import GLOB, GREP, READ, TASK
 
 #: The release these rows follow (the vendor lane's pin, vendors/factory/lane.pin).
 RELEASE = "0.215.0"
@@ -39,13 +40,11 @@ _NO_TOOL_USE_ID = degrade(
 # host tool is the one a payload carries.
 TOOLS = (
     ToolName(vendor="Execute", host="bash"),
-    ToolName(vendor="Read", host="read", arguments=(("file_path", "path"),)),
+    READ,
     ToolName(vendor="Create", host="write", arguments=(("file_path", "path"),)),
     ToolName(vendor="Edit", host="edit",
              arguments=(("file_path", "path"), ("old_str", "old"), ("new_str", "new"))),
-    ToolName(vendor="Glob", host="glob"),
-    ToolName(vendor="Grep", host="grep"),
-    ToolName(vendor="Task", host="subagent"),
+    GLOB, GREP, TASK,
 )
 
 RULES = RulesSpec(

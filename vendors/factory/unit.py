@@ -1,5 +1,4 @@
-"""Factory Droid, whole: its table, dialect, importer, handler shape, voice and landing facts, and
-its vendor-lane driver. Registered once, in ``pyproject.toml`` (entry-point group ``compat_adapter.vendors``)."""
+"""Factory Droid's unit (what a unit composes, and where it is registered: ``vendors/__init__.py``)."""
 
 from __future__ import annotations
 

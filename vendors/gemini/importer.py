@@ -18,11 +18,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 from compat_adapter.errors import ConfigParseError
 from compat_adapter.importers import places
+from compat_adapter.importers import solo
 from compat_adapter.importers import rules as project_rules
 from compat_adapter.importers.common import (
     FileImport,
@@ -31,14 +31,10 @@ from compat_adapter.importers.common import (
     Slot,
     accept,
     entry_refusal,
-    grouped_slots,
     handler_type,
-    hook_table,
+    import_events,
     in_sequence,
-    judged,
-    no_row,
     refuse,
-    refuse_slots,
     rules_file,
 )
 from compat_adapter.importers.loaders import load_json
@@ -129,13 +125,7 @@ def settings_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
     def decide(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook | Refused:
         return classify(spec, slot, shown, disabled)
 
-    for event, groups, place in hook_table(spec, table, shown, "hooks", out.refused):
-        row = spec.row(event)
-        if row is None:
-            refuse_slots(spec, event, groups, shown, place, out.refused, *no_row(spec, event))
-            continue
-        for slot in grouped_slots(spec, event, row, groups, shown, place, out.refused):
-            out.add(judged(decide, spec, slot, shown))
+    import_events(spec, table, shown, "hooks", out, decide)
     return out
 
 
@@ -168,7 +158,7 @@ def _seconds(h: Mapping[str, Any], shown: str, place: str) -> Mapping[str, Any]:
 
 
 #: Gemini CLI runs no other vendor's hook files (it reads no .claude folder).
-RUNS_HOOKS_OF: Mapping[str, tuple[tuple[str, ...], str]] = MappingProxyType({})
+RUNS_HOOKS_OF = solo.NO_OTHER_VENDOR
 
 
 def context_names(root: Path) -> tuple[str, ...]:

@@ -243,14 +243,17 @@ EVENTS = (
 
 #: Gemini CLI 0.61.0's built-in tools (the function declarations it offers the model) against the
 #: host's; its argument names where they differ.
+# By name, the tools Qwen Code kept from Gemini CLI's vocabulary (its fork) list the same entries.
+RUN_SHELL_COMMAND = ToolName(vendor="run_shell_command", host="bash")
+READ_FILE = ToolName(vendor="read_file", host="read", arguments=(("file_path", "path"),))
+WRITE_FILE = ToolName(vendor="write_file", host="write", arguments=(("file_path", "path"),))
+GLOB = ToolName(vendor="glob", host="glob")
+GREP_SEARCH = ToolName(vendor="grep_search", host="grep")
 TOOLS = (
-    ToolName(vendor="run_shell_command", host="bash"),
-    ToolName(vendor="read_file", host="read", arguments=(("file_path", "path"),)),
-    ToolName(vendor="write_file", host="write", arguments=(("file_path", "path"),)),
+    RUN_SHELL_COMMAND, READ_FILE, WRITE_FILE,
     ToolName(vendor="replace", host="edit",
              arguments=(("file_path", "path"), ("old_string", "old"), ("new_string", "new"))),
-    ToolName(vendor="glob", host="glob"),
-    ToolName(vendor="grep_search", host="grep"),
+    GLOB, GREP_SEARCH,
     ToolName(vendor="invoke_agent", host="subagent"),
     ToolName(vendor="activate_skill", host="skill"),
 )

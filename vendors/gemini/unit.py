@@ -1,5 +1,4 @@
-"""Gemini CLI, whole: its table, dialect, importer, handler shape, voice and landing facts, and
-its vendor-lane driver. Registered once, in ``pyproject.toml`` (entry-point group ``compat_adapter.vendors``)."""
+"""Gemini CLI's unit (what a unit composes, and where it is registered: ``vendors/__init__.py``)."""
 
 from __future__ import annotations
 

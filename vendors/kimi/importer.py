@@ -11,10 +11,10 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from types import MappingProxyType
 
 from compat_adapter.errors import ConfigParseError
 from compat_adapter.importers import places
+from compat_adapter.importers import solo
 from compat_adapter.importers import rules as project_rules
 from compat_adapter.importers.common import FileImport, Slot, entry_refusal, judged, no_row, accept, rules_file
 from compat_adapter.model import HookPlace, VendorSpec
@@ -74,15 +74,13 @@ def config_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
 
 
 #: Kimi Code runs no other vendor's hook files.
-RUNS_HOOKS_OF: Mapping[str, tuple[tuple[str, ...], str]] = MappingProxyType({})
+RUNS_HOOKS_OF = solo.NO_OTHER_VENDOR
 
 
-def rules_files(root: Path) -> list[Path]:
-    return project_rules.existing(root, "AGENTS.md")
+rules_files = project_rules.agents_md
 
 
-def extra_files(root: Path) -> list[Path]:
-    return []
+extra_files = solo.no_extra_files
 
 
 def hook_place(path: Path) -> HookPlace:

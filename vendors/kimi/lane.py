@@ -88,8 +88,10 @@ class KimiCli(VendorCli):
             "deny_json_exit1": ((HookAnswer(pre, deny, exit=1),), {}),
             "allow": ((HookAnswer(pre, hso(pre, permissionDecision="allow")),), {}),
             "pre_context": ((HookAnswer(pre, hso(pre, additionalContext="LANE-CTX-PRE")),), {}),
-            "post_context": ((HookAnswer(post, hso(post, additionalContext="LANE-CTX-POST")),), {}),
-            "post_block": ((HookAnswer(post, stderr="LANE-BLOCK post", exit=2),), {}),
+            # Kimi kills a post-tool hook before it reads its input (table._KILLED): silent at the vendor.
+            "post_context": ((HookAnswer(post, hso(post, additionalContext="LANE-CTX-POST")),),
+                             {"options": {"silent": True}}),
+            "post_block": ((HookAnswer(post, stderr="LANE-BLOCK post", exit=2),), {"options": {"silent": True}}),
             "prompt_context": ((HookAnswer("UserPromptSubmit", hso("UserPromptSubmit",
                                                                     additionalContext="LANE-CTX-PROMPT")),), {}),
             "session_context": ((HookAnswer("SessionStart", hso("SessionStart",
@@ -97,7 +99,8 @@ class KimiCli(VendorCli):
             "stop_block_exit2": ((HookAnswer(stop, stderr="LANE-STOP-REASON exit2", exit=2, once=True),),
                                  {"steps": STOP_STEPS}),
             "matcher_regex": ((HookAnswer(pre, stderr="LANE-DENY-EXIT2 reason", exit=2, matcher="^Ba"),), {}),
-            "matcher_other": ((HookAnswer(pre, stderr="LANE-DENY-EXIT2 reason", exit=2, matcher="Write"),), {}),
+            "matcher_other": ((HookAnswer(pre, stderr="LANE-DENY-EXIT2 reason", exit=2, matcher="Write"),),
+                              {"options": {"silent": True}}),
         })
         out["permission_request"] = ("kimi -p in yolo mode asks for no permission, so PermissionRequest never "
                                      "fires in a non-interactive run")

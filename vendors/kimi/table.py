@@ -10,6 +10,7 @@ timeouts and other exit codes let the call go on.
 """
 
 from compat_adapter.model import MatcherEngine, RulesSpec, ToolName, degrade
+from vendors.claude.table import AGENT, ASK_USER_QUESTION, BASH, EXIT_PLAN_MODE, GLOB, GREP, SKILL
 
 #: The release these rows follow (vendors/kimi/lane.pin).
 RELEASE = "2.1.0"
@@ -43,16 +44,11 @@ _PAYLOAD = degrade(
 )
 
 TOOLS = (
-    ToolName(vendor="Bash", host="bash"),
+    BASH,
     ToolName(vendor="Read", host="read", arguments=(("path", "path"),)),
     ToolName(vendor="Write", host="write", arguments=(("path", "path"),)),
     ToolName(vendor="Edit", host="edit"),
-    ToolName(vendor="Glob", host="glob"),
-    ToolName(vendor="Grep", host="grep"),
-    ToolName(vendor="Agent", host="subagent"),
-    ToolName(vendor="AskUserQuestion", host="ask_user_question"),
-    ToolName(vendor="Skill", host="skill"),
-    ToolName(vendor="ExitPlanMode", host="exit_plan_mode"),
+    GLOB, GREP, AGENT, ASK_USER_QUESTION, SKILL, EXIT_PLAN_MODE,
 )
 
 RULES = RulesSpec(
@@ -88,19 +84,19 @@ OWN = {
 OWN_LOSSES = (_OWN, _PAYLOAD)
 _UNAWAITED = degrade(
     "timing-differs",
-    "Kimi starts these hooks and does not wait for them (fireAndForget in the release; measured: kimi -p "
-    "exited before the lane's recording PostToolUse hook had logged), where this host waits for each: a slow "
-    "hook here delays the session, and under Kimi it may never finish.",
+    "Kimi starts these hooks and does not wait for them (fireAndForget in the release), where this host "
+    "waits for each: a slow hook here delays the session, and under Kimi it may never finish.",
 )
-#: Row losses of Kimi's own, by event.
-_STOP_ONCE = degrade(
+_KILLED = degrade(
     "timing-differs",
-    "After a Stop hook blocks, Kimi continues the turn with the reason and does not run Stop hooks again when "
-    "it ends (measured, lane case kimi:stop_block_exit2); this host runs them again at the end of the "
-    "continued turn.",
+    "Kimi starts a post-tool hook with the tool call's abort signal, which has fired by the time the hook's "
+    "process is up, so it kills the hook before writing its input (runHook, 2.1.0; measured: in every kimi -p "
+    "lane run the recording PostToolUse hook never logged), where this host runs it to the end.",
 )
-OWN_ROW_LOSSES = {"PostToolUse": (_UNAWAITED,), "PostToolUseFailure": (_UNAWAITED,), "SubagentStop": (_UNAWAITED,),
-                  "PermissionRequest": (_UNAWAITED,), "Stop": (_STOP_ONCE,)}
+#: Row losses of Kimi's own, by event. (After a Stop hook blocks, Kimi runs no Stop hook again until
+#: the turn ends, and neither does this host: its voice's stop_again, lane case kimi:stop_block_exit2.)
+OWN_ROW_LOSSES = {"PostToolUse": (_KILLED,), "PostToolUseFailure": (_KILLED,), "SubagentStop": (_UNAWAITED,),
+                  "PermissionRequest": (_UNAWAITED,)}
 #: Where Kimi reads less of an answer than Claude's row does (runHook.ts and its callers, 2.1.0):
 #: SessionStart and SubagentStart run by ``trigger`` and drop the result, PostToolUse,
 #: PostToolUseFailure and PermissionRequest by ``fireAndForget``; so no context, decision or

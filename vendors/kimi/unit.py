@@ -1,5 +1,4 @@
-"""Kimi Code, whole: its table, dialect, importer, handler shape, voice and landing facts, and its
-vendor-lane driver. Registered once, in ``pyproject.toml`` (entry-point group ``compat_adapter.vendors``)."""
+"""Kimi Code's unit (what a unit composes, and where it is registered: ``vendors/__init__.py``)."""
 
 from __future__ import annotations
 
@@ -17,9 +16,12 @@ UNIT = vendor_unit(
     dialect=Later("vendors.kimi.dialect:DIALECT"),
     importer=Later("vendors.kimi.importer"),
     handlers=CLAUDE_SHAPE,
-    # Measured (lane, kimi -p 2.1.0): a Stop block continues the turn once and Stop is not run again.
-    voice=KimiVoice("kimi", post_block="ignored", stop_guard=1),
-    landing=Facts(context={"prompt": "message:user"}),  # only a prompt hook's stdout reaches the model
+    # Measured (lane, kimi -p 2.1.0): a Stop block continues the turn once and Stop is not run again
+    # (runStop returns at once while stopHookContinuationUsed, reset when the turn ends).
+    voice=KimiVoice("kimi", post_block="ignored", stop_guard=1, stop_again=False),
+    # Only a prompt hook's stdout reaches the model; a post-tool hook is killed before it reads its
+    # input (table._KILLED), so explain says it does not run there.
+    landing=Facts(context={"prompt": "message:user"}, unfired=frozenset({"PostToolUse", "PostToolUseFailure"})),
     lane="vendors.kimi.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=None,  # Kimi's permission modes are its own settings, not read here
     host=None,  # no host face yet: port does not write Kimi's config

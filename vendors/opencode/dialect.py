@@ -72,7 +72,7 @@ from compat_adapter.dialects.common import (
     vendor_call,
 )
 from compat_adapter.dialects.facts import flatten
-from compat_adapter.dialects.patterns import compile_js
+from compat_adapter.dialects.patterns import compile_js, js_problem
 from compat_adapter.jsontext import JsonTextError, js_read, js_trim
 
 if TYPE_CHECKING:
@@ -112,8 +112,7 @@ class OpenCodeDialect:
     def validate_matcher(self, event: str, matcher: str | None) -> str | None:
         if matcher is None or event not in _TOOL_HOOKS:
             return None
-        compiled = compile_js(matcher)
-        return compiled if isinstance(compiled, str) else None
+        return js_problem(matcher)
 
     def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
         if matcher is None or event not in _TOOL_HOOKS:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 from urllib.parse import unquote, urlparse
 
@@ -39,6 +38,7 @@ from compat_adapter.importers.common import (
     shape_error,
 )
 from compat_adapter.importers import places
+from compat_adapter.importers import solo
 from compat_adapter.importers.loaders import load_jsonc
 from compat_adapter.model import HookPlace, VendorSpec
 from compat_adapter.permissions.read import read_block
@@ -209,7 +209,7 @@ def _experimental_hooks(spec: VendorSpec, hooks: Any, shown: str, out: FileImpor
 
 
 #: OpenCode runs no other vendor's hook files.
-RUNS_HOOKS_OF: Mapping[str, tuple[tuple[str, ...], str]] = MappingProxyType({})
+RUNS_HOOKS_OF = solo.NO_OTHER_VENDOR
 
 
 def rules_files(root: Path) -> list[Path]:

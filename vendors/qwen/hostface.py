@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from compat_adapter.dialects.base import HookAnswer
 from compat_adapter.hostface import Reply, TableFace, claude_reply
+from vendors.claude.hostface import CLAUDE_EVENTS
 
 __all__ = ("FACE",)
 
@@ -20,12 +21,7 @@ def _answer(event: str, point: str, answer: HookAnswer) -> Reply:
 
 FACE = TableFace(
     vendor="qwen", file=".qwen/settings.json",
-    events={"tools/pre-execute": "PreToolUse", "tools/post-execute": "PostToolUse",
-            "agent/pre-step": "UserPromptSubmit", "agent/created": "SessionStart",
-            "agent/turn-stopping": "Stop", "agent/disposed": "SessionEnd",
-            # Copilot's prompt event (a transform point) is hosted by the prompt event too.
-            "agent/pre-step/transform": "UserPromptSubmit", "approval/request": "PermissionRequest",
-            "subagent/start": "SubagentStart", "subagent/end": "SubagentStop"},
+    events=CLAUDE_EVENTS,  # Qwen Code names its hook events as Claude Code does
     answer=_answer,
     trust="Qwen Code loads a project's .qwen/settings.json only in a trusted folder (its folder-trust "
           "setting); port trusts nothing",

@@ -19,8 +19,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from compat_adapter.errors import ConfigParseError
 from compat_adapter.importers import places
+from compat_adapter.importers import solo
 from compat_adapter.importers import rules as project_rules
 from compat_adapter.importers.common import (
     FileImport,
@@ -30,10 +30,9 @@ from compat_adapter.importers.common import (
     accept,
     in_sequence,
     refuse,
-    rules_file,
 )
 from compat_adapter.model import HookPlace, VendorSpec
-from vendors.claude.importer import settings_file
+from vendors.claude.importer import settings_file, settings_or_rules
 
 __all__ = ("RUNS_HOOKS_OF", "classify", "context_names", "extra_files", "hook_place", "import_file", "project_files",
            "rules_files",
@@ -50,14 +49,11 @@ _LOCAL = ("Qwen Code reads no settings.local.json (its scopes are the user's ~/.
 
 
 def project_files(root: Path) -> list[Path]:
-    return [root / name for name in SETTINGS if (root / name).is_file()] + rules_files(root)
+    return project_rules.existing(root, *SETTINGS) + rules_files(root)
 
 
 def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
-    suffix = path.suffix.lower()
-    if suffix == ".md":
-        return rules_file(spec, path, shown)
-    if suffix == ".json" and path.name == "settings.local.json":
+    if path.suffix.lower() == ".json" and path.name == "settings.local.json":
         # Claude's local scope: Qwen Code reads no such file (measured, lane case qwen:perm_deny_local:
         # a deny rule there lets the call run), so nothing in it runs here either.
         read = settings_file(spec, path, shown, classify)
@@ -66,10 +62,7 @@ def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
         skipped += [Refused(vendor=spec.id, what=f"permission rule {r.text}", reason=_LOCAL, origin=r.origin,
                             code="SKIPPED_BY_VENDOR") for r in read.permissions]
         return FileImport(refused=[*read.refused, *skipped])
-    if suffix == ".json":
-        return settings_file(spec, path, shown, classify)
-    raise ConfigParseError(f"{shown}: not a {spec.id} file this importer reads (a settings "
-                           ".json or a rules .md)", path=shown)
+    return settings_or_rules(spec, path, shown, classify)
 
 
 def seconds(timeout: Any) -> float | None:
@@ -105,7 +98,7 @@ def classify(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook | Refused
 
 
 #: Qwen Code runs no other vendor's hook files.
-RUNS_HOOKS_OF: Mapping[str, tuple[tuple[str, ...], str]] = MappingProxyType({})
+RUNS_HOOKS_OF = solo.NO_OTHER_VENDOR
 
 
 def rules_files(root: Path) -> list[Path]:
@@ -128,9 +121,8 @@ def context_names(settings: Path) -> tuple[str, ...]:
     return tuple(n.strip() for n in names if isinstance(n, str) and n.strip() and "/" not in n and ".." not in n)
 
 
-def extra_files(root: Path) -> list[Path]:
-    """Qwen keeps no other project hook file."""
-    return []
+#: Qwen keeps no other project hook file.
+extra_files = solo.no_extra_files
 
 
 def hook_place(path: Path) -> HookPlace:

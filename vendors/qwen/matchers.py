@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from compat_adapter.dialects.patterns import compile_js
+from compat_adapter.dialects.patterns import compile_js, js_problem
 
 __all__ = ("TOOL_ALIASES", "matches_pattern", "pattern_problem")
 
@@ -121,5 +121,4 @@ def pattern_problem(matcher: str) -> str | None:
     found = _expression(matcher, ())
     if isinstance(found, bool):
         return None
-    compiled = compile_js(found)
-    return compiled if isinstance(compiled, str) else None
+    return js_problem(found)

@@ -20,6 +20,7 @@ from compat_adapter.model import (
     degrade,
 )
 from vendors import shared
+from vendors.gemini.table import GLOB, GREP_SEARCH, READ_FILE, RUN_SHELL_COMMAND, WRITE_FILE
 
 #: The release these rows follow (the vendor lane's pin).
 RELEASE = "0.24.4"
@@ -433,13 +434,10 @@ _DELETE = ("The host has no seam for deleting a stored session, so a SessionDele
 # Qwen's tool ids (Gemini CLI's vocabulary, packages/core/src/tools/tool-names.ts of the release);
 # the first name listed for a host tool is the one a payload carries.
 TOOLS = (
-    ToolName(vendor="run_shell_command", host="bash"),
-    ToolName(vendor="read_file", host="read", arguments=(("file_path", "path"),)),
-    ToolName(vendor="write_file", host="write", arguments=(("file_path", "path"),)),
+    RUN_SHELL_COMMAND, READ_FILE, WRITE_FILE,
     ToolName(vendor="edit", host="edit",
              arguments=(("file_path", "path"), ("old_string", "old"), ("new_string", "new"))),
-    ToolName(vendor="glob", host="glob"),
-    ToolName(vendor="grep_search", host="grep"),
+    GLOB, GREP_SEARCH,
     ToolName(vendor="agent", host="subagent"),
     ToolName(vendor="todo_write", host="todo"),
     ToolName(vendor="ask_user_question", host="ask_user_question"),

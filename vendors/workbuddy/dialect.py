@@ -153,6 +153,8 @@ class WorkBuddyDialect(ClaudeDialect):
     sends_prompt_id: ClassVar[bool] = False
     no_permission_mode: ClassVar[frozenset[str]] = frozenset()
     effort_events: ClassVar[frozenset[str]] = frozenset()
+    # CodeBuddy's schema has no defer.
+    pre_tool_decisions: ClassVar[tuple[str, ...]] = ("allow", "deny", "ask")
 
     def payload(self, moment: Moment) -> dict[str, Any]:
         out = super().payload(moment)
@@ -182,12 +184,8 @@ class WorkBuddyDialect(ClaudeDialect):
 
     # ── matchers ────────────────────────────────────────────────────────────────────────────
 
-    def validate_matcher(self, event: str, matcher: str | None) -> str | None:
-        if event not in self.subject_keys or matcher in (None, "", "*"):
-            return None
-        assert matcher is not None
-        compiled = compile_js(matcher)
-        return compiled if isinstance(compiled, str) else None
+    # validate_matcher is Claude's: a literal name list is a regular expression that always compiles,
+    # so reading every matcher as one finds the same problems.
 
     def matches(self, event: str, matcher: str | None, subject: str | None) -> bool:
         if event not in self.subject_keys or matcher in (None, "", "*"):
@@ -230,17 +228,6 @@ class WorkBuddyDialect(ClaudeDialect):
             self._read_specific(event, specific, d)
         else:
             d.ignored.append(f"hookSpecificOutput (hookEventName {named!r})")
-
-    def _pre_tool(self, hso: Mapping[str, Any], d: AnswerDraft) -> None:
-        if "permissionDecision" in hso:
-            choice = hso["permissionDecision"]
-            if choice not in ("allow", "deny", "ask"):
-                d.problems.append(f"permissionDecision {choice!r} is not allow, deny or ask")
-            else:
-                d.decision = choice
-                reason = hso.get("permissionDecisionReason")
-                d.reason = reason if isinstance(reason, str) else None
-        self._rewrite(hso, d)
 
     def _rewrite(self, hso: Mapping[str, Any], d: AnswerDraft) -> None:
         # Claude's reading of updatedInput (an object, recorded as is); CodeBuddy overlays it.

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from compat_adapter.hostface import TableFace, claude_reply
-from vendors.claude.hostface import CLAUDE_EVENTS
+from vendors.claude.hostface import claude_face
 
 __all__ = ("FACE",)
 
-FACE = TableFace(
-    vendor="workbuddy", file=".codebuddy/settings.json",
-    events=CLAUDE_EVENTS,
-    answer=lambda event, point, answer: claude_reply(event, point, answer),
+FACE = claude_face(
+    "workbuddy", ".codebuddy/settings.json",
     trust="CodeBuddy loads project hooks from .codebuddy/settings.json without a prompt of its own; "
           "review the written entries as you would any hook",
 )

@@ -8,13 +8,10 @@ unknown handler keys are ignored, as CodeBuddy ignores them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
-from types import MappingProxyType
 
-from compat_adapter.errors import ConfigParseError
 from compat_adapter.importers import rules as project_rules
-from vendors.claude.importer import settings_file
+from vendors.claude.importer import settings_or_rules
 from compat_adapter.importers.common import (
     FileImport,
     ImportedHook,
@@ -23,9 +20,9 @@ from compat_adapter.importers.common import (
     accept,
     handler_type,
     refuse,
-    rules_file,
 )
 from compat_adapter.importers import places
+from compat_adapter.importers import solo
 from compat_adapter.importers.places import PluginLayout, plugin_hook_files
 from compat_adapter.model import HookPlace, VendorSpec
 
@@ -37,18 +34,12 @@ SETTINGS = (".codebuddy/settings.json", ".codebuddy/settings.local.json")
 
 
 def project_files(root: Path) -> list[Path]:
-    return [root / name for name in SETTINGS if (root / name).is_file()] + \
-        rules_files(root)
+    return project_rules.existing(root, *SETTINGS) + rules_files(root)
 
 
 def import_file(spec: VendorSpec, path: Path, shown: str) -> FileImport:
-    suffix = path.suffix.lower()
-    if suffix in (".md", ".mdc"):
-        return rules_file(spec, path, shown)
-    if suffix == ".json":
-        return settings_file(spec, path, shown, classify)
-    raise ConfigParseError(f"{shown}: not a {spec.id} file this importer reads (a settings "
-                           ".json or a rules .md/.mdc)", path=shown)
+    return settings_or_rules(spec, path, shown, classify, rules=(".md", ".mdc"),
+                             what="a settings .json or a rules .md/.mdc")
 
 
 def classify(spec: VendorSpec, slot: Slot, shown: str) -> ImportedHook | Refused:
@@ -68,7 +59,7 @@ _PROMPT_EVENTS = frozenset({"Stop", "UserPromptSubmit", "PreToolUse"})
 
 
 #: CodeBuddy runs no other vendor's hook files.
-RUNS_HOOKS_OF: Mapping[str, tuple[tuple[str, ...], str]] = MappingProxyType({})
+RUNS_HOOKS_OF = solo.NO_OTHER_VENDOR
 
 
 def rules_files(root: Path) -> list[Path]:

@@ -19,6 +19,7 @@ from compat_adapter.model import (
     degrade,
 )
 from vendors import shared
+from vendors.claude.table import ASK_USER_QUESTION, BASH, EDIT, GLOB, GREP, READ, TASK, TODO_WRITE, WRITE
 from vendors.surface import CLAUDE_BRIDGE
 
 # True of every row: the dialect is assumed, not published.
@@ -213,10 +214,14 @@ EVENTS = (
                     "host's approval, where a person may refuse a call CodeBuddy allows up front "
                     "(--allowedTools); with nobody to answer, the call runs, as codebuddy -p runs it "
                     "(measured, lane case workbuddy:ask)."),
+            # After an ask, CodeBuddy runs the PreToolUse hooks a second time when the call executes
+            # (its hook cache keeps no ask, read in 2.163.0; measured, lane case workbuddy:ask: they
+            # fire twice) and a deny then blocks it: so does the host, once the approval allowed the
+            # call (routing/reasked.py; DSH and the embedded host).
             degrade("timing-differs",
-                    "After an ask, CodeBuddy runs the PreToolUse hooks a second time when the call executes "
-                    "(its hook cache keeps no ask, read in 2.163.0; measured: they fire twice) and a deny "
-                    "then blocks it; here they run once, before the approval."),
+                    "The PreToolUse hooks that answered ask run a second time when the host's approval "
+                    "allows the call, just before it runs; CodeBuddy runs them as the call executes. On a "
+                    "host without an approval seam they run once."),
             degrade("scope-differs",
                     "continue:false stops the agent before the call runs, as in CodeBuddy, but CodeBuddy then "
                     "runs its Stop hooks and here the turn ends without them."),
@@ -225,10 +230,7 @@ EVENTS = (
                     "history, which the model reads if the session goes on; CodeBuddy's model reads nothing "
                     "of it in the run."),
             # Measured, CodeBuddy Code 2.163.0 (lane case workbuddy:pre_halt): its -p JSON and the SDK's
-            # stream-json carry no message to the person (its headless build has no terminal UI).
-            degrade("shown-more",
-                    "A continue:false's stopReason is shown to the person here as a notice; CodeBuddy shows "
-                    "nothing of it (its only trace is the unrun call's error result, \"Error: <reason>\")."),
+            # stream-json carry no message to the person, and the host shows none (CodeBuddyVoice.stopped).
             shared.REWRITE_NESTED,
             _HOST_ONLY_TOOLS,
         ),
@@ -311,10 +313,7 @@ EVENTS = (
                     "So a Stop hook that always blocks fires at most once per host step of the turn, where "
                     "CodeBuddy fires it again for as long as the process lives."),
             # Measured, CodeBuddy Code 2.163.0 (lane case workbuddy:stop_halt): neither -p JSON nor the
-            # SDK's stream-json says a word of it.
-            degrade("shown-more",
-                    "A continue:false's stopReason is shown to the person here as a notice; CodeBuddy ends "
-                    "the turn and shows nothing of it."),
+            # SDK's stream-json says a word of a continue:false, and the host shows none either.
         ),
         official=EventRow(
             event="Stop",
@@ -652,16 +651,7 @@ EVENTS = (
 # The CodeBuddy engine (CLI) uses Claude's tool names; the IDE names come after, so the payload
 # speaks the engine's vocabulary (the first vendor name listed for a host tool wins).
 TOOLS = (
-    ToolName(vendor="Bash", host="bash"),
-    ToolName(vendor="Read", host="read", arguments=(("file_path", "path"),)),
-    ToolName(vendor="Write", host="write", arguments=(("file_path", "path"),)),
-    ToolName(vendor="Edit", host="edit",
-             arguments=(("file_path", "path"), ("old_string", "old"), ("new_string", "new"))),
-    ToolName(vendor="Glob", host="glob"),
-    ToolName(vendor="Grep", host="grep"),
-    ToolName(vendor="Task", host="subagent"),
-    ToolName(vendor="AskUserQuestion", host="ask_user_question"),
-    ToolName(vendor="TodoWrite", host="todo"),
+    BASH, READ, WRITE, EDIT, GLOB, GREP, TASK, ASK_USER_QUESTION, TODO_WRITE,
     ToolName(vendor="execute_command", host="bash"),
     ToolName(vendor="read_file", host="read"),
     ToolName(vendor="write_to_file", host="write"),

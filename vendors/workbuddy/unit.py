@@ -1,5 +1,4 @@
-"""CodeBuddy / WorkBuddy, whole: its table, dialect, importer, handler shape, voice and landing facts, and
-its vendor-lane driver. Registered once, in ``pyproject.toml`` (entry-point group ``compat_adapter.vendors``)."""
+"""CodeBuddy / WorkBuddy's unit (what a unit composes, and where it is registered: ``vendors/__init__.py``)."""
 
 from __future__ import annotations
 
@@ -27,6 +26,8 @@ UNIT = vendor_unit(
         "UserPromptSubmit": "before-prompt", "SessionStart": "before-prompt"})),
     landing=Facts(context={"session": "prompt", "prompt": "prompt", "post": "tool_result"},
                   deny_frame="Error: {text}", ask_unattended="allow",
+                  # After an ask its PreToolUse hooks run again as the call executes (lane case ask).
+                  ask_runs_hooks_again=True,
                   # -p exits without it (lane case session_end); /clear, /exit and SIGTERM fire it.
                   unfired=frozenset({"SessionEnd"})),
     lane="vendors.workbuddy.lane:CLI",  # test support: loaded only by the vendor lane

@@ -18,6 +18,12 @@ class CodeBuddyVoice(Voice):
         # The -p result when UserPromptSubmit blocks (lane case prompt_block).
         return f"UserPromptSubmit operation blocked by hook:\n{said.reason}"
 
+    def stopped(self, said: Said, reason: str) -> str | None:
+        # A continue:false on PreToolUse or Stop: neither -p's JSON nor the SDK's stream-json carries
+        # a word of its stopReason (measured, 2.163.0, lane cases pre_halt and stop_halt; the headless
+        # build has no terminal UI). Elsewhere it was not measured: the host's notice stays.
+        return None if said.event in ("PreToolUse", "Stop") else reason
+
     def ask_denied(self, said: Said) -> str | None:
         # CodeBuddy takes an ask to its own permission check; with nobody to ask (-p) the call runs
         # (unit facts: ask_unattended="allow", routing.unattended), so it shows nothing.

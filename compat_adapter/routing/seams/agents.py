@@ -48,8 +48,12 @@ async def on_turn_stopping(runner: Runner, event: TurnStopping) -> None:
     blocks = runner.state.stop_blocks
     key = (event.agent.id, event.turn)
     forced = blocks.get(key, 0)
+    # After a block, a vendor that runs its Stop hooks once a turn (Kimi) runs none of them again.
+    again = None if not forced else (lambda entry: entry.unit.voice.stop_again)
     done = await runner.run(point, point.fields(event, forced), session=event.agent.session,
-                            turn=event.turn, scene={"forced": forced, "agent": event.agent})
+                            turn=event.turn, scene={"forced": forced, "agent": event.agent}, keep=again)
+    if not done:
+        blocks.pop(key, None)  # nothing ran: the stop goes through
     for group, applied in done:
         if isinstance(applied.verdict, Steer):
             blocks[key] = forced + 1

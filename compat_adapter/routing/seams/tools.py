@@ -22,7 +22,6 @@ from compat_adapter.routing.dispatch import HookEntry, Runner, context_messages,
 from compat_adapter.routing.failclosed import Unanswered
 from compat_adapter.routing.hostfacts import call_arguments, call_started
 from compat_adapter.routing.verbatim import reworded
-from compat_adapter.catalog import unit_of, voice_of
 
 __all__ = ("EXECUTE_SEAM", "on_approval", "on_execute", "on_post_execute", "on_pre_execute")
 
@@ -82,9 +81,11 @@ async def on_pre_execute(runner: Runner, execution: ToolExecution, next: Next) -
         # The host words a deny its own way: the model reads the vendor's text after post-execute.
         return runner.verbatim.deny(execution, verdict.reason)
     if isinstance(verdict, PreToolDecision) and verdict.kind == "ask":
-        vendor = done[-1][0].ran[0].spec.id
-        if unit_of(vendor).landing.ask_unattended == "allow":
-            runner.unattended.want(execution, vendor)  # nobody to ask: the vendor runs the call
+        first = done[-1][0].ran[0]
+        if first.unit.landing.ask_runs_hooks_again:
+            runner.reasked.want(execution, first.spec.id)
+        if first.unit.landing.ask_unattended == "allow":
+            runner.unattended.want(execution, first.spec.id)  # nobody to ask: the vendor runs the call
         elif applied.unanswered is not None:
             runner.verbatim.ask(execution, applied.unanswered)
     if verdict is None and applied.rewrite is not None:
@@ -131,7 +132,7 @@ async def on_post_execute(runner: Runner, event: ToolPostEvent, next: Next) -> P
         contexts.extend(context_messages(group, applied))
         if applied.context and applied.place == "result":
             # The vendor appends this context to the result the model reads (Copilot, CodeBuddy).
-            appended += voice_of(group.ran[0].spec.id).result_separator + applied.context
+            appended += group.ran[0].unit.voice.result_separator + applied.context
     if done and isinstance(done[-1][1].verdict, PostToolDecision):
         verdict = done[-1][1].verdict
         return PostToolDecision(verdict.kind, verdict.feedback, tuple(contexts))
@@ -148,7 +149,26 @@ async def on_post_execute(runner: Runner, event: ToolPostEvent, next: Next) -> P
 
 async def on_approval(runner: Runner, request: ApprovalRequest, next: Next) -> ApprovalOutcome:
     # An ask of our pre-tool hooks that nobody answers is settled as its vendor settles it.
-    return runner.unattended.settle(request, await _approval(runner, request, next))
+    outcome = runner.unattended.settle(request, await _approval(runner, request, next))
+    asked = runner.reasked.take(request)
+    if asked is None or outcome is not ApprovalOutcome.ALLOWED_ONCE:
+        return outcome
+    # The call a vendor's pre-tool hooks asked about goes ahead: that vendor runs them once more
+    # (CodeBuddy), and a deny of theirs refuses it; another ask or an allow lets it run.
+    execution, vendor = asked
+    point = points.PRE_EXECUTE
+    again = await runner.run(point, point.fields(execution), session=request.agent.session,
+                             turn=turn_of(request.agent.session), scene={"approval": False, "agent": request.agent},
+                             keep=lambda entry: entry.spec.id == vendor)
+    verdict = again[-1][1].verdict if again else None
+    if isinstance(again, Unanswered) and again.guarded:
+        runner.verbatim.rejected(execution, again.reason)
+        return ApprovalOutcome.REJECTED
+    if not (isinstance(verdict, PreToolDecision) and verdict.kind == "deny"):
+        return outcome
+    if verdict.reason is not None:
+        runner.verbatim.rejected(execution, verdict.reason)  # the model reads the vendor's words
+    return ApprovalOutcome.REJECTED
 
 
 async def _approval(runner: Runner, request: ApprovalRequest, next: Next) -> ApprovalOutcome:

@@ -10,6 +10,7 @@ from typing import Any
 from compat_adapter.runtime.outcome import ProcessOutcome
 from compat_adapter.testing.live.harness import (
     CONTEXT,
+    Exited,
     REASON,
     Session,
     user_messages,
@@ -92,8 +93,11 @@ def loads_or_none(text: str) -> Any:
         return None
 
 
-def check_observed(s: Session, answer: Mapping[str, Any], code: int = 0, err: str = "") -> None:
+def check_observed(s: Session, answer: Mapping[str, Any] | Exited, code: int = 0, err: str = "") -> None:
     """An observe-only run: audited, a blocking answer marked as not honoured, no context shown."""
+    if isinstance(answer, Exited):
+        code, err = answer.code, answer.err
+        answer = {}
     shown = [m for session in s.host.sessions for m in user_messages(session) if CONTEXT in m["text"]]
     s.expect(not shown, f"an observe-only hook put its context in front of the model: {shown[:1]}",
              "context not injected")

@@ -46,11 +46,11 @@ Driver = Callable[[Session], Awaitable[None]]
 
 def _file_call(tool: str) -> Any:
     """A call of the host's file tool ``tool`` on ``notes.txt`` (the rows whose tools are not bash)."""
+    # The embedded host's read and write name their file path, DSH's file_path: each ignores the other's.
     if tool == "read":
-        return call("read", path="notes.txt")
+        return call("read", path="notes.txt", file_path="notes.txt")
     if tool == "edit":
         return call("edit", path="notes.txt", old="one", new="LANE-EDITED")
-    # The embedded host's write names its file path, DSH's file_path: each ignores the other's.
     return call("write", path="notes.txt", file_path="notes.txt", content="LANE-EDITED\n")
 
 
@@ -78,10 +78,13 @@ async def drive_pre_file_tool(s: Session, tool: str) -> None:
 
 
 async def drive_post_file_tool(s: Session, tool: str) -> None:
-    """An observe-only row of the file tools (Cursor's afterFileEdit …): the edit stands, nothing is shown."""
+    """An observe-only row of the file tools (Cursor's afterFileEdit, Windsurf's post_read_code …): the
+    call stands (the edit is made, the read returns the file), nothing is shown."""
     answer = observe_answer(s.vendor, s.event)
-    results = await _file_turn(s, tool, answer, "one\n" if tool == "edit" else None)
-    s.expect(results and not results[0]["isError"] and "LANE-EDITED" in (s.root / "notes.txt").read_text(),
+    results = await _file_turn(s, tool, answer, "one\n" if tool in ("edit", "read") else None)
+    stood = ("one" in results[0]["text"]) if tool == "read" and results else \
+        "LANE-EDITED" in (s.root / "notes.txt").read_text()
+    s.expect(results and not results[0]["isError"] and stood,
              f"the {tool} call did not stand: {results}", f"the {tool} call stood")
     check_observed(s, answer)
 

@@ -75,6 +75,15 @@ exit "$(cat "$a.code")"
 """
 
 
+@dataclass(frozen=True, slots=True)
+class Exited:
+    """A hook answer given by its exit code and stderr alone, nothing on stdout (Windsurf's exit 2):
+    what a speaker returns for a vendor that reads no JSON."""
+
+    code: int
+    err: str = ""
+
+
 class HookProbe:
     """A real command hook that records each stdin payload and prints a prepared answer.
 
@@ -95,9 +104,12 @@ class HookProbe:
     def command(self) -> str:
         return shlex.quote(str(self.script))
 
-    def answer(self, out: Mapping[str, Any] | str | None, *, code: int = 0, err: str = "",
+    def answer(self, out: Mapping[str, Any] | str | Exited | None, *, code: int = 0, err: str = "",
                run: int | None = None) -> None:
-        """Set what the hook prints: a JSON object, raw text or nothing; for one run or all."""
+        """Set what the hook prints: a JSON object, raw text or nothing; for one run or all. An
+        :class:`Exited` answer is an exit code and stderr alone."""
+        if isinstance(out, Exited):
+            return self.answer(None, code=out.code, err=out.err, run=run)
         stem = self.dir / ("answer" if run is None else f"answer-{run}")
         text = json.dumps(out) if isinstance(out, Mapping) else (out or "")
         Path(f"{stem}.out").write_text(text, encoding="utf-8")

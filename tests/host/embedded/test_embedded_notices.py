@@ -77,3 +77,18 @@ async def test_a_system_message_and_a_stop_reason_are_session_notices_not_messag
                     if e.type in ("user/message", "developer/message", "tool/result"))
     assert "HEADS-UP" not in said and "REVIEW-FIRST" not in said
     assert result.steps == 1  # the call ran (Claude runs it, then stops): no step after it
+
+
+async def test_codebuddy_stops_on_a_pre_tool_halt_and_shows_nothing_of_it(tmp_path: Path) -> None:
+    # CodeBuddy Code 2.163.0 stops the agent before the call runs and says nothing of the stopReason
+    # to the person (lane case workbuddy:pre_halt): the host stops the same way and shows no notice.
+    hook = write_script(tmp_path / "halt.sh", "cat > /dev/null\nprintf '%s' '" + json.dumps(
+        {"continue": False, "stopReason": "REVIEW-FIRST"}) + "'\n")
+    async with MemoryHost(tmp_path) as host:
+        async with CompatAdapter(host) as adapter:
+            await adapter.register_hook("workbuddy", "PreToolUse", "Bash", str(hook))
+            agent = await host.create_agent(script=[Reply(None, (call("bash", command="touch ran.txt"),)), "never"])
+            result = await agent.run_turn("go")
+            await host.settle()
+    assert [e.data for e in agent.session.events if e.type == "notice"] == []
+    assert not (tmp_path / "ran.txt").exists() and result.steps == 1

@@ -1,0 +1,1 @@
+"""Crush (``crush``, ``@charmland/crush``): PreToolUse command hooks in ``crush.json``."""

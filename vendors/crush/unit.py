@@ -1,0 +1,29 @@
+"""Crush, whole: its table, dialect, importer, handler shape, voice and landing facts, and its test
+support (a live speaker, no vendor-lane driver: Crush's npm package downloads its binary from GitHub
+at install, which CI cannot reach, so nothing of it runs here and its row says it is documented, not
+measured). Registered once, in ``pyproject.toml`` (entry-point group ``compat_adapter.vendors``)."""
+
+from __future__ import annotations
+
+from compat_adapter.registry import Later, vendor_unit
+from compat_adapter.routing.placement import Facts
+from vendors.claude.handlers import CLAUDE_SHAPE
+from vendors.crush.spec import CRUSH
+from vendors.crush.voice import CrushVoice
+
+__all__ = ("UNIT",)
+
+UNIT = vendor_unit(
+    spec=CRUSH,
+    order=85,
+    dialect=Later("vendors.crush.dialect:DIALECT"),
+    importer=Later("vendors.crush.importer"),
+    handlers=CLAUDE_SHAPE,
+    # hooked_tool.go appends context to the result of the call that ran; the host places pre-tool
+    # context only as a message before the next model call (a loss its row lists).
+    voice=CrushVoice("crush", pre_tool_context=True),
+    landing=Facts(context={"pre": "message:user"}),
+    lane="vendors.crush.lane:CLI",  # test support: its live speaker; CLI says why it has no lane driver
+    permissions=None,  # Crush's permissions.allowed_tools is its own config, not read here
+    host=None,  # no Crush runs here to prove a port; it hosts nothing yet
+)

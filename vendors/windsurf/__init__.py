@@ -1,0 +1,1 @@
+"""Windsurf (Cascade): its workspace hooks in ``.windsurf/hooks.json``."""
