@@ -265,6 +265,8 @@ class VendorSpec(Frozen):
     """Events on which any failing hook (one that cannot start, any non-zero exit) denies the call."""
     plugin_host: bool
     """Whether its plugins load as written in the plugin host (a matrix section of their own)."""
+    plugin_title_request: bool = False
+    """Whether a first prompt also makes a title request that runs the plugins' system transform."""
     confidence: Confidence = "measured"
     """Where its rules and runtime rows' semantics come from (each event row states its own)."""
     measured_on: str | None = None

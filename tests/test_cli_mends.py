@@ -71,6 +71,6 @@ def test_the_readme_says_how_a_preset_reaches_the_service_as_the_example_does() 
 def test_the_package_description_names_every_vendor() -> None:
     description = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["description"]
     names = ("Claude Code", "Codex", "WorkBuddy/CodeBuddy", "OpenCode", "GitHub Copilot", "Gemini CLI", "Qwen Code",
-             "Cursor", "Factory Droid", "Continue", "Kimi Code", "Crush", "Windsurf")
+             "Cursor", "Factory Droid", "Continue", "Kimi Code", "Crush", "Windsurf", "Kilo", "Cline")
     assert all(name in description for name in names)
     assert len(names) == len(vendors())  # a new vendor needs its name here and there

@@ -70,6 +70,7 @@ def test_the_files_pattern_takes_every_vendors_hook_file_and_no_rules(tmp_path: 
              ".github/hooks/ci.json", ".github/copilot/settings.json", ".gemini/settings.json", ".qwen/settings.json",
              ".cursor/hooks.json", ".codebuddy/settings.json", ".workbuddy/settings.json", "opencode.json",
              ".factory/hooks.json", ".factory/settings.json", ".continue/settings.json", "crush.json", ".windsurf/hooks.json",
+             ".clinerules/hooks/PreToolUse",
              ".opencode/opencode.json", "hooks/hooks.json", ".claude-plugin/plugin.json",
              "AGENTS.md", "CLAUDE.md", "GEMINI.md", "QWEN.md", ".cursor/rules/a.mdc")
     for name in names:

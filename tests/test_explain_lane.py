@@ -161,6 +161,9 @@ def _explained(case: Case, run: Path) -> tuple[list[ExplainReport], list[str]]:
 
 #: Drivable cases whose vendor side explain does not predict, and why (each is checked apart).
 NOT_PREDICTED = {
+    **{f"cline:{kind}": "Cline names the model's own call id (tool_call_id) in the hook_context frame of a tool "
+                        "hook's context; explain replays no model call, so it cannot name one (the lane lists the "
+                        "same difference: message-provenance)" for kind in ("pre_context", "post_context")},
     "claude:skill_shell_deny": "PreSkillShellCommand has no row here: explain refuses it with the reason",
     "claude:stop_block_unwrapped": "the CLI ran with a switch of its own process (CLAUDE_CODE_SHINY_FOUNTAIN=0) "
                                    "that no hook config carries; explain predicts the release's default",
@@ -218,15 +221,17 @@ def test_explain_predicts_what_the_real_vendor_did(lane: dict[str, Any], tmp_pat
     assert not disagree, json.dumps(disagree, indent=1)
 
 
-def test_opencode_scenarios_are_plugins_that_explain_names_and_does_not_replay(tmp_path: Path) -> None:
-    drivable = [c for c in cases_for("opencode") if not c.not_drivable]
+@pytest.mark.parametrize("vendor", [v for v in lane_vendors() if resolve_vendor(v).plugin_host])
+def test_opencode_scenarios_are_plugins_that_explain_names_and_does_not_replay(tmp_path: Path, vendor: str) -> None:
+    """OpenCode's, and Kilo's (an OpenCode fork whose lane runs OpenCode's plugin scenarios)."""
+    drivable = [c for c in cases_for(vendor) if not c.not_drivable]
     # Every OpenCode scenario is a plugin: the lane's recording plugin, or corpus plugins as written.
     assert drivable and all(not c.hooks and (c.plugin_rules is not None or c.plugins) for c in drivable)
     case = drivable[0]
     proj = prepare_project(case, tmp_path / "run")
-    config = proj / cli_for("opencode").hooks_file
-    trust_files("opencode", [config], command="tests/test_explain_lane.py: the scenario's own plugin")
-    report = anyio.run(explain, Question("opencode", tool="bash", tool_input={"command": TOOL_COMMAND},
+    config = proj / cli_for(vendor).hooks_file
+    trust_files(vendor, [config], command="tests/test_explain_lane.py: the scenario's own plugin")
+    report = anyio.run(explain, Question(vendor, tool="bash", tool_input={"command": TOOL_COMMAND},
                                          files=(config,), root=proj))
     assert report.hooks == () and report.vendor_view is None
     [note] = report.not_replayed

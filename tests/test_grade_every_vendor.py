@@ -39,6 +39,10 @@ FILES: dict[str, tuple[str, str | dict[str, object]]] = {
     "crush": ("crush.json", {"hooks": {"PreToolUse": [{"name": "guard", "matcher": "^bash$",
                                                        "command": "python3 -c 'import sys; sys.exit(0)'", "timeout": 10}]}}),
     "windsurf": (".windsurf/hooks.json", "windsurf/agent-hooks.1password.json"),
+    # Kilo loads OpenCode plugins from its own folder (.kilo/plugins), never from .opencode.
+    "kilo": (".kilo/plugins/guard.ts", "opencode/plugins/guard.ts"),
+    # Cline: a hook is a script named after its event (the Cline repository's own example).
+    "cline": (".clinerules/hooks/PreToolUse", "cline/PreToolUse"),
 }
 #: Vendors that read hooks only from the user's own config, never from a project (Kimi Code: ~/.kimi/config.toml).
 USER_ONLY = {"kimi"}

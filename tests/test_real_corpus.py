@@ -278,10 +278,10 @@ def test_twice_flags_the_local_copy_and_copilot_reading_claude(project: Path) ->
     assert any("Copilot CLI also runs" in d.why for d in doubles)
     assert any("Continue's cn also loads" in d.why for d in doubles)
     # AGENTS.md: Codex, OpenCode (no CLAUDE.md fallback needed), Copilot, Cursor, Qwen, Factory Droid,
-    # Continue, Kimi Code, Crush and Windsurf all carry it (Qwen: its only file in this project, since the public corpus
+    # Continue, Kimi Code, Crush, Windsurf and Cline all carry it (Qwen: its only file in this project, since the public corpus
     # has no Qwen hooks file yet; Kimi: its only project file, its hooks live in the user's config).
     agents = [d for d in doubles if d.why.startswith("AGENTS.md is read by several vendors")]
-    assert len(agents) == 9  # ten readers: the first carries it, nine more carry it again
+    assert len(agents) == 10  # eleven readers: the first carries it, ten more carry it again
 
 
 def test_grade_a_project_folder_in_one_command(project: Path) -> None:

@@ -379,8 +379,42 @@ ORACLE: list[tuple[str, str, Check]] = [
     ("opencode:post_block", "a throw in tool.execute.after is the result the model reads",
      lands("LANE-BLOCK", "tool_result", "LANE-BLOCK post")),
     ("opencode:perm_bash_ask", "an ask is rejected and the run ends", lambda o: not o.tool_ran and o.model_calls == 1),
+    # Cline 3.0.65 (cline --json): its file-hook runner, as the release's @cline/core reads it.
+    ("cline:deny_json", "a PreToolUse cancel ends the run: the call does not run, the model is not called again",
+     lambda o: not o.tool_ran and o.model_calls == 1 and o.tool_result is None),
+    ("cline:deny_exit2", "the exit code is never read: exit 2 with a reason on stderr lets the call run",
+     lambda o: o.tool_ran and o.model_calls == 2),
+    ("cline:cancel_exit1", "a cancel decides on any exit", lambda o: not o.tool_ran and o.model_calls == 1),
+    ("cline:last_control_wins", "the last HOOK_CONTROL line is the answer", lambda o: not o.tool_ran),
+    ("cline:rewrite", "overrideInput runs in place of the model's input", lambda o: o.tool_ran and o.rewritten),
+    ("cline:pre_context", "tool-hook context is a hook_context user message naming the tool and the model's call",
+     lands("LANE-CTX-PRE", "message:user", '<hook_context source="PreToolUse" tool_name="run__commands" '
+           'tool_call_id="call__0001">\nLANE-CTX-PRE\n</hook_context>')),
+    ("cline:post_block", "a PostToolUse cancel ends the run after the call", lambda o: o.tool_ran and o.model_calls == 1),
+    ("cline:prompt_observe", "a cline run never fires UserPromptSubmit for its prompt", lambda o: o.invoked == ()),
+    ("cline:session_cancel", "TaskStart is started detached: its cancel is never read", lambda o: o.tool_ran),
+    ("cline:stop_block_json", "so is TaskComplete's: the run ends after its first answer", lambda o: o.model_calls == 2),
+    ("cline:name_unknown_extension", "a hook file with an extension Cline does not run never fires",
+     lambda o: o.invoked == () and o.tool_ran),
+    ("cline:hooks_in_dot_cline", "the project's .cline/hooks folder is read too", lambda o: not o.tool_ran),
     ("opencode:perm_bash_denied_whole", "a tool denied whole is not offered to the model",
      lambda o: not o.tool_ran and "Model tried to call unavailable tool 'bash'" in (o.tool_result or "")),
+    # Kilo 7.7.9 (an OpenCode fork), under `kilo run`: OpenCode's plugin answers, no session-title request.
+    ("kilo:deny_json", "a tool.execute.before throw is the tool result", denied("LANE-DENY-JSON reason")),
+    ("kilo:rewrite", "mutated output.args run", lambda o: o.tool_ran and o.rewritten),
+    ("kilo:observe", "the system transform runs once for each model request (no session-title request)",
+     lambda o: o.model_calls == 2 and o.invoked.count("experimental.chat.system.transform") == 2),
+    ("kilo:session_context", "a system transform push is a system message",
+     lands("LANE-CTX-SESSION", "message:system", "LANE-CTX-SESSION")),
+    ("kilo:prompt_block", "a throw in chat.message calls no model", lambda o: o.model_calls == 0),
+    ("kilo:perm_bash_pattern", "a denied command reads the one rule that denied it, with its source",
+     denied('The user has specified a rule which prevents you from using this specific tool call. Here are some '
+            'of the relevant rules {"permission":"bash","pattern":"echo hello*","action":"deny","source":"project"}')),
+    ("kilo:perm_last_wins", "the last matching rule wins", lambda o: o.tool_ran),
+    ("kilo:perm_bash_ask", "an ask is rejected and the run ends", lambda o: not o.tool_ran and o.model_calls == 1),
+    ("kilo:perm_bash_denied_whole", "a tool denied whole is not offered, and no tool hook fires for the call",
+     lambda o: not o.tool_ran and "tool.execute.before" not in o.invoked
+     and "Model tried to call unavailable tool 'bash'" in (o.tool_result or "")),
 ]
 
 

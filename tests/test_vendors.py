@@ -29,7 +29,8 @@ VENDOR_DIR = Path(vendors.__file__).parent
 DATA_MODULES = sorted([*VENDOR_DIR.glob("*.py"), *VENDOR_DIR.glob("*/table.py"), *VENDOR_DIR.glob("*/__init__.py"),
                        VENDOR_DIR / "opencode" / "plugins.py"])
 EXPECTED_EVENTS = {"claude": 32, "codex": 12, "workbuddy": 27, "opencode": 29, "copilot": 25, "gemini": 9, "qwen": 21,
-                   "cursor": 23, "factory": 9, "continue": 17, "kimi": 14, "crush": 1, "windsurf": 8}
+                   "cursor": 23, "factory": 9, "continue": 17, "kimi": 14, "crush": 1, "windsurf": 8, "kilo": 29,
+                   "cline": 6}
 APPROXIMATE = {
     ("claude", "MessageDisplay"), ("claude", "StopFailure"), ("codex", "Interrupt"),
     ("workbuddy", "Elicitation"), ("workbuddy", "ElicitationResult"),
@@ -37,6 +38,11 @@ APPROXIMATE = {
     ("opencode", "session.deleted"), ("opencode", "session.updated"), ("opencode", "tui.toast.show"),
     ("qwen", "MessageDisplay"), ("qwen", "StopFailure"),
     ("kimi", "StopFailure"),  # Claude's row, which Kimi's derives from
+    # OpenCode's rows, which Kilo's derive from.
+    ("kilo", "installation.updated"), ("kilo", "server.connected"), ("kilo", "session.deleted"),
+    ("kilo", "session.updated"), ("kilo", "tui.toast.show"),
+    ("cline", "TaskError"),  # Claude's StopFailure row, which Cline's derives from
+    ("cline", "PreToolUse"),  # several rewritten commands run as one script here
 }
 #: ``model_construct`` and ``frozenset`` only for the table surface (vendors/surface.py says why).
 ALLOWED_CALLS = {"BridgeSpec", "EventRow", "VendorSpec", "RulesSpec", "ToolName", "Surface", "degrade", "HookVar",
@@ -98,6 +104,8 @@ def test_route_totals() -> None:
 #: each vendor's own event table (reference/vendor-protocols.md: Claude §1.2, Codex §2.2,
 #: CodeBuddy §3.2, OpenCode §4.2, Copilot §5.2).
 CAN_BLOCK = {
+    # Cline 3.0.65: only PreToolUse and PostToolUse are awaited; cancel ends the run on either.
+    "cline": {"PreToolUse", "PostToolUse"},
     # Crush (its source, internal/hooks): PreToolUse is its one event, and it denies.
     "crush": {"PreToolUse"},
     # Windsurf's docs: exit 2 blocks on its pre-hooks (the MCP one is unserved here).
@@ -117,6 +125,7 @@ CAN_BLOCK = {
               "UserPromptSubmit", "SubagentStop", "Stop"},
     "workbuddy": {"PreToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact"},
     "opencode": {"tool.execute.before", "permission", "permission.asked"},
+    "kilo": {"tool.execute.before", "permission", "permission.asked"},  # OpenCode's rows (vendors/kilo/spec.py)
     "copilot": {"preToolUse", "permissionRequest", "agentStop", "subagentStop"},
     # Gemini CLI 0.61.0's hooks reference and hook runner; BeforeModel blocks the model call (its row
     # refuses the step); AfterModel can block too, but has no row (no seam serves it: the table's unserved).
@@ -285,13 +294,14 @@ def test_rows_that_fire_on_part_of_a_seam_say_which_part() -> None:
         # that succeeded, a command that ran.
         ("windsurf", "post_read_code"): "success", ("windsurf", "post_write_code"): "success",
         ("windsurf", "post_run_command"): "completed",
+        ("kilo", "session.idle"): "idle",  # OpenCode's row, which Kilo's derives from
     }
     assert {s.id: s.shell for s in VENDORS} == {
         # Codex 0.171 runs a hook command as /bin/bash -c (its lane: a redirection it cannot open exits 1).
         "claude": "sh", "codex": "bash", "workbuddy": "user", "opencode": "sh", "copilot": "bash",
         "gemini": "bash", "qwen": "bash",  # Gemini CLI 0.61.0 getShellConfiguration(): bash -c on POSIX
-        "cursor": "sh", "factory": "sh", "continue": "sh", "kimi": "sh",
-        "crush": "sh", "windsurf": "sh"}  # Crush: its embedded POSIX interpreter, read as sh -c (a listed loss)  # Droid: Claude's, as its table derives it (not measured)
+        "cursor": "sh", "factory": "sh", "continue": "sh", "kimi": "sh", "cline": "sh",
+        "crush": "sh", "windsurf": "sh", "kilo": "sh"}  # Crush: its embedded POSIX interpreter, read as sh -c (a listed loss)  # Droid: Claude's, as its table derives it (not measured)
 
 
 # ── each loss stated once, at its scope ─────────────────────────────────────────────────────────

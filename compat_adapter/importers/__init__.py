@@ -151,5 +151,6 @@ def plugin_source(plugin: ImportedPlugin) -> PluginSource:
 
     if plugin.kind == "npm":
         return PluginSource(id=plugin.name, kind="npm", spec=plugin.name, options=plugin.options,
-                            origin=plugin.origin)
-    return file_source(Path(plugin.root), Path(plugin.name), options=plugin.options, origin=plugin.origin)
+                            origin=plugin.origin, vendor=plugin.vendor)
+    return file_source(Path(plugin.root), Path(plugin.name), options=plugin.options, origin=plugin.origin,
+                       vendor=plugin.vendor)

@@ -16,9 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from compat_adapter.catalog import unit_of
 from compat_adapter.declare import Declared
-from compat_adapter.model import CapabilityResult, EventRow, Surface
+from compat_adapter.model import CapabilityResult, EventRow, Surface, VendorSpec
 from compat_adapter.plugin_host.keys import grade_key, plugin_row, unsupported
-from vendors.opencode.table import OPENCODE
 
 if TYPE_CHECKING:
     # Named in annotations only: grading a report needs no plugin files read, and reading them
@@ -84,26 +83,32 @@ def grade_report(reports: Sequence[LoadReport], surface: Surface) -> tuple[Grade
     out: list[GradedHook] = []
     for report in reports:
         source = report.source
-        base = f"{OPENCODE.id}:{source.id}"
+        spec = _spec(source.vendor)
+        base = f"{spec.id}:{source.id}"
         if report.error is not None:
-            out.append(GradedHook(unsupported(base, LOAD_EVENT, f"the plugin did not load: {report.error}"),
-                                  source))
+            out.append(GradedHook(unsupported(base, LOAD_EVENT, f"the plugin did not load: {report.error}",
+                                              spec.id), source))
             continue
         for export in report.exports:
             if export.error is not None:
-                out.append(GradedHook(unsupported(f"{OPENCODE.id}:{export.id}", LOAD_EVENT,
-                                                   f"the plugin threw at load: {export.error}"), source,
-                                      export.id))
+                out.append(GradedHook(unsupported(f"{spec.id}:{export.id}", LOAD_EVENT,
+                                                   f"the plugin threw at load: {export.error}", spec.id),
+                                      source, export.id))
                 continue
             for key in export.keys:
-                result = grade_key(f"{OPENCODE.id}:{export.id}:{key}", key, surface)
+                result = grade_key(f"{spec.id}:{export.id}:{key}", key, surface, spec)
                 out.append(GradedHook(result, source, export.id, key, plugin_row(key)))
     return tuple(out)
 
 
+def _spec(vendor: str) -> VendorSpec:
+    """The table a source's rows are graded under: OpenCode's, or the fork's that named the plugin."""
+    return unit_of(vendor).spec
+
+
 def runtime_missing(sources: Sequence[PluginSource], why: str) -> tuple[GradedHook, ...]:
     """Every source refused at once: the plugin host cannot start here."""
-    return tuple(GradedHook(unsupported(f"{OPENCODE.id}:{s.id}", LOAD_EVENT, why), s) for s in sources)
+    return tuple(GradedHook(unsupported(f"{s.vendor}:{s.id}", LOAD_EVENT, why, s.vendor), s) for s in sources)
 
 
 def plugin_declarations(reports: Sequence[LoadReport], surface: Surface
@@ -117,7 +122,8 @@ def plugin_declarations(reports: Sequence[LoadReport], surface: Surface
     for graded in grade_report(reports, surface):
         declared = None
         if graded.result.mounted and graded.row is not None:
-            declared = Declared(spec=OPENCODE, unit=unit_of(OPENCODE.id), row=graded.row, handler=None, handler_kind="callable",
+            unit = unit_of(graded.source.vendor)
+            declared = Declared(spec=unit.spec, unit=unit, row=graded.row, handler=None, handler_kind="callable",
                                 id=graded.result.id, origin=graded.plugin)
         out.append((graded.result, declared))
     return out

@@ -10,7 +10,7 @@ loaded, loads no report type.
 
 from __future__ import annotations
 
-from compat_adapter.model import Capability, CapabilityResult, EventRow, Route, Surface, capability_result
+from compat_adapter.model import Capability, CapabilityResult, EventRow, Route, Surface, VendorSpec, capability_result
 from vendors.opencode.plugins import PLUGIN_EVENTS, PLUGIN_LOSSES, PLUGIN_REFUSED
 from vendors.opencode.table import OPENCODE
 
@@ -25,9 +25,9 @@ def plugin_row(key: str) -> EventRow | None:
     return _ROWS.get(key)
 
 
-def unsupported(id: str, event: str, reason: str) -> CapabilityResult:
-    """An OpenCode plugin row that cannot run here, with why."""
-    return capability_result(id=id, vendor=OPENCODE.id, event=event, capability=Capability.UNSUPPORTED,
+def unsupported(id: str, event: str, reason: str, vendor: str = OPENCODE.id) -> CapabilityResult:
+    """An OpenCode plugin row (of ``vendor``, OpenCode or a fork) that cannot run here, with why."""
+    return capability_result(id=id, vendor=vendor, event=event, capability=Capability.UNSUPPORTED,
                              route=Route.UNSUPPORTED, reason=reason)
 
 
@@ -41,18 +41,19 @@ def _missing(row: EventRow, surface: Surface) -> str | None:
     return None
 
 
-def grade_key(id: str, key: str, surface: Surface) -> CapabilityResult:
-    """Grade one hook key of one loaded plugin."""
+def grade_key(id: str, key: str, surface: Surface, spec: VendorSpec = OPENCODE) -> CapabilityResult:
+    """Grade one hook key of one loaded plugin, under ``spec``: OpenCode's table, or a fork's whose
+    plugins are OpenCode's (its own id and vendor-wide losses, OpenCode's plugin rows)."""
     row = _ROWS.get(key)
     if row is None:
         reason = _REFUSED.get(key)
         if reason is None:
             reason = f"OpenCode 1.18.33 has no plugin hook named {key!r}, so nothing would call it"
-        return unsupported(id, key, reason)
+        return unsupported(id, key, reason, spec.id)
     missing = _missing(row, surface)
     if missing is not None:
-        return unsupported(id, key, missing)
-    return capability_result(id=id, vendor=OPENCODE.id, event=key, capability=Capability.ADAPTED,
+        return unsupported(id, key, missing, spec.id)
+    return capability_result(id=id, vendor=spec.id, event=key, capability=Capability.ADAPTED,
                              route=Route.PLUGIN_HOST, seams=row.seams,
                              services=tuple(str(s) for s in row.services), point=row.point,
-                             degradations=OPENCODE.losses + PLUGIN_LOSSES + row.degradations)
+                             degradations=spec.losses + PLUGIN_LOSSES + row.degradations)

@@ -17,6 +17,7 @@ from urllib.parse import unquote, urlparse
 
 from compat_adapter.importers.loaders import load_jsonc
 from compat_adapter.jsondata import thaw
+from vendors.opencode.table import OPENCODE
 
 __all__ = ("CONFIGS", "PLUGIN_DIRS", "PLUGIN_SUFFIXES", "PluginSource", "project_sources")
 
@@ -38,6 +39,9 @@ class PluginSource:
     options: Mapping[str, Any] | None = None
     origin: str = ""
     """Where it was named (config place or file), for messages."""
+    vendor: str = OPENCODE.id
+    """The vendor whose project named it (OpenCode, or a fork whose plugins are OpenCode's): its
+    rows are graded and mounted under that vendor's id and table."""
 
     def wire(self) -> dict[str, Any]:
         return {"id": self.id, "kind": self.kind, "path": self.path, "spec": self.spec,
@@ -60,11 +64,12 @@ def project_sources(root: Path) -> tuple[PluginSource, ...]:
 
 
 def file_source(root: Path, path: Path, *, options: Mapping[str, Any] | None = None,
-                origin: str | None = None) -> PluginSource:
+                origin: str | None = None, vendor: str = OPENCODE.id) -> PluginSource:
     """A plugin file; its id is its path relative to the project when it is inside it."""
     root, full = root.resolve(), path.resolve()
     shown = str(full.relative_to(root)) if full.is_relative_to(root) else str(full)
-    return PluginSource(id=shown, kind="file", path=str(full), options=options, origin=origin or shown)
+    return PluginSource(id=shown, kind="file", path=str(full), options=options, origin=origin or shown,
+                        vendor=vendor)
 
 
 def _config_sources(root: Path, config: Path) -> list[PluginSource]:

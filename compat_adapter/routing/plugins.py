@@ -17,7 +17,8 @@ the hooks of one key run in mount order on one shared ``output``, as OpenCode ru
   follow it;
 * ``experimental.chat.system.transform`` on ``agent/pre-step`` too, after ``chat.message``: OpenCode
   calls it before every model request, so it runs before every step (and once more on a session's
-  first prompt, for the session-title request OpenCode makes and this host does not); lines that
+  first prompt, for the session-title request OpenCode makes and this host does not, where the
+  vendor's table says it makes one: ``VendorSpec.plugin_title_request``); lines that
   differ from the last ones given reach the model as one sourced system message;
 * ``permission.ask`` on ``approval/request``; ``event`` on the host moments that stand for bus
   events.
@@ -321,10 +322,11 @@ class PluginHostRouter:
             return None
         session = event.agent.session.id
         input = {"sessionID": session, "model": {}}
-        if session not in self._titled and any(m.source.kind == "user" for m in event.messages):
+        titles = any(e.spec.plugin_title_request for e in self._by_key[SYSTEM_TRANSFORM])
+        if titles and session not in self._titled and any(m.source.kind == "user" for m in event.messages):
             # OpenCode's first prompt of a session also starts a session-title request, and the
             # transform runs for it too; this host makes no such request, so what the plugin
-            # pushes for it reaches no model.
+            # pushes for it reaches no model. A vendor that makes none (its table says) has no such call.
             self._titled.add(session)
             result, entries = await self._run(SYSTEM_TRANSFORM, input, {"system": []})
             self._record(entries, points.PRE_STEP.name, result, "none", True,

@@ -21,7 +21,7 @@ from compat_adapter.testing.live.speakers import Speaker
 if TYPE_CHECKING:
     from compat_adapter.testing.live.harness import Session
 
-__all__ = ("CLI", "LIVE", "OpenCodeCli", "OpenCodeSpeaker")
+__all__ = ("CLI", "LIVE", "OpenCodeCli", "OpenCodeSpeaker", "write_lane_config", "xdg_env")
 
 #: A team opencode.json's keys that pick providers and models (cloudflare/workers-sdk enables only its
 #: AI gateway): the lane's run has one provider, the scripted model, so these go.
@@ -56,21 +56,9 @@ class OpenCodeCli(VendorCli):
               options: Mapping[str, Any]) -> list[str]:
         home, proj = run / "home", run / "proj"
         config = home / ".config"
-        env.update(XDG_CONFIG_HOME=str(config), XDG_DATA_HOME=str(home / ".local/share"),
-                   XDG_CACHE_HOME=str(home / ".cache"), XDG_STATE_HOME=str(home / ".local/state"),
-                   OPENCODE_DISABLE_MODELS_FETCH="1", OPENCODE_DISABLE_AUTOUPDATE="1",
+        env.update(xdg_env(home), OPENCODE_DISABLE_MODELS_FETCH="1", OPENCODE_DISABLE_AUTOUPDATE="1",
                    OPENCODE_DISABLE_LSP_DOWNLOAD="1", OPENCODE_DISABLE_SHARE="1")
-        # A case's own opencode.json (its permission rules …) keeps its keys beside the lane's model;
-        # its own choice of providers and models goes: the scripted model is the run's only one.
-        settings = proj / "opencode.json"
-        own = json.loads(settings.read_text()) if settings.is_file() else {}
-        for key in _PROVIDER_KEYS:
-            own.pop(key, None)
-        settings.write_text(json.dumps({
-            **own, "$schema": "https://opencode.ai/config.json", "model": "mock/mock-model",
-            "provider": {"mock": {"npm": "@ai-sdk/openai-compatible", "name": "Mock",
-                                  "options": {"baseURL": f"{base}/v1", "apiKey": "sk-test"},
-                                  "models": {"mock-model": {"name": "Mock", "tool_call": True}}}}}, indent=1))
+        write_lane_config(proj / "opencode.json", base, "https://opencode.ai/config.json")
         # OpenCode npm-installs its plugin package into every config folder at start unless the
         # folder already has node_modules and a lock naming it: link the lane's copy (offline trick).
         for folder in (proj / ".opencode", config / "opencode"):
@@ -123,6 +111,26 @@ class OpenCodeCli(VendorCli):
             "perm_bash_denied_whole": _permission({"bash": "deny"}),
             "perm_edit_pattern": _permission({"edit": {"*.txt": "deny"}}, (("write", "notes.txt"), ("text", "done"))),
         }
+
+
+def xdg_env(home: Path) -> dict[str, str]:
+    """The XDG folders of a run's scratch home (where OpenCode and its forks keep config, data, state)."""
+    return {"XDG_CONFIG_HOME": str(home / ".config"), "XDG_DATA_HOME": str(home / ".local/share"),
+            "XDG_CACHE_HOME": str(home / ".cache"), "XDG_STATE_HOME": str(home / ".local/state")}
+
+
+def write_lane_config(settings: Path, base: str, schema: str, **extra: Any) -> None:
+    """A case's own config (its permission rules …) keeps its keys beside the lane's model; its own
+    choice of providers and models goes: the scripted model is the run's only one. ``extra``: the
+    driver's own keys."""
+    own = json.loads(settings.read_text()) if settings.is_file() else {}
+    for key in _PROVIDER_KEYS:
+        own.pop(key, None)
+    settings.write_text(json.dumps({
+        **own, **extra, "$schema": schema, "model": "mock/mock-model",
+        "provider": {"mock": {"npm": "@ai-sdk/openai-compatible", "name": "Mock",
+                              "options": {"baseURL": f"{base}/v1", "apiKey": "sk-test"},
+                              "models": {"mock-model": {"name": "Mock", "tool_call": True}}}}}, indent=1))
 
 
 def _permission(rules: dict[str, Any], steps: tuple[tuple[str, str], ...] | None = None) -> Scenario:

@@ -504,4 +504,5 @@ OPENCODE = VendorSpec(
     exit2_blocks=False,  # a plugin's thrown error blocks, not an exit code
     failure_denies=(),
     plugin_host=True,
+    plugin_title_request=True,  # measured: `opencode run` asks its small model for a session title
 )

@@ -41,6 +41,7 @@ from compat_adapter.testing.live.drivers import (
     drive_todo,
     drive_workspace,
 )
+from compat_adapter.testing.live.narrow import drive_pre_tool_halt, drive_stop_observed
 from compat_adapter.testing.live.speakers import speaker_for
 from compat_adapter.testing.live.harness import (
     CONCURRENCY,
@@ -126,8 +127,12 @@ def _scenarios(spec: VendorSpec, row: EventRow) -> list[tuple[str, Driver, dict[
     """The sessions one row is checked in: (label, driver, host options)."""
     driver = driver_for(row)
     out: list[tuple[str, Driver, dict[str, Any]]] = [(row.point, driver, {})]
-    if driver is drive_pre_tool and speaker_for(spec.id).honours_ask(row.event):
+    if driver is drive_pre_tool and speaker_for(spec.id).halts(row.event):
+        out[0] = (row.point, drive_pre_tool_halt, {})
+    elif driver is drive_pre_tool and speaker_for(spec.id).honours_ask(row.event):
         out.append(("ask", drive_pre_tool_ask, {}))
+    if driver is drive_stop and row.blocking == "observe":
+        out[0] = (row.point, drive_stop_observed, {})
     if driver is drive_approval and row.blocking == "observe":
         # The vendor reads nothing of a permission hook's answer: the person decides (allows here).
         out[0] = (row.point, drive_approval_observed, {})

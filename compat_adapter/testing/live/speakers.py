@@ -44,6 +44,11 @@ class Speaker:
         (:attr:`ask_honoured` unless the vendor reads ask on some events only)."""
         return self.ask_honoured
 
+    def halts(self, event: str) -> bool:
+        """Whether the vendor's only refusal on the pre-tool event ``event`` ends the whole run (its
+        :meth:`deny` stops the agent) rather than refusing the one call."""
+        return False
+
     def deny(self, event: str) -> dict[str, Any]:
         """A pre-tool deny."""
         raise NotImplementedError(self.vendor)

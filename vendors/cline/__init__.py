@@ -1,0 +1,1 @@
+"""Cline CLI (``cline``): one hook file per event in ``.clinerules/hooks`` or ``.cline/hooks``."""
