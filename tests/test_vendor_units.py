@@ -300,6 +300,8 @@ JUSTIFIED = {
     "host/embedded/bridges/codex.py": {"codex"},
     # Issue 38's done-when lane case is, by its definition, a Claude guard (test support).
     "testing/lane/porting.py": {"claude"},
+    # The C compiler's command name, which Claude's alias happens to spell.
+    "port/fastclient.py": {"cc"},
 }
 
 

@@ -151,6 +151,7 @@ def _plan_plugin(root: Path, plugin: Any, target: str, results: list[CapabilityR
     from compat_adapter.plugin_host.grade import LOAD_EVENT
     from compat_adapter.plugin_host.keys import plugin_row, unsupported
     from compat_adapter.port.plugins import PLUGIN_TIMEOUT_S, digest, plugin_keys, unported_reason
+    from vendors.opencode.table import OPENCODE
 
     if plugin.kind != "file":
         refused.append(f"PLUGIN_NOT_PORTED: {plugin.origin} — an npm plugin is installed by OpenCode itself, "
@@ -168,16 +169,18 @@ def _plan_plugin(root: Path, plugin: Any, target: str, results: list[CapabilityR
         result = grade_plugin_key(row, target, relpath)
         results.append(result)
         if result.mounted:
-            rows[("opencode", key)] = row
-            groups.setdefault(("opencode", key), []).append({"plugin": relpath, "origin": relpath,
+            rows[(OPENCODE.id, key)] = row
+            groups.setdefault((OPENCODE.id, key), []).append({"plugin": relpath, "origin": relpath,
                                                              "digest": digest(root / relpath)})
-            timeouts[("opencode", key)] = PLUGIN_TIMEOUT_S
+            timeouts[(OPENCODE.id, key)] = PLUGIN_TIMEOUT_S
 
 
 def grade_plugin_key(row: EventRow, target: str, rid: str) -> CapabilityResult:
     """A carried OpenCode plugin key graded on ``target``: as its point's hook, and what the shim
     does not carry of a plugin callback (its rewrite of a tool's output)."""
-    result = grade_port(row, "opencode", target, id=rid)
+    from vendors.opencode.table import OPENCODE
+
+    result = grade_port(row, OPENCODE.id, target, id=rid)
     if row.point != "tools/post-execute" or not result.mounted:
         return result
     lost = Degradation(code=DegradationCode.OUTPUT_REWRITE_IGNORED,
