@@ -161,6 +161,8 @@ def _explained(case: Case, run: Path) -> tuple[list[ExplainReport], list[str]]:
 
 #: Drivable cases whose vendor side explain does not predict, and why (each is checked apart).
 NOT_PREDICTED = {
+    "kimi:post_context_fast": "whether Kimi's unawaited post-tool hook runs depends on how soon the turn ends (the "
+                              "model's latency), which no hook config carries; explain predicts it runs",
     **{f"cline:{kind}": "Cline names the model's own call id (tool_call_id) in the hook_context frame of a tool "
                         "hook's context; explain replays no model call, so it cannot name one (the lane lists the "
                         "same difference: message-provenance)" for kind in ("pre_context", "post_context")},

@@ -39,6 +39,8 @@ MAIN = "node_modules/@moonshot-ai/kimi-code/dist/main.mjs"
 _WALL = re.compile(r"\AWall time: [0-9.]+ seconds\n")
 _ENUM = re.compile(rb'\[\s*"PreToolUse"(?:,\s*"[A-Za-z]+")+\s*\]')
 OBSERVED = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop")
+#: The model latency (s) of the cases that observe a post-tool hook (measured: 3 s lets it run).
+SLOW_MODEL_S = 3.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,16 +84,22 @@ class KimiCli(VendorCli):
         deny = hso(pre, permissionDecision="deny", permissionDecisionReason="LANE-DENY-JSON reason")
         out = claude_like(OBSERVED)
         out.update({
-            "observe": (tuple(HookAnswer(e) for e in OBSERVED), {}),
+            # Kimi's post-tool hooks start unawaited and die if the turn ends first (table._KILLED): the
+            # cases that observe them give the model a real model's latency after the tool's result.
+            "observe": (tuple(HookAnswer(e) for e in OBSERVED), {"options": {"model_delay": SLOW_MODEL_S}}),
             "deny_exit2": ((HookAnswer(pre, stderr="LANE-DENY-EXIT2 reason", exit=2),), {}),
             "deny_json": ((HookAnswer(pre, deny),), {}),
             "deny_json_exit1": ((HookAnswer(pre, deny, exit=1),), {}),
             "allow": ((HookAnswer(pre, hso(pre, permissionDecision="allow")),), {}),
             "pre_context": ((HookAnswer(pre, hso(pre, additionalContext="LANE-CTX-PRE")),), {}),
-            # Kimi kills a post-tool hook before it reads its input (table._KILLED): silent at the vendor.
             "post_context": ((HookAnswer(post, hso(post, additionalContext="LANE-CTX-POST")),),
-                             {"options": {"silent": True}}),
-            "post_block": ((HookAnswer(post, stderr="LANE-BLOCK post", exit=2),), {"options": {"silent": True}}),
+                             {"options": {"model_delay": SLOW_MODEL_S}}),
+            "post_block": ((HookAnswer(post, stderr="LANE-BLOCK post", exit=2),),
+                           {"options": {"model_delay": SLOW_MODEL_S}}),
+            # A model that answers at once: the turn ends before the hook is up, so Kimi kills it
+            # before it reads its input (silent at the vendor; here it runs: listed).
+            "post_context_fast": ((HookAnswer(post, hso(post, additionalContext="LANE-CTX-POST")),),
+                                  {"options": {"silent": True}}),
             "prompt_context": ((HookAnswer("UserPromptSubmit", hso("UserPromptSubmit",
                                                                     additionalContext="LANE-CTX-PROMPT")),), {}),
             "session_context": ((HookAnswer("SessionStart", hso("SessionStart",

@@ -89,9 +89,10 @@ _UNAWAITED = degrade(
 )
 _KILLED = degrade(
     "timing-differs",
-    "Kimi starts a post-tool hook with the tool call's abort signal, which has fired by the time the hook's "
-    "process is up, so it kills the hook before writing its input (runHook, 2.1.0; measured: in every kimi -p "
-    "lane run the recording PostToolUse hook never logged), where this host runs it to the end.",
+    "Kimi starts a post-tool hook without waiting for it and hands it the turn's abort signal: when the model "
+    "answers and the turn ends before the hook's process is up, Kimi kills the hook before writing its input "
+    "(runHook, 2.1.0; measured: with the lane's model answering at once the hook never ran, with 3 s of model "
+    "latency it did), where this host runs it to the end.",
 )
 #: Row losses of Kimi's own, by event. (After a Stop hook blocks, Kimi runs no Stop hook again until
 #: the turn ends, and neither does this host: its voice's stop_again, lane case kimi:stop_block_exit2.)

@@ -18,9 +18,7 @@ UNIT = vendor_unit(
     # Measured (lane, kimi -p 2.1.0): a Stop block continues the turn once and Stop is not run again
     # (runStop returns at once while stopHookContinuationUsed, reset when the turn ends).
     voice=KimiVoice("kimi", post_block="ignored", stop_guard=1, stop_again=False),
-    # Only a prompt hook's stdout reaches the model; a post-tool hook is killed before it reads its
-    # input (table._KILLED), so explain says it does not run there.
-    landing=Facts(context={"prompt": "message:user"}, unfired=frozenset({"PostToolUse", "PostToolUseFailure"})),
+    landing=Facts(context={"prompt": "message:user"}),  # only a prompt hook's stdout reaches the model
     lane="vendors.kimi.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=None,  # Kimi's permission modes are its own settings, not read here
     host=None,  # no host face yet: port does not write Kimi's config

@@ -71,7 +71,10 @@ def turns_for(case: Case, proj: Path | None = None) -> list[dict[str, Any]]:
                      for k, v in made["arguments"].items()}
         return {**made, "arguments": {**arguments, **extra}}
 
-    return [{"calls": [one(kind, value)]} if kind in calls else {"text": value} for kind, value in case.steps]
+    # A case may give the model a real model's latency on the turns after the first (``model_delay``).
+    delay = {"delay": float(case.options["model_delay"])} if case.options.get("model_delay") else {}
+    turns = [{"calls": [one(kind, value)]} if kind in calls else {"text": value} for kind, value in case.steps]
+    return [turns[0], *({**t, **delay} for t in turns[1:])] if turns else turns
 
 
 def hook_files(case: Case, proj: Path) -> list[Path]:

@@ -43,6 +43,8 @@ class ModelTurn:
     text: str | None = None
     calls: tuple[ModelCall, ...] = ()
     error: str | None = None
+    #: Seconds the model takes before it answers (a real model's latency; the script's default is none).
+    delay: float = 0.0
 
 
 def turns_from_json(data: object) -> tuple[ModelTurn, ...]:
@@ -59,7 +61,7 @@ def turns_from_json(data: object) -> tuple[ModelTurn, ...]:
             out.append(ModelTurn(text=item))
         elif isinstance(item, Mapping):
             calls = tuple(ModelCall(str(c["name"]), dict(c.get("arguments", {}))) for c in item.get("calls", ()))
-            out.append(ModelTurn(item.get("text"), calls))
+            out.append(ModelTurn(item.get("text"), calls, delay=float(item.get("delay", 0.0))))
         else:
             raise ValueError(f"not a model turn: {item!r}")
     return tuple(out)
@@ -170,6 +172,8 @@ class ModelServer:
             if self.log_path is not None:
                 with self.log_path.open("a", encoding="utf-8") as f:
                     f.write(json.dumps(rec.as_json()) + "\n")
+        if turn.delay:
+            time.sleep(turn.delay)  # this request's thread only: the server answers others meanwhile
         return step, turn
 
     @property
