@@ -278,10 +278,13 @@ def test_twice_flags_the_local_copy_and_copilot_reading_claude(project: Path) ->
     assert any("Copilot CLI also runs" in d.why for d in doubles)
     assert any("Continue's cn also loads" in d.why for d in doubles)
     # AGENTS.md: Codex, OpenCode (no CLAUDE.md fallback needed), Copilot, Cursor, Qwen, Factory Droid,
-    # Continue, Kimi Code, Crush, Windsurf and Cline all carry it (Qwen: its only file in this project, since the public corpus
+    # Continue, Kimi Code, Crush, Windsurf, Cline and Kilo all carry it (Qwen: its only file in this project, since the public corpus
     # has no Qwen hooks file yet; Kimi: its only project file, its hooks live in the user's config).
     agents = [d for d in doubles if d.why.startswith("AGENTS.md is read by several vendors")]
-    assert len(agents) == 10  # eleven readers: the first carries it, ten more carry it again
+    # Twelve readers: the first carries it, eleven more carry it again; and Kilo reads opencode.json
+    # (its legacy config name), so the instructions that file names are carried twice too.
+    assert len(agents) == 12
+    assert sum(d.origin.endswith("opencode.json:instructions") for d in agents) == 1
 
 
 def test_grade_a_project_folder_in_one_command(project: Path) -> None:

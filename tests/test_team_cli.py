@@ -187,9 +187,9 @@ def test_grade_at_80_columns_fits_starts_with_the_summary_and_folds(team: Path) 
     lines = untrusted.stdout.splitlines()
     assert max(len(line) for line in lines) <= 80
     # AGENTS.md is carried once per vendor that reads it (Qwen, Cursor, Factory Droid, Continue, Kimi
-    # Code, Crush, Windsurf and Cline too, since their units): 15 CARRY; CodeBuddy's defaultMode is
+    # Code, Crush, Windsurf, Cline and Kilo too, since their units): 16 CARRY; CodeBuddy's defaultMode is
     # graded with its permission rules, whatever the trust: 1 ADAPTED.
-    assert re.match(r"^32 graded on embedded \S+: 1 ADAPTED, 15 CARRY, 16 UNSUPPORTED$", lines[0])
+    assert re.match(r"^33 graded on embedded \S+: 1 ADAPTED, 16 CARRY, 16 UNSUPPORTED$", lines[0])
     assert lines[1].startswith("  16 held back until trusted")
     # The command the rows point to is whole, on a line of its own.
     assert "    compat-adapter trust ." in lines
@@ -197,7 +197,7 @@ def test_grade_at_80_columns_fits_starts_with_the_summary_and_folds(team: Path) 
     trusted = cli("grade", ".", cwd=team)
     lines = trusted.stdout.splitlines()
     assert trusted.returncode == 0 and max(len(line) for line in lines) <= 80
-    assert lines[0].startswith("32 graded on embedded") and "17 ADAPTED" in lines[0]
+    assert lines[0].startswith("33 graded on embedded") and "17 ADAPTED" in lines[0]
     assert len(lines) < 120  # 259 before: every finding once, folded
     text = trusted.stdout
     assert text.count("AGENTS.md is read by several vendors") == 1
