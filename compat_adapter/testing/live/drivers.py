@@ -251,7 +251,7 @@ async def drive_stop(s: Session) -> None:
     agent = await s.host.create_agent(script=["first answer", "second answer"])
     result = await agent.run_turn("fix the tests")
     await s.host.settle()
-    check_payload(s, tool=None, at_least=2)
+    check_payload(s, tool=None, at_least=2 if voice_of(s.vendor).stop_again else 1)  # Kimi: once a turn
     steered = [m for m in user_messages(agent.session) if CONTINUE in m["text"]]
     s.expect(result.steps == 2 and result.reason == "completed",
              f"a stop block did not force exactly one more step: {result}",
