@@ -69,6 +69,11 @@ class KiloCli(OpenCodeCli):
         rules = {**(case.plugin_rules or {}), "log": str(run / "state" / "hooks.jsonl")}
         (target.parent.parent / "lane_rules.json").write_text(json.dumps(rules))
 
+    def ends_nonzero(self, case: Case) -> bool:
+        # `kilo run` ends a run whose ask it auto-rejected with exit 1 (measured, 7.7.9: "run ended
+        # with an auto-rejected permission").
+        return OpenCodeCli.ends_nonzero(self, case) or case.kind.endswith("_ask")
+
     def scenarios(self) -> Mapping[str, Scenario]:
         out = {kind: scenario for kind, scenario in OpenCodeCli.scenarios(self).items() if kind not in _OPENCODE_ONLY}
         for kind, scenario in out.items():

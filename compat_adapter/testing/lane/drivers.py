@@ -105,8 +105,7 @@ def vendor_outcome(case: Case, run: Path, **options: Any) -> Outcome:
         tool_result=_first_tool_result(main, roots), landings=landings(main, roots), model_calls=len(main),
         reads=new_items(main), notes=tuple(notes), texts=tuple(tuple(items) for items in main),
         shown=None if seen is None else tuple(normalize_text(t, roots) for t in seen),
-        # A blocked prompt ends some CLIs' run non-zero (Copilot exits 1), natively or ported.
-        error=None if record.result["rc"] == 0 or case.kind.endswith("prompt_block")
+        error=None if record.result["rc"] == 0 or cli.ends_nonzero(case)
         or (killed is not None and record.result["timed_out"]) else
         f"the CLI exited {record.result['rc']}: {record.result['stderr'][-400:]}")
 

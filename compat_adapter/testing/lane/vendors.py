@@ -102,6 +102,11 @@ class VendorCli:
         return tuple(line.strip() for stream in ("stdout", "stderr") for line in str(result.get(stream) or "").splitlines()
                      if any(m in line for m in SHOWN_MARKERS))
 
+    def ends_nonzero(self, case: Case) -> bool:
+        """Whether the CLI's run of ``case`` ends non-zero by design, not as a failed run: a blocked
+        prompt ends some CLIs' run so (Copilot exits 1), natively or ported."""
+        return case.kind.endswith("prompt_block")
+
     def tool_text(self, text: str) -> str:
         """A tool result as the model read it, without the framing the CLI puts on every result
         whatever a hook says (Kimi Code prefixes each with its wall time); as is by default."""
