@@ -275,6 +275,8 @@ FACT_KEYS = ("tool_name", "tool_input", "tool_use_id", "tool_response", "is_erro
 @SETTINGS
 # Found by this test in a full run: a batch's tool_calls that is not a list.
 @example(("claude", "PostToolBatch"), {"tool_name": "bash", "tool_calls": 1}, None)
+# Found by CI: a prompt that is not a string, which Kimi wraps as a text part.
+@example(("kimi", "UserPromptSubmit"), {"prompt": []}, None)
 @given(st.sampled_from(EVENTS),
        st.dictionaries(st.sampled_from(FACT_KEYS),
                        st.one_of(json_values, st.sampled_from(["bash", "write", "edit", "read"])),

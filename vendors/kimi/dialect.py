@@ -50,7 +50,10 @@ class KimiDialect(Searched, ClaudeDialect):
     def subject(self, moment: Moment) -> str | None:
         if moment.event == "UserPromptSubmit":
             parts = self.payload(moment).get("prompt") or []
-            return " ".join(p.get("text", "") for p in parts if isinstance(p, dict) and p.get("type") == "text")
+            # A prompt part's text is a string in Kimi's schema; anything else is read as its text form,
+            # so a malformed payload still yields a subject rather than an error.
+            return " ".join(str(p.get("text") or "") for p in parts
+                            if isinstance(p, dict) and p.get("type") == "text")
         return super().subject(moment)
 
 
