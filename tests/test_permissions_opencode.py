@@ -11,7 +11,9 @@ import pytest
 from compat_adapter import CompatAdapter, MemoryHost
 from compat_adapter.host.script import Reply, call
 from compat_adapter.importers import import_project, register_import
-from vendors.opencode.permissions import REJECTED, evaluate, from_config, hidden_tools, judge, matches
+from compat_adapter.host.embedded.tools import TOOLS
+from compat_adapter.host.offer import ToolOffer
+from vendors.opencode.permissions import REJECTED, evaluate, from_config, hidden_tools, judge, matches, unavailable
 
 LANE_COMMAND = "echo ran > tool-ran.txt; echo hello-from-tool"
 WORKTREE = "/work/proj"
@@ -164,8 +166,56 @@ async def test_a_call_to_a_tool_denied_whole_still_runs_the_after_hooks(tmp_path
         agent = await host.create_agent(script=[Reply(calls=(call("bash", command="rm -rf build"),)), "done"])
         await agent.run_turn("go")
     texts = [e.data["text"] for e in agent.session.of_type("tool/result")]
-    assert texts == ["The arguments provided to the tool are invalid: Model tried to call unavailable tool 'bash'."]
+    # The list is of the tools the host offered (bash not among them), in OpenCode's names where it
+    # has them, sorted, with OpenCode's own `invalid`.
+    assert texts == ["The arguments provided to the tool are invalid: Model tried to call unavailable tool 'bash'. "
+                     "Available tools: ask_user_question, edit, invalid, read, task, todo, write."]
     assert seen == ["after"] and (root / "build").is_dir()
+
+
+async def test_a_tool_denied_whole_is_not_offered_to_the_model(tmp_path: Path) -> None:
+    # OpenCode drops such a tool from the request's tools (its LLM layer filters Permission.disabled
+    # before the call); here the guard keeps it out of the host's tools/offer.
+    root = _project(tmp_path, {"permission": {"bash": "deny", "edit": {"*": "allow", "secrets/*": "deny"}}})
+    offers: list[tuple[str, ...]] = []
+    async with MemoryHost(root) as host, CompatAdapter(host) as adapter:
+        await register_import(adapter, import_project("opencode", root))
+
+        async def seen(offer: ToolOffer, next: object) -> object:
+            offered = await next()  # type: ignore[operator]
+            offers.append(offered)
+            return offered
+
+        host.on("tools/offer", seen)  # after the guard: it sees the catalogue before the guard's cut
+        agent = await host.create_agent(script=["done"])
+        await agent.run_turn("go")
+        offered = agent.offered
+    assert offers == [tuple(TOOLS)]
+    # The edit tools stay: edit's last rule denies one pattern, not `*`.
+    assert offered is not None and "bash" not in offered and {"edit", "write", "read"} <= set(offered)
+
+
+def test_the_unavailable_tool_error_lists_the_offered_tools_sorted_with_invalid() -> None:
+    # As the 1.18.33 binary builds it: the AI SDK's NoSuchToolError over the sorted tool object.
+    assert unavailable("bash", ["write", "edit", "read"]) == (
+        "The arguments provided to the tool are invalid: Model tried to call unavailable tool 'bash'. "
+        "Available tools: edit, invalid, read, write.")
+    assert unavailable("bash") == ("The arguments provided to the tool are invalid: Model tried to call "
+                                   "unavailable tool 'bash'.")
+
+
+def test_a_host_without_the_offer_seam_lists_the_offered_tool_as_a_loss(tmp_path: Path) -> None:
+    from compat_adapter.host.surfaces import EMBEDDED_SURFACE, surface_named
+    from compat_adapter.permissions.grade import grade_permission
+    from vendors.opencode.permission_language import LANGUAGE
+
+    rule = LANGUAGE.read({"bash": "deny"}, path=tmp_path / "opencode.json", shown="opencode.json",
+                         place="permission", scope="project").rules[0]
+    on_embedded = grade_permission(rule, LANGUAGE, EMBEDDED_SURFACE)
+    on_dsh = grade_permission(rule, LANGUAGE, surface_named("dsh"))
+    assert "scope-differs" not in {str(d.code) for d in on_embedded.degradations}
+    assert "scope-differs" in {str(d.code) for d in on_dsh.degradations}
+    assert "text-differs" in {str(d.code) for d in on_dsh.degradations}
 
 
 def test_legacy_tool_switches_are_rules_before_the_permission_block(tmp_path: Path) -> None:

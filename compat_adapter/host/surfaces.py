@@ -23,7 +23,7 @@ from types import MappingProxyType
 from typing import Any
 
 from compat_adapter.errors import UnknownHost
-from compat_adapter.model import Surface
+from compat_adapter.model import SeamMode, Surface
 from vendors.surface import CLAUDE_BRIDGE, CODEX_BRIDGE, TABLE_SURFACE
 
 __all__ = ("CLAUDE_BRIDGE", "CODEX_BRIDGE", "DSH_0_2_SURFACE", "EMBEDDED_SURFACE", "EMBEDDED_VERSION",
@@ -42,8 +42,12 @@ EMBEDDED_VERSION = "0.2.1-rc.2"
 #: tables have it), under its own name and the release it models.
 #: It logs hook context the vendor gives a system or developer message as a v4 ``developer/message``
 #: in that role (the model reads it from there), so rows lose no provenance for it.
-EMBEDDED_SURFACE = DSH_0_2_SURFACE.model_copy(update={"host": "embedded", "version": EMBEDDED_VERSION,
-                                                      "context_roles": frozenset({"system", "developer"})})
+#: It also offers ``tools/offer``, a waterfall over the tools a request offers the model (DSH's
+#: counterpart is the tool list of its ``system-prompt/assemble`` assembly, which the bundle does not
+#: reach: the dsh kind has no such seam).
+EMBEDDED_SURFACE = DSH_0_2_SURFACE.model_copy(update={
+    "host": "embedded", "version": EMBEDDED_VERSION, "context_roles": frozenset({"system", "developer"}),
+    "seams": {**DSH_0_2_SURFACE.seams, "tools/offer": SeamMode.WATERFALL}})
 
 
 @dataclass(frozen=True, slots=True)

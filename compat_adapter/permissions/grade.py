@@ -9,7 +9,8 @@ A setting beside the rules (``defaultMode`` …) is graded the same way by its l
 from __future__ import annotations
 
 from compat_adapter.model import Capability, CapabilityResult, Degradation, Route, Surface, capability_result, degrade
-from compat_adapter.permissions.language import RuleLanguage
+from compat_adapter.host.offer import OFFER_SEAM
+from compat_adapter.permissions.language import HidesTools, RuleLanguage
 from compat_adapter.permissions.model import PermissionRule, PermissionSetting
 
 __all__ = ("PRE_SEAM", "POST_SEAM", "RULE_PREFIX", "grade_permission", "grade_setting", "rule_event")
@@ -46,6 +47,11 @@ def grade_permission(rule: PermissionRule, language: RuleLanguage, surface: Surf
                             f"{rule.text} has no call here to apply to (a host tool of another name that "
                             f"does the same would not be guarded by it)")
     losses: list[Degradation] = list(language.losses(rule))
+    if isinstance(language, HidesTools) and OFFER_SEAM not in surface.seams and language.hidden((rule,), tools):
+        losses.append(degrade("scope-differs",
+                              f"{rule.vendor} does not offer its model a tool its rules deny outright; the host "
+                              f"has no {OFFER_SEAM} seam, so it still offers it, and the model may call it where "
+                              f"{rule.vendor}'s would not (the call is then refused in {rule.vendor}'s words)."))
     services: tuple[str, ...] = ()
     if rule.behavior == "ask":
         if "approval" in surface.services:

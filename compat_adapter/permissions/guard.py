@@ -32,9 +32,10 @@ from compat_adapter.host.protocol import (
     ToolExecution,
     ToolPostEvent,
 )
+from compat_adapter.host.offer import OFFER_SEAM, ToolOffer
 from compat_adapter.permissions.engine import ruling, strictest, winner
 from compat_adapter.permissions.grade import POST_SEAM, PRE_SEAM
-from compat_adapter.permissions.language import RuleLanguage
+from compat_adapter.permissions.language import HidesTools, RuleLanguage
 from compat_adapter.permissions.model import PermissionRule, RuleCall, Ruling
 from compat_adapter.routing.allowed import Allowed
 from compat_adapter.routing.unattended import Unattended
@@ -44,17 +45,19 @@ __all__ = ("PermissionGuard", "rule_call")
 
 APPROVAL_SEAM = "approval/request"
 STEP_SEAM = "agent/pre-step"
+DISPOSED_SEAM = "agent/disposed"
 
 Next = Callable[[], Awaitable[Any]]
 
 
-def rule_call(vendor: str, execution: ToolExecution, cwd: Path) -> RuleCall:
+def rule_call(vendor: str, execution: ToolExecution, cwd: Path,
+              offered: tuple[str, ...] | None = None) -> RuleCall:
     """The host call in the vendor's tool name and argument names."""
     from compat_adapter.dialects.common import vendor_call
 
     name, args = vendor_call(vendor, execution.name, execution.arguments)
     return RuleCall(tool=name, input=args, host_tool=execution.name, cwd=str(cwd),
-                    home=os.environ.get("HOME") or str(Path.home()))
+                    home=os.environ.get("HOME") or str(Path.home()), offered=offered)
 
 
 class PermissionGuard:
@@ -75,6 +78,8 @@ class PermissionGuard:
         #: Refusals of a tool the vendor never offered: its post-tool hooks still run (OpenCode's
         #: ``invalid`` tool takes the call).
         self._unoffered: set[tuple[str | None, str]] = set()
+        #: Agent id → the tools its last request offered, once this guard has filtered them.
+        self._offered: dict[str, tuple[str, ...]] = {}
         self._unsubscribe: list[Callable[[], None]] = []
 
     def add(self, rid: str, language: RuleLanguage, rule: PermissionRule) -> None:
@@ -87,6 +92,10 @@ class PermissionGuard:
                 self._unsubscribe.append(self._host.on(APPROVAL_SEAM, self._on_approval))
             if STEP_SEAM in self._host.surface.seams:
                 self._unsubscribe.append(self._host.on(STEP_SEAM, self._on_pre_step, prepend=True))
+            if OFFER_SEAM in self._host.surface.seams:
+                self._unsubscribe.append(self._host.on(OFFER_SEAM, self._on_offer, prepend=True))
+            if DISPOSED_SEAM in self._host.surface.seams:
+                self._unsubscribe.append(self._host.on(DISPOSED_SEAM, self._on_disposed))
 
     @property
     def rules(self) -> tuple[PermissionRule, ...]:
@@ -100,16 +109,42 @@ class PermissionGuard:
         """The deciding rule for a call over every vendor's rules (the strictest), with its language."""
         agent = execution.agent
         cwd = agent.session.cwd if agent is not None else self._host.cwd
-        by_language: dict[int, tuple[RuleLanguage, list[PermissionRule]]] = {}
-        for language, rule in self._rules.values():
-            by_language.setdefault(id(language), (language, []))[1].append(rule)
+        offered = self._offered.get(agent.id) if agent is not None else None
         found: list[tuple[RuleLanguage, Ruling]] = []
-        for language, rules in by_language.values():
-            decided = ruling(rules, rule_call(language.vendor, execution, cwd), language)
+        for language, rules in self._by_language():
+            decided = ruling(rules, rule_call(language.vendor, execution, cwd, offered), language)
             if decided is not None:
                 found.append((language, decided))
         best = strictest(r for _, r in found)
         return next(((lang, r) for lang, r in found if r is best), None)
+
+    def _by_language(self) -> list[tuple[RuleLanguage, list[PermissionRule]]]:
+        by_language: dict[int, tuple[RuleLanguage, list[PermissionRule]]] = {}
+        for language, rule in self._rules.values():
+            by_language.setdefault(id(language), (language, []))[1].append(rule)
+        return list(by_language.values())
+
+    async def _on_offer(self, offer: ToolOffer, next: Next) -> Any:
+        """Keeps out of the request the tools a vendor does not offer its model under its rules."""
+        offered = await next()
+        if not isinstance(offered, tuple):
+            return offered
+        hidden: set[str] = set()
+        for language, rules in self._by_language():
+            if isinstance(language, HidesTools):
+                hidden |= language.hidden(rules, offered)
+        kept = tuple(t for t in offered if t not in hidden)
+        if hidden and self._offered.get(offer.agent.id) != kept:
+            self._host.log("info", "compat-adapter permission rule: tools not offered to the model, as their "
+                                   "vendor offers none its rules deny outright", tools=sorted(hidden),
+                           agent=offer.agent.id)
+        self._offered[offer.agent.id] = kept
+        return kept
+
+    def _on_disposed(self, event: Any) -> None:
+        agent = getattr(event, "agent", None)
+        if agent is not None:
+            self._offered.pop(agent.id, None)
 
     async def _on_pre_execute(self, execution: ToolExecution, next: Next) -> Any:
         judged = self.judge(execution) if self._rules else None
@@ -189,3 +224,4 @@ class PermissionGuard:
             unsubscribe()
         self._unsubscribe.clear()
         self._rules.clear()
+        self._offered.clear()

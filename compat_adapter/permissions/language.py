@@ -17,7 +17,7 @@ from typing import Protocol, runtime_checkable
 from compat_adapter.model import Degradation
 from compat_adapter.permissions.model import PermissionImport, PermissionRule, RuleCall, Ruling
 
-__all__ = ("Combination", "OwnPrecedence", "RuleLanguage")
+__all__ = ("Combination", "HidesTools", "OwnPrecedence", "RuleLanguage")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,4 +94,15 @@ class OwnPrecedence(Protocol):
 
     def decide(self, rules: Sequence[PermissionRule], call: RuleCall) -> Ruling | None:
         """The ruling on ``call`` with the vendor's own precedence; None when no rule decides it."""
+        ...
+
+
+@runtime_checkable
+class HidesTools(Protocol):
+    """A rule language whose vendor does not offer its model a tool the rules deny outright
+    (OpenCode: a tool whose last rule by permission denies ``*``); the guard keeps such a tool out
+    of the host's ``tools/offer``, where the host has that seam."""
+
+    def hidden(self, rules: Sequence[PermissionRule], tools: Sequence[str]) -> frozenset[str]:
+        """Of the host tools ``tools``, those the vendor would not offer under ``rules``."""
         ...

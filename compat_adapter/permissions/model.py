@@ -80,6 +80,9 @@ class RuleCall:
     """The session's working folder: where a relative path in the call is resolved."""
     home: str
     """The user's home folder (``~/`` patterns)."""
+    offered: tuple[str, ...] | None = None
+    """The host tools the model was offered for this call's request (``tools/offer``); None where
+    the host has no such seam."""
 
 
 @dataclass(frozen=True, slots=True)

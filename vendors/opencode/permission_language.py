@@ -98,8 +98,25 @@ class OpenCodeRules:
             # One of the agent's own defaults decided (a `*.env` read asks): not a team rule.
             return None
         if found.action == "deny" and call.tool in hidden_tools(own, [call.tool]):
-            return Ruling("deny", rule, unavailable(call.tool), unoffered=True)
+            offered = None if call.offered is None else self._names(call.offered)
+            return Ruling("deny", rule, unavailable(call.tool, offered), unoffered=True)
         return Ruling(found.action, rule, found.text)
+
+    # ── which tools the model is offered ────────────────────────────────────────────────────
+    def _names(self, host_tools: Sequence[str]) -> tuple[str, ...]:
+        """The host tools by this vendor's names (the first it lists; a tool it has no name for
+        keeps the host's)."""
+        named: dict[str, str] = {}
+        for t in resolve_vendor(self.vendor).tools:
+            named.setdefault(t.host, t.vendor)
+        return tuple(named.get(t, t) for t in host_tools)
+
+    def hidden(self, rules: Sequence[PermissionRule], tools: Sequence[str]) -> frozenset[str]:
+        """The host tools OpenCode would not offer: its own tool's last rule by permission denies ``*``."""
+        own = [_own(r) for r in rules]
+        names = self._names(tools)
+        gone = hidden_tools(own, names)
+        return frozenset(host for host, name in zip(tools, names, strict=True) if name in gone)
 
     # ── what the model reads ────────────────────────────────────────────────────────────────
     def refusal(self, rule: PermissionRule, call: RuleCall) -> str:
@@ -112,14 +129,15 @@ class OpenCodeRules:
     def losses(self, rule: PermissionRule) -> tuple[Degradation, ...]:
         out: list[Degradation] = []
         if rule.specifier is None and rule.behavior == "deny":
-            out.append(degrade("scope-differs",
-                               "OpenCode does not offer the model a tool whose last rule denies it whole; the "
-                               "host still offers it, so the model may call it where OpenCode's would not."))
             out.append(degrade("text-differs",
-                               "A call to the tool reads OpenCode's unavailable-tool error without its list of "
-                               "the tools it still offers (measured: `… Model tried to call unavailable tool "
-                               "'bash'. Available tools: edit, glob, …`): that list names OpenCode's own tools, "
-                               "which are not the host's."))
+                               "OpenCode does not offer the model a tool whose last rule denies it whole, and a "
+                               "call to it reads an error listing the tools it does offer, its own `invalid` "
+                               "among them (measured: `… Model tried to call unavailable tool 'bash'. Available "
+                               "tools: edit, glob, grep, invalid, read, skill, task, todowrite, write.`). A host "
+                               "with a tools/offer seam does not offer the tool either, and the list names the "
+                               "tools it offers (OpenCode's names where it has them): not OpenCode's own "
+                               "(glob, grep, skill … the embedded host lacks). A host without that seam still "
+                               "offers the tool and the error lists no tools."))
         if rule.tool == "bash" and rule.specifier is not None:
             out.append(degrade("approximate",
                                "OpenCode splits a command into the commands tree-sitter-bash finds and asks for "

@@ -20,7 +20,8 @@ relevant rules <JSON>`` (every rule whose permission matches, defaults included)
 on; an ask is auto-rejected by ``opencode run`` (``The user rejected permission to use this specific
 tool call.``) and the run ends there. A tool whose last rule by permission is a deny of ``*`` is not
 offered to the model at all; a call to it reads ``The arguments provided to the tool are invalid:
-Model tried to call unavailable tool '<name>'. Available tools: …``.
+Model tried to call unavailable tool '<name>'. Available tools: …`` (the tools the request offered,
+sorted, with OpenCode's own ``invalid``: read in the 1.18.33 binary, measured on the real-config lane).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from typing import Any, Literal
 
 from compat_adapter.vendor import split
 
-__all__ = ("DEFAULTS", "REJECTED", "Rule", "Ruling", "denial_text", "evaluate", "from_config", "hidden_tools",
+__all__ = ("DEFAULTS", "INVALID_TOOL", "REJECTED", "Rule", "Ruling", "denial_text", "evaluate", "from_config", "hidden_tools",
            "judge", "matches", "patterns_for", "unavailable")
 
 Action = Literal["allow", "ask", "deny"]
@@ -197,7 +198,18 @@ def hidden_tools(config_rules: Sequence[Rule], tools: Iterable[str]) -> frozense
     return frozenset(hidden)
 
 
-def unavailable(tool: str) -> str:
-    """What a call to a tool OpenCode did not offer reads (its ``invalid`` tool's error), without the
-    list of the tools it still offers that OpenCode appends."""
-    return f"The arguments provided to the tool are invalid: Model tried to call unavailable tool '{tool}'."
+#: OpenCode's own error tool: it is in every request's tool object (not among the model's active
+#: tools), so the list an unavailable-tool error gives names it too.
+INVALID_TOOL = "invalid"
+
+
+def unavailable(tool: str, offered: Iterable[str] | None = None) -> str:
+    """What a call to a tool OpenCode did not offer reads: the AI SDK's NoSuchToolError, handed by
+    OpenCode's tool-call repair to its ``invalid`` tool, whose result wraps it. The error names every
+    key of the request's tool object, which OpenCode sorts by name (``localeCompare``; its tool names
+    are lower case, where that is code-point order) and which holds ``invalid`` itself. ``offered``:
+    the tools the request offered, by OpenCode name; None where nobody knows them (no list)."""
+    said = f"The arguments provided to the tool are invalid: Model tried to call unavailable tool '{tool}'."
+    if offered is None:
+        return said
+    return f"{said[:-1]}. Available tools: {', '.join(sorted({*offered, INVALID_TOOL}))}."

@@ -68,6 +68,8 @@ class MemoryAgent:
         self.disposed = False
         #: Model requests made so far (the first one of a resumed agent says ``resume``).
         self.requests = 0
+        #: The tools its last model request offered (``tools/offer``); None before its first.
+        self.offered: tuple[str, ...] | None = None
         self.last_turn: TurnResult | None = None
         self._inbox: list[tuple[InboxPart, UserMessage]] = []
         self._turn_lock = anyio.Lock()

@@ -32,7 +32,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 
-from compat_adapter.host.embedded.tools import ChangeTracker, execute_tool
+from compat_adapter.host.embedded.tools import TOOLS, ChangeTracker, execute_tool
+from compat_adapter.host.offer import OFFER_SEAM, ToolOffer, unoffered_text
 from compat_adapter.host.protocol import (
     AgentError,
     ApprovalOutcome,
@@ -206,6 +207,7 @@ async def _steps(agent: MemoryAgent, host: MemoryHost, turn: int, claimed: tuple
         for message in decision.messages:
             session.append(message_type(message), message_record(message, turn, step))
 
+        agent.offered = await _offer(agent, host)
         answer = await _request(agent, turn, step)
         if isinstance(answer, Error):
             session.append("step/end", {"turn": turn, "step": step})
@@ -322,6 +324,8 @@ async def _pipeline(agent: MemoryAgent, host: MemoryHost, execution: ToolExecuti
 
     if decision.kind == "deny":
         result = ToolResult(True, f"Error: {decision.reason or f'tool {name} was denied'}")
+    elif agent.offered is not None and name in TOOLS and name not in agent.offered:
+        result = ToolResult(True, unoffered_text(name))  # the model was never offered it
     else:
         result = await _answer(host, "tools/execute", execution,
                                lambda: execute_tool(agent, execution, dict(arguments), tracker),
@@ -337,6 +341,17 @@ async def _pipeline(agent: MemoryAgent, host: MemoryHost, execution: ToolExecuti
     elif post.appended:
         result = ToolResult(result.is_error, result.text + post.appended, result.value)
     return result, tuple(post.additional_contexts)
+
+
+async def _offer(agent: MemoryAgent, host: MemoryHost) -> tuple[str, ...]:
+    """The tools this request offers: the ``tools/offer`` waterfall over the whole catalogue."""
+    catalogue = tuple(TOOLS)
+    offered = await host.waterfall(OFFER_SEAM, ToolOffer(agent, catalogue), lambda: catalogue)
+    if isinstance(offered, tuple) and all(isinstance(t, str) for t in offered):
+        return offered
+    host.log("error", f"{OFFER_SEAM} returned no tuple of tool names; offering the whole catalogue",
+             verdict=repr(offered))
+    return catalogue
 
 
 async def _answer(host: MemoryHost, seam: str, event: Any, default: Callable[[], Any], fallback: _T,

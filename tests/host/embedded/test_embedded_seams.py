@@ -341,7 +341,7 @@ async def test_every_seam_fires_in_dsh_turn_order(tmp_path: Path) -> None:
         "seam:session/created", "seam:agent/created", "seam:subagent/start",
         "seam:agent/inbox/inserted", "seam:agent/status",
         "child:turn/start", "seam:agent/pre-step", "child:step/start", "child:user/message",
-        "child:request/header", "child:assistant/message", "child:step/end",
+        "seam:tools/offer", "child:request/header", "child:assistant/message", "child:step/end",
         "seam:agent/turn-stopping", "child:turn/end", "seam:agent/status",
         "seam:subagent/end", "seam:agent/disposed",
     ]
@@ -349,7 +349,8 @@ async def test_every_seam_fires_in_dsh_turn_order(tmp_path: Path) -> None:
         "seam:session/created", "seam:agent/created",
         # turn 1
         "seam:agent/inbox/inserted", "seam:agent/status", "log:turn/start",
-        "seam:agent/pre-step", "log:step/start", "log:user/message", "log:request/header",
+        # the tools the request offers the model, then the request
+        "seam:agent/pre-step", "log:step/start", "log:user/message", "seam:tools/offer", "log:request/header",
         "log:assistant/message",
         # tools/execute wraps each allowed call's body (DSH's around-dispatch waterfall)
         "log:tool/call", "seam:tools/pre-execute", "seam:tools/execute", "seam:tools/post-execute",
@@ -364,11 +365,11 @@ async def test_every_seam_fires_in_dsh_turn_order(tmp_path: Path) -> None:
         "log:tool/call", "seam:tools/pre-execute", "seam:tools/execute", *child_turn,
         "seam:tools/post-execute", "log:tool/result", "seam:tools/result",
         "log:step/end",
-        "seam:agent/pre-step", "log:step/start", "log:assistant/message", "log:step/end",
+        "seam:agent/pre-step", "log:step/start", "seam:tools/offer", "log:assistant/message", "log:step/end",
         "seam:agent/turn-stopping", "log:turn/end", "log:workspace/changes", "seam:agent/status",
         # turn 2: the model call fails
         "seam:agent/inbox/inserted", "seam:agent/status", "log:turn/start",
-        "seam:agent/pre-step", "log:step/start", "log:user/message", "log:step/end",
+        "seam:agent/pre-step", "log:step/start", "log:user/message", "seam:tools/offer", "log:step/end",
         "seam:agent/error", "log:turn/end", "seam:agent/status",
         # outside turns
         "seam:settings/document-updated", "seam:agent/disposed",
