@@ -67,6 +67,13 @@ def _scopes(vendor: str) -> list[tuple[str, tuple[Degradation, ...]]]:
 _DOCUMENTED = ("No {vendor} CLI runs here (none is on the registries), so every row's semantics are read from "
                "{vendor}'s documentation, never measured; where the docs leave a question open, the stricter "
                "reading is taken and the loss listed.")
+_DERIVED = ("{vendor} forks another vendor, and its hook event rows are that vendor's rows, measured on that "
+            "vendor's CLI, not on {vendor}'s: what the vendor lane measured on {vendor}'s own CLI is its plugins "
+            "and its permission rules (graded as measured, on the release below).")
+#: What a vendor line says of rows that were not measured on its own CLI, by confidence.
+_SAID = {"documented": _DOCUMENTED, "derived": _DERIVED}
+_SHORT = {"documented": "read from its docs, not measured",
+          "derived": "its hook rows are the forked vendor's, measured there"}
 
 
 def _vendor_table(matrix: Matrix, *, full: bool = True) -> list[str]:
@@ -109,7 +116,7 @@ def summary_markdown(matrix: Matrix) -> str:
         shared = "; ".join(f"{label}: {_codes(items)}" for label, items in _scopes(c.vendor))
         release = f" {c.measured_on}" if c.measured_on else ""
         # A vendor with no CLI to measure says so on its line: its rows are read from its docs.
-        said = f"; confidence: {c.confidence} (read from its docs, not measured)" if c.confidence != "measured" else ""
+        said = f"; confidence: {c.confidence} ({_SHORT[c.confidence]})" if c.confidence in _SHORT else ""
         out.append(f"- **{c.vendor}{release}** — {shared}{said}.")
     if matrix.plugins:
         # One line: the README stays small; the keys and their losses are in the support matrix.
@@ -130,10 +137,11 @@ def to_markdown(matrix: Matrix) -> str:
     ]
     for c in matrix.counts:
         out += ["", f"## {c.vendor}", ""]
-        if c.confidence != "measured":
-            out += [f"Confidence: {c.confidence}. {_DOCUMENTED.format(vendor=c.vendor)}", ""]
+        if c.confidence in _SAID:
+            out += [f"Confidence: {c.confidence}. {_SAID[c.confidence].format(vendor=c.vendor)}", ""]
         if c.measured_on:
-            out += [f"Every row follows {c.vendor} {c.measured_on}, the release the vendor lane pins: its "
+            what = "Its plugins and permission rules follow" if c.confidence == "derived" else "Every row follows"
+            out += [f"{what} {c.vendor} {c.measured_on}, the release the vendor lane pins: its "
                     "semantics were measured on that release's real CLI.", ""]
         for label, items in _scopes(c.vendor):
             out.append(f"Lost on {label}:")

@@ -34,7 +34,7 @@ __all__ = ("BridgeSpec", "Capability", "CapabilityResult", "CommandHandler", "Co
 
 
 #: Where a row's semantics come from (see :attr:`EventRow.confidence`).
-Confidence = Literal["measured", "documented"]
+Confidence = Literal["measured", "documented", "derived"]
 
 
 class EventRow(Frozen):
@@ -84,7 +84,7 @@ class EventRow(Frozen):
     beforeShellExecution fires only for shell calls); None: every call the seam sees."""
     confidence: Confidence = "measured"
     """Where the row's semantics come from: ``measured`` on the vendor's real CLI (the vendor lane),
-    or ``documented``: read from the vendor's documentation only, with no CLI to check it against."""
+    ``documented`` (its docs only, no CLI to check them), or ``derived`` (the forked vendor's row)."""
 
     @model_validator(mode="after")
     def _route_shape(self) -> EventRow:

@@ -19,7 +19,10 @@ GUARD = "export const Guard = async () => ({ 'tool.execute.before': async () => 
 def test_its_table_is_opencodes_rows_under_its_own_id() -> None:
     kilo = resolve_vendor("kilo")
     assert kilo.id == "kilo" and kilo.measured_on == "7.7.9"
-    assert kilo.events == OPENCODE.events and kilo.unserved == OPENCODE.unserved and kilo.plugin_host
+    assert kilo.unserved == OPENCODE.unserved and kilo.plugin_host
+    # Its event rows are OpenCode's, measured on OpenCode's CLI and not on Kilo's: they say so.
+    assert [r.model_copy(update={"confidence": "measured"}) for r in kilo.events] == list(OPENCODE.events)
+    assert {r.confidence for r in kilo.events} == {"derived"} and kilo.confidence == "measured"
     # Measured: kilo run makes no session-title request (opencode run does), so no extra transform call.
     assert OPENCODE.plugin_title_request and not kilo.plugin_title_request
     assert "kilo.json" in kilo.rules.default_sources[1] and ".kilo/" in kilo.plugin_runtime
@@ -70,3 +73,22 @@ def test_port_writes_opencodes_plugin_into_kilos_folder() -> None:
     face = unit_of("kilo").host
     assert face is not None and face.vendor == "kilo" and face.file == ".kilo/plugin/compat-adapter-port.ts"
     assert face.events == unit_of("opencode").host.events
+
+
+def test_every_kilo_rule_lists_its_agents_own_defaults_as_a_loss(tmp_path: Path) -> None:
+    # Kilo's code agent allows `echo *` of its own (lane: action.source=agent); the rules here are
+    # weighed after OpenCode's defaults instead, which every Kilo rule says, and OpenCode's do not.
+    from compat_adapter.permissions.grade import grade_permission
+
+    kilo, opencode = unit_of("kilo").permissions, unit_of("opencode").permissions
+    block = {"bash": {"*": "allow", "rm *": "deny"}}
+    for language, lists in ((kilo, True), (opencode, False)):
+        rules = language.read(block, path=tmp_path / "kilo.json", shown="kilo.json", place="permission",
+                              scope="project").rules
+        for rule in rules:
+            texts = [d.text for d in grade_permission(rule, language, TABLE_SURFACE).degradations]
+            assert any("agents bring permission defaults of their own" in t for t in texts) is lists, texts
+    # A call no project rule matches: the host runs it (OpenCode's `*` allow), where Kilo's agent decides.
+    rules = kilo.read({"bash": {"rm *": "deny"}}, path=tmp_path / "kilo.json", shown="kilo.json",
+                      place="permission", scope="project").rules
+    assert kilo.decide(rules, RuleCall("bash", {"command": "echo hi"}, "bash", str(tmp_path), str(tmp_path))) is None

@@ -170,7 +170,11 @@ def _file_section(out: Printer, rows: Sequence[Row], verbose: bool) -> None:
         # No CLI of this vendor runs here: what it does is read from its documentation only.
         out.line(f"confidence: documented (what {head['vendor']} does is read from its documentation; no "
                  f"{head['vendor']} CLI was run to measure it)", indent=2, hang=4, style="dim")
-    if head.get("measured_on"):
+    if any(r.get("confidence") == "derived" for r in rows):
+        # A fork's rows taken from the vendor it forks: measured there, not on this vendor's CLI.
+        out.line(f"confidence: derived (a hook row here is the one of the vendor {head['vendor']} forks, measured "
+                 f"on that vendor's CLI, not on {head['vendor']}'s)", indent=2, hang=4, style="dim")
+    if head.get("measured_on") and any(r.get("confidence", "measured") == "measured" for r in rows):
         # What the grading follows: the vendor as its pinned release behaved in the vendor lane.
         out.line(f"graded as {head['vendor']} {head['measured_on']} behaves (measured on that release)",
                  indent=2, hang=4, style="dim")

@@ -71,7 +71,7 @@ class GradeRow(_Model):
     safety: Literal["disarms-guard", "changes-behaviour", "cosmetic"] | None = None
     """The worst safety class of what the row lists (compat_adapter.vocabulary.Safety); None when
     it lists nothing."""
-    confidence: Literal["measured", "documented"] | None = None
+    confidence: Literal["measured", "documented", "derived"] | None = None
     """Whether the vendor semantics graded were measured on its real CLI or only read from its
     documentation (Cursor, which has no CLI here); absent on refused entries."""
     measured_on: str | None = None

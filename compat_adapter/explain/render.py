@@ -79,6 +79,9 @@ def render(report: ExplainReport) -> None:
     if report.confidence == "documented":
         console.print(f"confidence: documented — what {report.vendor} would do is read from its documentation; "
                       f"no {report.vendor} CLI ran here to measure it")
+    elif report.confidence == "derived":
+        console.print(f"confidence: derived — this row is the one of the vendor {report.vendor} forks, measured "
+                      f"on that vendor's CLI; no lane case measured it on {report.vendor}'s own")
     for h in report.hooks:
         table = Table(title=f"{h.origin}\n{_cut(h.handler)}", show_header=False, expand=True)
         table.add_column("step", style="bold", no_wrap=True)

@@ -182,7 +182,7 @@ class ExplainReport(_Frozen):
     schema_version: Literal[1] = SCHEMA_VERSION
     vendor: str
     event: str
-    confidence: Literal["measured", "documented"] = "measured"
+    confidence: Literal["measured", "documented", "derived"] = "measured"
     """Where the vendor side's semantics come from: measured on its real CLI, or only read from its
     documentation (a vendor with no CLI here)."""
     measured_on: str | None = None

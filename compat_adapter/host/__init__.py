@@ -5,6 +5,7 @@ The contract, shared by the core and both hosts:
 * ``protocol`` — the :class:`~compat_adapter.host.protocol.Host` contract and its seam payloads;
 * ``answers`` — what a seam's listener answers (the verdicts), re-exported by ``protocol``;
 * ``surfaces`` — the published surfaces by name (``surface_named``), as plain data;
+* ``offer`` — the ``tools/offer`` waterfall: the tools a request offers the model;
 * ``sessionlog`` — the read side of a session log both hosts share;
 * ``script`` — the scripted model's vocabulary, which both hosts' test drivers speak.
 

@@ -12,8 +12,11 @@ its body. The embedded host offers the seam; DSH's counterpart (the tool list of
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from compat_adapter.host.protocol import AgentHandle
+if TYPE_CHECKING:
+    # The grader reads the seam's name without loading the host contract (the matrix never does).
+    from compat_adapter.host.protocol import AgentHandle
 
 __all__ = ("OFFER_SEAM", "ToolOffer", "unoffered_text")
 

@@ -6,8 +6,8 @@ Measured (lane, perm_bash_pattern and perm_edit_pattern): where OpenCode lists e
 permission, Kilo names the one rule that denied, as one object with its source
 (``… Here are some of the relevant rules {"permission":"bash","pattern":"echo hello*","action":"deny",
 "source":"project"}``). Kilo's agents bring defaults of their own (its ``code`` agent allows
-``echo *``, logged as ``action.source=agent``), which this language does not know: it applies
-OpenCode's defaults.
+``echo *``, logged as ``action.source=agent``), which this language does not apply: it applies
+OpenCode's defaults, a loss every Kilo rule lists (:data:`AGENT_DEFAULTS`).
 """
 
 from __future__ import annotations
@@ -16,11 +16,24 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from compat_adapter.vendor import PermissionRule, RuleCall, Ruling
+from compat_adapter.vendor import Degradation, PermissionRule, RuleCall, Ruling, degrade
 from vendors.opencode.permission_language import LANGUAGE as OPENCODE_LANGUAGE
 from vendors.opencode.permission_language import OpenCodeRules
 
-__all__ = ("LANGUAGE", "KiloRules")
+__all__ = ("AGENT_DEFAULTS", "LANGUAGE", "KiloRules")
+
+#: Kilo's agents weigh the project's rules after defaults of their own, which this language does not
+#: apply (it applies OpenCode's build agent's): read in the 7.7.9 binary, its agents' bash defaults
+#: allow read-only commands (``cat *``, ``ls *``, ``echo *`` …, logged ``action.source=agent`` in the
+#: lane) and ask for the rest in some agents. A project rule that matches a call still decides it (the
+#: last matching rule wins, and the project's come after); a call no project rule matches is decided by
+#: those defaults under Kilo and by OpenCode's here.
+AGENT_DEFAULTS = degrade(
+    "decision-narrowed",
+    "Kilo's agents bring permission defaults of their own (its code agent allows read-only commands such as "
+    "`echo *`, measured: action.source=agent), weighed before the project's rules; here OpenCode's build-agent "
+    "defaults stand in for them, so a call that no rule of the project matches may be decided otherwise "
+    "(Kilo may ask where the host runs it, or run it where the host asks).")
 
 _DENIED = ("The user has specified a rule which prevents you from using this specific tool call. "
            "Here are some of the relevant rules ")
@@ -43,6 +56,9 @@ class KiloRules(OpenCodeRules):
 
     def refusal(self, rule: PermissionRule, call: RuleCall) -> str:
         return denial_text(rule) if OpenCodeRules.refusal(self, rule, call) else ""
+
+    def losses(self, rule: PermissionRule) -> tuple[Degradation, ...]:
+        return (*OpenCodeRules.losses(self, rule), AGENT_DEFAULTS)
 
 
 LANGUAGE = KiloRules("kilo", OPENCODE_LANGUAGE.combination)

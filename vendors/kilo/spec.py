@@ -25,6 +25,9 @@ RULES = RulesSpec(
 KILO = OPENCODE.model_copy(update={
     "id": "kilo",
     "rules": RULES,
+    # Its event rows are OpenCode's, measured on OpenCode's CLI: no lane case runs them on Kilo's (what
+    # the lane measured on kilo run is its plugins and its permission rules, graded as measured).
+    "events": tuple(row.model_copy(update={"confidence": "derived"}) for row in OPENCODE.events),
     "plugin_runtime": (
         "Kilo's own runtime is not embedded in the host: its plugins are OpenCode plugins and run as "
         "written in the plugin host's Bun sidecar (CompatAdapter.register_plugins, or an import of the "
