@@ -92,3 +92,20 @@ def test_every_kilo_rule_lists_its_agents_own_defaults_as_a_loss(tmp_path: Path)
     rules = kilo.read({"bash": {"rm *": "deny"}}, path=tmp_path / "kilo.json", shown="kilo.json",
                       place="permission", scope="project").rules
     assert kilo.decide(rules, RuleCall("bash", {"command": "echo hi"}, "bash", str(tmp_path), str(tmp_path))) is None
+
+
+async def test_a_call_to_a_tool_denied_whole_reads_the_ai_sdk_error_without_invalid(tmp_path: Path) -> None:
+    # Measured (lane, kilo:perm_bash_denied_whole, 7.7.9): `Model tried to call unavailable tool 'bash'.
+    # Available tools: <its tools, sorted>.` — no `invalid` wrapper nor entry (Kilo's repair gives up).
+    from compat_adapter import CompatAdapter, MemoryHost
+    from compat_adapter.host.script import Reply, call
+    from compat_adapter.importers import register_import
+
+    config = tmp_path / "kilo.json"
+    config.write_text(json.dumps({"permission": {"bash": "deny"}}))
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await register_import(adapter, import_files("kilo", [config], trust_all=True))
+        agent = await host.create_agent(script=[Reply(calls=(call("bash", command="rm -rf build"),)), "done"])
+        await agent.run_turn("go")
+    assert [e.data["text"] for e in agent.session.of_type("tool/result")] == [
+        "Model tried to call unavailable tool 'bash'. Available tools: ask_user_question, edit, read, task, todo, write."]

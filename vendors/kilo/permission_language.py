@@ -20,7 +20,7 @@ from compat_adapter.vendor import Degradation, PermissionRule, RuleCall, Ruling,
 from vendors.opencode.permission_language import LANGUAGE as OPENCODE_LANGUAGE
 from vendors.opencode.permission_language import OpenCodeRules
 
-__all__ = ("AGENT_DEFAULTS", "LANGUAGE", "KiloRules")
+__all__ = ("AGENT_DEFAULTS", "LANGUAGE", "KiloRules", "unavailable")
 
 #: Kilo's agents weigh the project's rules after defaults of their own, which this language does not
 #: apply (it applies OpenCode's build agent's): read in the 7.7.9 binary, its agents' bash defaults
@@ -35,6 +35,13 @@ AGENT_DEFAULTS = degrade(
     "defaults stand in for them, so a call that no rule of the project matches may be decided otherwise "
     "(Kilo may ask where the host runs it, or run it where the host asks).")
 
+#: Measured (lane, kilo:perm_bash_denied_whole): no tool hook runs for a call to a tool Kilo did not
+#: offer; here the plugin's before and after hooks still run for it (as OpenCode's `invalid` tool runs them).
+UNOFFERED_HOOKS = degrade(
+    "scope-differs",
+    "Kilo runs no tool hook for a call to a tool it did not offer (its AI SDK error comes before any tool "
+    "runs); here the plugins' tool.execute.before and after still run for that call, as OpenCode's do.")
+
 _DENIED = ("The user has specified a rule which prevents you from using this specific tool call. "
            "Here are some of the relevant rules ")
 
@@ -46,11 +53,24 @@ def denial_text(rule: PermissionRule) -> str:
     return _DENIED + json.dumps(named, separators=(",", ":"), ensure_ascii=False)
 
 
+def unavailable(tool: str, offered: Sequence[str] | None) -> str:
+    """What a call to a tool Kilo did not offer reads: the AI SDK's NoSuchToolError as it is. Kilo's
+    tool-call repair gives up on an unknown name (7.7.9 binary: it returns null where OpenCode hands the
+    call to its ``invalid`` tool), so there is no ``invalid`` wrapper nor entry, and no tool hook runs
+    for the call (lane: kilo:perm_bash_denied_whole, measured). The list is of the request's tools,
+    sorted; None: nobody knows them (no list)."""
+    said = f"Model tried to call unavailable tool '{tool}'."
+    return said if offered is None else f"{said} Available tools: {', '.join(sorted(set(offered)))}."
+
+
 @dataclass(frozen=True, slots=True)
 class KiloRules(OpenCodeRules):
     def decide(self, rules: Sequence[PermissionRule], call: RuleCall) -> Ruling | None:
         found = OpenCodeRules.decide(self, rules, call)
-        if found is None or found.behavior != "deny" or found.unoffered:
+        if found is not None and found.unoffered:
+            offered = None if call.offered is None else self.offered_names(call.offered)
+            return replace(found, text=unavailable(call.tool, offered))
+        if found is None or found.behavior != "deny":
             return found
         return replace(found, text=denial_text(found.rule))
 
@@ -58,7 +78,10 @@ class KiloRules(OpenCodeRules):
         return denial_text(rule) if OpenCodeRules.refusal(self, rule, call) else ""
 
     def losses(self, rule: PermissionRule) -> tuple[Degradation, ...]:
-        return (*OpenCodeRules.losses(self, rule), AGENT_DEFAULTS)
+        out = [*OpenCodeRules.losses(self, rule), AGENT_DEFAULTS]
+        if rule.specifier is None and rule.behavior == "deny":
+            out.append(UNOFFERED_HOOKS)
+        return tuple(out)
 
 
 LANGUAGE = KiloRules("kilo", OPENCODE_LANGUAGE.combination)

@@ -98,12 +98,12 @@ class OpenCodeRules:
             # One of the agent's own defaults decided (a `*.env` read asks): not a team rule.
             return None
         if found.action == "deny" and call.tool in hidden_tools(own, [call.tool]):
-            offered = None if call.offered is None else self._names(call.offered)
+            offered = None if call.offered is None else self.offered_names(call.offered)
             return Ruling("deny", rule, unavailable(call.tool, offered), unoffered=True)
         return Ruling(found.action, rule, found.text)
 
     # ── which tools the model is offered ────────────────────────────────────────────────────
-    def _names(self, host_tools: Sequence[str]) -> tuple[str, ...]:
+    def offered_names(self, host_tools: Sequence[str]) -> tuple[str, ...]:
         """The host tools by this vendor's names (the first it lists; a tool it has no name for
         keeps the host's)."""
         named: dict[str, str] = {}
@@ -114,7 +114,7 @@ class OpenCodeRules:
     def hidden(self, rules: Sequence[PermissionRule], tools: Sequence[str]) -> frozenset[str]:
         """The host tools OpenCode would not offer: its own tool's last rule by permission denies ``*``."""
         own = [_own(r) for r in rules]
-        names = self._names(tools)
+        names = self.offered_names(tools)
         gone = hidden_tools(own, names)
         return frozenset(host for host, name in zip(tools, names, strict=True) if name in gone)
 
