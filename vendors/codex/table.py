@@ -4,9 +4,10 @@ Data only. Five events go through the host's official Codex bridge; the rest are
 """
 
 from compat_adapter.vendor import (
-    BridgeSpec, EventRow, HookVar, MatcherEngine, Route, RulesSpec, Service, ToolName, VendorSpec, degrade,
+    BridgeSpec, EventRow, HookVar, MatcherEngine, Route, RulesSpec, Service, ToolName, VendorSpec, degrade, derive_row,
 )
 from vendors import shared
+from vendors.claude.table import CLAUDE
 from vendors.surface import CODEX_BRIDGE
 
 _NOT_BRIDGED = degrade(
@@ -74,55 +75,31 @@ _NO_MODEL = degrade(
 )
 
 EVENTS = (
-    EventRow(
-        event="SessionStart",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("agent/created",),
-        point="agent/created",
-        services=(Service.AGENTS,),
-        blocking="context",
-        matcher_subject="source",
+    derive_row(CLAUDE, "SessionStart",
         role_losses=(_DEVELOPER_AS_USER,),
         degradations=(
             _NO_MODEL,
             degrade("env-differs",
                     "No CODEX_ENV_FILE or CLAUDE_ENV_FILE is given, so the hook cannot persist variables."),
         ),
-        official=EventRow(
-            event="SessionStart",
-            route=Route.OFFICIAL_BRIDGE,
-            bridge_event="SessionStart",
-            seams=("agent/created",),
-            point="SessionStart",
-            services=(Service.AGENTS,),
-            blocking="context",
-            matcher_subject="source",
-            degradations=(
+        official={
+            "degradations": (
                 degrade("payload-field-missing",
                         "transcript_path is always null and no hook environment (CODEX_ENV_FILE) is given."),
                 _BRIDGE_MESSAGE,
             ),
-        ),
+        },
     ),
-    EventRow(
-        event="UserPromptSubmit",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("agent/pre-step",),
-        point="agent/pre-step",
-        blocking="verdict",
+    derive_row(CLAUDE, "UserPromptSubmit",
+        timeout_s=None,
         role_losses=(_DEVELOPER_AS_USER,),
         degradations=(
             shared.EVERY_INBOX_STEP,
             _NO_MODEL,
         ),
-        official=EventRow(
-            event="UserPromptSubmit",
-            route=Route.OFFICIAL_BRIDGE,
-            bridge_event="UserPromptSubmit",
-            seams=("agent/pre-step",),
-            point="UserPromptSubmit",
-            blocking="verdict",
-            degradations=(
+        official={
+            "timeout_s": None,
+            "degradations": (
                 degrade("output-field-ignored",
                         "A block rejects the step, but its reason never reaches the model or the user."),
                 degrade("payload-field-missing",
@@ -132,15 +109,9 @@ EVENTS = (
                 shared.EVERY_INBOX_STEP,
                 _BRIDGE_MESSAGE,
             ),
-        ),
+        },
     ),
-    EventRow(
-        event="PreToolUse",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("tools/pre-execute",),
-        point="tools/pre-execute",
-        blocking="verdict",
-        matcher_subject="tool_name",
+    derive_row(CLAUDE, "PreToolUse",
         degradations=(
             shared.REWRITE_POST_PAYLOAD,
             degrade("message-provenance",
@@ -152,15 +123,8 @@ EVENTS = (
                     "Host tools Codex has no name for reach the hook under their host name, and MCP tools "
                     "never occur, so matchers naming them never fire."),
         ),
-        official=EventRow(
-            event="PreToolUse",
-            route=Route.OFFICIAL_BRIDGE,
-            bridge_event="PreToolUse",
-            seams=("tools/pre-execute",),
-            point="PreToolUse",
-            blocking="verdict",
-            matcher_subject="tool_name",
-            degradations=(
+        official={
+            "degradations": (
                 degrade("decision-narrowed",
                         "Only deny blocks, as in Codex, but output Codex rejects as a failed run (ask, "
                         "approve, continue:false) is not checked, so a deny written beside it still blocks."),
@@ -177,7 +141,7 @@ EVENTS = (
                         "grep …), with tool_input {\"command\": \"\"}."),
                 degrade("output-field-ignored", "additionalContext and systemMessage from PreToolUse are not shown."),
             ),
-        ),
+        },
     ),
     EventRow(
         event="PostToolUse",
@@ -216,12 +180,8 @@ EVENTS = (
             ),
         ),
     ),
-    EventRow(
-        event="Stop",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("agent/turn-stopping",),
-        point="agent/turn-stopping",
-        blocking="continue",
+    derive_row(CLAUDE, "Stop",
+        services=(),
         degradations=(
             degrade("message-provenance",
                     "A block continues with Codex's own prompt (<hook_prompt hook_run_id=\"stop:N:<file>\">"
@@ -229,14 +189,9 @@ EVENTS = (
                     "names the hook's id when it did not come from a file."),
             _NO_MODEL,
         ),
-        official=EventRow(
-            event="Stop",
-            route=Route.OFFICIAL_BRIDGE,
-            bridge_event="Stop",
-            seams=("agent/turn-stopping",),
-            point="Stop",
-            blocking="continue",
-            degradations=(
+        official={
+            "services": (),
+            "degradations": (
                 degrade("payload-field-missing",
                         "stop_hook_active is always false and last_assistant_message is null."),
                 degrade("no-loop-guard",
@@ -246,16 +201,9 @@ EVENTS = (
                 degrade("output-field-ignored",
                         "continue:false does not override a block as it does in Codex, so the turn goes on."),
             ),
-        ),
+        },
     ),
-    EventRow(
-        event="PermissionRequest",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("approval/request",),
-        point="approval/request",
-        services=(Service.APPROVAL,),
-        blocking="verdict",
-        matcher_subject="tool_name",
+    derive_row(CLAUDE, "PermissionRequest",
         degradations=(
             _NOT_BRIDGED,
             degrade("decision-narrowed",
@@ -276,11 +224,8 @@ EVENTS = (
                     "approval reason."),
         ),
     ),
-    EventRow(
-        event="PreCompact",
-        route=Route.NATIVE_SEAM,
-        seams=("session/event",),
-        point="compaction/start",
+    derive_row(CLAUDE, "PreCompact",
+        matcher_subject=None,
         degradations=(
             degrade("observe-only",
                     "Compaction is a service call here, not a cancellable step: continue:false and a block "
@@ -313,14 +258,8 @@ EVENTS = (
                     "The host gives no end reason, so reason is always \"other\"."),
         ),
     ),
-    EventRow(
-        event="SubagentStart",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("subagent/start",),
-        point="subagent/start",
+    derive_row(CLAUDE, "SubagentStart",
         services=(Service.SUBAGENTS,),
-        blocking="context",
-        matcher_subject="agent_type",
         degradations=(
             _NOT_BRIDGED,
             degrade("scope-differs",
@@ -329,13 +268,7 @@ EVENTS = (
             shared.NO_AGENT_TYPE,
         ),
     ),
-    EventRow(
-        event="SubagentStop",
-        route=Route.NATIVE_SEAM,
-        seams=("subagent/end",),
-        point="subagent/end",
-        services=(Service.SUBAGENTS,),
-        matcher_subject="agent_type",
+    derive_row(CLAUDE, "SubagentStop",
         degradations=(
             _NOT_BRIDGED,
             degrade("observe-only",

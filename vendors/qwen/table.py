@@ -9,9 +9,10 @@ from the release's bundle) and of what the vendor lane saw the real CLI do.
 """
 
 from compat_adapter.vendor import (
-    EventRow, HookVar, MatcherEngine, Route, RulesSpec, Service, ToolName, VendorSpec, degrade,
+    EventRow, HookVar, MatcherEngine, Route, RulesSpec, ToolName, VendorSpec, degrade, derive_row,
 )
 from vendors import shared
+from vendors.claude.table import CLAUDE
 from vendors.gemini.table import GLOB, GREP_SEARCH, READ_FILE, RUN_SHELL_COMMAND, WRITE_FILE
 
 #: The release these rows follow (the vendor lane's pin).
@@ -70,13 +71,7 @@ _HALT_DOCUMENTED = degrade(
 )
 
 EVENTS = (
-    EventRow(
-        event="PreToolUse",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("tools/pre-execute",),
-        point="tools/pre-execute",
-        blocking="verdict",
-        matcher_subject="tool_name",
+    derive_row(CLAUDE, "PreToolUse",
         degradations=(
             degrade("decision-narrowed",
                     "allow lets the call through without skipping the host's own guards, and ask goes to "
@@ -89,15 +84,10 @@ EVENTS = (
             _HOST_ONLY_TOOLS,
         ),
     ),
-    EventRow(
-        event="PostToolUse",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("tools/post-execute",),
-        point="tools/post-execute",
-        # Measured: a shell command that ran and exited non-zero is a PostToolUseFailure in Qwen.
-        fires_on="success",
+    derive_row(CLAUDE, "PostToolUse",
+        # Claude's fires_on (success) holds, measured: a shell command that ran and exited non-zero is
+        # a PostToolUseFailure in Qwen.
         blocking="verdict",
-        matcher_subject="tool_name",
         degradations=(
             degrade("payload-field-missing",
                     "tool_response is Qwen's {llmContent, returnDisplay}; for a shell call llmContent is "
@@ -107,14 +97,7 @@ EVENTS = (
             _HOST_ONLY_TOOLS,
         ),
     ),
-    EventRow(
-        event="PostToolUseFailure",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("tools/post-execute",),
-        point="tools/post-execute",
-        fires_on="failure",
-        blocking="context",
-        matcher_subject="tool_name",
+    derive_row(CLAUDE, "PostToolUseFailure",
         degradations=(
             degrade("payload-field-missing",
                     "error is the host's own failure message, which may not read like Qwen's, and "
@@ -122,11 +105,7 @@ EVENTS = (
             _HOST_ONLY_TOOLS,
         ),
     ),
-    EventRow(
-        event="PostToolBatch",
-        route=Route.NATIVE_SEAM,
-        seams=("session/event",),
-        point="step/end",
+    derive_row(CLAUDE, "PostToolBatch",
         degradations=(
             degrade("observe-only",
                     "step/end is a record of a finished step, so a block (or continue:false, or exit 2) "
@@ -159,12 +138,7 @@ EVENTS = (
                     "host's reject carries no text; the audit keeps the reason."),
         ),
     ),
-    EventRow(
-        event="UserPromptExpansion",
-        route=Route.NATIVE_SEAM,
-        seams=("agent/pre-step",),
-        point="agent/pre-step",
-        matcher_subject="command_name",
+    derive_row(CLAUDE, "UserPromptExpansion",
         degradations=(
             degrade("observe-only",
                     "The step's messages are already assembled when the hook runs, so it can neither block "
@@ -175,14 +149,7 @@ EVENTS = (
                     "No command name is known at this point, so a matcher on the command name cannot narrow."),
         ),
     ),
-    EventRow(
-        event="SessionStart",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("agent/created",),
-        point="agent/created",
-        services=(Service.AGENTS,),
-        blocking="context",
-        matcher_subject="source",
+    derive_row(CLAUDE, "SessionStart",
         # Qwen appends the context to its system instruction (measured, lane case qwen:session_context).
         context_role="system",
         role_losses=(degrade("message-provenance",
@@ -194,12 +161,8 @@ EVENTS = (
             degrade("payload-field-missing", "model is the model of the host's last request, empty before one."),
         ),
     ),
-    EventRow(
-        event="SessionEnd",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("agent/disposed",),
-        point="agent/disposed",
-        matcher_subject="reason",
+    derive_row(CLAUDE, "SessionEnd",
+        timeout_s=None,
         degradations=(
             degrade("timing-differs",
                     "agent/disposed fires whenever an agent leaves the live registry, on reload and "
@@ -210,11 +173,8 @@ EVENTS = (
                     "tell clear from prompt_input_exit."),
         ),
     ),
-    EventRow(
-        event="MessageDisplay",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("session/event",),
-        point="message/display",
+    derive_row(CLAUDE, "MessageDisplay",
+        timeout_s=None,
         degradations=(
             degrade("approximate",
                     "The host has no display step, so this reports each durable assistant message as it "
@@ -223,13 +183,7 @@ EVENTS = (
                     "displayed_text is the whole message and is_final is always true."),
         ),
     ),
-    EventRow(
-        event="Stop",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("agent/turn-stopping",),
-        point="agent/turn-stopping",
-        services=(Service.AGENTS,),
-        blocking="continue",
+    derive_row(CLAUDE, "Stop",
         degradations=(
             degrade("message-provenance",
                     "A block, exit 2 or continue:false continues the turn with the bare reason as a user "
@@ -240,12 +194,7 @@ EVENTS = (
                     "input_tokens are absent."),
         ),
     ),
-    EventRow(
-        event="StopFailure",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("agent/error",),
-        point="agent/error",
-        matcher_subject="error",
+    derive_row(CLAUDE, "StopFailure",
         degradations=(
             degrade("approximate",
                     "It fires on any step or turn error the host reports, not only when an API error or "
@@ -255,14 +204,7 @@ EVENTS = (
                     "error types (rate_limit, server_error …), so an error-type matcher may not select it."),
         ),
     ),
-    EventRow(
-        event="SubagentStart",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("subagent/start",),
-        point="subagent/start",
-        services=(Service.SUBAGENTS, Service.AGENTS),
-        blocking="context",
-        matcher_subject="agent_type",
+    derive_row(CLAUDE, "SubagentStart",
         degradations=(
             shared.NO_AGENT_TYPE,
             degrade("scope-differs",
@@ -270,13 +212,7 @@ EVENTS = (
                     "start is announced."),
         ),
     ),
-    EventRow(
-        event="SubagentStop",
-        route=Route.NATIVE_SEAM,
-        seams=("subagent/end",),
-        point="subagent/end",
-        services=(Service.SUBAGENTS,),
-        matcher_subject="agent_type",
+    derive_row(CLAUDE, "SubagentStop",
         degradations=(
             degrade("observe-only",
                     "The child has already finished: a block cannot keep it working."),
@@ -286,12 +222,7 @@ EVENTS = (
             shared.NO_AGENT_TYPE,
         ),
     ),
-    EventRow(
-        event="PreCompact",
-        route=Route.NATIVE_SEAM,
-        seams=("session/event",),
-        point="compaction/start",
-        matcher_subject="trigger",
+    derive_row(CLAUDE, "PreCompact",
         degradations=(
             degrade("observe-only",
                     "Compaction is a host service call that cannot be cancelled, so an answer is recorded "
@@ -301,12 +232,7 @@ EVENTS = (
             shared.COMPACTION_ALWAYS_AUTO,
         ),
     ),
-    EventRow(
-        event="PostCompact",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("session/event",),
-        point="compaction/end",
-        matcher_subject="trigger",
+    derive_row(CLAUDE, "PostCompact",
         degradations=(
             shared.COMPACTION_ALWAYS_AUTO,
             degrade("payload-field-missing",
@@ -314,13 +240,8 @@ EVENTS = (
                     "compaction from a finished one."),
         ),
     ),
-    EventRow(
-        event="Notification",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("agent/status",),
-        point="agent/status",
-        fires_on="idle",
-        matcher_subject="notification_type",
+    derive_row(CLAUDE, "Notification",
+        idle_after_s=None,
         degradations=(
             degrade("timing-differs",
                     "The host publishes agent status changes, not Qwen's notifications: this fires as "
@@ -329,14 +250,7 @@ EVENTS = (
             shared.NOTIFICATION_IDLE_ONLY,
         ),
     ),
-    EventRow(
-        event="PermissionRequest",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("approval/request",),
-        point="approval/request",
-        services=(Service.APPROVAL,),
-        blocking="verdict",
-        matcher_subject="tool_name",
+    derive_row(CLAUDE, "PermissionRequest",
         degradations=(
             shared.APPROVAL_ONCE,
             degrade("input-rewrite-ignored", "An allow's updatedInput is not applied to the call."),
@@ -352,13 +266,8 @@ EVENTS = (
     ),
     # Qwen ignores this hook's output and exit code (hooks.md, PermissionDenied: "Output Options:
     # None"), so watching it loses nothing: native-translate, without an observe-only loss.
-    EventRow(
-        event="PermissionDenied",
+    derive_row(CLAUDE, "PermissionDenied",
         route=Route.NATIVE_TRANSLATE,
-        seams=("session/event",),
-        point="approval/decided",
-        fires_on="rejected",
-        matcher_subject="tool_name",
         degradations=(
             degrade("scope-differs",
                     "Qwen fires it for AUTO-mode classifier denials; here any approval the host rejects "
@@ -400,11 +309,7 @@ EVENTS = (
                     "todo_id, previous_status, all_todos and phase are absent: only the item's text is known."),
         ),
     ),
-    EventRow(
-        event="InstructionsLoaded",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("session/created",),
-        point="agent/instructions-loaded",
+    derive_row(CLAUDE, "InstructionsLoaded",
         matcher_subject="file_path",
         degradations=(
             shared.INSTRUCTIONS_AT_CREATION,
