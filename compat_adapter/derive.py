@@ -21,10 +21,11 @@ __all__ = ("derive_row",)
 _OWN_ONLY = frozenset({"degradations", "role_losses", "official"})
 
 
-def derive_row(base: VendorSpec, event: str, *, official: Mapping[str, Any] | None = None, **own: Any) -> EventRow:
+def derive_row(base: VendorSpec, event: str, /, *, official: Mapping[str, Any] | None = None, **own: Any) -> EventRow:
     """``base``'s row of ``event``, routed as there, with this vendor's ``own`` fields: its losses,
-    and any routing fact that differs. ``official``: this vendor's fields on the base row's
-    official-bridge alternative (derived the same way); None: no alternative."""
+    and any routing fact that differs (``event=`` where the vendor names the same event otherwise).
+    ``official``: this vendor's fields on the base row's official-bridge alternative (derived the
+    same way); None: no alternative."""
     row = base.row(event)
     if row is None:
         raise ValueError(f"{base.id} has no {event} row to derive one from")

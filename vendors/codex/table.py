@@ -143,13 +143,9 @@ EVENTS = (
             ),
         },
     ),
-    EventRow(
-        event="PostToolUse",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("tools/post-execute",),
-        point="tools/post-execute",
+    derive_row(CLAUDE, "PostToolUse",
+        fires_on="any",
         blocking="verdict",
-        matcher_subject="tool_name",
         role_losses=(_DEVELOPER_AS_USER,),
         degradations=(
             degrade("text-differs",
@@ -159,15 +155,8 @@ EVENTS = (
                     "tool_response is a Bash command's stdout and stderr run together when the host's "
                     "result states them, else the result's text."),
         ),
-        official=EventRow(
-            event="PostToolUse",
-            route=Route.OFFICIAL_BRIDGE,
-            bridge_event="PostToolUse",
-            seams=("tools/post-execute",),
-            point="PostToolUse",
-            blocking="verdict",
-            matcher_subject="tool_name",
-            degradations=(
+        official={
+            "degradations": (
                 degrade("output-field-ignored",
                         "Blocking feedback and additionalContext work, but continue:false is recorded "
                         "without stopping the processing of the result."),
@@ -178,7 +167,7 @@ EVENTS = (
                         "Matchers are translated to host tool names, so apply_patch no longer selects the "
                         "host's write tool, and MCP tools never match."),
             ),
-        ),
+        },
     ),
     derive_row(CLAUDE, "Stop",
         services=(),
@@ -234,11 +223,9 @@ EVENTS = (
             _TRIGGER_AUTO,
         ),
     ),
-    EventRow(
-        event="PostCompact",
+    derive_row(CLAUDE, "PostCompact",
+        matcher_subject=None,
         route=Route.NATIVE_SEAM,
-        seams=("session/event",),
-        point="compaction/end",
         degradations=(
             degrade("observe-only", "The compaction has already finished; nothing the hook answers changes it."),
             _TRIGGER_AUTO,
@@ -246,11 +233,8 @@ EVENTS = (
     ),
     # Codex takes no answer on SessionEnd or Interrupt (vendor-protocols §2.2: "no", "observational"),
     # so watching them loses nothing: native-translate, without an observe-only loss.
-    EventRow(
-        event="SessionEnd",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("agent/disposed",),
-        point="agent/disposed",
+    derive_row(CLAUDE, "SessionEnd",
+        matcher_subject=None,
         timeout_s=3.0,
         degradations=(
             _DISPOSED_BROADER,

@@ -116,14 +116,10 @@ EVENTS = (
                     "or Qwen's response_parts."),
         ),
     ),
-    EventRow(
-        event="UserPromptSubmit",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("agent/pre-step",),
-        point="agent/pre-step",
+    derive_row(CLAUDE, "UserPromptSubmit",
+        timeout_s=None,
         # Measured: Qwen fires it again after every tool result, with an empty prompt.
         fires_on="every-step",
-        blocking="verdict",
         degradations=(
             _CONTEXT_IN_PROMPT,
             degrade("timing-differs",
@@ -275,12 +271,9 @@ EVENTS = (
             degrade("payload-field-missing", "tool_input is empty: only the tool name and the reason are known."),
         ),
     ),
-    EventRow(
+    # Qwen's todo-item events are Claude's task events under Qwen's names, on the same todo list.
+    derive_row(CLAUDE, "TaskCreated",
         event="TodoCreated",
-        route=Route.NATIVE_SEAM,
-        seams=("session/event",),
-        point="todo/write",
-        fires_on="created",
         degradations=(
             degrade("observe-only",
                     "New todo items are found by comparing whole todo-list snapshots after they are "
@@ -291,12 +284,8 @@ EVENTS = (
                     "todo_id, all_todos and phase are absent: only the item's text and status are known."),
         ),
     ),
-    EventRow(
+    derive_row(CLAUDE, "TaskCompleted",
         event="TodoCompleted",
-        route=Route.NATIVE_SEAM,
-        seams=("session/event",),
-        point="todo/write",
-        fires_on="done",
         degradations=(
             # An item dropped without being completed fires nothing in Qwen either (detectTodoChanges).
             shared.COMPLETION_FROM_SNAPSHOTS,
