@@ -104,7 +104,6 @@ TOOL_NAMES = (("run_commands", "bash", (("commands", "command"),)), ("read_files
                ("ask_question", "ask_user_question", ()), ("spawn_agent", "subagent", ()))
 
 RULES = RulesSpec(
-    formats=("markdown",),
     default_sources=(".clinerules/*.md", "AGENTS.md"),
     note="Read byte for byte and injected as a sourced user message at every agent start: context, never policy.",
 )

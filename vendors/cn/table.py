@@ -59,7 +59,6 @@ TOOLS = (
 )
 
 RULES = RulesSpec(
-    formats=("markdown",),
     default_sources=("AGENTS.md",),
     note=("Read byte for byte and injected as a sourced user message at every agent start: context for the "
           "model, never tool policy. Continue's .continue/rules and config.yaml rules are not read here."),

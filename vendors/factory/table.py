@@ -48,7 +48,6 @@ TOOLS = (
 )
 
 RULES = RulesSpec(
-    formats=("markdown",),
     default_sources=("AGENTS.md",),
     note=("Read byte for byte and injected as a sourced user message at every agent start, as Droid "
           "reads AGENTS.md: context for the model, never tool policy."),

@@ -52,7 +52,6 @@ TOOLS = (
 )
 
 RULES = RulesSpec(
-    formats=("markdown",),
     default_sources=("AGENTS.md",),
     note="Read byte for byte and injected as a sourced user message at every agent start: context, never policy.",
 )

@@ -332,7 +332,6 @@ TOOLS = (
 )
 
 RULES = RulesSpec(
-    formats=("markdown",),
     default_sources=("QWEN.md", ".qwen/QWEN.md", "AGENTS.md"),
     note=(
         "Read byte for byte from disk and injected as a sourced user message at every agent start; "

@@ -492,7 +492,6 @@ TOOLS = (
 )
 
 RULES = RulesSpec(
-    formats=("markdown",),
     default_sources=("CODEBUDDY.md", ".codebuddy/CODEBUDDY.md", ".codebuddy/rules/**/*.md"),
     note=(
         "Read byte for byte from disk and injected as a sourced user message at every agent start; "
