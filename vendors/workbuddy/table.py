@@ -127,6 +127,15 @@ _REMINDER_IN_PROMPT = degrade(
     "it is a paragraph of that message where CodeBuddy adds a part of its own.",
 )
 
+# CodeBuddy's two MCP elicitation events stand in on the same host fact: an agent turning idle.
+_ELICITATION_ON_IDLE = {
+    "route": Route.NATIVE_SEAM,
+    "seams": ("agent/status",),
+    "point": "agent/status",
+    "fires_on": "idle",
+    "matcher_subject": "mcp_server_name",
+}
+
 EVENTS = (
     derive_row(CLAUDE, "SessionStart",
         degradations=(
@@ -416,11 +425,7 @@ EVENTS = (
     ),
     EventRow(
         event="Elicitation",
-        route=Route.NATIVE_SEAM,
-        seams=("agent/status",),
-        point="agent/status",
-        fires_on="idle",
-        matcher_subject="mcp_server_name",
+        **_ELICITATION_ON_IDLE,
         degradations=(
             degrade("approximate",
                     "The host has no MCP elicitation seam, so this fires whenever an agent turns idle "
@@ -432,11 +437,7 @@ EVENTS = (
     ),
     EventRow(
         event="ElicitationResult",
-        route=Route.NATIVE_SEAM,
-        seams=("agent/status",),
-        point="agent/status",
-        fires_on="idle",
-        matcher_subject="mcp_server_name",
+        **_ELICITATION_ON_IDLE,
         degradations=(
             degrade("approximate",
                     "No host event carries an elicitation result, so this fires whenever an agent turns "
