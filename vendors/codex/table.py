@@ -1,6 +1,8 @@
 """OpenAI Codex CLI: 12 hook events, `hooks.json` / `config.toml` hooks, AGENTS.md and Starlark rules.
 
-Data only. Five events go through the host's official Codex bridge; the rest are ours.
+Data only. Five events go through the host's official Codex bridge; the rest are ours. Codex's hooks
+copy Claude Code's protocol, so a row that lands where Claude's does is derived from Claude's row
+(``derive_row``): it names the event and states Codex's losses and any routing fact that differs.
 """
 
 from compat_adapter.vendor import (

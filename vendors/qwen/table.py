@@ -5,11 +5,12 @@ Data only. The events are the ones the pinned release knows and documents (Qwen 
 a superset of the 17 on the project's main docs. Six more events are named only by Qwen's "1.x"
 docs; 0.24.4 skips them with a warning, so they are unserved rows. The host has no Qwen bridge:
 every row is this project's own reading of Qwen's hook runner (``packages/core/src/hooks/``, read
-from the release's bundle) and of what the vendor lane saw the real CLI do.
+from the release's bundle) and of what the vendor lane saw the real CLI do. Its hooks copy Claude's
+protocol, so each row is derived from Claude's row of the event (``derive_row``), with Qwen's own losses.
 """
 
 from compat_adapter.vendor import (
-    EventRow, HookVar, MatcherEngine, Route, RulesSpec, ToolName, VendorSpec, degrade, derive_row,
+    HookVar, MatcherEngine, Route, RulesSpec, ToolName, VendorSpec, degrade, derive_row,
 )
 from vendors import shared
 from vendors.claude.table import CLAUDE

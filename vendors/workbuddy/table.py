@@ -3,7 +3,8 @@
 Data only. WorkBuddy desktop has no public hook API, so every declaration is read as a hook config
 for the CodeBuddy engine, which Tencent documents as Claude-compatible. Five events go through the
 host's official Claude Code bridge; of the other twenty-two, ten can only be observed here although
-CodeBuddy acts on their answer (native-seam), and twelve are translated by this project.
+CodeBuddy acts on their answer (native-seam), and twelve are translated by this project. A row that
+lands where Claude's does is derived from Claude's row (``derive_row``), with CodeBuddy's own losses.
 """
 
 from compat_adapter.vendor import (
