@@ -204,7 +204,7 @@ async def verify_all(progress: Callable[[RowCheck], None] | None = None, *,
                      vendor: str | None = None, host: str = "embedded",
                      prefer: str | None = None) -> tuple[RowCheck, ...]:
     """Verify every row graded ADAPTED on ``host`` (or one vendor's), :data:`CONCURRENCY` at a
-    time, in matrix order (a row that waits for idleness runs beside them, on its own).
+    time, in matrix order.
 
     A row the host's official bridge can also carry is verified twice: on its default route and
     with ``prefer="official"``, so both routes stay first-class. ``prefer`` keeps one policy only
@@ -225,18 +225,8 @@ async def verify_all(progress: Callable[[RowCheck], None] | None = None, *,
     limiter = anyio.CapacityLimiter(CONCURRENCY)
 
     async def one(index: int, spec: VendorSpec, row: EventRow, policy: str) -> None:
-        if row.idle_after_s:
-            # A row its vendor fires only after an idle wait (Claude's 60 s Notification) sleeps
-            # through that wait: it takes no slot, and on DSH no pooled runtime (it would hold one
-            # idle for the whole wait) but boots its own, so its wait overlaps the other rows' work.
-            if host == "dsh":
-                from compat_adapter.testing.live.pool import POOL
-
-                POOL.set(None)  # this task's own context: the other rows keep the pool
+        async with limiter:
             check = await verify_row(spec.id, row.event, policy, host=host)
-        else:
-            async with limiter:
-                check = await verify_row(spec.id, row.event, policy, host=host)
         results[index] = check
         if progress is not None:
             progress(check)
