@@ -66,7 +66,7 @@ async def answer_for(spec: ShimSpec, target: str, stdin: bytes, cwd: str) -> Hoo
     if any("rule" in h for h in spec.hooks):
         from compat_adapter.port.rules import rule_answer
 
-        return rule_answer(spec.source, spec.hooks, moment)
+        return rule_answer(spec.source, spec.hooks, moment, target)
     if any("plugin" in h for h in spec.hooks):
         from compat_adapter.port.plugins import PLUGIN_TIMEOUT_S, plugin_answer
 
