@@ -104,7 +104,10 @@ def grade_port(source_row: EventRow, source: str, target: str, *, id: str = "por
                           text=f"a reason reaches the model in {target}'s own words, not {source}'s"),
               Degradation(code=DegradationCode.MESSAGE_PROVENANCE,
                           text=f"what a hook says lands where {target} puts a hook's text, framed by {target}")]
-    if source_row.fires_on != target_row.fires_on:
+    # A target event of every step hosting a source event of every prompt: the shim skips the
+    # steps that carry no prompt (port/shim.py), so the hook runs when the source's would.
+    continuation_skipped = target_row.fires_on == "every-step" and source_row.fires_on != "every-step"
+    if source_row.fires_on != target_row.fires_on and not continuation_skipped:
         # The shim runs the hook whenever the target's event fires: a hook of failed calls only
         # (PostToolUseFailure) hosted by an event of every call runs on successes too.
         losses.append(Degradation(code=DegradationCode.APPROXIMATE,
