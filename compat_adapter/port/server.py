@@ -95,14 +95,16 @@ def serve(path: str, idle_s: float = IDLE_S) -> None:
 
 
 #: Warm copies forked ahead of the calls: a call finds one already waiting, so its time holds no
-#: fork (under load the fork of the warm server was the largest part of a call, measured).
+#: fork (under load the fork of the warm server was the largest part of a call, measured). A copy
+#: that takes a call is replaced at once, so a long hook never keeps the next call waiting.
 POOL = 2
 #: A copy's exit: it served a call; it saw no call for the idle time; its socket is gone.
 _SERVED, _IDLE, _GONE = 0, 3, 4
 
 
-def _waiting(server: socket.socket, path: str, idle_s: float) -> None:
-    """One forked copy: wait for a call, answer it, leave (never returns)."""
+def _waiting(server: socket.socket, path: str, idle_s: float, taken: int) -> None:
+    """One forked copy: wait for a call, tell the server it took one (a byte on ``taken``), answer
+    it, leave (never returns)."""
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the call waits for its own hook processes
     # Woken every few seconds: a copy whose socket was removed (its folder deleted) leaves then.
     server.settimeout(min(idle_s, 5.0))
@@ -118,6 +120,8 @@ def _waiting(server: socket.socket, path: str, idle_s: float) -> None:
                 if idle >= idle_s:
                     os._exit(_IDLE)
                 continue
+            os.write(taken, b".")
+            os.close(taken)
             server.close()
             conn.settimeout(None)
             _handle(conn)
@@ -127,33 +131,46 @@ def _waiting(server: socket.socket, path: str, idle_s: float) -> None:
 
 
 def _pool(server: socket.socket, path: str, idle_s: float) -> None:
-    """Keep ``POOL`` copies waiting; leave when the socket is gone, or when no call came for the
-    idle time (a copy says it was idle and none served a call since)."""
+    """Keep ``POOL`` copies waiting, one forked for each call taken; leave when the socket is gone,
+    or when a copy saw no call for the idle time and none was taken since."""
+    import select
     import time
 
-    def fork() -> int:
-        child = os.fork()
-        if child == 0:
-            _waiting(server, path, idle_s)
-        return child
+    taken_r, taken_w = os.pipe()
 
-    children = {fork() for _ in range(POOL)}
+    def fork() -> None:
+        if os.fork() == 0:
+            os.close(taken_r)
+            _waiting(server, path, idle_s, taken_w)
+
+    for _ in range(POOL):
+        fork()
     last_call, failures = time.monotonic(), 0
-    while children:
-        child, status = os.wait()
-        if child not in children:
-            continue
-        children.discard(child)
-        code = os.waitstatus_to_exitcode(status)
-        if code == _GONE or (code == _IDLE and time.monotonic() - last_call >= idle_s):
-            break
-        if code == _SERVED:
-            last_call, failures = time.monotonic(), 0
-        elif code != _IDLE:
-            failures += 1
-            if failures > 5:
-                break  # copies that keep failing: leave, and the next call runs on its own
-        children.add(fork())
+    try:
+        while True:
+            ready, _, _ = select.select([taken_r], [], [], 1.0)
+            if ready:
+                for _ in os.read(taken_r, 64):
+                    last_call, failures = time.monotonic(), 0
+                    fork()
+            while True:
+                try:
+                    child, status = os.waitpid(-1, os.WNOHANG)
+                except ChildProcessError:
+                    child = 0
+                if child == 0:
+                    break
+                code = os.waitstatus_to_exitcode(status)
+                if code == _GONE or (code == _IDLE and time.monotonic() - last_call >= idle_s):
+                    return
+                if code in (_IDLE, 1):
+                    failures += code == 1
+                    if failures > 5:
+                        return  # copies that keep failing: leave, and the next call runs on its own
+                    fork()
+    finally:
+        os.close(taken_r)
+        os.close(taken_w)
     # The copies still waiting leave on their own once the socket is gone (at most a few seconds);
     # one answering a call finishes it.
 
