@@ -205,11 +205,13 @@ def strip_rules(text: str | None, rules: Iterable[NativeRule]) -> str | None:
     data = _load(text)
     for place, behavior, rule in wanted:
         block = data.get(place)
-        listed = block.get(behavior) if isinstance(block, dict) else None
+        if not isinstance(block, dict):
+            continue
+        listed = block.get(behavior)
         if isinstance(listed, list) and rule in listed:
             listed.remove(rule)
             if not listed:
-                del block[behavior]  # type: ignore[union-attr]
+                del block[behavior]
             if not block:
                 del data[place]
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n" if data else None
