@@ -301,3 +301,16 @@ def test_a_prompt_hook_ported_to_qwen_skips_the_steps_that_carry_no_prompt(tmp_p
 
     qwen_row = resolve_event(unit_of("qwen").spec, "UserPromptSubmit")
     assert "approximate" in [str(d.code) for d in grade_port(qwen_row, "qwen", "claude").degradations]
+
+
+def test_a_claude_post_tool_block_is_graded_observe_only_where_the_target_drops_it() -> None:
+    """Claude's PostToolUse block gives the reason to the model (its row says context); Codex reads a
+    ported block, Copilot's postToolUse and CodeBuddy's PostToolUse do not (port lane post_block,
+    measured): the grade lists that, never a silent difference."""
+    from compat_adapter.catalog import resolve_event, unit_of
+    from compat_adapter.port.plan import grade_port
+
+    row = resolve_event(unit_of("claude").spec, "PostToolUse")
+    codes = {t: [str(d.code) for d in grade_port(row, "claude", t).degradations] for t in ("codex", "copilot", "workbuddy")}
+    assert "observe-only" not in codes["codex"]
+    assert "observe-only" in codes["copilot"] and "observe-only" in codes["workbuddy"]

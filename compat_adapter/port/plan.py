@@ -53,16 +53,26 @@ class PortPlan:
         return sorted(out, key=lambda item: order[item[0]])
 
 
-def _probes(row: EventRow) -> list[tuple[str, HookAnswer]]:
-    """The answers a source event can give, by what its row says an answer can do."""
+def _probes(row: EventRow, source: str) -> list[tuple[str, HookAnswer]]:
+    """The answers a source event can give, by what its row says an answer can do, and a block its
+    own dialect reads back where the row says an answer gives context only (Claude's PostToolUse
+    block: the reason goes to the model)."""
+    from compat_adapter.catalog import unit_of
+
     reason = "port probe reason"
     out = [("context", HookAnswer(additional_context=("port probe context",)))]
+    block = HookAnswer(decision="block", reason=reason)
     if row.blocking == "verdict" and row.point == "tools/pre-execute":
         out += [("deny", HookAnswer(decision="deny", reason=reason)), ("ask", HookAnswer(decision="ask", reason=reason))]
     elif row.blocking == "verdict" and row.point == "approval/request":
         out.append(("deny", HookAnswer(decision="deny", reason=reason)))
     elif row.blocking in ("verdict", "continue"):
-        out.append(("block", HookAnswer(decision="block", reason=reason)))
+        out.append(("block", block))
+    else:
+        home = unit_of(source).host
+        if home is not None and row.event in home.events.values() and \
+                _read_back(home, source, row.event, block).decision == "block":
+            out.append(("block", block))
     return out
 
 
@@ -113,7 +123,7 @@ def grade_port(source_row: EventRow, source: str, target: str, *, id: str = "por
         losses.append(Degradation(code=DegradationCode.APPROXIMATE,
                                   text=f"{target} {event} fires on {target_row.fires_on} occurrences, {source} "
                                        f"{source_row.event} on {source_row.fires_on}: the hook runs at other times"))
-    for name, probe in _probes(source_row):
+    for name, probe in _probes(source_row, source):
         back = _read_back(face, target, event, probe)
         if name in ("deny", "block") and back.decision not in ("deny", "block"):
             losses.append(Degradation(code=DegradationCode.OBSERVE_ONLY,
