@@ -91,4 +91,4 @@ def test_the_test_support_rule_sees_a_shipped_import() -> None:
     assert imports_of("vendors.qwen.unit", b"from vendors.qwen.lane import CLI\n") >= {"vendors.qwen.lane"}
     assert is_test_support("vendors.qwen.lane")
     assert "compat_adapter.testing.lane" in imports_of("compat_adapter.cli.run", b"from ..testing import lane\n")
-    assert not is_test_support("compat_adapter.plugin_host.lane")  # the plugin runtime's location: product
+    assert not is_test_support("vendors.opencode.plugin_host.lane")  # the plugin runtime's location: product

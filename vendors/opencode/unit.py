@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from compat_adapter.vendor import Facts, HandlerShape, Later, Voice, vendor_unit
+from vendors.opencode.plugin_host.runtime import RUNTIME
 from vendors.opencode.table import OPENCODE
 
 __all__ = ("UNIT",)
@@ -27,4 +28,5 @@ UNIT = vendor_unit(
     lane="vendors.opencode.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=Later("vendors.opencode.permission_language:LANGUAGE"),  # opencode.json permission
     host=Later("vendors.opencode.hostface:FACE"),  # its host face: what `port` writes for
+    capabilities=(RUNTIME,),  # its plugins run as written in the plugin host (a Bun sidecar)
 )
