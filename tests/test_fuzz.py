@@ -17,6 +17,7 @@ import os
 import string
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -119,6 +120,18 @@ def test_decode_never_raises(vendor_event: tuple[str, str], outcome: ProcessOutc
     vendor, event = vendor_event
     answer = dialect_for(vendor).decode(event, outcome)
     assert isinstance(answer, HookAnswer)
+
+
+@pytest.mark.parametrize("stdout", [_DEEP, '{"a":' * 5000 + "1" + "}" * 5000], ids=["array", "object"])
+def test_deep_json_never_raises_for_any_unit(stdout: str) -> None:
+    # The examples above were each found for one vendor; a unit added later (Cline and Crush
+    # parsed with json.loads, found by the deep profile) gets the same nesting on every event.
+    # Every event with exit 0 (where stdout is read); exits 1 and 2 on each vendor's first event.
+    firsts = {v: e for v, e in reversed(EVENTS)}
+    cases = [(v, e, 0) for v, e in EVENTS] + [(v, e, c) for v, e in firsts.items() for c in (1, 2)]
+    for vendor, event, code in cases:
+        answer = dialect_for(vendor).decode(event, ProcessOutcome(code, stdout, "", False, False, None, 1.0))
+        assert isinstance(answer, HookAnswer), (vendor, event, code)
 
 
 text_or_none = st.one_of(st.none(), st.text(max_size=30))

@@ -25,7 +25,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from compat_adapter.vendor import HookAnswer, Moment, js_trim
+from compat_adapter.vendor import HookAnswer, JsonTextError, Moment, js_read, js_trim
 from vendors.claude.dialect import ClaudeDialect
 from vendors.cline.table import AWAITED, CLINE_EVENTS, HOOK_NAMES
 
@@ -146,9 +146,10 @@ class ClineDialect(ClaudeDialect):
         text = control_text(outcome.stdout)
         if not text:
             return HookAnswer()
+        # Cline parses with JSON.parse; js_read reads as it does, bounded in depth for us.
         try:
-            obj = json.loads(text)
-        except ValueError:
+            obj = js_read(text)
+        except JsonTextError:
             return HookAnswer(ignored=("stdout is no JSON: Cline logs it and goes on",))
         if not isinstance(obj, Mapping) or not any(k in obj for k in _ANSWER_KEYS):
             return HookAnswer(ignored=("stdout",))

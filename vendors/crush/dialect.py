@@ -27,7 +27,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from compat_adapter.vendor import HookAnswer, Moment, Searched, cause_text, compile_rust, encode_json, merge_answers
+from compat_adapter.vendor import (HookAnswer, JsonTextError, Moment, Searched, cause_text, compile_rust,
+                                   encode_json, js_read, merge_answers)
 from vendors.claude.dialect import ClaudeDialect
 
 if TYPE_CHECKING:
@@ -72,8 +73,8 @@ def _patch(value: Any) -> Mapping[str, Any] | None:
     """An input patch as shallowMerge takes it: an object, or a string holding one; else dropped."""
     if isinstance(value, str):
         try:
-            value = json.loads(value)
-        except ValueError:
+            value = js_read(value)
+        except JsonTextError:
             return None
     return value if isinstance(value, dict) else None
 
@@ -124,9 +125,11 @@ class CrushDialect(Searched, ClaudeDialect):
         if outcome.exit_code != 0:
             return HookAnswer(failed=f"exit code {outcome.exit_code}: a non-blocking error, the call goes on")
         text = outcome.stdout.strip()
+        # Go's encoding/json reads an answer into interface{} values as JSON.parse does (numbers
+        # as float64); js_read reads that way, bounded in depth for us.
         try:
-            obj = json.loads(text) if text else None
-        except ValueError:
+            obj = js_read(text) if text else None
+        except JsonTextError:
             obj = None
         if not isinstance(obj, dict):
             return HookAnswer(ignored=("stdout",)) if text else HookAnswer()
