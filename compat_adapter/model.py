@@ -123,7 +123,7 @@ class ToolName(Frozen):
 
 
 class RulesSpec(Frozen):
-    formats: tuple[str, ...]
+    formats: tuple[str, ...] = ("markdown",)  # plain markdown: what most vendors' rules files are
     default_sources: tuple[str, ...]
     """Glob patterns relative to a project root, in the vendor's own order."""
     note: str

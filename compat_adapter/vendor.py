@@ -21,6 +21,7 @@ if TYPE_CHECKING:
         PolicyGuard, PolicyRule, VerdictRules)
     from compat_adapter.catalog import host_tool, resolve_vendor, unit_of
     from compat_adapter.declare import REFUSED_HANDLER_TYPES, Declared
+    from compat_adapter.derive import derive_row
     from compat_adapter.dialects.base import Decision, Dialect, HookAnswer, Moment
     from compat_adapter.dialects.common import (OUTPUT_CAP, AnswerDraft, cause_text, chain_input, encode_json,
         first_line, keyed_subject, merge_answers, overlay, plain, vendor_call)
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
     from compat_adapter.permissions.language import Combination, RuleLanguage
     from compat_adapter.permissions.model import PermissionImport, PermissionRule, PermissionSetting, RuleCall, Ruling
     from compat_adapter.permissions.read import read_block
-    from compat_adapter.registry import Importer, Later, VendorUnit, vendor_unit
+    from compat_adapter.registry import Importer, Later, VendorUnit, home_parts, vendor_unit
     from compat_adapter.routing.dispatch import AuditRecord, GroupResult, HookEntry
     from compat_adapter.routing.placement import Facts
     from compat_adapter.routing.points import Point
@@ -89,15 +90,15 @@ __all__ = ("AgentError", "AgentStatus", "AnswerDraft", "Applied", "ApprovalOutco
     "Steer", "Surface", "TableFace", "ToolExecution", "ToolName", "ToolPostEvent", "UNANSWERED", "UNREACHABLE",
     "Unanswered", "UnsupportedVendor", "UserMessage", "VendorSpec", "VendorUnit", "Verbatim", "VerdictRules",
     "Voice", "absolute", "accept", "can_rewrite", "capability_result", "cause_text", "chain_input", "claude_reply",
-    "compile_js", "compile_rust", "config_or_rules", "degrade", "encode_json", "entry_refusal", "first_line",
-    "flag_field", "flatten", "freeze", "grouped_slots", "handler_type", "hook_environment", "hook_table",
-    "host_tool", "import_events", "in_sequence", "js_lines", "js_object", "js_problem", "js_read", "js_trim",
-    "json_kind", "json_reply", "judged", "keyed_subject", "label", "load_json", "load_jsonc", "load_toml",
-    "matcher_of", "merge_answers", "new_message", "no_row", "overlay", "parse_stdin", "places", "plain",
-    "plugin_hook_files", "plugin_untrusted", "points", "project_rules", "read_block", "read_disable_all",
-    "read_fields", "refuse", "refuse_slots", "resolve_sources", "resolve_vendor", "reworded", "rules_file",
-    "rust_read", "rust_trim", "search_problem", "searches", "served_row", "shape_error", "solo", "split",
-    "stop_rule", "string_field", "strings_field", "take", "thaw", "unit_of", "vendor_call", "vendor_unit")
+    "compile_js", "compile_rust", "config_or_rules", "degrade", "derive_row", "encode_json", "entry_refusal",
+    "first_line", "flag_field", "flatten", "freeze", "grouped_slots", "handler_type", "home_parts",
+    "hook_environment", "hook_table", "host_tool", "import_events", "in_sequence", "js_lines", "js_object",
+    "js_problem", "js_read", "js_trim", "json_kind", "json_reply", "judged", "keyed_subject", "label", "load_json",
+    "load_jsonc", "load_toml", "matcher_of", "merge_answers", "new_message", "no_row", "overlay", "parse_stdin",
+    "places", "plain", "plugin_hook_files", "plugin_untrusted", "points", "project_rules", "read_block",
+    "read_disable_all", "read_fields", "refuse", "refuse_slots", "resolve_sources", "resolve_vendor", "reworded",
+    "rules_file", "rust_read", "rust_trim", "search_problem", "searches", "served_row", "shape_error", "solo",
+    "split", "stop_rule", "string_field", "strings_field", "take", "thaw", "unit_of", "vendor_call", "vendor_unit")
 
 
 #: Where each name lives. Modules are named by their own path (``places`` is
@@ -112,6 +113,7 @@ _HOMES = {
     **dict.fromkeys(("CommandPolicy", "PolicyGuard", "PolicyRule", "VerdictRules"), "compat_adapter.capability"),
     **dict.fromkeys(("host_tool", "resolve_vendor"), "compat_adapter.catalog"),
     "REFUSED_HANDLER_TYPES": "compat_adapter.declare",
+    "derive_row": "compat_adapter.derive",
     **dict.fromkeys(("Decision", "Dialect", "HookAnswer", "Moment"), "compat_adapter.dialects.base"),
     **dict.fromkeys(("OUTPUT_CAP", "AnswerDraft", "cause_text", "chain_input", "encode_json", "first_line",
                     "keyed_subject", "merge_answers", "overlay", "plain",
@@ -146,7 +148,7 @@ _HOMES = {
     **dict.fromkeys(("PermissionImport", "PermissionRule", "PermissionSetting", "RuleCall",
                     "Ruling"), "compat_adapter.permissions.model"),
     "read_block": "compat_adapter.permissions.read",
-    **dict.fromkeys(("Importer", "Later", "VendorUnit", "vendor_unit"), "compat_adapter.registry"),
+    **dict.fromkeys(("Importer", "Later", "VendorUnit", "home_parts", "vendor_unit"), "compat_adapter.registry"),
     "GroupResult": "compat_adapter.routing.dispatch",
     "Facts": "compat_adapter.routing.placement",
     "Point": "compat_adapter.routing.points",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from compat_adapter.vendor import Later, vendor_unit
+from compat_adapter.vendor import Later, home_parts, vendor_unit
 from vendors.kilo.spec import KILO
 from vendors.opencode.plugin_host.runtime import RUNTIME
 from vendors.opencode.unit import UNIT as OPENCODE_UNIT
@@ -16,13 +16,11 @@ __all__ = ("UNIT",)
 UNIT = vendor_unit(
     spec=KILO,
     order=42,
-    dialect=Later("vendors.kilo.dialect:DIALECT"),
-    importer=Later("vendors.kilo.importer"),
+    **home_parts(__package__),
     handlers=OPENCODE_UNIT.handlers,
     # OpenCode's reading of a hook's answer, measured again on kilo run 7.7.9 (the vendor lane).
     voice=dataclasses.replace(OPENCODE_UNIT.voice, vendor="kilo"),
     landing=OPENCODE_UNIT.landing,
-    lane="vendors.kilo.lane:CLI",  # test support: loaded only by the vendor lane
     # Kilo's `permission` block is OpenCode's, weighed as OpenCode weighs it (measured in the lane's
     # perm_* cases: the last matching rule wins, an ask is rejected and the run ends).
     permissions=Later("vendors.kilo.permission_language:LANGUAGE"),
