@@ -20,7 +20,8 @@ from typing import Any
 import anyio
 import pytest
 
-from compat_adapter.catalog import resolve_vendor, vendor_tool
+from compat_adapter.capability import PluginRuntime, capability
+from compat_adapter.catalog import resolve_vendor, unit_of, vendor_tool
 from compat_adapter.explain import ExplainReport, Question, explain
 from compat_adapter.explain.vendorview import kind_of
 from compat_adapter.importers.gate import trust_files
@@ -32,7 +33,7 @@ from compat_adapter.testing.lane.vendors import cases_for, cli_for, lane_vendors
 pytestmark = pytest.mark.vendor
 
 #: Vendors whose lane scenarios are command hooks explain runs (a plugin-host vendor's are plugins).
-EXPLAINED = tuple(v for v in lane_vendors() if not resolve_vendor(v).plugin_host)
+EXPLAINED = tuple(v for v in lane_vendors() if not capability(unit_of(v), PluginRuntime))
 
 
 def _stop_baseline(case: Case) -> int:
@@ -230,7 +231,7 @@ def test_explain_predicts_what_the_real_vendor_did(lane: dict[str, Any], tmp_pat
     assert not disagree, json.dumps(disagree, indent=1)
 
 
-@pytest.mark.parametrize("vendor", [v for v in lane_vendors() if resolve_vendor(v).plugin_host])
+@pytest.mark.parametrize("vendor", [v for v in lane_vendors() if capability(unit_of(v), PluginRuntime)])
 def test_opencode_scenarios_are_plugins_that_explain_names_and_does_not_replay(tmp_path: Path, vendor: str) -> None:
     """OpenCode's, and Kilo's (an OpenCode fork whose lane runs OpenCode's plugin scenarios)."""
     drivable = [c for c in cases_for(vendor) if not c.not_drivable]

@@ -160,43 +160,41 @@ def _ours(handler: Any) -> bool:
 def _plan_plugin(root: Path, plugin: Any, target: str, results: list[CapabilityResult], refused: list[str],
                  groups: dict[tuple[str, str], list[Mapping[str, Any]]], rows: dict[tuple[str, str], EventRow],
                  timeouts: dict[tuple[str, str], float]) -> None:
-    """An OpenCode plugin file's keys graded on ``target``, the carried ones grouped as hooks
-    (:mod:`compat_adapter.port.plugins`); an npm plugin refused."""
+    """A plugin file's keys graded on ``target``, the carried ones grouped as hooks (the shim the
+    plugin runtime of its vendor's unit brings: ``PluginRuntime.port``); an npm plugin refused."""
     import anyio
 
-    from compat_adapter.plugin_host.grade import LOAD_EVENT
-    from compat_adapter.plugin_host.keys import plugin_row, unsupported
-    from compat_adapter.port.plugins import PLUGIN_TIMEOUT_S, digest, plugin_keys, unported_reason
-    from vendors.opencode.table import OPENCODE
+    from compat_adapter.importers import plugin_runtime
 
+    runtime = plugin_runtime(plugin.vendor)
+    home, port = runtime.home, runtime.port
     if plugin.kind != "file":
         refused.append(f"PLUGIN_NOT_PORTED: {plugin.origin} — an npm plugin is installed by OpenCode itself, "
                        "not a file of the project another agent could load")
         return
     relpath = str(Path(plugin.name).resolve().relative_to(root.resolve()))
-    keys, failed = anyio.run(plugin_keys, root, relpath)
+    keys, failed = anyio.run(port.keys, root, relpath)
     if failed is not None and not keys:
-        results.append(unsupported(relpath, LOAD_EVENT, f"the plugin did not load, so nothing of it is ported: {failed}"))
+        results.append(runtime.unsupported(relpath, runtime.load_event,
+                                           f"the plugin did not load, so nothing of it is ported: {failed}", home))
     for key in keys:
-        row, why = plugin_row(key), unported_reason(key, target)
+        row, why = runtime.row(key), port.unported_reason(key, target)
         if row is None or why is not None:
-            results.append(unsupported(relpath, key, why or f"OpenCode has no plugin hook named {key!r}"))
+            results.append(runtime.unsupported(relpath, key, why or f"OpenCode has no plugin hook named {key!r}", home))
             continue
-        result = grade_plugin_key(row, target, relpath)
+        result = grade_plugin_key(row, home, target, relpath)
         results.append(result)
         if result.mounted:
-            rows[(OPENCODE.id, key)] = row
-            groups.setdefault((OPENCODE.id, key), []).append({"plugin": relpath, "origin": relpath,
-                                                             "digest": digest(root / relpath)})
-            timeouts[(OPENCODE.id, key)] = PLUGIN_TIMEOUT_S
+            rows[(home, key)] = row
+            groups.setdefault((home, key), []).append({"plugin": relpath, "origin": relpath,
+                                                       "digest": port.digest(root / relpath)})
+            timeouts[(home, key)] = port.timeout_s
 
 
-def grade_plugin_key(row: EventRow, target: str, rid: str) -> CapabilityResult:
-    """A carried OpenCode plugin key graded on ``target``: as its point's hook, and what the shim
-    does not carry of a plugin callback (its rewrite of a tool's output)."""
-    from vendors.opencode.table import OPENCODE
-
-    result = grade_port(row, OPENCODE.id, target, id=rid)
+def grade_plugin_key(row: EventRow, vendor: str, target: str, rid: str) -> CapabilityResult:
+    """A carried plugin key of ``vendor`` graded on ``target``: as its point's hook, and what the
+    shim does not carry of a plugin callback (its rewrite of a tool's output)."""
+    result = grade_port(row, vendor, target, id=rid)
     if row.point != "tools/post-execute" or not result.mounted:
         return result
     lost = Degradation(code=DegradationCode.OUTPUT_REWRITE_IGNORED,

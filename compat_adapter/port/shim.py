@@ -68,9 +68,11 @@ async def answer_for(spec: ShimSpec, target: str, stdin: bytes, cwd: str) -> Hoo
 
         return rule_answer(spec.source, spec.hooks, moment, target)
     if any("plugin" in h for h in spec.hooks):
-        from compat_adapter.port.plugins import PLUGIN_TIMEOUT_S, plugin_answer
+        from compat_adapter.importers import plugin_runtime
 
-        return await plugin_answer(spec.hooks, spec.event, moment, PLUGIN_TIMEOUT_S)
+        # Ported plugins run through the shim of the plugin runtime their vendor's unit brings.
+        port = plugin_runtime(spec.source).port
+        return await port.answer(spec.hooks, spec.event, moment, port.timeout_s)
     if _continuation(spec, target, moment):
         return HookAnswer()
     entries = [make_entry(str(h.get("origin") or f"port:{i}"),

@@ -8,6 +8,7 @@ import dataclasses
 
 from compat_adapter.vendor import Later, home_parts, vendor_unit
 from vendors.kilo.spec import KILO
+from vendors.opencode.plugin_host.runtime import RUNTIME
 from vendors.opencode.unit import UNIT as OPENCODE_UNIT
 
 __all__ = ("UNIT",)
@@ -24,4 +25,6 @@ UNIT = vendor_unit(
     # perm_* cases: the last matching rule wins, an ask is rejected and the run ends).
     permissions=Later("vendors.kilo.permission_language:LANGUAGE"),
     host=Later("vendors.kilo.hostface:FACE"),
+    # Its plugins are OpenCode's: they run in OpenCode's plugin host, graded under Kilo's id and table.
+    capabilities=(RUNTIME.for_vendor(KILO.id),),
 )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from compat_adapter.vendor import Facts, HandlerShape, Later, Voice, home_parts, vendor_unit
+from vendors.opencode.plugin_host.runtime import RUNTIME
 from vendors.opencode.table import OPENCODE
 
 __all__ = ("UNIT",)
@@ -25,4 +26,5 @@ UNIT = vendor_unit(
     landing=Facts(context={"session": "message:system", "prompt": "prompt", "post": "tool_result"}),
     permissions=Later("vendors.opencode.permission_language:LANGUAGE"),  # opencode.json permission
     host=Later("vendors.opencode.hostface:FACE"),  # its host face: what `port` writes for
+    capabilities=(RUNTIME,),  # its plugins run as written in the plugin host (a Bun sidecar)
 )
