@@ -8,8 +8,10 @@ pages are written by :mod:`compat_adapter.matrixdoc` (``matrix --format json`` l
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from compat_adapter.capability import PluginRuntime, capability
 from compat_adapter.catalog import unit_of, units
 from compat_adapter.declare import Declared
 from compat_adapter.grading import grade, grade_rules, grade_runtime
@@ -144,13 +146,11 @@ def _permission_rows(unit: VendorUnit, surface: Surface) -> list[CapabilityResul
             for n, rule in enumerate(language.samples(Path("/project")), start=1)]
 
 
-def plugin_rows(surface: Surface) -> tuple[CapabilityResult, ...]:
-    """Every OpenCode plugin hook key graded on ``surface``, as a loaded plugin's key is graded."""
-    from compat_adapter.plugin_host.keys import grade_key
-    from vendors.opencode.plugins import PLUGIN_EVENTS, PLUGIN_REFUSED
-
-    keys = [row.event for row in PLUGIN_EVENTS] + [key for key, _ in PLUGIN_REFUSED]
-    return tuple(grade_key(f"opencode:plugin:{key}", key, surface) for key in keys)
+def plugin_rows(surface: Surface, chosen: Sequence[VendorUnit]) -> tuple[CapabilityResult, ...]:
+    """Every plugin hook key of the plugin runtime the first of ``chosen`` to bring one brings
+    (OpenCode's, which Kilo's unit declares too), graded on ``surface`` as a loaded plugin's key is."""
+    runtime = next((r for u in chosen if (r := capability(u, PluginRuntime)) is not None), None)
+    return runtime.matrix_rows(surface) if runtime is not None else ()
 
 
 def build_matrix(surface: Surface = EMBEDDED_SURFACE, vendor: str | None = None,
@@ -201,7 +201,7 @@ def build_matrix(surface: Surface = EMBEDDED_SURFACE, vendor: str | None = None,
         hooks=all_hooks,
         rules=tuple(rules),
         runtimes=tuple(runtimes),
-        plugins=plugin_rows(surface) if any(u.spec.plugin_host for u in chosen) else (),
+        plugins=plugin_rows(surface, chosen),
         unserved=tuple(unserved),
         permissions=tuple(permissions),
         native_points=_points(all_hooks, Route.NATIVE_TRANSLATE, surface),

@@ -8,9 +8,10 @@ JSON format does not load (nor compile, where bytecode is not cached) the Markdo
 
 from __future__ import annotations
 
-from compat_adapter.catalog import resolve_vendor
+from compat_adapter.capability import PluginRuntime, capability
+from compat_adapter.catalog import resolve_vendor, unit_of
 from compat_adapter.matrix import Matrix, VendorCounts
-from compat_adapter.model import Capability, CapabilityResult, Degradation, DegradationCode, Route
+from compat_adapter.model import CapabilityResult, Degradation, DegradationCode, Route
 
 __all__ = ("host_differences", "summary_markdown", "to_markdown")
 
@@ -120,9 +121,7 @@ def summary_markdown(matrix: Matrix) -> str:
         out.append(f"- **{c.vendor}{release}** — {shared}{said}.")
     if matrix.plugins:
         # One line: the README stays small; the keys and their losses are in the support matrix.
-        adapted = sum(h.capability is Capability.ADAPTED for h in matrix.plugins)
-        out += ["", f"**opencode plugins, as written**: {adapted} hook keys ADAPTED on the plugin host (a Bun "
-                f"sidecar), {len(matrix.plugins) - adapted} UNSUPPORTED."]
+        out += ["", _plugin_runtime(matrix).matrix_summary(matrix.plugins)]
     return "\n".join(out) + "\n"
 
 
@@ -200,25 +199,18 @@ def _permission_section(matrix: Matrix) -> list[str]:
     return out
 
 
-def _plugin_shared() -> tuple[Degradation, ...]:
-    """What every plugin hook loses: OpenCode's own losses and the plugin host's."""
-    from vendors.opencode.table import OPENCODE
-    from vendors.opencode.plugins import PLUGIN_LOSSES
-
-    return OPENCODE.losses + PLUGIN_LOSSES
+def _plugin_runtime(matrix: Matrix) -> PluginRuntime:
+    """The plugin runtime whose keys the matrix's plugin rows are (the unit of their vendor brings it)."""
+    runtime = capability(unit_of(matrix.plugins[0].vendor), PluginRuntime)
+    assert runtime is not None, "plugin rows come from a unit's plugin runtime"
+    return runtime
 
 
 def _plugin_section(matrix: Matrix) -> list[str]:
     if not matrix.plugins:
         return []
-    shared = _plugin_shared()
-    out = ["", "## OpenCode plugins, as written: the plugin host", "",
-           "A project's OpenCode plugins (the `.ts`/`.js` files of `.opencode/plugin/` and `.opencode/plugins/`, "
-           "and the npm plugins `opencode.json` lists) load in the plugin host: one Bun sidecar per adapter in "
-           "its own process group, killed with the adapter (set-up: `bash scripts/plugin_lane.sh`), never in "
-           "this process. Grading a plugin loads it there and gives one row per hook key it returns, graded "
-           "as below; a plugin that throws at load, or fails to import, is one UNSUPPORTED row with the "
-           "error. The OpenCode rows above stay for teams that re-write a hook as a command.", "",
+    title, intro, shared = _plugin_runtime(matrix).matrix_section(matrix.plugins)
+    out = ["", f"## {title}", "", intro, "",
            "Lost on every plugin hook:", "", *(f"- `{d.code}` {d.text}" for d in shared),
            "", "| hook key | capability | route (point) | seams / services | its own losses or reason |",
            "|---|---|---|---|---|"]

@@ -123,7 +123,7 @@ class ToolName(Frozen):
 
 
 class RulesSpec(Frozen):
-    formats: tuple[str, ...]
+    formats: tuple[str, ...] = ("markdown",)  # plain markdown: what most vendors' rules files are
     default_sources: tuple[str, ...]
     """Glob patterns relative to a project root, in the vendor's own order."""
     note: str
@@ -264,7 +264,7 @@ class VendorSpec(Frozen):
     failure_denies: tuple[str, ...]
     """Events on which any failing hook (one that cannot start, any non-zero exit) denies the call."""
     plugin_host: bool
-    """Whether its plugins load as written in the plugin host (a matrix section of their own)."""
+    """Unread: the unit's ``PluginRuntime`` capability says it; it goes when the tables drop it."""
     plugin_title_request: bool = False
     """Whether a first prompt also makes a title request that runs the plugins' system transform."""
     confidence: Confidence = "measured"

@@ -197,15 +197,16 @@ def _plugin_rows(vendor: str, plugins: Any, surface: Any) -> list[dict[str, Any]
         return []
     import anyio
 
-    from compat_adapter.importers import plugin_source
-    from compat_adapter.plugin_host.host import grade_plugins
+    from compat_adapter.importers import plugin_runtime
 
+    # Graded by the plugin runtime the vendor's unit brings (OpenCode's, for OpenCode and Kilo).
+    runtime = plugin_runtime(vendor)
     by_root: dict[str, list[Any]] = {}
     for plugin in plugins:
-        by_root.setdefault(plugin.root, []).append(plugin_source(plugin))
+        by_root.setdefault(plugin.root, []).append(runtime.source(plugin))
     rows = []
     for root, sources in by_root.items():
-        for g in anyio.run(partial(grade_plugins, Path(root), surface, sources=sources)):
+        for g in anyio.run(partial(runtime.grade, Path(root), surface, sources)):
             result = g.result
             rows.append({"vendor": vendor,
                          "origin": f"{g.source.origin}#{g.plugin.rsplit('#', 1)[-1]}" if g.plugin else g.source.origin,

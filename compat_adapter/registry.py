@@ -38,7 +38,8 @@ if TYPE_CHECKING:
     from compat_adapter.routing.placement import Facts
     from compat_adapter.routing.voice import Voice
 
-__all__ = ("ENTRY_POINT_GROUP", "Importer", "Later", "VendorUnit", "check_unit", "load_units", "registered", "unit_named", "vendor_unit")
+__all__ = ("ENTRY_POINT_GROUP", "Importer", "Later", "VendorUnit", "check_unit", "home_parts", "load_units", "registered",
+           "unit_named", "vendor_unit")
 
 ENTRY_POINT_GROUP = "compat_adapter.vendors"
 
@@ -177,6 +178,15 @@ class VendorUnit:
             _check_part(self, part, loaded)
             self._parts[part] = value = loaded
         return value
+
+
+def home_parts(package: str) -> dict[str, Any]:
+    """The parts a unit keeps where every unit keeps them, in its own package (``__package__`` of
+    its ``unit.py``): its dialect (``<package>.dialect:DIALECT``) and importer (``<package>.importer``),
+    each loaded on first use, and its vendor-lane driver (``<package>.lane:CLI``, test support: loaded
+    only by the vendor lane). A unit that keeps one elsewhere names that part itself."""
+    return {"dialect": Later(f"{package}.dialect:DIALECT"), "importer": Later(f"{package}.importer"),
+            "lane": f"{package}.lane:CLI"}
 
 
 def vendor_unit(**parts: Any) -> VendorUnit:

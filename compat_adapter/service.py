@@ -18,8 +18,8 @@ from typing import Any
 import anyio
 from pydantic import Field
 
-from compat_adapter.capability import CommandPolicy, PolicyGuard, PolicyRule, capability
-from compat_adapter.catalog import unit_of
+from compat_adapter.capability import CommandPolicy, PluginRouter, PluginRuntime, PolicyGuard, PolicyRule, capability
+from compat_adapter.catalog import unit_of, units
 from compat_adapter.declare import Declared, declare_hook
 from compat_adapter.errors import AdapterDisposed, HostSurfaceMismatch, InvalidDeclaration, MountFailed
 from compat_adapter.grading import Prefer, grade, grade_rules, routed
@@ -37,13 +37,11 @@ from compat_adapter.permissions.grade import grade_permission, grade_setting
 from compat_adapter.permissions.guard import PermissionGuard
 from compat_adapter.permissions.read import language_of
 from compat_adapter.permissions.model import PermissionRule, PermissionSetting
-from compat_adapter.plugin_host.sources import PluginSource, file_source
 from compat_adapter.routing.base import Router
 from compat_adapter.routing.dispatch import AuditRecord, HookEntry, make_entry
 from compat_adapter.routing.native import BuiltinBridgeRouter, Listening, NativeRouter
 from compat_adapter.routing.observe import ObserveRouter
 from compat_adapter.routing.official import BridgeRouter, config_dir, prune_orphans
-from compat_adapter.routing.plugins import PluginHostRouter
 from compat_adapter.rules import RULES_SOURCE_KIND, CarriedRules, read_rules
 
 __all__ = ("AdapterConfig", "CompatAdapter", "HookStatus", "RulesStatus", "Status")
@@ -131,8 +129,13 @@ class CompatAdapter:
             Route.NATIVE_SEAM: ObserveRouter(listening),
             Route.BUILTIN_BRIDGE: BuiltinBridgeRouter(listening),
         }
-        self._plugins = PluginHostRouter(host, self.id, self._audit)
-        self._routers[Route.PLUGIN_HOST] = self._plugins
+        # The plugin-host route is the plugin runtime's a unit brings (OpenCode's, which Kilo's unit
+        # declares too): the first unit's, in unit order; none without such a unit.
+        runtime = next((r for u in units() if (r := capability(u, PluginRuntime)) is not None), None)
+        self._plugins: PluginRouter | None = None
+        if runtime is not None:
+            self._plugins = runtime.router(host, self.id, self._audit)
+            self._routers[Route.PLUGIN_HOST] = self._plugins
         self._hooks: dict[str, tuple[CapabilityResult, HookEntry | None]] = {}
         self._rules: dict[str, tuple[CapabilityResult, CarriedRules]] = {}
         self._counters: dict[str, int] = {}
@@ -252,7 +255,7 @@ class CompatAdapter:
         return result
 
     async def register_plugins(self, root: str | Path, files: Sequence[str | Path] | None = None, *,
-                               sources: Sequence[PluginSource] | None = None) -> tuple[CapabilityResult, ...]:
+                               sources: Sequence[Any] | None = None) -> tuple[CapabilityResult, ...]:
         """Load OpenCode plugins in this adapter's plugin sidecar (a Bun process of its own, never
         this one), grade one row per hook key they return, and mount every ADAPTED one on the
         plugin-host route. A plugin that throws at load is one UNSUPPORTED row with the error.
@@ -268,14 +271,10 @@ class CompatAdapter:
             return await self._register_plugins(root, files, sources)
 
     async def _register_plugins(self, root: str | Path, files: Sequence[str | Path] | None,
-                                sources: Sequence[PluginSource] | None) -> tuple[CapabilityResult, ...]:
-        from compat_adapter.plugin_host.grade import plugin_declarations
-
-        base = Path(root).resolve()
-        if sources is None and files is not None:
-            sources = tuple(file_source(base, Path(f)) for f in files)
-        chosen = None if sources is None else tuple(sources)
-        graded = plugin_declarations(await self._plugins.load(base, chosen), self.host.surface)
+                                sources: Sequence[Any] | None) -> tuple[CapabilityResult, ...]:
+        if self._plugins is None:
+            raise HostSurfaceMismatch("no registered vendor unit brings a plugin runtime")
+        graded = await self._plugins.declarations(Path(root).resolve(), files, sources, self.host.surface)
         out = []
         for result, declared in graded:
             if result.id in self._hooks:
@@ -417,7 +416,8 @@ class CompatAdapter:
     def kept(self) -> dict[str, int]:
         """How many entries each structure this adapter keeps per session, agent or call holds now
         (each is released with what it is kept for, or bounded): what a long-lived host watches."""
-        return {**self._listening.kept(), **self._plugins.kept(), "audit": len(self._audit)}
+        plugins = self._plugins.kept() if self._plugins is not None else {}
+        return {**self._listening.kept(), **plugins, "audit": len(self._audit)}
 
     @property
     def audit(self) -> tuple[AuditRecord, ...]:

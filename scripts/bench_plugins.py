@@ -26,9 +26,9 @@ from compat_adapter import CompatAdapter
 from compat_adapter.host.embedded.memory import MemoryHost
 from compat_adapter.host.protocol import PreToolDecision, ToolExecution
 from compat_adapter.importers.gate import importer_for, trust_files
-from compat_adapter.plugin_host.lane import lane
-from compat_adapter.plugin_host.sidecar import Sidecar
-from compat_adapter.plugin_host.sources import project_sources
+from vendors.opencode.plugin_host.lane import lane
+from vendors.opencode.plugin_host.sidecar import Sidecar
+from vendors.opencode.plugin_host.sources import project_sources
 
 __all__ = ("bench_plugin_host",)
 

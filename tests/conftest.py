@@ -85,7 +85,7 @@ def lane(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
 def plugin_runtime() -> None:
     """The OpenCode plugin runtime, installed by the project's own set-up script: a no-op check when
     it is there (``.ci/run`` runs it first), an npm install from a fresh clone. Never a skip."""
-    from compat_adapter.plugin_host.lane import lane as plugin_lane
+    from vendors.opencode.plugin_host.lane import lane as plugin_lane
 
     done = subprocess.run(["bash", str(Path(__file__).resolve().parents[1] / "scripts" / "plugin_lane.sh")],
                           capture_output=True, text=True, timeout=900)

@@ -331,7 +331,7 @@ def test_the_matrix_command_loads_no_other_command_nor_the_host_contract() -> No
              # A point's facts are all the matrix reads: no verdict rule, no host answer type.
              "compat_adapter.routing.points", "compat_adapter.routing.verdicts", "compat_adapter.host.answers",
              # Nor a loaded plugin's report, nor the `if` rule parser (no row's handler has one).
-             "compat_adapter.plugin_host.grade", "compat_adapter.handlers.rules", "compat_adapter.matrixdoc"}
+             "vendors.opencode.plugin_host.grade", "compat_adapter.handlers.rules", "compat_adapter.matrixdoc"}
     assert loaded & heavy == set()
 
 

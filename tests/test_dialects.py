@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from compat_adapter.catalog import vendors
+from compat_adapter.capability import PluginRuntime, capability
+from compat_adapter.catalog import unit_of, vendors
 from compat_adapter.dialects import Dialect, HookAnswer, Moment, dialect_for
 from vendors.workbuddy.dialect import overlay_input
 from vendors.codex.dialect import patch_text
@@ -96,7 +97,7 @@ def test_matcher_subjects_agree_with_the_vendor_tables() -> None:
              "command_name": "review", "error": "rate_limit", "file_path": "/a/b.txt",
              "mcp_server_name": "srv"}
     for spec in vendors():
-        if spec.plugin_host:
+        if capability(unit_of(spec.id), PluginRuntime):
             continue  # OpenCode (and Kilo, its fork) has no matchers; our contract is documented in the dialect
         dialect = dialect_for(spec.id)
         for row in spec.events:

@@ -13,13 +13,15 @@ plugins, so those are left out (and listed).
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 
-from compat_adapter.catalog import resolve_vendor, vendor_tool
+from compat_adapter.capability import PluginRuntime, capability
+from compat_adapter.catalog import resolve_vendor, unit_of, vendor_tool
 from compat_adapter.explain import ExplainReport, Question, explain
 from compat_adapter.explain.vendorview import kind_of
 from compat_adapter.importers.gate import trust_files
@@ -31,7 +33,7 @@ from compat_adapter.testing.lane.vendors import cases_for, cli_for, lane_vendors
 pytestmark = pytest.mark.vendor
 
 #: Vendors whose lane scenarios are command hooks explain runs (a plugin-host vendor's are plugins).
-EXPLAINED = tuple(v for v in lane_vendors() if not resolve_vendor(v).plugin_host)
+EXPLAINED = tuple(v for v in lane_vendors() if not capability(unit_of(v), PluginRuntime))
 
 
 def _stop_baseline(case: Case) -> int:
@@ -208,10 +210,16 @@ def test_what_explain_does_not_predict_it_says(tmp_path: Path) -> None:
 def test_explain_predicts_what_the_real_vendor_did(lane: dict[str, Any], tmp_path: Path) -> None:
     disagree = {}
     checked = 0
-    for case in _drivable():
+    cases = _drivable()
+    for case in cases:
         result = lane[case.name]
         assert result.failure is None and result.vendor is not None, f"{case.name}: {result.failure}"
-        reports, roots = _explained(case, tmp_path / case.vendor / case.kind)
+    # Each case's replay is its own project folder and its own hook processes: three at a time, as the
+    # lane runs its cases (the trust store takes concurrent writers under its lock).
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        explained = list(pool.map(lambda c: _explained(c, tmp_path / c.vendor / c.kind), cases))
+    for case, (reports, roots) in zip(cases, explained, strict=True):
+        result = lane[case.name]
         predicted = _predicted(case, reports, roots)
         # Each hook fires once per event in these one-turn runs (a `once` Stop hook included).
         predicted["invoked"] = sorted(set(predicted["invoked"]))
@@ -223,7 +231,7 @@ def test_explain_predicts_what_the_real_vendor_did(lane: dict[str, Any], tmp_pat
     assert not disagree, json.dumps(disagree, indent=1)
 
 
-@pytest.mark.parametrize("vendor", [v for v in lane_vendors() if resolve_vendor(v).plugin_host])
+@pytest.mark.parametrize("vendor", [v for v in lane_vendors() if capability(unit_of(v), PluginRuntime)])
 def test_opencode_scenarios_are_plugins_that_explain_names_and_does_not_replay(tmp_path: Path, vendor: str) -> None:
     """OpenCode's, and Kilo's (an OpenCode fork whose lane runs OpenCode's plugin scenarios)."""
     drivable = [c for c in cases_for(vendor) if not c.not_drivable]

@@ -287,7 +287,7 @@ def test_the_dispatch_packages_look_no_vendor_up_by_name() -> None:
 
 #: Machinery that moved from the core into a vendor's unit as a capability: the core finds it on the
 #: unit by kind (compat_adapter.capability) and may never import it by the vendor's name again.
-_MOVED_INTO_UNITS = ("vendors.codex", "vendors.copilot")
+_MOVED_INTO_UNITS = ("vendors.codex", "vendors.copilot", "vendors.opencode", "vendors.kilo")
 
 
 def test_the_core_imports_no_capability_of_a_vendor_by_name() -> None:
@@ -299,3 +299,9 @@ def test_the_core_imports_no_capability_of_a_vendor_by_name() -> None:
         from compat_adapter.model import VendorSpec
 
         assert gone not in VendorSpec.model_fields, f"{gone}: the capability replaced this switch"
+    # The tables still state `plugin_host` (they drop it in a change of their own), but the core reads
+    # the unit's PluginRuntime capability, never the switch.
+    read = [f"{module}:{node.lineno}" for module, path in MODULES.items() if module.startswith("compat_adapter")
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.Attribute) and node.attr == "plugin_host"]
+    assert not read, ("plugin_host: the unit's PluginRuntime capability replaced this switch", read)

@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from compat_adapter.capability import PluginRuntime, capability
 from compat_adapter.catalog import resolve_vendor, unit_of
 from compat_adapter.importers import import_files, plugin_source
 from compat_adapter.permissions.model import RuleCall
-from compat_adapter.plugin_host.keys import grade_key
+from vendors.opencode.plugin_host.keys import grade_key
 from vendors.opencode.table import OPENCODE
 from vendors.surface import TABLE_SURFACE
 
@@ -19,10 +20,14 @@ GUARD = "export const Guard = async () => ({ 'tool.execute.before': async () => 
 def test_its_table_is_opencodes_rows_under_its_own_id() -> None:
     kilo = resolve_vendor("kilo")
     assert kilo.id == "kilo" and kilo.measured_on == "7.7.9"
-    assert kilo.unserved == OPENCODE.unserved and kilo.plugin_host
+    assert kilo.unserved == OPENCODE.unserved
     # Its event rows are OpenCode's, measured on OpenCode's CLI and not on Kilo's: they say so.
     assert [r.model_copy(update={"confidence": "measured"}) for r in kilo.events] == list(OPENCODE.events)
     assert {r.confidence for r in kilo.events} == {"derived"} and kilo.confidence == "measured"
+    # Its plugins run in OpenCode's plugin host, a capability its unit declares for itself.
+    runtime = capability(unit_of("kilo"), PluginRuntime)
+    assert runtime is not None and runtime.vendor == "kilo" and runtime.home == "opencode"
+    assert type(runtime) is type(capability(unit_of("opencode"), PluginRuntime))
     # Measured: kilo run makes no session-title request (opencode run does), so no extra transform call.
     assert OPENCODE.plugin_title_request and not kilo.plugin_title_request
     assert "kilo.json" in kilo.rules.default_sources[1] and ".kilo/" in kilo.plugin_runtime

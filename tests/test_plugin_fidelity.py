@@ -17,7 +17,7 @@ from conftest import trust_project
 
 from compat_adapter.host.embedded.memory import MemoryHost
 from compat_adapter.host.script import Reply, call
-from compat_adapter.plugin_host.sources import project_sources
+from vendors.opencode.plugin_host.sources import project_sources
 from compat_adapter.service import CompatAdapter
 
 REPO = Path(__file__).resolve().parents[1]
@@ -130,7 +130,7 @@ def test_the_matrix_grades_each_plugin_hook_key_as_a_loaded_plugin_is_graded() -
     from compat_adapter.matrix import build_matrix
     from compat_adapter.matrixdoc import summary_markdown, to_markdown
     from compat_adapter.model import Capability, Route
-    from compat_adapter.plugin_host.keys import grade_key
+    from vendors.opencode.plugin_host.keys import grade_key
 
     matrix = build_matrix()
     adapted = [h.event for h in matrix.plugins if h.capability is Capability.ADAPTED]

@@ -18,10 +18,10 @@ from conftest import trust_project
 from compat_adapter.host.embedded.memory import MemoryHost
 from compat_adapter.host.script import Reply, call
 from compat_adapter.model import Capability, Route
-from compat_adapter.plugin_host.host import PluginHost, grade_plugins
-from compat_adapter.plugin_host.lane import lane
-from compat_adapter.plugin_host.sidecar import Sidecar, pid_alive
-from compat_adapter.plugin_host.sources import project_sources
+from vendors.opencode.plugin_host.host import PluginHost, grade_plugins
+from vendors.opencode.plugin_host.lane import lane
+from vendors.opencode.plugin_host.sidecar import Sidecar, pid_alive
+from vendors.opencode.plugin_host.sources import project_sources
 from compat_adapter.service import CompatAdapter
 from vendors.surface import TABLE_SURFACE
 

@@ -268,3 +268,49 @@ def test_matrix_on_a_vendor_host_grades_opencode_plugin_keys_as_port_does() -> N
     assert rows["opencode-plugin:tool.execute.after"]["capability"] == "ADAPTED"
     chat = rows["opencode-plugin:chat.message"]
     assert chat["capability"] == "UNSUPPORTED" and "no hook event of codex" in chat["reason"]
+
+
+def test_a_prompt_hook_ported_to_qwen_skips_the_steps_that_carry_no_prompt(tmp_path: Path) -> None:
+    """Qwen fires UserPromptSubmit again after every tool result with an empty prompt (measured); a
+    Claude prompt hook fires once per prompt: the shim answers the prompt's step only, so the grade
+    lists no approximate timing."""
+    settings = tmp_path / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    answer = json.dumps({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "CTX-P"}})
+    settings.write_text(json.dumps({"hooks": {"UserPromptSubmit": [{"hooks": [
+        {"type": "command", "command": f"echo '{answer}'"}]}]}}))
+    trust("claude", settings)
+    done = cli("port", "--to", "qwen", str(tmp_path), "--json", "--launcher", LAUNCHER)
+    assert done.returncode == 0, done.stderr
+    codes = [d["code"] for r in json.loads(done.stdout)["results"] for d in r["degradations"]]
+    assert "approximate" not in codes
+    groups = json.loads((tmp_path / ".qwen/settings.json").read_text())["hooks"]["UserPromptSubmit"]
+    command = groups[0]["hooks"][0]["command"]
+
+    def step(prompt: str) -> str:
+        stdin = json.dumps({"session_id": "s1", "cwd": str(tmp_path), "hook_event_name": "UserPromptSubmit",
+                            "prompt": prompt})
+        return subprocess.run(["/bin/sh", "-c", command], input=stdin, capture_output=True, text=True,
+                              cwd=tmp_path, timeout=120).stdout
+
+    assert "CTX-P" in step("list the files")
+    assert step("") == ""
+    # The other way round the loss stays: a Qwen hook of every step hosted by Claude's once-per-prompt event.
+    from compat_adapter.catalog import resolve_event, unit_of
+    from compat_adapter.port.plan import grade_port
+
+    qwen_row = resolve_event(unit_of("qwen").spec, "UserPromptSubmit")
+    assert "approximate" in [str(d.code) for d in grade_port(qwen_row, "qwen", "claude").degradations]
+
+
+def test_a_claude_post_tool_block_is_graded_observe_only_where_the_target_drops_it() -> None:
+    """Claude's PostToolUse block gives the reason to the model (its row says context); Codex reads a
+    ported block, Copilot's postToolUse and CodeBuddy's PostToolUse do not (port lane post_block,
+    measured): the grade lists that, never a silent difference."""
+    from compat_adapter.catalog import resolve_event, unit_of
+    from compat_adapter.port.plan import grade_port
+
+    row = resolve_event(unit_of("claude").spec, "PostToolUse")
+    codes = {t: [str(d.code) for d in grade_port(row, "claude", t).degradations] for t in ("codex", "copilot", "workbuddy")}
+    assert "observe-only" not in codes["codex"]
+    assert "observe-only" in codes["copilot"] and "observe-only" in codes["workbuddy"]

@@ -60,3 +60,21 @@ def test_what_the_person_saw_is_compared_only_where_the_target_run_observes_it()
     seen, _ = in_target_words(CASE, source, worded, outcome("ported", CODEX_WORDS, shown=()))
     unseen, _ = in_target_words(CASE, source, worded, outcome("ported", CODEX_WORDS, shown=None))
     assert seen.shown == ("Blocked by hook\nLANE-BLOCK prompt",) and unseen.shown is None
+
+
+def test_a_reason_the_source_vendor_wrote_in_place_of_the_hooks_is_held_to_the_target_words() -> None:
+    """Copilot's exit-2 deny reads "hook exited with code 2", not the hook's stderr: ported, the
+    target's wording of that reason is the reference; a target that drops it still differs."""
+    case = Case("copilot", "deny_exit2", (HookAnswer("preToolUse", stderr="LANE-DENY-EXIT2 reason", exit=2),))
+    said = "Denied by preToolUse hook: hook exited with code 2"
+    theirs = "PreToolUse:Bash hook error: hook exited with code 2"
+
+    def run(side: str, text: str) -> Outcome:
+        return Outcome(side, case.name, tool_result=text, model_calls=2)
+
+    expected, notes = in_target_words(case, run("vendor", said), run("embedded", theirs), run("ported", theirs))
+    assert expected.tool_result == theirs and "tool_result in the target's words" in notes
+    assert compare(case, expected, run("ported", theirs)).status == "agree"
+    dropped, _ = in_target_words(case, run("vendor", said), run("embedded", "PreToolUse:Bash hook error"),
+                                 run("ported", "PreToolUse:Bash hook error"))
+    assert dropped.tool_result == said

@@ -346,7 +346,7 @@ def test_a_hook_script_turned_into_a_fifo_is_held_back_not_waited_on(clone: Path
 async def test_an_untrusted_opencode_plugin_is_never_loaded(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     """Loading a plugin runs its code: its module top level writes a marker."""
     from compat_adapter.model import Capability
-    from compat_adapter.plugin_host.host import grade_plugins
+    from vendors.opencode.plugin_host.host import grade_plugins
     from vendors.surface import TABLE_SURFACE
 
     project = tmp_path / "project"

@@ -72,6 +72,9 @@ def test_the_wheel_ships_the_product_and_every_vendor_unit(wheel: dict[str, byte
     for vendor in ("claude", "codex", "copilot", "cursor", "gemini", "opencode", "qwen", "workbuddy"):
         assert f"vendors.{vendor}.unit" in modules, vendor
         assert f"vendors.{vendor}.dialect" in modules, vendor
+    # OpenCode's plugin host, a capability of its unit, ships with its JS side (package data).
+    assert "vendors.opencode.plugin_host.router" in modules and "vendors.opencode.plugin_host.lane" in modules
+    assert wheel["vendors/opencode/plugin_host/sidecar.js"].startswith(b"//")
 
 
 def test_the_wheel_ships_no_test_support(wheel: dict[str, bytes]) -> None:
@@ -91,4 +94,4 @@ def test_the_test_support_rule_sees_a_shipped_import() -> None:
     assert imports_of("vendors.qwen.unit", b"from vendors.qwen.lane import CLI\n") >= {"vendors.qwen.lane"}
     assert is_test_support("vendors.qwen.lane")
     assert "compat_adapter.testing.lane" in imports_of("compat_adapter.cli.run", b"from ..testing import lane\n")
-    assert not is_test_support("compat_adapter.plugin_host.lane")  # the plugin runtime's location: product
+    assert not is_test_support("vendors.opencode.plugin_host.lane")  # the plugin runtime's location: product

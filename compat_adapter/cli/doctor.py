@@ -75,11 +75,11 @@ def _hook(hook: Any, surface: Any, root: Path) -> dict[str, Any]:
 def _plugin(plugin: Any) -> dict[str, Any]:
     """An OpenCode plugin of a trusted file: it runs in the plugin host (a Bun sidecar) when that
     runtime is installed; its hooks are the keys it returns (`grade` lists them)."""
-    from compat_adapter.plugin_host.lane import lane
+    from compat_adapter.importers import plugin_runtime
 
     out = {"vendor": plugin.vendor, "event": "plugin", "matcher": None, "command": plugin.name,
            "origin": plugin.origin, "line": None, "passed": ["found", "trusted", "supported"]}
-    if not lane().installed:
+    if not plugin_runtime(plugin.vendor).installed():
         return {**out, "runs": False, "failed": "starts",
                 "why": "the plugin host runtime is not installed here (bash scripts/plugin_lane.sh installs it)"}
     return {**out, "passed": [*out["passed"], "starts"], "runs": True, "failed": None, "why": None,

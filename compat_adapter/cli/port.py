@@ -74,7 +74,8 @@ def port_report(plan: Any, action: str) -> dict[str, Any]:
             "losses": [{"safety": s, "origin": r.id, "event": r.event, "capability": str(r.capability),
                         "code": str(d.code) if d else "unsupported", "text": d.text if d else r.reason}
                        for s, r, d in plan.losses()],
-            "refused": list(plan.refused), "trust": plan.trust}
+            "refused": list(plan.refused), "trust": plan.trust,
+            "native_rules": [{"block": p, "behavior": b, "rule": t} for p, b, t in plan.native]}
 
 
 def _print(plan: Any, action: str, dry_run: bool) -> None:
@@ -90,6 +91,8 @@ def _print(plan: Any, action: str, dry_run: bool) -> None:
     verb = "would write" if dry_run and action == "write" else {"write": "wrote", "unchanged": "left unchanged",
                                                                   "none": "wrote nothing to"}.get(action, action)
     print(f"{verb} {plan.file} ({len(plan.entries)} entr{'y' if len(plan.entries) == 1 else 'ies'})")
+    for block, behavior, rule in plan.native:
+        print(f"  rule in {plan.target}'s own format: {block}.{behavior} {rule}")
     if plan.entries:
         print(f"before they run: {plan.trust}")
 

@@ -17,10 +17,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from compat_adapter.catalog import resolve_vendor
-from compat_adapter.errors import CompatError, NoSuchPath, NotAFolder
+from compat_adapter.capability import PluginRuntime, capability
+from compat_adapter.catalog import resolve_vendor, unit_of
+from compat_adapter.errors import CompatError, InvalidDeclaration, NoSuchPath, NotAFolder
 from compat_adapter.importers.common import (
     REFUSAL_CODES,
     FileImport,
@@ -34,7 +35,6 @@ from compat_adapter.importers.gate import gate, importer_for
 
 if TYPE_CHECKING:
     from compat_adapter.model import CapabilityResult
-    from compat_adapter.plugin_host.sources import PluginSource
     from compat_adapter.service import CompatAdapter
 
 __all__ = (
@@ -46,6 +46,7 @@ __all__ = (
     "Refused",
     "import_files",
     "import_project",
+    "plugin_runtime",
     "plugin_source",
     "register_import",
 )
@@ -143,14 +144,15 @@ async def register_import(adapter: CompatAdapter, result: ImportResult, *,
     return tuple(out)
 
 
-def plugin_source(plugin: ImportedPlugin) -> PluginSource:
-    """The plugin host's source for an imported plugin."""
-    # Imported here: the plugin host reads configs with this package's JSONC reader, so importing
-    # it while this package initialises would find it half-built.
-    from compat_adapter.plugin_host.sources import PluginSource, file_source
+def plugin_source(plugin: ImportedPlugin) -> Any:
+    """The plugin runtime's source for an imported plugin: the runtime its vendor's unit brings
+    (:class:`compat_adapter.capability.PluginRuntime`)."""
+    return plugin_runtime(plugin.vendor).source(plugin)
 
-    if plugin.kind == "npm":
-        return PluginSource(id=plugin.name, kind="npm", spec=plugin.name, options=plugin.options,
-                            origin=plugin.origin, vendor=plugin.vendor)
-    return file_source(Path(plugin.root), Path(plugin.name), options=plugin.options, origin=plugin.origin,
-                       vendor=plugin.vendor)
+
+def plugin_runtime(vendor: str) -> PluginRuntime:
+    """The plugin runtime ``vendor``'s unit brings; a vendor without one has no plugins to load."""
+    runtime = capability(unit_of(vendor), PluginRuntime)
+    if runtime is None:
+        raise InvalidDeclaration(f"{vendor} brings no plugin runtime, so its plugins cannot load", vendor=vendor)
+    return runtime

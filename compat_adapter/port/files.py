@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from compat_adapter.hostface import HostFace
+from compat_adapter.port.nativerules import NativeRule, add_rules, holds, strip_rules
 from compat_adapter.port.plan import PortPlan
 
 __all__ = ("Change", "expected_text", "record_path", "remove_port", "write_atomic", "write_port")
@@ -70,6 +71,16 @@ def _record(root: Path, target: str) -> dict[str, object] | None:
     return json.loads(path.read_text()) if path.is_file() else None
 
 
+def _natives(record: dict[str, object] | None) -> list[NativeRule]:
+    """The rules port wrote in the target's own block (and the team had not written there itself)."""
+    given = (record or {}).get("native")
+    return [(str(p), str(b), str(t)) for p, b, t in given] if isinstance(given, list) else []
+
+
+def _stripped(face: HostFace, current: str, record: dict[str, object] | None) -> str | None:
+    return strip_rules(face.strip(current), _natives(record))
+
+
 def _base(face: HostFace, current: bytes | None, record: dict[str, object] | None) -> str | None:
     """The target file as the team has it, without port's entries."""
     if record is not None and current is not None and _sha(current) == record.get("written"):
@@ -77,7 +88,7 @@ def _base(face: HostFace, current: bytes | None, record: dict[str, object] | Non
         return base64.b64decode(str(original)).decode() if original is not None else None
     if current is None or face.owns_file:
         return None
-    return face.strip(current.decode())
+    return _stripped(face, current.decode(), record)
 
 
 def expected_text(root: Path, face: HostFace, plan: PortPlan) -> str | None:
@@ -85,9 +96,14 @@ def expected_text(root: Path, face: HostFace, plan: PortPlan) -> str | None:
     path = root / plan.file
     current = _read(path)
     base = _base(face, current, _record(root, plan.target))
-    if not plan.entries:
-        return base
-    return face.render(base, plan.entries)
+    text = face.render(base, plan.entries) if plan.entries else base
+    return add_rules(text, plan.native)
+
+
+def _added(face: HostFace, root: Path, plan: PortPlan) -> list[NativeRule]:
+    """Of the rules port writes in the target's block, those the team's file does not hold itself."""
+    base = _base(face, _read(root / plan.file), _record(root, plan.target))
+    return [r for r in plan.native if not holds(base, r)]
 
 
 def write_port(root: Path, face: HostFace, plan: PortPlan, *, dry_run: bool = False) -> Change:
@@ -106,6 +122,7 @@ def write_port(root: Path, face: HostFace, plan: PortPlan, *, dry_run: bool = Fa
         made = [str(q) for q in Path(plan.file).parents if str(q) != "." and not (root / q).exists()]
         record = {"file": plan.file, "made": made,
                   "original": base64.b64encode(current).decode() if current is not None else None}
+    record["native"] = [list(r) for r in _added(face, root, plan)]
     data = text.encode()
     write_atomic(path, data)
     record["written"] = _sha(data)
@@ -132,7 +149,7 @@ def remove_port(root: Path, face: HostFace, target: str, *, dry_run: bool = Fals
         data = base64.b64decode(str(original)) if original is not None else None
         action, note = "restore", "restored byte for byte"
     else:
-        stripped = face.strip(current.decode()) if current is not None and not face.owns_file else None
+        stripped = _stripped(face, current.decode(), record) if current is not None and not face.owns_file else None
         data = stripped.encode() if stripped is not None else None
         action, note = "strip", f"{face.file} changed since port wrote it: only port's entries were taken out"
     if dry_run:

@@ -30,23 +30,23 @@ def host_matrix(target: str, vendor: str | None = None) -> tuple[str, tuple[Capa
     sources = [resolve_vendor(vendor)] if vendor else [u.spec for u in units()]
     rows = tuple(grade_port(row, spec.id, target, id=f"{spec.id}:{row.event}")
                  for spec in sources for row in spec.events)
-    return target, rows + _plugin_rows(target, [s.id for s in sources])
+    return target, rows + tuple(r for spec in sources for r in _plugin_rows(target, spec.id))
 
 
-def _plugin_rows(target: str, sources: list[str]) -> tuple[CapabilityResult, ...]:
-    """The plugin keys of the plugin host's vendor (OpenCode), as port grades a plugin file's keys."""
-    from compat_adapter.plugin_host.keys import unsupported
-    from compat_adapter.port.plugins import unported_reason
-    from vendors.opencode.plugins import PLUGIN_EVENTS
-    from vendors.opencode.table import OPENCODE
+def _plugin_rows(target: str, vendor: str) -> tuple[CapabilityResult, ...]:
+    """The plugin keys of the plugin runtime ``vendor``'s unit brings, as port grades a plugin file's
+    keys: once, under the vendor whose plugins they are (a fork that runs them adds none)."""
+    from compat_adapter.capability import PluginRuntime, capability
+    from compat_adapter.catalog import unit_of
 
-    if OPENCODE.id not in sources:
+    runtime = capability(unit_of(vendor), PluginRuntime)
+    if runtime is None or runtime.home != vendor:
         return ()
     out = []
-    for row in PLUGIN_EVENTS:
-        rid = f"{OPENCODE.id}-plugin:{row.event}"
-        why = unported_reason(row.event, target)
-        out.append(unsupported(rid, row.event, why) if why else grade_plugin_key(row, target, rid))
+    for row in runtime.rows():
+        rid = f"{vendor}-plugin:{row.event}"
+        why = runtime.port.unported_reason(row.event, target)
+        out.append(runtime.unsupported(rid, row.event, why) if why else grade_plugin_key(row, vendor, target, rid))
     return tuple(out)
 
 

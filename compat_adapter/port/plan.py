@@ -17,6 +17,7 @@ from compat_adapter.dialects.base import HookAnswer
 from compat_adapter.hostface import SHIM_MARK, EntrySpec, HostFace
 from compat_adapter.jsondata import jsonable
 from compat_adapter.model import CapabilityResult, Degradation, EventRow, capability_result
+from compat_adapter.port.nativerules import NativeRule
 from compat_adapter.port.rules import RULE_TIMEOUT_S, RULES_EVENT, grade_rule, rule_entry
 from compat_adapter.port.shim import ShimSpec, shim_command
 from compat_adapter.vocabulary import Capability, DegradationCode, Route, safety_of
@@ -37,6 +38,8 @@ class PortPlan:
     #: Hooks not ported, each ``code: what — why`` (untrusted files, unreadable files …).
     refused: tuple[str, ...]
     trust: str
+    #: Rules written in the target's own permission block as well (:mod:`compat_adapter.port.nativerules`).
+    native: tuple[NativeRule, ...] = ()
 
     def losses(self) -> list[tuple[str, CapabilityResult, Degradation | None]]:
         """Every loss, worst first (a guard that would stop guarding first); an UNSUPPORTED hook is
@@ -50,16 +53,26 @@ class PortPlan:
         return sorted(out, key=lambda item: order[item[0]])
 
 
-def _probes(row: EventRow) -> list[tuple[str, HookAnswer]]:
-    """The answers a source event can give, by what its row says an answer can do."""
+def _probes(row: EventRow, source: str) -> list[tuple[str, HookAnswer]]:
+    """The answers a source event can give, by what its row says an answer can do, and a block its
+    own dialect reads back where the row says an answer gives context only (Claude's PostToolUse
+    block: the reason goes to the model)."""
+    from compat_adapter.catalog import unit_of
+
     reason = "port probe reason"
     out = [("context", HookAnswer(additional_context=("port probe context",)))]
+    block = HookAnswer(decision="block", reason=reason)
     if row.blocking == "verdict" and row.point == "tools/pre-execute":
         out += [("deny", HookAnswer(decision="deny", reason=reason)), ("ask", HookAnswer(decision="ask", reason=reason))]
     elif row.blocking == "verdict" and row.point == "approval/request":
         out.append(("deny", HookAnswer(decision="deny", reason=reason)))
     elif row.blocking in ("verdict", "continue"):
-        out.append(("block", HookAnswer(decision="block", reason=reason)))
+        out.append(("block", block))
+    else:
+        home = unit_of(source).host
+        if home is not None and row.event in home.events.values() and \
+                _read_back(home, source, row.event, block).decision == "block":
+            out.append(("block", block))
     return out
 
 
@@ -101,13 +114,16 @@ def grade_port(source_row: EventRow, source: str, target: str, *, id: str = "por
                           text=f"a reason reaches the model in {target}'s own words, not {source}'s"),
               Degradation(code=DegradationCode.MESSAGE_PROVENANCE,
                           text=f"what a hook says lands where {target} puts a hook's text, framed by {target}")]
-    if source_row.fires_on != target_row.fires_on:
+    # A target event of every step hosting a source event of every prompt: the shim skips the
+    # steps that carry no prompt (port/shim.py), so the hook runs when the source's would.
+    continuation_skipped = target_row.fires_on == "every-step" and source_row.fires_on != "every-step"
+    if source_row.fires_on != target_row.fires_on and not continuation_skipped:
         # The shim runs the hook whenever the target's event fires: a hook of failed calls only
         # (PostToolUseFailure) hosted by an event of every call runs on successes too.
         losses.append(Degradation(code=DegradationCode.APPROXIMATE,
                                   text=f"{target} {event} fires on {target_row.fires_on} occurrences, {source} "
                                        f"{source_row.event} on {source_row.fires_on}: the hook runs at other times"))
-    for name, probe in _probes(source_row):
+    for name, probe in _probes(source_row, source):
         back = _read_back(face, target, event, probe)
         if name in ("deny", "block") and back.decision not in ("deny", "block"):
             losses.append(Degradation(code=DegradationCode.OBSERVE_ONLY,
@@ -144,43 +160,41 @@ def _ours(handler: Any) -> bool:
 def _plan_plugin(root: Path, plugin: Any, target: str, results: list[CapabilityResult], refused: list[str],
                  groups: dict[tuple[str, str], list[Mapping[str, Any]]], rows: dict[tuple[str, str], EventRow],
                  timeouts: dict[tuple[str, str], float]) -> None:
-    """An OpenCode plugin file's keys graded on ``target``, the carried ones grouped as hooks
-    (:mod:`compat_adapter.port.plugins`); an npm plugin refused."""
+    """A plugin file's keys graded on ``target``, the carried ones grouped as hooks (the shim the
+    plugin runtime of its vendor's unit brings: ``PluginRuntime.port``); an npm plugin refused."""
     import anyio
 
-    from compat_adapter.plugin_host.grade import LOAD_EVENT
-    from compat_adapter.plugin_host.keys import plugin_row, unsupported
-    from compat_adapter.port.plugins import PLUGIN_TIMEOUT_S, digest, plugin_keys, unported_reason
-    from vendors.opencode.table import OPENCODE
+    from compat_adapter.importers import plugin_runtime
 
+    runtime = plugin_runtime(plugin.vendor)
+    home, port = runtime.home, runtime.port
     if plugin.kind != "file":
         refused.append(f"PLUGIN_NOT_PORTED: {plugin.origin} — an npm plugin is installed by OpenCode itself, "
                        "not a file of the project another agent could load")
         return
     relpath = str(Path(plugin.name).resolve().relative_to(root.resolve()))
-    keys, failed = anyio.run(plugin_keys, root, relpath)
+    keys, failed = anyio.run(port.keys, root, relpath)
     if failed is not None and not keys:
-        results.append(unsupported(relpath, LOAD_EVENT, f"the plugin did not load, so nothing of it is ported: {failed}"))
+        results.append(runtime.unsupported(relpath, runtime.load_event,
+                                           f"the plugin did not load, so nothing of it is ported: {failed}", home))
     for key in keys:
-        row, why = plugin_row(key), unported_reason(key, target)
+        row, why = runtime.row(key), port.unported_reason(key, target)
         if row is None or why is not None:
-            results.append(unsupported(relpath, key, why or f"OpenCode has no plugin hook named {key!r}"))
+            results.append(runtime.unsupported(relpath, key, why or f"OpenCode has no plugin hook named {key!r}", home))
             continue
-        result = grade_plugin_key(row, target, relpath)
+        result = grade_plugin_key(row, home, target, relpath)
         results.append(result)
         if result.mounted:
-            rows[(OPENCODE.id, key)] = row
-            groups.setdefault((OPENCODE.id, key), []).append({"plugin": relpath, "origin": relpath,
-                                                             "digest": digest(root / relpath)})
-            timeouts[(OPENCODE.id, key)] = PLUGIN_TIMEOUT_S
+            rows[(home, key)] = row
+            groups.setdefault((home, key), []).append({"plugin": relpath, "origin": relpath,
+                                                       "digest": port.digest(root / relpath)})
+            timeouts[(home, key)] = port.timeout_s
 
 
-def grade_plugin_key(row: EventRow, target: str, rid: str) -> CapabilityResult:
-    """A carried OpenCode plugin key graded on ``target``: as its point's hook, and what the shim
-    does not carry of a plugin callback (its rewrite of a tool's output)."""
-    from vendors.opencode.table import OPENCODE
-
-    result = grade_port(row, OPENCODE.id, target, id=rid)
+def grade_plugin_key(row: EventRow, vendor: str, target: str, rid: str) -> CapabilityResult:
+    """A carried plugin key of ``vendor`` graded on ``target``: as its point's hook, and what the
+    shim does not carry of a plugin callback (its rewrite of a tool's output)."""
+    result = grade_port(row, vendor, target, id=rid)
     if row.point != "tools/post-execute" or not result.mounted:
         return result
     lost = Degradation(code=DegradationCode.OUTPUT_REWRITE_IGNORED,
@@ -190,11 +204,26 @@ def grade_plugin_key(row: EventRow, target: str, rid: str) -> CapabilityResult:
 
 
 def _plan_rules(root: Path, vendor: str, rules: Sequence[Any], face: HostFace, target: str,
-                results: list[CapabilityResult], groups: dict[tuple[str, str], list[Mapping[str, Any]]]) -> None:
-    """A file's permission rules graded on ``target``; its deny and ask rules grouped as one guard
-    entry (:mod:`compat_adapter.port.rules`)."""
+                results: list[CapabilityResult], groups: dict[tuple[str, str], list[Mapping[str, Any]]],
+                native: list[NativeRule]) -> None:
+    """A file's permission rules graded on ``target``: written in the target's own block where it
+    reads them as written; its deny and ask rules grouped as one guard entry either way
+    (:mod:`compat_adapter.port.rules`, :mod:`compat_adapter.port.nativerules`)."""
+    from compat_adapter.port.nativerules import block_of, native_form, native_losses
+
+    event = face.events.get("tools/pre-execute")
     for rule in rules:
-        result = grade_rule(rule, target, face.events.get("tools/pre-execute"))
+        written, why = (None, f"{target}'s own permission rules are not kept in {face.file}, the file port owns: "
+                           f"the rule is enforced by the ported hook entry") if face.owns_file else \
+            native_form(rule, target, root, face.file)
+        if written is not None and (event is not None or rule.behavior == "allow"):
+            results.append(grade_rule(rule, target, event, native=native_losses(rule, written, target, root)))
+            native.append((block_of(target), rule.behavior, rule.text))
+            if rule.behavior != "allow":
+                folder = str(Path(face.file).parent)
+                groups.setdefault((vendor, RULES_EVENT), []).append(rule_entry(rule, root, native=folder))
+            continue
+        result = grade_rule(rule, target, event, not_native=why)
         results.append(result)
         if result.mounted:
             groups.setdefault((vendor, RULES_EVENT), []).append(rule_entry(rule, root))
@@ -220,6 +249,7 @@ def plan_port(root: Path, target: str, *, launcher: Sequence[str], sources: Sequ
     groups: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
     rows: dict[tuple[str, str], EventRow] = {}
     timeouts: dict[tuple[str, str], float] = {}
+    native: list[NativeRule] = []
     for d in found:
         if d.vendor == target:
             continue  # the target's own files are where port writes, not what it reads
@@ -246,7 +276,7 @@ def plan_port(root: Path, target: str, *, launcher: Sequence[str], sources: Sequ
             own = hook.declared.handler.timeout_s if hook.declared.handler is not None else None
             spec = unit_of(d.vendor).spec
             timeouts[key] = max(timeouts.get(key, 0.0), own or row.timeout_s or spec.default_timeout_s)
-        _plan_rules(root, d.vendor, d.result.permissions, face, target, results, groups)
+        _plan_rules(root, d.vendor, d.result.permissions, face, target, results, groups, native)
     entries = []
     for (source, event), hooks in groups.items():
         if event == RULES_EVENT:
@@ -256,4 +286,5 @@ def plan_port(root: Path, target: str, *, launcher: Sequence[str], sources: Sequ
         entries.append(EntrySpec(target_event, shim_command(launcher, target, shim),
                                  timeouts[(source, event)] + SHIM_MARGIN_S))
     return PortPlan(target=target, file=face.file, owns_file=face.owns_file, entries=tuple(entries),
-                    results=tuple(results), refused=tuple(refused), trust=face.trust)
+                    results=tuple(results), refused=tuple(refused), trust=face.trust,
+                    native=tuple(dict.fromkeys(native)))

@@ -32,20 +32,28 @@ RULE_TIMEOUT_S = 10.0
 _POINT = "tools/pre-execute"
 
 
-def grade_rule(rule: PermissionRule, target: str, target_event: str | None) -> CapabilityResult:
+def grade_rule(rule: PermissionRule, target: str, target_event: str | None, *, not_native: str = "",
+               native: tuple[Degradation, ...] | None = None) -> CapabilityResult:
+    """The rule graded on ``target``: written in the target's own block (``native``: what that
+    writing loses, :mod:`compat_adapter.port.nativerules`), or a guard entry only (``not_native``:
+    why the target's format does not hold it)."""
     common: dict[str, Any] = {"id": rule.origin, "vendor": rule.vendor, "event": f"rule:{rule.behavior}",
                               "matcher": rule.text}
+    if native is not None:
+        return capability_result(**common, capability=Capability.ADAPTED, route=Route.NATIVE_TRANSLATE, point=_POINT,
+                                 degradations=native)
+    why = f" ({not_native})" if not_native else ""
     if target_event is None:
         return capability_result(**common, capability=Capability.UNSUPPORTED, route=Route.UNSUPPORTED,
                                  reason=f"{target} has no hook event before a tool runs: nothing there could weigh "
-                                        "the rule")
+                                        f"the rule{why}")
     if rule.behavior == "allow":
         return capability_result(**common, capability=Capability.UNSUPPORTED, route=Route.UNSUPPORTED,
                                  reason=f"an allow rule is not ported: as a {target} hook's allow it would lift "
-                                        f"{target}'s own checks, which the rule never did in {rule.vendor}")
+                                        f"{target}'s own checks, which the rule never did in {rule.vendor}{why}")
     losses = [Degradation(code=DegradationCode.TIMING_DIFFERS,
                           text=f"weighed as a {target} {target_event} hook: beside {target}'s other hooks and after "
-                               f"its own rules, not where {rule.vendor} weighs its rules"),
+                               f"its own rules, not where {rule.vendor} weighs its rules{why}"),
               Degradation(code=DegradationCode.MESSAGE_PROVENANCE,
                           text=f"the rule's refusal, in {rule.vendor}'s words, is framed by {target} as a hook's reason")]
     if rule.behavior == "ask":
@@ -55,19 +63,23 @@ def grade_rule(rule: PermissionRule, target: str, target_event: str | None) -> C
                              degradations=tuple(losses))
 
 
-def rule_entry(rule: PermissionRule, root: Path) -> dict[str, Any]:
+def rule_entry(rule: PermissionRule, root: Path, native: str | None = None) -> dict[str, Any]:
     """The rule as the shim's hook list carries it (its folders relative to the project, so the
-    written entry is the same on every checkout)."""
+    written entry is the same on every checkout); ``native``: the folder of the target's file where
+    port also wrote the rule in the target's own format."""
     def rel(folder: str) -> str:
         return os.path.relpath(folder, root.resolve()) if Path(folder).is_absolute() else folder
 
-    return {"rule": {"vendor": rule.vendor, "behavior": rule.behavior, "text": rule.text, "tool": rule.tool,
-                     "specifier": rule.specifier, "scope": rule.scope, "root": rel(rule.root),
-                     "settings_dir": rel(rule.settings_dir)}, "origin": rule.origin}
+    entry = {"rule": {"vendor": rule.vendor, "behavior": rule.behavior, "text": rule.text, "tool": rule.tool,
+                      "specifier": rule.specifier, "scope": rule.scope, "root": rel(rule.root),
+                      "settings_dir": rel(rule.settings_dir)}, "origin": rule.origin}
+    return {**entry, "native": native} if native is not None else entry
 
 
-def rule_answer(source: str, hooks: Sequence[Mapping[str, Any]], moment: Moment) -> HookAnswer:
-    """The ported rules' answer to the target's call: the source's ruling, as a hook's deny or ask."""
+def rule_answer(source: str, hooks: Sequence[Mapping[str, Any]], moment: Moment, target: str = "") -> HookAnswer:
+    """The ported rules' answer to the target's call: the source's ruling, as a hook's deny or ask;
+    no answer where the deciding rule is written in the target's own block and the target's reading
+    refuses the call too (the target refuses it in its own words)."""
     from compat_adapter.dialects.common import vendor_call
     from compat_adapter.permissions.engine import ruling
     from compat_adapter.permissions.model import RuleCall
@@ -92,4 +104,11 @@ def rule_answer(source: str, hooks: Sequence[Mapping[str, Any]], moment: Moment)
     found = ruling(rules, call, language)
     if found is None or found.behavior == "allow":
         return HookAnswer()
+    folder = next((h.get("native") for h in hooks if h.get("origin") == found.rule.origin), None)
+    if folder is not None and target:
+        from compat_adapter.port.nativerules import leaves_to_target
+
+        host_args = dict(args) if isinstance(args, Mapping) else {}
+        if leaves_to_target(found.rule, target, host_tool, host_args, cwd, str(folder)):
+            return HookAnswer()
     return HookAnswer(decision=found.behavior, reason=found.text)

@@ -1,9 +1,10 @@
 """The warm shim server (``python -m compat_adapter.port.server SOCKET``): one per user and install,
 started by the first ported call that finds none (:mod:`compat_adapter.port.client`).
 
-It imports the runtime once, then forks per call: the child takes the call's folder and
-environment as its own and runs :func:`compat_adapter.port.shim.run_shim`, so every call runs as it
-would in its own process (its variables, its folder, its own event loop) without the start-up.
+It imports the runtime once, then keeps a few forked copies of itself waiting for calls (one
+per call, replaced as it leaves): the copy takes the call's folder and environment as its own and
+runs :func:`compat_adapter.port.shim.run_shim`, so every call runs as it would in its own process
+(its variables, its folder, its own event loop) without the start-up and without a fork.
 It leaves after :data:`~compat_adapter.port.client.IDLE_S` seconds with no call, or when its socket
 is gone.
 """
@@ -73,7 +74,6 @@ def serve(path: str, idle_s: float = IDLE_S) -> None:
         os.environ.pop("COMPAT_ADAPTER_HOOK_LAUNCHER")
     else:
         os.environ["COMPAT_ADAPTER_HOOK_LAUNCHER"] = launcher
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are never waited for
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as server:
         try:
             server.bind(path)
@@ -84,33 +84,95 @@ def serve(path: str, idle_s: float = IDLE_S) -> None:
         with open(path + ".pid", "w") as pid:
             pid.write(f"{os.getpid()}\n")
         server.listen(64)
-        # Woken every few seconds: a server whose socket was removed (its folder deleted) leaves
-        # then, not at the end of its idle time.
-        server.settimeout(min(idle_s, 5.0))
-        idle = 0.0
         try:
-            while os.path.exists(path) and idle < idle_s:
-                try:
-                    conn, _ = server.accept()
-                except TimeoutError:
-                    idle += min(idle_s, 5.0)
-                    continue
-                idle = 0.0
-                if os.fork() == 0:
-                    server.close()
-                    # The call waits for its own hook processes: it needs SIGCHLD back.
-                    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-                    try:
-                        _handle(conn)
-                    finally:
-                        os._exit(0)
-                conn.close()
+            _pool(server, path, idle_s)
         finally:
             for name in (path, path + ".pid"):
                 try:
                     os.unlink(name)
                 except OSError:
                     pass
+
+
+#: Warm copies forked ahead of the calls: a call finds one already waiting, so its time holds no
+#: fork (under load the fork of the warm server was the largest part of a call, measured). A copy
+#: that takes a call is replaced at once, so a long hook never keeps the next call waiting.
+POOL = 2
+#: A copy's exit: it served a call; it saw no call for the idle time; its socket is gone.
+_SERVED, _IDLE, _GONE = 0, 3, 4
+
+
+def _waiting(server: socket.socket, path: str, idle_s: float, taken: int) -> None:
+    """One forked copy: wait for a call, tell the server it took one (a byte on ``taken``), answer
+    it, leave (never returns)."""
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the call waits for its own hook processes
+    # Woken every few seconds: a copy whose socket was removed (its folder deleted) leaves then.
+    server.settimeout(min(idle_s, 5.0))
+    idle = 0.0
+    try:
+        while True:
+            if not os.path.exists(path):
+                os._exit(_GONE)
+            try:
+                conn, _ = server.accept()
+            except TimeoutError:
+                idle += min(idle_s, 5.0)
+                if idle >= idle_s:
+                    os._exit(_IDLE)
+                continue
+            os.write(taken, b".")
+            os.close(taken)
+            server.close()
+            conn.settimeout(None)
+            _handle(conn)
+            os._exit(_SERVED)
+    except BaseException:
+        os._exit(1)
+
+
+def _pool(server: socket.socket, path: str, idle_s: float) -> None:
+    """Keep ``POOL`` copies waiting, one forked for each call taken; leave when the socket is gone,
+    or when a copy saw no call for the idle time and none was taken since."""
+    import select
+    import time
+
+    taken_r, taken_w = os.pipe()
+
+    def fork() -> None:
+        if os.fork() == 0:
+            os.close(taken_r)
+            _waiting(server, path, idle_s, taken_w)
+
+    for _ in range(POOL):
+        fork()
+    last_call, failures = time.monotonic(), 0
+    try:
+        while True:
+            ready, _, _ = select.select([taken_r], [], [], 1.0)
+            if ready:
+                for _ in os.read(taken_r, 64):
+                    last_call, failures = time.monotonic(), 0
+                    fork()
+            while True:
+                try:
+                    child, status = os.waitpid(-1, os.WNOHANG)
+                except ChildProcessError:
+                    child = 0
+                if child == 0:
+                    break
+                code = os.waitstatus_to_exitcode(status)
+                if code == _GONE or (code == _IDLE and time.monotonic() - last_call >= idle_s):
+                    return
+                if code in (_IDLE, 1):
+                    failures += code == 1
+                    if failures > 5:
+                        return  # copies that keep failing: leave, and the next call runs on its own
+                    fork()
+    finally:
+        os.close(taken_r)
+        os.close(taken_w)
+    # The copies still waiting leave on their own once the socket is gone (at most a few seconds);
+    # one answering a call finishes it.
 
 
 if __name__ == "__main__":

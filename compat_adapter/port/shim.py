@@ -66,11 +66,15 @@ async def answer_for(spec: ShimSpec, target: str, stdin: bytes, cwd: str) -> Hoo
     if any("rule" in h for h in spec.hooks):
         from compat_adapter.port.rules import rule_answer
 
-        return rule_answer(spec.source, spec.hooks, moment)
+        return rule_answer(spec.source, spec.hooks, moment, target)
     if any("plugin" in h for h in spec.hooks):
-        from compat_adapter.port.plugins import PLUGIN_TIMEOUT_S, plugin_answer
+        from compat_adapter.importers import plugin_runtime
 
-        return await plugin_answer(spec.hooks, spec.event, moment, PLUGIN_TIMEOUT_S)
+        # Ported plugins run through the shim of the plugin runtime their vendor's unit brings.
+        port = plugin_runtime(spec.source).port
+        return await port.answer(spec.hooks, spec.event, moment, port.timeout_s)
+    if _continuation(spec, target, moment):
+        return HookAnswer()
     entries = [make_entry(str(h.get("origin") or f"port:{i}"),
                           declare_hook(spec.source, spec.event, h.get("matcher"), h["handler"], origin=h.get("origin")))
                for i, h in enumerate(spec.hooks)]
@@ -86,6 +90,19 @@ async def answer_for(spec: ShimSpec, target: str, stdin: bytes, cwd: str) -> Hoo
         # nor does the port, whatever the target would do with it.
         merged = replace(merged, additional_context=(), printed=())
     return merged
+
+
+def _continuation(spec: ShimSpec, target: str, moment: Any) -> bool:
+    """A step the source event never fires on: the target's event fires on every step (Qwen's
+    UserPromptSubmit, again after each tool result with an empty prompt, measured) and the source's
+    once per prompt, and this step carries no prompt."""
+    from compat_adapter.catalog import resolve_event, unit_of
+
+    if resolve_event(unit_of(target).spec, spec.target_event).fires_on != "every-step":
+        return False
+    if resolve_event(unit_of(spec.source).spec, spec.event).fires_on == "every-step":
+        return False
+    return not str(moment.fields.get("prompt") or "").strip()
 
 
 def run_shim(target: str, encoded: str, stdin: bytes, cwd: str | None = None) -> Reply:

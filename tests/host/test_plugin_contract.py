@@ -15,7 +15,7 @@ from conftest import trust_project
 from test_contract import Lane, bash, dsh_lane, lane
 
 from compat_adapter.host.script import Reply
-from compat_adapter.plugin_host.sidecar import pid_alive
+from vendors.opencode.plugin_host.sidecar import pid_alive
 
 REPO = Path(__file__).resolve().parents[2]
 __all__ = ("dsh_lane", "lane")  # the contract suite's fixtures, used here
@@ -74,7 +74,7 @@ async def test_a_plugin_denies_and_transforms_each_request_on_both_hosts(lane: L
     # before each of the two model requests, and once for OpenCode's session-title request
     assert (ws / "transform.log").read_text().split() == ["call"] * 3
     # OpenCode puts the pushed lines in the system prompt of each request; both hosts have a system
-    # role, so since the laneb merge they arrive as system text (routing/plugins.py, lane case
+    # role, so since the laneb merge they arrive as system text (vendors/opencode/plugin_host/router.py, lane case
     # opencode:session_context): the embedded host logs one system-role developer/message, the DSH
     # appends them to the system prompt it logs. Never user text, and given once: later calls repeat it.
     assert not [m for m in Lane.messages(log) if "GUARD-SYSTEM-LINE" in m[0]]

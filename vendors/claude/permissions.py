@@ -113,6 +113,9 @@ class ClaudeRules:
     ask_loss: str = ""
     #: The keys beside the rules in its permissions block.
     settings: tuple[str, ...] = ("defaultMode", "additionalDirectories", "disableBypassPermissionsMode")
+    #: The key of the vendor's settings file that holds the block (where ``port`` writes a rule it
+    #: carries as written: compat_adapter/port/nativerules.py).
+    block: str = "permissions"
 
     # ── reading ─────────────────────────────────────────────────────────────────────────────
     def read(self, value: object, *, path: Path, shown: str, place: str, scope: str) -> PermissionImport:

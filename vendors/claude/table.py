@@ -796,6 +796,10 @@ EVENTS = (
         ),
     ),
 )
+#: What stays Claude's when another vendor's table derives from CLAUDE's facts (cn, Droid, Kimi, Cline):
+#: the host's official Claude Code bridge, which runs a hook under Claude's names and rules, and Claude's
+#: plugin variables. A vendor that gives variables of its own states them after these.
+CLAUDE_ONLY = {"bridge": None, "hook_vars": ()}
 
 # Claude Code's tools, by name: the agents that adopted a tool under Claude's name and arguments
 # (CodeBuddy, cn, Droid, Kimi Code) list the same entry.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from compat_adapter.vendor import Facts, Later, vendor_unit
+from compat_adapter.vendor import Facts, Later, home_parts, vendor_unit
 from vendors.claude.handlers import CLAUDE_CODE_SHAPE
 from vendors.claude.table import CLAUDE
 from vendors.claude.voice import ClaudeVoice
@@ -15,14 +15,12 @@ UNIT = vendor_unit(
     spec=CLAUDE,
     order=10,
     # Loaded on first use: the regex engines and the trust store are not needed to read the table.
-    dialect=Later("vendors.claude.dialect:DIALECT"),
-    importer=Later("vendors.claude.importer"),
+    **home_parts(__package__),
     handlers=CLAUDE_CODE_SHAPE,
     # A pre-tool continue:false (lane case claude:pre_halt): Claude Code runs the call, then stops.
     voice=ClaudeVoice("claude", pre_tool_context=True, stop_guard=8, halt_runs_call=True),
     landing=Facts(context={"session": "message:system", "prompt": "message:system", "pre": "message:system",
                            "post": "message:system"}),
-    lane="vendors.claude.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=Later("vendors.claude.permissions:LANGUAGE"),  # permissions.allow/ask/deny in its settings
     host=Later("vendors.claude.hostface:FACE"),  # its host face: what `port` writes for
 )

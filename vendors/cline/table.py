@@ -19,6 +19,7 @@ against the scripted model):
 """
 
 from compat_adapter.vendor import MatcherEngine, RulesSpec, degrade
+from vendors.claude.table import CLAUDE_ONLY
 
 #: The release these rows follow (vendors/cline/lane.pin).
 RELEASE = "3.0.65"
@@ -104,7 +105,6 @@ TOOL_NAMES = (("run_commands", "bash", (("commands", "command"),)), ("read_files
                ("ask_question", "ask_user_question", ()), ("spawn_agent", "subagent", ()))
 
 RULES = RulesSpec(
-    formats=("markdown",),
     default_sources=(".clinerules/*.md", "AGENTS.md"),
     note="Read byte for byte and injected as a sourced user message at every agent start: context, never policy.",
 )
@@ -113,9 +113,8 @@ RULES = RulesSpec(
 OWN = {
     "id": "cline",
     "aliases": ("cline-cli",),
-    "bridge": None,
+    **CLAUDE_ONLY,
     "project_dir_env": (),
-    "hook_vars": (),
     "shell": "sh",
     # Awaited hooks run with a 120 s limit (toolCallTimeoutMs ?? 120000); a hook has no timeout of its own.
     "default_timeout_s": 120.0,

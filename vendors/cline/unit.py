@@ -3,7 +3,7 @@ vendor-lane driver. Registered once, in ``pyproject.toml`` (entry-point group ``
 
 from __future__ import annotations
 
-from compat_adapter.vendor import Facts, Later, vendor_unit
+from compat_adapter.vendor import Facts, home_parts, vendor_unit
 from vendors.claude.handlers import CLAUDE_SHAPE
 from vendors.cline.spec import CLINE
 from vendors.cline.voice import ClineVoice
@@ -13,8 +13,7 @@ __all__ = ("UNIT",)
 UNIT = vendor_unit(
     spec=CLINE,
     order=90,
-    dialect=Later("vendors.cline.dialect:DIALECT"),
-    importer=Later("vendors.cline.importer"),
+    **home_parts(__package__),
     handlers=CLAUDE_SHAPE,
     # A PostToolUse cancel ends the run like a PreToolUse one; no block of a single call exists.
     voice=ClineVoice("cline", post_block="ignored", pre_tool_context=True),
@@ -23,7 +22,6 @@ UNIT = vendor_unit(
     # A `cline "<prompt>"` run never fires UserPromptSubmit for its prompt (lane case cline:prompt_observe).
     landing=Facts(context={"pre": "message:user", "post": "message:user"}, rewrites_input=True,
                   unfired=frozenset({"UserPromptSubmit"})),
-    lane="vendors.cline.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=None,  # Cline's auto-approve settings are its own, not read here
     host=None,  # no host face yet: port does not write Cline's hook files
 )

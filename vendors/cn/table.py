@@ -15,7 +15,7 @@ never runs them.
 """
 
 from compat_adapter.vendor import MatcherEngine, RulesSpec, ToolName, degrade
-from vendors.claude.table import BASH, EDIT
+from vendors.claude.table import BASH, CLAUDE_ONLY, EDIT
 
 #: The release these rows follow (vendors/cn/lane.pin).
 RELEASE = "1.5.47"
@@ -59,7 +59,6 @@ TOOLS = (
 )
 
 RULES = RulesSpec(
-    formats=("markdown",),
     default_sources=("AGENTS.md",),
     note=("Read byte for byte and injected as a sourced user message at every agent start: context for the "
           "model, never tool policy. Continue's .continue/rules and config.yaml rules are not read here."),
@@ -69,10 +68,9 @@ RULES = RulesSpec(
 OWN = {
     "id": "continue",
     "aliases": ("cn", "continue-cli"),
-    "bridge": None,
+    **CLAUDE_ONLY,
     # src/hooks/hookRunner.ts: the project under Claude's name and Continue's, /bin/sh -c, 600 s.
     "project_dir_env": ("CONTINUE_PROJECT_DIR", "CLAUDE_PROJECT_DIR"),
-    "hook_vars": (),
     "shell": "sh",
     "default_timeout_s": 600.0,
     # Command and http hooks run; prompt and agent hooks are skipped ("not yet implemented").

@@ -1,12 +1,15 @@
 """OpenAI Codex CLI: 12 hook events, `hooks.json` / `config.toml` hooks, AGENTS.md and Starlark rules.
 
-Data only. Five events go through the host's official Codex bridge; the rest are ours.
+Data only. Five events go through the host's official Codex bridge; the rest are ours. Codex's hooks
+copy Claude Code's protocol, so a row that lands where Claude's does is derived from Claude's row
+(``derive_row``): it names the event and states Codex's losses and any routing fact that differs.
 """
 
 from compat_adapter.vendor import (
-    BridgeSpec, EventRow, HookVar, MatcherEngine, Route, RulesSpec, Service, ToolName, VendorSpec, degrade,
+    BridgeSpec, EventRow, HookVar, MatcherEngine, Route, RulesSpec, Service, ToolName, VendorSpec, degrade, derive_row,
 )
 from vendors import shared
+from vendors.claude.table import CLAUDE
 from vendors.surface import CODEX_BRIDGE
 
 _NOT_BRIDGED = degrade(
@@ -74,55 +77,31 @@ _NO_MODEL = degrade(
 )
 
 EVENTS = (
-    EventRow(
-        event="SessionStart",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("agent/created",),
-        point="agent/created",
-        services=(Service.AGENTS,),
-        blocking="context",
-        matcher_subject="source",
+    derive_row(CLAUDE, "SessionStart",
         role_losses=(_DEVELOPER_AS_USER,),
         degradations=(
             _NO_MODEL,
             degrade("env-differs",
                     "No CODEX_ENV_FILE or CLAUDE_ENV_FILE is given, so the hook cannot persist variables."),
         ),
-        official=EventRow(
-            event="SessionStart",
-            route=Route.OFFICIAL_BRIDGE,
-            bridge_event="SessionStart",
-            seams=("agent/created",),
-            point="SessionStart",
-            services=(Service.AGENTS,),
-            blocking="context",
-            matcher_subject="source",
-            degradations=(
+        official={
+            "degradations": (
                 degrade("payload-field-missing",
                         "transcript_path is always null and no hook environment (CODEX_ENV_FILE) is given."),
                 _BRIDGE_MESSAGE,
             ),
-        ),
+        },
     ),
-    EventRow(
-        event="UserPromptSubmit",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("agent/pre-step",),
-        point="agent/pre-step",
-        blocking="verdict",
+    derive_row(CLAUDE, "UserPromptSubmit",
+        timeout_s=None,
         role_losses=(_DEVELOPER_AS_USER,),
         degradations=(
             shared.EVERY_INBOX_STEP,
             _NO_MODEL,
         ),
-        official=EventRow(
-            event="UserPromptSubmit",
-            route=Route.OFFICIAL_BRIDGE,
-            bridge_event="UserPromptSubmit",
-            seams=("agent/pre-step",),
-            point="UserPromptSubmit",
-            blocking="verdict",
-            degradations=(
+        official={
+            "timeout_s": None,
+            "degradations": (
                 degrade("output-field-ignored",
                         "A block rejects the step, but its reason never reaches the model or the user."),
                 degrade("payload-field-missing",
@@ -132,15 +111,9 @@ EVENTS = (
                 shared.EVERY_INBOX_STEP,
                 _BRIDGE_MESSAGE,
             ),
-        ),
+        },
     ),
-    EventRow(
-        event="PreToolUse",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("tools/pre-execute",),
-        point="tools/pre-execute",
-        blocking="verdict",
-        matcher_subject="tool_name",
+    derive_row(CLAUDE, "PreToolUse",
         degradations=(
             shared.REWRITE_POST_PAYLOAD,
             degrade("message-provenance",
@@ -152,15 +125,8 @@ EVENTS = (
                     "Host tools Codex has no name for reach the hook under their host name, and MCP tools "
                     "never occur, so matchers naming them never fire."),
         ),
-        official=EventRow(
-            event="PreToolUse",
-            route=Route.OFFICIAL_BRIDGE,
-            bridge_event="PreToolUse",
-            seams=("tools/pre-execute",),
-            point="PreToolUse",
-            blocking="verdict",
-            matcher_subject="tool_name",
-            degradations=(
+        official={
+            "degradations": (
                 degrade("decision-narrowed",
                         "Only deny blocks, as in Codex, but output Codex rejects as a failed run (ask, "
                         "approve, continue:false) is not checked, so a deny written beside it still blocks."),
@@ -177,15 +143,11 @@ EVENTS = (
                         "grep …), with tool_input {\"command\": \"\"}."),
                 degrade("output-field-ignored", "additionalContext and systemMessage from PreToolUse are not shown."),
             ),
-        ),
+        },
     ),
-    EventRow(
-        event="PostToolUse",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("tools/post-execute",),
-        point="tools/post-execute",
+    derive_row(CLAUDE, "PostToolUse",
+        fires_on="any",
         blocking="verdict",
-        matcher_subject="tool_name",
         role_losses=(_DEVELOPER_AS_USER,),
         degradations=(
             degrade("text-differs",
@@ -195,15 +157,8 @@ EVENTS = (
                     "tool_response is a Bash command's stdout and stderr run together when the host's "
                     "result states them, else the result's text."),
         ),
-        official=EventRow(
-            event="PostToolUse",
-            route=Route.OFFICIAL_BRIDGE,
-            bridge_event="PostToolUse",
-            seams=("tools/post-execute",),
-            point="PostToolUse",
-            blocking="verdict",
-            matcher_subject="tool_name",
-            degradations=(
+        official={
+            "degradations": (
                 degrade("output-field-ignored",
                         "Blocking feedback and additionalContext work, but continue:false is recorded "
                         "without stopping the processing of the result."),
@@ -214,14 +169,10 @@ EVENTS = (
                         "Matchers are translated to host tool names, so apply_patch no longer selects the "
                         "host's write tool, and MCP tools never match."),
             ),
-        ),
+        },
     ),
-    EventRow(
-        event="Stop",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("agent/turn-stopping",),
-        point="agent/turn-stopping",
-        blocking="continue",
+    derive_row(CLAUDE, "Stop",
+        services=(),
         degradations=(
             degrade("message-provenance",
                     "A block continues with Codex's own prompt (<hook_prompt hook_run_id=\"stop:N:<file>\">"
@@ -229,14 +180,9 @@ EVENTS = (
                     "names the hook's id when it did not come from a file."),
             _NO_MODEL,
         ),
-        official=EventRow(
-            event="Stop",
-            route=Route.OFFICIAL_BRIDGE,
-            bridge_event="Stop",
-            seams=("agent/turn-stopping",),
-            point="Stop",
-            blocking="continue",
-            degradations=(
+        official={
+            "services": (),
+            "degradations": (
                 degrade("payload-field-missing",
                         "stop_hook_active is always false and last_assistant_message is null."),
                 degrade("no-loop-guard",
@@ -246,16 +192,9 @@ EVENTS = (
                 degrade("output-field-ignored",
                         "continue:false does not override a block as it does in Codex, so the turn goes on."),
             ),
-        ),
+        },
     ),
-    EventRow(
-        event="PermissionRequest",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("approval/request",),
-        point="approval/request",
-        services=(Service.APPROVAL,),
-        blocking="verdict",
-        matcher_subject="tool_name",
+    derive_row(CLAUDE, "PermissionRequest",
         degradations=(
             _NOT_BRIDGED,
             degrade("decision-narrowed",
@@ -276,11 +215,8 @@ EVENTS = (
                     "approval reason."),
         ),
     ),
-    EventRow(
-        event="PreCompact",
-        route=Route.NATIVE_SEAM,
-        seams=("session/event",),
-        point="compaction/start",
+    derive_row(CLAUDE, "PreCompact",
+        matcher_subject=None,
         degradations=(
             degrade("observe-only",
                     "Compaction is a service call here, not a cancellable step: continue:false and a block "
@@ -289,11 +225,9 @@ EVENTS = (
             _TRIGGER_AUTO,
         ),
     ),
-    EventRow(
-        event="PostCompact",
+    derive_row(CLAUDE, "PostCompact",
+        matcher_subject=None,
         route=Route.NATIVE_SEAM,
-        seams=("session/event",),
-        point="compaction/end",
         degradations=(
             degrade("observe-only", "The compaction has already finished; nothing the hook answers changes it."),
             _TRIGGER_AUTO,
@@ -301,11 +235,8 @@ EVENTS = (
     ),
     # Codex takes no answer on SessionEnd or Interrupt (vendor-protocols §2.2: "no", "observational"),
     # so watching them loses nothing: native-translate, without an observe-only loss.
-    EventRow(
-        event="SessionEnd",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("agent/disposed",),
-        point="agent/disposed",
+    derive_row(CLAUDE, "SessionEnd",
+        matcher_subject=None,
         timeout_s=3.0,
         degradations=(
             _DISPOSED_BROADER,
@@ -313,14 +244,8 @@ EVENTS = (
                     "The host gives no end reason, so reason is always \"other\"."),
         ),
     ),
-    EventRow(
-        event="SubagentStart",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("subagent/start",),
-        point="subagent/start",
+    derive_row(CLAUDE, "SubagentStart",
         services=(Service.SUBAGENTS,),
-        blocking="context",
-        matcher_subject="agent_type",
         degradations=(
             _NOT_BRIDGED,
             degrade("scope-differs",
@@ -329,13 +254,7 @@ EVENTS = (
             shared.NO_AGENT_TYPE,
         ),
     ),
-    EventRow(
-        event="SubagentStop",
-        route=Route.NATIVE_SEAM,
-        seams=("subagent/end",),
-        point="subagent/end",
-        services=(Service.SUBAGENTS,),
-        matcher_subject="agent_type",
+    derive_row(CLAUDE, "SubagentStop",
         degradations=(
             _NOT_BRIDGED,
             degrade("observe-only",

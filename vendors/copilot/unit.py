@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from compat_adapter.vendor import Facts, Later, vendor_unit
+from compat_adapter.vendor import Facts, Later, home_parts, vendor_unit
 from vendors.copilot.handlers import COPILOT_SHAPE
 from vendors.copilot.spec import COPILOT
 from vendors.copilot.stopguard import RULES
@@ -18,8 +18,7 @@ UNIT = vendor_unit(
     spec=COPILOT,
     order=50,
     # Loaded on first use: the regex engines and the trust store are not needed to read the table.
-    dialect=Later("vendors.copilot.dialect:DIALECT"),
-    importer=Later("vendors.copilot.importer"),
+    **home_parts(__package__),
     handlers=COPILOT_SHAPE,
     voice=CopilotVoice("copilot", post_block="replace", pre_tool_context=True, result_separator="\n\n",
                        places=MappingProxyType({"postToolUse": "result", "postToolUseFailure": "result",
@@ -30,7 +29,6 @@ UNIT = vendor_unit(
                   # names for either spelling: a frame here would wrap it twice.
                   context_frame={"prompt": "<system_reminder>\n{text}\n</system_reminder>"},
                   ask_frame="Denied by preToolUse hook (unable to ask user for confirmation): {text}"),
-    lane="vendors.copilot.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=None,  # no rule language read yet: its files' rules are refused, listed
     host=Later("vendors.copilot.hostface:FACE"),  # its host face: what `port` writes for
     capabilities=(RULES,),  # its runaway guard on agentStop, in place of the points table's stop rule

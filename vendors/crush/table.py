@@ -82,7 +82,6 @@ TOOL_NAMES = {"bash": "bash", "read": "view", "write": "write", "edit": "edit", 
               "subagent": "agent", "todo": "todos", "ask_user_question": "question"}
 
 RULES = RulesSpec(
-    formats=("markdown",),
     default_sources=("CRUSH.md", "CRUSH.local.md", "crush.md", "AGENTS.md"),
     note=("Read byte for byte and injected as a sourced user message at every agent start: context, never "
           "policy. Crush also reads the other agents' files (CLAUDE.md, GEMINI.md, .cursorrules …); those "

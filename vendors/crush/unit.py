@@ -5,7 +5,7 @@ measured). Registered once, in ``pyproject.toml`` (entry-point group ``compat_ad
 
 from __future__ import annotations
 
-from compat_adapter.vendor import Facts, Later, vendor_unit
+from compat_adapter.vendor import Facts, home_parts, vendor_unit
 from vendors.claude.handlers import CLAUDE_SHAPE
 from vendors.crush.spec import CRUSH
 from vendors.crush.voice import CrushVoice
@@ -15,14 +15,12 @@ __all__ = ("UNIT",)
 UNIT = vendor_unit(
     spec=CRUSH,
     order=85,
-    dialect=Later("vendors.crush.dialect:DIALECT"),
-    importer=Later("vendors.crush.importer"),
+    **home_parts(__package__),  # its lane module: a live speaker, and a CLI that says why it has no driver
     handlers=CLAUDE_SHAPE,
     # hooked_tool.go appends context to the result of the call that ran; the host places pre-tool
     # context only as a message before the next model call (a loss its row lists).
     voice=CrushVoice("crush", pre_tool_context=True),
     landing=Facts(context={"pre": "message:user"}),
-    lane="vendors.crush.lane:CLI",  # test support: its live speaker; CLI says why it has no lane driver
     permissions=None,  # Crush's permissions.allowed_tools is its own config, not read here
     host=None,  # no Crush runs here to prove a port; it hosts nothing yet
 )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from compat_adapter.vendor import Facts, Later, vendor_unit
+from compat_adapter.vendor import Facts, Later, home_parts, vendor_unit
 from vendors.cursor.handlers import CURSOR_SHAPE, DEFAULT_LOOP_LIMIT
 from vendors.cursor.table import CURSOR
 from vendors.cursor.voice import CursorVoice
@@ -18,8 +18,7 @@ UNIT = vendor_unit(
     spec=CURSOR,
     order=70,
     # Loaded on first use: the regex engines and the trust store are not needed to read the table.
-    dialect=Later("vendors.cursor.dialect:DIALECT"),
-    importer=Later("vendors.cursor.importer"),
+    **home_parts(__package__),  # its lane module: a live speaker, and a CLI that says why it has no driver
     handlers=CURSOR_SHAPE,
     # postToolUse cannot block in Cursor; preToolUse has no context output; after 5 follow-ups
     # (Cursor's default loop_limit) a stop hook's followup_message is not submitted any more.
@@ -27,7 +26,6 @@ UNIT = vendor_unit(
                       places=MappingProxyType({})),
     landing=Facts(context={"session": "message:system", "post": "message:user"},
                   stop="message:user"),
-    lane="vendors.cursor.lane:CLI",  # test support: its live speaker; CLI says why it has no lane driver
     permissions=Later("vendors.cursor.permission_language:LANGUAGE"),  # .cursor/cli.json permissions (documented)
     host=None,  # no Cursor CLI runs here to prove a port; it hosts nothing yet
 )

@@ -14,7 +14,7 @@ scripted server) is stated where it differs from Claude.
 """
 
 from compat_adapter.vendor import RulesSpec, ToolName, degrade
-from vendors.claude.table import GLOB, GREP, READ, TASK
+from vendors.claude.table import CLAUDE_ONLY, GLOB, GREP, READ, TASK
 
 #: The release these rows follow (the vendor lane's pin, vendors/factory/lane.pin).
 RELEASE = "0.215.0"
@@ -48,7 +48,6 @@ TOOLS = (
 )
 
 RULES = RulesSpec(
-    formats=("markdown",),
     default_sources=("AGENTS.md",),
     note=("Read byte for byte and injected as a sourced user message at every agent start, as Droid "
           "reads AGENTS.md: context for the model, never tool policy."),
@@ -68,11 +67,10 @@ OWN_ROW_LOSSES = {
 OWN = {
     "id": "factory",
     "aliases": ("droid", "factory-droid"),
-    "bridge": None,
+    **CLAUDE_ONLY,
     # Measured on 0.215.0 (the lane's recorder): Droid exports the project under its own name and
     # Claude's, and no session variable.
     "project_dir_env": ("FACTORY_PROJECT_DIR", "CLAUDE_PROJECT_DIR"),
-    "hook_vars": (),
     # Droid's hook settings name one handler type (its /hooks editor and schema: command).
     "handler_kinds": frozenset({"command"}),
     "http_losses": (),

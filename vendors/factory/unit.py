@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from compat_adapter.vendor import Facts, Later, vendor_unit
+from compat_adapter.vendor import Facts, home_parts, vendor_unit
 from vendors.claude.handlers import CLAUDE_SHAPE
 from vendors.factory.spec import FACTORY
 from vendors.factory.voice import FactoryVoice
@@ -12,8 +12,7 @@ __all__ = ("UNIT",)
 UNIT = vendor_unit(
     spec=FACTORY,
     order=70,
-    dialect=Later("vendors.factory.dialect:DIALECT"),
-    importer=Later("vendors.factory.importer"),
+    **home_parts(__package__),
     handlers=CLAUDE_SHAPE,
     # Measured (vendor lane, droid exec 0.215.0): pre-tool context reaches no one, a post-tool
     # decision is ignored, a pre-tool continue:false stops the agent before the call runs.
@@ -21,7 +20,6 @@ UNIT = vendor_unit(
     # An ask in exec (--auto high) runs the call: nobody is asked (lane case factory:ask).
     landing=Facts(context={"session": "message:user", "prompt": "message:user", "post": "message:user"},
                   deny_frame="Error: {text}", ask_unattended="allow"),
-    lane="vendors.factory.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=None,  # Droid's commandAllowlist/commandDenylist are its own settings, not read here
     host=None,  # no host face yet: port does not write Droid's files
 )

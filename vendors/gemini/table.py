@@ -251,7 +251,6 @@ TOOLS = (
 )
 
 RULES = RulesSpec(
-    formats=("markdown",),
     default_sources=("GEMINI.md",),
     note=(
         "GEMINI.md (or the names context.fileName gives in .gemini/settings.json) is carried byte for "

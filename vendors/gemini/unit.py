@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from compat_adapter.vendor import Facts, Later, vendor_unit
+from compat_adapter.vendor import Facts, Later, home_parts, vendor_unit
 from vendors.gemini.handlers import GEMINI_SHAPE
 from vendors.gemini.table import GEMINI
 from vendors.gemini.voice import GeminiVoice
@@ -15,8 +15,7 @@ UNIT = vendor_unit(
     spec=GEMINI,
     order=60,
     # Loaded on first use: the regex engines and the trust store are not needed to read the table.
-    dialect=Later("vendors.gemini.dialect:DIALECT"),
-    importer=Later("vendors.gemini.importer"),
+    **home_parts(__package__),
     handlers=GEMINI_SHAPE,
     # Measured (vendor lane, Gemini CLI 0.61.0 -p): SessionStart context is put before the prompt's
     # text, BeforeAgent context is a part after it, AfterTool context is appended to the result after
@@ -28,7 +27,6 @@ UNIT = vendor_unit(
     # The voice words the texts (<hook_context> tags, "Tool execution blocked: …"), so no frame is added.
     # An ask in -p hangs in Gemini (lane case gemini:ask), which no ask_unattended value says.
     landing=Facts(context={"session": "prompt", "prompt": "prompt", "post": "tool_result"}),
-    lane="vendors.gemini.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=Later("vendors.gemini.permission_language:LANGUAGE"),  # tools.exclude/allowed/core/confirmationRequired
     host=Later("vendors.gemini.hostface:FACE"),  # its host face: what `port` writes for
 )

@@ -10,7 +10,7 @@ timeouts and other exit codes let the call go on.
 """
 
 from compat_adapter.vendor import MatcherEngine, RulesSpec, ToolName, degrade
-from vendors.claude.table import AGENT, ASK_USER_QUESTION, BASH, EXIT_PLAN_MODE, GLOB, GREP, SKILL
+from vendors.claude.table import AGENT, ASK_USER_QUESTION, BASH, CLAUDE_ONLY, EXIT_PLAN_MODE, GLOB, GREP, SKILL
 
 #: The release these rows follow (vendors/kimi/lane.pin).
 RELEASE = "2.1.0"
@@ -52,7 +52,6 @@ TOOLS = (
 )
 
 RULES = RulesSpec(
-    formats=("markdown",),
     default_sources=("AGENTS.md",),
     note="Read byte for byte and injected as a sourced user message at every agent start: context, never policy.",
 )
@@ -61,9 +60,8 @@ RULES = RulesSpec(
 OWN = {
     "id": "kimi",
     "aliases": ("kimi-code",),
-    "bridge": None,
+    **CLAUDE_ONLY,
     "project_dir_env": (),
-    "hook_vars": (),
     "shell": "sh",
     "default_timeout_s": 30.0,
     "handler_kinds": frozenset({"command"}),

@@ -1,6 +1,6 @@
 """OpenCode plugin hooks as written: each key a plugin returns, on the point the plugin host runs it.
 
-Data only. The plugin host (``compat_adapter/plugin_host``) loads a project's OpenCode plugins in a
+Data only. The plugin host (``vendors/opencode/plugin_host``) loads a project's OpenCode plugins in a
 Bun sidecar with the real ``@opencode-ai/plugin`` package, and every key of the hooks object a plugin
 returns is one hook: a row below when the host has a seam for it, else a refusal with the reason.
 What the real OpenCode 1.18.33 did is in the vendor lane's README (its OpenCode rows).
@@ -8,6 +8,11 @@ What the real OpenCode 1.18.33 did is in the vendor lane's README (its OpenCode 
 
 from compat_adapter.vendor import EventRow, Route, Service, degrade
 from vendors import shared
+
+#: The event of a row that stands for a whole plugin that could not be loaded.
+LOAD_EVENT = "plugin-load"
+#: A ported plugin entry's timeout: a sidecar's start and load, then the callback (OpenCode bounds none).
+PLUGIN_TIMEOUT_S = 60.0
 
 #: True of every plugin-host row, stated once here.
 PLUGIN_LOSSES = (

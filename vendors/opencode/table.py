@@ -431,7 +431,6 @@ TOOLS = (
 )
 
 RULES = RulesSpec(
-    formats=("markdown",),
     default_sources=("AGENTS.md", "opencode.json instructions"),
     note=(
         "Carried byte for byte and injected as a sourced user message at every agent start. Remote "

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from compat_adapter.vendor import Facts, HandlerShape, Later, Voice, vendor_unit
+from compat_adapter.vendor import Facts, HandlerShape, Later, Voice, home_parts, vendor_unit
+from vendors.opencode.plugin_host.runtime import RUNTIME
 from vendors.opencode.table import OPENCODE
 
 __all__ = ("UNIT",)
@@ -18,13 +19,12 @@ UNIT = vendor_unit(
     spec=OPENCODE,
     order=40,
     # Loaded on first use: the regex engines and the trust store are not needed to read the table.
-    dialect=Later("vendors.opencode.dialect:DIALECT"),
-    importer=Later("vendors.opencode.importer"),
+    **home_parts(__package__),
     handlers=HANDLERS,
     # OpenCode's own words for a hook's answer were not reproduced: the hook's reason as it is.
     voice=Voice("opencode", post_block="replace"),
     landing=Facts(context={"session": "message:system", "prompt": "prompt", "post": "tool_result"}),
-    lane="vendors.opencode.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=Later("vendors.opencode.permission_language:LANGUAGE"),  # opencode.json permission
     host=Later("vendors.opencode.hostface:FACE"),  # its host face: what `port` writes for
+    capabilities=(RUNTIME,),  # its plugins run as written in the plugin host (a Bun sidecar)
 )

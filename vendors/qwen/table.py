@@ -5,13 +5,15 @@ Data only. The events are the ones the pinned release knows and documents (Qwen 
 a superset of the 17 on the project's main docs. Six more events are named only by Qwen's "1.x"
 docs; 0.24.4 skips them with a warning, so they are unserved rows. The host has no Qwen bridge:
 every row is this project's own reading of Qwen's hook runner (``packages/core/src/hooks/``, read
-from the release's bundle) and of what the vendor lane saw the real CLI do.
+from the release's bundle) and of what the vendor lane saw the real CLI do. Its hooks copy Claude's
+protocol, so each row is derived from Claude's row of the event (``derive_row``), with Qwen's own losses.
 """
 
 from compat_adapter.vendor import (
-    EventRow, HookVar, MatcherEngine, Route, RulesSpec, Service, ToolName, VendorSpec, degrade,
+    HookVar, MatcherEngine, Route, RulesSpec, ToolName, VendorSpec, degrade, derive_row,
 )
 from vendors import shared
+from vendors.claude.table import CLAUDE
 from vendors.gemini.table import GLOB, GREP_SEARCH, READ_FILE, RUN_SHELL_COMMAND, WRITE_FILE
 
 #: The release these rows follow (the vendor lane's pin).
@@ -70,13 +72,7 @@ _HALT_DOCUMENTED = degrade(
 )
 
 EVENTS = (
-    EventRow(
-        event="PreToolUse",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("tools/pre-execute",),
-        point="tools/pre-execute",
-        blocking="verdict",
-        matcher_subject="tool_name",
+    derive_row(CLAUDE, "PreToolUse",
         degradations=(
             degrade("decision-narrowed",
                     "allow lets the call through without skipping the host's own guards, and ask goes to "
@@ -89,15 +85,10 @@ EVENTS = (
             _HOST_ONLY_TOOLS,
         ),
     ),
-    EventRow(
-        event="PostToolUse",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("tools/post-execute",),
-        point="tools/post-execute",
-        # Measured: a shell command that ran and exited non-zero is a PostToolUseFailure in Qwen.
-        fires_on="success",
+    derive_row(CLAUDE, "PostToolUse",
+        # Claude's fires_on (success) holds, measured: a shell command that ran and exited non-zero is
+        # a PostToolUseFailure in Qwen.
         blocking="verdict",
-        matcher_subject="tool_name",
         degradations=(
             degrade("payload-field-missing",
                     "tool_response is Qwen's {llmContent, returnDisplay}; for a shell call llmContent is "
@@ -107,14 +98,7 @@ EVENTS = (
             _HOST_ONLY_TOOLS,
         ),
     ),
-    EventRow(
-        event="PostToolUseFailure",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("tools/post-execute",),
-        point="tools/post-execute",
-        fires_on="failure",
-        blocking="context",
-        matcher_subject="tool_name",
+    derive_row(CLAUDE, "PostToolUseFailure",
         degradations=(
             degrade("payload-field-missing",
                     "error is the host's own failure message, which may not read like Qwen's, and "
@@ -122,11 +106,7 @@ EVENTS = (
             _HOST_ONLY_TOOLS,
         ),
     ),
-    EventRow(
-        event="PostToolBatch",
-        route=Route.NATIVE_SEAM,
-        seams=("session/event",),
-        point="step/end",
+    derive_row(CLAUDE, "PostToolBatch",
         degradations=(
             degrade("observe-only",
                     "step/end is a record of a finished step, so a block (or continue:false, or exit 2) "
@@ -137,14 +117,10 @@ EVENTS = (
                     "or Qwen's response_parts."),
         ),
     ),
-    EventRow(
-        event="UserPromptSubmit",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("agent/pre-step",),
-        point="agent/pre-step",
+    derive_row(CLAUDE, "UserPromptSubmit",
+        timeout_s=None,
         # Measured: Qwen fires it again after every tool result, with an empty prompt.
         fires_on="every-step",
-        blocking="verdict",
         degradations=(
             _CONTEXT_IN_PROMPT,
             degrade("timing-differs",
@@ -159,12 +135,7 @@ EVENTS = (
                     "host's reject carries no text; the audit keeps the reason."),
         ),
     ),
-    EventRow(
-        event="UserPromptExpansion",
-        route=Route.NATIVE_SEAM,
-        seams=("agent/pre-step",),
-        point="agent/pre-step",
-        matcher_subject="command_name",
+    derive_row(CLAUDE, "UserPromptExpansion",
         degradations=(
             degrade("observe-only",
                     "The step's messages are already assembled when the hook runs, so it can neither block "
@@ -175,14 +146,7 @@ EVENTS = (
                     "No command name is known at this point, so a matcher on the command name cannot narrow."),
         ),
     ),
-    EventRow(
-        event="SessionStart",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("agent/created",),
-        point="agent/created",
-        services=(Service.AGENTS,),
-        blocking="context",
-        matcher_subject="source",
+    derive_row(CLAUDE, "SessionStart",
         # Qwen appends the context to its system instruction (measured, lane case qwen:session_context).
         context_role="system",
         role_losses=(degrade("message-provenance",
@@ -194,12 +158,8 @@ EVENTS = (
             degrade("payload-field-missing", "model is the model of the host's last request, empty before one."),
         ),
     ),
-    EventRow(
-        event="SessionEnd",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("agent/disposed",),
-        point="agent/disposed",
-        matcher_subject="reason",
+    derive_row(CLAUDE, "SessionEnd",
+        timeout_s=None,
         degradations=(
             degrade("timing-differs",
                     "agent/disposed fires whenever an agent leaves the live registry, on reload and "
@@ -210,11 +170,8 @@ EVENTS = (
                     "tell clear from prompt_input_exit."),
         ),
     ),
-    EventRow(
-        event="MessageDisplay",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("session/event",),
-        point="message/display",
+    derive_row(CLAUDE, "MessageDisplay",
+        timeout_s=None,
         degradations=(
             degrade("approximate",
                     "The host has no display step, so this reports each durable assistant message as it "
@@ -223,13 +180,7 @@ EVENTS = (
                     "displayed_text is the whole message and is_final is always true."),
         ),
     ),
-    EventRow(
-        event="Stop",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("agent/turn-stopping",),
-        point="agent/turn-stopping",
-        services=(Service.AGENTS,),
-        blocking="continue",
+    derive_row(CLAUDE, "Stop",
         degradations=(
             degrade("message-provenance",
                     "A block, exit 2 or continue:false continues the turn with the bare reason as a user "
@@ -240,12 +191,7 @@ EVENTS = (
                     "input_tokens are absent."),
         ),
     ),
-    EventRow(
-        event="StopFailure",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("agent/error",),
-        point="agent/error",
-        matcher_subject="error",
+    derive_row(CLAUDE, "StopFailure",
         degradations=(
             degrade("approximate",
                     "It fires on any step or turn error the host reports, not only when an API error or "
@@ -255,14 +201,7 @@ EVENTS = (
                     "error types (rate_limit, server_error …), so an error-type matcher may not select it."),
         ),
     ),
-    EventRow(
-        event="SubagentStart",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("subagent/start",),
-        point="subagent/start",
-        services=(Service.SUBAGENTS, Service.AGENTS),
-        blocking="context",
-        matcher_subject="agent_type",
+    derive_row(CLAUDE, "SubagentStart",
         degradations=(
             shared.NO_AGENT_TYPE,
             degrade("scope-differs",
@@ -270,13 +209,7 @@ EVENTS = (
                     "start is announced."),
         ),
     ),
-    EventRow(
-        event="SubagentStop",
-        route=Route.NATIVE_SEAM,
-        seams=("subagent/end",),
-        point="subagent/end",
-        services=(Service.SUBAGENTS,),
-        matcher_subject="agent_type",
+    derive_row(CLAUDE, "SubagentStop",
         degradations=(
             degrade("observe-only",
                     "The child has already finished: a block cannot keep it working."),
@@ -286,12 +219,7 @@ EVENTS = (
             shared.NO_AGENT_TYPE,
         ),
     ),
-    EventRow(
-        event="PreCompact",
-        route=Route.NATIVE_SEAM,
-        seams=("session/event",),
-        point="compaction/start",
-        matcher_subject="trigger",
+    derive_row(CLAUDE, "PreCompact",
         degradations=(
             degrade("observe-only",
                     "Compaction is a host service call that cannot be cancelled, so an answer is recorded "
@@ -301,12 +229,7 @@ EVENTS = (
             shared.COMPACTION_ALWAYS_AUTO,
         ),
     ),
-    EventRow(
-        event="PostCompact",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("session/event",),
-        point="compaction/end",
-        matcher_subject="trigger",
+    derive_row(CLAUDE, "PostCompact",
         degradations=(
             shared.COMPACTION_ALWAYS_AUTO,
             degrade("payload-field-missing",
@@ -314,13 +237,8 @@ EVENTS = (
                     "compaction from a finished one."),
         ),
     ),
-    EventRow(
-        event="Notification",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("agent/status",),
-        point="agent/status",
-        fires_on="idle",
-        matcher_subject="notification_type",
+    derive_row(CLAUDE, "Notification",
+        idle_after_s=None,
         degradations=(
             degrade("timing-differs",
                     "The host publishes agent status changes, not Qwen's notifications: this fires as "
@@ -329,14 +247,7 @@ EVENTS = (
             shared.NOTIFICATION_IDLE_ONLY,
         ),
     ),
-    EventRow(
-        event="PermissionRequest",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("approval/request",),
-        point="approval/request",
-        services=(Service.APPROVAL,),
-        blocking="verdict",
-        matcher_subject="tool_name",
+    derive_row(CLAUDE, "PermissionRequest",
         degradations=(
             shared.APPROVAL_ONCE,
             degrade("input-rewrite-ignored", "An allow's updatedInput is not applied to the call."),
@@ -352,13 +263,8 @@ EVENTS = (
     ),
     # Qwen ignores this hook's output and exit code (hooks.md, PermissionDenied: "Output Options:
     # None"), so watching it loses nothing: native-translate, without an observe-only loss.
-    EventRow(
-        event="PermissionDenied",
+    derive_row(CLAUDE, "PermissionDenied",
         route=Route.NATIVE_TRANSLATE,
-        seams=("session/event",),
-        point="approval/decided",
-        fires_on="rejected",
-        matcher_subject="tool_name",
         degradations=(
             degrade("scope-differs",
                     "Qwen fires it for AUTO-mode classifier denials; here any approval the host rejects "
@@ -366,12 +272,9 @@ EVENTS = (
             degrade("payload-field-missing", "tool_input is empty: only the tool name and the reason are known."),
         ),
     ),
-    EventRow(
+    # Qwen's todo-item events are Claude's task events under Qwen's names, on the same todo list.
+    derive_row(CLAUDE, "TaskCreated",
         event="TodoCreated",
-        route=Route.NATIVE_SEAM,
-        seams=("session/event",),
-        point="todo/write",
-        fires_on="created",
         degradations=(
             degrade("observe-only",
                     "New todo items are found by comparing whole todo-list snapshots after they are "
@@ -382,12 +285,8 @@ EVENTS = (
                     "todo_id, all_todos and phase are absent: only the item's text and status are known."),
         ),
     ),
-    EventRow(
+    derive_row(CLAUDE, "TaskCompleted",
         event="TodoCompleted",
-        route=Route.NATIVE_SEAM,
-        seams=("session/event",),
-        point="todo/write",
-        fires_on="done",
         degradations=(
             # An item dropped without being completed fires nothing in Qwen either (detectTodoChanges).
             shared.COMPLETION_FROM_SNAPSHOTS,
@@ -400,11 +299,7 @@ EVENTS = (
                     "todo_id, previous_status, all_todos and phase are absent: only the item's text is known."),
         ),
     ),
-    EventRow(
-        event="InstructionsLoaded",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("session/created",),
-        point="agent/instructions-loaded",
+    derive_row(CLAUDE, "InstructionsLoaded",
         matcher_subject="file_path",
         degradations=(
             shared.INSTRUCTIONS_AT_CREATION,
@@ -438,7 +333,6 @@ TOOLS = (
 )
 
 RULES = RulesSpec(
-    formats=("markdown",),
     default_sources=("QWEN.md", ".qwen/QWEN.md", "AGENTS.md"),
     note=(
         "Read byte for byte from disk and injected as a sourced user message at every agent start; "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from compat_adapter.vendor import Facts, Later, vendor_unit
+from compat_adapter.vendor import Facts, Later, home_parts, vendor_unit
 from vendors.qwen.handlers import QWEN_SHAPE
 from vendors.qwen.table import QWEN
 from vendors.qwen.voice import QwenVoice
@@ -15,8 +15,7 @@ UNIT = vendor_unit(
     spec=QWEN,
     order=65,
     # Loaded on first use: the regex engines and the trust store are not needed to read the table.
-    dialect=Later("vendors.qwen.dialect:DIALECT"),
-    importer=Later("vendors.qwen.importer"),
+    **home_parts(__package__),
     handlers=QWEN_SHAPE,
     # Measured (vendor lane, Qwen Code 0.24.4 -p): pre-tool context reaches no one, a post-tool
     # decision is ignored (continue:false replaces the result), Stop blocks stop after 8 in a row.
@@ -25,7 +24,6 @@ UNIT = vendor_unit(
                                              "UserPromptSubmit": "after-prompt"})),
     landing=Facts(context={"session": "message:system", "prompt": "prompt", "post": "tool_result"},
                   rewrites_input=False, unfired=frozenset({"SessionEnd"})),  # -p never fires it (measured)
-    lane="vendors.qwen.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=Later("vendors.qwen.permissions:LANGUAGE"),  # Claude's language, derived
     host=Later("vendors.qwen.hostface:FACE"),  # its host face: what `port` writes for
 )

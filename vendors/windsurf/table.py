@@ -90,7 +90,6 @@ ROW_LOSSES = {
 }
 
 RULES = RulesSpec(
-    formats=("markdown",),
     default_sources=(".windsurfrules", ".windsurf/rules/*.md", "AGENTS.md"),
     note=("Read byte for byte and injected as a sourced user message at every agent start: context, never "
           "policy. Windsurf's rule activation modes (glob, model decision, manual) are not read."),

@@ -5,7 +5,7 @@ no CLI on the registries, so every row says it is documented, not measured). Reg
 
 from __future__ import annotations
 
-from compat_adapter.vendor import Facts, Later, vendor_unit
+from compat_adapter.vendor import Facts, home_parts, vendor_unit
 from vendors.claude.handlers import CLAUDE_SHAPE
 from vendors.windsurf.spec import WINDSURF
 from vendors.windsurf.voice import WindsurfVoice
@@ -15,12 +15,10 @@ __all__ = ("UNIT",)
 UNIT = vendor_unit(
     spec=WINDSURF,
     order=87,
-    dialect=Later("vendors.windsurf.dialect:DIALECT"),
-    importer=Later("vendors.windsurf.importer"),
+    **home_parts(__package__),  # its lane module: a live speaker, and a CLI that says why it has no driver
     handlers=CLAUDE_SHAPE,
     voice=WindsurfVoice("windsurf", post_block="ignored"),
     landing=Facts(context={}),  # no hook output ever reaches the model
-    lane="vendors.windsurf.lane:CLI",  # test support: its live speaker; CLI says why it has no lane driver
     permissions=None,  # Windsurf's command allow and deny lists are its own settings, not read here
     host=None,  # no Windsurf runs here to prove a port; it hosts nothing yet
 )

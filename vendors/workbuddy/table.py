@@ -3,14 +3,17 @@
 Data only. WorkBuddy desktop has no public hook API, so every declaration is read as a hook config
 for the CodeBuddy engine, which Tencent documents as Claude-compatible. Five events go through the
 host's official Claude Code bridge; of the other twenty-two, ten can only be observed here although
-CodeBuddy acts on their answer (native-seam), and twelve are translated by this project.
+CodeBuddy acts on their answer (native-seam), and twelve are translated by this project. A row that
+lands where Claude's does is derived from Claude's row (``derive_row``), with CodeBuddy's own losses.
 """
 
 from compat_adapter.vendor import (
-    BridgeSpec, EventRow, HookVar, MatcherEngine, Route, RulesSpec, Service, ToolName, VendorSpec, degrade,
+    BridgeSpec, EventRow, HookVar, MatcherEngine, Route, RulesSpec, Service, ToolName, VendorSpec, degrade, derive_row,
 )
 from vendors import shared
-from vendors.claude.table import ASK_USER_QUESTION, BASH, EDIT, GLOB, GREP, READ, TASK, TODO_WRITE, WRITE
+from vendors.claude.table import (
+    ASK_USER_QUESTION, BASH, CLAUDE, EDIT, GLOB, GREP, READ, TASK, TODO_WRITE, WRITE,
+)
 from vendors.surface import CLAUDE_BRIDGE
 
 # True of every row: the dialect is assumed, not published.
@@ -125,31 +128,25 @@ _REMINDER_IN_PROMPT = degrade(
     "it is a paragraph of that message where CodeBuddy adds a part of its own.",
 )
 
+# CodeBuddy's two MCP elicitation events stand in on the same host fact: an agent turning idle.
+_ELICITATION_ON_IDLE = {
+    "route": Route.NATIVE_SEAM,
+    "seams": ("agent/status",),
+    "point": "agent/status",
+    "fires_on": "idle",
+    "matcher_subject": "mcp_server_name",
+}
+
 EVENTS = (
-    EventRow(
-        event="SessionStart",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("agent/created",),
-        point="agent/created",
-        services=(Service.AGENTS,),
-        blocking="context",
-        matcher_subject="source",
+    derive_row(CLAUDE, "SessionStart",
         degradations=(
             _REMINDER_IN_PROMPT,
             degrade("timing-differs",
                     "It fires when the agent is created, before the first prompt, where CodeBuddy runs it "
                     "after UserPromptSubmit; its context waits for the first prompt, as in CodeBuddy."),
         ),
-        official=EventRow(
-            event="SessionStart",
-            route=Route.OFFICIAL_BRIDGE,
-            bridge_event="SessionStart",
-            seams=("agent/created",),
-            point="SessionStart",
-            services=(Service.AGENTS,),
-            blocking="context",
-            matcher_subject="source",
-            degradations=(
+        official={
+            "degradations": (
                 degrade("output-field-ignored",
                         "Plain stdout, which CodeBuddy appends to the context, is dropped; only "
                         "hookSpecificOutput.additionalContext is injected."),
@@ -157,14 +154,10 @@ EVENTS = (
                         "The context is queued as a user message sourced from the Claude bridge."),
                 _BRIDGE_PAYLOAD,
             ),
-        ),
+        },
     ),
-    EventRow(
-        event="UserPromptSubmit",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("agent/pre-step",),
-        point="agent/pre-step",
-        blocking="verdict",
+    derive_row(CLAUDE, "UserPromptSubmit",
+        timeout_s=None,
         degradations=(
             _REMINDER_IN_PROMPT,
             degrade("output-field-ignored",
@@ -174,14 +167,9 @@ EVENTS = (
                     "record; on DSH a row in the web UI's chat, a notice line in headless --json, an SDK "
                     "event, and the turn's end)."),
         ),
-        official=EventRow(
-            event="UserPromptSubmit",
-            route=Route.OFFICIAL_BRIDGE,
-            bridge_event="UserPromptSubmit",
-            seams=("agent/pre-step",),
-            point="UserPromptSubmit",
-            blocking="verdict",
-            degradations=(
+        official={
+            "timeout_s": None,
+            "degradations": (
                 degrade("decision-narrowed",
                         "CodeBuddy's documented block, {\"continue\": false, \"reason\": …}, does not reject "
                         "the prompt here; only exit 2 or the deprecated decision \"block\" does."),
@@ -190,15 +178,9 @@ EVENTS = (
                         "user because the host's reject carries none."),
                 _BRIDGE_PAYLOAD,
             ),
-        ),
+        },
     ),
-    EventRow(
-        event="PreToolUse",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("tools/pre-execute",),
-        point="tools/pre-execute",
-        blocking="verdict",
-        matcher_subject="tool_name",
+    derive_row(CLAUDE, "PreToolUse",
         degradations=(
             degrade("decision-narrowed",
                     "allow lets the call through without skipping the host's own guards; ask goes to the "
@@ -225,15 +207,8 @@ EVENTS = (
             shared.REWRITE_NESTED,
             _HOST_ONLY_TOOLS,
         ),
-        official=EventRow(
-            event="PreToolUse",
-            route=Route.OFFICIAL_BRIDGE,
-            bridge_event="PreToolUse",
-            seams=("tools/pre-execute",),
-            point="PreToolUse",
-            blocking="verdict",
-            matcher_subject="tool_name",
-            degradations=(
+        official={
+            "degradations": (
                 degrade("decision-narrowed",
                         "deny blocks and ask goes to the host's approval, but allow does not bypass the "
                         "permission check as it does in CodeBuddy, and with nobody to answer the ask the "
@@ -242,16 +217,10 @@ EVENTS = (
                         "systemMessage is dropped, and continue:false, which stops the tool in CodeBuddy, is "
                         "only recorded while the call goes ahead."),
             ),
-        ),
+        },
     ),
-    EventRow(
-        event="PostToolUse",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("tools/post-execute",),
-        point="tools/post-execute",
+    derive_row(CLAUDE, "PostToolUse",
         fires_on="completed",  # measured: a Bash command that exits 3 or is killed fires PostToolUse
-        blocking="context",
-        matcher_subject="tool_name",
         degradations=(
             degrade("output-rewrite-ignored", "updatedToolOutput never replaces the result."),
             degrade("payload-field-missing",
@@ -263,29 +232,16 @@ EVENTS = (
                     "host's last request, an empty string until the first one."),
             _HOST_ONLY_TOOLS,
         ),
-        official=EventRow(
-            event="PostToolUse",
-            route=Route.OFFICIAL_BRIDGE,
-            bridge_event="PostToolUse",
-            seams=("tools/post-execute",),
-            point="PostToolUse",
-            blocking="verdict",
-            matcher_subject="tool_name",
-            degradations=(
+        official={
+            "degradations": (
                 degrade("output-rewrite-ignored",
                         "additionalContext is appended, but updatedToolOutput never replaces the result, "
                         "for built-in and MCP tools alike."),
                 degrade("payload-field-missing", "tool_response is the result's text flattened into one string."),
             ),
-        ),
+        },
     ),
-    EventRow(
-        event="Stop",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("agent/turn-stopping",),
-        point="agent/turn-stopping",
-        services=(Service.AGENTS,),
-        blocking="continue",
+    derive_row(CLAUDE, "Stop",
         degradations=(
             degrade("message-provenance",
                     "A block continues with CodeBuddy's own text (<user_query>Stop hook "
@@ -306,15 +262,8 @@ EVENTS = (
             # Measured, CodeBuddy Code 2.163.0 (lane case workbuddy:stop_halt): neither -p JSON nor the
             # SDK's stream-json says a word of a continue:false, and the host shows none either.
         ),
-        official=EventRow(
-            event="Stop",
-            route=Route.OFFICIAL_BRIDGE,
-            bridge_event="Stop",
-            seams=("agent/turn-stopping",),
-            point="Stop",
-            services=(Service.AGENTS,),
-            blocking="continue",
-            degradations=(
+        official={
+            "degradations": (
                 degrade("no-loop-guard",
                         "The bridge has no consecutive-block cap, so a hook that always blocks keeps "
                         "forcing steps."),
@@ -322,14 +271,10 @@ EVENTS = (
                 degrade("message-provenance",
                         "The continuation is a steered message sourced from the Claude bridge."),
             ),
-        ),
+        },
     ),
-    EventRow(
-        event="SessionEnd",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("agent/disposed",),
-        point="agent/disposed",
-        matcher_subject="reason",
+    derive_row(CLAUDE, "SessionEnd",
+        timeout_s=None,
         degradations=(
             _NOT_BRIDGED,
             # Measured, CodeBuddy Code 2.163.0 (lane case session_end; with and without a matcher);
@@ -346,12 +291,7 @@ EVENTS = (
             _HALT_DOCUMENTED,
         ),
     ),
-    EventRow(
-        event="PreCompact",
-        route=Route.NATIVE_SEAM,
-        seams=("session/event",),
-        point="compaction/start",
-        matcher_subject="trigger",
+    derive_row(CLAUDE, "PreCompact",
         degradations=(
             _NOT_BRIDGED,
             degrade("observe-only",
@@ -360,14 +300,8 @@ EVENTS = (
             shared.COMPACTION_STARTED,
         ),
     ),
-    EventRow(
-        event="PostToolUseFailure",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("tools/post-execute",),
-        point="tools/post-execute",
+    derive_row(CLAUDE, "PostToolUseFailure",
         fires_on="incomplete",
-        blocking="context",
-        matcher_subject="tool_name",
         degradations=(
             _NOT_BRIDGED,
             degrade("payload-field-missing",
@@ -375,14 +309,8 @@ EVENTS = (
             _HOST_ONLY_TOOLS,
         ),
     ),
-    EventRow(
-        event="SubagentStart",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("subagent/start",),
-        point="subagent/start",
+    derive_row(CLAUDE, "SubagentStart",
         services=(Service.SUBAGENTS,),
-        blocking="context",
-        matcher_subject="agent_type",
         degradations=(
             _NOT_BRIDGED,
             degrade("scope-differs",
@@ -393,12 +321,8 @@ EVENTS = (
             _HALT_DOCUMENTED,
         ),
     ),
-    EventRow(
-        event="SubagentStop",
-        route=Route.NATIVE_SEAM,
-        seams=("subagent/end",),
-        point="subagent/end",
-        services=(Service.SUBAGENTS,),
+    derive_row(CLAUDE, "SubagentStop",
+        matcher_subject=None,
         degradations=(
             _NOT_BRIDGED,
             degrade("observe-only",
@@ -407,59 +331,33 @@ EVENTS = (
     ),
     # Claude Code ignores a StopFailure hook's output (only terminalSequence, a display field, is read),
     # and CodeBuddy documents the same event: no answer to lose, so native-translate.
-    EventRow(
-        event="StopFailure",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("agent/error",),
-        point="agent/error",
-        matcher_subject="error",
+    derive_row(CLAUDE, "StopFailure",
         degradations=(
             degrade("scope-differs",
                     "It fires on any step or turn error the host reports, not only on a failure that "
                     "ends the turn."),
         ),
     ),
-    EventRow(
-        event="PermissionDenied",
-        route=Route.NATIVE_SEAM,
-        seams=("session/event",),
-        point="approval/decided",
-        fires_on="rejected",  # the host's approval service rejected the call
-        matcher_subject="tool_name",
+    derive_row(CLAUDE, "PermissionDenied",
         degradations=(
             degrade("observe-only",
                     "The rejection is already recorded when the hook runs, so no answer changes it."),
             shared.ONLY_APPROVAL_REJECTIONS,
         ),
     ),
-    EventRow(
-        event="TaskCreated",
-        route=Route.NATIVE_SEAM,
-        seams=("session/event",),
-        point="todo/write",
-        fires_on="created",
+    derive_row(CLAUDE, "TaskCreated",
         degradations=(
             shared.TASKS_FROM_SNAPSHOTS,
             _TODO_ONLY,
         ),
     ),
-    EventRow(
-        event="TaskCompleted",
-        route=Route.NATIVE_SEAM,
-        seams=("session/event",),
-        point="todo/write",
-        fires_on="done",
+    derive_row(CLAUDE, "TaskCompleted",
         degradations=(
             shared.COMPLETION_FROM_SNAPSHOTS,
             shared.DROPPED_TASKS_NEVER_FIRE,
         ),
     ),
-    EventRow(
-        event="TeammateIdle",
-        route=Route.NATIVE_SEAM,
-        seams=("agent/status",),
-        point="agent/status",
-        fires_on="idle",
+    derive_row(CLAUDE, "TeammateIdle",
         degradations=(
             degrade("observe-only",
                     "The status change has already happened, so no answer keeps the agent working."),
@@ -467,13 +365,7 @@ EVENTS = (
                     "It fires for any agent that turns idle, since the host has no teams."),
         ),
     ),
-    EventRow(
-        event="FileChanged",
-        route=Route.NATIVE_TRANSLATE,
-        seams=(),
-        point="fs/watch",
-        services=(Service.FS_WATCH,),
-        matcher_subject="file_path",
+    derive_row(CLAUDE, "FileChanged",
         degradations=(
             shared.DEBOUNCED_CHANGES,
             shared.CHANGE_KIND_MISSING,
@@ -481,22 +373,13 @@ EVENTS = (
             _HALT_DOCUMENTED,
         ),
     ),
-    EventRow(
-        event="CwdChanged",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("session/created",),
-        point="session/created",
+    derive_row(CLAUDE, "CwdChanged",
         degradations=(
             _AT_SESSION_CREATION,
             _HALT_DOCUMENTED,
         ),
     ),
-    EventRow(
-        event="WorktreeCreate",
-        route=Route.NATIVE_SEAM,
-        seams=(),
-        point="git/worktrees",
-        services=(Service.WORKTREES,),
+    derive_row(CLAUDE, "WorktreeCreate",
         degradations=(
             degrade("observe-only",
                     "The worktree already exists when the hook runs, so neither its output nor its exit "
@@ -505,12 +388,7 @@ EVENTS = (
             shared.WORKTREES_GIT_ONLY,
         ),
     ),
-    EventRow(
-        event="WorktreeRemove",
-        route=Route.NATIVE_TRANSLATE,
-        seams=(),
-        point="git/worktrees",
-        services=(Service.WORKTREES,),
+    derive_row(CLAUDE, "WorktreeRemove",
         degradations=(
             shared.POLLED_WORKTREES,
             shared.WORKTREES_GIT_ONLY,
@@ -530,12 +408,7 @@ EVENTS = (
             _HALT_DOCUMENTED,
         ),
     ),
-    EventRow(
-        event="InstructionsLoaded",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("session/created",),
-        point="agent/instructions-loaded",
-        matcher_subject="load_reason",
+    derive_row(CLAUDE, "InstructionsLoaded",
         degradations=(
             shared.INSTRUCTIONS_AT_CREATION,
             degrade("scope-differs",
@@ -543,13 +416,7 @@ EVENTS = (
                     "CodeBuddy's CODEBUDDY.md and rules lookup, and later files are not reported."),
         ),
     ),
-    EventRow(
-        event="ConfigChange",
-        route=Route.NATIVE_SEAM,
-        seams=("settings/document-updated",),
-        point="settings/document-updated",
-        services=(Service.SETTINGS,),
-        matcher_subject="source",
+    derive_row(CLAUDE, "ConfigChange",
         degradations=(
             shared.SETTINGS_COMMITTED,
             degrade("matcher-narrowed",
@@ -559,11 +426,7 @@ EVENTS = (
     ),
     EventRow(
         event="Elicitation",
-        route=Route.NATIVE_SEAM,
-        seams=("agent/status",),
-        point="agent/status",
-        fires_on="idle",
-        matcher_subject="mcp_server_name",
+        **_ELICITATION_ON_IDLE,
         degradations=(
             degrade("approximate",
                     "The host has no MCP elicitation seam, so this fires whenever an agent turns idle "
@@ -575,11 +438,7 @@ EVENTS = (
     ),
     EventRow(
         event="ElicitationResult",
-        route=Route.NATIVE_SEAM,
-        seams=("agent/status",),
-        point="agent/status",
-        fires_on="idle",
-        matcher_subject="mcp_server_name",
+        **_ELICITATION_ON_IDLE,
         degradations=(
             degrade("approximate",
                     "No host event carries an elicitation result, so this fires whenever an agent turns "
@@ -589,13 +448,8 @@ EVENTS = (
     ),
     # Documented by CodeBuddy beyond the first 24 (vendor-protocols §3.2): Notification fired in the
     # vendor lane (CodeBuddy Code 2.163.0, `auth_success`), PermissionRequest and PostCompact did not.
-    EventRow(
-        event="Notification",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("agent/status",),
-        point="agent/status",
-        fires_on="idle",
-        matcher_subject="notification_type",
+    derive_row(CLAUDE, "Notification",
+        idle_after_s=None,
         degradations=(
             _NOT_BRIDGED,
             degrade("timing-differs",
@@ -605,14 +459,7 @@ EVENTS = (
             shared.NOTIFICATION_IDLE_ONLY,
         ),
     ),
-    EventRow(
-        event="PermissionRequest",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("approval/request",),
-        point="approval/request",
-        services=(Service.APPROVAL,),
-        blocking="verdict",
-        matcher_subject="tool_name",
+    derive_row(CLAUDE, "PermissionRequest",
         degradations=(
             _NOT_BRIDGED,
             shared.APPROVAL_ONCE,
@@ -625,12 +472,7 @@ EVENTS = (
             _HOST_ONLY_TOOLS,
         ),
     ),
-    EventRow(
-        event="PostCompact",
-        route=Route.NATIVE_TRANSLATE,
-        seams=("session/event",),
-        point="compaction/end",
-        matcher_subject="trigger",
+    derive_row(CLAUDE, "PostCompact",
         degradations=(
             _NOT_BRIDGED,
             shared.COMPACTION_ALWAYS_AUTO,
@@ -652,7 +494,6 @@ TOOLS = (
 )
 
 RULES = RulesSpec(
-    formats=("markdown",),
     default_sources=("CODEBUDDY.md", ".codebuddy/CODEBUDDY.md", ".codebuddy/rules/**/*.md"),
     note=(
         "Read byte for byte from disk and injected as a sourced user message at every agent start; "

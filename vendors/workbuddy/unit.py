@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from compat_adapter.vendor import Facts, Later, vendor_unit
+from compat_adapter.vendor import Facts, Later, home_parts, vendor_unit
 from vendors.claude.handlers import CLAUDE_SHAPE
 from vendors.workbuddy.table import WORKBUDDY
 from vendors.workbuddy.voice import CodeBuddyVoice
@@ -17,8 +17,7 @@ UNIT = vendor_unit(
     spec=WORKBUDDY,
     order=30,
     # Loaded on first use: the regex engines and the trust store are not needed to read the table.
-    dialect=Later("vendors.workbuddy.dialect:DIALECT"),
-    importer=Later("vendors.workbuddy.importer"),
+    **home_parts(__package__),
     handlers=CLAUDE_SHAPE,
     voice=CodeBuddyVoice("workbuddy", post_block="ignored", places=MappingProxyType({
         "PostToolUse": "result", "PostToolUseFailure": "result",
@@ -29,7 +28,6 @@ UNIT = vendor_unit(
                   ask_runs_hooks_again=True,
                   # -p exits without it (lane case session_end); /clear, /exit and SIGTERM fire it.
                   unfired=frozenset({"SessionEnd"})),
-    lane="vendors.workbuddy.lane:CLI",  # test support: loaded only by the vendor lane
     permissions=Later("vendors.workbuddy.permissions:LANGUAGE"),  # Claude's language, derived
     host=Later("vendors.workbuddy.hostface:FACE"),  # its host face: what `port` writes for
 )

@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from compat_adapter.catalog import resolve_vendor
-from compat_adapter.plugin_host.keys import plugin_row
+from compat_adapter.capability import PluginRuntime, capability
+from compat_adapter.catalog import resolve_vendor, unit_of
 from compat_adapter.routing import pointfacts as points
 from compat_adapter.testing.lane.outcome import Outcome, Refusal
 from compat_adapter.testing.lane.scenarios import Case
@@ -175,7 +175,9 @@ def _can_change(case: Case, entry: Refusal, facet: str) -> bool:
     # What the case scripts the entry's hooks to answer: a marker they carry is their own text.
     answers = [h for h in case.hooks if h.event == entry.event and (entry.label is None or h.label == entry.label)]
     carried = any(marker in h.stdout or marker in h.stderr for h in answers) if family == "landing" else False
-    row = resolve_vendor(case.vendor).row(entry.event or "") or plugin_row(entry.event or "")
+    # A plugin hook key has the row of the plugin runtime the vendor's unit brings (OpenCode's).
+    runtime = capability(unit_of(case.vendor), PluginRuntime)
+    row = resolve_vendor(case.vendor).row(entry.event or "") or (runtime.row(entry.event or "") if runtime else None)
     if row is None:
         # An event of no known kind here (unserved, unknown): only its own text reaching the model
         # is surely its doing (Claude's PreSkillShellCommand deny lands in the skill's output).

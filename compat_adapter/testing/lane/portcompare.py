@@ -11,7 +11,8 @@ target, the shim as the hook, the target's voice and placement), a run of its ow
 one.
 
 A text is re-worded only where both the source run and the target's wording carry the same hook
-words (the case's ``LANE-`` reason words, or the marker for a landing): a text the source read and
+words (the case's ``LANE-`` reason words, the reason the source vendor itself writes in their place,
+or the marker for a landing): a text the source read and
 the target's unit would not give the model stays the source's, so a text lost in the port is still a
 difference, and so is a target run whose words are not its unit's. Every other facet is the source
 run's as it was.
@@ -30,10 +31,32 @@ from compat_adapter.testing.lane.scenarios import SHOWN_MARKERS, Case
 __all__ = ("in_target_words",)
 
 
+def _vendor_reasons(case: Case) -> list[str]:
+    """The reasons the source vendor itself puts in place of the hooks' words (Copilot's exit-2 deny
+    reads "hook exited with code 2", not the hook's stderr): each hook's answer as the source's
+    dialect decodes it, where that reason holds none of the hook's own words."""
+    from compat_adapter.catalog import unit_of
+    from compat_adapter.runtime.outcome import ProcessOutcome
+
+    dialect, out = unit_of(case.vendor).dialect, []
+    for h in case.hooks:
+        outcome = ProcessOutcome(exit_code=h.exit, stdout=h.stdout, stderr=h.stderr, timed_out=False,
+                                 truncated=False, cause=None, duration_ms=0.0)
+        try:
+            reason = dialect.decode(h.event, outcome).reason
+        except Exception:  # an event the dialect decodes no answer of: it words nothing itself
+            continue
+        if reason and not any(w in reason for w in reason_words(case)) and reason not in out:
+            out.append(reason)
+    return out
+
+
 def _same_words(case: Case, a: str | None, b: str | None) -> bool:
+    """Whether texts ``a`` and ``b`` carry the same hook words: the case's reason words, or, where
+    ``a`` holds none of them, the reason the source vendor wrote in their place."""
     if a is None or b is None:
         return False
-    mine = [w for w in reason_words(case) if w in a]
+    mine = [w for w in reason_words(case) if w in a] or [r for r in _vendor_reasons(case) if r in a]
     return bool(mine) and all(w in b for w in mine)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from compat_adapter.runtime.outcome import ProcessOutcome
 from compat_adapter.testing.live.harness import (
@@ -13,14 +13,32 @@ from compat_adapter.testing.live.harness import (
     Exited,
     REASON,
     Session,
+    bash_reply,
     user_messages,
 )
 from compat_adapter.testing.live.speakers import speaker_for, specific
 
+if TYPE_CHECKING:
+    from compat_adapter.host.embedded.agent import MemoryAgent
+    from compat_adapter.host.embedded.loop import TurnResult
+
 __all__ = ("allow_permission_answer", "ask_answer", "block_answer", "check_observed", "check_payload",
-           "context_answer", "decodes_blocking", "deny_answer", "loads_or_none", "observe_answer", "specific")
+           "context_answer", "decodes_blocking", "denied_shell_turn", "deny_answer", "loads_or_none", "observe_answer", "specific")
 
 _BLOCKING = frozenset({"deny", "block", "ask"})
+
+
+async def denied_shell_turn(s: Session) -> tuple[MemoryAgent, TurnResult]:
+    """Register the row's hook answering a deny, run one turn whose model asks for a shell command
+    that would create ``denied.txt``, and check the hook's payload: the turn and its agent, for the
+    caller to judge what the refusal did (the turn goes on, or ends, by the vendor's word)."""
+    s.probe.answer(deny_answer(s.vendor, s.event))
+    await s.register()
+    agent = await s.host.create_agent(script=[bash_reply("touch denied.txt"), "done"])
+    result = await agent.run_turn("create the file")
+    await s.host.settle()
+    check_payload(s)
+    return agent, result
 
 
 # Each vendor's answers are its unit's live speaker's (compat_adapter.testing.live.speakers).

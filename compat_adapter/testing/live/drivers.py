@@ -22,6 +22,7 @@ from compat_adapter.testing.live.checks import (
     check_observed,
     check_payload,
     context_answer,
+    denied_shell_turn,
     deny_answer,
     observe_answer,
 )
@@ -99,12 +100,7 @@ async def drive_pre_tool(s: Session) -> None:
     """Deny blocks the call; then (fresh session) ask reaches approval and fails closed."""
     if (tool := _file_tool(s)) is not None:
         return await drive_pre_file_tool(s, tool)
-    s.probe.answer(deny_answer(s.vendor, s.event))
-    await s.register()
-    agent = await s.host.create_agent(script=[bash_reply("touch denied.txt"), "done"])
-    result = await agent.run_turn("create the file")
-    await s.host.settle()
-    check_payload(s)
+    agent, result = await denied_shell_turn(s)
     s.expect(not (s.root / "denied.txt").exists(), "deny did not block: the command ran",
              "deny blocked the side effect")
     results = tool_results(agent.session)

@@ -9,20 +9,15 @@
 
 from __future__ import annotations
 
-from compat_adapter.testing.live.checks import check_observed, check_payload, deny_answer, observe_answer
-from compat_adapter.testing.live.harness import Session, bash_reply
+from compat_adapter.testing.live.checks import check_observed, check_payload, denied_shell_turn, observe_answer
+from compat_adapter.testing.live.harness import Session
 
 __all__ = ("drive_pre_tool_halt", "drive_stop_observed")
 
 
 async def drive_pre_tool_halt(s: Session) -> None:
     """The refusal stops the agent before the call: no side effect, no completed turn."""
-    s.probe.answer(deny_answer(s.vendor, s.event))
-    await s.register()
-    agent = await s.host.create_agent(script=[bash_reply("touch denied.txt"), "done"])
-    result = await agent.run_turn("create the file")
-    await s.host.settle()
-    check_payload(s)
+    _, result = await denied_shell_turn(s)
     s.expect(not (s.root / "denied.txt").exists(), "the refusal did not stop the call: the command ran",
              "the refusal stopped the call")
     s.expect(result.reason != "completed", "the turn went on past the refusal", "the turn ended at the refusal")

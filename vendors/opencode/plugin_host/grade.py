@@ -3,7 +3,7 @@
 Which keys a plugin returns is only known by running it, so the sidecar loads it first (never this
 process) and hands back a :class:`LoadReport`; grading reads that report and the host surface:
 
-* each key is graded as :func:`compat_adapter.plugin_host.keys.grade_key` grades it;
+* each key is graded as :func:`vendors.opencode.plugin_host.keys.grade_key` grades it;
 * a plugin that throws at load (or a module that fails to import) is one UNSUPPORTED row carrying
   the error, as is an npm plugin that was not installed at set-up, or a missing runtime.
 """
@@ -14,21 +14,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from compat_adapter.catalog import unit_of
-from compat_adapter.declare import Declared
-from compat_adapter.model import CapabilityResult, EventRow, Surface, VendorSpec
-from compat_adapter.plugin_host.keys import grade_key, plugin_row, unsupported
+from compat_adapter.vendor import CapabilityResult, Declared, EventRow, Surface, VendorSpec, unit_of
+from vendors.opencode.plugin_host.keys import grade_key, plugin_row, unsupported
+from vendors.opencode.plugins import LOAD_EVENT
 
 if TYPE_CHECKING:
     # Named in annotations only: grading a report needs no plugin files read, and reading them
     # loads the importers and the trust store.
-    from compat_adapter.plugin_host.sources import PluginSource
+    from vendors.opencode.plugin_host.sources import PluginSource
 
 __all__ = ("LOAD_EVENT", "GradedHook", "LoadReport", "PluginExport", "grade_report", "plugin_declarations",
            "report_of", "runtime_missing")
 
-#: The event name of a row that stands for a whole plugin that could not be loaded.
-LOAD_EVENT = "plugin-load"
 
 
 @dataclass(frozen=True, slots=True)

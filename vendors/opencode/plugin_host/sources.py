@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import unquote, urlparse
 
-from compat_adapter.importers.loaders import load_jsonc
-from compat_adapter.jsondata import thaw
+from compat_adapter.vendor import load_jsonc, thaw
 from vendors.opencode.table import OPENCODE
 
 __all__ = ("CONFIGS", "PLUGIN_DIRS", "PLUGIN_SUFFIXES", "PluginSource", "project_sources")

@@ -39,9 +39,8 @@ from typing import Any
 import anyio
 from anyio.abc import Process
 
-from compat_adapter.errors import ProtocolError
-from compat_adapter.plugin_host.lane import PluginLane, sidecar_script
-from compat_adapter.runtime.process import hook_environment
+from compat_adapter.vendor import ProtocolError, hook_environment
+from vendors.opencode.plugin_host.lane import PluginLane, sidecar_script
 
 __all__ = ("CallResult", "CallTimeout", "Sidecar", "SidecarDied")
 

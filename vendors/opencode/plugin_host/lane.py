@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from compat_adapter.errors import HostSurfaceMismatch
+from compat_adapter.vendor import HostSurfaceMismatch
 
 __all__ = ("PLUGIN_PACKAGE_VERSION", "PluginLane", "lane")
 
@@ -75,12 +75,12 @@ class PluginLane:
 
 def sidecar_script() -> Path:
     """The JS side, shipped as package data."""
-    return Path(str(resources.files("compat_adapter.plugin_host") / "sidecar.js"))
+    return Path(str(resources.files("vendors.opencode.plugin_host") / "sidecar.js"))
 
 
 def lane(root: Path | None = None) -> PluginLane:
     """The lane in ``root``, else ``$COMPAT_ADAPTER_PLUGIN_DIR``, else ``.cache/plugins`` of this checkout."""
     if root is None:
         env = os.environ.get(_ENV)
-        root = Path(env) if env else Path(__file__).resolve().parents[2] / ".cache/plugins"
+        root = Path(env) if env else Path(__file__).resolve().parents[3] / ".cache/plugins"
     return PluginLane(root)

@@ -11,13 +11,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from compat_adapter.errors import ProtocolError
-from compat_adapter.model import Surface
-from compat_adapter.plugin_host.grade import GradedHook, LoadReport, grade_report, report_of, runtime_missing
-from compat_adapter.plugin_host.lane import PluginLane, lane
-from compat_adapter.plugin_host.sidecar import CallResult, Sidecar
-from compat_adapter.plugin_host.sources import PluginSource, file_source, project_sources
-from compat_adapter.trust import plugin_untrusted
+from compat_adapter.vendor import ProtocolError, Surface, plugin_untrusted
+from vendors.opencode.plugin_host.grade import GradedHook, LoadReport, grade_report, report_of, runtime_missing
+from vendors.opencode.plugin_host.lane import PluginLane, lane
+from vendors.opencode.plugin_host.sidecar import CallResult, Sidecar
+from vendors.opencode.plugin_host.sources import PluginSource, file_source, project_sources
 
 __all__ = ("LOAD_TIMEOUT_S", "PluginHost", "grade_plugins")
 

@@ -17,7 +17,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from compat_adapter.dialects.base import HookAnswer, Moment
+from compat_adapter.vendor import HookAnswer, Moment
+from vendors.opencode.plugins import PLUGIN_TIMEOUT_S
 
 __all__ = ("PLUGIN_TIMEOUT_S", "PORTED_KEYS", "digest", "plugin_answer", "plugin_keys", "unported_reason")
 
@@ -25,8 +26,6 @@ __all__ = ("PLUGIN_TIMEOUT_S", "PORTED_KEYS", "digest", "plugin_answer", "plugin
 PORTED_KEYS = {"tool.execute.before": "tools/pre-execute", "tool.execute.after": "tools/post-execute"}
 #: Seconds the shim's sidecar may take to load a ported plugin.
 LOAD_S = 30.0
-#: The ported entry's timeout: a sidecar's start and load, then the callback (OpenCode bounds none).
-PLUGIN_TIMEOUT_S = 60.0
 
 
 def digest(path: Path) -> str:
@@ -40,9 +39,9 @@ def digest(path: Path) -> str:
 async def _load(root: Path, relpath: str, pinned: str | None = None) -> tuple[Any, Any]:
     """The plugin loaded in a sidecar of its own: at port time only when trusted (the trust store),
     in the shim only when its digest is ``pinned`` (what port read)."""
-    from compat_adapter.plugin_host.grade import LoadReport
-    from compat_adapter.plugin_host.host import PluginHost
-    from compat_adapter.plugin_host.sources import file_source
+    from vendors.opencode.plugin_host.grade import LoadReport
+    from vendors.opencode.plugin_host.host import PluginHost
+    from vendors.opencode.plugin_host.sources import file_source
 
     host = PluginHost(root)
     source = file_source(root, root / relpath)
@@ -85,7 +84,7 @@ def unported_reason(key: str, target: str) -> str | None:
 async def plugin_answer(hooks: Sequence[Mapping[str, Any]], key: str, moment: Moment,
                         timeout_s: float) -> HookAnswer:
     """What the ported plugins answer at ``key`` for the target's call, as a hook's answer."""
-    from compat_adapter.plugin_host import payloads
+    from vendors.opencode.plugin_host import payloads
 
     root = Path(moment.cwd)
     tool = str(moment.fields.get("tool_name") or "")

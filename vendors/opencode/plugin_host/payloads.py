@@ -13,7 +13,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from compat_adapter.host.protocol import (
+from compat_adapter.vendor import (
     AgentError,
     AgentStatus,
     ApprovalRequest,

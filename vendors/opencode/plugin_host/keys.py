@@ -3,14 +3,14 @@
 A key with a row in ``vendors/opencode/plugins.py`` is ADAPTED on the ``plugin-host`` route, with
 every loss (the vendor's, the plugin host's, the row's), or UNSUPPORTED naming the seam or service
 this host lacks; a key no seam can carry, or that OpenCode does not have, is UNSUPPORTED with the
-reason. Apart from :mod:`compat_adapter.plugin_host.grade`, which grades what a loaded plugin
+reason. Apart from :mod:`vendors.opencode.plugin_host.grade`, which grades what a loaded plugin
 returns (the sidecar's report), so that the support matrix, which grades every key with no plugin
 loaded, loads no report type.
 """
 
 from __future__ import annotations
 
-from compat_adapter.model import Capability, CapabilityResult, EventRow, Route, Surface, VendorSpec, capability_result
+from compat_adapter.vendor import Capability, CapabilityResult, EventRow, Route, Surface, VendorSpec, capability_result
 from vendors.opencode.plugins import PLUGIN_EVENTS, PLUGIN_LOSSES, PLUGIN_REFUSED
 from vendors.opencode.table import OPENCODE
 

@@ -1,6 +1,6 @@
 // The JS side of the OpenCode plugin host: loads a project's OpenCode plugins for real and calls
 // their hooks when the Python side asks. Runs under Bun (the runtime OpenCode runs plugins on),
-// started by compat_adapter/plugin_host/sidecar.py in its own process group.
+// started by vendors/opencode/plugin_host/sidecar.py in its own process group.
 //
 // The channel: requests arrive as JSON lines on stdin ({id, method, params}); replies leave as
 // JSON lines on the pipe named by COMPAT_ADAPTER_PLUGIN_CHANNEL_FD ({id, result} or {id, error}) and so do notifications ({method, params}).

@@ -1,6 +1,6 @@
 """The plugin-host route: OpenCode plugins' own callbacks, run in a sidecar, as hooks on host seams.
 
-:class:`PluginHostRouter` owns one :class:`~compat_adapter.plugin_host.host.PluginHost` per adapter
+:class:`PluginHostRouter` owns one :class:`~vendors.opencode.plugin_host.host.PluginHost` per adapter
 (one Bun sidecar, its own process group, killed on :meth:`close`). The service loads a project's
 plugins through :meth:`PluginHostRouter.load`, grades every key they return, and mounts each ADAPTED
 one: the entry's ``declared.origin`` names the plugin, its row's event is the hook key. Per point,
@@ -33,35 +33,41 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Awaitable, Callable, MutableSequence
+from collections.abc import Awaitable, Callable, MutableSequence, Sequence
 from pathlib import Path
 from typing import Any
 
-from compat_adapter.host.protocol import (
+from compat_adapter.vendor import (
+    EXECUTE_SEAM,
     ApprovalOutcome,
     ApprovalRequest,
+    AuditRecord,
+    CapabilityResult,
+    Declared,
     Host,
+    HookEntry,
+    HookState,
     PostToolDecision,
     PreStepDecision,
     PreStepEvent,
     PreToolDecision,
+    Rewrites,
     ToolExecution,
     ToolPostEvent,
+    Surface,
+    Unanswered,
     UserMessage,
+    Verbatim,
+    can_rewrite,
     new_message,
+    points,
+    reworded,
 )
-from compat_adapter.plugin_host import payloads
-from compat_adapter.plugin_host.grade import LoadReport
-from compat_adapter.plugin_host.host import PluginHost
-from compat_adapter.plugin_host.sidecar import CallResult
-from compat_adapter.plugin_host.sources import PluginSource
-from compat_adapter.routing import points
-from compat_adapter.routing.base import HookState
-from compat_adapter.routing.dispatch import AuditRecord, HookEntry
-from compat_adapter.routing.failclosed import Unanswered
-from compat_adapter.routing.rewrite import Rewrites, can_rewrite
-from compat_adapter.routing.seams.tools import EXECUTE_SEAM
-from compat_adapter.routing.verbatim import Verbatim, reworded
+from vendors.opencode.plugin_host import payloads
+from vendors.opencode.plugin_host.grade import LoadReport, plugin_declarations
+from vendors.opencode.plugin_host.host import PluginHost
+from vendors.opencode.plugin_host.sidecar import CallResult
+from vendors.opencode.plugin_host.sources import PluginSource, file_source
 
 __all__ = ("PLUGIN_SOURCE", "PluginHostRouter")
 
@@ -103,6 +109,14 @@ class PluginHostRouter:
                    ) -> tuple[LoadReport, ...]:
         """Load plugins in this adapter's sidecar (started on first use)."""
         return await self.plugins.load(root, sources)
+
+    async def declarations(self, root: Path, files: Sequence[str | Path] | None, sources: Sequence[PluginSource] | None,
+                           surface: Surface) -> list[tuple[CapabilityResult, Declared | None]]:
+        """Load ``sources`` (or only ``files``, or the project's own plugins) in this adapter's sidecar
+        and grade every key they return, each with the declaration to mount (None: never mounted)."""
+        if sources is None and files is not None:
+            sources = tuple(file_source(root, Path(f)) for f in files)
+        return plugin_declarations(await self.load(root, None if sources is None else tuple(sources)), surface)
 
     # ── Router ──
     async def mount(self, entry: HookEntry) -> None:
