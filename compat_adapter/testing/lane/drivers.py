@@ -31,7 +31,7 @@ from compat_adapter.testing.lane.run import VendorRecord, hook_files, prepare_pr
 from compat_adapter.testing.lane.scenarios import EDIT_TEXT, SHOWN_MARKERS, Case
 from compat_adapter.testing.lane.vendors import cli_for
 
-__all__ = ("embedded_outcome", "vendor_outcome")
+__all__ = ("TIMED_OUT_NOTE", "embedded_outcome", "vendor_outcome")
 
 REWRITE_MARK = "rewritten-by-hook"
 #: What the trust record says trusted a scenario's config.
@@ -55,6 +55,10 @@ def _label_of(case: Case, event: str | None, matcher: str | None) -> str | None:
         # The lane writes a hook with no matcher under ``.*`` on a tool event (claude_shaped_table).
         mine = [h for h in mine if (h.matcher or ".*") == (matcher or ".*")]
     return mine[0].label if len(mine) == 1 else None
+
+
+#: The note a vendor run carries when the lane killed it at its time bound.
+TIMED_OUT_NOTE = "the CLI timed out and was killed"
 
 
 def _tells_the_person(case: Case) -> bool:
@@ -90,7 +94,7 @@ def vendor_outcome(case: Case, run: Path, **options: Any) -> Outcome:
     if record.result["dns_lookups"]:
         notes.append("dns sink answered NXDOMAIN for " + ", ".join(record.result["dns_lookups"]))
     if record.result["timed_out"]:
-        notes.append("the CLI timed out and was killed")
+        notes.append(TIMED_OUT_NOTE)
     seen = cli.shown(record.result)
     if _tells_the_person(case) and cli.terminal_ui:
         # What a hook tells the person is drawn by the CLI's terminal UI, not printed by its
