@@ -38,6 +38,17 @@ MAX_RECORDS = 100
 IDLE = {"subscriptions": [], "mounts": 0, "services": [], "dispatches": 0, "inflight": 0, "capturing": 0}
 
 
+def _fds() -> list[str]:
+    """What each open descriptor of this process points at, to name what a cycle left open."""
+    out = []
+    for fd in sorted(os.listdir("/proc/self/fd"), key=int):
+        try:
+            out.append(f"{fd}:{os.readlink(f'/proc/self/fd/{fd}')}")
+        except OSError:
+            continue
+    return out
+
+
 @pytest.fixture(autouse=True)
 def _installed(dsh_lane: Path) -> None:
     """Every test here runs on the lane."""
@@ -87,4 +98,5 @@ async def test_repeated_adapters_on_the_real_dsh_host_leave_nothing_behind(tmp_p
                 baseline = now
                 continue
             for key, value in now.items():
-                assert value <= baseline[key], f"cycle {cycle}: {key} grew: {baseline} → {now}"
+                assert value <= baseline[key], (f"cycle {cycle}: {key} grew: {baseline} → {now}; threads "
+                                                f"{sorted(t.name for t in threading.enumerate())}, fds {_fds()}")
