@@ -346,10 +346,11 @@ async def _pipeline(agent: MemoryAgent, host: MemoryHost, execution: ToolExecuti
 async def _offer(agent: MemoryAgent, host: MemoryHost) -> tuple[str, ...]:
     """The tools this request offers: the ``tools/offer`` waterfall over the whole catalogue."""
     catalogue = tuple(TOOLS)
-    offered = await host.waterfall(OFFER_SEAM, ToolOffer(agent, catalogue), lambda: catalogue)
-    if isinstance(offered, tuple) and all(isinstance(t, str) for t in offered):
+    offered = await _answer(host, OFFER_SEAM, ToolOffer(agent, catalogue), lambda: catalogue, catalogue,
+                            "offering the whole catalogue")
+    if all(isinstance(t, str) for t in offered):
         return offered
-    host.log("error", f"{OFFER_SEAM} returned no tuple of tool names; offering the whole catalogue",
+    host.log("error", f"{OFFER_SEAM} returned a tuple that is not all tool names; offering the whole catalogue",
              verdict=repr(offered))
     return catalogue
 
