@@ -14,6 +14,7 @@ import stat
 from pathlib import Path
 
 from compat_adapter.errors import UnsafeStateDir
+from compat_adapter.runtime.callenv import environ
 
 __all__ = ("STATE_HOME_ENV", "private_dir", "read_private", "state_home", "write_private")
 
@@ -23,7 +24,7 @@ STATE_HOME_ENV = "COMPAT_ADAPTER_STATE_HOME"
 
 def state_home() -> Path:
     """The base folder, not yet checked or created."""
-    given = os.environ.get(STATE_HOME_ENV)
+    given = environ().get(STATE_HOME_ENV)
     if given:
         return Path(os.path.abspath(given))
     from platformdirs import user_state_dir

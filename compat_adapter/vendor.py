@@ -67,6 +67,7 @@ if TYPE_CHECKING:
     from compat_adapter.routing.rewrite import Rewrites, can_rewrite
     from compat_adapter.routing.seams.tools import EXECUTE_SEAM
     from compat_adapter.routing.verbatim import Verbatim, reworded
+    from compat_adapter.runtime.callenv import environ
     from compat_adapter.runtime.process import hook_environment
     from compat_adapter.trust import plugin_untrusted
     from compat_adapter.routing import points
@@ -90,7 +91,7 @@ __all__ = ("AgentError", "AgentStatus", "AnswerDraft", "Applied", "ApprovalOutco
     "Steer", "Surface", "TableFace", "ToolExecution", "ToolName", "ToolPostEvent", "UNANSWERED", "UNREACHABLE",
     "Unanswered", "UnsupportedVendor", "UserMessage", "VendorSpec", "VendorUnit", "Verbatim", "VerdictRules",
     "Voice", "absolute", "accept", "can_rewrite", "capability_result", "cause_text", "chain_input", "claude_reply",
-    "compile_js", "compile_rust", "config_or_rules", "degrade", "derive_row", "encode_json", "entry_refusal",
+    "compile_js", "compile_rust", "config_or_rules", "degrade", "derive_row", "encode_json", "entry_refusal", "environ",
     "first_line", "flag_field", "flatten", "freeze", "grouped_slots", "handler_type", "home_parts",
     "hook_environment", "hook_table", "host_tool", "import_events", "in_sequence", "js_lines", "js_object",
     "js_problem", "js_read", "js_trim", "json_kind", "json_reply", "judged", "keyed_subject", "label", "load_json",
@@ -173,6 +174,7 @@ _HOMES = {
     "EXECUTE_SEAM": "compat_adapter.routing.seams.tools",
     **dict.fromkeys(("Verbatim", "reworded"), "compat_adapter.routing.verbatim"),
     "hook_environment": "compat_adapter.runtime.process",
+    "environ": "compat_adapter.runtime.callenv",
     "plugin_untrusted": "compat_adapter.trust",
 }
 

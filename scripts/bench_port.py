@@ -14,6 +14,13 @@ in an order that turns every round. The guard is Claude's for Codex and Codex's 
 * ``port_<target>_fast_ms``, ``port_<target>_fast_ratio`` — the same ported hook whose entry runs the
   compiled shim client (``port --fast-client``: no Python started per call while the server is up);
 * ``port_rounds``.
+
+The entries of ``fast`` are what ``compat-adapter port`` writes by default (where a C compiler builds
+the client); those of ``ported`` are its fallback without one. The shim server a ported session's
+calls reach is started, and warm, before the session (``COMPAT_ADAPTER_BENCH_PORT_WARM=0``: not,
+as before 2026-12-05): the lane gives every session a TMPDIR of its own, so each session's first calls
+found no server, ran cold and each started one, the start-ups racing the measured calls; a user's
+server outlives the session (five idle minutes). The figures are a call's cost once it is up.
 """
 
 from __future__ import annotations
@@ -71,11 +78,43 @@ def _case(target: str, kind: str, root: Path) -> Any:
     return Case(target, f"bench_port_{kind}", steps=steps, prompt="run the lane steps", installed=True, files=files)
 
 
+def _warm_server(run: Path) -> Any:
+    """The shim server a ported call of this session finds, started and warm before the session
+    (a user's server is up for all but the first call after five idle minutes; the lane gives each
+    session a TMPDIR of its own, where every session's first calls would start one, each, racing)."""
+    import subprocess
+    import sys
+    import time
+
+    from compat_adapter.port.client import server_path
+
+    (run / "tmp").mkdir(parents=True, exist_ok=True)
+    path = server_path({"TMPDIR": str(run / "tmp")})
+    assert path is not None
+    server = subprocess.Popen([sys.executable, "-m", "compat_adapter.port.server", path], stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    end = time.monotonic() + 120.0
+    while not os.path.exists(path + ".pid"):
+        if time.monotonic() > end or server.poll() is not None:
+            server.kill()
+            server.wait()
+            raise RuntimeError("the shim server did not start")
+        time.sleep(0.05)
+    return server
+
+
 def _session(target: str, kind: str, root: Path) -> float:
     from compat_adapter.testing.lane.run import run_vendor
 
     run = Path(tempfile.mkdtemp(prefix=f"{target}-{kind}-", dir=root))
-    record = run_vendor(_case(target, kind, root), run)
+    warm = kind in ("ported", "fast") and os.environ.get("COMPAT_ADAPTER_BENCH_PORT_WARM", "1") != "0"
+    server = _warm_server(run) if warm else None
+    try:
+        record = run_vendor(_case(target, kind, root), run)
+    finally:
+        if server is not None:
+            server.kill()
+            server.wait()
     if record.result["rc"] != 0:
         raise RuntimeError(f"{target} exited {record.result['rc']}: {record.result['stderr'][-400:]}")
     stamps = [r["at"] for r in record.requests if r["step"]]

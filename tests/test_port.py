@@ -69,6 +69,32 @@ def test_port_writes_an_entry_whose_shim_runs_the_claude_guard_and_answers_in_ge
     assert allowed.returncode == 0 and allowed.stdout == ""
 
 
+def test_port_writes_the_compiled_client_by_default_and_says_so_when_no_compiler_builds_it(
+        project: Path, tmp_path: Path) -> None:
+    """With a C compiler the entry runs the compiled client (no Python per call), and port says
+    nothing of it; without one the entry runs compat-adapter itself, and port says, in its text and
+    in its JSON, that every call then starts Python. --fast-client makes the missing compiler an error."""
+    empty = tmp_path / "no-compiler"
+    empty.mkdir()
+    env = {**os.environ, "PATH": str(empty), "CC": ""}
+    run = [sys.executable, "-m", "compat_adapter", "port", "--to", "gemini", str(project)]
+    text = subprocess.run(run, capture_output=True, text=True, env=env, timeout=120)
+    assert text.returncode == 0, text.stderr
+    assert "note: no C compiler" in text.stdout and "each ported call starts Python" in text.stdout
+    assert _entry(project).startswith("compat-adapter shim --to gemini ")
+    as_json = json.loads(subprocess.run([*run, "--json"], capture_output=True, text=True, env=env, timeout=120).stdout)
+    assert as_json["client"] == "compat-adapter" and "each ported call starts Python" in as_json["client_note"]
+    refused = subprocess.run([*run, "--fast-client"], capture_output=True, text=True, env=env, timeout=120)
+    assert refused.returncode == 2 and "no C compiler" in refused.stderr
+    # The same project, ported where the compiler is: the compiled client, built into the state folder.
+    done = cli("port", "--to", "gemini", str(project), "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["client_note"] == "" and "/bin/compat-adapter-shim-" in report["client"]
+    assert _entry(project).startswith(report["client"] + " shim --to gemini ")
+    assert json.loads(_shim(project, _entry(project), "rm -rf build").stdout)["decision"] == "deny"
+
+
 def test_the_teams_own_entries_survive_and_removal_restores_the_file_byte_for_byte(project: Path) -> None:
     target = project / ".gemini" / "settings.json"
     target.parent.mkdir()

@@ -43,12 +43,7 @@ def _port(args: argparse.Namespace) -> int:
         else:
             print(f"{face.file}: {change.action}" + (f" ({change.note})" if change.note else ""))
         return 0
-    launcher = shlex.split(args.launcher)
-    if args.fast_client:
-        from compat_adapter.port.fastclient import build_client
-        from compat_adapter.statedir import state_home
-
-        launcher = [str(build_client(state_home() / "bin"))]
+    launcher, client_note = _launcher(args)
     plan = plan_port(root, target, launcher=launcher, sources=args.source or None)
     if args.check:
         want = expected_text(root, face, plan)
@@ -62,10 +57,40 @@ def _port(args: argparse.Namespace) -> int:
         return 0 if same else 1
     change = write_port(root, face, plan, dry_run=args.dry_run)
     if args.json:
-        print(json.dumps(port_report(plan, change.action), indent=2))
+        print(json.dumps({**port_report(plan, change.action), "client": launcher[0], "client_note": client_note},
+                         indent=2))
     else:
         _print(plan, change.action, args.dry_run)
+        if client_note and plan.entries:
+            print(f"note: {client_note}")
     return 0
+
+
+#: What a call costs when the entries start Python: the fallback's price, said where it is chosen.
+PYTHON_CLIENT_COST = ("each ported call starts Python (tens of milliseconds per call, several times a hook "
+                      "written natively for the target)")
+
+
+def _launcher(args: argparse.Namespace) -> tuple[list[str], str]:
+    """The command the entries start, and what the person should know of it (empty: nothing).
+    By default the compiled shim client, built once per install with the machine's C compiler: a
+    call then starts no Python while the warm shim server runs. Without a compiler the entries
+    start compat-adapter's Python client instead, and port says so and what it costs."""
+    from compat_adapter.errors import BadArgument
+    from compat_adapter.port.fastclient import build_client
+    from compat_adapter.statedir import state_home
+
+    if args.launcher is not None or args.python_client:
+        if args.fast_client:
+            raise BadArgument("--fast-client names the compiled client; --launcher and --python-client another")
+        launcher = shlex.split(args.launcher or "compat-adapter")
+        return launcher, PYTHON_CLIENT_COST if args.python_client else ""
+    try:
+        return [str(build_client(state_home() / "bin"))], ""
+    except BadArgument as exc:
+        if args.fast_client:
+            raise
+        return shlex.split("compat-adapter"), f"{exc.message}; so {PYTHON_CLIENT_COST}"
 
 
 def port_report(plan: Any, action: str) -> dict[str, Any]:
@@ -113,11 +138,13 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, Any]:
     p.add_argument("--check", action="store_true", help="exit 1 when the target's files differ from what port would write")
     p.add_argument("--dry-run", action="store_true", help="say what would be written; write nothing")
     p.add_argument("--remove", action="store_true", help="take port's entries out of the target's files again")
-    p.add_argument("--launcher", default="compat-adapter",
-                   help="the command that starts compat-adapter in the written entries (default: compat-adapter)")
+    p.add_argument("--launcher", default=None,
+                   help="the command that starts compat-adapter in the written entries (default: the compiled "
+                        "shim client, or compat-adapter where no C compiler can build it)")
     p.add_argument("--fast-client", action="store_true",
-                   help="build the compiled shim client (needs cc) and write it as the entries' launcher: a call "
-                        "starts no Python while the warm shim server is up")
+                   help="insist on the compiled shim client (the default): an error where no C compiler builds it")
+    p.add_argument("--python-client", action="store_true",
+                   help="write compat-adapter itself as the entries' launcher: every call then starts Python")
     p.add_argument("--json", action="store_true", help="print the plan and the losses as JSON")
     s = sub.add_parser("shim", help="(written by port) run ported hooks for the target that calls it")
     s.add_argument("--to", required=True, help="the vendor whose hook stdin this is")

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from compat_adapter.model import CommandHandler
+from compat_adapter.runtime.callenv import environ
 from compat_adapter.runtime.process import ProcessOutcome, run_command
 
 __all__ = ("PLACEHOLDER_VARS", "exec_argv", "pwsh", "run_command_handler")
@@ -62,6 +63,6 @@ async def run_command_handler(handler: CommandHandler, *, stdin: bytes, cwd: Pat
         # Graded UNSUPPORTED without pwsh; the runner reports it if it vanished.
         shell, name = pwsh() or "pwsh", None
     elif handler.shell == "bash":
-        shell, name = env.get("SHELL") or os.environ.get("SHELL") or shutil.which("bash") or vendor_shell, None
+        shell, name = env.get("SHELL") or environ().get("SHELL") or shutil.which("bash") or vendor_shell, None
     return await run_command(handler.command, stdin=stdin, cwd=cwd, env=env, timeout_s=timeout_s,
                              max_output_bytes=limit, shell=shell, argv=argv, shell_name=name)

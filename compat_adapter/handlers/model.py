@@ -26,6 +26,7 @@ from typing import Any, Literal, TypeGuard
 from compat_adapter.errors import CompatError
 from compat_adapter.handlers.outcome import answered, failed, timed_out
 from compat_adapter.host.protocol import ModelRequest
+from compat_adapter.runtime import callenv
 from compat_adapter.model import ModelHandler
 from compat_adapter.runtime.outcome import ProcessOutcome
 
@@ -74,7 +75,7 @@ def endpoint_from_env(environ: Mapping[str, str] = os.environ) -> ModelEndpoint 
 
 async def ask_endpoint(endpoint: ModelEndpoint, request: ModelRequest) -> str:
     """The model's text answer; raises httpx errors and ValueError for an answer without text."""
-    key = os.environ.get(endpoint.api_key_env, "") if endpoint.api_key_env else ""
+    key = callenv.environ().get(endpoint.api_key_env, "") if endpoint.api_key_env else ""
     base = endpoint.base_url.rstrip("/")
     headers: dict[str, str] = {}
     if endpoint.api == "anthropic":

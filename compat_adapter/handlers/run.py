@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +13,7 @@ from compat_adapter.handlers.http import run_http
 from compat_adapter.handlers.mcp import run_mcp_tool
 from compat_adapter.handlers.model import Complete, run_model_hook
 from compat_adapter.handlers.rules import IF_EVENTS, parse_rule, rule_matches, subject_of
+from compat_adapter.runtime.callenv import environ
 from compat_adapter.model import CommandHandler, Handler, HttpHandler, McpToolHandler, ModelHandler
 from compat_adapter.runtime.outcome import ProcessOutcome
 
@@ -62,7 +62,7 @@ async def run_handler(handler: Handler, run: HandlerRun) -> ProcessOutcome:
     if isinstance(handler, HttpHandler):
         body = json.dumps(run.payload, ensure_ascii=False).encode("utf-8")
         # Header variables come from the host's own environment, as Claude reads its own.
-        return await run_http(handler, body, timeout_s=run.timeout_s, limit=run.limit, environ=os.environ)
+        return await run_http(handler, body, timeout_s=run.timeout_s, limit=run.limit, environ=environ())
     if isinstance(handler, McpToolHandler):
         return await run_mcp_tool(handler, run.payload, project_dir=run.project_dir, environ=run.env,
                                   timeout_s=run.timeout_s, limit=run.limit)

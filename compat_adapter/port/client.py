@@ -4,7 +4,7 @@ A ported entry runs once per hook call, under the target CLI; starting Python an
 whole runtime for each call costs far more than a hook written natively. So the entry's process
 imports nothing of the runtime: it sends the call (the target's stdin, its folder, its environment
 and the encoded hooks) to a per-user server on a Unix socket in a folder only this user can open,
-which forks a warm copy of itself per call and runs it there exactly as the shim would here. When
+which runs it inside itself exactly as the shim would here. When
 there is no server (or it fails), the call runs in this process, and a server is started in its
 own session for the next calls; it leaves after ``IDLE_S`` seconds without a call.
 
@@ -18,6 +18,7 @@ import os
 import socket
 import sys
 import zlib
+from collections.abc import Mapping
 
 __all__ = ("IDLE_S", "call_server", "server_path", "shim_main")
 
@@ -28,10 +29,11 @@ IDLE_S = float(os.environ.get("COMPAT_ADAPTER_SHIM_IDLE_S") or 300.0)
 CALL_S = 3600.0
 
 
-def server_path() -> str | None:
-    """The server's socket for this user and this install; None when its folder is not private
-    (someone else owns it, or others may open it): the call then runs in this process."""
-    base = os.environ.get("XDG_RUNTIME_DIR") or os.environ.get("TMPDIR") or "/tmp"
+def server_path(environ: Mapping[str, str] = os.environ) -> str | None:
+    """The server's socket for this user and this install, as a call with ``environ`` finds it;
+    None when its folder is not private (someone else owns it, or others may open it): the call then
+    runs in this process."""
+    base = environ.get("XDG_RUNTIME_DIR") or environ.get("TMPDIR") or "/tmp"
     # One server per install and release: another copy of compat-adapter, or this one upgraded
     # (its files rewritten), runs its own code, never a server started from the old one.
     here = os.path.dirname(os.path.abspath(__file__))
@@ -71,9 +73,28 @@ def call_server(path: str, target: str, hooks: str, stdin: bytes) -> dict[str, o
     return reply if isinstance(reply, dict) and reply.get("ok") else None
 
 
-def _start_server(path: str) -> None:
-    import subprocess
+#: Seconds a server's start may take before another call may start one again.
+START_S = 60.0
 
+
+def _start_server(path: str) -> None:
+    """Start a server, unless one is starting: the calls that come while it warms up (a target that
+    runs its hooks at once) each run in their own process and start none, rather than several
+    servers importing the runtime at once and taking the machine from the calls."""
+    import subprocess
+    import time
+
+    starting = path + ".start"  # removed by the server once it listens
+    try:
+        try:
+            os.close(os.open(starting, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        except FileExistsError:
+            if time.time() - os.stat(starting).st_mtime < START_S:
+                return
+            os.unlink(starting)  # a start that never came to listen: this call starts one again
+            os.close(os.open(starting, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except OSError:
+        return  # another call got there first
     try:
         subprocess.Popen([sys.executable, "-m", "compat_adapter.port.server", path], stdin=subprocess.DEVNULL,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,

@@ -33,14 +33,17 @@ def build_client(folder: Path) -> Path:
         return out
     compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
     if compiler is None:
-        raise BadArgument("no C compiler (cc) to build the fast shim client: install one, or port without "
-                          "--fast-client (each call then starts Python)")
+        raise BadArgument("no C compiler (cc, or $CC) to build the compiled shim client: install one and port "
+                          "again")
     folder.mkdir(parents=True, exist_ok=True)
     partial = out.with_name(out.name + ".part")
-    done = subprocess.run([compiler, "-O2", "-o", str(partial), f"-DPKGDIR={_c_string(package)}",
-                           f"-DPYTHON={_c_string(python)}", str(_SOURCE)], capture_output=True, text=True)
+    try:
+        done = subprocess.run([compiler, "-O2", "-o", str(partial), f"-DPKGDIR={_c_string(package)}",
+                               f"-DPYTHON={_c_string(python)}", str(_SOURCE)], capture_output=True, text=True)
+    except OSError as exc:  # $CC names no program that can start
+        raise BadArgument(f"the C compiler {compiler} does not start ({exc}): install one and port again") from exc
     if done.returncode != 0:
-        raise BadArgument(f"the fast shim client did not build ({compiler} exited {done.returncode}): "
+        raise BadArgument(f"the compiled shim client did not build ({compiler} exited {done.returncode}): "
                           f"{done.stderr.strip()[-400:]}")
     partial.replace(out)
     return out

@@ -21,6 +21,7 @@ from typing import Any
 from compat_adapter.dialects.base import HookAnswer, Moment
 from compat_adapter.model import CapabilityResult, Degradation, capability_result
 from compat_adapter.permissions.model import PermissionRule
+from compat_adapter.runtime.callenv import environ
 from compat_adapter.vocabulary import Capability, DegradationCode, Route
 
 __all__ = ("RULES_EVENT", "RULE_TIMEOUT_S", "grade_rule", "rule_answer", "rule_entry")
@@ -100,7 +101,7 @@ def rule_answer(source: str, hooks: Sequence[Mapping[str, Any]], moment: Moment,
     args = moment.fields.get("tool_input")
     name, vendor_args = vendor_call(source, host_tool, dict(args) if isinstance(args, Mapping) else {})
     call = RuleCall(tool=name, input=vendor_args, host_tool=host_tool, cwd=str(cwd),
-                    home=os.environ.get("HOME") or str(Path.home()))
+                    home=environ().get("HOME") or str(Path.home()))
     found = ruling(rules, call, language)
     if found is None or found.behavior == "allow":
         return HookAnswer()

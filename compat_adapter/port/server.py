@@ -1,183 +1,189 @@
 """The warm shim server (``python -m compat_adapter.port.server SOCKET``): one per user and install,
 started by the first ported call that finds none (:mod:`compat_adapter.port.client`).
 
-It imports the runtime once, then keeps a few forked copies of itself waiting for calls (one
-per call, replaced as it leaves): the copy takes the call's folder and environment as its own and
-runs :func:`compat_adapter.port.shim.run_shim`, so every call runs as it would in its own process
-(its variables, its folder, its own event loop) without the start-up and without a fork.
+It imports the runtime once and serves every call inside itself, each as a task of one event loop
+(:func:`compat_adapter.port.shim.shim_reply`): no fork, no new event loop and no interpreter per
+call. A call's environment and folder are the caller's, handed over with the call and given to
+the hooks it runs (:mod:`compat_adapter.runtime.callenv`, the moment's folder); nothing of the
+process's own (``os.environ``, its folder, its signal handlers) changes for a call, so calls run at
+once without seeing each other. Hooks run under the hook launcher (:mod:`compat_adapter.runtime.
+process`), whose one launch server this process starts on its warm-up: a hook that hangs is killed
+at its timeout with every descendant, as in a process of its own; a call whose caller went away
+(the target CLI gave up on it and killed the client) is cancelled, which kills its hooks too.
+
 It leaves after :data:`~compat_adapter.port.client.IDLE_S` seconds with no call, or when its socket
-is gone.
+is gone or another server's has taken its place (once the calls it is serving are done).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-import signal
+import select
 import socket
 import sys
+import time
+
+import anyio
+from anyio.abc import SocketStream
 
 from compat_adapter.port.client import IDLE_S
 
 __all__ = ("serve",)
 
-
-def _handle(conn: socket.socket) -> None:
-    data = bytearray()
-    while chunk := conn.recv(65536):
-        data += chunk
-    head, _, stdin = bytes(data).partition(b"\n")
-    call = json.loads(head)
-    os.environ.clear()
-    os.environ.update({str(k): str(v) for k, v in dict(call["env"]).items()})
-    # No launcher process per call here: it would start its own small server in every forked
-    # call, the start-up this server exists to save. The hook's process group is still killed on
-    # a timeout; a process that left the group is not (runtime/process.py says what that loses).
-    os.environ.setdefault("COMPAT_ADAPTER_HOOK_LAUNCHER", "off")
-    os.chdir(call["cwd"])
-    from compat_adapter.port.shim import run_shim
-
-    done = run_shim(str(call["to"]), str(call["hooks"]), stdin, call["cwd"])
-    if call.get("frame"):
-        # The compiled client (port/client.c) reads a frame, not JSON: "<exit> <n> <m>\n" and the texts.
-        out, err = done.stdout.encode(), done.stderr.encode()
-        conn.sendall(f"{done.exit_code} {len(out)} {len(err)}\n".encode() + out + err)
-        return
-    conn.sendall(json.dumps({"ok": True, "stdout": done.stdout, "stderr": done.stderr,
-                             "exit": done.exit_code}).encode())
+#: Seconds between two looks at the socket (gone?), the idle time and each call's caller (still there?).
+_LOOK_S = 0.5
 
 
-def serve(path: str, idle_s: float = IDLE_S) -> None:
-    # Warm: what every call needs is imported before the first fork.
-    import anyio  # noqa: F401
-
-    import compat_adapter.port.shim  # noqa: F401
+def _warm() -> None:
+    """What every call needs, imported and looked up before the first call comes."""
     import compat_adapter.routing.dispatch  # noqa: F401
     from compat_adapter.catalog import unit_of, units
 
-    from compat_adapter.port.shim import ShimSpec, encode_spec, run_shim
-
     for unit in units():
         _ = unit.dialect, unit.host
-        # A unit looked up by name is cached per process (catalog.unit_of); a copy that looked
-        # its source and target up itself read every installed distribution's entry points again
-        # (7 of a call's 12 ms, measured in a forked copy).
+        # A unit looked up by name is cached per process (catalog.unit_of); looked up per call it
+        # read every installed distribution's entry points again (7 of a call's 12 ms, measured).
         for name in (unit.spec.id, *unit.spec.aliases):
             unit_of(name)
-    # One real call, of a hook that does nothing, loads what the first call would load.
-    launcher = os.environ.get("COMPAT_ADAPTER_HOOK_LAUNCHER")
-    os.environ["COMPAT_ADAPTER_HOOK_LAUNCHER"] = "off"
+
+
+async def _warm_call() -> None:
+    """One real call, of a hook that does nothing: it loads what the first call would load, and
+    starts the hook launcher's server."""
+    from compat_adapter.catalog import units
     from compat_adapter.dialects.base import Moment
+    from compat_adapter.port.shim import ShimSpec, encode_spec, shim_reply
 
     unit = next(u for u in units() if u.host is not None)
     event = unit.host.events["tools/pre-execute"]  # type: ignore[union-attr]
-    stdin = unit.dialect.encode(unit.dialect.payload(Moment(event=event, session_id="warm-up", cwd=os.getcwd(), fields={
+    cwd = os.getcwd()
+    stdin = unit.dialect.encode(unit.dialect.payload(Moment(event=event, session_id="warm-up", cwd=cwd, fields={
         "tool_name": "bash", "tool_input": {"command": "true"}})))
-    run_shim(unit.spec.id, encode_spec(ShimSpec(unit.spec.id, event, event, (
-        {"matcher": None, "handler": {"type": "command", "command": "true"}, "origin": "warm-up"},))), stdin, os.getcwd())
-    if launcher is None:
-        os.environ.pop("COMPAT_ADAPTER_HOOK_LAUNCHER")
-    else:
-        os.environ["COMPAT_ADAPTER_HOOK_LAUNCHER"] = launcher
+    hooks = ({"matcher": None, "handler": {"type": "command", "command": "true"}, "origin": "warm-up"},)
+    await shim_reply(unit.spec.id, encode_spec(ShimSpec(unit.spec.id, event, event, hooks)), stdin, cwd)
+
+
+class _Calls:
+    """The server's count of calls: how many run now, when the last one came."""
+
+    def __init__(self) -> None:
+        self.running = 0
+        self.last = time.monotonic()
+
+
+def _gone(conn: socket.socket) -> bool:
+    """The caller has closed its end (it was killed): its half-close after the request makes the
+    socket readable for good, so only a hang-up tells a caller that is gone from one that waits."""
+    poller = select.poll()
+    poller.register(conn, select.POLLHUP | select.POLLERR)
+    return bool(poller.poll(0))
+
+
+async def _answer(stream: SocketStream, calls: _Calls) -> None:
+    """Read one call (a JSON head line, then the target's stdin up to the caller's half-close), run
+    it, send the reply; a call that fails in the server is closed unanswered (the client then runs
+    it itself)."""
+    from compat_adapter.port.shim import shim_reply
+    from compat_adapter.runtime.callenv import serving
+
+    calls.running += 1
+    calls.last = time.monotonic()
+    try:
+        async with stream:
+            data = bytearray()
+            try:
+                while True:
+                    data += await stream.receive()
+            except anyio.EndOfStream:
+                pass
+            head, _, stdin = bytes(data).partition(b"\n")
+            call = json.loads(head)
+            env = {str(k): str(v) for k, v in dict(call["env"]).items()}
+            cwd = str(call["cwd"])
+            conn = stream.extra(anyio.abc.SocketAttribute.raw_socket)
+            done = None
+            async with anyio.create_task_group() as tg:
+                async def watch() -> None:
+                    while not _gone(conn):
+                        await anyio.sleep(_LOOK_S)
+                    tg.cancel_scope.cancel()  # the hooks are killed on the way out
+
+                tg.start_soon(watch)
+                with serving(env):
+                    done = await shim_reply(str(call["to"]), str(call["hooks"]), stdin, cwd)
+                tg.cancel_scope.cancel()
+            if done is None:
+                return
+            if call.get("frame"):
+                # The compiled client (port/client.c) reads a frame: "<exit> <n> <m>\n" and the texts.
+                out, err = done.stdout.encode(), done.stderr.encode()
+                await stream.send(f"{done.exit_code} {len(out)} {len(err)}\n".encode() + out + err)
+            else:
+                await stream.send(json.dumps({"ok": True, "stdout": done.stdout, "stderr": done.stderr,
+                                              "exit": done.exit_code}).encode())
+    except Exception:  # noqa: BLE001 - any failure of one call: unanswered, the client runs it itself
+        pass
+    finally:
+        calls.running -= 1
+        calls.last = time.monotonic()
+
+
+def _ours(path: str, inode: int) -> bool:
+    try:
+        return os.stat(path).st_ino == inode
+    except OSError:
+        return False
+
+
+async def _serve(server: socket.socket, path: str, inode: int, idle_s: float) -> None:
+    from anyio.abc import SocketListener
+
+    calls = _Calls()
+    listener = await SocketListener.from_socket(server)
+    async with anyio.create_task_group() as calls_tg:
+        async with anyio.create_task_group() as accept_tg:
+            async def accept() -> None:
+                while True:
+                    stream = await listener.accept()
+                    calls_tg.start_soon(_answer, stream, calls)
+
+            accept_tg.start_soon(accept)
+            while _ours(path, inode) and (calls.running or time.monotonic() - calls.last < idle_s):
+                await anyio.sleep(_LOOK_S)
+            accept_tg.cancel_scope.cancel()
+        await listener.aclose()
+        # The calls being served finish; a new caller finds no server and starts one.
+
+
+def serve(path: str, idle_s: float = IDLE_S) -> None:
+    _warm()
+    anyio.run(_warm_call)
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as server:
         try:
             server.bind(path)
         except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(path + ".start")
             return  # another server took the place first
         os.chmod(path, 0o600)
+        inode = os.stat(path).st_ino
         # Its process id beside the socket: whoever started it can stop it by its id.
         with open(path + ".pid", "w") as pid:
             pid.write(f"{os.getpid()}\n")
         server.listen(64)
+        with contextlib.suppress(OSError):
+            os.unlink(path + ".start")  # the client's mark of a start under way (port/client.py)
         try:
-            _pool(server, path, idle_s)
+            anyio.run(_serve, server, path, inode, idle_s)
         finally:
-            for name in (path, path + ".pid"):
-                try:
-                    os.unlink(name)
-                except OSError:
-                    pass
-
-
-#: Warm copies forked ahead of the calls: a call finds one already waiting, so its time holds no
-#: fork (under load the fork of the warm server was the largest part of a call, measured). A copy
-#: that takes a call is replaced at once, so a long hook never keeps the next call waiting.
-POOL = 2
-#: A copy's exit: it served a call; it saw no call for the idle time; its socket is gone.
-_SERVED, _IDLE, _GONE = 0, 3, 4
-
-
-def _waiting(server: socket.socket, path: str, idle_s: float, taken: int) -> None:
-    """One forked copy: wait for a call, tell the server it took one (a byte on ``taken``), answer
-    it, leave (never returns)."""
-    signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the call waits for its own hook processes
-    # Woken every few seconds: a copy whose socket was removed (its folder deleted) leaves then.
-    server.settimeout(min(idle_s, 5.0))
-    idle = 0.0
-    try:
-        while True:
-            if not os.path.exists(path):
-                os._exit(_GONE)
-            try:
-                conn, _ = server.accept()
-            except TimeoutError:
-                idle += min(idle_s, 5.0)
-                if idle >= idle_s:
-                    os._exit(_IDLE)
-                continue
-            os.write(taken, b".")
-            os.close(taken)
-            server.close()
-            conn.settimeout(None)
-            _handle(conn)
-            os._exit(_SERVED)
-    except BaseException:
-        os._exit(1)
-
-
-def _pool(server: socket.socket, path: str, idle_s: float) -> None:
-    """Keep ``POOL`` copies waiting, one forked for each call taken; leave when the socket is gone,
-    or when a copy saw no call for the idle time and none was taken since."""
-    import select
-    import time
-
-    taken_r, taken_w = os.pipe()
-
-    def fork() -> None:
-        if os.fork() == 0:
-            os.close(taken_r)
-            _waiting(server, path, idle_s, taken_w)
-
-    for _ in range(POOL):
-        fork()
-    last_call, failures = time.monotonic(), 0
-    try:
-        while True:
-            ready, _, _ = select.select([taken_r], [], [], 1.0)
-            if ready:
-                for _ in os.read(taken_r, 64):
-                    last_call, failures = time.monotonic(), 0
-                    fork()
-            while True:
-                try:
-                    child, status = os.waitpid(-1, os.WNOHANG)
-                except ChildProcessError:
-                    child = 0
-                if child == 0:
-                    break
-                code = os.waitstatus_to_exitcode(status)
-                if code == _GONE or (code == _IDLE and time.monotonic() - last_call >= idle_s):
-                    return
-                if code in (_IDLE, 1):
-                    failures += code == 1
-                    if failures > 5:
-                        return  # copies that keep failing: leave, and the next call runs on its own
-                    fork()
-    finally:
-        os.close(taken_r)
-        os.close(taken_w)
-    # The copies still waiting leave on their own once the socket is gone (at most a few seconds);
-    # one answering a call finishes it.
+            if _ours(path, inode):  # never another server's socket, which took the place meanwhile
+                for name in (path, path + ".pid"):
+                    try:
+                        os.unlink(name)
+                    except OSError:
+                        pass
 
 
 if __name__ == "__main__":
@@ -188,6 +194,8 @@ if __name__ == "__main__":
         try:
             probe.connect(target)
             probe.close()
+            with contextlib.suppress(OSError):
+                os.unlink(target + ".start")
             raise SystemExit(0)  # a server answers there already
         except OSError:
             os.unlink(target)

@@ -22,7 +22,7 @@ from compat_adapter.dialects.base import HookAnswer
 from compat_adapter.errors import BadArgument, CompatError
 from compat_adapter.hostface import Reply
 
-__all__ = ("ShimSpec", "answer_for", "decode_spec", "encode_spec", "run_shim", "shim_command")
+__all__ = ("ShimSpec", "answer_for", "decode_spec", "encode_spec", "run_shim", "shim_command", "shim_reply")
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,10 +106,17 @@ def _continuation(spec: ShimSpec, target: str, moment: Any) -> bool:
 
 
 def run_shim(target: str, encoded: str, stdin: bytes, cwd: str | None = None) -> Reply:
-    """The target's reply to one call; a failure of the shim itself denies a tool call (a guard that
-    cannot run must not let the call through) and is reported on stderr elsewhere."""
+    """The target's reply to one call, in a process of its own (its own event loop)."""
     import anyio
 
+    return anyio.run(shim_reply, target, encoded, stdin, cwd or os.getcwd())
+
+
+async def shim_reply(target: str, encoded: str, stdin: bytes, cwd: str) -> Reply:
+    """The target's reply to one call made in ``cwd``; a failure of the shim itself denies a tool
+    call (a guard that cannot run must not let the call through) and is reported on stderr. It reads
+    its environment through :mod:`compat_adapter.runtime.callenv` and changes nothing of the
+    process's, so the warm server serves many calls at once with it."""
     from compat_adapter.catalog import resolve_vendor, unit_of
 
     spec = decode_spec(encoded)
@@ -118,7 +125,7 @@ def run_shim(target: str, encoded: str, stdin: bytes, cwd: str | None = None) ->
     if face is None:
         raise BadArgument(f"{target} has no host face: it cannot host ported hooks")
     try:
-        answer = anyio.run(answer_for, spec, target, stdin, cwd or os.getcwd())
+        answer = await answer_for(spec, target, stdin, cwd)
     except CompatError as exc:
         why = f"compat-adapter shim could not run the {spec.source} {spec.event} hooks: {exc}"
         reply = face.reply(spec.target_event, HookAnswer(decision="deny", reason=why))

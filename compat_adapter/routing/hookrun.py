@@ -7,7 +7,6 @@ and folder it starts the command with, and the reading of what the command said.
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 from collections.abc import Mapping
 from pathlib import Path
@@ -19,6 +18,7 @@ from compat_adapter.handlers.run import HandlerRun, run_handler
 from compat_adapter.hookvars import given
 from compat_adapter.model import CommandHandler, VendorSpec
 from compat_adapter.routing.gates import closed
+from compat_adapter.runtime.callenv import environ
 from compat_adapter.runtime.process import BASH, ProcessOutcome, hook_environment
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ def _env_for(entry: HookEntry, moment: Moment, payload: Mapping[str, Any]) -> di
         add.update(entry.dialect.hook_env(moment, payload))
     if isinstance(entry.handler, CommandHandler):
         add.update(dict(entry.handler.env))
-    return hook_environment(os.environ, add=add)
+    return hook_environment(environ(), add=add)
 
 
 def _shell_for(spec: VendorSpec) -> str:
@@ -44,7 +44,7 @@ def _shell_for(spec: VendorSpec) -> str:
     if spec.shell == "bash":
         return BASH
     if spec.shell == "user":
-        return os.environ.get("SHELL") or "/bin/sh"
+        return environ().get("SHELL") or "/bin/sh"
     return "/bin/sh"
 
 

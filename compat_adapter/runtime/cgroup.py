@@ -22,6 +22,8 @@ from pathlib import Path
 
 import anyio
 
+from compat_adapter.runtime.callenv import environ
+
 __all__ = ("HookCgroup", "cgroup_parent")
 
 #: This process's own cgroup directory by pid, found once (a forked child looks again).
@@ -45,7 +47,7 @@ def _mount_point() -> tuple[Path, str] | None:
 
 def cgroup_parent() -> Path | None:
     """The host process's own cgroup v2 directory, or None when there is none to use."""
-    if os.environ.get("COMPAT_ADAPTER_HOOK_CGROUP", "auto").lower() in ("off", "0", "no", "false"):
+    if environ().get("COMPAT_ADAPTER_HOOK_CGROUP", "auto").lower() in ("off", "0", "no", "false"):
         return None
     # Read once per process: two /proc files parsed per hook run cost half a millisecond on a
     # loaded machine, and neither the mount nor the cgroup a host runs in moves under it.

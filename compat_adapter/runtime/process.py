@@ -65,6 +65,7 @@ from subprocess import DEVNULL, PIPE
 import anyio
 from anyio.abc import ByteReceiveStream, ByteSendStream, Process
 
+from compat_adapter.runtime.callenv import environ
 from compat_adapter.runtime.cgroup import HookCgroup, cgroup_parent
 from compat_adapter.runtime.environment import hook_environment
 from compat_adapter.runtime.outcome import ProcessOutcome
@@ -249,7 +250,7 @@ async def run_command(
     problem = _cwd_problem(cwd) or _shell_problem(program[0])
     if problem is not None:
         return _spawn_failed(problem, started)
-    python = _PYTHON if os.environ.get("COMPAT_ADAPTER_HOOK_LAUNCHER", "on").lower() != "off" else None
+    python = _PYTHON if environ().get("COMPAT_ADAPTER_HOOK_LAUNCHER", "on").lower() != "off" else None
     launched = python is not None
     try:
         # Shielded: a cancellation landing mid-spawn would leave a started shell nobody kills.

@@ -39,7 +39,7 @@ from typing import Any
 import anyio
 from anyio.abc import Process
 
-from compat_adapter.vendor import ProtocolError, hook_environment
+from compat_adapter.vendor import ProtocolError, environ, hook_environment
 from vendors.opencode.plugin_host.lane import PluginLane, sidecar_script
 
 __all__ = ("CallResult", "CallTimeout", "Sidecar", "SidecarDied")
@@ -142,7 +142,7 @@ class Sidecar:
         # explains a sidecar that died.
         self._log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _kill
         # The channel's descriptor keeps its number in the child; the sidecar is told which it is.
-        env = hook_environment(os.environ, add={"NO_COLOR": "1", _FD_ENV: str(write_fd)})
+        env = hook_environment(environ(), add={"NO_COLOR": "1", _FD_ENV: str(write_fd)})
         try:
             process = await anyio.open_process(
                 command, stdin=PIPE, stdout=self._log, stderr=self._log, cwd=str(self.cwd), env=env,

@@ -1,0 +1,142 @@
+"""The warm shim server serves every call inside its one process (issue 38): calls made at once run
+at once, each with its own caller's environment and folder; a hook that hangs is killed at its
+timeout with every descendant, also one that left its process group; a call whose caller went
+away is ended with its hooks. Each call goes through the compiled client with Python made unable
+to start, so an answer proves the server gave it (the client's fallback would start Python)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from compat_adapter.port.shim import ShimSpec, encode_spec
+
+#: Bounds of the waits below: they only stop a broken run from hanging the suite, never judge speed.
+WAIT_S = 60.0
+
+
+def _gone(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rpartition(b") ")[2][:1] == b"Z"  # a zombie has ended, only not yet reaped
+    except OSError:
+        return True
+
+
+def _wait_for(what: object, check: object) -> None:
+    end = time.monotonic() + WAIT_S
+    while not check():  # type: ignore[operator]
+        assert time.monotonic() < end, f"gave up waiting for {what}"
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]]:
+    """A warm server in a private runtime folder of the test's; the environment that reaches it."""
+    from compat_adapter.port.client import server_path
+
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    monkeypatch.delenv("COMPAT_ADAPTER_SHIM_SERVER", raising=False)
+    path = server_path()
+    assert path is not None
+    env = {**os.environ, "COMPAT_ADAPTER_SHIM_IDLE_S": "120"}
+    proc = subprocess.Popen([sys.executable, "-m", "compat_adapter.port.server", path], env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait_for("the server's pid file", lambda: os.path.exists(path + ".pid"))
+        # A Python started by a call from now on fails: only the server can answer.
+        yield {**env, "PYTHONHOME": str(tmp_path / "no-python-here")}
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> str:
+    from compat_adapter.port.fastclient import build_client
+
+    return str(build_client(tmp_path / "bin"))
+
+
+def _call(client: str, command: str, env: dict[str, str], cwd: Path, *, timeout_s: int = 30) -> subprocess.Popen[str]:
+    """A Claude PreToolUse hook running ``command``, ported to Gemini, called as Gemini calls it."""
+    hook = {"matcher": "Bash", "handler": {"type": "command", "command": command, "timeout": timeout_s},
+            "origin": "test"}
+    hooks = encode_spec(ShimSpec("claude", "PreToolUse", "BeforeTool", (hook,)))
+    payload = cwd / ".payload.json"
+    payload.write_text(json.dumps({"session_id": "s1", "cwd": str(cwd), "hook_event_name": "BeforeTool",
+                                   "tool_name": "run_shell_command", "tool_input": {"command": "ls"}}))
+    with payload.open("rb") as stdin:
+        proc = subprocess.Popen([client, "shim", "--to", "gemini", hooks], stdin=stdin, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, cwd=cwd, env=env)
+    return proc
+
+
+def test_calls_made_at_once_run_at_once_each_with_its_own_environment_and_folder(
+        server: dict[str, str], client: str, tmp_path: Path) -> None:
+    """Six calls whose hooks each wait until all six have started: served one after another, the
+    first would wait for the others until its timeout. Each hook answers with its own call's
+    variable and folder; a variable only the first call has is seen by no other."""
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    command = (f'touch {marks}/$$; until [ "$(ls {marks} | wc -l)" -ge 6 ]; do sleep 0.05; done; '
+               'echo "ALL6 $MARK ${LEAK:-none} $(pwd)" >&2; exit 2')
+    calls = []
+    for i in range(6):
+        folder = tmp_path / f"proj{i}"
+        folder.mkdir()
+        env = {**server, "MARK": f"m{i}", **({"LEAK": "only-first"} if i == 0 else {})}
+        calls.append((folder, _call(client, command, env, folder)))
+    try:
+        answers = [proc.communicate(timeout=WAIT_S) for _, proc in calls]
+    finally:
+        for _, proc in calls:
+            proc.kill()
+            proc.communicate()
+    for i, ((folder, proc), (out, err)) in enumerate(zip(calls, answers, strict=True)):
+        assert proc.returncode == 0, err
+        leak = "only-first" if i == 0 else "none"
+        assert json.loads(out) == {"decision": "deny", "reason": f"ALL6 m{i} {leak} {folder}\n"}
+
+
+def test_a_hanging_hook_is_killed_at_its_timeout_with_every_descendant(
+        server: dict[str, str], client: str, tmp_path: Path) -> None:
+    """The hook starts a child and a process that leaves its group and session (``setsid``), then
+    hangs: at its one-second timeout all three are killed, and the call answers as a timeout."""
+    command = ("sleep 300 & echo $! > child.pid; setsid sleep 300 & echo $! > escaped.pid; "
+               "echo $$ > hook.pid; sleep 300")
+    proc = _call(client, command, server, tmp_path, timeout_s=1)
+    try:
+        out, err = proc.communicate(timeout=WAIT_S)
+    finally:
+        proc.kill()
+        proc.communicate()
+    assert proc.returncode == 0, err
+    pids = [int((tmp_path / f"{name}.pid").read_text()) for name in ("hook", "child", "escaped")]
+    assert all(_gone(pid) for pid in pids), [p for p in pids if not _gone(p)]
+    assert json.loads(out or "{}").get("decision") != "deny"  # a timed-out guard is no verdict (Claude's rule)
+
+
+def test_a_call_whose_caller_is_gone_ends_with_its_hooks(server: dict[str, str], client: str,
+                                                         tmp_path: Path) -> None:
+    """The target CLI gave up on a call and killed its client: the server ends the call, and the
+    hook and its child are killed long before their own ten-minute timeout."""
+    command = "sleep 600 & echo $! > child.pid; echo $$ > hook.pid; sleep 600"
+    proc = _call(client, command, server, tmp_path, timeout_s=600)
+    try:
+        _wait_for("the hook's start", lambda: (tmp_path / "child.pid").exists() and (tmp_path / "hook.pid").exists()
+                  and (tmp_path / "hook.pid").read_text().strip() != "")
+    finally:
+        proc.kill()
+        proc.communicate()
+    pids = [int((tmp_path / f"{name}.pid").read_text()) for name in ("hook", "child")]
+    _wait_for("the hook's end", lambda: all(_gone(pid) for pid in pids))
