@@ -74,10 +74,10 @@ if TYPE_CHECKING:
     from compat_adapter.importers import rules as project_rules
 
 __all__ = ("AgentError", "AgentStatus", "AnswerDraft", "Applied", "ApprovalOutcome", "ApprovalRequest",
-    "AuditRecord", "BridgeSpec", "Call", "Capability", "CapabilityResult", "Combination", "CommandHandler", "CommandOptions",
-    "CommandPolicy", "CompatError", "Confidence", "ConfigParseError", "Decide", "Decision", "Declared",
-    "Degradation", "DegradationCode", "Dialect", "END_TURN", "EXECUTE_SEAM", "EntrySpec", "EventRow", "Facts",
-    "FileImport", "Frozen", "GradedPlugin", "GroupResult", "Handler", "HandlerShape", "HookAnswer",
+    "AuditRecord", "BridgeSpec", "Call", "Capability", "CapabilityResult", "Combination", "CommandHandler",
+    "CommandOptions", "CommandPolicy", "CompatError", "Confidence", "ConfigParseError", "Decide", "Decision",
+    "Declared", "Degradation", "DegradationCode", "Dialect", "END_TURN", "EXECUTE_SEAM", "EntrySpec", "EventRow",
+    "Facts", "FileImport", "Frozen", "GradedPlugin", "GroupResult", "Handler", "HandlerShape", "HookAnswer",
     "HookDeclaration", "HookEntry", "HookPlace", "HookState", "HookVar", "Host", "HostFace", "HostSurfaceMismatch",
     "HttpHandler", "IF_EVENTS", "ImportedHook", "ImportedPlugin", "ImportedRules", "Importer", "InboxInserted",
     "InvalidDeclaration", "InvalidHandler", "InvalidMatcher", "JsonTextError", "Later", "MatcherEngine",

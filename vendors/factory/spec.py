@@ -16,10 +16,9 @@ FACTORY = VendorSpec.model_validate({
     **OWN,
     "losses": (*CLAUDE.losses[:1], *OWN_LOSSES),
     # Droid has no per-event timeout (table.TIMEOUT_S): Claude's, and Claude's losses about them, go.
-    "events": tuple(row.model_copy(update={"official": None, "timeout_s": None,
-                                           "degradations": (*(d for d in row.degradations
-                                                              if row.timeout_s is None or d.code.value != "timeout-differs"),
-                                                            *OWN_ROW_LOSSES.get(row.event, ()))})
+    "events": tuple(row.model_copy(update={"official": None, "timeout_s": None, "degradations": (
+                        *(d for d in row.degradations if row.timeout_s is None or d.code.value != "timeout-differs"),
+                        *OWN_ROW_LOSSES.get(row.event, ()))})
                     for row in CLAUDE.events if row.event in DROID_EVENTS),
     "unserved": tuple((row.event, NOT_DROID) for row in CLAUDE.events if row.event not in DROID_EVENTS),
 })

@@ -9,7 +9,14 @@ request) does not consume a turn: it gets a short fixed text.
 import itertools
 from collections.abc import Iterator
 
-from compat_adapter.testing.models.base import ModelCall, ModelServer, ModelTurn, RequestRecord, numbered, turns_from_json
+from compat_adapter.testing.models.base import (
+    ModelCall,
+    ModelServer,
+    ModelTurn,
+    RequestRecord,
+    numbered,
+    turns_from_json,
+)
 
 __all__ = ("ModelCall", "ModelServer", "ModelTurn", "RequestRecord", "call_ids", "serve_model", "turns_from_json")
 

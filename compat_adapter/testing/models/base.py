@@ -17,8 +17,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-__all__ = ("EXHAUSTED_TEXT", "SIDE_TEXT", "ModelCall", "ModelServer", "ModelTurn", "RequestRecord", "Response", "numbered",
-           "turns_from_json")
+__all__ = ("EXHAUSTED_TEXT", "SIDE_TEXT", "ModelCall", "ModelServer", "ModelTurn", "RequestRecord", "Response",
+           "numbered", "turns_from_json")
 
 #: What the model says once its turns are used up, and to requests that offer no tools.
 EXHAUSTED_TEXT = "(script exhausted)"
