@@ -201,6 +201,7 @@ OPENCODE_GUARD = """export const Guard = async () => ({
     if (input.tool === "bash" && String(output.args.command).includes("rm -r")) throw new Error("PLUGIN-GUARD no rm -r")
   },
   "chat.message": async () => {},
+  "event": async () => {},
 })
 """
 
@@ -208,7 +209,7 @@ OPENCODE_GUARD = """export const Guard = async () => ({
 def test_an_opencode_plugin_guard_is_ported_to_codex_its_shim_loads_the_same_file(tmp_path: Path,
                                                                                   plugin_runtime: None) -> None:
     """OpenCode as a source: the plugin's tool.execute.before runs from Codex's PreToolUse through
-    the shim (the plugin host loads the very file; a throw is Codex's deny), chat.message is
+    the shim (the plugin host loads the very file; a throw is Codex's deny), a bus ``event`` callback is
     UNSUPPORTED with the reason, and a plugin file changed after the port is refused, not run."""
     plugin = tmp_path / ".opencode" / "plugin" / "guard.ts"
     plugin.parent.mkdir(parents=True)
@@ -219,7 +220,7 @@ def test_an_opencode_plugin_guard_is_ported_to_codex_its_shim_loads_the_same_fil
     report = json.loads(done.stdout)
     grades = {r["event"]: r for r in report["results"]}
     assert grades["tool.execute.before"]["capability"] == "ADAPTED"
-    assert grades["chat.message"]["capability"] == "UNSUPPORTED" and "tool calls" in grades["chat.message"]["reason"]
+    assert grades["event"]["capability"] == "UNSUPPORTED" and "tool calls and prompts" in grades["event"]["reason"]
     groups = json.loads((tmp_path / ".codex/hooks.json").read_text())["hooks"]["PreToolUse"]
     command = next(h["command"] for g in groups for h in g["hooks"])
 
@@ -266,8 +267,65 @@ def test_matrix_on_a_vendor_host_grades_opencode_plugin_keys_as_port_does() -> N
     rows = {r["id"]: r for r in json.loads(done.stdout)["rows"]}
     assert rows["opencode-plugin:tool.execute.before"]["capability"] == "ADAPTED"
     assert rows["opencode-plugin:tool.execute.after"]["capability"] == "ADAPTED"
-    chat = rows["opencode-plugin:chat.message"]
-    assert chat["capability"] == "UNSUPPORTED" and "no hook event of codex" in chat["reason"]
+    assert rows["opencode-plugin:chat.message"]["capability"] == "ADAPTED"
+    transform = rows["opencode-plugin:experimental.chat.system.transform"]
+    assert transform["capability"] == "ADAPTED" and "timing-differs" in {d["code"] for d in transform["degradations"]}
+    bus = rows["opencode-plugin:event"]
+    assert bus["capability"] == "UNSUPPORTED" and "no hook event of codex" in bus["reason"]
+
+
+#: A team's OpenCode plugin that speaks at prompts and after tools: a refused word, a note added to
+#: the prompt, a system line, and a line appended to each tool output.
+OPENCODE_PROMPTS = """export const Notes = async () => ({
+  "chat.message": async (input: any, output: any) => {
+    if (output.parts.some((p: any) => String(p.text).includes("forbidden"))) throw new Error("PLUGIN-BLOCK forbidden")
+    output.parts.push({ ...output.parts[0], id: output.parts[0].id + "z", text: "PLUGIN-NOTE prompt" })
+  },
+  "experimental.chat.system.transform": async (input: any, output: any) => { output.system.push("PLUGIN-SYSTEM line") },
+  "tool.execute.after": async (input: any, output: any) => { output.output += "\\nPLUGIN-AFTER note" },
+})
+"""
+
+
+@pytest.mark.parametrize("target", ["claude", "qwen"])
+def test_opencode_prompt_and_after_callbacks_are_ported_as_the_target_s_context_and_block(
+        tmp_path: Path, plugin_runtime: None, target: str) -> None:
+    """chat.message and the system transform run from the target's prompt event: a throw blocks the
+    prompt with the plugin's message, an added text part and a pushed system line are the hook's
+    context; text appended to a tool's output is the post-tool hook's context. On Qwen, whose
+    UserPromptSubmit fires again after each tool result with no prompt, those steps are skipped."""
+    plugin = tmp_path / ".opencode" / "plugin" / "notes.ts"
+    plugin.parent.mkdir(parents=True)
+    plugin.write_text(OPENCODE_PROMPTS)
+    trust("opencode", plugin)
+    done = cli("port", "--to", target, str(tmp_path), "--json", "--launcher", LAUNCHER)
+    assert done.returncode == 0, done.stderr
+    grades = {r["event"]: r for r in json.loads(done.stdout)["results"]}
+    assert {grades[k]["capability"] for k in ("chat.message", "experimental.chat.system.transform",
+                                              "tool.execute.after")} == {"ADAPTED"}, grades
+    hooks = json.loads((tmp_path / f".{target}/settings.json").read_text())["hooks"]
+    commands = {event: [h["command"] for g in groups for h in g["hooks"]] for event, groups in hooks.items()}
+    assert len(commands["UserPromptSubmit"]) == 2, commands  # one entry per key, each its own shim
+
+    def call(event: str, command: str, **fields: object) -> dict:
+        stdin = json.dumps({"session_id": "s1", "cwd": str(tmp_path), "hook_event_name": event, **fields})
+        run = subprocess.run(["/bin/sh", "-c", command], input=stdin, capture_output=True, text=True, cwd=tmp_path,
+                             timeout=120)
+        assert run.returncode == 0, run.stderr
+        return json.loads(run.stdout) if run.stdout.strip() else {}
+
+    message, system = commands["UserPromptSubmit"]
+    said = call("UserPromptSubmit", message, prompt="list the files")
+    assert said["hookSpecificOutput"]["additionalContext"] == "PLUGIN-NOTE prompt", said
+    blocked = call("UserPromptSubmit", message, prompt="a forbidden word")
+    assert blocked["decision"] == "block" and "PLUGIN-BLOCK forbidden" in blocked["reason"], blocked
+    assert call("UserPromptSubmit", system, prompt="list the files")["hookSpecificOutput"]["additionalContext"] == \
+        "PLUGIN-SYSTEM line"
+    if target == "qwen":
+        assert call("UserPromptSubmit", message, prompt="") == {}  # a step after a tool result: no prompt
+    after = call("PostToolUse", commands["PostToolUse"][0], tool_name="Bash" if target == "claude" else
+                 "run_shell_command", tool_input={"command": "ls"}, tool_response="a.txt")
+    assert after["hookSpecificOutput"]["additionalContext"] == "PLUGIN-AFTER note", after
 
 
 def test_a_prompt_hook_ported_to_qwen_skips_the_steps_that_carry_no_prompt(tmp_path: Path) -> None:
@@ -314,3 +372,4 @@ def test_a_claude_post_tool_block_is_graded_observe_only_where_the_target_drops_
     codes = {t: [str(d.code) for d in grade_port(row, "claude", t).degradations] for t in ("codex", "copilot", "workbuddy")}
     assert "observe-only" not in codes["codex"]
     assert "observe-only" in codes["copilot"] and "observe-only" in codes["workbuddy"]
+

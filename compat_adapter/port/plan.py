@@ -193,14 +193,16 @@ def _plan_plugin(root: Path, plugin: Any, target: str, results: list[CapabilityR
 
 def grade_plugin_key(row: EventRow, vendor: str, target: str, rid: str) -> CapabilityResult:
     """A carried plugin key of ``vendor`` graded on ``target``: as its point's hook, and what the
-    shim does not carry of a plugin callback (its rewrite of a tool's output)."""
+    shim of the vendor's plugin runtime does not carry of the callback (its ``losses``)."""
+    from compat_adapter.capability import PluginRuntime, capability
+    from compat_adapter.catalog import unit_of
+
     result = grade_port(row, vendor, target, id=rid)
-    if row.point != "tools/post-execute" or not result.mounted:
+    runtime = capability(unit_of(vendor), PluginRuntime)
+    if not result.mounted or runtime is None:
         return result
-    lost = Degradation(code=DegradationCode.OUTPUT_REWRITE_IGNORED,
-                       text=f"a rewrite of the tool's output (output.output) is not carried to {target}: the shim "
-                            "carries a throw only")
-    return result.model_copy(update={"degradations": (*result.degradations, lost)})
+    extra = tuple(d for d in runtime.port.losses(row.event, target) if d not in result.degradations)
+    return result.model_copy(update={"degradations": (*result.degradations, *extra)})
 
 
 def _plan_rules(root: Path, vendor: str, rules: Sequence[Any], face: HostFace, target: str,

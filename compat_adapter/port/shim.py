@@ -67,14 +67,14 @@ async def answer_for(spec: ShimSpec, target: str, stdin: bytes, cwd: str) -> Hoo
         from compat_adapter.port.rules import rule_answer
 
         return rule_answer(spec.source, spec.hooks, moment, target)
+    if _continuation(spec, target, moment):
+        return HookAnswer()
     if any("plugin" in h for h in spec.hooks):
         from compat_adapter.importers import plugin_runtime
 
         # Ported plugins run through the shim of the plugin runtime their vendor's unit brings.
         port = plugin_runtime(spec.source).port
         return await port.answer(spec.hooks, spec.event, moment, port.timeout_s)
-    if _continuation(spec, target, moment):
-        return HookAnswer()
     entries = [make_entry(str(h.get("origin") or f"port:{i}"),
                           declare_hook(spec.source, spec.event, h.get("matcher"), h["handler"], origin=h.get("origin")))
                for i, h in enumerate(spec.hooks)]
@@ -100,9 +100,22 @@ def _continuation(spec: ShimSpec, target: str, moment: Any) -> bool:
 
     if resolve_event(unit_of(target).spec, spec.target_event).fires_on != "every-step":
         return False
-    if resolve_event(unit_of(spec.source).spec, spec.event).fires_on == "every-step":
+    if _source_row(spec).fires_on == "every-step":
         return False
     return not str(moment.fields.get("prompt") or "").strip()
+
+
+def _source_row(spec: ShimSpec) -> Any:
+    """The row of the source event: a plugin key's is the plugin runtime's (port graded it so)."""
+    from compat_adapter.catalog import resolve_event, unit_of
+
+    if any("plugin" in h for h in spec.hooks):
+        from compat_adapter.importers import plugin_runtime
+
+        row = plugin_runtime(spec.source).row(spec.event)
+        if row is not None:
+            return row
+    return resolve_event(unit_of(spec.source).spec, spec.event)
 
 
 def run_shim(target: str, encoded: str, stdin: bytes, cwd: str | None = None) -> Reply:
