@@ -373,3 +373,42 @@ def test_a_claude_post_tool_block_is_graded_observe_only_where_the_target_drops_
     assert "observe-only" not in codes["codex"]
     assert "observe-only" in codes["copilot"] and "observe-only" in codes["workbuddy"]
 
+
+@pytest.mark.parametrize(("answer", "codes"), [
+    ({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "CTX-AFTER"}}, set()),
+    ({"decision": "block", "reason": "CTX-AFTER"}, {"observe-only"})])
+def test_a_post_tool_context_ported_to_opencode_is_appended_to_what_the_model_reads(
+        tmp_path: Path, plugin_runtime: None, answer: dict, codes: set) -> None:
+    """A Claude PostToolUse hook's additionalContext (or a block's reason, which Claude gives the
+    model), ported to OpenCode: its plugin appends the text to ``output.output``, where an OpenCode
+    plugin adds text after a tool, so no output-field-ignored is graded (a block is observe-only:
+    nothing is stopped); the written plugin, run as OpenCode's own by the plugin host, gives the model
+    the tool's output followed by the hook's text."""
+    import anyio
+
+    from compat_adapter.host.embedded.memory import MemoryHost
+    from compat_adapter.host.script import Reply, call as tool_call
+    from compat_adapter.service import CompatAdapter
+    from tests.conftest import trust_project
+
+    settings = tmp_path / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": f"echo '{json.dumps(answer)}'"}]}]}}))
+    trust("claude", settings)
+    done = cli("port", "--to", "opencode", str(tmp_path), "--json", "--launcher", LAUNCHER)
+    assert done.returncode == 0, done.stderr
+    grade = next(r for r in json.loads(done.stdout)["results"] if r["event"] == "PostToolUse")
+    graded = {d["code"] for d in grade["degradations"]}
+    assert grade["capability"] == "ADAPTED" and "output-field-ignored" not in graded and codes <= graded, graded
+    settings.unlink()  # OpenCode runs the written plugin alone
+
+    async def run() -> list[str]:
+        async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+            trust_project("opencode", tmp_path)  # the user reviewed the written plugin
+            await adapter.register_plugins(tmp_path)
+            agent = await host.create_agent(script=[Reply(calls=(tool_call("bash", command="echo hi"),)), "ok"])
+            await agent.run_turn("go")
+            return [e.data["text"] for e in agent.session.events if e.type == "tool/result"]
+
+    assert anyio.run(run) == ["hi\nCTX-AFTER"]

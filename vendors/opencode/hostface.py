@@ -4,7 +4,9 @@ OpenCode has no command hooks: its hooks are plugin callbacks. Port writes one p
 own (``.opencode/plugin/compat-adapter-port.ts``) whose callbacks hand their arguments to the shim
 in this project's OpenCode command contract (``{hook, input, output}``, see the unit's dialect) and
 act on the answer as an OpenCode plugin does: a thrown Error denies the call, ``output.args`` is
-written over in place.
+written over in place, and a post-tool hook's context (and a post-tool block's reason) is appended
+to ``output.output`` (what the model reads of the call: the one place an OpenCode plugin adds text
+for the model after a tool, measured by the lane case opencode:post_context).
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ function shim(command: string, timeoutMs: number, hook: string, input: any, outp
   if (answer.decision === "deny") throw new Error(answer.reason || "denied by a ported hook")
   if (answer.args && output && output.args) Object.assign(output.args, answer.args)
   if (answer.output !== undefined && output && "output" in output) output.output = answer.output
+  if (typeof answer.additionalContext === "string" && output && typeof output.output === "string")
+    output.output += "\\n" + answer.additionalContext
 }
 
 const ENTRIES: Record<string, [string, number][]> = __ENTRIES__
@@ -57,8 +61,15 @@ def _answer(event: str, point: str, answer: HookAnswer) -> Reply:
         out.update(decision="deny", reason=answer.reason or "denied by a ported hook")
     if isinstance(answer.updated_input, Mapping) and point == "tools/pre-execute":
         out["args"] = dict(answer.updated_input)
-    # No additionalContext: OpenCode's tool callbacks have nowhere to put text for the model (the
-    # port grade lists it as output-field-ignored, read back from this very answer).
+    if point == "tools/post-execute":
+        # Appended to the tool's output by the plugin. A block after the tool has nothing left to
+        # stop (the source vendors give its reason to the model): OpenCode has no such answer, so its
+        # reason is appended too (the grade lists observe-only: nothing is obeyed). Before a tool
+        # there is nowhere to put text for the model (the port grade lists it as
+        # output-field-ignored, read back from this very answer).
+        blocked = (answer.reason,) if answer.decision in ("deny", "block") and answer.reason else ()
+        if texts := (*blocked, *answer.additional_context):
+            out["additionalContext"] = "\n".join(texts)
     return json_reply(out)
 
 
