@@ -155,6 +155,11 @@ class PluginPort(Protocol):
         point's hook loses there."""
         ...
 
+    def blocks(self, key: str) -> bool:
+        """Whether the callback can refuse what its point does (a throw, where the row's answer is
+        context only): port probes the target with a block."""
+        ...
+
     def digest(self, path: Path) -> str:
         """The plugin file's digest, pinned in the ported entry."""
         ...

@@ -412,3 +412,68 @@ def test_a_post_tool_context_ported_to_opencode_is_appended_to_what_the_model_re
             return [e.data["text"] for e in agent.session.events if e.type == "tool/result"]
 
     assert anyio.run(run) == ["hi\nCTX-AFTER"]
+
+
+@pytest.mark.parametrize(("answer", "users", "calls"), [
+    ({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "CTX-PROMPT"}},
+     ["go\n\nCTX-PROMPT"], 1),
+    ({"decision": "block", "reason": "BLOCK-PROMPT"}, [], 0)])
+def test_a_prompt_hook_ported_to_opencode_runs_from_chat_message(tmp_path: Path, plugin_runtime: None, answer: dict,
+                                                                 users: list, calls: int) -> None:
+    """A Claude UserPromptSubmit hook ported to OpenCode runs from the written plugin's chat.message
+    (it was UNSUPPORTED: no OpenCode event at agent/pre-step): its context is a text part added to
+    the prompt's message, its block a throw that refuses the prompt (no model call), both read back
+    by OpenCode's dialect, so no loss beyond the port's own is graded; run as OpenCode's own plugin
+    by the plugin host."""
+    import anyio
+
+    from compat_adapter.host.embedded.memory import MemoryHost
+    from compat_adapter.service import CompatAdapter
+    from tests.conftest import trust_project
+
+    settings = tmp_path / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"hooks": {"UserPromptSubmit": [{"hooks": [
+        {"type": "command", "command": f"echo '{json.dumps(answer)}'"}]}]}}))
+    trust("claude", settings)
+    done = cli("port", "--to", "opencode", str(tmp_path), "--json", "--launcher", LAUNCHER)
+    assert done.returncode == 0, done.stderr
+    grade = next(r for r in json.loads(done.stdout)["results"] if r["event"] == "UserPromptSubmit")
+    assert grade["capability"] == "ADAPTED", grade
+    assert {d["code"] for d in grade["degradations"]} == {"payload-field-missing", "text-differs", "message-provenance"}
+    settings.unlink()  # OpenCode runs the written plugin alone
+
+    async def run() -> tuple[list[str], int]:
+        async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+            trust_project("opencode", tmp_path)  # the user reviewed the written plugin
+            await adapter.register_plugins(tmp_path)
+            agent = await host.create_agent(script=["ok"])
+            await agent.run_turn("go")
+            events = agent.session.events
+            return ([e.data["text"] for e in events if e.type == "user/message"],
+                    sum(e.type == "assistant/message" for e in events))
+
+    assert anyio.run(run) == (users, calls)
+
+
+def test_an_opencode_callback_that_throws_to_block_is_graded_by_what_the_target_does_with_a_block() -> None:
+    """A throw in tool.execute.after fails the call in OpenCode, one in chat.message refuses the
+    prompt (lane cases opencode:post_block, prompt_block): port probes the target with a block there,
+    though the rows answer context only. Copilot's postToolUse cannot block (observe-only); Claude's
+    PostToolUse and prompt event can; the system transform's throw is no refusal in OpenCode."""
+    from compat_adapter.capability import PluginRuntime, capability
+    from compat_adapter.catalog import unit_of
+    from compat_adapter.port.plan import grade_plugin_key
+
+    runtime = capability(unit_of("opencode"), PluginRuntime)
+    assert runtime is not None
+
+    def codes(key: str, target: str) -> set[str]:
+        row = runtime.row(key)
+        assert row is not None
+        return {str(d.code) for d in grade_plugin_key(row, "opencode", target, key).degradations}
+
+    assert "observe-only" in codes("tool.execute.after", "copilot")
+    assert "observe-only" not in codes("tool.execute.after", "claude")
+    assert "observe-only" not in codes("chat.message", "claude") | codes("chat.message", "gemini")
+    assert not runtime.port.blocks("experimental.chat.system.transform")

@@ -38,6 +38,11 @@ function shim(command: string, timeoutMs: number, hook: string, input: any, outp
   if (answer.output !== undefined && output && "output" in output) output.output = answer.output
   if (typeof answer.additionalContext === "string" && output && typeof output.output === "string")
     output.output += "\\n" + answer.additionalContext
+  if (typeof answer.additionalContext === "string" && hook === "chat.message" && output && Array.isArray(output.parts)) {
+    // A part of the prompt's own message, as an OpenCode plugin adds one (it needs an id to be kept).
+    const first = output.parts[0] ?? {}
+    output.parts.push({ ...first, id: (first.id ?? "prt_port") + "z", type: "text", text: answer.additionalContext })
+  }
 }
 
 const ENTRIES: Record<string, [string, number][]> = __ENTRIES__
@@ -54,11 +59,22 @@ export const CompatAdapterPort = async () => {
 """
 
 
+#: The points a ported prompt hook fires at: OpenCode's chat.message plugin callback, once per prompt.
+_PROMPT_POINTS = ("agent/pre-step", "agent/pre-step/transform")
+
+
 def _answer(event: str, point: str, answer: HookAnswer) -> Reply:
     out: dict[str, Any] = {}
     if answer.decision in ("deny", "block", "ask") and point == "tools/pre-execute":
         # OpenCode's plugin gate has no ask: a thrown Error is its only refusal (a listed loss).
         out.update(decision="deny", reason=answer.reason or "denied by a ported hook")
+    if answer.decision in ("deny", "block") and point in _PROMPT_POINTS:
+        # A throw in chat.message refuses the prompt: OpenCode calls no model (lane case
+        # opencode:prompt_block).
+        out.update(decision="deny", reason=answer.reason or "blocked by a ported hook")
+    if answer.additional_context and point in _PROMPT_POINTS:
+        # A text part added to the prompt's message (lane case opencode:prompt_context).
+        out["additionalContext"] = "\n".join(answer.additional_context)
     if isinstance(answer.updated_input, Mapping) and point == "tools/pre-execute":
         out["args"] = dict(answer.updated_input)
     if point == "tools/post-execute":
@@ -83,6 +99,10 @@ class OpenCodeFace(TableFace):
                 "tool_use_id": given.get("callID")}
         if "output" in output:
             flat["tool_response"] = output.get("output")
+        parts = output.get("parts")
+        if isinstance(parts, list):  # chat.message: the prompt is its text parts
+            flat["prompt"] = "\n".join(str(p.get("text") or "") for p in parts
+                                       if isinstance(p, Mapping) and p.get("type") == "text")
         fields = read_fields(self.vendor, self.keys, {k: v for k, v in flat.items() if v is not None})
         return Moment(event=event, session_id=str(given.get("sessionID") or "port-session"), cwd=cwd, fields=fields)
 
@@ -99,7 +119,8 @@ class OpenCodeFace(TableFace):
 FACE = OpenCodeFace(
     vendor="opencode", file=".opencode/plugin/compat-adapter-port.ts", owns_file=True,
     keys=ReadKeys(framing=("tool_name", "tool_input")),
-    events={"tools/pre-execute": "tool.execute.before", "tools/post-execute": "tool.execute.after"},
+    events={"tools/pre-execute": "tool.execute.before", "tools/post-execute": "tool.execute.after",
+            **dict.fromkeys(_PROMPT_POINTS, "chat.message")},
     answer=_answer,
     trust="OpenCode loads every plugin file in .opencode/plugin with no prompt: review the written plugin "
           "as you would any code",

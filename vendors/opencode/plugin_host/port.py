@@ -25,13 +25,16 @@ from typing import Any
 from compat_adapter.vendor import Degradation, HookAnswer, Moment, degrade
 from vendors.opencode.plugins import PLUGIN_TIMEOUT_S
 
-__all__ = ("PLUGIN_TIMEOUT_S", "PORTED_KEYS", "digest", "key_losses", "plugin_answer", "plugin_keys",
+__all__ = ("PLUGIN_TIMEOUT_S", "PORTED_KEYS", "THROW_BLOCKS", "digest", "key_losses", "plugin_answer", "plugin_keys",
            "unported_reason")
 
 SYSTEM_TRANSFORM = "experimental.chat.system.transform"
 #: The plugin keys the shim calls, each with its point (where the target's hook must fire).
 PORTED_KEYS = {"tool.execute.before": "tools/pre-execute", "tool.execute.after": "tools/post-execute",
                "chat.message": "agent/pre-step", SYSTEM_TRANSFORM: "agent/pre-step"}
+#: The keys where a throw refuses what the point does (measured, lane cases opencode:deny_json,
+#: post_block, prompt_block): the call, its result, the prompt.
+THROW_BLOCKS = frozenset({"tool.execute.before", "tool.execute.after", "chat.message"})
 #: Seconds the shim's sidecar may take to load a ported plugin.
 LOAD_S = 30.0
 
@@ -178,10 +181,14 @@ async def plugin_answer(hooks: Sequence[Mapping[str, Any]], key: str, moment: Mo
             result = await host.call(ids, key, input, output, timeout_s=min(timeout_s, LOAD_S))
         finally:
             await host.close()
+        if result.error is not None and key not in THROW_BLOCKS:
+            # Elsewhere a throw is a session error in OpenCode: logged, and the moment goes on as if
+            # the callback had not answered (as the plugin host does).
+            return replace(answer, additional_context=tuple(dict.fromkeys(context)),
+                           failed=f"{key} threw: {result.error}")
         if result.error is not None:
             # A throw: OpenCode refuses the call before it runs, or fails it after, or refuses the
-            # prompt (no model is called); its message is what is read. A throw in the system
-            # transform fails the model request in OpenCode: the prompt goes no further either.
+            # prompt (no model is called); its message is what is read.
             return HookAnswer(decision="deny" if key == "tool.execute.before" else "block", reason=result.error)
         out = result.output if isinstance(result.output, Mapping) else {}
         context += _added(key, output, out)

@@ -48,6 +48,11 @@ class OpenCodePort:
 
         return key_losses(key, target)
 
+    def blocks(self, key: str) -> bool:
+        from vendors.opencode.plugin_host.port import THROW_BLOCKS
+
+        return key in THROW_BLOCKS
+
     def digest(self, path: Path) -> str:
         from vendors.opencode.plugin_host.port import digest
 
