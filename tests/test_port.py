@@ -477,3 +477,42 @@ def test_an_opencode_callback_that_throws_to_block_is_graded_by_what_the_target_
     assert "observe-only" not in codes("tool.execute.after", "claude")
     assert "observe-only" not in codes("chat.message", "claude") | codes("chat.message", "gemini")
     assert not runtime.port.blocks("experimental.chat.system.transform")
+
+
+def test_a_session_start_hook_ported_to_opencode_runs_once_and_its_context_stays(tmp_path: Path,
+                                                                                 plugin_runtime: None) -> None:
+    """A Claude SessionStart hook ported to OpenCode (it was UNSUPPORTED: OpenCode has no
+    session-start event): the written plugin runs it once per session from the system transform
+    (graded timing-differs) and gives its context to the system prompt of every request; run as
+    OpenCode's own plugin by the plugin host over a two-step turn, the hook ran once and the model
+    was given the context."""
+    import anyio
+
+    from compat_adapter.host.embedded.memory import MemoryHost
+    from compat_adapter.host.script import Reply, call as tool_call
+    from compat_adapter.service import CompatAdapter
+    from tests.conftest import trust_project
+
+    settings = tmp_path / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    answer = json.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "CTX-SESSION"}})
+    settings.write_text(json.dumps({"hooks": {"SessionStart": [{"hooks": [
+        {"type": "command", "command": f"echo ran >> {tmp_path}/runs.txt; echo '{answer}'"}]}]}}))
+    trust("claude", settings)
+    done = cli("port", "--to", "opencode", str(tmp_path), "--json", "--launcher", LAUNCHER)
+    assert done.returncode == 0, done.stderr
+    grade = next(r for r in json.loads(done.stdout)["results"] if r["event"] == "SessionStart")
+    assert grade["capability"] == "ADAPTED" and "timing-differs" in {d["code"] for d in grade["degradations"]}
+    settings.unlink()  # OpenCode runs the written plugin alone
+
+    async def run() -> list[str]:
+        async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+            trust_project("opencode", tmp_path)  # the user reviewed the written plugin
+            await adapter.register_plugins(tmp_path)
+            agent = await host.create_agent(script=[Reply(calls=(tool_call("bash", command="echo hi"),)), "ok"])
+            await agent.run_turn("go")
+            return [f"{e.type} {e.data.get('text')}" for e in agent.session.events]
+
+    messages = anyio.run(run)
+    assert "developer/message CTX-SESSION" in messages, messages  # the host's system role
+    assert (tmp_path / "runs.txt").read_text() == "ran\n"  # once, over the title request and two steps

@@ -146,6 +146,7 @@ def grade_port(source_row: EventRow, source: str, target: str, *, id: str = "por
             losses.append(Degradation(code=DegradationCode.OUTPUT_FIELD_IGNORED,
                                       text=f"{target} {event} reads a hook's additional context and does not give "
                                            "it to the model"))
+    losses.extend(face.point_losses.get(source_row.point, ()))
     if source_row.point == "tools/pre-execute":
         back = _read_back(face, target, event, HookAnswer(decision="allow", updated_input={"command": "x"}))
         if back.updated_input is None:

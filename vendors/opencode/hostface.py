@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from compat_adapter.vendor import (
-    EntrySpec, HookAnswer, Moment, ReadKeys, Reply, TableFace, json_reply, parse_stdin, read_fields,
+    EntrySpec, HookAnswer, Moment, ReadKeys, Reply, TableFace, degrade, json_reply, parse_stdin, read_fields,
 )
 
 __all__ = ("FACE",)
@@ -38,6 +38,8 @@ function shim(command: string, timeoutMs: number, hook: string, input: any, outp
   if (answer.output !== undefined && output && "output" in output) output.output = answer.output
   if (typeof answer.additionalContext === "string" && output && typeof output.output === "string")
     output.output += "\\n" + answer.additionalContext
+  if (typeof answer.additionalContext === "string" && hook === SESSION_HOOK && output && Array.isArray(output.system))
+    output.system.push(answer.additionalContext)
   if (typeof answer.additionalContext === "string" && hook === "chat.message" && output && Array.isArray(output.parts)) {
     // A part of the prompt's own message, as an OpenCode plugin adds one (it needs an id to be kept).
     const first = output.parts[0] ?? {}
@@ -47,11 +49,30 @@ function shim(command: string, timeoutMs: number, hook: string, input: any, outp
 
 const ENTRIES: Record<string, [string, number][]> = __ENTRIES__
 
+// A session-start hook has no OpenCode event: it runs once per session, from the first system
+// transform of the session (before its first model request), and what it said is given to the
+// system prompt of every request of that session, as a start hook's context stays in the session.
+const SESSION_HOOK = "experimental.chat.system.transform"
+const started = new Map<string, string[]>()
+
+function sessionStart(command: string, timeoutMs: number, input: any, output: any) {
+  const key = JSON.stringify([input?.sessionID ?? "", command])
+  if (!started.has(key)) {
+    const said = { system: [] as string[] }
+    shim(command, timeoutMs, SESSION_HOOK, input, said)
+    started.set(key, said.system)
+  }
+  if (output && Array.isArray(output.system)) output.system.push(...(started.get(key) ?? []))
+}
+
 export const CompatAdapterPort = async () => {
   const hooks: Record<string, (input: any, output: any) => Promise<void>> = {}
   for (const [hook, commands] of Object.entries(ENTRIES)) {
     hooks[hook] = async (input: any, output: any) => {
-      for (const [command, timeoutMs] of commands) shim(command, timeoutMs, hook, input, output)
+      for (const [command, timeoutMs] of commands) {
+        if (hook === SESSION_HOOK) sessionStart(command, timeoutMs, input, output)
+        else shim(command, timeoutMs, hook, input, output)
+      }
     }
   }
   return hooks
@@ -72,7 +93,7 @@ def _answer(event: str, point: str, answer: HookAnswer) -> Reply:
         # A throw in chat.message refuses the prompt: OpenCode calls no model (lane case
         # opencode:prompt_block).
         out.update(decision="deny", reason=answer.reason or "blocked by a ported hook")
-    if answer.additional_context and point in _PROMPT_POINTS:
+    if answer.additional_context and point in (*_PROMPT_POINTS, "agent/created"):
         # A text part added to the prompt's message (lane case opencode:prompt_context).
         out["additionalContext"] = "\n".join(answer.additional_context)
     if isinstance(answer.updated_input, Mapping) and point == "tools/pre-execute":
@@ -120,7 +141,12 @@ FACE = OpenCodeFace(
     vendor="opencode", file=".opencode/plugin/compat-adapter-port.ts", owns_file=True,
     keys=ReadKeys(framing=("tool_name", "tool_input")),
     events={"tools/pre-execute": "tool.execute.before", "tools/post-execute": "tool.execute.after",
-            **dict.fromkeys(_PROMPT_POINTS, "chat.message")},
+            **dict.fromkeys(_PROMPT_POINTS, "chat.message"), "agent/created": "experimental.chat.system.transform"},
+    point_losses={"agent/created": (degrade(
+        "timing-differs", "OpenCode has no session-start event: the written plugin runs the hook once per session from "
+                          "its first experimental.chat.system.transform, before the session's first model request "
+                          "(after the first prompt is sent, not at start-up), and gives what it said to the system "
+                          "prompt of every request of the session"),)},
     answer=_answer,
     trust="OpenCode loads every plugin file in .opencode/plugin with no prompt: review the written plugin "
           "as you would any code",
