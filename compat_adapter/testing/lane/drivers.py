@@ -173,7 +173,7 @@ async def embedded_outcome(case: Case, run: Path) -> Outcome:
                                              sort_keys=True, default=str),
                          tuple(str(d.code) for d in g.degradations) + (("unsupported",)
                                                                        if str(g.capability) == "UNSUPPORTED" else ()))
-                        for h, g in zip(imported.hooks, graded)]
+                        for h, g in zip(imported.hooks, graded, strict=False)]
             # And each permission rule's (no command: it decides at tools/pre-execute, see judge).
             per_hook += [(g.event, "", tuple(str(d.code) for d in g.degradations) + (
                 ("unsupported",) if str(g.capability) == "UNSUPPORTED" else ()))
