@@ -33,6 +33,41 @@ def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
                           env=os.environ.copy(), timeout=120)
 
 
+def _port_claude_hook(root: Path, event: str, command: str, target: str, matcher: str | None = None) -> dict:
+    """A team's Claude hook at ``event`` running ``command``, trusted and ported to ``target``: port's
+    grade of each event (the settings file is left, for the test to remove)."""
+    settings = root / ".claude" / "settings.json"
+    settings.parent.mkdir(exist_ok=True)
+    group: dict = {"hooks": [{"type": "command", "command": command}], **({"matcher": matcher} if matcher else {})}
+    settings.write_text(json.dumps({"hooks": {event: [group]}}))
+    trust("claude", settings)
+    done = cli("port", "--to", target, str(root), "--json", "--launcher", LAUNCHER)
+    assert done.returncode == 0, done.stderr
+    return {r["event"]: r for r in json.loads(done.stdout)["results"]}
+
+
+def _as_opencode(root: Path, script: list) -> list:
+    """The project's written OpenCode plugin run as OpenCode's own (the source file removed) by the
+    plugin host over one turn "go" of ``script``: the session's events."""
+    import anyio
+
+    from compat_adapter.host.embedded.memory import MemoryHost
+    from compat_adapter.service import CompatAdapter
+    from tests.conftest import trust_project
+
+    (root / ".claude" / "settings.json").unlink()  # OpenCode runs the written plugin alone
+
+    async def run() -> list:
+        async with MemoryHost(root) as host, CompatAdapter(host) as adapter:
+            trust_project("opencode", root)  # the user reviewed the written plugin
+            await adapter.register_plugins(root)
+            agent = await host.create_agent(script=script)
+            await agent.run_turn("go")
+            return list(agent.session.events)
+
+    return anyio.run(run)
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     (tmp_path / "guard.sh").write_text(GUARD)
@@ -384,34 +419,13 @@ def test_a_post_tool_context_ported_to_opencode_is_appended_to_what_the_model_re
     plugin adds text after a tool, so no output-field-ignored is graded (a block is observe-only:
     nothing is stopped); the written plugin, run as OpenCode's own by the plugin host, gives the model
     the tool's output followed by the hook's text."""
-    import anyio
-
-    from compat_adapter.host.embedded.memory import MemoryHost
     from compat_adapter.host.script import Reply, call as tool_call
-    from compat_adapter.service import CompatAdapter
-    from tests.conftest import trust_project
 
-    settings = tmp_path / ".claude" / "settings.json"
-    settings.parent.mkdir()
-    settings.write_text(json.dumps({"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [
-        {"type": "command", "command": f"echo '{json.dumps(answer)}'"}]}]}}))
-    trust("claude", settings)
-    done = cli("port", "--to", "opencode", str(tmp_path), "--json", "--launcher", LAUNCHER)
-    assert done.returncode == 0, done.stderr
-    grade = next(r for r in json.loads(done.stdout)["results"] if r["event"] == "PostToolUse")
+    grade = _port_claude_hook(tmp_path, "PostToolUse", f"echo '{json.dumps(answer)}'", "opencode", "Bash")["PostToolUse"]
     graded = {d["code"] for d in grade["degradations"]}
     assert grade["capability"] == "ADAPTED" and "output-field-ignored" not in graded and codes <= graded, graded
-    settings.unlink()  # OpenCode runs the written plugin alone
-
-    async def run() -> list[str]:
-        async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
-            trust_project("opencode", tmp_path)  # the user reviewed the written plugin
-            await adapter.register_plugins(tmp_path)
-            agent = await host.create_agent(script=[Reply(calls=(tool_call("bash", command="echo hi"),)), "ok"])
-            await agent.run_turn("go")
-            return [e.data["text"] for e in agent.session.events if e.type == "tool/result"]
-
-    assert anyio.run(run) == ["hi\nCTX-AFTER"]
+    events = _as_opencode(tmp_path, [Reply(calls=(tool_call("bash", command="echo hi"),)), "ok"])
+    assert [e.data["text"] for e in events if e.type == "tool/result"] == ["hi\nCTX-AFTER"]
 
 
 @pytest.mark.parametrize(("answer", "users", "calls"), [
@@ -425,35 +439,12 @@ def test_a_prompt_hook_ported_to_opencode_runs_from_chat_message(tmp_path: Path,
     the prompt's message, its block a throw that refuses the prompt (no model call), both read back
     by OpenCode's dialect, so no loss beyond the port's own is graded; run as OpenCode's own plugin
     by the plugin host."""
-    import anyio
-
-    from compat_adapter.host.embedded.memory import MemoryHost
-    from compat_adapter.service import CompatAdapter
-    from tests.conftest import trust_project
-
-    settings = tmp_path / ".claude" / "settings.json"
-    settings.parent.mkdir()
-    settings.write_text(json.dumps({"hooks": {"UserPromptSubmit": [{"hooks": [
-        {"type": "command", "command": f"echo '{json.dumps(answer)}'"}]}]}}))
-    trust("claude", settings)
-    done = cli("port", "--to", "opencode", str(tmp_path), "--json", "--launcher", LAUNCHER)
-    assert done.returncode == 0, done.stderr
-    grade = next(r for r in json.loads(done.stdout)["results"] if r["event"] == "UserPromptSubmit")
+    grade = _port_claude_hook(tmp_path, "UserPromptSubmit", f"echo '{json.dumps(answer)}'", "opencode")["UserPromptSubmit"]
     assert grade["capability"] == "ADAPTED", grade
     assert {d["code"] for d in grade["degradations"]} == {"payload-field-missing", "text-differs", "message-provenance"}
-    settings.unlink()  # OpenCode runs the written plugin alone
-
-    async def run() -> tuple[list[str], int]:
-        async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
-            trust_project("opencode", tmp_path)  # the user reviewed the written plugin
-            await adapter.register_plugins(tmp_path)
-            agent = await host.create_agent(script=["ok"])
-            await agent.run_turn("go")
-            events = agent.session.events
-            return ([e.data["text"] for e in events if e.type == "user/message"],
-                    sum(e.type == "assistant/message" for e in events))
-
-    assert anyio.run(run) == (users, calls)
+    events = _as_opencode(tmp_path, ["ok"])
+    assert [e.data["text"] for e in events if e.type == "user/message"] == users
+    assert sum(e.type == "assistant/message" for e in events) == calls
 
 
 def test_an_opencode_callback_that_throws_to_block_is_graded_by_what_the_target_does_with_a_block() -> None:
@@ -486,33 +477,13 @@ def test_a_session_start_hook_ported_to_opencode_runs_once_and_its_context_stays
     (graded timing-differs) and gives its context to the system prompt of every request; run as
     OpenCode's own plugin by the plugin host over a two-step turn, the hook ran once and the model
     was given the context."""
-    import anyio
-
-    from compat_adapter.host.embedded.memory import MemoryHost
     from compat_adapter.host.script import Reply, call as tool_call
-    from compat_adapter.service import CompatAdapter
-    from tests.conftest import trust_project
 
-    settings = tmp_path / ".claude" / "settings.json"
-    settings.parent.mkdir()
     answer = json.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "CTX-SESSION"}})
-    settings.write_text(json.dumps({"hooks": {"SessionStart": [{"hooks": [
-        {"type": "command", "command": f"echo ran >> {tmp_path}/runs.txt; echo '{answer}'"}]}]}}))
-    trust("claude", settings)
-    done = cli("port", "--to", "opencode", str(tmp_path), "--json", "--launcher", LAUNCHER)
-    assert done.returncode == 0, done.stderr
-    grade = next(r for r in json.loads(done.stdout)["results"] if r["event"] == "SessionStart")
+    grade = _port_claude_hook(tmp_path, "SessionStart", f"echo ran >> {tmp_path}/runs.txt; echo '{answer}'",
+                              "opencode")["SessionStart"]
     assert grade["capability"] == "ADAPTED" and "timing-differs" in {d["code"] for d in grade["degradations"]}
-    settings.unlink()  # OpenCode runs the written plugin alone
-
-    async def run() -> list[str]:
-        async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
-            trust_project("opencode", tmp_path)  # the user reviewed the written plugin
-            await adapter.register_plugins(tmp_path)
-            agent = await host.create_agent(script=[Reply(calls=(tool_call("bash", command="echo hi"),)), "ok"])
-            await agent.run_turn("go")
-            return [f"{e.type} {e.data.get('text')}" for e in agent.session.events]
-
-    messages = anyio.run(run)
+    events = _as_opencode(tmp_path, [Reply(calls=(tool_call("bash", command="echo hi"),)), "ok"])
+    messages = [f"{e.type} {e.data.get('text')}" for e in events]
     assert "developer/message CTX-SESSION" in messages, messages  # the host's system role
     assert (tmp_path / "runs.txt").read_text() == "ran\n"  # once, over the title request and two steps
