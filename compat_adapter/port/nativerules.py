@@ -16,7 +16,6 @@ of the source's as written keeps the guard entry alone, and its grade says so.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -24,6 +23,7 @@ from typing import Protocol, runtime_checkable
 from compat_adapter.model import Degradation
 from compat_adapter.permissions.language import RuleLanguage
 from compat_adapter.permissions.model import PermissionRule, RuleCall
+from compat_adapter.runtime.callenv import environ
 from compat_adapter.vocabulary import DegradationCode
 
 __all__ = ("NativeRule", "RuleBlock", "add_rules", "block_of", "holds", "leaves_to_target", "native_form", "native_losses",
@@ -83,7 +83,7 @@ def leaves_to_target(rule: PermissionRule, target: str, host: str, args: dict[st
     from dataclasses import replace
 
     there = replace(rule, vendor=target, settings_dir=str((cwd / folder).resolve()))
-    return bool(_matches(there, host, args, cwd, os.environ.get("HOME") or str(Path.home())))
+    return bool(_matches(there, host, args, cwd, environ().get("HOME") or str(Path.home())))
 
 
 def _shell_probes(specifier: str) -> list[str]:
