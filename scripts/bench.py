@@ -58,7 +58,9 @@ Figures:
   imported, interleaved in one run (``scripts/bench_vendor.py``; ``COMPAT_ADAPTER_BENCH_VENDOR_ROUNDS``
   sets the rounds, 15 by default);
 * ``port_*`` — a ported hook under the target's real CLI (Codex, Claude Code) against the same hook
-  written natively for it (``scripts/bench_port.py``; ``COMPAT_ADAPTER_BENCH_PORT_ROUNDS``);
+  written natively for it (``scripts/bench_port.py``; ``COMPAT_ADAPTER_BENCH_PORT_ROUNDS``): ``fast``
+  is the compiled client ``port`` writes by default, ``hook``/``ported`` its Python fallback, each
+  with the shim server warm (``COMPAT_ADAPTER_BENCH_PORT_WARM=0``: each session starts its own);
 * ``load_start``, ``load_end`` — the machine's load average when the run began and ended: every
   figure above is a wall time or a ratio of two, on a machine that may be shared.
 """

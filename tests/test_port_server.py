@@ -140,3 +140,44 @@ def test_a_call_whose_caller_is_gone_ends_with_its_hooks(server: dict[str, str],
         proc.communicate()
     pids = [int((tmp_path / f"{name}.pid").read_text()) for name in ("hook", "child")]
     _wait_for("the hook's end", lambda: all(_gone(pid) for pid in pids))
+
+
+def _servers(path: str) -> list[int]:
+    """The server processes started for ``path`` (by their command line)."""
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                argv = Path(f"/proc/{name}/cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if b"compat_adapter.port.server" in argv and path.encode() in argv and not _gone(int(name)):
+                found.append(int(name))
+    return found
+
+
+# The client starts a server and lets it run on its own (it leaves when idle): its Popen is never waited for.
+@pytest.mark.filterwarnings("ignore:subprocess .* is still running:ResourceWarning")
+def test_one_server_starts_at_a_time_and_a_start_that_never_listened_is_tried_again(tmp_path: Path) -> None:
+    """Calls that find no server while one is starting (a target running its hooks at once) start
+    none of their own; a start mark older than a start may take counts as a start that failed."""
+    from compat_adapter.port import client
+
+    folder = tmp_path / "runtime"
+    folder.mkdir(mode=0o700)
+    fresh, stale, none = (str(folder / f"{name}.sock") for name in ("fresh", "stale", "none"))
+    Path(fresh + ".start").touch()  # a start under way
+    Path(stale + ".start").touch()
+    old = time.time() - client.START_S - 1
+    os.utime(stale + ".start", (old, old))  # a start that never came to listen
+    try:
+        client._start_server(fresh)
+        client._start_server(stale)
+        # The first start marks itself; the call right after it (long before a server has imported
+        # the runtime and listens) finds the mark.
+        client._start_server(none)
+        client._start_server(none)
+        assert (len(_servers(fresh)), len(_servers(stale)), len(_servers(none))) == (0, 1, 1)
+    finally:
+        for pid in _servers(fresh) + _servers(stale) + _servers(none):
+            os.kill(pid, 9)
