@@ -24,13 +24,19 @@ from compat_adapter.importers.discover import discover, import_all, twice
 CORPUS = Path(__file__).parent / "fixtures" / "real-configs"
 VENDOR_OF = {"claude": "claude", "codex": "codex", "codebuddy": "workbuddy", "copilot": "copilot",
              "opencode": "opencode", "gemini": "gemini", "cursor": "cursor", "qwen": "qwen",
-             "factory": "factory", "continue": "continue", "windsurf": "windsurf"}
+             "factory": "factory", "continue": "continue", "windsurf": "windsurf", "kimi": "kimi", "cline": "cline",
+             "kilo": "kilo"}
 SUFFIXES = {".json", ".jsonc", ".toml", ".md", ".rules", ".ts", ".js"}
 
 
 def corpus_files() -> list[tuple[str, Path]]:
     return [(vendor, f) for folder, vendor in VENDOR_OF.items()
-            for f in sorted((CORPUS / folder).rglob("*")) if f.is_file() and f.suffix in SUFFIXES]
+            for f in sorted((CORPUS / folder).rglob("*")) if f.is_file() and (f.suffix in SUFFIXES or _program(f))]
+
+
+def _program(path: Path) -> bool:
+    """A hook file that is itself the program it runs (Cline's event-named scripts: no suffix, a #! line)."""
+    return not path.suffix and path.read_bytes().startswith(b"#!")
 
 
 def test_the_corpus_is_real_and_wide() -> None:
