@@ -44,6 +44,10 @@ SUBSET = (
     ("gemini/co-safety.json", "edit"),
     ("claude/plugin-superpowers.hooks.json", "session"),
     ("claude/settings.game-studios.json", "destructive"),
+    # Turn 5: a Kimi config whose real Stop script runs, Cline's event-named hook files, a Kilo permission file.
+    ("kimi/config.troopai-adk.toml", "stop"),
+    ("cline/clineshield/PreToolUse", "benign"),
+    ("kilo/kilo.turbo-ea.json", "destructive"),
 )
 HOOK_SUFFIXES = {".json", ".jsonc", ".toml", ".ts", ".js"}
 
@@ -411,3 +415,23 @@ def test_a_teams_kimi_config_keeps_its_keys_beside_the_lanes_model() -> None:
     assert data["thinking"]["effort"] == "max"
     assert [h["command"] for h in data["hooks"]] == ["python3 -m tools.kimi_hooks stop",
                                                      "python3 -m tools.kimi_hooks subagent-stop"]
+
+
+@pytest.mark.vendor
+def test_kimi_and_cline_run_the_teams_own_hooks_under_the_vendor_and_here(subset: tuple[list, list, dict]) -> None:
+    """troopai's Stop hook (``python3 -m tools.kimi_hooks stop``, its real module) runs once under
+    Kimi Code and once here; ClineShield's two event-named scripts each run once per call under Cline
+    and here, each answering Cline's JSON."""
+    _, _, by_name = subset
+    for name, kind, want in (("kimi:config.troopai-adk.toml/stop", "config.troopai-adk.toml/stop",
+                              {"python3 -m tools.kimi_hooks stop": 1, "python3 -m tools.kimi_hooks subagent-stop": 0}),
+                             ("cline:clineshield_PreToolUse/benign", "clineshield_PreToolUse/benign",
+                              {".clinerules/hooks/PreToolUse": 1, ".clinerules/hooks/PostToolUse": 1})):
+        r = by_name[name]
+        assert r.failure is None and r.verdict is not None and r.verdict.status == "agree", name
+        run = by_name["root"] / r.case.vendor / kind
+        for side, log in (("vendor", run / "vendor" / "out" / "procs.strace"), ("ours", run / "embedded" / "procs.strace")):
+            runs = hook_runs(parse(log.read_text()), case_commands(r.case))
+            assert {c: sum(h.command == c for h in runs) for c in want} == want, (name, side)
+            if r.case.vendor == "cline":
+                assert all(json.loads(h.stdout) is not None for h in runs), (name, side)
