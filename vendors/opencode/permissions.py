@@ -19,7 +19,7 @@ has specified a rule which prevents you from using this specific tool call. Here
 relevant rules <JSON>`` (every rule whose permission matches, defaults included) and the turn goes
 on; an ask is auto-rejected by ``opencode run`` (``The user rejected permission to use this specific
 tool call.``) and the run ends there. A tool whose last rule by permission is a deny of ``*`` is not
-offered to the model at all; a call to it reads ``The arguments provided to the tool are invalid:
+offered to the model at all (``opencode run`` denies its session ``question``, so that tool never is); a call to it reads ``The arguments provided to the tool are invalid:
 Model tried to call unavailable tool '<name>'. Available tools: …`` (the tools the request offered,
 sorted, with OpenCode's own ``invalid``: read in the 1.18.33 binary, measured on the real-config lane).
 """
@@ -37,7 +37,7 @@ from typing import Any, Literal
 
 from compat_adapter.vendor import split
 
-__all__ = ("DEFAULTS", "INVALID_TOOL", "REJECTED", "Rule", "Ruling", "denial_text", "evaluate", "from_config", "hidden_tools",
+__all__ = ("DEFAULTS", "INVALID_TOOL", "REJECTED", "RUN_SESSION", "Rule", "Ruling", "denial_text", "evaluate", "from_config", "hidden_tools",
            "judge", "matches", "patterns_for", "unavailable")
 
 Action = Literal["allow", "ask", "deny"]
@@ -113,6 +113,14 @@ DEFAULTS = (
     Rule("question", "*", "allow", True), Rule("plan_enter", "*", "allow", True),
 )
 
+#: The rules ``opencode run`` gives the session it creates (run.ts, 1.18.33): nobody is there to
+#: answer a question or to switch into and out of plan mode. OpenCode weighs a session's rules after
+#: the agent's, its config's included (``Permission.merge(agent.permission, session.permission)``
+#: where it picks the tools a request offers), so a config's ``question: allow`` does not lift them.
+RUN_SESSION = (
+    Rule("question", "*", "deny"), Rule("plan_enter", "*", "deny"), Rule("plan_exit", "*", "deny"),
+)
+
 
 @lru_cache(maxsize=1024)
 def _wildcard(pattern: str) -> re.Pattern[str]:
@@ -186,9 +194,9 @@ def judge(config_rules: Sequence[Rule], tool: str, args: Mapping[str, Any], work
 
 
 def hidden_tools(config_rules: Sequence[Rule], tools: Iterable[str]) -> frozenset[str]:
-    """The tools OpenCode does not offer the model: the last rule by permission alone is a deny of
-    ``*`` (the edit tools go by ``edit``)."""
-    rules = (*DEFAULTS, *config_rules)
+    """The tools ``opencode run`` does not offer the model: the last rule by permission alone (the
+    agent's, the config's, then the run session's) is a deny of ``*`` (the edit tools go by ``edit``)."""
+    rules = (*DEFAULTS, *config_rules, *RUN_SESSION)
     hidden = set()
     for tool in tools:
         permission = "edit" if tool in EDIT_TOOLS else tool
