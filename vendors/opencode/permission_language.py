@@ -136,10 +136,11 @@ class OpenCodeRules:
                                "tools: edit, glob, grep, invalid, read, skill, task, todowrite, write.`). A host "
                                "with a tools/offer seam does not offer the tool either, and the list names the "
                                "tools it offers, in OpenCode's names (todowrite for its todo, task for its "
-                               "subagent; its question tool left out, as `opencode run` denies it): OpenCode's "
-                               "own but for skill, a tool the host does not have (the embedded host loads no "
-                               "skills). A host without that seam still offers the tool and the error lists no "
-                               "tools."))
+                               "subagent; its question tool left out, as `opencode run` denies it), so the list "
+                               "differs where OpenCode offers a tool the host does not have (webfetch, and "
+                               "websearch, lsp or apply_patch where OpenCode turns them on; measured: the "
+                               "embedded host's list equals OpenCode's when webfetch is denied too). A host "
+                               "without that seam still offers the tool and the error lists no tools."))
         if rule.tool == "bash" and rule.specifier is not None:
             out.append(degrade("approximate",
                                "OpenCode splits a command into the commands tree-sitter-bash finds and asks for "

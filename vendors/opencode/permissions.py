@@ -12,7 +12,8 @@ too), ``?`` one character, and a pattern ending in `` *`` also matches without i
 matches ``ls``). A tool call asks for one permission with one or more patterns: ``bash`` one per
 command of the script (the command with its redirections; ``cd`` and its kin are not asked about),
 ``edit`` (the edit, write and apply_patch tools) and ``read`` the file's path relative to the
-worktree, ``webfetch`` the URL. Any pattern denied denies the call; all allowed runs it; else asks.
+worktree, ``skill`` the skill's name, ``webfetch`` the URL. Any pattern denied denies the call; all
+allowed runs it; else asks.
 
 What the model reads (measured, vendor lane, ``opencode run``): a deny is the tool result ``The user
 has specified a rule which prevents you from using this specific tool call. Here are some of the
@@ -162,6 +163,9 @@ def patterns_for(tool: str, args: Mapping[str, Any], worktree: str) -> tuple[str
         return "read", (posixpath.relpath(full, worktree),)
     if tool in ("glob", "grep") and isinstance(args.get("pattern"), str):
         return tool, (args["pattern"],)
+    if tool == "skill" and isinstance(args.get("name"), str):
+        # OpenCode asks after finding the skill (an unknown one fails first); here the rule comes first.
+        return "skill", (args["name"],)
     if tool == "webfetch" and isinstance(args.get("url"), str):
         return "webfetch", (args["url"],)
     return None

@@ -429,6 +429,7 @@ TOOLS = (
     ToolName(vendor="grep", host="grep"),
     ToolName(vendor="task", host="subagent"),
     ToolName(vendor="todowrite", host="todo"),
+    ToolName(vendor="skill", host="skill"),
     ToolName(vendor="question", host="ask_user_question"),
 )
 

@@ -13,6 +13,8 @@ Host tool names and arguments (paths are relative to the session cwd):
                        (:mod:`compat_adapter.host.embedded.search`, as DSH's ``glob``)
 ``grep``               ``{pattern, path?, include?}`` — lines matching a regular expression
                        (as DSH's ``grep``)
+``skill``              ``{name}`` — one skill's instructions, as DSH's ``skill``
+                       (:mod:`compat_adapter.host.embedded.skills`)
 ``todo``               ``{todos: [{content, status}]}`` — appends a ``todo/write`` snapshot
 ``ask_user_question``  ``{questions: [{id, question, options}]}`` — the
                        ``user-questions/request`` waterfall
@@ -46,6 +48,7 @@ from compat_adapter.host.protocol import (
     UserQuestionsRequest,
 )
 from compat_adapter.host.embedded.search import find_files, search_text
+from compat_adapter.host.embedded.skills import load_skill
 from compat_adapter.host.script import script_from_json
 from compat_adapter.runtime.process import BASH, hook_environment, run_command
 
@@ -226,6 +229,11 @@ async def _grep(agent: MemoryAgent, execution: ToolExecution, arguments: dict[st
     return await search_text(agent.session.cwd, arguments)
 
 
+async def _skill(agent: MemoryAgent, execution: ToolExecution, arguments: dict[str, Any],
+                 tracker: ChangeTracker) -> ToolResult:
+    return await load_skill(agent.session.cwd, arguments)
+
+
 async def _todo(agent: MemoryAgent, execution: ToolExecution, arguments: dict[str, Any],
                 tracker: ChangeTracker) -> ToolResult:
     todos = arguments.get("todos")
@@ -320,6 +328,7 @@ TOOLS: Mapping[str, Tool] = {
     "edit": _edit,
     "glob": _glob,
     "grep": _grep,
+    "skill": _skill,
     "todo": _todo,
     "ask_user_question": _ask_user_question,
     "subagent": _subagent,

@@ -1,4 +1,4 @@
-"""The embedded host's glob and grep tools on real files, called by a scripted model through the loop
+"""The embedded host's glob, grep and skill tools on real files, called by a scripted model through the loop
 (so the pre-execute guard and the hooks see them as any tool), shaped as DSH's fs-search tools."""
 
 from __future__ import annotations
@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+
+import pytest
 
 from compat_adapter import CompatAdapter
 from compat_adapter.host.embedded.memory import MemoryHost
@@ -118,3 +120,32 @@ async def test_a_permission_rule_guards_grep_as_any_tool(tmp_path: Path) -> None
     assert texts[0].startswith("The user has specified a rule which prevents you from using this specific tool call.")
     assert '"pattern":"*password*","action":"deny"' in texts[0]
     assert texts[1] == "Found 1 match\n\nsrc/lib/util.ts\nLine 1: export const main = 1"
+
+
+async def test_skill_loads_a_project_skill_as_dsh_words_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # DSH's roots: the project's .dsh/skills before its .agents/skills, then the user's; the project is
+    # the nearest folder holding .git. A skill the model may not invoke, or none of that name, is an error.
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    project = tmp_path / "repo"
+    (project / ".git").mkdir(parents=True)
+    cwd = project / "sub"
+    cwd.mkdir()
+    skills = {project / ".dsh/skills/release": "---\nname: release\ndescription: Cut a release\n---\nRun `make dist`.\n",
+              project / ".agents/skills/release": "---\nname: release\n---\nshadowed\n",
+              project / ".agents/skills/lint": "Run scripts/lint.sh & read <output>.\n",
+              home / ".agents/skills/private": "---\ndisable-model-invocation: yes\n---\nnot for the model\n"}
+    for folder, text in skills.items():
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(text)
+    results = await _results(cwd, *(Reply(calls=(call("skill", name=n),)) for n in
+                                    ("release", "lint", "private", "absent", "Bad_Name")))
+    base = project / ".dsh/skills/release"
+    assert results[0] == (False, f'<skill_content name="release">\n<skill_resources>\nBase directory for this skill: '
+                                 f"{base}\nResolve relative paths mentioned by this skill against the base directory "
+                                 "before using them. Load referenced resources only as needed.\n</skill_resources>\n\n"
+                                 "<skill_instructions>\nRun `make dist`.\n</skill_instructions>\n</skill_content>")
+    assert "<skill_instructions>\nRun scripts/lint.sh & read <output>.\n</skill_instructions>" in results[1][1]
+    assert results[2:] == [(True, 'Error: skill "private" is not available for model invocation'),
+                           (True, 'Error: skill "absent" is unknown or no longer available'),
+                           (True, 'Error: invalid skill name "Bad_Name"')]
