@@ -150,6 +150,16 @@ class PluginPort(Protocol):
         """Why a key is not carried to ``target`` (None: the shim calls it)."""
         ...
 
+    def losses(self, key: str, target: str) -> tuple[Degradation, ...]:
+        """What the shim does not carry of a carried key's callback on ``target``, beyond what its
+        point's hook loses there."""
+        ...
+
+    def blocks(self, key: str) -> bool:
+        """Whether the callback can refuse what its point does (a throw, where the row's answer is
+        context only): port probes the target with a block."""
+        ...
+
     def digest(self, path: Path) -> str:
         """The plugin file's digest, pinned in the ported entry."""
         ...

@@ -30,7 +30,6 @@ from compat_adapter.model import (
     RulesFile,
     SeamMode,
     Surface,
-    VendorSpec,
     capability_result,
     degrade,
 )

@@ -20,6 +20,7 @@ from typing import Any
 
 from compat_adapter.dialects.base import HookAnswer, Moment
 from compat_adapter.hostproto import EntrySpec, HostFace, Reply
+from compat_adapter.model import Degradation
 
 __all__ = ("SHIM_MARK", "EntrySpec", "HostFace", "ReadKeys", "Reply", "TableFace", "claude_reply", "json_reply", "parse_stdin", "read_fields",
            "render_hooks_json", "strip_hooks_json")
@@ -148,6 +149,9 @@ class TableFace:
     #: The file's handler form: {"type": "command", <command_key>: …}.
     command_key: str = "command"
     matcher_all: str | None = None
+    #: Host point → what a hook hosted there loses beyond what its answers' read-back shows (how the
+    #: face makes up for an event the vendor lacks).
+    point_losses: Mapping[str, tuple[Degradation, ...]] = field(default_factory=dict)
 
     def read(self, event: str, stdin: bytes, cwd: str) -> Moment:
         obj = parse_stdin(self.vendor, stdin)

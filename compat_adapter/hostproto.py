@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from compat_adapter.dialects.base import HookAnswer, Moment
+    from compat_adapter.model import Degradation
 
 __all__ = ("EntrySpec", "HostFace", "Reply")
 
@@ -47,6 +48,8 @@ class HostFace(Protocol):
     #: Host point → this vendor's event that port writes for a source hook of that point; a point
     #: missing here is one this vendor cannot host (a listed UNSUPPORTED).
     events: Mapping[str, str]
+    #: Host point → what a hook hosted there loses beyond what its answers' read-back shows.
+    point_losses: Mapping[str, tuple[Degradation, ...]]
 
     def read(self, event: str, stdin: bytes, cwd: str) -> Moment:
         """This vendor's stdin for ``event`` as the host-neutral moment (host tool names)."""

@@ -7,7 +7,6 @@ the one place that enforces the grading invariants.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import Field, model_validator

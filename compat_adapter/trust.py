@@ -39,7 +39,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from compat_adapter.errors import InputRefused
-from compat_adapter.hookcommand import HookView, command_view, expand_word, vendor_values, where_program
+from compat_adapter.hookcommand import HookView, command_view, expand_word, vendor_values
 from compat_adapter.safefile import open_regular
 from compat_adapter.statedir import private_dir, read_private, write_private
 

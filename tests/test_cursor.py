@@ -10,7 +10,6 @@ No Cursor CLI runs offline, so what is checked here is that this project does wh
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import stat
 import subprocess

@@ -95,7 +95,7 @@ async def test_200_adapters_on_one_host_leave_no_trace_in_it(git_repo: Path) -> 
     command = hook(git_repo, "mark", f"echo x >> {shlex.quote(str(marker))}\n")
     async with MemoryHost(git_repo, max_records=100, max_detached_sessions=8) as host:
         listeners = sum(host.listener_count(seam) for seam in host.surface.seams)
-        for n in range(CYCLES):
+        for _ in range(CYCLES):
             adapter = CompatAdapter(host, state_dir=str(git_repo / "state"))
             await adapter.register_hook("claude", "PreToolUse", "Bash", command)
             await adapter.register_hook("copilot", "preToolUse", "bash", command)

@@ -103,13 +103,13 @@ def test_matrix_answers_per_vendor_host() -> None:
 def test_every_hosted_event_that_can_refuse_reads_a_refusal_back_as_one(vendor: str) -> None:
     """Each event a face hosts and whose row can refuse (a verdict or a forced continue): the face's
     refusal, read by the vendor's own dialect, refuses, with the reason."""
-    from compat_adapter.catalog import resolve_event
+    from compat_adapter.port.shim import event_row
 
     face = unit_of(vendor).host
     assert face is not None
     checked = 0
     for point, event in face.events.items():
-        row = resolve_event(unit_of(vendor).spec, event)
+        row = event_row(vendor, event, plugin=False)  # OpenCode's chat.message: its plugin row
         if row.blocking not in ("verdict", "continue") or row.point != point:
             continue
         back = _decode(vendor, event, HookAnswer(decision="deny" if point in ("tools/pre-execute", "approval/request")

@@ -33,6 +33,41 @@ def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
                           env=os.environ.copy(), timeout=120)
 
 
+def _port_claude_hook(root: Path, event: str, command: str, target: str, matcher: str | None = None) -> dict:
+    """A team's Claude hook at ``event`` running ``command``, trusted and ported to ``target``: port's
+    grade of each event (the settings file is left, for the test to remove)."""
+    settings = root / ".claude" / "settings.json"
+    settings.parent.mkdir(exist_ok=True)
+    group: dict = {"hooks": [{"type": "command", "command": command}], **({"matcher": matcher} if matcher else {})}
+    settings.write_text(json.dumps({"hooks": {event: [group]}}))
+    trust("claude", settings)
+    done = cli("port", "--to", target, str(root), "--json", "--launcher", LAUNCHER)
+    assert done.returncode == 0, done.stderr
+    return {r["event"]: r for r in json.loads(done.stdout)["results"]}
+
+
+def _as_opencode(root: Path, script: list) -> list:
+    """The project's written OpenCode plugin run as OpenCode's own (the source file removed) by the
+    plugin host over one turn "go" of ``script``: the session's events."""
+    import anyio
+
+    from compat_adapter.host.embedded.memory import MemoryHost
+    from compat_adapter.service import CompatAdapter
+    from tests.conftest import trust_project
+
+    (root / ".claude" / "settings.json").unlink()  # OpenCode runs the written plugin alone
+
+    async def run() -> list:
+        async with MemoryHost(root) as host, CompatAdapter(host) as adapter:
+            trust_project("opencode", root)  # the user reviewed the written plugin
+            await adapter.register_plugins(root)
+            agent = await host.create_agent(script=script)
+            await agent.run_turn("go")
+            return list(agent.session.events)
+
+    return anyio.run(run)
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     (tmp_path / "guard.sh").write_text(GUARD)
@@ -201,6 +236,7 @@ OPENCODE_GUARD = """export const Guard = async () => ({
     if (input.tool === "bash" && String(output.args.command).includes("rm -r")) throw new Error("PLUGIN-GUARD no rm -r")
   },
   "chat.message": async () => {},
+  "event": async () => {},
 })
 """
 
@@ -208,7 +244,7 @@ OPENCODE_GUARD = """export const Guard = async () => ({
 def test_an_opencode_plugin_guard_is_ported_to_codex_its_shim_loads_the_same_file(tmp_path: Path,
                                                                                   plugin_runtime: None) -> None:
     """OpenCode as a source: the plugin's tool.execute.before runs from Codex's PreToolUse through
-    the shim (the plugin host loads the very file; a throw is Codex's deny), chat.message is
+    the shim (the plugin host loads the very file; a throw is Codex's deny), a bus ``event`` callback is
     UNSUPPORTED with the reason, and a plugin file changed after the port is refused, not run."""
     plugin = tmp_path / ".opencode" / "plugin" / "guard.ts"
     plugin.parent.mkdir(parents=True)
@@ -219,7 +255,7 @@ def test_an_opencode_plugin_guard_is_ported_to_codex_its_shim_loads_the_same_fil
     report = json.loads(done.stdout)
     grades = {r["event"]: r for r in report["results"]}
     assert grades["tool.execute.before"]["capability"] == "ADAPTED"
-    assert grades["chat.message"]["capability"] == "UNSUPPORTED" and "tool calls" in grades["chat.message"]["reason"]
+    assert grades["event"]["capability"] == "UNSUPPORTED" and "tool calls and prompts" in grades["event"]["reason"]
     groups = json.loads((tmp_path / ".codex/hooks.json").read_text())["hooks"]["PreToolUse"]
     command = next(h["command"] for g in groups for h in g["hooks"])
 
@@ -266,8 +302,65 @@ def test_matrix_on_a_vendor_host_grades_opencode_plugin_keys_as_port_does() -> N
     rows = {r["id"]: r for r in json.loads(done.stdout)["rows"]}
     assert rows["opencode-plugin:tool.execute.before"]["capability"] == "ADAPTED"
     assert rows["opencode-plugin:tool.execute.after"]["capability"] == "ADAPTED"
-    chat = rows["opencode-plugin:chat.message"]
-    assert chat["capability"] == "UNSUPPORTED" and "no hook event of codex" in chat["reason"]
+    assert rows["opencode-plugin:chat.message"]["capability"] == "ADAPTED"
+    transform = rows["opencode-plugin:experimental.chat.system.transform"]
+    assert transform["capability"] == "ADAPTED" and "timing-differs" in {d["code"] for d in transform["degradations"]}
+    bus = rows["opencode-plugin:event"]
+    assert bus["capability"] == "UNSUPPORTED" and "no hook event of codex" in bus["reason"]
+
+
+#: A team's OpenCode plugin that speaks at prompts and after tools: a refused word, a note added to
+#: the prompt, a system line, and a line appended to each tool output.
+OPENCODE_PROMPTS = """export const Notes = async () => ({
+  "chat.message": async (input: any, output: any) => {
+    if (output.parts.some((p: any) => String(p.text).includes("forbidden"))) throw new Error("PLUGIN-BLOCK forbidden")
+    output.parts.push({ ...output.parts[0], id: output.parts[0].id + "z", text: "PLUGIN-NOTE prompt" })
+  },
+  "experimental.chat.system.transform": async (input: any, output: any) => { output.system.push("PLUGIN-SYSTEM line") },
+  "tool.execute.after": async (input: any, output: any) => { output.output += "\\nPLUGIN-AFTER note" },
+})
+"""
+
+
+@pytest.mark.parametrize("target", ["claude", "qwen"])
+def test_opencode_prompt_and_after_callbacks_are_ported_as_the_target_s_context_and_block(
+        tmp_path: Path, plugin_runtime: None, target: str) -> None:
+    """chat.message and the system transform run from the target's prompt event: a throw blocks the
+    prompt with the plugin's message, an added text part and a pushed system line are the hook's
+    context; text appended to a tool's output is the post-tool hook's context. On Qwen, whose
+    UserPromptSubmit fires again after each tool result with no prompt, those steps are skipped."""
+    plugin = tmp_path / ".opencode" / "plugin" / "notes.ts"
+    plugin.parent.mkdir(parents=True)
+    plugin.write_text(OPENCODE_PROMPTS)
+    trust("opencode", plugin)
+    done = cli("port", "--to", target, str(tmp_path), "--json", "--launcher", LAUNCHER)
+    assert done.returncode == 0, done.stderr
+    grades = {r["event"]: r for r in json.loads(done.stdout)["results"]}
+    assert {grades[k]["capability"] for k in ("chat.message", "experimental.chat.system.transform",
+                                              "tool.execute.after")} == {"ADAPTED"}, grades
+    hooks = json.loads((tmp_path / f".{target}/settings.json").read_text())["hooks"]
+    commands = {event: [h["command"] for g in groups for h in g["hooks"]] for event, groups in hooks.items()}
+    assert len(commands["UserPromptSubmit"]) == 2, commands  # one entry per key, each its own shim
+
+    def call(event: str, command: str, **fields: object) -> dict:
+        stdin = json.dumps({"session_id": "s1", "cwd": str(tmp_path), "hook_event_name": event, **fields})
+        run = subprocess.run(["/bin/sh", "-c", command], input=stdin, capture_output=True, text=True, cwd=tmp_path,
+                             timeout=120)
+        assert run.returncode == 0, run.stderr
+        return json.loads(run.stdout) if run.stdout.strip() else {}
+
+    message, system = commands["UserPromptSubmit"]
+    said = call("UserPromptSubmit", message, prompt="list the files")
+    assert said["hookSpecificOutput"]["additionalContext"] == "PLUGIN-NOTE prompt", said
+    blocked = call("UserPromptSubmit", message, prompt="a forbidden word")
+    assert blocked["decision"] == "block" and "PLUGIN-BLOCK forbidden" in blocked["reason"], blocked
+    assert call("UserPromptSubmit", system, prompt="list the files")["hookSpecificOutput"]["additionalContext"] == \
+        "PLUGIN-SYSTEM line"
+    if target == "qwen":
+        assert call("UserPromptSubmit", message, prompt="") == {}  # a step after a tool result: no prompt
+    after = call("PostToolUse", commands["PostToolUse"][0], tool_name="Bash" if target == "claude" else
+                 "run_shell_command", tool_input={"command": "ls"}, tool_response="a.txt")
+    assert after["hookSpecificOutput"]["additionalContext"] == "PLUGIN-AFTER note", after
 
 
 def test_a_prompt_hook_ported_to_qwen_skips_the_steps_that_carry_no_prompt(tmp_path: Path) -> None:
@@ -314,3 +407,83 @@ def test_a_claude_post_tool_block_is_graded_observe_only_where_the_target_drops_
     codes = {t: [str(d.code) for d in grade_port(row, "claude", t).degradations] for t in ("codex", "copilot", "workbuddy")}
     assert "observe-only" not in codes["codex"]
     assert "observe-only" in codes["copilot"] and "observe-only" in codes["workbuddy"]
+
+
+@pytest.mark.parametrize(("answer", "codes"), [
+    ({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "CTX-AFTER"}}, set()),
+    ({"decision": "block", "reason": "CTX-AFTER"}, {"observe-only"})])
+def test_a_post_tool_context_ported_to_opencode_is_appended_to_what_the_model_reads(
+        tmp_path: Path, plugin_runtime: None, answer: dict, codes: set) -> None:
+    """A Claude PostToolUse hook's additionalContext (or a block's reason, which Claude gives the
+    model), ported to OpenCode: its plugin appends the text to ``output.output``, where an OpenCode
+    plugin adds text after a tool, so no output-field-ignored is graded (a block is observe-only:
+    nothing is stopped); the written plugin, run as OpenCode's own by the plugin host, gives the model
+    the tool's output followed by the hook's text."""
+    from compat_adapter.host.script import Reply, call as tool_call
+
+    grade = _port_claude_hook(tmp_path, "PostToolUse", f"echo '{json.dumps(answer)}'", "opencode", "Bash")["PostToolUse"]
+    graded = {d["code"] for d in grade["degradations"]}
+    assert grade["capability"] == "ADAPTED" and "output-field-ignored" not in graded and codes <= graded, graded
+    events = _as_opencode(tmp_path, [Reply(calls=(tool_call("bash", command="echo hi"),)), "ok"])
+    assert [e.data["text"] for e in events if e.type == "tool/result"] == ["hi\nCTX-AFTER"]
+
+
+@pytest.mark.parametrize(("answer", "users", "calls"), [
+    ({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "CTX-PROMPT"}},
+     ["go\n\nCTX-PROMPT"], 1),
+    ({"decision": "block", "reason": "BLOCK-PROMPT"}, [], 0)])
+def test_a_prompt_hook_ported_to_opencode_runs_from_chat_message(tmp_path: Path, plugin_runtime: None, answer: dict,
+                                                                 users: list, calls: int) -> None:
+    """A Claude UserPromptSubmit hook ported to OpenCode runs from the written plugin's chat.message
+    (it was UNSUPPORTED: no OpenCode event at agent/pre-step): its context is a text part added to
+    the prompt's message, its block a throw that refuses the prompt (no model call), both read back
+    by OpenCode's dialect, so no loss beyond the port's own is graded; run as OpenCode's own plugin
+    by the plugin host."""
+    grade = _port_claude_hook(tmp_path, "UserPromptSubmit", f"echo '{json.dumps(answer)}'", "opencode")["UserPromptSubmit"]
+    assert grade["capability"] == "ADAPTED", grade
+    assert {d["code"] for d in grade["degradations"]} == {"payload-field-missing", "text-differs", "message-provenance"}
+    events = _as_opencode(tmp_path, ["ok"])
+    assert [e.data["text"] for e in events if e.type == "user/message"] == users
+    assert sum(e.type == "assistant/message" for e in events) == calls
+
+
+def test_an_opencode_callback_that_throws_to_block_is_graded_by_what_the_target_does_with_a_block() -> None:
+    """A throw in tool.execute.after fails the call in OpenCode, one in chat.message refuses the
+    prompt (lane cases opencode:post_block, prompt_block): port probes the target with a block there,
+    though the rows answer context only. Copilot's postToolUse cannot block (observe-only); Claude's
+    PostToolUse and prompt event can; the system transform's throw is no refusal in OpenCode."""
+    from compat_adapter.capability import PluginRuntime, capability
+    from compat_adapter.catalog import unit_of
+    from compat_adapter.port.plan import grade_plugin_key
+
+    runtime = capability(unit_of("opencode"), PluginRuntime)
+    assert runtime is not None
+
+    def codes(key: str, target: str) -> set[str]:
+        row = runtime.row(key)
+        assert row is not None
+        return {str(d.code) for d in grade_plugin_key(row, "opencode", target, key).degradations}
+
+    assert "observe-only" in codes("tool.execute.after", "copilot")
+    assert "observe-only" not in codes("tool.execute.after", "claude")
+    assert "observe-only" not in codes("chat.message", "claude") | codes("chat.message", "gemini")
+    assert not runtime.port.blocks("experimental.chat.system.transform")
+
+
+def test_a_session_start_hook_ported_to_opencode_runs_once_and_its_context_stays(tmp_path: Path,
+                                                                                 plugin_runtime: None) -> None:
+    """A Claude SessionStart hook ported to OpenCode (it was UNSUPPORTED: OpenCode has no
+    session-start event): the written plugin runs it once per session from the system transform
+    (graded timing-differs) and gives its context to the system prompt of every request; run as
+    OpenCode's own plugin by the plugin host over a two-step turn, the hook ran once and the model
+    was given the context."""
+    from compat_adapter.host.script import Reply, call as tool_call
+
+    answer = json.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "CTX-SESSION"}})
+    grade = _port_claude_hook(tmp_path, "SessionStart", f"echo ran >> {tmp_path}/runs.txt; echo '{answer}'",
+                              "opencode")["SessionStart"]
+    assert grade["capability"] == "ADAPTED" and "timing-differs" in {d["code"] for d in grade["degradations"]}
+    events = _as_opencode(tmp_path, [Reply(calls=(tool_call("bash", command="echo hi"),)), "ok"])
+    messages = [f"{e.type} {e.data.get('text')}" for e in events]
+    assert "developer/message CTX-SESSION" in messages, messages  # the host's system role
+    assert (tmp_path / "runs.txt").read_text() == "ran\n"  # once, over the title request and two steps

@@ -78,3 +78,19 @@ def test_a_reason_the_source_vendor_wrote_in_place_of_the_hooks_is_held_to_the_t
     dropped, _ = in_target_words(case, run("vendor", said), run("embedded", "PreToolUse:Bash hook error"),
                                  run("ported", "PreToolUse:Bash hook error"))
     assert dropped.tool_result == said
+
+
+def test_the_opencode_source_file_has_its_scenario_s_callbacks_only_and_the_vendor_lane_keeps_all_four() -> None:
+    """The port lane's OpenCode source file (OpenCodeCli.port_source): the lane plugin with the
+    callbacks its rules act in, as every other source's scenario is one hook at its event; the
+    vendor lane's case, and the port lane's ``observe`` (no rule), record at all four."""
+    from compat_adapter.testing.lane.vendors import cases_for, cli_for
+
+    cli, cases = cli_for("opencode"), {c.kind: c for c in cases_for("opencode")}
+    keys = {kind: (cli.port_source(cases[kind]).plugin_rules or {}).get("keys")
+            for kind in ("deny_json", "post_block", "prompt_context", "session_context", "observe")}
+    assert keys == {"deny_json": ["tool.execute.before"], "post_block": ["tool.execute.after"],
+                    "prompt_context": ["chat.message"], "session_context": ["experimental.chat.system.transform"],
+                    "observe": None}
+    assert "keys" not in (cases["deny_json"].plugin_rules or {})
+    assert cli_for("claude").port_source(cases_for("claude")[0]) == cases_for("claude")[0]

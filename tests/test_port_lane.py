@@ -110,14 +110,13 @@ def test_a_ported_deny_agrees_with_its_source_run_in_the_target_s_own_words(sour
     assert result["target_read"] == result["target_words"] != result["source_read"], result
 
 
-def test_an_opencode_plugin_guard_is_ported_and_its_session_callbacks_say_why_not(runs: dict) -> None:
-    """OpenCode as a source: the lane's plugin throws in tool.execute.before; ported to Gemini, the
-    shim loads the same plugin file in the plugin host and the real Gemini CLI refuses the call with
-    the thrown message in its own words. Its chat callbacks have no Gemini event to run from: each
-    UNSUPPORTED with the reason, and the hooks that did not fire are named by those rows."""
+def test_an_opencode_plugin_guard_is_ported_and_agrees_with_its_source_run(runs: dict) -> None:
+    """OpenCode as a source: the lane's plugin throws in tool.execute.before (its scenario's one
+    callback, as every other source's scenario is one hook: OpenCodeCli.port_source); ported to
+    Gemini, the shim loads the same plugin file in the plugin host and the real Gemini CLI refuses
+    the call with the thrown message in its own words (measured: agree, graded ADAPTED)."""
     result = runs[("pair", "opencode", "gemini")][0].result()
     grades = {g["event"]: g["capability"] for g in result["grades"]}
-    assert grades["tool.execute.before"] == "ADAPTED" and grades["chat.message"] == "UNSUPPORTED", grades
+    assert grades == {"tool.execute.before": "ADAPTED"}, grades
     assert result["target_read"] == "Tool execution blocked: LANE-DENY-JSON reason", result
-    assert result["status"] == "differ_listed" and not result["adapted"], result
-    assert [d["facet"] for d in result["differences"]] == ["invoked"], result
+    assert result["status"] == "agree" and result["adapted"], result

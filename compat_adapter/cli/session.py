@@ -15,7 +15,7 @@ from typing import Any
 
 import anyio
 
-from compat_adapter.errors import CompatError, ScriptError
+from compat_adapter.errors import ScriptError
 from compat_adapter.host.script import script_from_json
 
 __all__ = ("add_commands", "print_report", "read_session_script")

@@ -53,7 +53,7 @@ def _targets(paths: Sequence[str], vendor: str | None, shared: str = "owner") ->
 
 
 def _hook_lines(seen: Any) -> list[str]:
-    from compat_adapter.trust import where_program
+    from compat_adapter.hookcommand import where_program
 
     lines = []
     for view in seen.hooks:

@@ -19,7 +19,7 @@ from compat_adapter.jsondata import jsonable
 from compat_adapter.model import CapabilityResult, Degradation, EventRow, capability_result
 from compat_adapter.port.nativerules import NativeRule
 from compat_adapter.port.rules import RULE_TIMEOUT_S, RULES_EVENT, grade_rule, rule_entry
-from compat_adapter.port.shim import ShimSpec, shim_command
+from compat_adapter.port.shim import ShimSpec, event_row, shim_command
 from compat_adapter.vocabulary import Capability, DegradationCode, Route, safety_of
 
 __all__ = ("PortPlan", "grade_port", "plan_port")
@@ -53,7 +53,7 @@ class PortPlan:
         return sorted(out, key=lambda item: order[item[0]])
 
 
-def _probes(row: EventRow, source: str) -> list[tuple[str, HookAnswer]]:
+def _probes(row: EventRow, source: str, blocks: bool = False) -> list[tuple[str, HookAnswer]]:
     """The answers a source event can give, by what its row says an answer can do, and a block its
     own dialect reads back where the row says an answer gives context only (Claude's PostToolUse
     block: the reason goes to the model)."""
@@ -67,6 +67,8 @@ def _probes(row: EventRow, source: str) -> list[tuple[str, HookAnswer]]:
     elif row.blocking == "verdict" and row.point == "approval/request":
         out.append(("deny", HookAnswer(decision="deny", reason=reason)))
     elif row.blocking in ("verdict", "continue"):
+        out.append(("block", block))
+    elif blocks:
         out.append(("block", block))
     else:
         home = unit_of(source).host
@@ -87,10 +89,11 @@ def _read_back(face: HostFace, target: str, event: str, answer: HookAnswer) -> H
 
 
 def grade_port(source_row: EventRow, source: str, target: str, *, id: str = "port",
-               matcher: str | None = None) -> CapabilityResult:
+               matcher: str | None = None, blocks: bool = False) -> CapabilityResult:
     """One source event graded on ``target`` as a host: DIRECT (same vendor), ADAPTED with every
-    typed loss, or UNSUPPORTED with the reason."""
-    from compat_adapter.catalog import resolve_event, unit_of, voice_of
+    typed loss, or UNSUPPORTED with the reason. ``blocks``: the source hook can block here though
+    its row answers context only (a plugin callback's throw)."""
+    from compat_adapter.catalog import unit_of, voice_of
 
     common: dict[str, Any] = {"id": id, "vendor": source, "event": source_row.event, "matcher": matcher}
     face = unit_of(target).host
@@ -106,7 +109,7 @@ def grade_port(source_row: EventRow, source: str, target: str, *, id: str = "por
                                  point=source_row.point,
                                  reason=f"{target} has no hook event at {source_row.point} (where {source} "
                                         f"{source_row.event} fires): nothing there could run it")
-    target_row = resolve_event(unit_of(target).spec, event)
+    target_row = event_row(target, event, plugin=False)
     losses = [Degradation(code=DegradationCode.PAYLOAD_FIELD_MISSING,
                           text=f"the hook's {source} payload is built from what {target} {event} sends: fields "
                                f"{target} does not send are absent"),
@@ -123,7 +126,7 @@ def grade_port(source_row: EventRow, source: str, target: str, *, id: str = "por
         losses.append(Degradation(code=DegradationCode.APPROXIMATE,
                                   text=f"{target} {event} fires on {target_row.fires_on} occurrences, {source} "
                                        f"{source_row.event} on {source_row.fires_on}: the hook runs at other times"))
-    for name, probe in _probes(source_row, source):
+    for name, probe in _probes(source_row, source, blocks):
         back = _read_back(face, target, event, probe)
         if name in ("deny", "block") and back.decision not in ("deny", "block"):
             losses.append(Degradation(code=DegradationCode.OBSERVE_ONLY,
@@ -143,6 +146,7 @@ def grade_port(source_row: EventRow, source: str, target: str, *, id: str = "por
             losses.append(Degradation(code=DegradationCode.OUTPUT_FIELD_IGNORED,
                                       text=f"{target} {event} reads a hook's additional context and does not give "
                                            "it to the model"))
+    losses.extend(face.point_losses.get(source_row.point, ()))
     if source_row.point == "tools/pre-execute":
         back = _read_back(face, target, event, HookAnswer(decision="allow", updated_input={"command": "x"}))
         if back.updated_input is None:
@@ -193,14 +197,16 @@ def _plan_plugin(root: Path, plugin: Any, target: str, results: list[CapabilityR
 
 def grade_plugin_key(row: EventRow, vendor: str, target: str, rid: str) -> CapabilityResult:
     """A carried plugin key of ``vendor`` graded on ``target``: as its point's hook, and what the
-    shim does not carry of a plugin callback (its rewrite of a tool's output)."""
-    result = grade_port(row, vendor, target, id=rid)
-    if row.point != "tools/post-execute" or not result.mounted:
+    shim of the vendor's plugin runtime does not carry of the callback (its ``losses``)."""
+    from compat_adapter.capability import PluginRuntime, capability
+    from compat_adapter.catalog import unit_of
+
+    runtime = capability(unit_of(vendor), PluginRuntime)
+    result = grade_port(row, vendor, target, id=rid, blocks=runtime is not None and runtime.port.blocks(row.event))
+    if not result.mounted or runtime is None:
         return result
-    lost = Degradation(code=DegradationCode.OUTPUT_REWRITE_IGNORED,
-                       text=f"a rewrite of the tool's output (output.output) is not carried to {target}: the shim "
-                            "carries a throw only")
-    return result.model_copy(update={"degradations": (*result.degradations, lost)})
+    extra = tuple(d for d in runtime.port.losses(row.event, target) if d not in result.degradations)
+    return result.model_copy(update={"degradations": (*result.degradations, *extra)})
 
 
 def _plan_rules(root: Path, vendor: str, rules: Sequence[Any], face: HostFace, target: str,

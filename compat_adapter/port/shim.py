@@ -22,7 +22,7 @@ from compat_adapter.dialects.base import HookAnswer
 from compat_adapter.errors import BadArgument, CompatError
 from compat_adapter.hostface import Reply
 
-__all__ = ("ShimSpec", "answer_for", "decode_spec", "encode_spec", "run_shim", "shim_command")
+__all__ = ("ShimSpec", "answer_for", "decode_spec", "encode_spec", "event_row", "run_shim", "shim_command")
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,14 +67,14 @@ async def answer_for(spec: ShimSpec, target: str, stdin: bytes, cwd: str) -> Hoo
         from compat_adapter.port.rules import rule_answer
 
         return rule_answer(spec.source, spec.hooks, moment, target)
+    if _continuation(spec, target, moment):
+        return HookAnswer()
     if any("plugin" in h for h in spec.hooks):
         from compat_adapter.importers import plugin_runtime
 
         # Ported plugins run through the shim of the plugin runtime their vendor's unit brings.
         port = plugin_runtime(spec.source).port
         return await port.answer(spec.hooks, spec.event, moment, port.timeout_s)
-    if _continuation(spec, target, moment):
-        return HookAnswer()
     entries = [make_entry(str(h.get("origin") or f"port:{i}"),
                           declare_hook(spec.source, spec.event, h.get("matcher"), h["handler"], origin=h.get("origin")))
                for i, h in enumerate(spec.hooks)]
@@ -96,13 +96,29 @@ def _continuation(spec: ShimSpec, target: str, moment: Any) -> bool:
     """A step the source event never fires on: the target's event fires on every step (Qwen's
     UserPromptSubmit, again after each tool result with an empty prompt, measured) and the source's
     once per prompt, and this step carries no prompt."""
-    from compat_adapter.catalog import resolve_event, unit_of
-
-    if resolve_event(unit_of(target).spec, spec.target_event).fires_on != "every-step":
+    if event_row(target, spec.target_event, plugin=False).fires_on != "every-step":
         return False
-    if resolve_event(unit_of(spec.source).spec, spec.event).fires_on == "every-step":
+    if _source_row(spec).fires_on == "every-step":
         return False
     return not str(moment.fields.get("prompt") or "").strip()
+
+
+def _source_row(spec: ShimSpec) -> Any:
+    """The row of the source event: a plugin key's is the plugin runtime's (port graded it so)."""
+    return event_row(spec.source, spec.event, plugin=any("plugin" in h for h in spec.hooks))
+
+
+def event_row(vendor: str, event: str, *, plugin: bool = True) -> Any:
+    """The vendor's row for ``event``: its table's, or, for a plugin callback its table does not
+    serve as a command hook (OpenCode's chat.message, a port target's event too), the row of the
+    plugin runtime its unit brings."""
+    from compat_adapter.capability import PluginRuntime, capability
+    from compat_adapter.catalog import resolve_event, unit_of
+
+    unit = unit_of(vendor)
+    runtime = capability(unit, PluginRuntime) if plugin or unit.spec.row(event) is None else None
+    row = runtime.row(event) if runtime is not None else None
+    return row if row is not None else resolve_event(unit.spec, event)
 
 
 def run_shim(target: str, encoded: str, stdin: bytes, cwd: str | None = None) -> Reply:

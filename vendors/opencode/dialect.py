@@ -26,8 +26,9 @@ renamed by the vendor table.
 Answer (stdout on exit 0, one JSON object; empty stdout means "nothing to say"):
 
 - ``{"decision": "deny", "reason": "…"}`` or ``{"throw": "message"}``: what a thrown Error does
-  in OpenCode — it denies ``tool.execute.before`` (and the permission hooks); on any other hook a
-  throw is a session error, reported as a failed run that blocks nothing. ``decision`` may also be
+  in OpenCode — it denies ``tool.execute.before`` (and the permission hooks), blocks the prompt in
+  ``chat.message`` (no model is called); on any other hook a throw is a session error, reported as a
+  failed run that blocks nothing. ``decision`` may also be
   ``"allow"`` or ``"ask"``; the permission hooks also accept ``{"status": "allow"|"deny"|"ask"}``
   and ``{"reply": "once"|"always"|"reject"}``.
 - ``{"args": {...}}`` on ``tool.execute.before``: keys written over ``output.args`` (OpenCode
@@ -82,6 +83,8 @@ _TOOL_HOOKS = frozenset({"tool.execute.before", "tool.execute.after", "permissio
                          "permission.asked"})
 _DENIABLE = frozenset({"tool.execute.before", "permission", "permission.ask", "permission.asked"})
 _PERMISSIONS = frozenset({"permission", "permission.ask", "permission.asked"})
+#: The prompt's callback: a throw there refuses the prompt (it blocks, where other throws are errors).
+_PROMPT = "chat.message"
 _REPLIES = {"once": "allow", "always": "allow", "reject": "deny"}
 
 
@@ -213,6 +216,10 @@ class OpenCodeDialect:
     def _thrown(self, event: str, message: str) -> HookAnswer:
         if event in _DENIABLE:
             return HookAnswer(decision="deny", reason=message)
+        if event == _PROMPT:
+            # A throw in chat.message refuses the prompt: OpenCode calls no model (lane case
+            # opencode:prompt_block; the plugin host does the same).
+            return HookAnswer(decision="block", reason=message)
         # Outside the gates a throw is a session error: reported, never blocking.
         return HookAnswer(failed=f"{event} hook threw: {first_line(message) or message}")
 
@@ -269,6 +276,9 @@ class OpenCodeDialect:
             d.problems.append(f"decision {choice!r} is not allow, deny or ask")
         elif event in _DENIABLE:
             d.decision = choice
+            d.reason = reason if isinstance(reason, str) else None
+        elif choice == "deny" and event == _PROMPT:
+            d.decision = "block"
             d.reason = reason if isinstance(reason, str) else None
         elif choice == "deny":
             # Only the gates can refuse; elsewhere a deny is what a throw is: a session error.

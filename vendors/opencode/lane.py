@@ -9,7 +9,7 @@ import re
 import json
 import shutil
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +26,12 @@ __all__ = ("CLI", "LIVE", "OpenCodeCli", "OpenCodeSpeaker", "write_lane_config",
 #: A team opencode.json's keys that pick providers and models (cloudflare/workers-sdk enables only its
 #: AI gateway): the lane's run has one provider, the scripted model, so these go.
 _PROVIDER_KEYS = ("provider", "model", "small_model", "enabled_providers", "disabled_providers")
+
+
+#: The lane plugin's callbacks, each with the rules it acts on (lane_plugin.ts).
+_RULE_KEYS = {"chat.message": ("message_throw", "message_append"),
+              "experimental.chat.system.transform": ("system_append",),
+              "tool.execute.before": ("throw", "set_args"), "tool.execute.after": ("after_throw", "append_output")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +79,16 @@ class OpenCodeCli(VendorCli):
         shutil.copyfile(LANE_PLUGIN, target)
         rules = {**(case.plugin_rules or {}), "log": str(run / "state" / "hooks.jsonl")}
         (run / "proj" / ".opencode" / "lane_rules.json").write_text(json.dumps(rules))
+
+    def port_source(self, case: Case) -> Case:
+        """The lane plugin with the callbacks its rules act in only: every other source's scenario
+        is one hook at the scenario's event, and the lane plugin records at all four callbacks in
+        every case (the vendor lane's view of what OpenCode calls; kind ``observe`` keeps it so)."""
+        rules = case.plugin_rules or {}
+        keys = [key for key, acts in _RULE_KEYS.items() if any(rule in rules for rule in acts)]
+        if case.plugins or not keys:
+            return case
+        return replace(case, plugin_rules={**rules, "keys": keys})
 
     def scenarios(self) -> Mapping[str, Scenario]:
         why_exit = "OpenCode hooks are plugin callbacks: there is no exit code or JSON answer, a throw is the only deny"

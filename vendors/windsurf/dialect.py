@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from compat_adapter.vendor import HookAnswer, Moment, cause_text, encode_json, flatten, merge_answers
@@ -54,7 +54,7 @@ class WindsurfDialect:
         turn = moment.turn if moment.turn is not None else 0
         return {"agent_action_name": moment.event, "trajectory_id": moment.session_id,
                 "execution_id": f"{moment.session_id}:{turn}",
-                "timestamp": datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+                "timestamp": datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
                 "tool_info": self._tool_info(moment, facts)}
 
     def _tool_info(self, moment: Moment, facts: Mapping[str, Any]) -> dict[str, Any]:

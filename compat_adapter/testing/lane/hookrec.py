@@ -17,7 +17,6 @@ writing its answer (a hook that crashes).
 import argparse
 import json
 import os
-import signal
 import sys
 import time
 

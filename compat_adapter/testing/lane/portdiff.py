@@ -21,7 +21,7 @@ from compat_adapter.testing.lane.outcome import Outcome
 from compat_adapter.testing.lane.portcompare import in_target_words, normalized, roots_of
 from compat_adapter.testing.lane.porting import degradations_of, guard_case, ported_case, source_case
 from compat_adapter.testing.lane.scenarios import Case
-from compat_adapter.testing.lane.vendors import cases_for, lane_vendors
+from compat_adapter.testing.lane.vendors import cases_for, cli_for, lane_vendors
 
 __all__ = ("DEFAULT_KINDS", "port_vendors", "run_pair", "run_pairs", "summary")
 
@@ -66,6 +66,7 @@ def run_pair(case: Case, target: str, root: Path) -> dict[str, Any]:
     name = f"{case.vendor}->{target}:{case.kind}"
     if case.not_drivable:
         return {"case": name, "status": "not_drivable", "why": case.not_drivable}
+    case = cli_for(case.vendor).port_source(case)
     dst_run = root / f"{case.vendor}-{target}-{case.kind}"
     shutil.rmtree(dst_run, ignore_errors=True)
     dst_run.mkdir(parents=True)

@@ -107,6 +107,11 @@ class VendorCli:
         prompt ends some CLIs' run so (Copilot exits 1), natively or ported."""
         return case.kind.endswith("prompt_block")
 
+    def port_source(self, case: Case) -> Case:
+        """``case`` as the port lane's source file: its hooks as the scenario has them (most vendors'
+        cases hold the scenario's own hook only), the same file for the source run and the port."""
+        return case
+
     def tool_text(self, text: str) -> str:
         """A tool result as the model read it, without the framing the CLI puts on every result
         whatever a hook says (Kimi Code prefixes each with its wall time); as is by default."""

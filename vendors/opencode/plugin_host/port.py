@@ -1,29 +1,40 @@
-"""OpenCode plugins as ported hooks: a plugin's tool callbacks run by the shim in the plugin host.
+"""OpenCode plugins as ported hooks: a plugin's callbacks run by the shim in the plugin host.
 
 An OpenCode plugin is code, not a command: its hooks are the keys the plugin function returns, known
 only by loading it (in the plugin host's sidecar, never in this process). Port loads each trusted
 plugin file once to learn its keys, and each key is graded on the target like any hook of the
-plugin's event: ``tool.execute.before`` and ``tool.execute.after`` are carried (the target's
-pre- and post-tool events call the shim, which loads the plugin in a sidecar of its own and calls
-that key with OpenCode's ``{input, output}`` built from the target's stdin: a throw denies the call
-or fails its result, as in OpenCode, and ``output.args`` written over is a rewritten input). Every
-other key is UNSUPPORTED with its reason. An npm plugin is not ported (it is installed by OpenCode,
-not a file of the project that another agent could load).
+plugin's event. Carried: ``tool.execute.before`` and ``tool.execute.after`` (the target's pre- and
+post-tool events call the shim, which loads the plugin in a sidecar of its own and calls that key
+with OpenCode's ``{input, output}`` built from the target's stdin: a throw denies the call or fails
+its result, as in OpenCode, ``output.args`` written over is a rewritten input, and text appended to
+``output.output`` reaches the model as the hook's context, the one way every target lets a post-tool
+hook add to what the model reads), ``chat.message`` and ``experimental.chat.system.transform``
+(the target's prompt event: a throw blocks the prompt, an added text part or a pushed system line is
+the hook's context). Every other key is UNSUPPORTED with its reason. An npm plugin is not ported (it
+is installed by OpenCode, not a file of the project that another agent could load).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from compat_adapter.vendor import HookAnswer, Moment
+from compat_adapter.vendor import Degradation, HookAnswer, Moment, degrade
 from vendors.opencode.plugins import PLUGIN_TIMEOUT_S
 
-__all__ = ("PLUGIN_TIMEOUT_S", "PORTED_KEYS", "digest", "plugin_answer", "plugin_keys", "unported_reason")
+__all__ = ("PLUGIN_TIMEOUT_S", "PORTED_KEYS", "THROW_BLOCKS", "digest", "key_losses", "plugin_answer", "plugin_keys",
+           "unported_reason")
 
+SYSTEM_TRANSFORM = "experimental.chat.system.transform"
 #: The plugin keys the shim calls, each with its point (where the target's hook must fire).
-PORTED_KEYS = {"tool.execute.before": "tools/pre-execute", "tool.execute.after": "tools/post-execute"}
+PORTED_KEYS = {"tool.execute.before": "tools/pre-execute", "tool.execute.after": "tools/post-execute",
+               "chat.message": "agent/pre-step", SYSTEM_TRANSFORM: "agent/pre-step"}
+#: The keys where a throw refuses what the point does (measured, lane cases opencode:deny_json,
+#: post_block, prompt_block): the call, its result, the prompt.
+THROW_BLOCKS = frozenset({"tool.execute.before", "tool.execute.after", "chat.message"})
 #: Seconds the shim's sidecar may take to load a ported plugin.
 LOAD_S = 30.0
 
@@ -77,8 +88,77 @@ def unported_reason(key: str, target: str) -> str | None:
     """Why a plugin key is not carried to ``target`` (None: the shim calls it)."""
     if key in PORTED_KEYS:
         return None
-    return (f"the shim calls an OpenCode plugin only at tool calls (tool.execute.before/after); {key} is a "
-            f"callback of OpenCode's own session with no hook event of {target} to call it")
+    return (f"the shim calls an OpenCode plugin only at tool calls and prompts (tool.execute.before/after, "
+            f"chat.message, experimental.chat.system.transform); {key} is a callback of OpenCode's own session "
+            f"with no hook event of {target} to call it")
+
+
+def key_losses(key: str, target: str) -> tuple[Degradation, ...]:
+    """What the shim does not carry of a plugin key's callback on ``target``, beyond what its point's
+    hook loses there (``compat_adapter.port.plan.grade_port``)."""
+    if key == "tool.execute.after":
+        return (degrade("output-rewrite-ignored",
+                        f"a rewrite of the tool's output (output.output) is not carried to {target}: text the "
+                        "plugin appends reaches the model as the hook's context beside the result, any other "
+                        "change is dropped"),)
+    if key == "chat.message":
+        return (degrade("output-rewrite-ignored",
+                        f"a changed prompt text is not carried to {target}: an added text part reaches the model "
+                        "as the hook's context, where OpenCode sends it in the prompt's own message"),)
+    if key == SYSTEM_TRANSFORM:
+        return (degrade("timing-differs",
+                        f"OpenCode calls it before every model request, and once more for its own session-title "
+                        f"request; the shim calls it when {target}'s prompt event fires: fewer times"),
+                degrade("message-provenance",
+                        f"the lines pushed to output.system reach the model as the hook's context, where {target} "
+                        "puts a prompt hook's text, not in the system prompt"))
+    return ()
+
+
+def _given(key: str, moment: Moment) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """OpenCode's ``{input, output}`` for ``key`` at the target's ``moment`` (the shapes the real
+    OpenCode passed: :mod:`vendors.opencode.plugin_host.payloads`), and the tool's host arguments."""
+    from vendors.opencode.plugin_host import payloads
+
+    session = moment.session_id
+    if key == "chat.message":
+        prompt = str(moment.fields.get("prompt") or "")
+        message = {"id": "msg_port", "role": "user", "sessionID": session,
+                   "time": {"created": int(time.time() * 1000)}}
+        part = {"type": "text", "text": prompt, "id": "prt_port", "messageID": "msg_port", "sessionID": session}
+        return {"sessionID": session}, {"message": message, "parts": [part]}, {}
+    if key == SYSTEM_TRANSFORM:
+        return {"sessionID": session, "model": {}}, {"system": []}, {}
+    tool = str(moment.fields.get("tool_name") or "")
+    host_args = moment.fields.get("tool_input")
+    args = payloads.vendor_arguments(tool, host_args if isinstance(host_args, Mapping) else {})
+    call = {"tool": payloads.vendor_tool(tool), "sessionID": session,
+            "callID": str(moment.fields.get("tool_use_id") or "port-call")}
+    if key == "tool.execute.before":
+        return call, {"args": dict(args)}, args
+    text = moment.fields.get("tool_response")
+    text = text if isinstance(text, str) else "" if text is None else str(text)
+    return ({**call, "args": dict(args)}, {"title": str(args.get("command") or tool), "output": text,
+                                           "metadata": {"output": text, "truncated": False}}, args)
+
+
+def _added(key: str, before: Mapping[str, Any], after: Any) -> tuple[str, ...]:
+    """The text a callback added for the model: parts it added to the prompt (``chat.message``),
+    lines it pushed (the system transform), text it appended to the tool's output."""
+    from vendors.opencode.plugin_host import payloads
+
+    out = after if isinstance(after, Mapping) else {}
+    if key == "chat.message":
+        known = {p["id"] for p in before["parts"]}
+        return tuple(text for pid, text in payloads.text_parts(out) if pid not in known and text.strip())
+    if key == SYSTEM_TRANSFORM:
+        lines = out.get("system")
+        return tuple(s for s in lines if isinstance(s, str) and s.strip()) if isinstance(lines, list) else ()
+    if key == "tool.execute.after":
+        old, new = str(before.get("output") or ""), out.get("output")
+        if isinstance(new, str) and new != old and new.startswith(old) and new[len(old):].strip():
+            return (new[len(old):].strip("\n"),)
+    return ()
 
 
 async def plugin_answer(hooks: Sequence[Mapping[str, Any]], key: str, moment: Moment,
@@ -88,18 +168,9 @@ async def plugin_answer(hooks: Sequence[Mapping[str, Any]], key: str, moment: Mo
 
     root = Path(moment.cwd)
     tool = str(moment.fields.get("tool_name") or "")
-    host_args = moment.fields.get("tool_input")
-    args = payloads.vendor_arguments(tool, host_args if isinstance(host_args, Mapping) else {})
-    call = {"tool": payloads.vendor_tool(tool), "sessionID": moment.session_id,
-            "callID": str(moment.fields.get("tool_use_id") or "port-call")}
-    if key == "tool.execute.before":
-        given: tuple[dict[str, Any], dict[str, Any]] = (call, {"args": dict(args)})
-    else:
-        text = moment.fields.get("tool_response")
-        text = text if isinstance(text, str) else "" if text is None else str(text)
-        given = ({**call, "args": dict(args)}, {"title": str(args.get("command") or tool), "output": text,
-                                                "metadata": {"output": text, "truncated": False}})
+    input, output, args = _given(key, moment)
     answer = HookAnswer()
+    context: tuple[str, ...] = ()
     for hook in hooks:
         host, report = await _load(root, str(hook["plugin"]), str(hook.get("digest") or "none"))
         try:
@@ -107,14 +178,24 @@ async def plugin_answer(hooks: Sequence[Mapping[str, Any]], key: str, moment: Mo
                 return HookAnswer(decision="deny" if key == "tool.execute.before" else "block",
                                   reason=f"the ported OpenCode plugin {hook['plugin']} did not load: {report.error}")
             ids = [e.id for e in report.exports]
-            result = await host.call(ids, key, given[0], given[1], timeout_s=min(timeout_s, LOAD_S))
+            result = await host.call(ids, key, input, output, timeout_s=min(timeout_s, LOAD_S))
         finally:
             await host.close()
+        if result.error is not None and key not in THROW_BLOCKS:
+            # Elsewhere a throw is a session error in OpenCode: logged, and the moment goes on as if
+            # the callback had not answered (as the plugin host does).
+            return replace(answer, additional_context=tuple(dict.fromkeys(context)),
+                           failed=f"{key} threw: {result.error}")
         if result.error is not None:
-            # A throw: OpenCode refuses the call before it runs, or fails it after (its message read).
+            # A throw: OpenCode refuses the call before it runs, or fails it after, or refuses the
+            # prompt (no model is called); its message is what is read.
             return HookAnswer(decision="deny" if key == "tool.execute.before" else "block", reason=result.error)
         out = result.output if isinstance(result.output, Mapping) else {}
+        context += _added(key, output, out)
         if key == "tool.execute.before" and isinstance(out.get("args"), Mapping) and dict(out["args"]) != args:
             answer = HookAnswer(updated_input=payloads.host_arguments(tool, out["args"]))
-            given = (given[0], {"args": dict(out["args"])})
-    return answer
+            output = {"args": dict(out["args"])}
+        elif key != "tool.execute.before" and out:
+            # The next plugin of the key gets what this one left, as OpenCode passes one output along.
+            output = dict(out)
+    return replace(answer, additional_context=tuple(dict.fromkeys(context)))

@@ -43,6 +43,16 @@ class OpenCodePort:
 
         return unported_reason(key, target)
 
+    def losses(self, key: str, target: str) -> tuple[Degradation, ...]:
+        from vendors.opencode.plugin_host.port import key_losses
+
+        return key_losses(key, target)
+
+    def blocks(self, key: str) -> bool:
+        from vendors.opencode.plugin_host.port import THROW_BLOCKS
+
+        return key in THROW_BLOCKS
+
     def digest(self, path: Path) -> str:
         from vendors.opencode.plugin_host.port import digest
 
