@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from compat_adapter.routing.placement import Facts
     from compat_adapter.routing.points import Point
     from compat_adapter.routing.verdicts import END_TURN, Applied, Rule, Steer, stop_rule
-    from compat_adapter.routing.voice import Place, PostBlock, Said, Voice, label
+    from compat_adapter.routing.voice import Call, Place, PostBlock, Said, Voice, label
     from compat_adapter.rules import resolve_sources
     from compat_adapter.runtime.outcome import ProcessOutcome
     from compat_adapter.shellparts import split
@@ -74,10 +74,10 @@ if TYPE_CHECKING:
     from compat_adapter.importers import rules as project_rules
 
 __all__ = ("AgentError", "AgentStatus", "AnswerDraft", "Applied", "ApprovalOutcome", "ApprovalRequest",
-    "AuditRecord", "BridgeSpec", "Capability", "CapabilityResult", "Combination", "CommandHandler", "CommandOptions",
-    "CommandPolicy", "CompatError", "Confidence", "ConfigParseError", "Decide", "Decision", "Declared",
-    "Degradation", "DegradationCode", "Dialect", "END_TURN", "EXECUTE_SEAM", "EntrySpec", "EventRow", "Facts",
-    "FileImport", "Frozen", "GradedPlugin", "GroupResult", "Handler", "HandlerShape", "HookAnswer",
+    "AuditRecord", "BridgeSpec", "Call", "Capability", "CapabilityResult", "Combination", "CommandHandler",
+    "CommandOptions", "CommandPolicy", "CompatError", "Confidence", "ConfigParseError", "Decide", "Decision",
+    "Declared", "Degradation", "DegradationCode", "Dialect", "END_TURN", "EXECUTE_SEAM", "EntrySpec", "EventRow",
+    "Facts", "FileImport", "Frozen", "GradedPlugin", "GroupResult", "Handler", "HandlerShape", "HookAnswer",
     "HookDeclaration", "HookEntry", "HookPlace", "HookState", "HookVar", "Host", "HostFace", "HostSurfaceMismatch",
     "HttpHandler", "IF_EVENTS", "ImportedHook", "ImportedPlugin", "ImportedRules", "Importer", "InboxInserted",
     "InvalidDeclaration", "InvalidHandler", "InvalidMatcher", "JsonTextError", "Later", "MatcherEngine",
@@ -153,7 +153,7 @@ _HOMES = {
     "Facts": "compat_adapter.routing.placement",
     "Point": "compat_adapter.routing.points",
     **dict.fromkeys(("END_TURN", "Applied", "Rule", "Steer", "stop_rule"), "compat_adapter.routing.verdicts"),
-    **dict.fromkeys(("Place", "PostBlock", "Said", "Voice", "label"), "compat_adapter.routing.voice"),
+    **dict.fromkeys(("Call", "Place", "PostBlock", "Said", "Voice", "label"), "compat_adapter.routing.voice"),
     "resolve_sources": "compat_adapter.rules",
     "ProcessOutcome": "compat_adapter.runtime.outcome",
     "split": "compat_adapter.shellparts",

@@ -12,6 +12,7 @@ import pytest
 from compat_adapter.catalog import unit_of
 from compat_adapter.dialects.base import Moment
 from compat_adapter.importers import import_files
+from compat_adapter.routing.voice import Call
 from compat_adapter.runtime.process import ProcessOutcome
 
 
@@ -52,6 +53,19 @@ def test_hook_files_are_found_by_name_and_run_as_cline_runs_them(tmp_path: Path)
     assert not named.hooks and [r.code for r in named.refused] == ["UNKNOWN_EVENT"]
 
 
+def test_a_prompt_hook_is_found_and_never_runs_as_under_cline(tmp_path: Path) -> None:
+    # Cline 3.0.65's session runtime seeds the typed prompt as the run's initial messages and runs
+    # with an empty input, so its prompt_submit hook (started on a user message the agent runtime
+    # adds) never fires for a prompt (lane case cline:prompt_observe): no row serves it here.
+    hooks = tmp_path / ".clinerules" / "hooks"
+    hooks.mkdir(parents=True)
+    (hooks / "UserPromptSubmit").write_text("#!/bin/bash\ntouch ran\n")
+    result = import_files("cline", [hooks / "UserPromptSubmit"], trust_all=True)
+    assert not result.hooks and [(r.event, r.code) for r in result.refused] == [("UserPromptSubmit", "UNSERVED_EVENT")]
+    assert "never runs it for a prompt" in result.refused[0].reason
+    assert unit_of("cline").spec.row("UserPromptSubmit") is None
+
+
 @pytest.mark.parametrize(("stdout", "stop", "reason", "context"), [
     (control(cancel=True, errorMessage="no"), True, "no", ()),
     (control(cancel=True, contextModification="ctx"), True, "ctx", ()),  # the context is the reason then
@@ -82,7 +96,7 @@ def test_the_exit_code_and_stderr_are_never_read_but_a_timeout_drops_the_answer(
     timed_out = dialect.decode("PreToolUse", outcome(cancel, None, cause="timeout"))
     assert not timed_out.stop and timed_out.failed
     # Started detached: nothing of TaskStart's or TaskComplete's answer is read.
-    for event in ("TaskStart", "TaskComplete", "UserPromptSubmit"):
+    for event in ("TaskStart", "TaskComplete"):
         assert not dialect.decode(event, outcome(cancel)).stop
 
 
@@ -116,6 +130,39 @@ def test_context_is_a_hook_context_block_and_no_matcher_exists() -> None:
     assert unit.dialect.validate_matcher("PreToolUse", "Bash") is not None
     assert [r.event for r in unit.spec.events if r.matcher_subject is not None] == []
     assert {r.event for r in unit.spec.events if r.blocking != "observe"} == {"PreToolUse", "PostToolUse"}
+
+
+def test_a_tool_hooks_context_names_the_tool_in_clines_words_and_the_hosts_call() -> None:
+    # Cline's formatHookContextBlock (its agent runtime): tool_name and tool_call_id, each escaped
+    # ("_" doubled first); the tool is Cline's name of the host's (its table), the id the call's.
+    voice = unit_of("cline").voice
+    texts = voice.contexts("PreToolUse", None, None, ["CTX <hook_context>", "TWO"],
+                           call=Call("edit", 'call_7"<x>'))
+    head = '<hook_context source="PreToolUse" tool_name="editor" tool_call_id="call__7_q__lt_x_gt_">'
+    assert texts == (f"{head}\nCTX <\\hook_context>\n</hook_context>", f"{head}\nTWO\n</hook_context>")
+    # Off a tool call (no host call known) the block names what it is told, as before.
+    assert voice.contexts("PostToolUse", None, None, ["c"]) == ('<hook_context source="PostToolUse">\nc\n</hook_context>',)
+
+
+async def test_a_context_block_names_the_models_call_id_on_the_embedded_host(tmp_path: Path) -> None:
+    # A real Cline hook file on the embedded host: the call keeps the model's id (call_0001, as the
+    # lane's scripted model names its first call), and the block names it as Cline 3.0.65 did in the
+    # lane (cline:pre_context, cline:post_context: tool_call_id="call__0001").
+    from conftest import write_script
+
+    from compat_adapter import CompatAdapter, MemoryHost
+    from compat_adapter.host.script import Reply, call
+
+    answer = json.dumps({"contextModification": "LANE-CTX"})
+    hook = write_script(tmp_path / "PostToolUse", f"cat >/dev/null\nprintf 'x\\nHOOK_CONTROL\\t%s\\n' '{answer}'\n")
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("cline", "PostToolUse", None, str(hook))
+        agent = await host.create_agent(script=[Reply(calls=(call("bash", "call_0001", command="true"),)), "done"])
+        await agent.run_turn("go")
+    texts = [str(e.data["text"]) for e in agent.session.of_type("user/message")
+             if e.data["source"]["kind"] == "compat-adapter-hook"]
+    assert texts == ['<hook_context source="PostToolUse" tool_name="run__commands" tool_call_id="call__0001">\n'
+                     "LANE-CTX\n</hook_context>"]
 
 
 def test_clines_own_example_hook_adds_context_and_its_should_continue_is_not_read(tmp_path: Path) -> None:

@@ -166,8 +166,9 @@ NOT_PREDICTED = {
     "kimi:post_context_fast": "whether Kimi's unawaited post-tool hook runs depends on how soon the turn ends (the "
                               "model's latency), which no hook config carries; explain predicts it runs",
     **{f"cline:{kind}": "Cline names the model's own call id (tool_call_id) in the hook_context frame of a tool "
-                        "hook's context; explain replays no model call, so it cannot name one (the lane lists the "
-                        "same difference: message-provenance)" for kind in ("pre_context", "post_context")},
+                        "hook's context; explain replays no model call, so it cannot name one (the lane's embedded "
+                        "side names the call as its scripted model did, and agrees)"
+       for kind in ("pre_context", "post_context")},
     "claude:skill_shell_deny": "PreSkillShellCommand has no row here: explain refuses it with the reason",
     "claude:stop_block_unwrapped": "the CLI ran with a switch of its own process (CLAUDE_CODE_SHINY_FOUNTAIN=0) "
                                    "that no hook config carries; explain predicts the release's default",

@@ -73,3 +73,26 @@ def test_hooks_json_is_a_flat_event_table_and_claudes_wrapper_never_runs(tmp_pat
     # The same table under `hooks` of settings.json is Droid's other place, and runs.
     write(tmp_path / "settings/.factory/settings.json", hooks("Execute"))
     assert len(import_project("factory", tmp_path / "settings", trust_all=True).hooks) == 1
+
+
+async def test_a_session_end_hook_has_droids_60_s_not_claudes_1_5_s(tmp_path: Path) -> None:
+    # Droid 0.215.0 runs every hook with its own timeout, else 60 s (executeHooks: `timeout||60`),
+    # and awaits its SessionEnd hooks at the end of `droid exec`: a SessionEnd hook slower than
+    # Claude's 1.5 s default runs to its end here too (on a loaded machine the lane's recorder did not).
+    from conftest import write_script
+
+    from compat_adapter import CompatAdapter, MemoryHost
+
+    spec = unit_of("factory").spec
+    assert spec.default_timeout_s == 60.0 and {r.timeout_s for r in spec.events} == {None}
+    end = spec.row("SessionEnd")
+    assert end is not None and "timeout-differs" not in {d.code.value for d in end.degradations}
+    done = tmp_path / "ended"
+    hook = write_script(tmp_path / "end.sh", f"cat >/dev/null\nsleep 2\ntouch {done}\n")
+    async with MemoryHost(tmp_path) as host, CompatAdapter(host) as adapter:
+        await adapter.register_hook("factory", "SessionEnd", None, str(hook))
+        agent = await host.create_agent(script=["done"])
+        await agent.run_turn("go")
+        await agent.dispose()
+        await host.settle()
+    assert done.exists()

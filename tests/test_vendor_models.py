@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from compat_adapter.testing.models import ModelServer, serve_model
+from compat_adapter.testing.models import ModelServer, call_ids, serve_model
 from compat_adapter.testing.models.base import EXHAUSTED_TEXT, SIDE_TEXT
 
 TURNS = [{"calls": [{"name": "bash", "arguments": {"command": "ls"}}]}, {"text": "done"}]
@@ -97,6 +97,23 @@ def test_chat_streams_tool_calls_and_usage_then_done() -> None:
         _, plain = post(server, "/v1/chat/completions", {"tools": [{}], "messages": []})
         body = json.loads(plain)
         assert body["choices"][0]["message"] == {"role": "assistant", "content": "done"}
+
+
+@pytest.mark.parametrize("api", ["chat", "anthropic", "responses"])
+def test_call_ids_are_the_ids_the_scripted_model_gives_its_calls(api: str) -> None:
+    # The lane's embedded side names its scripted calls with these, so that a vendor that names the
+    # model's call to the model (Cline's hook_context) reads the same id on both sides.
+    two = [{"calls": [{"name": "bash", "arguments": {"command": "a"}}]},
+           {"calls": [{"name": "bash", "arguments": {"command": "b"}}]}]
+    path = {"chat": "/v1/chat/completions", "anthropic": "/v1/messages", "responses": "/v1/responses"}[api]
+    body: dict[str, Any] = {"tools": [{}], "messages": [], "input": [], "model": "m", "max_tokens": 10}
+    with serve_model(api, two) as server:
+        given = [json.dumps(json.loads(post(server, path, body)[1])) for _ in two]
+    ids = call_ids(api)
+    assert ids is not None
+    for text, expected in zip(given, [next(ids), next(ids)], strict=True):
+        assert f'"{expected}"' in text
+    assert call_ids("generate-content") is None  # Gemini's API names no call: the client numbers them
 
 
 def test_a_request_carrying_a_side_marker_takes_no_turn_though_it_offers_tools() -> None:

@@ -30,7 +30,7 @@ DATA_MODULES = sorted([*VENDOR_DIR.glob("*.py"), *VENDOR_DIR.glob("*/table.py"),
                        VENDOR_DIR / "opencode" / "plugins.py"])
 EXPECTED_EVENTS = {"claude": 32, "codex": 12, "workbuddy": 27, "opencode": 29, "copilot": 25, "gemini": 9, "qwen": 21,
                    "cursor": 23, "factory": 9, "continue": 17, "kimi": 14, "crush": 1, "windsurf": 8, "kilo": 29,
-                   "cline": 6}
+                   "cline": 5}
 APPROXIMATE = {
     ("claude", "MessageDisplay"), ("claude", "StopFailure"), ("codex", "Interrupt"),
     ("workbuddy", "Elicitation"), ("workbuddy", "ElicitationResult"),

@@ -16,6 +16,7 @@ from compat_adapter.model import EventRow
 from compat_adapter.routing.dispatch import GroupResult
 from compat_adapter.routing.verdicts import said
 from compat_adapter.catalog import voice_of
+from compat_adapter.routing.voice import call_of
 
 __all__ = ("kind_of", "vendor_view")
 
@@ -48,8 +49,9 @@ def _contexts(vendor: str, kind: str, event: str, tool: str | None, group: Group
     voice = voice_of(vendor)
     frame = facts.context_frame.get(kind, "{text}")
     subject = group.ran[0].dialect.subject(group.moment) if group.moment is not None and group.ran else None
+    call = call_of(group.moment.fields) if group.moment is not None else None
     return tuple(Read(place=place, text=framed(frame, text, event=event, tool=tool))
-                 for text in voice.contexts(event, tool, subject, texts, group.merged.printed))
+                 for text in voice.contexts(event, tool, subject, texts, group.merged.printed, call=call))
 
 
 def vendor_view(vendor: str, row: EventRow, group: GroupResult) -> VendorView:

@@ -23,7 +23,7 @@ from compat_adapter.host.answers import (
     PreToolDecision,
     QuestionAnswer,
 )
-from compat_adapter.routing.voice import Place, Said
+from compat_adapter.routing.voice import Place, Said, call_of
 
 if TYPE_CHECKING:
     from compat_adapter.model import EventRow
@@ -105,7 +105,8 @@ def _context(group: GroupResult, failed: bool = False) -> str | None:
     voice = first.unit.voice
     tool = _tool(group)[0]
     subject = first.dialect.subject(group.moment) if group.moment is not None else None
-    return "\n\n".join(voice.contexts(first.row.event, tool, subject, texts, group.merged.printed, failed))
+    call = call_of(group.moment.fields) if group.moment is not None else None
+    return "\n\n".join(voice.contexts(first.row.event, tool, subject, texts, group.merged.printed, failed, call))
 
 
 def _place(group: GroupResult, failed: bool = False) -> Place:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
-__all__ = ("Place", "PostBlock", "Said", "Voice", "label")
+__all__ = ("Call", "Place", "PostBlock", "Said", "Voice", "call_of", "label")
 
 #: Where a vendor puts a post-tool block: the result stays and feedback follows it ("context"),
 #: the result is replaced by the reason ("replace"), or the block is ignored ("ignored").
@@ -53,6 +53,21 @@ class Said:
     """The hook's place among the event's hooks."""
     cwd: str | None = None
     """The project folder the hook ran for (Copilot names the hook file relative to it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """The host's tool call an event is about, in host words: its tool and the call's id (the
+    model's own id on a host that keeps it). A vendor may name both beside a hook's context."""
+
+    tool: str
+    id: str
+
+
+def call_of(fields: Mapping[str, object]) -> Call | None:
+    """The call of a tool event's host facts (``tool_name``, ``tool_use_id``); None off tool events."""
+    tool, call = fields.get("tool_name"), fields.get("tool_use_id")
+    return Call(tool, call) if isinstance(tool, str) and isinstance(call, str) and call else None
 
 
 def label(said: Said) -> str:
@@ -102,8 +117,9 @@ class Voice:
         return self.context(event, None, text)
 
     def contexts(self, event: str, tool: str | None, subject: str | None, texts: Sequence[str],
-                 printed: Sequence[str] = (), failed: bool = False) -> tuple[str, ...]:
-        """Each context text as the model reads it, the printed ones by :meth:`printed`."""
+                 printed: Sequence[str] = (), failed: bool = False, call: Call | None = None) -> tuple[str, ...]:
+        """Each context text as the model reads it, the printed ones by :meth:`printed`; ``call``: the
+        host's call on tool events (a vendor that names the call beside the text reads it)."""
         return tuple(self.printed(event, subject, t) if t in printed else self.context(event, tool, t, failed)
                      for t in texts)
 

@@ -5,7 +5,7 @@ of ``@cline/core`` 0.0.86 compiled into the CLI) and measured with the vendor la
   ``timestamp``, ``taskId``, ``sessionContext.rootSessionId``, ``workspaceRoots``, ``workspaceInfo``,
   ``userId``, ``agent_id``, ``parent_agent_id``, then the event's own part: ``tool_call`` and
   ``preToolUse`` (its parameters each as a string), ``tool_result`` and ``postToolUse``,
-  ``taskStart``, ``turn`` and ``taskComplete``, ``userPromptSubmit``, ``error``.
+  ``taskStart``, ``turn`` and ``taskComplete``, ``error`` (no ``userPromptSubmit``: no row serves that event).
 - No matchers: a hook file runs for every occurrence of its event.
 - Output: stdout, trimmed; its last line that starts ``HOOK_CONTROL<TAB>`` (the rest of that line),
   else all of it, is parsed as JSON; the exit code and stderr are never read, and a timeout or a
@@ -124,8 +124,6 @@ class ClineDialect(ClaudeDialect):
                                       "success": not failed, "executionTimeMs": f.get("duration_ms", 0)}
         elif event == "TaskStart":
             out["taskStart"] = {"taskMetadata": {}}
-        elif event == "UserPromptSubmit":
-            out["userPromptSubmit"] = {"prompt": claude.get("prompt", ""), "attachments": []}
         elif event == "TaskComplete":
             out.update(iteration=step, turn={"outputText": claude.get("last_assistant_message") or "",
                                              "status": "completed"}, taskComplete={"taskMetadata": {}})

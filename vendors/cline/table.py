@@ -14,8 +14,11 @@ against the scripted model):
   stdout, else the whole stdout, as JSON; the exit code and stderr are never read. ``cancel: true``
   ends the whole run (the call does not run); ``contextModification`` (or ``context``, or a lone
   ``errorMessage``) is context for the model; PreToolUse's ``overrideInput`` replaces the input.
-- Every other event is started detached and never read: TaskStart, UserPromptSubmit, TaskComplete,
-  TaskError (the CLI never sets ``blockingRunStartHooks``).
+- Every other event is started detached and never read: TaskStart, TaskComplete, TaskError (the CLI
+  never sets ``blockingRunStartHooks``).
+- A UserPromptSubmit hook file is found and never runs for a prompt: its runtime starts it on a user
+  message its agent runtime adds mid-run (a completion reminder), and the session runtime hands the
+  typed prompt in as the run's initial messages with an empty input (``run("")``), which adds none.
 """
 
 from compat_adapter.vendor import MatcherEngine, RulesSpec, degrade
@@ -25,8 +28,8 @@ from vendors.claude.table import CLAUDE_ONLY
 RELEASE = "3.0.65"
 
 #: Cline's event → the Claude row of the same moment, which its row is derived from.
-CLINE_EVENTS = {"TaskStart": "SessionStart", "UserPromptSubmit": "UserPromptSubmit", "PreToolUse": "PreToolUse",
-                "PostToolUse": "PostToolUse", "TaskComplete": "Stop", "TaskError": "StopFailure"}
+CLINE_EVENTS = {"TaskStart": "SessionStart", "PreToolUse": "PreToolUse", "PostToolUse": "PostToolUse",
+                "TaskComplete": "Stop", "TaskError": "StopFailure"}
 #: Cline's name for each event inside its payload (``hookName``: the runtime's own event names).
 HOOK_NAMES = {"TaskStart": "agent_start", "TaskResume": "agent_resume", "TaskCancel": "agent_abort",
               "TaskComplete": "agent_end", "TaskError": "agent_error", "PreToolUse": "tool_call",
@@ -45,6 +48,12 @@ OWN_UNSERVED = (
     ("SessionShutdown", "Cline's file-hook runner starts it only after an aborted run, beside TaskCancel; no row "
                         "serves it yet."),
     ("PreCompact", "Cline 3.0.65 finds a PreCompact hook file but maps it to no runtime event, so it never runs."),
+    ("UserPromptSubmit", "Cline 3.0.65 never runs it for a prompt (measured, lane case cline:prompt_observe; read in "
+                         "the release): it starts the hook on a user message its agent runtime adds during a run (a "
+                         "completion reminder), and its session runtime hands the typed prompt in as the run's "
+                         "initial messages (run(\"\")), which adds none, in a `cline \"<prompt>\"` run and a "
+                         "session alike. The host adds no such message, so no row serves it: the hook never runs "
+                         "here either."),
 )
 #: Why Claude's other events are no rows here.
 NOT_CLINE = "Cline 3.0.65 has no such hook event, so a hook on it never runs."
@@ -67,12 +76,6 @@ _DETACHED = degrade(
     "Cline starts this hook detached and does not wait for it or read it (measured, 3.0.65: the run ended "
     "before a slow hook had logged), where this host waits for each: a slow hook here delays the session.",
 )
-_NO_PROMPT = degrade(
-    "timing-differs",
-    "A `cline \"<prompt>\"` run never fires UserPromptSubmit for the prompt it starts with (measured, 3.0.65, "
-    "lane case cline:observe with it configured: the runtime's message-added event carries no typed prompt), "
-    "where this host fires it for every prompt; Cline fires it only for prompts typed into a session.",
-)
 _HALTS = degrade(
     "decision-narrowed",
     "Cline has no per-call deny: cancel: true ends the whole run with the hook's errorMessage as its error, and "
@@ -92,8 +95,9 @@ _REWRITE = degrade(
 _CONTEXT_FRAME = degrade(
     "message-provenance",
     "Cline hands the model a tool hook's context as <hook_context source=… tool_name=… tool_call_id=…> in one "
-    "user message after the tool's result, every hook of the call joined in it; this host words it the same "
-    "but names the host's call and tool ids, which differ from the model's own.",
+    "user message after the tool's result, every hook of the call joined in it; this host words it the same, "
+    "the tool by Cline's name of the host's tool and the call by the host's call id, which is the model's own "
+    "only where the host keeps the model's ids.",
 )
 
 #: Cline's tools (those `cline --json` offers the model, 3.0.65): vendor name, host name, and the
@@ -137,11 +141,10 @@ OWN_LOSSES = (_OWN, _PAYLOAD)
 #: Row losses of Cline's own, by event.
 OWN_ROW_LOSSES = {
     "TaskStart": (_DETACHED,), "TaskComplete": (_DETACHED,), "TaskError": (_DETACHED,),
-    "UserPromptSubmit": (_DETACHED, _NO_PROMPT),
     "PreToolUse": (_HALTS, _NO_MATCHER, _REWRITE, _CONTEXT_FRAME), "PostToolUse": (_NO_MATCHER, _CONTEXT_FRAME),
 }
 #: What each row's answer can do under Cline: nothing where the hook is started and forgotten.
-OWN_BLOCKING = {"TaskStart": "observe", "UserPromptSubmit": "observe", "TaskComplete": "observe",
+OWN_BLOCKING = {"TaskStart": "observe", "TaskComplete": "observe",
                 "TaskError": "observe", "PreToolUse": "verdict", "PostToolUse": "context"}
 #: Claude's losses about what a hook's answer does, moot where Cline reads nothing of it.
 ANSWER_LOSSES = frozenset({"message-provenance", "output-field-ignored", "output-rewrite-ignored",

@@ -18,10 +18,9 @@ UNIT = vendor_unit(
     # A PostToolUse cancel ends the run like a PreToolUse one; no block of a single call exists.
     voice=ClineVoice("cline", post_block="ignored", pre_tool_context=True),
     # Measured (lane, cline --json 3.0.65): tool-hook context is a user message after the result;
-    # TaskStart and UserPromptSubmit are started detached, so their answers reach no one.
-    # A `cline "<prompt>"` run never fires UserPromptSubmit for its prompt (lane case cline:prompt_observe).
-    landing=Facts(context={"pre": "message:user", "post": "message:user"}, rewrites_input=True,
-                  unfired=frozenset({"UserPromptSubmit"})),
+    # TaskStart is started detached, so its answer reaches no one. UserPromptSubmit has no row: Cline
+    # never runs it for a prompt (table.OWN_UNSERVED).
+    landing=Facts(context={"pre": "message:user", "post": "message:user"}, rewrites_input=True),
     permissions=None,  # Cline's auto-approve settings are its own, not read here
     host=None,  # no host face yet: port does not write Cline's hook files
 )

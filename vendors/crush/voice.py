@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from compat_adapter.vendor import Said, Voice
+from compat_adapter.vendor import Call, Said, Voice
 
 __all__ = ("CrushVoice",)
 
@@ -23,6 +23,6 @@ class CrushVoice(Voice):
         return None
 
     def contexts(self, event: str, tool: str | None, subject: str | None, texts: Sequence[str],
-                 printed: Sequence[str] = (), failed: bool = False) -> tuple[str, ...]:
+                 printed: Sequence[str] = (), failed: bool = False, call: Call | None = None) -> tuple[str, ...]:
         # aggregate(): one context, the hooks' own joined by newlines in config order.
         return ("\n".join(texts),) if texts else ()

@@ -1,6 +1,7 @@
 """Factory Droid's table, derived from Claude Code's: Droid's events are Claude's rows of the same
-name, without Claude's official-bridge alternative, with the losses the vendor lane measured on
-Droid added; Droid's own facts (:mod:`vendors.factory.table`) replace Claude's."""
+name, without Claude's official-bridge alternative and without Claude's per-event timeouts, with the
+losses the vendor lane measured on Droid added; Droid's own facts (:mod:`vendors.factory.table`)
+replace Claude's."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ FACTORY = VendorSpec.model_validate({
     **CLAUDE.model_dump(),
     **OWN,
     "losses": (*CLAUDE.losses[:1], *OWN_LOSSES),
-    "events": tuple(row.model_copy(update={"official": None,
-                                           "degradations": (*row.degradations, *OWN_ROW_LOSSES.get(row.event, ()))})
+    # Droid has no per-event timeout (table.TIMEOUT_S): Claude's, and Claude's losses about them, go.
+    "events": tuple(row.model_copy(update={"official": None, "timeout_s": None, "degradations": (
+                        *(d for d in row.degradations if row.timeout_s is None or d.code.value != "timeout-differs"),
+                        *OWN_ROW_LOSSES.get(row.event, ()))})
                     for row in CLAUDE.events if row.event in DROID_EVENTS),
     "unserved": tuple((row.event, NOT_DROID) for row in CLAUDE.events if row.event not in DROID_EVENTS),
 })

@@ -63,8 +63,16 @@ OWN_ROW_LOSSES = {
 }
 
 
+#: Droid runs every hook with the hook's own timeout, else 60 s (0.215.0: its executeHooks,
+#: ``T.timeout||60`` seconds, the hooks of one event in parallel), on every event alike: none of
+#: Claude's per-event defaults (SessionEnd's 1.5 s, UserPromptSubmit's 30 s) nor Claude's shared
+#: SessionEnd budget, whose loss is moot here (Droid awaits its SessionEnd hooks at the end of
+#: `droid exec` with no budget of their own: its executeSessionEndHooks).
+TIMEOUT_S = 60.0
+
 #: Droid's own facts over Claude's table (vendors/factory/spec.py derives the table from them).
 OWN = {
+    "default_timeout_s": TIMEOUT_S,
     "id": "factory",
     "aliases": ("droid", "factory-droid"),
     **CLAUDE_ONLY,

@@ -27,6 +27,7 @@ from compat_adapter.testing.lane.outcome import (
 )
 from compat_adapter.permissions.grade import RULE_PREFIX
 from compat_adapter.testing.lane.hookserver import serve_hooks
+from compat_adapter.testing.models import call_ids
 from compat_adapter.testing.lane.run import VendorRecord, hook_files, prepare_project, run_vendor
 from compat_adapter.testing.lane.scenarios import EDIT_TEXT, SHOWN_MARKERS, Case
 from compat_adapter.testing.lane.vendors import cli_for
@@ -154,7 +155,11 @@ async def embedded_outcome(case: Case, run: Path) -> Outcome:
     call_of = {"shell": lambda value: {"name": "bash", "arguments": {"command": value, **cli.extra_args}},
                "read": lambda value: {"name": "read", "arguments": {"path": value}},
                "write": lambda value: {"name": "write", "arguments": {"path": value, "content": EDIT_TEXT}}}
-    script = [{"tools": [call_of[kind](value)]} if kind in call_of else value for kind, value in case.steps]
+    # Each call carries the id the vendor side's scripted model gives it (``call_0001`` …), as a
+    # host keeps its model's call ids: a vendor that names the call to the model names the same one.
+    ids = call_ids(cli.api)
+    script = [{"tools": [{**call_of[kind](value), **({"id": next(ids)} if ids is not None else {})}]}
+              if kind in call_of else value for kind, value in case.steps]
     degradations: dict[str, tuple[str, ...]] = {}
     per_hook: list[tuple[str, str, tuple[str, ...]]] = []
     async with MemoryHost(proj) as host, _served(case, run):

@@ -6,13 +6,22 @@ or a prompt/agent hook) sent the model. A request that offers no tools (a title 
 request) does not consume a turn: it gets a short fixed text.
 """
 
-from compat_adapter.testing.models.base import ModelCall, ModelServer, ModelTurn, RequestRecord, turns_from_json
+import itertools
+from collections.abc import Iterator
 
-__all__ = ("ModelCall", "ModelServer", "ModelTurn", "RequestRecord", "serve_model", "turns_from_json")
+from compat_adapter.testing.models.base import (
+    ModelCall,
+    ModelServer,
+    ModelTurn,
+    RequestRecord,
+    numbered,
+    turns_from_json,
+)
+
+__all__ = ("ModelCall", "ModelServer", "ModelTurn", "RequestRecord", "call_ids", "serve_model", "turns_from_json")
 
 
-def serve_model(api: str, turns: object, **options: object) -> ModelServer:
-    """A started server for ``api`` (``anthropic``, ``responses``, ``chat`` or ``generate-content``)."""
+def _server_of(api: str) -> type[ModelServer]:
     from compat_adapter.testing.models.anthropic import AnthropicServer
     from compat_adapter.testing.models.chat import ChatServer
     from compat_adapter.testing.models.generate_content import GenerateContentServer
@@ -22,6 +31,18 @@ def serve_model(api: str, turns: object, **options: object) -> ModelServer:
                                            "chat": ChatServer, "generate-content": GenerateContentServer}
     if api not in kinds:
         raise ValueError(f"unknown wire API {api!r}; one of {sorted(kinds)}")
-    server = kinds[api](turns_from_json(turns), **options)  # type: ignore[arg-type]
+    return kinds[api]
+
+
+def serve_model(api: str, turns: object, **options: object) -> ModelServer:
+    """A started server for ``api`` (``anthropic``, ``responses``, ``chat`` or ``generate-content``)."""
+    server = _server_of(api)(turns_from_json(turns), **options)  # type: ignore[arg-type]
     server.start()
     return server
+
+
+def call_ids(api: str) -> Iterator[str] | None:
+    """The ids the scripted model of ``api`` gives its tool calls, in order (``call_0001`` …), so
+    that a scripted host can name its calls as the model did; None where the API names none."""
+    prefix = _server_of(api).call_prefix
+    return None if prefix is None else (numbered(prefix, n) for n in itertools.count(1))

@@ -11,10 +11,13 @@ from compat_adapter.testing.models.base import ModelServer, ModelTurn, Response,
 __all__ = ("AnthropicServer",)
 
 MODEL = "claude-opus-5-5"
+#: The ids of its tool calls: ``toolu_0001`` on.
+CALL_PREFIX = "toolu_"
 
 
 class AnthropicServer(ModelServer):
     api = "anthropic"
+    call_prefix = CALL_PREFIX
 
     def handle(self, method: str, path: str, body: Any) -> Response:
         route = path.split("?", 1)[0]
@@ -45,7 +48,7 @@ class AnthropicServer(ModelServer):
         if turn.text is not None:
             blocks.append({"type": "text", "text": turn.text})
         for c in turn.calls:
-            blocks.append({"type": "tool_use", "id": self.next_id("toolu_"), "name": c.name,
+            blocks.append({"type": "tool_use", "id": self.next_id(CALL_PREFIX), "name": c.name,
                            "input": dict(c.arguments)})
         return blocks
 

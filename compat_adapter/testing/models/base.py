@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ("EXHAUSTED_TEXT", "SIDE_TEXT", "ModelCall", "ModelServer", "ModelTurn", "RequestRecord", "Response",
-           "turns_from_json")
+           "numbered", "turns_from_json")
 
 #: What the model says once its turns are used up, and to requests that offer no tools.
 EXHAUSTED_TEXT = "(script exhausted)"
@@ -93,10 +93,18 @@ class Response:
     content_type: str = "application/json"
 
 
+def numbered(prefix: str, n: int) -> str:
+    """The ``n``-th id of a kind a scripted model gives (``call_0001``)."""
+    return f"{prefix}{n:04d}"
+
+
 class ModelServer:
     """A scripted model on ``http://127.0.0.1:<port>``; subclasses speak one wire API."""
 
     api = "base"
+    #: What the ids of the model's tool calls start with (``<prefix>0001``, one counter per run);
+    #: None where the wire API names no call (the client numbers them).
+    call_prefix: str | None = None
 
     def __init__(self, turns: Iterable[ModelTurn], *, host: str = "127.0.0.1", port: int = 0,
                  log_path: Path | None = None, side_markers: Iterable[str] = ()) -> None:
@@ -152,7 +160,7 @@ class ModelServer:
 
     def next_id(self, prefix: str) -> str:
         counter = self._ids.setdefault(prefix, itertools.count(1))
-        return f"{prefix}{next(counter):04d}"
+        return numbered(prefix, next(counter))
 
     def record(self, method: str, path: str, body: Any, main: bool) -> tuple[int, ModelTurn]:
         """Log a request; a main request (one offering tools) takes the next turn, unless its

@@ -12,10 +12,13 @@ from compat_adapter.testing.models.base import ModelServer, Response, sse
 __all__ = ("ChatServer",)
 
 MODEL = "mock-model"
+#: The ids of its tool calls: ``call_0001`` on.
+CALL_PREFIX = "call_"
 
 
 class ChatServer(ModelServer):
     api = "chat"
+    call_prefix = CALL_PREFIX
 
     def handle(self, method: str, path: str, body: Any) -> Response:
         route = path.split("?", 1)[0]
@@ -26,7 +29,7 @@ class ChatServer(ModelServer):
             return Response(404, {"error": {"message": f"no route {path}", "type": "not_found"}})
         _, turn = self.record(method, path, body, main=bool(body.get("tools")))
         model = str(body.get("model") or MODEL)
-        calls = [{"id": self.next_id("call_"), "type": "function",
+        calls = [{"id": self.next_id(CALL_PREFIX), "type": "function",
                   "function": {"name": c.name, "arguments": json.dumps(dict(c.arguments))}} for c in turn.calls]
         finish = "tool_calls" if calls else "stop"
         rid = self.next_id("chatcmpl-")

@@ -13,10 +13,13 @@ from compat_adapter.testing.models.base import ModelServer, Response, sse
 __all__ = ("ResponsesServer",)
 
 MODEL = "mock-model"
+#: The ids of its tool calls: ``call_0001`` on.
+CALL_PREFIX = "call_"
 
 
 class ResponsesServer(ModelServer):
     api = "responses"
+    call_prefix = CALL_PREFIX
 
     def handle(self, method: str, path: str, body: Any) -> Response:
         route = path.split("?", 1)[0]
@@ -32,7 +35,7 @@ class ResponsesServer(ModelServer):
             items.append({"type": "message", "id": self.next_id("msg_"), "role": "assistant", "status": "completed",
                           "content": [{"type": "output_text", "text": turn.text, "annotations": []}]})
         for c in turn.calls:
-            items.append({"type": "function_call", "id": self.next_id("fc_"), "call_id": self.next_id("call_"),
+            items.append({"type": "function_call", "id": self.next_id("fc_"), "call_id": self.next_id(CALL_PREFIX),
                           "name": c.name, "arguments": json.dumps(dict(c.arguments)), "status": "completed"})
         response = {"id": self.next_id("resp_"), "object": "response", "created_at": int(time.time()),
                     "status": "completed", "model": str(body.get("model") or MODEL), "output": items,
