@@ -61,9 +61,9 @@ OWN_ROW_LOSSES = {
         "host does: droid exec --output-format stream-jsonrpc with a prompt (measured, vendor lane) or with "
         "--input-format stream-jsonrpc, the mode Factory's SDKs drive and its own process transport spawns "
         "(its bundle: the session's processUserMessage is the one caller). Plain droid exec never fires it "
-        "(measured with --output-format json; its text and stream-json runners call no such hook either, "
-        "per its bundle), so for a run started that way a hook that blocks or adds context here acts where "
-        "Droid would not have run it."),),
+        "(measured with text, json and stream-json output; its stream-json input runner calls no such hook "
+        "either, per its bundle), so for a run started that way a hook that blocks or adds context here "
+        "acts where Droid would not have run it."),),
 }
 
 
