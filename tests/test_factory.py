@@ -116,3 +116,15 @@ def test_a_prompt_decision_block_blocks_nothing_under_droid_but_exit_2_and_conti
     assert droid.decode("UserPromptSubmit", run(0, json.dumps({"continue": False}))).stop
     # Elsewhere Droid keeps Claude's top-level block (lane cases stop_block_json agree).
     assert droid.decode("Stop", run(0, said)).decision == "block"
+
+
+def test_the_prompt_row_says_a_decision_block_rejects_nothing_and_keeps_no_claude_wording_that_it_does() -> None:
+    """The row Droid derives from Claude's words its own output loss: Claude's says a block rejects
+    the prompt, which under Droid (and this dialect) it does not."""
+    row = unit_of("factory").spec.row("UserPromptSubmit")
+    assert row is not None
+    ignored = [d.text for d in row.degradations if d.code.value == "output-field-ignored"]
+    assert len(ignored) == 1 and ignored[0].startswith("A decision:block rejects nothing")
+    claude = unit_of("claude").spec.row("UserPromptSubmit")
+    assert claude is not None
+    assert any(d.text.startswith("A block or continue:false rejects the prompt") for d in claude.degradations)

@@ -63,8 +63,17 @@ OWN_ROW_LOSSES = {
         "(its bundle: the session's processUserMessage is the one caller). Plain droid exec never fires it "
         "(measured with text, json and stream-json output; its stream-json input runner calls no such hook "
         "either, per its bundle), so for a run started that way a hook that blocks or adds context here "
-        "acts where Droid would not have run it."),),
+        "acts where Droid would not have run it."),
+        degrade(
+            "output-field-ignored",
+            "A decision:block rejects nothing, under Droid 0.215.0 (its hook runner reads no decision on "
+            "UserPromptSubmit; measured, vendor lane prompt_block) as here: exit 2 or continue:false reject "
+            "the prompt before any model call, under Droid and here, and \"UserPromptSubmit operation blocked by hook: "
+            "<reason>\" (or the stopReason) reaches the person as the host's notice, not as Droid's own "
+            "transcript line."),),
 }
+#: Claude's losses of a row that Droid words anew above (Claude's text would say what Droid does not).
+REWORDED = {"UserPromptSubmit": frozenset({"output-field-ignored"})}
 
 
 #: Droid runs every hook with the hook's own timeout, else 60 s (0.215.0: its executeHooks,
