@@ -63,7 +63,8 @@ RULES_CODES = ("SOURCE_MISSING", "REMOTE_SOURCE")
 def hook_files() -> list[tuple[str, Path]]:
     # Each corpus folder is named by its vendor's id or alias (the registry resolves it).
     return [(vendor_of(f"{folder.name}/"), f) for folder in sorted(p for p in CORPUS.iterdir() if p.is_dir())
-            for f in sorted(folder.rglob("*")) if f.is_file() and f.suffix in HOOK_SUFFIXES]
+            for f in sorted(folder.rglob("*")) if f.is_file()
+            and (f.suffix in HOOK_SUFFIXES or (not f.suffix and f.read_bytes().startswith(b"#!")))]
 
 
 def grade_file(vendor: str, path: Path, host: str) -> tuple[list[dict], str | None]:

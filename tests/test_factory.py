@@ -96,3 +96,35 @@ async def test_a_session_end_hook_has_droids_60_s_not_claudes_1_5_s(tmp_path: Pa
         await agent.dispose()
         await host.settle()
     assert done.exists()
+
+
+def test_a_prompt_decision_block_blocks_nothing_under_droid_but_exit_2_and_continue_false_do() -> None:
+    """Droid 0.215.0 rejects a prompt on exit 2 or ``continue: false`` and reads no ``decision`` there
+    (lane case factory:prompt_block, ``droid exec -o stream-jsonrpc``); Claude's block still blocks."""
+    from compat_adapter.runtime.process import ProcessOutcome
+
+    def run(code: int, stdout: str = "", stderr: str = "") -> ProcessOutcome:
+        return ProcessOutcome(exit_code=code, stdout=stdout, stderr=stderr, timed_out=False, truncated=False,
+                              cause=None, duration_ms=1.0, signal=None)
+
+    droid, claude = unit_of("factory").dialect, unit_of("claude").dialect
+    said = json.dumps({"decision": "block", "reason": "no"})
+    assert claude.decode("UserPromptSubmit", run(0, said)).decision == "block"
+    ignored = droid.decode("UserPromptSubmit", run(0, said))
+    assert ignored.decision != "block" and not ignored.stop
+    assert droid.decode("UserPromptSubmit", run(2, stderr="no")).decision == "block"
+    assert droid.decode("UserPromptSubmit", run(0, json.dumps({"continue": False}))).stop
+    # Elsewhere Droid keeps Claude's top-level block (lane cases stop_block_json agree).
+    assert droid.decode("Stop", run(0, said)).decision == "block"
+
+
+def test_the_prompt_row_says_a_decision_block_rejects_nothing_and_keeps_no_claude_wording_that_it_does() -> None:
+    """The row Droid derives from Claude's words its own output loss: Claude's says a block rejects
+    the prompt, which under Droid (and this dialect) it does not."""
+    row = unit_of("factory").spec.row("UserPromptSubmit")
+    assert row is not None
+    ignored = [d.text for d in row.degradations if d.code.value == "output-field-ignored"]
+    assert len(ignored) == 1 and ignored[0].startswith("A decision:block rejects nothing")
+    claude = unit_of("claude").spec.row("UserPromptSubmit")
+    assert claude is not None
+    assert any(d.text.startswith("A block or continue:false rejects the prompt") for d in claude.degradations)

@@ -113,4 +113,4 @@ async def test_a_call_to_a_tool_denied_whole_reads_the_ai_sdk_error_without_inva
         agent = await host.create_agent(script=[Reply(calls=(call("bash", command="rm -rf build"),)), "done"])
         await agent.run_turn("go")
     assert [e.data["text"] for e in agent.session.of_type("tool/result")] == [
-        "Model tried to call unavailable tool 'bash'. Available tools: ask_user_question, edit, read, task, todo, write."]
+        "Model tried to call unavailable tool 'bash'. Available tools: edit, glob, grep, read, skill, task, todowrite, write."]

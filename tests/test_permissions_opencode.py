@@ -167,9 +167,12 @@ async def test_a_call_to_a_tool_denied_whole_still_runs_the_after_hooks(tmp_path
         await agent.run_turn("go")
     texts = [e.data["text"] for e in agent.session.of_type("tool/result")]
     # The list is of the tools the host offered (bash not among them), in OpenCode's names where it
-    # has them, sorted, with OpenCode's own `invalid`.
+    # has them (todo is todowrite, subagent is task), sorted, with OpenCode's own `invalid`; the host's
+    # ask_user_question is OpenCode's question, which `opencode run` denies its session: not offered.
+    # Measured (real-config lane, opencode.workers-sdk.json, 1.18.33, webfetch denied there too):
+    # `… Available tools: edit, glob, grep, invalid, read, skill, task, todowrite, write.`
     assert texts == ["The arguments provided to the tool are invalid: Model tried to call unavailable tool 'bash'. "
-                     "Available tools: ask_user_question, edit, invalid, read, task, todo, write."]
+                     "Available tools: edit, glob, grep, invalid, read, skill, task, todowrite, write."]
     assert seen == ["after"] and (root / "build").is_dir()
 
 
@@ -193,6 +196,23 @@ async def test_a_tool_denied_whole_is_not_offered_to_the_model(tmp_path: Path) -
     assert offers == [tuple(TOOLS)]
     # The edit tools stay: edit's last rule denies one pattern, not `*`.
     assert offered is not None and "bash" not in offered and {"edit", "write", "read"} <= set(offered)
+    # `opencode run` denies its session the question tool (run.ts), whatever the config says.
+    assert "ask_user_question" not in offered and {"glob", "grep", "todo", "subagent"} <= set(offered)
+
+
+async def test_a_config_allowing_questions_does_not_lift_the_run_sessions_deny(tmp_path: Path) -> None:
+    # OpenCode merges the session's rules after the agent's (its config's included) where it picks the
+    # request's tools, so `question: allow` in opencode.json still leaves `opencode run` without it.
+    from vendors.opencode.permissions import from_config, hidden_tools
+
+    assert hidden_tools(from_config({"question": "allow"}), ["question", "bash"]) == {"question"}
+    assert hidden_tools(from_config({"bash": "deny"}), ["question", "bash", "todowrite"]) == {"question", "bash"}
+    root = _project(tmp_path, {"permission": {"question": "allow", "bash": "deny"}})
+    async with MemoryHost(root) as host, CompatAdapter(host) as adapter:
+        await register_import(adapter, import_project("opencode", root))
+        agent = await host.create_agent(script=["done"])
+        await agent.run_turn("go")
+    assert agent.offered is not None and not {"ask_user_question", "bash"} & set(agent.offered)
 
 
 def test_the_unavailable_tool_error_lists_the_offered_tools_sorted_with_invalid() -> None:
@@ -225,3 +245,21 @@ def test_legacy_tool_switches_are_rules_before_the_permission_block(tmp_path: Pa
     assert [(r.tool, r.specifier, r.behavior, r.origin.rsplit(":", 1)[1]) for r in rules] == [
         ("edit", None, "deny", "tools.edit"), ("bash", None, "allow", "tools.bash"),
         ("edit", "docs/*", "allow", "permission.edit['docs/*']")]
+
+
+async def test_a_skill_rule_is_asked_by_the_skills_name(tmp_path: Path) -> None:
+    # OpenCode's skill tool asks `skill` with the skill's name (1.18.33 binary); a deny of one name
+    # refuses that skill in OpenCode's words and leaves the others loadable.
+    root = _project(tmp_path, {"permission": {"skill": {"*": "allow", "deploy-*": "deny"}}})
+    for name in ("deploy-prod", "lint"):
+        (root / ".agents" / "skills" / name).mkdir(parents=True)
+        (root / ".agents" / "skills" / name / "SKILL.md").write_text(f"---\nname: {name}\n---\nsteps for {name}\n")
+    async with MemoryHost(root) as host, CompatAdapter(host) as adapter:
+        await register_import(adapter, import_project("opencode", root))
+        agent = await host.create_agent(script=[Reply(calls=(call("skill", name="deploy-prod"),)),
+                                                Reply(calls=(call("skill", name="lint"),)), "done"])
+        await agent.run_turn("go")
+    texts = [e.data["text"] for e in agent.session.of_type("tool/result")]
+    assert texts[0].startswith("The user has specified a rule which prevents you from using this specific tool call.")
+    assert '"pattern":"deploy-*","action":"deny"' in texts[0]
+    assert "<skill_instructions>\nsteps for lint\n</skill_instructions>" in texts[1]

@@ -13,6 +13,7 @@ edit under Gemini CLI and here alike).
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -43,13 +44,18 @@ SUBSET = (
     ("gemini/co-safety.json", "edit"),
     ("claude/plugin-superpowers.hooks.json", "session"),
     ("claude/settings.game-studios.json", "destructive"),
+    # Turn 5: a Kimi config whose real Stop script runs, Cline's event-named hook files, a Kilo permission file.
+    ("kimi/config.troopai-adk.toml", "stop"),
+    ("cline/clineshield/PreToolUse", "benign"),
+    ("kilo/kilo.turbo-ea.json", "destructive"),
 )
 HOOK_SUFFIXES = {".json", ".jsonc", ".toml", ".ts", ".js"}
 
 
 def test_every_hook_file_of_the_corpus_has_its_place_in_the_lane() -> None:
-    on_disk = {p.relative_to(CORPUS).as_posix() for p in CORPUS.rglob("*")
-               if p.is_file() and p.suffix in HOOK_SUFFIXES and p != MANIFEST}
+    # A hook file that is itself the program (Cline's event-named scripts) has no suffix: its #! says so.
+    on_disk = {p.relative_to(CORPUS).as_posix() for p in CORPUS.rglob("*") if p.is_file() and p != MANIFEST
+               and (p.suffix in HOOK_SUFFIXES or (not p.suffix and p.read_bytes().startswith(b"#!")))}
     assert set(corpus_files()) == on_disk
     for source in corpus_files():
         layout = install(source)
@@ -361,3 +367,71 @@ def test_a_real_scripts_run_and_text_are_seen_under_the_vendor_and_here(subset: 
     for outcome in (r.vendor, r.ours):
         assert any("You have superpowers" in i.text for items in outcome.texts for i in items), outcome.side
     assert not [d for d in r.verdict.differences if d.facet == f"ran:{start}"]
+
+
+def test_a_hook_that_prints_the_models_own_command_back_writes_no_hook_text() -> None:
+    """ClineShield's PostToolUse logs its input pretty-printed (jq) on stderr, so one of its lines is
+    the scripted command as a JSON string; Cline's tool result quotes the command too, so that line
+    "reached the model" under Cline and not here. It is the model's own call, not the hook's text:
+    in either quoting it is no text facet. A line the hook wrote itself still is one."""
+    hook = "bash .clinerules/hooks/PostToolUse"
+    case = Case("cline", "x/benign", steps=(("shell", "echo ran > tool-ran.txt"), ("text", "done")),
+                prompt="run the lane step")
+    said = '{\n  "commands": [\n    "echo ran > tool-ran.txt"\n  ]\n}\nthe hook itself said this\n'
+
+    def trace() -> Trace:
+        return Trace(((1, ("vendor-cli",)), (100, ("/bin/sh", "-c", hook))), {100: 1}, ((100, 2, "pipe:[1]", said),))
+
+    read = ((Item("tool", "tool_result", '[{"query":"echo ran > tool-ran.txt","result":""}]', 1),),)
+    verdict = judge(case, [hook], Side(_outcome("vendor", read), trace(), ("/v",)),
+                    Side(_outcome("embedded"), trace(), ("/o",)))
+    facets = {d.facet for d in verdict.differences}
+    assert not any("echo ran" in f for f in facets), facets
+    # The hook's own line is a text facet all the same (it reached the model on neither side).
+    read_too = ((Item("tool", "tool_result", "the hook itself said this", 1),),)
+    seen = judge(case, [hook], Side(_outcome("vendor", read_too), trace(), ("/v",)),
+                 Side(_outcome("embedded"), trace(), ("/o",)))
+    assert [d.facet for d in seen.differences] == ["text:the hook itself said this"]
+
+
+def test_a_hook_file_that_is_its_own_program_is_observed_by_its_path() -> None:
+    """Cline's hooks are event-named scripts: the corpus file is laid out where Cline loads it (with
+    the repository's sibling hook file, which Cline loads as well and the embedded side imports), and
+    the process observer looks for each file's path."""
+    layout, cases = cases_of("cline/clineshield/PreToolUse", ["destructive"])
+    assert layout.imports == (".clinerules/hooks/PreToolUse", ".clinerules/hooks/PostToolUse")
+    assert all(layout.files[name].startswith("#!/bin/bash") for name in layout.imports) and not layout.standins
+    assert case_commands(cases[0]) == list(layout.imports)
+
+
+def test_a_teams_kimi_config_keeps_its_keys_beside_the_lanes_model() -> None:
+    """troopai's project Kimi config names its own provider and model: the lane's Kimi driver drops
+    those (and the keys it sets itself) and keeps the rest, its hooks and its [thinking]."""
+    from vendors.kimi.lane import without_model
+
+    kept = without_model((CORPUS / "kimi/config.troopai-adk.toml").read_text(encoding="utf-8"))
+    data = tomllib.loads(kept)
+    assert "default_model" not in data and "providers" not in data and "models" not in data
+    assert data["thinking"]["effort"] == "max"
+    assert [h["command"] for h in data["hooks"]] == ["python3 -m tools.kimi_hooks stop",
+                                                     "python3 -m tools.kimi_hooks subagent-stop"]
+
+
+@pytest.mark.vendor
+def test_kimi_and_cline_run_the_teams_own_hooks_under_the_vendor_and_here(subset: tuple[list, list, dict]) -> None:
+    """troopai's Stop hook (``python3 -m tools.kimi_hooks stop``, its real module) runs once under
+    Kimi Code and once here; ClineShield's two event-named scripts each run once per call under Cline
+    and here, each answering Cline's JSON."""
+    _, _, by_name = subset
+    for name, kind, want in (("kimi:config.troopai-adk.toml/stop", "config.troopai-adk.toml/stop",
+                              {"python3 -m tools.kimi_hooks stop": 1, "python3 -m tools.kimi_hooks subagent-stop": 0}),
+                             ("cline:clineshield_PreToolUse/benign", "clineshield_PreToolUse/benign",
+                              {".clinerules/hooks/PreToolUse": 1, ".clinerules/hooks/PostToolUse": 1})):
+        r = by_name[name]
+        assert r.failure is None and r.verdict is not None and r.verdict.status == "agree", name
+        run = by_name["root"] / r.case.vendor / kind
+        for side, log in (("vendor", run / "vendor" / "out" / "procs.strace"), ("ours", run / "embedded" / "procs.strace")):
+            runs = hook_runs(parse(log.read_text()), case_commands(r.case))
+            assert {c: sum(h.command == c for h in runs) for c in want} == want, (name, side)
+            if r.case.vendor == "cline":
+                assert all(json.loads(h.stdout) is not None for h in runs), (name, side)

@@ -107,6 +107,8 @@ class ClaudeDialect(ClaudePayload):
         "PermissionRequest", "SessionEnd", "TaskCreated", "StopFailure"})
     #: The pre-tool ``permissionDecision`` values the vendor knows; any other is a schema break.
     pre_tool_decisions: ClassVar[tuple[str, ...]] = ("allow", "deny", "ask", "defer")
+    #: Events whose top-level ``decision: "block"`` blocks; elsewhere ``decision`` is an ignored field.
+    top_level_block: ClassVar[frozenset[str]] = TOP_LEVEL_BLOCK
 
     # ── matchers ────────────────────────────────────────────────────────────────────────────
 
@@ -222,7 +224,7 @@ class ClaudeDialect(ClaudePayload):
                 return
             d.decision = mapped  # type: ignore[assignment]
             d.reason = reason
-        elif event in TOP_LEVEL_BLOCK:
+        elif event in self.top_level_block:
             if decision == "block":
                 d.decision = "block"
                 d.reason = reason

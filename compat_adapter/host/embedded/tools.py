@@ -9,6 +9,12 @@ Host tool names and arguments (paths are relative to the session cwd):
 ``read``               ``{path}``
 ``write``              ``{path, content}`` — creates parent directories
 ``edit``               ``{path, old, new}`` — ``old`` must occur exactly once
+``glob``               ``{pattern, path?}`` — files whose path matches a glob
+                       (:mod:`compat_adapter.host.embedded.search`, as DSH's ``glob``)
+``grep``               ``{pattern, path?, include?}`` — lines matching a regular expression
+                       (as DSH's ``grep``)
+``skill``              ``{name}`` — one skill's instructions, as DSH's ``skill``
+                       (:mod:`compat_adapter.host.embedded.skills`)
 ``todo``               ``{todos: [{content, status}]}`` — appends a ``todo/write`` snapshot
 ``ask_user_question``  ``{questions: [{id, question, options}]}`` — the
                        ``user-questions/request`` waterfall
@@ -41,6 +47,8 @@ from compat_adapter.host.protocol import (
     ToolResult,
     UserQuestionsRequest,
 )
+from compat_adapter.host.embedded.search import find_files, search_text
+from compat_adapter.host.embedded.skills import load_skill
 from compat_adapter.host.script import script_from_json
 from compat_adapter.runtime.process import BASH, hook_environment, run_command
 
@@ -211,6 +219,21 @@ async def _edit(agent: MemoryAgent, execution: ToolExecution, arguments: dict[st
     return ToolResult(False, f"edited {arguments['path']}", {"path": str(path)})
 
 
+async def _glob(agent: MemoryAgent, execution: ToolExecution, arguments: dict[str, Any],
+                tracker: ChangeTracker) -> ToolResult:
+    return await find_files(agent.session.cwd, arguments)
+
+
+async def _grep(agent: MemoryAgent, execution: ToolExecution, arguments: dict[str, Any],
+                tracker: ChangeTracker) -> ToolResult:
+    return await search_text(agent.session.cwd, arguments)
+
+
+async def _skill(agent: MemoryAgent, execution: ToolExecution, arguments: dict[str, Any],
+                 tracker: ChangeTracker) -> ToolResult:
+    return await load_skill(agent.session.cwd, arguments)
+
+
 async def _todo(agent: MemoryAgent, execution: ToolExecution, arguments: dict[str, Any],
                 tracker: ChangeTracker) -> ToolResult:
     todos = arguments.get("todos")
@@ -303,6 +326,9 @@ TOOLS: Mapping[str, Tool] = {
     "read": _read,
     "write": _write,
     "edit": _edit,
+    "glob": _glob,
+    "grep": _grep,
+    "skill": _skill,
     "todo": _todo,
     "ask_user_question": _ask_user_question,
     "subagent": _subagent,

@@ -6,6 +6,8 @@ other script it runs.
 Where a file goes, and what each of its scripts is documented to do, is data: the lane manifest
 (``tests/fixtures/real-configs/LANE.json``): per corpus file its place in the project
 (``install``), or the plugin it is (``plugin`` and the manifest folder its vendor reads), the
+other files of the repository its vendor loads as hook files beside it (``imports``: among its
+``scripts``, as Cline loads every event-named file of ``.clinerules/hooks``), the
 behaviour of a script whose documented contract is more than observing (``standins``), and why a
 file cannot be driven at all (``not_drivable``: it is still laid out where the manifest says where its
 vendor loads it, so that the corpus figure counts what starts there). Every other script the file's
@@ -191,7 +193,8 @@ def install(source: str, *, at_author_path: bool = False) -> Installed:
         behaviour, why_this = chosen.get(path, ["observe", "not in the corpus; it records its call and answers nothing"])
         files[path] = _standin_text(path, behaviour, f"{source} {path}", why_this)
         standins.append((path, behaviour, why_this))
-    return Installed(source, vendor, files=files, imports=(target,), options=options, standins=tuple(standins),
+    beside = tuple(str(p) for p in entry.get("imports", ()))
+    return Installed(source, vendor, files=files, imports=(target, *beside), options=options, standins=tuple(standins),
                      scripts=tuple(real.items()), cannot=tuple(cannot), not_drivable=str(why) if why else None, author_path=author)
 
 

@@ -136,6 +136,17 @@ def _strings(value: Any) -> Iterable[str]:
             yield from _strings(v)
 
 
+def _unquoted(piece: str) -> str:
+    """A line that is one JSON string (an element of a pretty-printed array: ``"rm -rf build",``) as
+    the text it holds: a hook that prints its input back shows the model's own scripted command so,
+    which is no hook text whatever its quoting."""
+    try:
+        value = json.loads(piece.removesuffix(","))
+    except ValueError:
+        return piece
+    return value if isinstance(value, str) else piece
+
+
 def _place(piece: str, requests: Sequence[Sequence[Item]], roots: Sequence[str]) -> str | None:
     """Where ``piece`` first reached the model, in the lane's landing terms; None: never."""
     for items in requests:
@@ -159,7 +170,7 @@ def judge(case: Case, commands: Sequence[str], vendor: Side, ours: Side) -> Verd
         for r in rs:
             for piece in text_pieces(r):
                 piece = normalize_text(piece, roots)
-                if piece not in scripted:
+                if _unquoted(piece) not in scripted:
                     producers.setdefault(piece, set()).add(r.command)
     want = {k: v for k, v in facets_of(case, vendor.outcome, vendor.outcome).items() if k != "invoked"}
     got = {k: v for k, v in facets_of(case, ours.outcome, vendor.outcome).items() if k != "invoked"}

@@ -80,8 +80,10 @@ def cases_of(source: str, scenarios: Iterable[str] | None = None) -> tuple[Insta
 
 
 def case_commands(case: Case) -> list[str]:
-    """Every hook command the case's files spell (what the process observer looks for)."""
-    return list(dict.fromkeys(c for name in case.imports for c in commands_in(case.files.get(name, ""))))
+    """Every hook command the case's files spell (what the process observer looks for). A hook file
+    that is itself the program (a ``#!`` script: Cline's event-named files) is started by its path."""
+    return list(dict.fromkeys(c for name in case.imports for c in (
+        [name] if case.files.get(name, "").startswith("#!") else commands_in(case.files.get(name, "")))))
 
 
 def _one(case: Case, root: Path) -> CaseResult:
