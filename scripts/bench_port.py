@@ -47,9 +47,9 @@ GUARD = '#!/bin/sh\ninput=$(cat)\ncase "$input" in\n  *"rm -r"*) echo "refused" 
 
 def _case(target: str, kind: str, root: Path) -> Any:
     from compat_adapter.catalog import unit_of
+    from compat_adapter.importers.gate import trust_files
     from compat_adapter.port.files import write_port
     from compat_adapter.port.plan import plan_port
-    from compat_adapter.importers.gate import trust_files
     from compat_adapter.testing.lane.porting import launcher
     from compat_adapter.testing.lane.scenarios import Case
     from compat_adapter.testing.lane.vendors import cli_for

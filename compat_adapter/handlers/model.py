@@ -26,8 +26,8 @@ from typing import Any, Literal, TypeGuard
 from compat_adapter.errors import CompatError
 from compat_adapter.handlers.outcome import answered, failed, timed_out
 from compat_adapter.host.protocol import ModelRequest
-from compat_adapter.runtime import callenv
 from compat_adapter.model import ModelHandler
+from compat_adapter.runtime import callenv
 from compat_adapter.runtime.outcome import ProcessOutcome
 
 __all__ = ("ModelEndpoint", "ask_endpoint", "endpoint_from_env", "run_model_hook")

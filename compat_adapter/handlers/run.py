@@ -13,8 +13,8 @@ from compat_adapter.handlers.http import run_http
 from compat_adapter.handlers.mcp import run_mcp_tool
 from compat_adapter.handlers.model import Complete, run_model_hook
 from compat_adapter.handlers.rules import IF_EVENTS, parse_rule, rule_matches, subject_of
-from compat_adapter.runtime.callenv import environ
 from compat_adapter.model import CommandHandler, Handler, HttpHandler, McpToolHandler, ModelHandler
+from compat_adapter.runtime.callenv import environ
 from compat_adapter.runtime.outcome import ProcessOutcome
 
 __all__ = ("HandlerRun", "if_admits", "run_handler")

@@ -7,8 +7,8 @@ and folder it starts the command with, and the reading of what the command said.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 

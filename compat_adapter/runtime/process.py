@@ -68,8 +68,8 @@ from anyio.abc import ByteReceiveStream, ByteSendStream, Process
 from compat_adapter.runtime.callenv import environ
 from compat_adapter.runtime.cgroup import HookCgroup, cgroup_parent
 from compat_adapter.runtime.environment import hook_environment
-from compat_adapter.runtime.outcome import ProcessOutcome
 from compat_adapter.runtime.hooklauncher import KILL_NOW
+from compat_adapter.runtime.outcome import ProcessOutcome
 from compat_adapter.runtime.spawner import Launched, LaunchRefused, launch
 
 __all__ = ("BASH", "ProcessOutcome", "hook_environment", "run_command")
