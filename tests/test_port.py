@@ -106,8 +106,8 @@ def test_port_writes_an_entry_whose_shim_runs_the_claude_guard_and_answers_in_ge
 
 def test_port_writes_the_compiled_client_by_default_and_says_so_when_no_compiler_builds_it(
         project: Path, tmp_path: Path) -> None:
-    """With a C compiler the entry runs the compiled client (no Python per call), and port says
-    nothing of it; without one the entry runs compat-adapter itself, and port says, in its text and
+    """With a C compiler the entry runs the compiled client (no Python per call), and port says that
+    the entry names this machine's path; without one the entry runs compat-adapter itself, and port says, in its text and
     in its JSON, that every call then starts Python. --fast-client makes the missing compiler an error."""
     empty = tmp_path / "no-compiler"
     empty.mkdir()
@@ -125,7 +125,9 @@ def test_port_writes_the_compiled_client_by_default_and_says_so_when_no_compiler
     done = cli("port", "--to", "gemini", str(project), "--json")
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    assert report["client_note"] == "" and "/bin/compat-adapter-shim-" in report["client"]
+    assert "/bin/compat-adapter-shim-" in report["client"]
+    # Its path is this machine's: port says so, and names the portable choice.
+    assert "this machine's compiled shim client" in report["client_note"] and "--python-client" in report["client_note"]
     assert _entry(project).startswith(report["client"] + " shim --to gemini ")
     assert json.loads(_shim(project, _entry(project), "rm -rf build").stdout)["decision"] == "deny"
 

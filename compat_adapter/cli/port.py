@@ -65,6 +65,10 @@ def _port(args: argparse.Namespace) -> int:
     return 0
 
 
+#: The compiled client's path is this install's: said where it is written, since a file a team
+#: commits would name a program its other machines lack (and ``--check`` there would differ).
+MACHINE_PATH = ("the entries start this machine's compiled shim client; for a file the team commits, port "
+                "with --python-client, whose entries name compat-adapter on PATH")
 #: What a call costs when the entries start Python: the fallback's price, said where it is chosen.
 PYTHON_CLIENT_COST = ("each ported call starts Python (tens of milliseconds per call, several times a hook "
                       "written natively for the target)")
@@ -73,8 +77,9 @@ PYTHON_CLIENT_COST = ("each ported call starts Python (tens of milliseconds per 
 def _launcher(args: argparse.Namespace) -> tuple[list[str], str]:
     """The command the entries start, and what the person should know of it (empty: nothing).
     By default the compiled shim client, built once per install with the machine's C compiler: a
-    call then starts no Python while the warm shim server runs. Without a compiler the entries
-    start compat-adapter's Python client instead, and port says so and what it costs."""
+    call then starts no Python while the warm shim server runs; its path is this machine's, and
+    port says so. Without a compiler the entries start compat-adapter's Python client instead, and
+    port says so and what it costs."""
     from compat_adapter.errors import BadArgument
     from compat_adapter.port.fastclient import build_client
     from compat_adapter.statedir import state_home
@@ -85,7 +90,8 @@ def _launcher(args: argparse.Namespace) -> tuple[list[str], str]:
         launcher = shlex.split(args.launcher or "compat-adapter")
         return launcher, PYTHON_CLIENT_COST if args.python_client else ""
     try:
-        return [str(build_client(state_home() / "bin"))], ""
+        client = str(build_client(state_home() / "bin"))
+        return [client], f"{MACHINE_PATH} ({client})"
     except BadArgument as exc:
         if args.fast_client:
             raise
