@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from compat_adapter.testing.lane.scenarios import Case, HookAnswer, Scenario, claude_like, claude_shaped_table
 from compat_adapter.testing.lane.vendors import VendorCli
+from compat_adapter.testing.live.harness import REASON
 from compat_adapter.testing.live.speakers import ClaudeShapedSpeaker
 
 if TYPE_CHECKING:
@@ -110,6 +111,13 @@ class DroidSpeaker(ClaudeShapedSpeaker):
 
     def tool_name(self, s: Session, tool: str) -> str:
         return {"bash": "Execute", "write": "Create"}.get(tool, tool)
+
+    def block(self, event: str, reason: str = REASON) -> dict[str, Any]:
+        # Droid reads no decision on UserPromptSubmit (its dialect's docstring): continue:false is
+        # the JSON answer that rejects a prompt there.
+        if event == "UserPromptSubmit":
+            return {"continue": False, "stopReason": reason}
+        return ClaudeShapedSpeaker.block(self, event, reason)
 
 
 LIVE = DroidSpeaker("factory", ask_honoured=True)
