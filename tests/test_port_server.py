@@ -177,6 +177,8 @@ def test_one_server_starts_at_a_time_and_a_start_that_never_listened_is_tried_ag
         # the runtime and listens) finds the mark.
         client._start_server(none)
         client._start_server(none)
+        # A started server may take a moment to show its command line in /proc: wait for it.
+        _wait_for("the two starts", lambda: len(_servers(stale)) == 1 and len(_servers(none)) == 1)
         assert (len(_servers(fresh)), len(_servers(stale)), len(_servers(none))) == (0, 1, 1)
     finally:
         for pid in _servers(fresh) + _servers(stale) + _servers(none):
