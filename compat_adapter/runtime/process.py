@@ -70,6 +70,7 @@ from compat_adapter.runtime.cgroup import HookCgroup, cgroup_parent
 from compat_adapter.runtime.environment import hook_environment
 from compat_adapter.runtime.hooklauncher import KILL_NOW
 from compat_adapter.runtime.outcome import ProcessOutcome
+from compat_adapter.runtime.shellexec import direct_exec
 from compat_adapter.runtime.spawner import Launched, LaunchRefused, launch
 
 __all__ = ("BASH", "ProcessOutcome", "hook_environment", "run_command")
@@ -161,6 +162,11 @@ def _spawn_failed(message: str, started: float) -> ProcessOutcome:
     )
 
 
+def _direct_on() -> bool:
+    # COMPAT_ADAPTER_DIRECT_EXEC=off: every command through its shell, as before.
+    return environ().get("COMPAT_ADAPTER_DIRECT_EXEC", "on").lower() != "off"
+
+
 def _cwd_problem(cwd: Path) -> str | None:
     try:
         if cwd.is_dir():
@@ -247,7 +253,11 @@ async def run_command(
     started = time.perf_counter()
     cwd = Path(cwd)
     program = list(argv) if argv is not None else [shell, "-c", command, *([shell_name] if shell_name else [])]
-    problem = _cwd_problem(cwd) or _shell_problem(program[0])
+    # A command the shell would only find and exec starts without it (`runtime.shellexec`).
+    direct = direct_exec(shell, command, cwd, env) if argv is None and _direct_on() else None
+    if direct is not None:
+        program, env = list(direct.argv), direct.env
+    problem = _cwd_problem(cwd) or (None if direct is not None else _shell_problem(program[0]))
     if problem is not None:
         return _spawn_failed(problem, started)
     python = _PYTHON if environ().get("COMPAT_ADAPTER_HOOK_LAUNCHER", "on").lower() != "off" else None
@@ -337,6 +347,9 @@ async def run_command(
     timed_out = leader_code is None
     code = proc.returncode if timed_out else leader_code
     died_by = -code if code is not None and code < 0 else None
+    said = ""
+    if direct is not None and not timed_out:
+        died_by, code, said = direct.shell_saw(died_by, code)
     if timed_out:
         cause: str | None = "timeout"
     elif died_by is not None:
@@ -346,7 +359,7 @@ async def run_command(
     return ProcessOutcome(
         exit_code=None if timed_out or died_by is not None else code,
         stdout=out.text(),
-        stderr=err.text(),
+        stderr=err.text() + said,
         timed_out=timed_out,
         truncated=out.dropped or err.dropped,
         cause=cause,
