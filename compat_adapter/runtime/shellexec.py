@@ -183,14 +183,18 @@ def _native_elf() -> bytes:
         return file.read(20)
 
 
-@cache
 def _cores_possible() -> bool:
+    # The limit is read each time (a host may lower it); the pattern once.
+    return _piped_cores() or resource.getrlimit(resource.RLIMIT_CORE)[0] != 0
+
+
+@cache
+def _piped_cores() -> bool:
     try:
         with open("/proc/sys/kernel/core_pattern", "rb") as file:
-            piped = file.read(1) == b"|"
+            return file.read(1) == b"|"  # a helper gets the core whatever the limit
     except OSError:
         return True
-    return piped or resource.getrlimit(resource.RLIMIT_CORE)[0] != 0
 
 
 def _environment(kind: str, env: Mapping[str, str], cwd: Path, path: str) -> dict[str, str] | None:

@@ -1,0 +1,238 @@
+"""A plain command started without its shell gets what the real dash and bash would have given it.
+
+Each comparison runs the same command twice through `run_command`, once with the shell forced
+(``COMPAT_ADAPTER_DIRECT_EXEC=off``) and once direct, and compares what the program saw: its raw
+argv (``/proc/self/cmdline``) and its initial environment (``/proc/self/environ``).
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import signal
+import sys
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from compat_adapter.runtime.process import ProcessOutcome, run_command
+from compat_adapter.runtime.shellexec import direct_exec
+
+LONG = 60.0
+DASH = shutil.which("dash") or "/usr/bin/dash"
+BASH = shutil.which("bash") or "/usr/bin/bash"
+SHELLS = pytest.mark.parametrize("shell", [DASH, BASH], ids=["dash", "bash"])
+# An ELF interpreter for the scripts below (a #! line must name a binary to be started directly).
+PYTHON = os.path.realpath(sys.executable)
+SHOW = f"""#!{PYTHON} -I
+import sys
+raw = lambda name: [part for part in open(name, "rb").read().split(b"\\0") if part]
+print(repr(raw("/proc/self/cmdline")))
+print(repr(sorted(raw("/proc/self/environ"))))
+"""
+
+
+@pytest.fixture(autouse=True)
+def _no_cores() -> Iterator[None]:
+    # dash reports a core dump the runner cannot see: it is bypassed only where none can be written.
+    soft, hard = resource.getrlimit(resource.RLIMIT_CORE)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, hard))
+    yield
+    resource.setrlimit(resource.RLIMIT_CORE, (soft, hard))
+
+
+def _script(path: Path, text: str, mode: int = 0o755) -> None:
+    path.write_text(text)
+    path.chmod(mode)
+
+
+@pytest.fixture
+def place(tmp_path: Path) -> Path:
+    (tmp_path / "bin").mkdir()
+    _script(tmp_path / "show.py", SHOW)
+    _script(tmp_path / "bin" / "show.py", SHOW)
+    _script(tmp_path / "bin" / "onpath", SHOW)
+    (tmp_path / "py").symlink_to(PYTHON)  # an ELF program started by a relative path
+    (tmp_path / "link").symlink_to(tmp_path)
+    _script(tmp_path / "plain.sh", "echo no shebang\n")
+    _script(tmp_path / "noexec.py", SHOW, 0o644)
+    _script(tmp_path / "lost.sh", "#!/nonexistent/interpreter\necho hi\n")
+    (tmp_path / "folder.py").mkdir()
+    return tmp_path
+
+
+def _env(place: Path, **extra: str) -> dict[str, str]:
+    return {"PATH": f"{place}/bin:/usr/bin:/bin", "HOME": str(place), **extra}
+
+
+async def _both(monkeypatch: pytest.MonkeyPatch, shell: str, command: str, place: Path,
+                env: Mapping[str, str], cwd: Path | None = None) -> tuple[ProcessOutcome, ProcessOutcome]:
+    where = cwd or place
+    runs = []
+    for mode in ("off", "on"):
+        monkeypatch.setenv("COMPAT_ADAPTER_DIRECT_EXEC", mode)
+        outcome = await run_command(command, stdin=None, cwd=where, env=env, timeout_s=LONG, shell=shell)
+        runs.append(replace(outcome, duration_ms=0.0))
+    return runs[0], runs[1]
+
+
+COMMANDS = [
+    "{place}/show.py a b",
+    "./show.py",
+    "bin/show.py x,y:z@w%q+r=s --flag=1 -v",
+    "onpath --opt=2",
+    "show.py\tone   two",
+    "./py -I show.py arg",
+    "{place}/py -I {place}/bin/show.py",
+]
+
+
+@SHELLS
+@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.anyio
+async def test_the_program_sees_the_argv_and_environment_the_shell_gives_it(
+        monkeypatch: pytest.MonkeyPatch, place: Path, shell: str, command: str) -> None:
+    command = command.format(place=place)
+    # show.py is found on PATH (bin/) for the bare word, and in the folder for the rest.
+    env = _env(place)
+    assert direct_exec(shell, command, place, env) is not None
+    shelled, direct = await _both(monkeypatch, shell, command, place, env)
+    assert shelled.exit_code == 0, shelled
+    assert direct == shelled
+
+
+ENVIRONMENTS = [
+    {},
+    {"PWD": "{place}"},
+    {"PWD": "/"},
+    {"PWD": "."},
+    {"PWD": "{place}/link"},
+    {"PWD": "/nonexistent"},
+    {"SHLVL": "0"},
+    {"SHLVL": "3"},
+    {"SHLVL": "998"},
+    {"OLDPWD": "/nonexistent"},
+    {"OLDPWD": "/"},
+    {"OLDPWD": "bin"},
+    {"_": "inherited"},
+    {"A-B": "1", "1A": "x", "EMPTY": "", "LINES2": "a\nb"},
+    {"ENV": "/dev/null", "CDPATH": "/", "LANG": "C.UTF-8", "TERM": "dumb"},
+]
+
+
+@SHELLS
+@pytest.mark.parametrize("extra", ENVIRONMENTS, ids=lambda e: ",".join(e) or "plain")
+@pytest.mark.anyio
+async def test_the_environment_matches_the_shells_for_inherited_variables(
+        monkeypatch: pytest.MonkeyPatch, place: Path, shell: str, extra: dict[str, str]) -> None:
+    env = _env(place, **{name: value.format(place=place) for name, value in extra.items()})
+    assert direct_exec(shell, "./show.py", place, env) is not None
+    shelled, direct = await _both(monkeypatch, shell, "./show.py", place, env)
+    assert shelled.exit_code == 0, shelled
+    assert direct == shelled
+
+
+@SHELLS
+@pytest.mark.anyio
+async def test_a_working_folder_reached_through_a_link_keeps_its_pwd(
+        monkeypatch: pytest.MonkeyPatch, place: Path, shell: str) -> None:
+    env = _env(place, PWD=f"{place}/link")
+    shelled, direct = await _both(monkeypatch, shell, "./show.py", place, env, cwd=place / "link")
+    assert f"PWD={place}/link".encode() in shelled.stdout.encode()
+    assert direct == shelled
+
+
+REFUSED = [
+    "echo hi", "true", "test -x show.py", "exec ./show.py", "command ./show.py", ". ./show.py",
+    "source ./show.py", "time ./show.py", "'./show.py'", "./show.py \"a\"", "./sh*.py", "./show.py ?",
+    "./show.py [a]", "$HOME/show.py", "~/show.py", "./show.py; true", "./show.py | cat", "./show.py > x",
+    "./show.py &", "(./show.py)", "{ ./show.py; }", "A=1 ./show.py", "-x", "./show.py \\a", "./show.py #c",
+    "./show.py\n./show.py", "./show.py `x`", "! ./show.py", "", "   ",
+    "./plain.sh", "./noexec.py", "./lost.sh", "./folder.py", "./missing.py", "missing-on-path",
+]
+
+
+@SHELLS
+@pytest.mark.parametrize("command", REFUSED)
+def test_anything_more_than_finding_and_starting_a_program_is_left_to_the_shell(
+        place: Path, shell: str, command: str) -> None:
+    assert direct_exec(shell, command, place, _env(place)) is None
+
+
+@pytest.mark.parametrize("extra", [
+    {"BASH_ENV": "/dev/null"}, {"SHELLOPTS": "xtrace"}, {"BASH_FUNC_f%%": "() { :; }"},
+    {"LC_ALL": "C.UTF-8"}, {"EXECIGNORE": "*"}, {"SHLVL": "999"}, {"SHLVL": "abc"}, {"PWD": "/./"},
+])
+def test_bash_variables_that_change_what_bash_does_are_left_to_bash(place: Path, extra: dict[str, str]) -> None:
+    assert direct_exec(BASH, "./show.py", place, _env(place, **extra)) is None
+
+
+@pytest.mark.parametrize("extra", [{"IFS": ":"}, {"OPTIND": "2"}, {"PPID": "1"}, {"PWD": f"{os.sep}tmp/"}])
+def test_dash_variables_that_dash_resets_are_left_to_dash(place: Path, extra: dict[str, str]) -> None:
+    assert direct_exec(DASH, "./show.py", place, _env(place, **extra)) is None
+
+
+def test_other_shells_and_odd_places_are_left_to_the_shell(place: Path) -> None:
+    copy = place / "mysh"
+    shutil.copy(DASH, copy)  # dash's bytes under another name: not a shell we know by name
+    (place / "sh").symlink_to(BASH)  # bash started as `sh` runs in POSIX mode
+    env = _env(place)
+    assert direct_exec(str(copy), "./show.py", place, env) is None
+    assert direct_exec(sys.executable, "./show.py", place, env) is None
+    assert direct_exec(str(place / "sh"), "./show.py", place, env) is None
+    assert direct_exec(BASH, "onpath", place, {"HOME": "/"}) is None  # no PATH
+    assert direct_exec(BASH, "onpath", place, {"PATH": "bin:/usr/bin"}) is None  # a relative entry
+    assert direct_exec(BASH, "onpath", place, {"PATH": ":/usr/bin"}) is None  # an empty one
+    assert direct_exec(DASH, "./show.py", Path("relative"), env) is None
+    assert direct_exec(DASH, "./show.py", place / "gone", env) is None
+    # A binary found on PATH gets the bare word as argv[0], which the launcher cannot give it.
+    assert direct_exec(DASH, "env", place, env) is None
+    assert direct_exec(BASH, "onpath", place, env) is not None
+
+
+def test_dash_is_left_alone_where_a_core_could_be_written(place: Path) -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_CORE)
+    if hard == 0:
+        pytest.fail("this machine forbids core files outright: the case cannot be set up")
+    resource.setrlimit(resource.RLIMIT_CORE, (hard if hard != resource.RLIM_INFINITY else 1 << 20, hard))
+    assert direct_exec(DASH, "./show.py", place, _env(place)) is None
+    assert direct_exec(BASH, "./show.py", place, _env(place)) is not None
+
+
+@SHELLS
+@pytest.mark.parametrize("sig", ["TERM", "INT", "PIPE", "SEGV", "USR1"])
+@pytest.mark.anyio
+async def test_a_program_killed_by_a_signal_ends_as_its_shell_reports_it(
+        monkeypatch: pytest.MonkeyPatch, place: Path, shell: str, sig: str) -> None:
+    _script(place / "die.sh", f"#!/bin/sh\necho before >&2\nkill -{sig} $$\nsleep 5\n")
+    assert direct_exec(shell, "./die.sh", place, _env(place)) is not None
+    shelled, direct = await _both(monkeypatch, shell, "./die.sh", place, _env(place))
+    number = signal.Signals[f"SIG{sig}"].value
+    if shell == DASH:  # dash forked and waited: an exit status, not a signal death
+        assert (shelled.exit_code, shelled.signal, shelled.cause) == (128 + number, None, None)
+    else:
+        assert (shelled.exit_code, shelled.signal, shelled.cause) == (None, number, "signal")
+    assert direct == shelled
+
+
+@pytest.mark.anyio
+async def test_run_command_starts_the_program_without_the_shell(monkeypatch: pytest.MonkeyPatch, place: Path) -> None:
+    # dash forks before the exec, so its program's parent shows which way it ran (bash execs: the
+    # same process either way, which the equal environments above already cover).
+    _script(place / "parent.sh", "#!/bin/sh\ncat /proc/$PPID/comm\n")
+    shelled, direct = await _both(monkeypatch, DASH, "./parent.sh", place, _env(place))
+    assert shelled.stdout == "dash\n"
+    assert direct.exit_code == 0 and direct.stdout not in ("dash\n", "")
+
+
+@pytest.mark.anyio
+async def test_our_timeout_stays_a_timeout(monkeypatch: pytest.MonkeyPatch, place: Path) -> None:
+    _script(place / "slow.sh", "#!/bin/sh\nexec sleep 30\n")
+    monkeypatch.setenv("COMPAT_ADAPTER_DIRECT_EXEC", "on")
+    outcome = await run_command("./slow.sh", stdin=None, cwd=place, env=_env(place), timeout_s=0.3,
+                                grace_s=0.5, shell=DASH)
+    assert (outcome.timed_out, outcome.cause, outcome.exit_code) == (True, "timeout", None)
+    assert outcome.stderr == ""
