@@ -47,7 +47,9 @@ one it is given. Limits that remain, each pinned by a test in ``tests/test_proce
   joins its cgroup before the run comes and takes the next run once nothing of this one is left;
   ``off`` saves it.
 
-Environment policy: `hook_environment`, see `compat_adapter.runtime.environment`.
+Environment policy: `hook_environment`, see `compat_adapter.runtime.environment`. A command that
+dash or bash would only find and exec (``./guard.sh``) starts without the shell, with the argv,
+environment and exit status the shell would have given: `compat_adapter.runtime.shellexec`.
 """
 
 from __future__ import annotations

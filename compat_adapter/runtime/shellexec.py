@@ -85,14 +85,14 @@ class DirectExec:
 
 def direct_exec(shell: str, command: str, cwd: Path, env: Mapping[str, str]) -> DirectExec | None:
     """What ``<shell> -c <command>`` would ``execve`` in `cwd` with `env`, or None."""
+    words = _words(command)  # first: the cheap refusal of most shell commands
+    if words is None or not os.path.isabs(cwd):
+        return None
     try:
         kind = os.path.basename(os.path.realpath(shell))
         if kind == "bash" and os.path.basename(shell) != "bash":
             return None  # bash started as `sh` is in POSIX mode: not measured
         if kind not in ("dash", "bash") or (kind == "dash" and _cores_possible()):
-            return None
-        words = _words(command)
-        if words is None or not os.path.isabs(cwd):
             return None
         path = _find(words[0], cwd, env)
         if path is None:
