@@ -1,7 +1,11 @@
 """Running a plain hook command without its shell, where the shell would only find and start it.
 
-A hook such as ``./guard.sh`` or ``/abs/hook.py --flag x`` runs as ``<shell> -c <command>``; the
-shell parses one simple command, finds the program, and starts it: about 0.75 ms of every run.
+A hook such as ``./guard.sh``, ``/abs/hook.py --flag x`` or Claude's usual
+``"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh`` runs as ``<shell> -c <command>``; the shell parses
+one simple command, finds the program, and starts it: about 0.5 ms of every run. Words may hold
+double-quoted text and variables (taken verbatim from the environment, printable ASCII, never one
+the shell defines itself such as ``$PWD``); anything else (``$X`` unquoted, ``~``, globs, operators,
+builtins) is the shell's.
 `direct_exec` says which program the shell would have started, with the argv and the environment
 it would have handed it, or None whenever the shell would do anything more. None is always correct;
 every test below answers None when in doubt.
@@ -39,9 +43,24 @@ from pathlib import Path
 
 __all__ = ("DirectExec", "direct_exec")
 
-# Words made of these alone need no quote removal, expansion or globbing in either shell.
-_WORD = re.compile(r"[A-Za-z0-9_./,:@%+=-]+")
-_SPLIT = re.compile(r"[ \t]+")
+# Words made of these characters, and of double-quoted runs of them, spaces and variables
+# ("$CLAUDE_PROJECT_DIR"/hooks/x.sh), are only quote removal and a verbatim value in either shell:
+# no field splitting, no globbing, no other expansion.
+_PLAIN = r"[A-Za-z0-9_./,:@%+=-]"
+_VARIABLE = r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})"
+_QUOTED = rf'"(?:[A-Za-z0-9_./,:@%+=\- ]|{_VARIABLE})*"'
+_TOKEN = re.compile(rf"(?:{_PLAIN}|{_QUOTED})+")
+_COMMAND = re.compile(rf"[ \t]*(?:(?:{_PLAIN}|{_QUOTED})+[ \t]*)+")
+_IN_QUOTES = re.compile(_QUOTED)
+_IN_QUOTES_VARIABLE = re.compile(_VARIABLE)
+# What either shell defines itself (bash's `compgen -v` and dash's `set` under `env -i`): a
+# "$NAME" among them may not hold what the environment says.
+_SHELL_SET = frozenset(
+    "BASH BASHOPTS BASHPID BASH_ALIASES BASH_ARGC BASH_ARGV BASH_ARGV0 BASH_CMDS BASH_COMMAND"
+    " BASH_EXECUTION_STRING BASH_LINENO BASH_LOADABLES_PATH BASH_SOURCE BASH_SUBSHELL BASH_VERSINFO"
+    " BASH_VERSION COMP_WORDBREAKS DIRSTACK EPOCHREALTIME EPOCHSECONDS EUID GROUPS HISTCMD HISTFILE"
+    " HOSTNAME HOSTTYPE IFS LINENO MACHTYPE MAILCHECK OLDPWD OPTERR OPTIND OSTYPE PATH PPID PS1 PS2"
+    " PS4 PWD RANDOM SECONDS SHELL SHELLOPTS SHLVL SRANDOM TERM UID _".split())
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # bash 5.2's `compgen -b -k` and dash 0.5.12's builtins (checked with `type`), as one set: a first
 # word found here is never a program either shell would search for.
@@ -85,8 +104,10 @@ class DirectExec:
 
 def direct_exec(shell: str, command: str, cwd: Path, env: Mapping[str, str]) -> DirectExec | None:
     """What ``<shell> -c <command>`` would ``execve`` in `cwd` with `env`, or None."""
-    words = _words(command)  # first: the cheap refusal of most shell commands
-    if words is None or not os.path.isabs(cwd):
+    if not _COMMAND.fullmatch(command) or not os.path.isabs(cwd):
+        return None  # first: the cheap refusal of most shell commands
+    words = _words(command, env)
+    if words is None:
         return None
     try:
         kind = os.path.basename(os.path.realpath(shell))
@@ -105,14 +126,32 @@ def direct_exec(shell: str, command: str, cwd: Path, env: Mapping[str, str]) -> 
     return DirectExec(argv=(path, *words[1:]), env=final, forks=kind == "dash")
 
 
-def _words(command: str) -> list[str] | None:
-    words = [w for w in _SPLIT.split(command) if w]
-    if not words or not all(_WORD.fullmatch(w) for w in words):
+def _words(command: str, env: Mapping[str, str]) -> list[str] | None:
+    """The command's words after quote removal and expansion (`_COMMAND` matched), or None."""
+    tokens = [token.group(0) for token in _TOKEN.finditer(command)]
+    if "=" in tokens[0]:
+        return None  # an assignment, or something that only looks like one: the shell's
+    try:
+        words = [_IN_QUOTES.sub(lambda quoted: _expand(quoted.group(0)[1:-1], env), token) for token in tokens]
+    except KeyError:
         return None
     first = words[0]
-    if "=" in first or first.startswith("-") or first in _NOT_PROGRAMS:
+    if not first or "=" in first or first.startswith("-") or first in _NOT_PROGRAMS:
         return None
     return words
+
+
+def _expand(quoted: str, env: Mapping[str, str]) -> str:
+    def value(variable: re.Match[str]) -> str:
+        name = variable.group(1) or variable.group(2)
+        if name in _SHELL_SET:
+            raise KeyError(name)
+        found = env[name]  # unset: KeyError (an empty word the shell would then look for)
+        # Printable ASCII only: dash marks bytes 0x81-0x88 internally, a path with them is rare.
+        if not all(" " <= char <= "~" for char in found):
+            raise KeyError(name)
+        return found
+    return _IN_QUOTES_VARIABLE.sub(value, quoted)
 
 
 def _find(word: str, cwd: Path, env: Mapping[str, str]) -> str | None:
