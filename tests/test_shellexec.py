@@ -156,6 +156,7 @@ REFUSED = [
     "./show.py\n./show.py", "./show.py `x`", "! ./show.py", "", "   ",
     '"$NOPE"/show.py', '"$PWD"/show.py', '"$SHLVL"', './show.py "$U"', '"$CMD" hi', '"$E"', '"$D/show.py',
     '"$D"/show.py "\\$x"', '"$(true)"/show.py', '"`true`"/show.py', '"$D"/show.py "${S:-x}"', '"$1"',
+    "cat /a/long/path/to/the/output/of/a/conformance/case/out0; cat /a/long/path/err0 >&2; exit 1",
     "./plain.sh", "./noexec.py", "./lost.sh", "./folder.py", "./missing.py", "missing-on-path",
 ]
 

@@ -50,7 +50,9 @@ _PLAIN = r"[A-Za-z0-9_./,:@%+=-]"
 _VARIABLE = r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})"
 _QUOTED = rf'"(?:[A-Za-z0-9_./,:@%+=\- ]|{_VARIABLE})*"'
 _TOKEN = re.compile(rf"(?:{_PLAIN}|{_QUOTED})+")
-_COMMAND = re.compile(rf"[ \t]*(?:(?:{_PLAIN}|{_QUOTED})+[ \t]*)+")
+# Blanks required between words: one way to match only, so a long refused command cannot backtrack
+# exponentially (`(word blank*)+` did, on "cat /long/path; ...").
+_COMMAND = re.compile(rf"[ \t]*{_TOKEN.pattern}(?:[ \t]+{_TOKEN.pattern})*[ \t]*")
 _IN_QUOTES = re.compile(_QUOTED)
 _IN_QUOTES_VARIABLE = re.compile(_VARIABLE)
 # What either shell defines itself (bash's `compgen -v` and dash's `set` under `env -i`): a
