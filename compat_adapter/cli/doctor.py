@@ -61,6 +61,8 @@ def _hook(hook: Any, surface: Any, root: Path) -> dict[str, Any]:
     out["passed"].append("supported")
     if row.get("starts") is False:
         text = next((f["text"] for f in row["preflight"] if f["kind"] == "cannot-start"), "it cannot start here")
+        fix = next((f["text"] for f in row["preflight"] if f["kind"] == "client-missing"), None)
+        text = f"{text}; client-missing: {fix}" if fix else text
         return {**out, "runs": False, "failed": "starts", "why": text}
     out["passed"].append("starts")
     if never:
