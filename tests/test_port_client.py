@@ -98,10 +98,14 @@ def test_two_machines_write_the_same_file_naming_the_client_on_path(machines: tu
         assert done.returncode == 0, done.stderr
         report = json.loads(done.stdout)
         assert report["client"] == "compat-adapter-shim" and report["client_note"] == ""
-        assert _entry(root).startswith("compat-adapter-shim shim --to codex ")
+        entry = _entry(root)
+        assert " compat-adapter-shim shim --to codex " in entry and str(tmp_path) not in entry
         assert (machine.bin / "compat-adapter-shim").is_file()
-        # The loss a machine without the client would have, said where the file is written.
-        assert "codex reads exit 127 on PreToolUse as a non-blocking error" in report["client_missing_effect"]
+        # What a machine without the client gets, said where the file is written: Codex would let
+        # the call through on exit 127, so the entry refuses instead.
+        effect = report["client_missing_effect"]
+        assert "where codex would read exit 127 as a non-blocking error" in effect
+        assert "the entry exits 2 with the reason, and the call is refused" in effect
         written.append((root, (root / ".codex/hooks.json").read_bytes()))
     assert written[0][1] == written[1][1]
     assert (laptop.bin / "compat-adapter-shim").read_bytes() != (desktop.bin / "compat-adapter-shim").read_bytes()
@@ -118,15 +122,26 @@ def test_two_machines_write_the_same_file_naming_the_client_on_path(machines: tu
 
 def test_a_clone_without_the_client_is_told_and_one_step_places_it(machines: tuple[Machine, Machine],
                                                                    tmp_path: Path) -> None:
-    """The committed entries name compat-adapter-shim and this machine never placed it: the call
-    exits 127 (Codex reads that as a non-blocking error: the guard fails open), and port --check,
-    doctor and grade say client-missing with the step that fixes it; --install-client takes it."""
-    laptop, desktop = machines
+    """The committed entries name compat-adapter-shim and this machine never placed it. Codex reads
+    the shell's exit 127 as a non-blocking error (the guard would fail open), so the entry exits 2
+    with the reason instead, which Codex's dialect (pinned to the real CLI by the lane) reads as a
+    deny of every call; port --check, doctor and grade say client-missing with the step that fixes
+    it, and --install-client takes that step."""
+    from compat_adapter.dialects import dialect_for
+    from compat_adapter.port.clientname import ABSENT_TEXT
+    from compat_adapter.runtime.outcome import ProcessOutcome
+
+    laptop, _ = machines
     root = _project(tmp_path / "project", laptop)
     assert laptop.run("port", "--to", "codex", str(root)).returncode == 0
     (laptop.bin / "compat-adapter-shim").unlink()
-    missing = _call(root, laptop, "rm -rf build")
-    assert missing.returncode == 127 and "compat-adapter-shim" in missing.stderr
+    for shell in ("rm -rf build", "ls"):
+        missing = _call(root, laptop, shell)
+        assert missing.returncode == 2 and missing.stdout == "" and missing.stderr == ABSENT_TEXT + "\n"
+        read = dialect_for("codex").decode("PreToolUse", ProcessOutcome(
+            exit_code=missing.returncode, stdout=missing.stdout, stderr=missing.stderr, timed_out=False,
+            truncated=False, cause=None, duration_ms=0.0))
+        assert read.decision == "deny" and "--install-client" in (read.reason or "")
     check = laptop.run("port", "--to", "codex", "--check", str(root), "--json")
     assert check.returncode == 1
     report = json.loads(check.stdout)
@@ -135,7 +150,8 @@ def test_a_clone_without_the_client_is_told_and_one_step_places_it(machines: tup
     assert laptop.run("trust", "--yes", str(root / ".codex/hooks.json")).returncode == 0
     doctor = json.loads(laptop.run("doctor", str(root), "--json").stdout)
     codex = next(h for h in doctor["hooks"] if h["vendor"] == "codex")
-    assert codex["failed"] == "starts" and "fails open" in codex["why"] and "client-missing" in codex["why"]
+    assert codex["runs"] is False and codex["failed"] == "starts"
+    assert codex["why"].startswith("client-missing: ") and "--install-client" in codex["why"]
     grade = laptop.run("grade", str(root), "--json")
     assert '"client-missing"' in grade.stdout
     placed = laptop.run("port", "--install-client")
@@ -182,3 +198,27 @@ def test_where_the_name_on_path_is_not_this_installs_client_the_entries_name_its
     assert not (laptop.bin / "compat-adapter-shim").exists()
     # The denied entry still runs this machine's build.
     assert json.loads(_call(root, laptop, "rm -rf build").stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_each_target_reads_a_missing_client_by_its_own_dialect_and_port_says_which_guard_fails_open(
+        tmp_path: Path) -> None:
+    """Per target and event: Gemini reads the shell's exit 127 as a refusal already (the entry is
+    left as it is); Claude reads it as a non-blocking error on PreToolUse and UserPromptSubmit, so
+    those entries refuse with exit 2 (run here in a real shell without the client); Claude's
+    PermissionRequest reads neither as a refusal, and port says that guard fails open there."""
+    from compat_adapter.hostproto import EntrySpec
+    from compat_adapter.port.clientname import ABSENT_TEXT, guard_absent_client
+
+    command = "compat-adapter-shim shim --to x SPEC"
+    gemini, said = guard_absent_client("gemini", [EntrySpec("BeforeTool", command, 60.0)])
+    assert [e.command for e in gemini] == [command] and "gemini reads the shell's exit 127 on BeforeTool" in said
+    events = ["PreToolUse", "UserPromptSubmit", "PermissionRequest", "PostToolUse"]
+    claude, said = guard_absent_client("claude", [EntrySpec(e, command, 60.0) for e in events])
+    wrapped = {e.event for e in claude if e.command != command}
+    assert wrapped == {"PreToolUse", "UserPromptSubmit"}
+    assert "on PreToolUse, UserPromptSubmit, where claude would read exit 127 as a non-blocking error" in said
+    assert "claude lets every call through on PermissionRequest (fails open" in said
+    entry = next(e.command for e in claude if e.event == "PreToolUse")
+    ran = subprocess.run(["/bin/sh", "-c", entry], capture_output=True, text=True, cwd=tmp_path, timeout=60,
+                         env={"PATH": str(tmp_path)})
+    assert ran.returncode == 2 and ran.stderr == ABSENT_TEXT + "\n"

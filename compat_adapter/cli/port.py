@@ -12,6 +12,7 @@ trust records: it says what the user must approve there.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import shlex
 from pathlib import Path
@@ -23,7 +24,7 @@ __all__ = ("add_commands", "port_report")
 def _port(args: argparse.Namespace) -> int:
     from compat_adapter.catalog import resolve_vendor, unit_of
     from compat_adapter.errors import BadArgument, NoSuchPath, NotAFolder
-    from compat_adapter.port.clientname import missing_client_effect
+    from compat_adapter.port.clientname import guard_absent_client
     from compat_adapter.port.fastclient import CLIENT_NAME
     from compat_adapter.port.files import expected_text, remove_port, write_port
     from compat_adapter.port.plan import plan_port
@@ -50,6 +51,10 @@ def _port(args: argparse.Namespace) -> int:
         return 0
     launcher, client_note, missing = _launcher(args)
     plan = plan_port(root, target, launcher=launcher, sources=args.source or None)
+    effect = ""
+    if launcher == [CLIENT_NAME]:  # a clone may lack it: a guard must refuse then, or port says it will not
+        entries, effect = guard_absent_client(target, plan.entries)
+        plan = dataclasses.replace(plan, entries=entries)
     if args.check:
         want = expected_text(root, face, plan)
         path = root / plan.file
@@ -65,7 +70,6 @@ def _port(args: argparse.Namespace) -> int:
                 print(missing)
         return 0 if same and not missing else 1
     change = write_port(root, face, plan, dry_run=args.dry_run)
-    effect = missing_client_effect(target, [e.event for e in plan.entries]) if launcher == [CLIENT_NAME] else ""
     if args.json:
         print(json.dumps({**port_report(plan, change.action), "client": launcher[0], "client_note": client_note,
                           "client_missing_effect": effect}, indent=2))

@@ -16,14 +16,17 @@ from __future__ import annotations
 
 import filecmp
 import os
+import shlex
 import shutil
 import sysconfig
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from compat_adapter.hostproto import EntrySpec
 from compat_adapter.port.fastclient import CLIENT_NAME
 
-__all__ = ("CLIENT_MISSING", "ClientChoice", "choose_client", "scripts_folder")
+__all__ = ("ABSENT_TEXT", "CLIENT_MISSING", "ClientChoice", "choose_client", "guard_absent_client", "scripts_folder")
 
 #: The stable code of a project whose entries name a client this machine lacks (or holds stale); the
 #: preflight finding of ``doctor`` and ``grade`` has the same kind.
@@ -108,29 +111,66 @@ def choose_client(built: Path, *, install: bool, scripts: Path | None = None, pa
     return ClientChoice((CLIENT_NAME,), True)
 
 
-def missing_client_effect(target: str, events: list[str]) -> str:
-    """What the target does with an entry whose client is missing (a clone where nobody ported or
-    ran ``--install-client``): the shell exits 127, read by the target's own dialect. A guard the
-    target then lets through fails open: said, with the events, since nothing else would say it."""
+#: What a guard entry says, and exits 2 with, when its machine lacks the client: the target then
+#: refuses the call and the model and the person read why, instead of a silent pass.
+ABSENT_TEXT = (f"{CLIENT_NAME} is not installed on this machine, so this ported guard refuses: run "
+               f"`compat-adapter port --install-client` ({CLIENT_MISSING})")
+
+
+def _refusing(command: str) -> str:
+    """``command`` preceded by a test for the client: where it is missing, exit 2 with the reason
+    (``command -v`` is the shell's own: no program started per call)."""
+    return (f"command -v {CLIENT_NAME} >/dev/null || {{ echo {shlex.quote(ABSENT_TEXT)} >&2; exit 2; }}; "
+            + command)
+
+
+def guard_absent_client(target: str, entries: Sequence[EntrySpec]) -> tuple[tuple[EntrySpec, ...], str]:
+    """The entries, each guard (a verdict event) the target would let through when the client is
+    missing rewritten to refuse instead, and what a machine without the client gets, event by event.
+
+    Without the client the shell exits 127: each target's own dialect reads that status, and, for
+    the wrapped entries, the exit 2 with the reason. A guard neither makes refuse (Claude's
+    PermissionRequest ignores exit 2) is said to fail open."""
     from compat_adapter.dialects import dialect_for
     from compat_adapter.port.shim import event_row
     from compat_adapter.runtime.outcome import ProcessOutcome
 
-    failed = ProcessOutcome(exit_code=127, stdout="", stderr=f"sh: 1: {CLIENT_NAME}: not found\n", timed_out=False,
-                            truncated=False, cause=None, duration_ms=0.0)
-    dialect = dialect_for(target)
-    guards = sorted({e for e in events if event_row(target, e, plugin=False).blocking == "verdict"})
-    if not guards:
-        return ""
-    denied = [e for e in guards if dialect.decode(e, failed).decision in ("deny", "block")]
-    opened = [e for e in guards if e not in denied]
-    said = []
-    if opened:
-        said.append(f"{target} reads exit 127 on {', '.join(opened)} as a non-blocking error, so those guards let "
-                    "every call through (fails open)")
-    if denied:
-        said.append(f"{target} reads it on {', '.join(denied)} as a refusal, so every call there is denied "
-                    "(fails closed)")
-    return (f"where {CLIENT_NAME} is missing (a machine that never ported or ran `compat-adapter port "
-            f"--install-client`), the shell exits 127: " + "; ".join(said) + ". `compat-adapter port --check` "
-            f"and `doctor` there say {CLIENT_MISSING}")
+    def refuses(event: str, code: int, stderr: str) -> bool:
+        failed = ProcessOutcome(exit_code=code, stdout="", stderr=stderr, timed_out=False, truncated=False,
+                                cause=None, duration_ms=0.0)
+        return dialect_for(target).decode(event, failed).decision in ("deny", "block")
+
+    out: list[EntrySpec] = []
+    said: dict[str, list[str]] = {"closed": [], "refuses": [], "open": []}
+    for entry in entries:
+        if event_row(target, entry.event, plugin=False).blocking != "verdict":
+            out.append(entry)
+            continue
+        if refuses(entry.event, 127, f"sh: 1: {CLIENT_NAME}: not found\n"):
+            said["closed"].append(entry.event)
+            out.append(entry)
+        elif refuses(entry.event, 2, ABSENT_TEXT + "\n"):
+            said["refuses"].append(entry.event)
+            out.append(replace(entry, command=_refusing(entry.command)))
+        else:
+            said["open"].append(entry.event)
+            out.append(entry)
+    parts = []
+    if said["closed"]:
+        parts.append(f"{target} reads the shell's exit 127 on {_events(said['closed'])} as a refusal (every call "
+                     "there is denied)")
+    if said["refuses"]:
+        parts.append(f"on {_events(said['refuses'])}, where {target} would read exit 127 as a non-blocking error "
+                     "and let every call through, the entry exits 2 with the reason, and the call is refused")
+    if said["open"]:
+        parts.append(f"{target} lets every call through on {_events(said['open'])} (fails open: it reads neither "
+                     "exit 127 nor exit 2 there as a refusal)")
+    effect = "" if not parts else (
+        f"where {CLIENT_NAME} is missing (a machine that never ported or ran `compat-adapter port "
+        f"--install-client`): " + "; ".join(parts) + f". `compat-adapter port --check`, `doctor` and `grade` there "
+        f"say {CLIENT_MISSING}")
+    return tuple(out), effect
+
+
+def _events(events: list[str]) -> str:
+    return ", ".join(sorted(set(events)))
