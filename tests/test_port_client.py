@@ -222,3 +222,29 @@ def test_each_target_reads_a_missing_client_by_its_own_dialect_and_port_says_whi
     ran = subprocess.run(["/bin/sh", "-c", entry], capture_output=True, text=True, cwd=tmp_path, timeout=60,
                          env={"PATH": str(tmp_path)})
     assert ran.returncode == 2 and ran.stderr == ABSENT_TEXT + "\n"
+
+
+def test_an_install_linked_onto_path_gets_the_client_beside_the_link(machines: tuple[Machine, Machine],
+                                                                     tmp_path: Path) -> None:
+    """pipx and ``uv tool`` keep the install's scripts folder off PATH and link its entry point into
+    a folder on it (``~/.local/bin``): the client goes beside that link, and the entries name it."""
+    _, desktop = machines
+    entry_point = desktop.bin / "compat-adapter"  # what pip writes for the console script
+    entry_point.write_text(f"#!{desktop.bin / 'python'}\nimport sys\nfrom compat_adapter.cli import main\n"
+                           "sys.exit(main())\n")
+    entry_point.chmod(0o755)
+    links = tmp_path / "local-bin"
+    links.mkdir()
+    (links / "compat-adapter").symlink_to(entry_point)
+    root = _project(tmp_path / "project", desktop)
+    done = desktop.run("port", "--to", "codex", str(root), "--json", path_first=(links,), with_scripts=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["client"] == "compat-adapter-shim"
+    placed = links / "compat-adapter-shim"
+    assert placed.is_file() and not placed.is_symlink()
+    # A target's shell with that PATH runs the guard through it.
+    stdin = json.dumps({"session_id": "s1", "cwd": str(root), "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                        "tool_input": {"command": "rm -rf build"}})
+    ran = subprocess.run(["/bin/sh", "-c", _entry(root)], input=stdin, capture_output=True, text=True, cwd=root,
+                         env=desktop.env(path_first=(links,), with_scripts=False), timeout=120)
+    assert json.loads(ran.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"

@@ -70,6 +70,19 @@ def _first_on_path(scripts: Path, path: str) -> Path | None:
     return None
 
 
+def _linked_folder(scripts: Path, path: str) -> Path:
+    """Where the stable name goes: the scripts folder, or, where that is not on PATH but a link to
+    this install's ``compat-adapter`` is (pipx and ``uv tool`` link entry points into
+    ``~/.local/bin``), the folder of that link: beside the ``compat-adapter`` a target's shell finds."""
+    if _first_on_path(scripts, path) is not None:
+        return scripts
+    found = shutil.which("compat-adapter", path=path)
+    own = scripts / "compat-adapter"
+    if found is not None and own.exists() and os.path.realpath(found) == os.path.realpath(own):
+        return Path(found).parent
+    return scripts
+
+
 def _install(built: Path, stable: Path) -> None:
     """``stable`` becomes a copy of ``built``: written beside it under a private name, then renamed
     over it (a call running the old one keeps its open file)."""
@@ -87,11 +100,13 @@ def choose_client(built: Path, *, install: bool, scripts: Path | None = None, pa
     ``compat-adapter-shim`` the ``PATH`` finds; else the absolute path of ``built`` and why."""
     scripts = scripts_folder() if scripts is None else scripts
     path = os.environ.get("PATH", "") if path is None else path
+    scripts = _linked_folder(scripts, path)
     stable = scripts / CLIENT_NAME
     absolute = (str(built),)
     first = _first_on_path(scripts, path)
     if first is None:
-        return ClientChoice(absolute, False, f"the install's scripts folder {scripts} is not on PATH")
+        return ClientChoice(absolute, False, f"the install's scripts folder {scripts} is not on PATH, nor a link "
+                                             "to its compat-adapter")
     if first != scripts:
         return ClientChoice(absolute, False, f"another {CLIENT_NAME} comes first on PATH ({first / CLIENT_NAME}), "
                                              "not the one this install builds")
