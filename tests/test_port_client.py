@@ -154,6 +154,8 @@ def test_a_clone_without_the_client_is_told_and_one_step_places_it(machines: tup
     assert codex["why"].startswith("client-missing: ") and "--install-client" in codex["why"]
     grade = laptop.run("grade", str(root), "--json")
     assert '"client-missing"' in grade.stdout
+    explained = laptop.run("explain", "--code", "client-missing")
+    assert explained.returncode == 0 and "--install-client" in explained.stdout
     placed = laptop.run("port", "--install-client")
     assert placed.returncode == 0, placed.stdout + placed.stderr
     assert laptop.run("port", "--to", "codex", "--check", str(root)).returncode == 0
@@ -179,6 +181,8 @@ def test_where_the_name_on_path_is_not_this_installs_client_the_entries_name_its
         return report
 
     assert "is not on PATH" in port(with_scripts=False)["client_note"]
+    refused = laptop.run("port", "--install-client", with_scripts=False)
+    assert refused.returncode == 1 and "compat-adapter-shim not placed" in refused.stdout
     other = tmp_path / "other-install"
     other.mkdir()
     (other / "compat-adapter-shim").write_text("#!/bin/sh\nexit 0\n")
