@@ -69,8 +69,8 @@ class Finding:
     """One thing a hook needs that this machine or host does not give it."""
 
     kind: str
-    """``program`` (not on PATH; ``client-missing`` for the compiled shim client), ``file`` (missing or not executable), ``variable`` (unset or
-    scrubbed), ``cannot-start`` (the hook cannot start: what that means on its vendor), and for a
+    """``program`` (not on PATH; ``client-missing`` for the compiled shim client), ``file`` (missing
+    or not executable), ``variable`` (unset or scrubbed), ``cannot-start`` (the hook cannot start: what that means on its vendor), and for a
     guard ``fails-open`` (every call let through) or ``fails-closed`` (every call denied)."""
     subject: str
     text: str

@@ -48,7 +48,8 @@ class Machine:
 
 def _machine(root: Path) -> Machine:
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(root / "venv")], check=True, timeout=120)
-    site = subprocess.run([str(root / "venv/bin/python"), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+    site = subprocess.run([str(root / "venv/bin/python"), "-c",
+                           "import sysconfig; print(sysconfig.get_path('purelib'))"],
                           capture_output=True, text=True, check=True).stdout.strip()
     # This checkout's install (its editable finder and dependencies), read as a site folder.
     (Path(site) / "checkout.pth").write_text(f"import site; site.addsitedir({sysconfig.get_path('purelib')!r})\n")
