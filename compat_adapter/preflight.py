@@ -70,8 +70,9 @@ class Finding:
 
     kind: str
     """``program`` (not on PATH; ``client-missing`` for the compiled shim client), ``file`` (missing
-    or not executable), ``variable`` (unset or scrubbed), ``cannot-start`` (the hook cannot start: what that means on its vendor), and for a
-    guard ``fails-open`` (every call let through) or ``fails-closed`` (every call denied)."""
+    or not executable), ``variable`` (unset or scrubbed), ``cannot-start`` (the hook cannot start:
+    what that means on its vendor), and for a guard ``fails-open`` (every call let through) or
+    ``fails-closed`` (every call denied)."""
     subject: str
     text: str
 
