@@ -10,6 +10,11 @@ also placed under the stable name in the install's scripts folder (where pip put
 The bare name is written only where it is this install's client that the ``PATH`` finds; else the
 entries keep the absolute path and :class:`ClientChoice` says why. The copy is placed by an atomic
 rename, so a call starting at that moment runs the old client or the new one, never half of one.
+
+A machine that has the committed file but never ported has no client: the shell exits 127. Where
+the target would read that as a non-blocking error on a guard (Codex, Claude, CodeBuddy, Qwen), the
+entry first tests for the client and refuses with the reason (:func:`guard_absent_client`); what is
+left open, target by target, is said where the file is written.
 """
 
 from __future__ import annotations
