@@ -136,6 +136,10 @@ def test_a_clone_without_the_client_is_told_and_one_step_places_it(machines: tup
     root = _project(tmp_path / "project", laptop)
     assert laptop.run("port", "--to", "codex", str(root)).returncode == 0
     (laptop.bin / "compat-adapter-shim").unlink()
+    # A dry run places nothing either: it says what is missing.
+    dry = laptop.run("port", "--to", "codex", str(root), "--dry-run", "--json")
+    assert json.loads(dry.stdout)["client_note"].startswith("client-missing: ")
+    assert not (laptop.bin / "compat-adapter-shim").exists()
     for shell in ("rm -rf build", "ls"):
         missing = _call(root, laptop, shell)
         assert missing.returncode == 2 and missing.stdout == "" and missing.stderr == ABSENT_TEXT + "\n"

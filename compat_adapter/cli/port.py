@@ -95,7 +95,7 @@ PYTHON_CLIENT_COST = ("each ported call starts Python (tens of milliseconds per 
 
 def _launcher(args: argparse.Namespace) -> tuple[list[str], str, str]:
     """The command the entries start, what the person should know of it (empty: nothing), and,
-    for ``--check`` (which installs nothing), the missing client's report (empty: none).
+    for ``--check``, the missing client's report (empty: none).
     By default the compiled shim client, built once per install with the machine's C compiler and
     placed as ``compat-adapter-shim`` in the install's scripts folder: a call then starts no Python
     while the warm shim server runs, and the entries name it by bare name (the same file on every
@@ -118,9 +118,10 @@ def _launcher(args: argparse.Namespace) -> tuple[list[str], str, str]:
         if args.fast_client:
             raise
         return shlex.split("compat-adapter"), f"{exc.message}; so {PYTHON_CLIENT_COST}", ""
-    choice = choose_client(built, install=not args.check)
+    # --check and --dry-run write nothing, the client's stable name included: they say it is missing.
+    choice = choose_client(built, install=not (args.check or args.dry_run))
     if choice.portable:
-        return list(choice.launcher), "", choice.missing
+        return list(choice.launcher), choice.missing if args.dry_run else "", choice.missing if args.check else ""
     return list(choice.launcher), f"{MACHINE_PATH} ({choice.launcher[0]}): {choice.why_not}", ""
 
 
