@@ -6,12 +6,12 @@ It imports the runtime once and serves every call inside itself, each as a task 
 call. A call's environment and folder are the caller's, handed over with the call and given to
 the hooks it runs (:mod:`compat_adapter.runtime.callenv`, the moment's folder); nothing of the
 process's own (``os.environ``, its folder, its signal handlers) changes for a call, so calls run at
-once without seeing each other. A compiled client's call has its hook processes started by the client itself, one at a time
-(:mod:`compat_adapter.port.callerruns`: cheaper than a spawn from here); the others run under the
-hook launcher (:mod:`compat_adapter.runtime.process`), whose one launch server this process starts
-on its warm-up: a hook that hangs is killed
-at its timeout with every descendant, as in a process of its own; a call whose caller went away
-(the target CLI gave up on it and killed the client) is cancelled, which kills its hooks too.
+once without seeing each other. A compiled client's call has its hook processes started by the
+client itself, one at a time (:mod:`compat_adapter.port.callerruns`: cheaper than a spawn from
+here); the others run under the hook launcher (:mod:`compat_adapter.runtime.process`), whose one
+launch server this process starts on its warm-up: a hook that hangs is killed at its timeout with
+every descendant, as in a process of its own; a call whose caller went away (the target CLI gave up
+on it and killed the client) is cancelled, which kills its hooks too.
 
 It leaves after :data:`~compat_adapter.port.client.IDLE_S` seconds with no call, or when its socket
 is gone or another server's has taken its place (once the calls it is serving are done).
