@@ -69,9 +69,10 @@ class Finding:
     """One thing a hook needs that this machine or host does not give it."""
 
     kind: str
-    """``program`` (not on PATH), ``file`` (missing or not executable), ``variable`` (unset or
-    scrubbed), ``cannot-start`` (the hook cannot start: what that means on its vendor), and for a
-    guard ``fails-open`` (every call let through) or ``fails-closed`` (every call denied)."""
+    """``program`` (not on PATH; ``client-missing`` for the compiled shim client), ``file`` (missing
+    or not executable), ``variable`` (unset or scrubbed), ``cannot-start`` (the hook cannot start:
+    what that means on its vendor), and for a guard ``fails-open`` (every call let through) or
+    ``fails-closed`` (every call denied)."""
     subject: str
     text: str
 
@@ -151,7 +152,7 @@ def preflight(spec: object, event: str, matcher: str | None, handler: object, ro
                 out.append(Finding("file", program, f"{shown} is not executable"))
                 missing.append((program, 126))
         elif shutil.which(word, path=env.get("PATH")) is None:
-            out.append(Finding("program", program, f"{program} is not on PATH"))
+            out.append(_absent_program(program, word))
             missing.append((program, 127))
     # The interpreter that runs a named script: its own exit status for a script that is missing.
     runners = [os.path.basename(expand_word(p, values, unset | absent)) for p in view.programs]
@@ -172,6 +173,18 @@ def preflight(spec: object, event: str, matcher: str | None, handler: object, ro
     if missing and "||" not in view.command:
         out += _cannot_start(spec, event, blocking, *missing[0], closed=_fail_closed(spec, handler))
     return tuple(out)
+
+
+def _absent_program(program: str, word: str) -> Finding:
+    """A program not on PATH; the compiled shim client that ported entries start is named as such,
+    with the one step that places it (a clone of a project whose committed entries name it)."""
+    from compat_adapter.port.fastclient import CLIENT_NAME
+
+    if word == CLIENT_NAME:
+        return Finding("client-missing", program, f"{program} is not on PATH: compat-adapter's compiled shim "
+                                                  "client, which ported entries start; `compat-adapter port "
+                                                  "--install-client` builds it and places it beside compat-adapter")
+    return Finding("program", program, f"{program} is not on PATH")
 
 
 def _cwd(handler: object, root: Path) -> Path:

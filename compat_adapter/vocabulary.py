@@ -193,6 +193,7 @@ FINDING_SAFETY: Mapping[str, Safety] = MappingProxyType({
     "fails-closed": Safety.CHANGES_BEHAVIOUR,  # it cannot start, and every call it matches is denied
     "file": Safety.CHANGES_BEHAVIOUR,
     "program": Safety.CHANGES_BEHAVIOUR,
+    "client-missing": Safety.CHANGES_BEHAVIOUR,  # the shim client not placed here: its entries cannot start
     "variable": Safety.CHANGES_BEHAVIOUR,
     "loads-twice": Safety.CHANGES_BEHAVIOUR,
 })

@@ -11,8 +11,9 @@ in an order that turns every round. The guard is Claude's for Codex and Codex's 
 * ``port_<target>_native_ms``, ``port_<target>_ported_ms`` — the added time of the native and of
   the ported hook (median over the rounds);
 * ``port_<target>_hook_ratio`` — ported / native: the goal (issue 38) is ≤ 1.5;
-* ``port_<target>_fast_ms``, ``port_<target>_fast_ratio`` — the same ported hook whose entry runs the
-  compiled shim client (``port --fast-client``: no Python started per call while the server is up);
+* ``port_<target>_fast_ms``, ``port_<target>_fast_ratio`` — the same ported hook as ``port`` writes it
+  by default: the compiled shim client named bare (placed beside compat-adapter), behind its test for
+  the client; no Python started per call while the server is up, the hook started by the client;
 * ``port_rounds``.
 
 The entries of ``fast`` are what ``compat-adapter port`` writes by default (where a C compiler builds
@@ -39,7 +40,9 @@ __all__ = ("TARGETS", "bench_port")
 TARGETS = ("codex", "claude")
 SOURCES = {"codex": "claude", "claude": "codex"}
 SOURCE_FILES = {"claude": ".claude/settings.json", "codex": ".codex/hooks.json"}
-CALLS = 8
+#: Calls per session (``COMPAT_ADAPTER_BENCH_PORT_CALLS``): a target's own step varies by several ms
+#: (Claude Code's: 33 to 103 ms, measured), so more calls give a steadier median.
+CALLS = int(os.environ.get("COMPAT_ADAPTER_BENCH_PORT_CALLS") or 8)
 ROUNDS = 3
 STEP = "true"
 GUARD = '#!/bin/sh\ninput=$(cat)\ncase "$input" in\n  *"rm -r"*) echo "refused" >&2; exit 2;;\nesac\nexit 0\n'
@@ -67,15 +70,32 @@ def _case(target: str, kind: str, root: Path) -> Any:
         config.write_text(json.dumps({"hooks": {"PreToolUse": [
             {"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}))
         trust_files(source, [config], command="scripts/bench_port.py: its own hook file")
-        # "fast": the entry runs the compiled shim client (port --fast-client), built once per install.
-        from compat_adapter.port.fastclient import build_client
-
-        start = [str(build_client(root / "bin"))] if kind == "fast" else launcher()
+        # "fast": the entries port writes by default: the compiled client placed as compat-adapter-shim
+        # beside compat-adapter and named bare, each guard behind its test for the client.
+        start = _placed_client(root) if kind == "fast" else launcher()
         plan = plan_port(proj, target, launcher=start, sources=[source])
+        if kind == "fast" and start == ["compat-adapter-shim"]:
+            from dataclasses import replace
+
+            from compat_adapter.port.clientname import guard_absent_client
+
+            plan = replace(plan, entries=guard_absent_client(target, plan.entries)[0])
         write_port(proj, unit_of(target).host, plan)  # type: ignore[arg-type]
         files[plan.file] = (proj / plan.file).read_text()
     steps = (*((("shell", STEP),) * CALLS), ("text", "done"))
     return Case(target, f"bench_port_{kind}", steps=steps, prompt="run the lane steps", installed=True, files=files)
+
+
+def _placed_client(root: Path) -> list[str]:
+    """The client as ``compat-adapter port`` places it (the install's scripts folder, put on PATH
+    for the session as an installed compat-adapter's is), or its built path where it cannot be."""
+    from compat_adapter.port.clientname import choose_client, scripts_folder
+    from compat_adapter.port.fastclient import build_client
+
+    scripts = str(scripts_folder())
+    if scripts not in os.environ.get("PATH", "").split(os.pathsep):
+        os.environ["PATH"] = scripts + os.pathsep + os.environ.get("PATH", "")
+    return list(choose_client(build_client(root / "bin"), install=True).launcher)
 
 
 def _warm_server(run: Path) -> Any:

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -107,8 +108,9 @@ def test_port_writes_an_entry_whose_shim_runs_the_claude_guard_and_answers_in_ge
 def test_port_writes_the_compiled_client_by_default_and_says_so_when_no_compiler_builds_it(
         project: Path, tmp_path: Path) -> None:
     """With a C compiler the entry runs the compiled client (no Python per call), and port says that
-    the entry names this machine's path; without one the entry runs compat-adapter itself, and port says, in its text and
-    in its JSON, that every call then starts Python. --fast-client makes the missing compiler an error."""
+    the entry names this machine's path where the install's scripts folder is not on PATH; without
+    one the entry runs compat-adapter itself, and port says, in its text and in its JSON, that every
+    call then starts Python. --fast-client makes the missing compiler an error."""
     empty = tmp_path / "no-compiler"
     empty.mkdir()
     env = {**os.environ, "PATH": str(empty), "CC": ""}
@@ -121,13 +123,18 @@ def test_port_writes_the_compiled_client_by_default_and_says_so_when_no_compiler
     assert as_json["client"] == "compat-adapter" and "each ported call starts Python" in as_json["client_note"]
     refused = subprocess.run([*run, "--fast-client"], capture_output=True, text=True, env=env, timeout=120)
     assert refused.returncode == 2 and "no C compiler" in refused.stderr
-    # The same project, ported where the compiler is: the compiled client, built into the state folder.
-    done = cli("port", "--to", "gemini", str(project), "--json")
+    # The same project, ported where the compiler is but the install's scripts folder is not on PATH:
+    # the compiled client, built into the state folder (tests/test_port_client.py: on PATH, by name).
+    scripts = os.path.realpath(sysconfig.get_path("scripts"))
+    path = os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep) if p and os.path.realpath(p) != scripts)
+    done = subprocess.run([*run, "--json"], capture_output=True, text=True, env={**os.environ, "PATH": path},
+                          timeout=120)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert "/bin/compat-adapter-shim-" in report["client"]
-    # Its path is this machine's: port says so, and names the portable choice.
-    assert "this machine's compiled shim client" in report["client_note"] and "--python-client" in report["client_note"]
+    # Its path is this machine's: port says so and why, and names the portable choice.
+    assert "this machine's compiled shim client by its path" in report["client_note"]
+    assert "--python-client" in report["client_note"] and "is not on PATH" in report["client_note"]
     assert _entry(project).startswith(report["client"] + " shim --to gemini ")
     assert json.loads(_shim(project, _entry(project), "rm -rf build").stdout)["decision"] == "deny"
 

@@ -1,7 +1,8 @@
 """The warm shim server serves every call inside its one process (issue 38): calls made at once run
 at once, each with its own caller's environment and folder; a hook that hangs is killed at its
 timeout with every descendant, also one that left its process group; a call whose caller went
-away is ended with its hooks. Each call goes through the compiled client with Python made unable
+away is ended with its hooks; a hook the compiled client starts for the server answers as one the
+server starts, and the client owns what it starts as the launcher does. Each call goes through the compiled client with Python made unable
 to start, so an answer proves the server gave it (the client's fallback would start Python)."""
 
 from __future__ import annotations
@@ -183,3 +184,85 @@ def test_one_server_starts_at_a_time_and_a_start_that_never_listened_is_tried_ag
     finally:
         for pid in _servers(fresh) + _servers(stale) + _servers(none):
             os.kill(pid, 9)
+
+
+# ── hooks the compiled client runs for the server (port/callerruns.py) ──────────────────────────────
+
+def _answer(client: str, command: str, env: dict[str, str], cwd: Path, *, timeout_s: int = 30) -> tuple[int, str, str]:
+    proc = _call(client, command, env, cwd, timeout_s=timeout_s)
+    try:
+        out, err = proc.communicate(timeout=WAIT_S)
+    finally:
+        proc.kill()
+        proc.communicate()
+    return proc.returncode, out, err
+
+
+@pytest.mark.parametrize("command", [
+    # The payload, a variable, the folder and the argument order, as a refusal's reason.
+    'read -r line; echo "$MARK $(pwd) $line" >&2; exit 2',
+    # A JSON answer on stdout, and text on stderr beside it.
+    'echo \'{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", '
+    '"permissionDecisionReason": "said in JSON"}}\'; echo also >&2',
+    # A hook that exits non-zero without blocking, with a hundred thousand bytes on stderr.
+    'head -c 100000 /dev/zero | tr "\\0" x >&2; exit 1',
+    # A hook that never reads its stdin, and one that dies of a signal.
+    'exit 0',
+    'kill -TERM $$',
+])
+def test_a_hook_the_client_runs_answers_as_one_the_server_runs(
+        server: dict[str, str], client: str, tmp_path: Path, command: str) -> None:
+    """The same call, its hook started by the compiled client and by the server itself
+    (``COMPAT_ADAPTER_CLIENT_RUNS=off``): the same answer to the target, byte for byte."""
+    env = {**server, "MARK": "m1"}
+    by_client = _answer(client, command, env, tmp_path)
+    by_server = _answer(client, command, {**env, "COMPAT_ADAPTER_CLIENT_RUNS": "off"}, tmp_path)
+    assert by_client == by_server
+    assert by_client[0] == 0, by_client[2]
+
+
+def test_the_client_starts_the_hook_itself(server: dict[str, str], client: str, tmp_path: Path) -> None:
+    """The hook's parent is the client process the target started (with the switch off, it is not):
+    the saving is real, not a silent fallback to the server's spawn."""
+    command = "echo $PPID > parent.pid"
+    for runs, mine in (("on", True), ("off", False)):
+        proc = _call(client, command, {**server, "COMPAT_ADAPTER_CLIENT_RUNS": runs}, tmp_path)
+        try:
+            proc.communicate(timeout=WAIT_S)
+        finally:
+            proc.kill()
+            proc.communicate()
+        parent = int((tmp_path / "parent.pid").read_text())
+        # /bin/sh -c forks the command's shell, so the hook's $PPID is the shell the client started.
+        grand = int(Path(f"/proc/{parent}/stat").read_text().rpartition(") ")[2].split()[1]) if not _gone(parent) else None
+        assert (parent == proc.pid or grand == proc.pid) is mine, (runs, parent, grand, proc.pid)
+
+
+def test_what_a_finished_hook_left_running_is_killed(server: dict[str, str], client: str, tmp_path: Path) -> None:
+    """A hook that exits at once, leaving a child in its group and one in a session of its own: the
+    client ends both before it answers, as the hook launcher does."""
+    command = "sleep 300 & echo $! > child.pid; setsid sleep 300 & echo $! > escaped.pid; sleep 0.2; exit 0"
+    code, _, err = _answer(client, command, server, tmp_path)
+    assert code == 0, err
+    pids = [int((tmp_path / f"{name}.pid").read_text()) for name in ("child", "escaped")]
+    _wait_for("the leftovers' end", lambda: all(_gone(pid) for pid in pids))
+
+
+def test_a_client_the_target_terminates_ends_its_hook_first(server: dict[str, str], client: str,
+                                                            tmp_path: Path) -> None:
+    """The target gives up on a call with SIGTERM: the client kills the hook, its child and the
+    process that left its session, then ends by that signal."""
+    command = ("sleep 600 & echo $! > child.pid; setsid sleep 600 & echo $! > escaped.pid; "
+               "echo $$ > hook.pid; sleep 600")
+    proc = _call(client, command, server, tmp_path, timeout_s=600)
+    try:
+        _wait_for("the hook's start", lambda: all((tmp_path / f"{n}.pid").exists() and (tmp_path / f"{n}.pid").read_text()
+                                                  for n in ("child", "escaped", "hook")))
+        proc.terminate()
+        proc.communicate(timeout=WAIT_S)
+    finally:
+        proc.kill()
+        proc.communicate()
+    assert proc.returncode == -15
+    pids = [int((tmp_path / f"{name}.pid").read_text()) for name in ("hook", "child", "escaped")]
+    _wait_for("the hook's end", lambda: all(_gone(pid) for pid in pids))

@@ -24,6 +24,8 @@ __all__ = ("explain_code", "loss_meanings")
 #: The preflight finding kinds (``compat_adapter.preflight.Finding.kind``).
 PREFLIGHT_KINDS = {
     "program": "a program the command starts is not on PATH here",
+    "client-missing": "the compiled shim client (compat-adapter-shim) that ported entries start is not on PATH "
+                      "here: `compat-adapter port --install-client` places it",
     "file": "a script the command names is missing here, or not executable",
     "variable": "a variable the command reads is unset for hooks here, or removed from their environment",
     "cannot-start": "the hook cannot start here (a program, script or file it needs is missing); what that "

@@ -59,8 +59,12 @@ def _hook(hook: Any, surface: Any, root: Path) -> dict[str, Any]:
     if row["capability"] == "UNSUPPORTED":
         return {**out, "runs": False, "failed": "supported", "why": row["reason"]}
     out["passed"].append("supported")
-    if row.get("starts") is False:
-        text = next((f["text"] for f in row["preflight"] if f["kind"] == "cannot-start"), "it cannot start here")
+    # A ported entry whose compiled client is not here does not run its hooks, even where its
+    # command's own fallback (a refusal, port/clientname.py) makes it "start".
+    fix = next((f["text"] for f in row["preflight"] if f["kind"] == "client-missing"), None)
+    if row.get("starts") is False or fix:
+        text = next((f["text"] for f in row["preflight"] if f["kind"] == "cannot-start"), None)
+        text = "; ".join(t for t in (text, fix and f"client-missing: {fix}") if t) or "it cannot start here"
         return {**out, "runs": False, "failed": "starts", "why": text}
     out["passed"].append("starts")
     if never:

@@ -6,10 +6,12 @@ It imports the runtime once and serves every call inside itself, each as a task 
 call. A call's environment and folder are the caller's, handed over with the call and given to
 the hooks it runs (:mod:`compat_adapter.runtime.callenv`, the moment's folder); nothing of the
 process's own (``os.environ``, its folder, its signal handlers) changes for a call, so calls run at
-once without seeing each other. Hooks run under the hook launcher (:mod:`compat_adapter.runtime.
-process`), whose one launch server this process starts on its warm-up: a hook that hangs is killed
-at its timeout with every descendant, as in a process of its own; a call whose caller went away
-(the target CLI gave up on it and killed the client) is cancelled, which kills its hooks too.
+once without seeing each other. A compiled client's call has its hook processes started by the
+client itself, one at a time (:mod:`compat_adapter.port.callerruns`: cheaper than a spawn from
+here); the others run under the hook launcher (:mod:`compat_adapter.runtime.process`), whose one
+launch server this process starts on its warm-up: a hook that hangs is killed at its timeout with
+every descendant, as in a process of its own; a call whose caller went away (the target CLI gave up
+on it and killed the client) is cancelled, which kills its hooks too.
 
 It leaves after :data:`~compat_adapter.port.client.IDLE_S` seconds with no call, or when its socket
 is gone or another server's has taken its place (once the calls it is serving are done).
@@ -27,11 +29,15 @@ import time
 
 import anyio
 from anyio.abc import SocketStream
+from anyio.streams.buffered import BufferedByteReceiveStream
 
+from compat_adapter.port.callerruns import ClientRuns
 from compat_adapter.port.client import IDLE_S
 
 __all__ = ("serve",)
 
+#: Longest call request line (the caller's environment is in it).
+_REQUEST_MAX = 64 * 1024 * 1024
 #: Seconds between two looks at the socket (gone?), the idle time and each call's caller (still there?).
 _LOOK_S = 0.5
 
@@ -92,16 +98,23 @@ async def _answer(stream: SocketStream, calls: _Calls) -> None:
     calls.last = time.monotonic()
     try:
         async with stream:
-            data = bytearray()
-            try:
-                while True:
-                    data += await stream.receive()
-            except anyio.EndOfStream:
-                pass
-            head, _, stdin = bytes(data).partition(b"\n")
-            call = json.loads(head)
+            received = BufferedByteReceiveStream(stream)
+            call = json.loads(await received.receive_until(b"\n", _REQUEST_MAX))
+            runs = None
+            if call.get("runs"):
+                # The compiled client: its stdin is counted (the socket stays open both ways, for
+                # the hook runs it makes for us: port/callerruns.py).
+                stdin = await received.receive_exactly(int(call["stdin"])) if int(call["stdin"]) else b""
+                runs = ClientRuns(stream, received)
+            else:  # the Python client (or an older compiled one): its stdin runs to its half-close
+                stdin = bytes(received.buffer)
+                with contextlib.suppress(anyio.EndOfStream):
+                    while True:
+                        stdin += await stream.receive()
             env = {str(k): str(v) for k, v in dict(call["env"]).items()}
             cwd = str(call["cwd"])
+            # The caller's switch: its hooks spawned here (bench.py measures both ways).
+            runner = runs if env.get("COMPAT_ADAPTER_CLIENT_RUNS", "on").lower() != "off" else None
             conn = stream.extra(anyio.abc.SocketAttribute.raw_socket)
             done = None
             async with anyio.create_task_group() as tg:
@@ -111,20 +124,24 @@ async def _answer(stream: SocketStream, calls: _Calls) -> None:
                     tg.cancel_scope.cancel()  # the hooks are killed on the way out
 
                 tg.start_soon(watch)
-                with serving(env):
+                with serving(env, runner):
                     done = await shim_reply(str(call["to"]), str(call["hooks"]), stdin, cwd)
                 tg.cancel_scope.cancel()
             if done is None:
                 return
-            if call.get("frame"):
-                # The compiled client (port/client.c) reads a frame: "<exit> <n> <m>\n" and the texts.
+            if runs is not None:
+                # The compiled client reads a frame: "= <exit> <n> <m>\n" and the texts.
+                out, err = done.stdout.encode(), done.stderr.encode()
+                await stream.send(f"= {done.exit_code} {len(out)} {len(err)}\n".encode() + out + err)
+            elif call.get("frame"):
+                # An older compiled client: "<exit> <n> <m>\n" and the texts.
                 out, err = done.stdout.encode(), done.stderr.encode()
                 await stream.send(f"{done.exit_code} {len(out)} {len(err)}\n".encode() + out + err)
             else:
                 await stream.send(json.dumps({"ok": True, "stdout": done.stdout, "stderr": done.stderr,
                                               "exit": done.exit_code}).encode())
     except Exception:  # noqa: BLE001 - any failure of one call: unanswered, the client runs it itself
-        pass
+        import traceback; traceback.print_exc()
     finally:
         calls.running -= 1
         calls.last = time.monotonic()

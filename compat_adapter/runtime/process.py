@@ -67,7 +67,7 @@ from subprocess import DEVNULL, PIPE
 import anyio
 from anyio.abc import ByteReceiveStream, ByteSendStream, Process
 
-from compat_adapter.runtime.callenv import environ
+from compat_adapter.runtime.callenv import call_runner, environ
 from compat_adapter.runtime.cgroup import HookCgroup, cgroup_parent
 from compat_adapter.runtime.environment import hook_environment
 from compat_adapter.runtime.hooklauncher import KILL_NOW
@@ -262,6 +262,13 @@ async def run_command(
     problem = _cwd_problem(cwd) or (None if direct is not None else _shell_problem(program[0]))
     if problem is not None:
         return _spawn_failed(problem, started)
+    caller = call_runner()
+    if caller is not None:
+        # The call's own client starts the process (a ported call's compiled client: cheaper).
+        done = await caller.run(program, stdin=stdin, cwd=cwd, env=env, timeout_s=timeout_s, grace_s=grace_s,
+                                max_output_bytes=max_output_bytes)
+        if done is not None:
+            return done
     python = _PYTHON if environ().get("COMPAT_ADAPTER_HOOK_LAUNCHER", "on").lower() != "off" else None
     launched = python is not None
     try:
