@@ -12,12 +12,13 @@ import resource
 import shutil
 import signal
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from compat_adapter.runtime.callenv import serving
 from compat_adapter.runtime.process import ProcessOutcome, run_command
 from compat_adapter.runtime.shellexec import direct_exec
 
@@ -243,3 +244,28 @@ async def test_our_timeout_stays_a_timeout(monkeypatch: pytest.MonkeyPatch, plac
                                 grace_s=0.5, shell=DASH)
     assert (outcome.timed_out, outcome.cause, outcome.exit_code) == (True, "timeout", None)
     assert outcome.stderr == ""
+
+
+class _ExecFormRunner:
+    """A call's own runner (as the ported client is) starting the program it is given, for real."""
+
+    async def run(self, program: Sequence[str], *, stdin: bytes | None, cwd: Path, env: Mapping[str, str],
+                  timeout_s: float, grace_s: float, max_output_bytes: int) -> ProcessOutcome | None:
+        # Exec form wants a path it can check from here (the client enters `cwd` first instead).
+        argv = [os.path.join(cwd, program[0]), *program[1:]]
+        with serving(os.environ):  # no runner inside: this run happens here
+            return await run_command(argv[0], argv=argv, stdin=stdin, cwd=cwd, env=env,
+                                     timeout_s=timeout_s, grace_s=grace_s, max_output_bytes=max_output_bytes)
+
+
+@SHELLS
+@pytest.mark.anyio
+async def test_a_calls_own_runner_reports_a_signal_death_as_the_shell_would(
+        monkeypatch: pytest.MonkeyPatch, place: Path, shell: str) -> None:
+    _script(place / "die.sh", "#!/bin/sh\nkill -TERM $$\nsleep 5\n")
+    monkeypatch.setenv("COMPAT_ADAPTER_DIRECT_EXEC", "off")
+    shelled = await run_command("./die.sh", stdin=None, cwd=place, env=_env(place), timeout_s=LONG, shell=shell)
+    monkeypatch.setenv("COMPAT_ADAPTER_DIRECT_EXEC", "on")
+    with serving(os.environ, _ExecFormRunner()):
+        direct = await run_command("./die.sh", stdin=None, cwd=place, env=_env(place), timeout_s=LONG, shell=shell)
+    assert replace(direct, duration_ms=0.0) == replace(shelled, duration_ms=0.0)

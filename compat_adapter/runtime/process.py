@@ -268,7 +268,7 @@ async def run_command(
         done = await caller.run(program, stdin=stdin, cwd=cwd, env=env, timeout_s=timeout_s, grace_s=grace_s,
                                 max_output_bytes=max_output_bytes)
         if done is not None:
-            return done
+            return done if direct is None else direct.seen_by_shell(done)
     python = _PYTHON if environ().get("COMPAT_ADAPTER_HOOK_LAUNCHER", "on").lower() != "off" else None
     launched = python is not None
     try:

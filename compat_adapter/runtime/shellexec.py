@@ -2,13 +2,15 @@
 
 A hook such as ``./guard.sh``, ``/abs/hook.py --flag x`` or Claude's usual
 ``"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh`` runs as ``<shell> -c <command>``; the shell parses
-one simple command, finds the program, and starts it: about 0.5 ms of every run. Words may hold
-double-quoted text and variables (taken verbatim from the environment, printable ASCII, never one
-the shell defines itself such as ``$PWD``); anything else (``$X`` unquoted, ``~``, globs, operators,
-builtins) is the shell's.
+one simple command, finds the program, and starts it: about 0.5 ms of every run (`run_command`
+of a 4-line sh guard, median of 40 in-process runs: 2.9-3.0 ms through dash, 2.1-2.5 direct).
+Words may hold double-quoted text and variables (taken verbatim from the environment, printable
+ASCII, never one the shell defines itself such as ``$PWD``); anything else (``$X`` unquoted,
+``~``, globs, operators, builtins) is the shell's.
+
 `direct_exec` says which program the shell would have started, with the argv and the environment
 it would have handed it, or None whenever the shell would do anything more. None is always correct;
-every test below answers None when in doubt.
+every check below answers None when in doubt.
 
 Only dash and bash, whose behaviour was measured (``env -i`` runs of both, dash 0.5.12 and bash
 5.2, pinned by ``tests/test_shellexec.py`` against the real shells):
@@ -37,9 +39,11 @@ import resource
 import signal
 import stat
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
+
+from compat_adapter.runtime.outcome import ProcessOutcome
 
 __all__ = ("DirectExec", "direct_exec")
 
@@ -102,6 +106,15 @@ class DirectExec:
         if died_by in (signal.SIGINT, signal.SIGPIPE):
             return None, 128 + died_by, ""
         return None, 128 + died_by, f"{signal.strsignal(died_by) or f'Unknown signal {died_by}'}\n"
+
+    def seen_by_shell(self, outcome: ProcessOutcome) -> ProcessOutcome:
+        """A finished run's outcome as the shell would have reported it (our timeout stays one)."""
+        if outcome.timed_out or outcome.signal is None:
+            return outcome
+        died_by, code, said = self.shell_saw(outcome.signal, outcome.exit_code)
+        if died_by is not None:
+            return outcome
+        return replace(outcome, exit_code=code, signal=None, cause=None, stderr=outcome.stderr + said)
 
 
 def direct_exec(shell: str, command: str, cwd: Path, env: Mapping[str, str]) -> DirectExec | None:
