@@ -88,8 +88,9 @@ static int server_path(char *out, size_t size) {
     if (!base || !*base) base = getenv("TMPDIR");
     if (!base || !*base) base = "/tmp";
     char stamp[512] = "";
-    const char *names[] = {"shim.py", "server.py"};
-    for (int i = 0; i < 2; i++) {
+    /* The same files as client.py's _KEYED, in the same order. */
+    const char *names[] = {"shim.py", "server.py", "callerruns.py", "client.c"};
+    for (int i = 0; i < 4; i++) {
         char path[4096];
         struct stat st;
         snprintf(path, sizeof path, "%s/%s", PKGDIR, names[i]);

@@ -29,6 +29,12 @@ IDLE_S = float(os.environ.get("COMPAT_ADAPTER_SHIM_IDLE_S") or 300.0)
 CALL_S = 3600.0
 
 
+#: The files whose change makes a new server: the call's code, and the wire between a compiled client and
+#: the server (a client that speaks a newer wire must never reach an older server, which would wait on it).
+#: The compiled client (client.c) keys its socket on the same files, in the same order.
+_KEYED = ("shim.py", "server.py", "callerruns.py", "client.c")
+
+
 def server_path(environ: Mapping[str, str] = os.environ) -> str | None:
     """The server's socket for this user and this install, as a call with ``environ`` finds it;
     None when its folder is not private (someone else owns it, or others may open it): the call then
@@ -37,7 +43,7 @@ def server_path(environ: Mapping[str, str] = os.environ) -> str | None:
     # One server per install and release: another copy of compat-adapter, or this one upgraded
     # (its files rewritten), runs its own code, never a server started from the old one.
     here = os.path.dirname(os.path.abspath(__file__))
-    stamp = "".join(str(os.stat(os.path.join(here, name)).st_mtime_ns) for name in ("shim.py", "server.py"))
+    stamp = "".join(str(os.stat(os.path.join(here, name)).st_mtime_ns) for name in _KEYED)
     tag = format(zlib.crc32(f"{here}:{stamp}".encode()), "08x")
     folder = os.path.join(base, f"compat-adapter-shim-{os.getuid()}")
     try:

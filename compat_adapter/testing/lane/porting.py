@@ -21,7 +21,7 @@ from typing import Any
 from compat_adapter.testing.lane.run import hook_files, prepare_project
 from compat_adapter.testing.lane.scenarios import Case, HookAnswer
 
-__all__ = ("GUARD", "degradations_of", "guard_case", "launcher", "ported_case", "source_case")
+__all__ = ("GUARD", "degradations_of", "entry_launcher", "guard_case", "launcher", "ported_case", "source_case")
 
 #: A team's guard, as a project script: it refuses a recursive delete, with its reason on stderr.
 GUARD = ("#!/bin/sh\n# The team's guard: no recursive delete in this project.\ninput=$(cat)\n"
@@ -32,6 +32,20 @@ GUARD = ("#!/bin/sh\n# The team's guard: no recursive delete in this project.\ni
 def launcher() -> list[str]:
     """The command that starts this compat-adapter (the interpreter running the lane)."""
     return [sys.executable, "-m", "compat_adapter"]
+
+
+def entry_launcher() -> list[str]:
+    """What the ported entries start: the compiled shim client, as ``port`` writes by default (its
+    built path: the lane's CLIs need no PATH of ours), or, where no C compiler builds it, this
+    compat-adapter, as ``port`` falls back."""
+    from compat_adapter.errors import BadArgument
+    from compat_adapter.port.fastclient import build_client
+    from compat_adapter.statedir import state_home
+
+    try:
+        return [str(build_client(state_home() / "bin"))]
+    except BadArgument:
+        return launcher()
 
 
 def guard_case() -> Case:
@@ -85,7 +99,7 @@ def ported_case(case: Case, target: str, run: Path, *, guard_command: str | None
     if guard_command is not None:
         _guard(sources, guard_command)
     trust_files(case.vendor, sources, command=TRUST_COMMAND)
-    plan = plan_port(proj, target, launcher=launcher(), sources=[case.vendor])
+    plan = plan_port(proj, target, launcher=entry_launcher(), sources=[case.vendor])
     change = write_port(proj, unit_of(target).host, plan)  # type: ignore[arg-type]
     files = _files(proj)
     # A ported plugin file is the hook's own code (as guard.sh is a command's): the shim loads it
