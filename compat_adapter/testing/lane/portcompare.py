@@ -78,7 +78,7 @@ def in_target_words(case: Case, source: Outcome, worded: Outcome, here: Outcome)
         tool_result = worded.tool_result
         notes.append("tool_result in the target's words")
     marks: dict[str, Landing] = dict(source.landings)
-    for marker, landing in source.landings.items():
+    for marker in source.landings:
         theirs = worded.landings.get(marker)
         if theirs is not None:
             marks[marker] = theirs
