@@ -266,3 +266,17 @@ def test_a_client_the_target_terminates_ends_its_hook_first(server: dict[str, st
     assert proc.returncode == -15
     pids = [int((tmp_path / f"{name}.pid").read_text()) for name in ("hook", "child", "escaped")]
     _wait_for("the hook's end", lambda: all(_gone(pid) for pid in pids))
+
+
+def test_builds_of_the_client_made_at_once_each_end_with_it(tmp_path: Path) -> None:
+    """Ports run at once (a lane, a team's scripts) build the client at once into one folder: each
+    build ends with the client, none takes another's half-written file (the port lane's guard
+    failed so in a CI run, one build's rename finding its file gone)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from compat_adapter.port.fastclient import build_client
+
+    with ThreadPoolExecutor(4) as pool:
+        built = list(pool.map(lambda _: build_client(tmp_path / "bin"), range(4)))
+    assert len(set(built)) == 1 and os.access(built[0], os.X_OK)
+    assert not list((tmp_path / "bin").glob("*.part"))

@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from compat_adapter.errors import BadArgument
@@ -36,7 +37,9 @@ def build_client(folder: Path) -> Path:
         raise BadArgument("no C compiler (cc, or $CC) to build the compiled shim client: install one and port "
                           "again")
     folder.mkdir(parents=True, exist_ok=True)
-    partial = out.with_name(out.name + ".part")
+    # A name of this build's own: two builds at once (ports run in parallel) must not take each
+    # other's half-written file; the last rename wins, and both wrote the same bytes.
+    partial = out.with_name(f"{out.name}.{os.getpid()}.{threading.get_ident()}.part")
     argv = [compiler, "-O2", "-o", str(partial), f"-DPKGDIR={_c_string(package)}", f"-DPYTHON={_c_string(python)}",
             str(_SOURCE)]
     try:
