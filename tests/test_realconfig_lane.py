@@ -290,6 +290,17 @@ def test_a_command_matches_with_its_variables_expanded_or_not() -> None:
     assert not pattern.fullmatch('"/tmp/hooks/run-hook.cmd" research-stop-hook.sh')
 
 
+def test_a_plain_command_started_without_its_shell_is_seen_by_its_words() -> None:
+    """Our hosts start a plain command without its shell (runtime/shellexec.py): no ``sh -c`` line
+    carries it, and the program is named by the path found on PATH, its quotes removed. The observer
+    still finds that run (before, the real-config subset counted such hooks as never run here)."""
+    command = 'python3 "$CODEBUDDY_PROJECT_DIR/.codebuddy/hooks/runtime_context.py" --event SessionStart'
+    started = ("/usr/bin/python3", "/r/proj/.codebuddy/hooks/runtime_context.py", "--event", "SessionStart")
+    trace = Trace(execs=((1, ("vendor",)), (2, started), (3, ("/usr/bin/python3", "other.py"))), parent={2: 1, 3: 1})
+    runs = hook_runs(trace, [command, "python3 never.py"])
+    assert [(r.command, r.argv) for r in runs] == [(command, started)]
+
+
 def test_the_observer_sees_a_hook_tree_and_only_what_reached_its_vendor(tmp_path: Path) -> None:
     """A stand-in vendor (Python) starts two hook commands with ``sh -c`` and reads their pipes; the
     trace has each hook run once, its children, and only the text written to the vendor's pipes:

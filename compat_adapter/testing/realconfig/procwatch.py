@@ -15,6 +15,7 @@ reads.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from collections.abc import Iterable, Mapping, Sequence
@@ -122,8 +123,13 @@ class HookProc:
     stderr: str = ""
 
 
-def _matches(argv: tuple[str, ...], pattern: re.Pattern[str]) -> bool:
+def _matches(argv: tuple[str, ...], pattern: re.Pattern[str], words: re.Pattern[str]) -> bool:
     if any(pattern.fullmatch(a) for a in argv) or pattern.fullmatch(" ".join(argv)):
+        return True
+    # A plain command started without its shell (compat-adapter's hosts do so where the shell would
+    # only find and start the program: runtime/shellexec.py) is its words after quote removal, its
+    # program named by the path found on PATH where the shell would have passed the bare word.
+    if argv and (words.fullmatch(" ".join(argv)) or words.fullmatch(" ".join((os.path.basename(argv[0]), *argv[1:])))):
         return True
     # A vendor that adds to the line (a ``cd <dir> &&`` before it, a login shell's ``-lc``) still
     # passes the whole command in one argument.
@@ -132,7 +138,8 @@ def _matches(argv: tuple[str, ...], pattern: re.Pattern[str]) -> bool:
 
 def hook_runs(trace: Trace, commands: Iterable[str]) -> list[HookProc]:
     """Every hook run of ``commands`` in ``trace``, in the order they started."""
-    patterns = sorted({c: command_pattern(c) for c in commands if c.strip()}.items(), key=lambda kv: -len(kv[0]))
+    both = {c: (command_pattern(c), command_pattern(c.replace('"', ""))) for c in commands if c.strip()}
+    patterns = sorted(both.items(), key=lambda kv: -len(kv[0]))
     roots: dict[int, tuple[str, tuple[str, ...]]] = {}
 
     def root_of(pid: int) -> int | None:
@@ -151,7 +158,7 @@ def hook_runs(trace: Trace, commands: Iterable[str]) -> list[HookProc]:
     for pid, argv in trace.execs:
         root = root_of(pid)
         if root is None and pid != observed:
-            hit = next((c for c, p in patterns if _matches(argv, p)), None)
+            hit = next((c for c, (p, w) in patterns if _matches(argv, p, w)), None)
             if hit is None:
                 continue
             roots[pid] = (hit, argv)
