@@ -356,19 +356,16 @@ async def run_command(
     timed_out = leader_code is None
     code = proc.returncode if timed_out else leader_code
     died_by = -code if code is not None and code < 0 else None
-    said = ""
-    if direct is not None and not timed_out:
-        died_by, code, said = direct.shell_saw(died_by, code)
     if timed_out:
         cause: str | None = "timeout"
     elif died_by is not None:
         cause = "signal"
     else:
         cause = None
-    return ProcessOutcome(
+    outcome = ProcessOutcome(
         exit_code=None if timed_out or died_by is not None else code,
         stdout=out.text(),
-        stderr=err.text() + said,
+        stderr=err.text(),
         timed_out=timed_out,
         truncated=out.dropped or err.dropped,
         cause=cause,
@@ -376,3 +373,5 @@ async def run_command(
         signal=died_by,
         timeout_s=timeout_s if timed_out else None,
     )
+    # A program started without its shell ends as the shell would have reported it, on either path.
+    return outcome if direct is None else direct.seen_by_shell(outcome)

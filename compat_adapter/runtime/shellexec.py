@@ -23,7 +23,7 @@ Only dash and bash, whose behaviour was measured (``env -i`` runs of both, dash 
   ``0``), sets ``_`` to the path it executes, drops an ``OLDPWD`` that is not a directory, and
   rewrites or acts on its own variables (``SHELLOPTS``, ``BASH_ENV``, functions, …: None);
 - dash forks before the exec: a program killed by signal N is its exit status 128+N, with the
-  signal's name on stderr (not for SIGINT and SIGPIPE), as `DirectExec.shell_saw` gives back. dash
+  signal's name on stderr (not for SIGINT and SIGPIPE), as `DirectExec.seen_by_shell` gives back. dash
   also adds " (core dumped)" when the kernel wrote a core, which the runner cannot see: dash is
   only bypassed where no core can be written (``RLIMIT_CORE`` 0 and no piped ``core_pattern``).
 
@@ -99,22 +99,15 @@ class DirectExec:
     forks: bool
     """The shell forks and waits (dash): a signal death reaches the caller as an exit status."""
 
-    def shell_saw(self, died_by: int | None, code: int | None) -> tuple[int | None, int | None, str]:
-        """``(signal, exit code, stderr line)`` as the shell would have reported the program's end."""
-        if not self.forks or died_by is None:
-            return died_by, code, ""
-        if died_by in (signal.SIGINT, signal.SIGPIPE):
-            return None, 128 + died_by, ""
-        return None, 128 + died_by, f"{signal.strsignal(died_by) or f'Unknown signal {died_by}'}\n"
-
     def seen_by_shell(self, outcome: ProcessOutcome) -> ProcessOutcome:
-        """A finished run's outcome as the shell would have reported it (our timeout stays one)."""
-        if outcome.timed_out or outcome.signal is None:
+        """A finished run's outcome as the shell would have reported it (our timeout stays one): under
+        a forking shell, a death by signal N is exit 128+N, with the signal's name on stderr."""
+        died_by = outcome.signal
+        if outcome.timed_out or died_by is None or not self.forks:
             return outcome
-        died_by, code, said = self.shell_saw(outcome.signal, outcome.exit_code)
-        if died_by is not None:
-            return outcome
-        return replace(outcome, exit_code=code, signal=None, cause=None, stderr=outcome.stderr + said)
+        said = "" if died_by in (signal.SIGINT, signal.SIGPIPE) else \
+            f"{signal.strsignal(died_by) or f'Unknown signal {died_by}'}\n"
+        return replace(outcome, exit_code=128 + died_by, signal=None, cause=None, stderr=outcome.stderr + said)
 
 
 def direct_exec(shell: str, command: str, cwd: Path, env: Mapping[str, str]) -> DirectExec | None:
