@@ -104,8 +104,7 @@ def _launcher(args: argparse.Namespace) -> tuple[list[str], str, str]:
     and port says so and what it costs."""
     from compat_adapter.errors import BadArgument
     from compat_adapter.port.clientname import choose_client
-    from compat_adapter.port.fastclient import build_client
-    from compat_adapter.statedir import state_home
+    from compat_adapter.port.fastclient import install_build
 
     if args.launcher is not None or args.python_client:
         if args.fast_client:
@@ -113,7 +112,7 @@ def _launcher(args: argparse.Namespace) -> tuple[list[str], str, str]:
         launcher = shlex.split(args.launcher or "compat-adapter")
         return launcher, PYTHON_CLIENT_COST if args.python_client else "", ""
     try:
-        built = build_client(state_home() / "bin")
+        built = install_build()
     except BadArgument as exc:
         if args.fast_client:
             raise
@@ -130,10 +129,9 @@ def _install_client(args: argparse.Namespace) -> int:
     teammate's one step after cloning a project whose ported entries name it); exit 1, saying why,
     where the entries could not name it on this machine."""
     from compat_adapter.port.clientname import choose_client
-    from compat_adapter.port.fastclient import build_client
-    from compat_adapter.statedir import state_home
+    from compat_adapter.port.fastclient import install_build
 
-    built = build_client(state_home() / "bin")
+    built = install_build()
     choice = choose_client(built, install=True)
     if args.json:
         print(json.dumps({"client": choice.launcher[0], "built": str(built), "installed": choice.portable,

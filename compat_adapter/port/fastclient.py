@@ -18,7 +18,7 @@ from pathlib import Path
 
 from compat_adapter.errors import BadArgument
 
-__all__ = ("CLIENT_NAME", "build_client")
+__all__ = ("CLIENT_NAME", "build_client", "install_build")
 
 CLIENT_NAME = "compat-adapter-shim"
 _SOURCE = Path(__file__).resolve().with_name("client.c")
@@ -55,6 +55,13 @@ def build_client(folder: Path) -> Path:
                           f"{done.stderr.strip()[-400:]}")
     partial.replace(out)
     return out
+
+
+def install_build() -> Path:
+    """This install's client where port keeps it (the state folder's ``bin/``), built if need be."""
+    from compat_adapter.statedir import state_home
+
+    return build_client(state_home() / "bin")
 
 
 def _c_string(text: str) -> str:

@@ -39,11 +39,10 @@ def entry_launcher() -> list[str]:
     built path: the lane's CLIs need no PATH of ours), or, where no C compiler builds it, this
     compat-adapter, as ``port`` falls back."""
     from compat_adapter.errors import BadArgument
-    from compat_adapter.port.fastclient import build_client
-    from compat_adapter.statedir import state_home
+    from compat_adapter.port.fastclient import install_build
 
     try:
-        return [str(build_client(state_home() / "bin"))]
+        return [str(install_build())]
     except BadArgument:
         return launcher()
 
