@@ -7,12 +7,15 @@ argv (``/proc/self/cmdline``) and its initial environment (``/proc/self/environ`
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import shutil
 import signal
+import subprocess
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -269,3 +272,138 @@ async def test_a_calls_own_runner_reports_a_signal_death_as_the_shell_would(
     with serving(os.environ, _ExecFormRunner()):
         direct = await run_command("./die.sh", stdin=None, cwd=place, env=_env(place), timeout_s=LONG, shell=shell)
     assert replace(direct, duration_ms=0.0) == replace(shelled, duration_ms=0.0)
+
+
+# What the files alone decide is remembered by their identity, checked with a stat at every call;
+# shellexec remembers nothing about a file changed in the last 2 seconds (a rewrite within one
+# timestamp tick could keep every field of its identity), so the cases below wait that out once.
+SETTLE_S = 2.2
+
+
+def _decided(shell: str, command: str, cwd: Path, env: Mapping[str, str]) -> object:
+    found = direct_exec(shell, command, cwd, env)
+    return None if found is None else [list(found.argv), sorted(map(list, found.env.items())), found.forks]
+
+
+def _fresh(shell: str, command: str, cwd: Path, env: Mapping[str, str]) -> object:
+    """The same question asked of a new process, which has remembered nothing."""
+    code = ("import json, sys\nfrom pathlib import Path\nfrom compat_adapter.runtime.shellexec import direct_exec\n"
+            "shell, command, cwd, env = json.load(sys.stdin)\nfound = direct_exec(shell, command, Path(cwd), env)\n"
+            "print(json.dumps(None if found is None else"
+            " [list(found.argv), sorted(map(list, found.env.items())), found.forks]))\n")
+    done = subprocess.run([sys.executable, "-c", code], input=json.dumps([shell, command, str(cwd), dict(env)]),
+                          capture_output=True, text=True, check=True, timeout=LONG)
+    return json.loads(done.stdout)
+
+
+def _guard(folder: Path, interpreter: str = "interp") -> None:
+    _script(folder / "guard.py", SHOW.replace(f"#!{PYTHON}", f"#!{folder}/{interpreter}", 1))
+
+
+def _rewrite_to_a_missing_interpreter(folder: Path) -> None:
+    # In place, the same size: only the file's mtime and ctime tell this from the file before.
+    _guard(folder, "intrp0")
+
+
+def _drop_the_x_bit(folder: Path) -> None:
+    (folder / "guard.py").chmod(0o644)
+
+
+def _replace_by_a_folder(folder: Path) -> None:
+    (folder / "guard.py").unlink()
+    (folder / "guard.py").mkdir()
+
+
+def _delete(folder: Path) -> None:
+    (folder / "guard.py").unlink()
+
+
+def _replace_the_interpreter_by_a_script(folder: Path) -> None:
+    # A new file renamed over the old name: what a package upgrade does. The kernel still runs the
+    # guard (an interpreter may be a script), so the shell must be left to do it.
+    _script(folder / "interp.new", f'#!/bin/sh\nexec {PYTHON} "$@"\n')
+    (folder / "interp.new").rename(folder / "interp")
+
+
+def _restore(folder: Path) -> None:
+    if (folder / "guard.py").is_dir():
+        (folder / "guard.py").rmdir()
+    (folder / "interp").unlink()
+    (folder / "interp").symlink_to(PYTHON)
+    _guard(folder)
+
+
+CHANGES = [_rewrite_to_a_missing_interpreter, _drop_the_x_bit, _replace_by_a_folder, _delete,
+           _replace_the_interpreter_by_a_script]
+
+
+@pytest.fixture(scope="module")
+def settled(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder per case below, each with a guard run by its own interpreter, left alone long enough
+    to be remembered."""
+    root = tmp_path_factory.mktemp("settled")
+    for shell in ("dash", "bash"):
+        for change in CHANGES:
+            folder = root / shell / change.__name__
+            folder.mkdir(parents=True)
+            (folder / "interp").symlink_to(PYTHON)
+            _guard(folder)
+    links = root / "links"  # shells: `sh` -> dash, `via` -> `alt` (/etc/alternatives/sh, as it were) -> dash
+    links.mkdir()
+    (links / "interp").symlink_to(PYTHON)
+    _guard(links)
+    (links / "alt").symlink_to(DASH)
+    (links / "sh").symlink_to(DASH)
+    (links / "via").symlink_to(links / "alt")
+    time.sleep(SETTLE_S)
+    return root
+
+
+@SHELLS
+@pytest.mark.parametrize("change", CHANGES, ids=lambda change: change.__name__.strip("_"))
+@pytest.mark.anyio
+async def test_a_changed_program_is_decided_again_at_the_next_call(
+        monkeypatch: pytest.MonkeyPatch, settled: Path, shell: str, change: Callable[[Path], None]) -> None:
+    folder = settled / os.path.basename(shell) / change.__name__
+    env = _env(folder)
+    assert _decided(shell, "./guard.py", folder, env) is not None  # remembered, the files being settled
+    change(folder)
+    assert _decided(shell, "./guard.py", folder, env) is None
+    assert _fresh(shell, "./guard.py", folder, env) is None
+    shelled, direct = await _both(monkeypatch, shell, "./guard.py", folder, env)
+    assert direct == shelled  # a remembered answer would start what the shell no longer would
+    _restore(folder)  # and back: a file refused before is started again
+    decided = _decided(shell, "./guard.py", folder, env)
+    assert decided is not None and decided == _fresh(shell, "./guard.py", folder, env)
+    shelled, direct = await _both(monkeypatch, shell, "./guard.py", folder, env)
+    assert shelled.exit_code == 0, shelled
+    assert direct == shelled
+
+
+@SHELLS
+def test_a_script_rewritten_right_after_its_first_call_is_read_again(place: Path, shell: str) -> None:
+    # Written, decided and rewritten (same size) within a few milliseconds: on a filesystem whose
+    # timestamps move by the tick, perhaps within one, so that nothing in a stat tells the two apart
+    # (Linux 6.13+ gives ext4, xfs, btrfs and tmpfs a finer ctime once a stat has read it).
+    (place / "interp").symlink_to(PYTHON)
+    for _ in range(20):
+        _guard(place)
+        assert _decided(shell, "./guard.py", place, _env(place)) is not None
+        _guard(place, "intrp0")
+        assert _decided(shell, "./guard.py", place, _env(place)) is None
+
+
+def test_a_re_pointed_shell_link_is_seen(settled: Path) -> None:
+    folder = settled / "links"
+    env = _env(folder)
+    for shell in ("sh", "via"):
+        assert _decided(str(folder / shell), "./guard.py", folder, env) is not None
+    # The shell's own link re-pointed, as `ln -sf` does it (a new link renamed over the old one) ...
+    (folder / "sh.new").symlink_to(BASH)
+    (folder / "sh.new").rename(folder / "sh")
+    # ... and a link further down its chain: bash started as `sh` or `via` is not started around.
+    (folder / "alt.new").symlink_to(BASH)
+    (folder / "alt.new").rename(folder / "alt")
+    for shell in ("sh", "via"):
+        assert _decided(str(folder / shell), "./guard.py", folder, env) is None
+        assert _fresh(str(folder / shell), "./guard.py", folder, env) is None
