@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -280,3 +281,88 @@ def test_builds_of_the_client_made_at_once_each_end_with_it(tmp_path: Path) -> N
         built = list(pool.map(lambda _: build_client(tmp_path / "bin"), range(4)))
     assert len(set(built)) == 1 and os.access(built[0], os.X_OK)
     assert not list((tmp_path / "bin").glob("*.part"))
+
+
+# ── the forecast of a silent run's answer (port/forecast.py) ─────────────────────────────────────
+
+def _target_call(client: str, target: str, hooks: list[dict[str, object]], env: dict[str, str], cwd: Path,
+                 source: str = "claude", event: str = "PreToolUse") -> subprocess.Popen[str]:
+    """Hooks of ``source``'s ``event`` ported to ``target``'s pre-tool event, called with the stdin
+    the target's own dialect writes for a shell call."""
+    from compat_adapter.catalog import unit_of
+    from compat_adapter.dialects.base import Moment
+
+    unit = unit_of(target)
+    assert unit.host is not None
+    target_event = unit.host.events["tools/pre-execute"]
+    encoded = encode_spec(ShimSpec(source, event, target_event, tuple(hooks)))
+    stdin = unit.dialect.encode(unit.dialect.payload(Moment(event=target_event, session_id="s1", cwd=str(cwd), fields={
+        "tool_name": "Bash", "tool_input": {"command": "ls"}})))
+    payload = cwd / f".payload-{target}.json"
+    payload.write_bytes(stdin if isinstance(stdin, bytes) else stdin.encode())
+    with payload.open("rb") as given:
+        return subprocess.Popen([client, "shim", "--to", target, encoded], stdin=given, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, cwd=cwd, env=env)
+
+
+def _finish(proc: subprocess.Popen[str]) -> tuple[int, str, str]:
+    try:
+        out, err = proc.communicate(timeout=WAIT_S)
+    finally:
+        proc.kill()
+        proc.communicate()
+    return proc.returncode, out, err
+
+
+def _hook(command: str, matcher: str | None = "Bash") -> dict[str, object]:
+    return {"matcher": matcher, "handler": {"type": "command", "command": command}, "origin": "test"}
+
+
+@pytest.mark.parametrize("target", ["claude", "codex", "copilot", "gemini", "qwen", "workbuddy", "opencode", "kilo"])
+def test_a_silent_hook_is_answered_as_the_server_answers_it_on_every_target(
+        server: dict[str, str], client: str, tmp_path: Path, target: str) -> None:
+    """A hook that exits 0 and prints nothing, answered from the forecast (the client's run) and by
+    the server after the run (``COMPAT_ADAPTER_CLIENT_RUNS=off``): the same answer, byte for byte,
+    in each target's dialect."""
+    hooks = [_hook("exit 0")]
+    forecast = _finish(_target_call(client, target, hooks, server, tmp_path))
+    served = _finish(_target_call(client, target, hooks, {**server, "COMPAT_ADAPTER_CLIENT_RUNS": "off"}, tmp_path))
+    assert forecast == served
+    assert forecast[0] == 0, forecast[2]
+
+
+def test_the_forecast_answers_while_the_server_is_stopped(server: dict[str, str], client: str, tmp_path: Path) -> None:
+    """The hook stops the server (SIGSTOP), then exits 0 silently: the call is answered all the
+    same, from the forecast that came with the run, while the server cannot run. A client that
+    waited for the server's answer would wait until the server went on."""
+    from compat_adapter.port.client import server_path
+
+    path = server_path()
+    assert path is not None
+    pid = int(Path(path + ".pid").read_text())
+    hooks = [_hook(f"kill -STOP {pid}; exit 0")]
+    try:
+        code, out, err = _finish(_target_call(client, "gemini", hooks, server, tmp_path))
+        stopped = Path(f"/proc/{pid}/stat").read_text().rpartition(") ")[2][:1]
+    finally:
+        os.kill(pid, signal.SIGCONT)  # the server goes on
+    assert stopped == "T", "the hook did not stop the server: the test proves nothing"
+    assert code == 0, err
+    assert (code, out, err) == _finish(_target_call(client, "gemini", [_hook("exit 0")], server, tmp_path))
+
+
+@pytest.mark.parametrize("source,event,shape", [
+    # Claude runs an event's hooks at once (one in the client, one in the server); Copilot one after another.
+    ("claude", "PreToolUse", lambda c: {"type": "command", "command": c}),
+    ("copilot", "preToolUse", lambda c: {"type": "command", "bash": c}),
+])
+def test_a_call_with_two_hooks_is_never_answered_from_a_forecast(
+        server: dict[str, str], client: str, tmp_path: Path, source: str, event: str, shape: object) -> None:
+    """A silent hook and, beside it, one that refuses a moment later: the refusal stands. A forecast
+    made for the silent one alone would have let the call through."""
+    hooks = [{"matcher": None, "handler": shape(c), "origin": f"test{i}"}  # type: ignore[operator]
+             for i, c in enumerate(("exit 0", "sleep 0.5; echo second-says-no >&2; exit 2"))]
+    code, out, err = _finish(_target_call(client, "gemini", hooks, server, tmp_path, source=source, event=event))
+    assert code == 0, err
+    # (Copilot words an exit-2 refusal "hook exited with code 2"; Claude gives the hook's stderr.)
+    assert json.loads(out).get("decision") == "deny", out

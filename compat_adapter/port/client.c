@@ -9,9 +9,11 @@
  * Python costs about twice that. The client owns what it starts as the hook launcher does: the
  * hook's own session, every orphan of it reparented here (a child subreaper), its group and every
  * descendant killed at the timeout or once the hook is done, and the hook killed with the client
- * (PDEATHSIG) when the target CLI kills the client. When no server answers, the call is handed,
- * stdin and all, to the Python client (PYTHON -m compat_adapter shim ...), which runs it and starts
- * a server for the next calls.
+ * (PDEATHSIG) when the target CLI kills the client. A run that is the call's only one comes with
+ * the server's forecast of the call's answer should it exit 0 silently: so ending, the client
+ * answers at once, without waiting for the server to read the outcome. When no server answers,
+ * the call is handed, stdin and all, to the Python client (PYTHON -m compat_adapter shim ...),
+ * which runs it and starts a server for the next calls.
  *
  * Built with: cc -O2 -DPKGDIR='"…/compat_adapter/port"' -DPYTHON='"…/python"' client.c
  */
@@ -207,7 +209,27 @@ static void on_end(int sig) { ending = sig; }
  * signal that ended it, t: stopped at its timeout, code then the signal or exit status it ended
  * with). The header: "R <blob> <args> <env> <stdin> <timeout ms> <grace ms> <max bytes>"; the blob
  * holds the folder, the arguments and the environment, each ended by a NUL; <stdin> -1 is none. */
-static int run_frame(int sock, reader *r, const char *line) {
+/* The server's forecast of the call's answer, should the run under way exit 0 and print nothing
+ * (compat_adapter/port/callerruns.py). */
+typedef struct { int have, code; size_t out_n, err_n; char *body; } forecast;
+
+/* One frame the server sent after a run's own: a forecast ("A <exit> <out> <err>\n" and the
+ * texts), kept, and 1; "K" (the run is no longer wanted), the server gone, or anything else: 0. */
+static int heard(reader *r, forecast *told) {
+    if (!fill(r) || r->b[r->at++] != 'A') return 0;
+    char line[128];
+    int code;
+    size_t out_n, err_n;
+    if (!read_line(r, line, sizeof line) || sscanf(line, " %d %zu %zu", &code, &out_n, &err_n) != 3) return 0;
+    char *body = malloc(out_n + err_n + 1);
+    if (!body) _exit(111);
+    if (!read_exact(r, body, out_n + err_n)) { free(body); return 0; }
+    free(told->body);
+    *told = (forecast){.have = 1, .code = code, .out_n = out_n, .err_n = err_n, .body = body};
+    return 1;
+}
+
+static int run_frame(int sock, reader *r, const char *line, forecast *told) {
     size_t blob_n, nargs, nenv, max_b;
     long long in_n, timeout_ms, grace_ms;
     if (sscanf(line, "R %zu %zu %zu %lld %lld %lld %zu", &blob_n, &nargs, &nenv, &in_n, &timeout_ms, &grace_ms,
@@ -289,13 +311,21 @@ static int run_frame(int sock, reader *r, const char *line) {
             drain_end = now_ms() + grace_ms;
         }
         if (exited && ((out.fd < 0 && err.fd < 0) || now_ms() >= drain_end)) break;
+        /* Frames the server sent with the run's own, already read: heard before waiting. */
+        while (!stopped && r->at < r->n && !heard(r, told)) {
+            stopped = 1;
+            if (!exited) {
+                kill(-pid, SIGKILL);
+                killed_at = now_ms();
+            }
+        }
         struct pollfd fds[5];
         int k = 0, i_in = -1, i_out = -1, i_err = -1, i_pid = -1, i_sock = -1;
         if (in_fd >= 0) { i_in = k; fds[k++] = (struct pollfd){.fd = in_fd, .events = POLLOUT}; }
         if (out.fd >= 0) { i_out = k; fds[k++] = (struct pollfd){.fd = out.fd, .events = POLLIN}; }
         if (err.fd >= 0) { i_err = k; fds[k++] = (struct pollfd){.fd = err.fd, .events = POLLIN}; }
         if (!exited && pidfd >= 0) { i_pid = k; fds[k++] = (struct pollfd){.fd = pidfd, .events = POLLIN}; }
-        if (!stopped) { i_sock = k; fds[k++] = (struct pollfd){.fd = sock, .events = POLLIN}; }
+        if (!stopped && r->at >= r->n) { i_sock = k; fds[k++] = (struct pollfd){.fd = sock, .events = POLLIN}; }
         long long until = exited ? drain_end : deadline;
         long long wait = until - now_ms();
         if (!exited && pidfd < 0 && wait > 5) wait = 5;  /* no pidfd: look at the child now and then */
@@ -309,11 +339,9 @@ static int run_frame(int sock, reader *r, const char *line) {
         if (i_out >= 0 && fds[i_out].revents) drain(&out);
         if (i_err >= 0 && fds[i_err].revents) drain(&err);
         if (i_pid >= 0 && fds[i_pid].revents && waitpid(pid, &status, 0) == pid) exited = 1;
-        if (i_sock >= 0 && fds[i_sock].revents) {
+        if (i_sock >= 0 && fds[i_sock].revents && !heard(r, told)) {
             /* The server no longer wants this run ("K": its call was cancelled) or is gone: the
              * hook is killed now, as the hook launcher kills a cancelled run. */
-            char c;
-            while (read(sock, &c, 1) < 0 && errno == EINTR) {}
             stopped = 1;
             if (!exited) {
                 kill(-pid, SIGKILL);
@@ -330,6 +358,12 @@ static int run_frame(int sock, reader *r, const char *line) {
     char kind = timed_out ? 't' : WIFSIGNALED(status) ? 's' : 'x';
     /* A run stopped at its timeout: its status, a signal as its negative (as Python reads one). */
     int code = WIFSIGNALED(status) ? (timed_out ? -WTERMSIG(status) : WTERMSIG(status)) : WEXITSTATUS(status);
+    /* The forecast holds only for the run it was made for ending as it assumed: then this client
+     * answers the target from it, and says so ("a": exited 0, silent, answered), so that the
+     * server ends the call at once instead of answering it again while the target goes on. */
+    if (!(kind == 'x' && code == 0 && !out.dropped && !err.dropped && out.data.n == 0 && err.data.n == 0))
+        told->have = 0;
+    if (told->have) kind = 'a';
     char head[128];
     int hn = snprintf(head, sizeof head, "%c %d %d %zu %zu\n", kind, code, out.dropped || err.dropped, out.data.n,
                       err.data.n);
@@ -382,10 +416,20 @@ static int ask_server(const char *path, const char *target, const char *hooks, b
     r->fd = fd;
     r->at = r->n = 0;
     char line[256];
+    forecast told = {0};
     for (;;) {
         if (!read_line(r, line, sizeof line)) { close(fd); return -1; }
         if (line[0] == 'R') {
-            if (!run_frame(fd, r, line)) { close(fd); return -1; }
+            told.have = 0;
+            if (!run_frame(fd, r, line, &told)) { close(fd); return -1; }
+            if (told.have) {
+                /* The run ended as forecast: the answer now (the server, told "a", ends the call). */
+                close(fd);
+                fwrite(told.body, 1, told.out_n, stdout);
+                fflush(stdout);
+                fwrite(told.body + told.out_n, 1, told.err_n, stderr);
+                return told.code;
+            }
             continue;
         }
         int code;

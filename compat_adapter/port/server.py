@@ -125,6 +125,9 @@ async def _answer(stream: SocketStream, calls: _Calls) -> None:
                     tg.cancel_scope.cancel()  # the hooks are killed on the way out
 
                 tg.start_soon(watch)
+                if runner is not None:
+                    # The client answered from the forecast: the call ends here, unanswered again.
+                    runner.on_answered = tg.cancel_scope.cancel
                 with serving(env, runner):
                     done = await shim_reply(str(call["to"]), str(call["hooks"]), stdin, cwd)
                 tg.cancel_scope.cancel()

@@ -16,20 +16,25 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from compat_adapter.dialects.base import HookAnswer
 from compat_adapter.errors import BadArgument, CompatError
 from compat_adapter.hostface import Reply
 
+if TYPE_CHECKING:
+    from compat_adapter.routing.dispatch import HookEntry
+
 __all__ = ("ShimSpec", "answer_for", "decode_spec", "encode_spec", "event_row", "run_shim", "shim_command",
            "shim_reply")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class ShimSpec:
     """What one ported entry runs: the source vendor, its event, the target's event, its hooks
-    (each ``{matcher, handler, origin}`` with the handler as the source file wrote it)."""
+    (each ``{matcher, handler, origin}`` with the handler as the source file wrote it). Equal only
+    to itself: a spec is known by its encoded text (:func:`decode_spec` keeps one per text)."""
 
     source: str
     event: str
@@ -43,7 +48,14 @@ def encode_spec(spec: ShimSpec) -> str:
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
+#: Entries a warm server keeps decoded (each ported entry of a project is one).
+_KEPT = 256
+
+
+@lru_cache(maxsize=_KEPT)
 def decode_spec(text: str) -> ShimSpec:
+    """The hooks an entry's command carries. Kept per text: the warm server serves the same entry
+    call after call, and the text is all the spec is made of (its hooks are read, never changed)."""
     try:
         data = json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
         return ShimSpec(str(data["from"]), str(data["event"]), str(data["to_event"]),
@@ -54,10 +66,12 @@ def decode_spec(text: str) -> ShimSpec:
 
 async def answer_for(spec: ShimSpec, target: str, stdin: bytes, cwd: str) -> HookAnswer:
     """The source hooks' merged answer to the target's stdin."""
-    from compat_adapter.catalog import unit_of, voice_of
-    from compat_adapter.declare import declare_hook
+    from compat_adapter.catalog import unit_of
     from compat_adapter.handlers.run import if_admits
-    from compat_adapter.routing.dispatch import make_entry, run_selected, select
+    from compat_adapter.model import CommandHandler
+    from compat_adapter.port.callerruns import ClientRuns
+    from compat_adapter.routing.dispatch import run_selected, select
+    from compat_adapter.runtime.callenv import call_runner
 
     face = unit_of(target).host
     if face is None:
@@ -76,21 +90,58 @@ async def answer_for(spec: ShimSpec, target: str, stdin: bytes, cwd: str) -> Hoo
         # Ported plugins run through the shim of the plugin runtime their vendor's unit brings.
         port = plugin_runtime(spec.source).port
         return await port.answer(spec.hooks, spec.event, moment, port.timeout_s)
-    entries = [make_entry(str(h.get("origin") or f"port:{i}"),
-                          declare_hook(spec.source, spec.event, h.get("matcher"), h["handler"], origin=h.get("origin")))
-               for i, h in enumerate(spec.hooks)]
-    chosen = select(entries, moment)
-    if chosen:
+    chosen = select(_entries(spec), moment)
+    if any(e.handler is not None and e.handler.if_rule is not None for e in chosen):
         payload = chosen[0].dialect.payload(moment)
         chosen = [e for e in chosen if e.handler is not None
                   and (e.handler.if_rule is None or if_admits(e.handler, moment.event, payload, moment.cwd))]
+    else:
+        chosen = [e for e in chosen if e.handler is not None]
+    caller = call_runner()
+    if len(chosen) == 1 and isinstance(chosen[0].handler, CommandHandler) and isinstance(caller, ClientRuns):
+        # The call's one run, started by the compiled client: it also gets the answer should the run
+        # exit 0 silently, and gives it at once when so (port/callerruns.py).
+        caller.foretell(_silent_reply(spec, target, chosen[0]))
     group = await run_selected(chosen, moment)
-    merged = group.merged
-    if group.ran and group.ran[0].row.point == "tools/pre-execute" and not voice_of(spec.source).pre_tool_context:
+    return _voiced(spec, group.ran, group.merged)
+
+
+def _voiced(spec: ShimSpec, ran: Sequence[HookEntry], merged: HookAnswer) -> HookAnswer:
+    from compat_adapter.catalog import voice_of
+
+    if ran and ran[0].row.point == "tools/pre-execute" and not voice_of(spec.source).pre_tool_context:
         # The source vendor never gives the model a pre-tool hook's context (its voice, measured):
         # nor does the port, whatever the target would do with it.
-        merged = replace(merged, additional_context=(), printed=())
+        return replace(merged, additional_context=(), printed=())
     return merged
+
+
+@lru_cache(maxsize=_KEPT)
+def _silent_reply(spec: ShimSpec, target: str, entry: HookEntry) -> Reply:
+    """The target's reply to a call whose one hook, ``entry``, exits 0 and prints nothing: read,
+    merged, voiced and worded as :func:`answer_for` and :func:`shim_reply` do after a real run.
+    None of those steps reads the call's moment (an outcome is read by the event alone), so the
+    reply is the spec's, the target's and the hook's, and is kept."""
+    from compat_adapter.catalog import unit_of
+    from compat_adapter.port.callerruns import silent_outcome
+    from compat_adapter.routing.hookrun import answer_of
+
+    face = unit_of(target).host
+    assert face is not None  # answer_for returned before any run otherwise
+    merged = entry.dialect.merge(spec.event, (answer_of(entry, spec.event, silent_outcome()),))
+    return face.reply(spec.target_event, _voiced(spec, (entry,), merged))
+
+
+@lru_cache(maxsize=_KEPT)
+def _entries(spec: ShimSpec) -> tuple[HookEntry, ...]:
+    """The spec's hooks, declared and mounted once per spec: a mounted hook also keeps its matcher's
+    verdict per subject, which the next call of the entry then finds."""
+    from compat_adapter.declare import declare_hook
+    from compat_adapter.routing.dispatch import make_entry
+
+    return tuple(make_entry(str(h.get("origin") or f"port:{i}"),
+                            declare_hook(spec.source, spec.event, h.get("matcher"), h["handler"], origin=h.get("origin")))
+                 for i, h in enumerate(spec.hooks))
 
 
 def _continuation(spec: ShimSpec, target: str, moment: Any) -> bool:

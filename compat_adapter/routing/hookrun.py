@@ -24,7 +24,20 @@ from compat_adapter.runtime.process import BASH, ProcessOutcome, hook_environmen
 if TYPE_CHECKING:
     from compat_adapter.routing.dispatch import HookEntry
 
-__all__ = ("decode", "run_one")
+__all__ = ("answer_of", "decode", "run_one")
+
+
+#: Whether a dialect class exports variables, per class: a Protocol's isinstance walks its members
+#: on every check, and a warm server asks once per hook run.
+_EXPORTS: dict[type, bool] = {}
+
+
+def _exports(dialect: Dialect) -> bool:
+    kind = type(dialect)
+    found = _EXPORTS.get(kind)
+    if found is None:
+        found = _EXPORTS[kind] = isinstance(dialect, Exporting)
+    return found
 
 
 def _env_for(entry: HookEntry, moment: Moment, payload: Mapping[str, Any]) -> dict[str, str]:
@@ -32,8 +45,8 @@ def _env_for(entry: HookEntry, moment: Moment, payload: Mapping[str, Any]) -> di
     # them, so that scripts written for it find their files; then those it draws from the call.
     add = given(entry.spec, entry.declared.place, event=entry.row.event, cwd=moment.cwd,
                 session=moment.session_id)
-    if isinstance(entry.dialect, Exporting):
-        add.update(entry.dialect.hook_env(moment, payload))
+    if _exports(entry.dialect):
+        add.update(entry.dialect.hook_env(moment, payload))  # type: ignore[attr-defined]
     if isinstance(entry.handler, CommandHandler):
         add.update(dict(entry.handler.env))
     return hook_environment(environ(), add=add)
@@ -76,8 +89,13 @@ async def run_one(entry: HookEntry, moment: Moment, complete: Complete | None = 
         shell_name=entry.spec.shell_name,
         complete=complete,
     ))
+    return answer_of(entry, moment.event, outcome), outcome
+
+
+def answer_of(entry: HookEntry, event: str, outcome: ProcessOutcome) -> HookAnswer:
+    """What a run of ``entry`` answers, read by its vendor's rules (the outcome alone decides)."""
     # A fail-closed handler (Cursor's failClosed) turns a run that failed into a deny.
-    return closed(entry.row, entry.handler, decode(dialect, moment.event, outcome)), outcome
+    return closed(entry.row, entry.handler, decode(entry.dialect, event, outcome))
 
 
 def decode(dialect: Dialect, event: str, outcome: ProcessOutcome) -> HookAnswer:

@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any
 
 __all__ = ("BASELINE", "SECRET_VALUE", "SECRET_WORDS", "EnvPolicy", "hook_environment", "is_secret", "secret_name",
            "segments")
@@ -180,21 +181,24 @@ def _policy(mode: str, allow: str) -> EnvPolicy:
 
 
 #: The host's environment as last filtered, per policy: its raw contents, and what passed.
-_LAST: dict[EnvPolicy, tuple[dict[bytes, bytes], dict[str, str]]] = {}
+_LAST: dict[tuple[EnvPolicy, bool], tuple[dict[Any, Any], dict[str, str]]] = {}
 _POLICIES = 16
 
 
 def _inherited(base: Mapping[str, str], rule: EnvPolicy) -> dict[str, str]:
     """What passes of `base`, a new dict. Reading ``os.environ`` decodes every variable (most of
     the cost of a hook's environment), so its filtered form is kept for as long as its raw
-    contents (``os.environ``'s own bytes table, compared whole) stay the same."""
-    raw = getattr(base, "_data", None) if base is os.environ else None
+    contents (``os.environ``'s own bytes table, compared whole) stay the same; a plain dict (the
+    environment a warm shim server's call brings, the same call after call from one target
+    session) is kept the same way, compared whole."""
+    own = base is os.environ
+    raw = getattr(base, "_data", None) if own else base if type(base) is dict else None
     if not isinstance(raw, dict):
         return {name: value for name, value in base.items() if _passes(rule, name, value)}
-    last = _LAST.get(rule)
+    last = _LAST.get((rule, own))
     if last is None or last[0] != raw:
         if len(_LAST) >= _POLICIES:
             _LAST.clear()
-        last = _LAST[rule] = (dict(raw), {name: value for name, value in base.items()
-                                          if _passes(rule, name, value)})
+        last = _LAST[(rule, own)] = (dict(raw), {name: value for name, value in base.items()
+                                                 if _passes(rule, name, value)})
     return dict(last[1])
