@@ -189,14 +189,18 @@ def test_one_server_starts_at_a_time_and_a_start_that_never_listened_is_tried_ag
 
 # ── hooks the compiled client runs for the server (port/callerruns.py) ──────────────────────────────
 
-def _answer(client: str, command: str, env: dict[str, str], cwd: Path, *, timeout_s: int = 30) -> tuple[int, str, str]:
-    proc = _call(client, command, env, cwd, timeout_s=timeout_s)
+def _finish(proc: subprocess.Popen[str]) -> tuple[int, str, str]:
+    """What a call answered: its exit status, stdout and stderr."""
     try:
         out, err = proc.communicate(timeout=WAIT_S)
     finally:
         proc.kill()
         proc.communicate()
     return proc.returncode, out, err
+
+
+def _answer(client: str, command: str, env: dict[str, str], cwd: Path, *, timeout_s: int = 30) -> tuple[int, str, str]:
+    return _finish(_call(client, command, env, cwd, timeout_s=timeout_s))
 
 
 @pytest.mark.parametrize("command", [
@@ -303,15 +307,6 @@ def _target_call(client: str, target: str, hooks: list[dict[str, object]], env: 
     with payload.open("rb") as given:
         return subprocess.Popen([client, "shim", "--to", target, encoded], stdin=given, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, cwd=cwd, env=env)
-
-
-def _finish(proc: subprocess.Popen[str]) -> tuple[int, str, str]:
-    try:
-        out, err = proc.communicate(timeout=WAIT_S)
-    finally:
-        proc.kill()
-        proc.communicate()
-    return proc.returncode, out, err
 
 
 def _hook(command: str, matcher: str | None = "Bash") -> dict[str, object]:
