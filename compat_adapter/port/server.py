@@ -72,11 +72,19 @@ async def _warm_call() -> None:
 
 
 class _Calls:
-    """The server's count of calls: how many run now, when the last one came."""
+    """The server's calls: how many run now, when the last one came, and each one's socket with the
+    scope that ends it (one look at every caller per :data:`_LOOK_S`, not a watcher per call)."""
 
     def __init__(self) -> None:
         self.running = 0
         self.last = time.monotonic()
+        self.open: dict[socket.socket, anyio.CancelScope] = {}
+
+    def end_the_abandoned(self) -> None:
+        """Cancel each call whose caller is gone (the target killed it): its hooks are killed."""
+        for conn, scope in list(self.open.items()):
+            if _gone(conn):
+                scope.cancel()
 
 
 def _gone(conn: socket.socket) -> bool:
@@ -96,6 +104,7 @@ async def _answer(stream: SocketStream, calls: _Calls) -> None:
 
     calls.running += 1
     calls.last = time.monotonic()
+    conn = stream.extra(anyio.abc.SocketAttribute.raw_socket)
     try:
         async with stream:
             received = BufferedByteReceiveStream(stream)
@@ -116,21 +125,14 @@ async def _answer(stream: SocketStream, calls: _Calls) -> None:
             cwd = str(call["cwd"])
             # The caller's switch: its hooks spawned here (bench.py measures both ways).
             runner = runs if env.get("COMPAT_ADAPTER_CLIENT_RUNS", "on").lower() != "off" else None
-            conn = stream.extra(anyio.abc.SocketAttribute.raw_socket)
             done = None
-            async with anyio.create_task_group() as tg:
-                async def watch() -> None:
-                    while not _gone(conn):
-                        await anyio.sleep(_LOOK_S)
-                    tg.cancel_scope.cancel()  # the hooks are killed on the way out
-
-                tg.start_soon(watch)
+            with anyio.CancelScope() as scope:
+                calls.open[conn] = scope  # a caller gone: the call is cancelled, its hooks killed
                 if runner is not None:
                     # The client answered from the forecast: the call ends here, unanswered again.
-                    runner.on_answered = tg.cancel_scope.cancel
+                    runner.on_answered = scope.cancel
                 with serving(env, runner):
                     done = await shim_reply(str(call["to"]), str(call["hooks"]), stdin, cwd)
-                tg.cancel_scope.cancel()
             if done is None:
                 return
             if runs is not None:
@@ -143,6 +145,7 @@ async def _answer(stream: SocketStream, calls: _Calls) -> None:
     except Exception:  # noqa: BLE001 - any failure of one call: unanswered, the client runs it itself
         pass
     finally:
+        calls.open.pop(conn, None)
         calls.running -= 1
         calls.last = time.monotonic()
 
@@ -169,6 +172,7 @@ async def _serve(server: socket.socket, path: str, inode: int, idle_s: float) ->
             accept_tg.start_soon(accept)
             while _ours(path, inode) and (calls.running or time.monotonic() - calls.last < idle_s):
                 await anyio.sleep(_LOOK_S)
+                calls.end_the_abandoned()
             accept_tg.cancel_scope.cancel()
         await listener.aclose()
         # The calls being served finish; a new caller finds no server and starts one.
