@@ -204,11 +204,6 @@ static volatile sig_atomic_t ending;
 
 static void on_end(int sig) { ending = sig; }
 
-/* One "R" frame: run the program it names and send back what it did:
- * "<x|s|t> <code> <dropped> <out bytes> <err bytes>\n" then the two texts (x: exit code, s: the
- * signal that ended it, t: stopped at its timeout, code then the signal or exit status it ended
- * with). The header: "R <blob> <args> <env> <stdin> <timeout ms> <grace ms> <max bytes>"; the blob
- * holds the folder, the arguments and the environment, each ended by a NUL; <stdin> -1 is none. */
 /* The server's forecast of the call's answer, should the run under way exit 0 and print nothing
  * (compat_adapter/port/callerruns.py). */
 typedef struct { int have, code; size_t out_n, err_n; char *body; } forecast;
@@ -229,6 +224,11 @@ static int heard(reader *r, forecast *told) {
     return 1;
 }
 
+/* One "R" frame: run the program it names and send back what it did:
+ * "<x|s|t|a> <code> <dropped> <out bytes> <err bytes>\n" then the two texts (x: exit code, s: the
+ * signal that ended it, t: stopped at its timeout, code then the signal or exit status it ended
+ * with; a: exited 0 silently and answered from `told`, the forecast that came with it). The header: "R <blob> <args> <env> <stdin> <timeout ms> <grace ms> <max bytes>"; the blob
+ * holds the folder, the arguments and the environment, each ended by a NUL; <stdin> -1 is none. */
 static int run_frame(int sock, reader *r, const char *line, forecast *told) {
     size_t blob_n, nargs, nenv, max_b;
     long long in_n, timeout_ms, grace_ms;
