@@ -392,7 +392,7 @@ static int ask_server(const char *path, const char *target, const char *hooks, b
     char cwd[4096], count[32];
     if (!getcwd(cwd, sizeof cwd)) { close(fd); return -1; }
     snprintf(count, sizeof count, "%zu", in->n);
-    puts_(&head, "{\"frame\": true, \"runs\": true, \"stdin\": "); puts_(&head, count);
+    puts_(&head, "{\"runs\": true, \"stdin\": "); puts_(&head, count);
     puts_(&head, ", \"to\": "); put_json(&head, target);
     puts_(&head, ", \"hooks\": "); put_json(&head, hooks);
     puts_(&head, ", \"cwd\": "); put_json(&head, cwd);

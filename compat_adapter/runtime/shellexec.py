@@ -298,10 +298,9 @@ class _Head(NamedTuple):
 
 def _head(path: str, info: os.stat_result, since: int) -> _Head:
     """What `path` (`info` its stat, `since` a time read before that) holds, remembered by identity."""
-    identity = _identity(info)
-    known = _heads.get(path)
-    if known is not None and known[0] == identity:
-        return known[1]
+    known = _recalled(_heads, path, info)
+    if known is not None:
+        return known
     if not stat.S_ISREG(info.st_mode):
         head = _Head(startable=False, interpreter=None)
     elif not os.access(path, os.X_OK):
@@ -310,9 +309,20 @@ def _head(path: str, info: os.stat_result, since: int) -> _Head:
     else:
         with open(path, "rb") as file:
             head = _read_head(file.read(_SHEBANG_MAX))
+    return _kept(_heads, path, info, since, head)
+
+
+def _recalled(memo: dict[str, tuple[_Identity, _V]], path: str, info: os.stat_result) -> _V | None:
+    """What was remembered of `path` while it had the identity `info` shows, or None."""
+    known = memo.get(path)
+    return known[1] if known is not None and known[0] == _identity(info) else None
+
+
+def _kept(memo: dict[str, tuple[_Identity, _V]], path: str, info: os.stat_result, since: int, value: _V) -> _V:
+    """`value`, remembered for `path` by its identity when the file had settled by `since`."""
     if _settled(info, since):
-        _remember(_heads, path, (identity, head))
-    return head
+        _remember(memo, path, (_identity(info), value))
+    return value
 
 
 def _read_head(head: bytes) -> _Head:
@@ -340,10 +350,9 @@ def _runs_here(interpreter: str) -> bool:
     since = time.time_ns()
     try:
         info = os.stat(interpreter)
-        identity = _identity(info)
-        known = _interpreters.get(interpreter)
-        if known is not None and known[0] == identity:
-            return known[1]
+        known = _recalled(_interpreters, interpreter, info)
+        if known is not None:
+            return known
         if not stat.S_ISREG(info.st_mode):
             runs = False
         elif not os.access(interpreter, os.X_OK):
@@ -353,9 +362,7 @@ def _runs_here(interpreter: str) -> bool:
                 runs = _same_machine(file.read(20))  # an interpreter that is itself a script: not followed
     except OSError:
         return False  # not remembered: a missing interpreter, or a passing error reading one
-    if _settled(info, since):
-        _remember(_interpreters, interpreter, (identity, runs))
-    return runs
+    return _kept(_interpreters, interpreter, info, since, runs)
 
 
 def _same_machine(head: bytes) -> bool:
