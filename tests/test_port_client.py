@@ -233,6 +233,24 @@ def test_each_target_reads_a_missing_client_by_its_own_dialect_and_port_says_whi
     assert ran.returncode == 2 and ran.stderr == ABSENT_TEXT + "\n"
 
 
+def test_a_guard_entry_whose_client_is_there_runs_it_in_the_shells_own_process(tmp_path: Path) -> None:
+    """Where the client is on PATH the wrapped entry's shell becomes the client (``exec``): the
+    process the target started and signals is the client itself, not a shell waiting on it."""
+    from compat_adapter.hostproto import EntrySpec
+    from compat_adapter.port.clientname import CLIENT_NAME, guard_absent_client
+
+    client = tmp_path / CLIENT_NAME
+    client.write_text("#!/bin/sh\necho \"$$ $*\"\n")
+    client.chmod(0o755)
+    (entry,), _ = guard_absent_client("claude", [EntrySpec("PreToolUse", f"{CLIENT_NAME} shim --to claude SPEC", 60.0)])
+    assert entry.command.startswith("command -v ")
+    for shell in ("/bin/sh", "/bin/bash"):
+        started = subprocess.Popen([shell, "-c", entry.command], stdout=subprocess.PIPE, text=True, cwd=tmp_path,
+                                   env={"PATH": f"{tmp_path}:/usr/bin:/bin"})
+        said, _ = started.communicate(timeout=60)
+        assert started.returncode == 0 and said == f"{started.pid} shim --to claude SPEC\n", (shell, said)
+
+
 def test_an_install_linked_onto_path_gets_the_client_beside_the_link(machines: tuple[Machine, Machine],
                                                                      tmp_path: Path) -> None:
     """pipx and ``uv tool`` keep the install's scripts folder off PATH and link its entry point into

@@ -47,13 +47,11 @@ from typing import TYPE_CHECKING
 
 import anyio
 import anyio.lowlevel
-from anyio.abc import ByteStream
-from anyio.streams.buffered import BufferedByteReceiveStream
-
 from compat_adapter.runtime.outcome import ProcessOutcome
 
 if TYPE_CHECKING:
     from compat_adapter.hostface import Reply
+    from compat_adapter.port.callsocket import CallSocket
 
 __all__ = ("ClientRuns", "outcome_of", "silent_outcome")
 
@@ -64,13 +62,12 @@ _FOREVER_MS = 10**12
 
 
 class ClientRuns:
-    """The hook runs of one call, made by its compiled client over ``stream``, whose reads go
-    through ``received`` (the call's request was read there first). ``on_answered``: told when the
-    client has answered the call from its forecast (the call is then over)."""
+    """The hook runs of one call, made by its compiled client over the call's socket ``stream``
+    (its request read there first). ``on_answered``: told when the client has answered the call
+    from its forecast (the call is then over)."""
 
-    def __init__(self, stream: ByteStream, received: BufferedByteReceiveStream,
-                 on_answered: Callable[[], object] | None = None) -> None:
-        self.stream, self.received = stream, received
+    def __init__(self, stream: CallSocket, on_answered: Callable[[], object] | None = None) -> None:
+        self.stream = stream
         self.busy = False
         #: A run was cut short mid-frame: the stream's place is lost, so no run goes there again.
         self.broken = False
@@ -102,11 +99,11 @@ class ClientRuns:
         self.runs += 1
         try:
             await self.stream.send(head.encode() + blob + (stdin or b"") + told)
-            said = (await self.received.receive_until(b"\n", _HEAD_MAX)).decode()
+            said = (await self.stream.receive_until(b"\n", _HEAD_MAX)).decode()
             group = int(said.removeprefix("P "))
-            line = (await self.received.receive_until(b"\n", _HEAD_MAX)).decode()
+            line = (await self.stream.receive_until(b"\n", _HEAD_MAX)).decode()
             kind, code_text, dropped, out_n, err_n = line.split()
-            body = await self.received.receive_exactly(int(out_n) + int(err_n)) if int(out_n) + int(err_n) else b""
+            body = await self.stream.receive_exactly(int(out_n) + int(err_n)) if int(out_n) + int(err_n) else b""
             done = True
         finally:
             self.busy = False

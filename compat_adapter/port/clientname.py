@@ -139,8 +139,11 @@ ABSENT_TEXT = (f"{CLIENT_NAME} is not installed on this machine, so this ported 
 
 def _refusing(command: str) -> str:
     """``command`` preceded by a test for the client: where it is missing, exit 2 with the reason
-    (``command -v`` is the shell's own: no program started per call)."""
-    return (f"command -v {CLIENT_NAME} >/dev/null || {{ echo {shlex.quote(ABSENT_TEXT)} >&2; exit 2; }}; "
+    (``command -v`` is the shell's own: no program started per call). The client then replaces the
+    shell (``exec``): dash runs a list's last command in a child of its own and waits, one process
+    more per call (0.13 to 0.18 ms, measured), and the target's signal to its hook would reach the
+    waiting shell rather than the client that ends the hook's processes."""
+    return (f"command -v {CLIENT_NAME} >/dev/null || {{ echo {shlex.quote(ABSENT_TEXT)} >&2; exit 2; }}; exec "
             + command)
 
 

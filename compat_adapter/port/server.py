@@ -28,10 +28,9 @@ import sys
 import time
 
 import anyio
-from anyio.abc import SocketStream
-from anyio.streams.buffered import BufferedByteReceiveStream
 
 from compat_adapter.port.callerruns import ClientRuns
+from compat_adapter.port.callsocket import CallSocket
 from compat_adapter.port.client import IDLE_S
 
 __all__ = ("serve",)
@@ -95,7 +94,7 @@ def _gone(conn: socket.socket) -> bool:
     return bool(poller.poll(0))
 
 
-async def _answer(stream: SocketStream, calls: _Calls) -> None:
+async def _answer(conn: socket.socket, calls: _Calls) -> None:
     """Read one call (a JSON head line, then the target's stdin up to the caller's half-close), run
     it, send the reply; a call that fails in the server is closed unanswered (the client then runs
     it itself)."""
@@ -104,48 +103,44 @@ async def _answer(stream: SocketStream, calls: _Calls) -> None:
 
     calls.running += 1
     calls.last = time.monotonic()
-    conn = stream.extra(anyio.abc.SocketAttribute.raw_socket)
+    stream = CallSocket(conn)
     try:
-        async with stream:
-            received = BufferedByteReceiveStream(stream)
-            call = json.loads(await received.receive_until(b"\n", _REQUEST_MAX))
-            runs = None
-            if call.get("runs"):
-                # The compiled client: its stdin is counted (the socket stays open both ways, for
-                # the hook runs it makes for us: port/callerruns.py).
-                stdin = await received.receive_exactly(int(call["stdin"])) if int(call["stdin"]) else b""
-                runs = ClientRuns(stream, received)
-            else:  # the Python client: its stdin runs to its half-close (an older compiled client keys
-                # its socket on fewer files, so it never reaches this server)
-                stdin = bytes(received.buffer)
-                with contextlib.suppress(anyio.EndOfStream):
-                    while True:
-                        stdin += await stream.receive()
-            env = {str(k): str(v) for k, v in dict(call["env"]).items()}
-            cwd = str(call["cwd"])
-            # The caller's switch: its hooks spawned here (bench.py measures both ways).
-            runner = runs if env.get("COMPAT_ADAPTER_CLIENT_RUNS", "on").lower() != "off" else None
-            done = None
-            with anyio.CancelScope() as scope:
-                calls.open[conn] = scope  # a caller gone: the call is cancelled, its hooks killed
-                if runner is not None:
-                    # The client answered from the forecast: the call ends here, unanswered again.
-                    runner.on_answered = scope.cancel
-                with serving(env, runner):
-                    done = await shim_reply(str(call["to"]), str(call["hooks"]), stdin, cwd)
-            if done is None:
-                return
-            if runs is not None:
-                # The compiled client reads a frame: "= <exit> <n> <m>\n" and the texts.
-                out, err = done.stdout.encode(), done.stderr.encode()
-                await stream.send(f"= {done.exit_code} {len(out)} {len(err)}\n".encode() + out + err)
-            else:
-                await stream.send(json.dumps({"ok": True, "stdout": done.stdout, "stderr": done.stderr,
-                                              "exit": done.exit_code}).encode())
+        call = json.loads(await stream.receive_until(b"\n", _REQUEST_MAX))
+        runs = None
+        if call.get("runs"):
+            # The compiled client: its stdin is counted (the socket stays open both ways, for
+            # the hook runs it makes for us: port/callerruns.py).
+            stdin = await stream.receive_exactly(int(call["stdin"])) if int(call["stdin"]) else b""
+            runs = ClientRuns(stream)
+        else:  # the Python client: its stdin runs to its half-close (an older compiled client keys
+            # its socket on fewer files, so it never reaches this server)
+            stdin = await stream.receive_rest()
+        env = {str(k): str(v) for k, v in dict(call["env"]).items()}
+        cwd = str(call["cwd"])
+        # The caller's switch: its hooks spawned here (bench.py measures both ways).
+        runner = runs if env.get("COMPAT_ADAPTER_CLIENT_RUNS", "on").lower() != "off" else None
+        done = None
+        with anyio.CancelScope() as scope:
+            calls.open[conn] = scope  # a caller gone: the call is cancelled, its hooks killed
+            if runner is not None:
+                # The client answered from the forecast: the call ends here, unanswered again.
+                runner.on_answered = scope.cancel
+            with serving(env, runner):
+                done = await shim_reply(str(call["to"]), str(call["hooks"]), stdin, cwd)
+        if done is None:
+            return
+        if runs is not None:
+            # The compiled client reads a frame: "= <exit> <n> <m>\n" and the texts.
+            out, err = done.stdout.encode(), done.stderr.encode()
+            await stream.send(f"= {done.exit_code} {len(out)} {len(err)}\n".encode() + out + err)
+        else:
+            await stream.send(json.dumps({"ok": True, "stdout": done.stdout, "stderr": done.stderr,
+                                          "exit": done.exit_code}).encode())
     except Exception:  # noqa: BLE001 - any failure of one call: unanswered, the client runs it itself
         pass
     finally:
         calls.open.pop(conn, None)
+        stream.close()
         calls.running -= 1
         calls.last = time.monotonic()
 
@@ -158,23 +153,24 @@ def _ours(path: str, inode: int) -> bool:
 
 
 async def _serve(server: socket.socket, path: str, inode: int, idle_s: float) -> None:
-    from anyio.abc import SocketListener
-
     calls = _Calls()
-    listener = await SocketListener.from_socket(server)
+    server.setblocking(False)
     async with anyio.create_task_group() as calls_tg:
         async with anyio.create_task_group() as accept_tg:
             async def accept() -> None:
                 while True:
-                    stream = await listener.accept()
-                    calls_tg.start_soon(_answer, stream, calls)
+                    try:
+                        conn, _ = server.accept()
+                    except BlockingIOError:
+                        await anyio.wait_readable(server)
+                        continue
+                    calls_tg.start_soon(_answer, conn, calls)
 
             accept_tg.start_soon(accept)
             while _ours(path, inode) and (calls.running or time.monotonic() - calls.last < idle_s):
                 await anyio.sleep(_LOOK_S)
                 calls.end_the_abandoned()
             accept_tg.cancel_scope.cancel()
-        await listener.aclose()
         # The calls being served finish; a new caller finds no server and starts one.
 
 
