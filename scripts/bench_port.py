@@ -3,17 +3,28 @@
 One scripted session of ``CALLS`` shell calls (``true``) runs under the real target CLI of the
 vendor lane four ways: with no hook, with the team's guard (``guard.sh``, a POSIX shell script)
 as a native hook of the target, and with the same guard as a Claude PreToolUse hook ported to the
-target by ``compat-adapter port``, its entry running ``compat-adapter shim`` or the compiled client. A session's figure is
-the median gap between consecutive model requests (one tool call with its hooks); per round, a
-hook's added time is the hooked session's figure minus the bare one's. The sessions of a round run
-in an order that turns every round. The guard is Claude's for Codex and Codex's for Claude.
+target by ``compat-adapter port``, its entry running ``compat-adapter shim`` or the compiled client.
+A session gives the gaps between its consecutive model requests (one tool call with its hooks
+each). The sessions of a round run in an order that turns every round. The guard is Claude's for
+Codex and Codex's for Claude. How a hook's added time is read from the gaps (:func:`added_times`):
+
+* one mode (Codex): per round, the hooked session's median gap minus the bare one's; the median
+  over the rounds;
+* two modes (Claude Code: its step takes about 30 or about 75 ms, in one session, and a hook moves
+  calls from one mode to the other, so a median jumps between the modes): per mode, the median of
+  the kind's gaps in it minus the bare sessions'; the modes weighed by their gaps.
 
 * ``port_<target>_native_ms``, ``port_<target>_ported_ms`` — the added time of the native and of
-  the ported hook (median over the rounds);
-* ``port_<target>_hook_ratio`` — ported / native: the goal (issue 38) is ≤ 1.5;
+  the ported hook;
+* ``port_<target>_hook_ratio`` — ported / native: the goal (issue 38) is ≤ 1.5; null (a goal
+  missed) when either added time reads zero or less, which only the noise gives;
 * ``port_<target>_fast_ms``, ``port_<target>_fast_ratio`` — the same ported hook as ``port`` writes it
   by default: the compiled shim client named bare (placed beside compat-adapter), behind its test for
   the client; no Python started per call while the server is up, the hook started by the client;
+* ``port_<target>_fast_ratio_band`` — the 10th and 90th percentiles of ``fast_ratio`` over the
+  rounds resampled (:func:`ratio_band`): how much of the figure is the rounds this run drew;
+* ``port_<target>_read`` — which reading was used, and for two modes each kind's split and its
+  modes' medians and sizes;
 * ``port_rounds``.
 
 The entries of ``fast`` are what ``compat-adapter port`` writes by default (where a C compiler builds
@@ -33,7 +44,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-__all__ = ("TARGETS", "bench_port")
+__all__ = ("TARGETS", "added_times", "bench_port", "ratio", "ratio_band", "split_modes")
 
 #: Targets whose CLI takes a long run of identical calls (Gemini 0.61.0 stops one as a loop after
 #: a few: measured, 6 model requests of 9), each with the vendor whose guard is ported to it.
@@ -123,7 +134,8 @@ def _warm_server(run: Path) -> Any:
     return server
 
 
-def _session(target: str, kind: str, root: Path) -> float:
+def _session(target: str, kind: str, root: Path) -> list[float]:
+    """The gaps (ms) between the session's consecutive model requests: one shell call each."""
     from compat_adapter.testing.lane.run import run_vendor
 
     run = Path(tempfile.mkdtemp(prefix=f"{target}-{kind}-", dir=root))
@@ -136,12 +148,112 @@ def _session(target: str, kind: str, root: Path) -> float:
             server.kill()
             server.wait()
     if record.result["rc"] != 0:
-        raise RuntimeError(f"{target} exited {record.result['rc']}: {record.result['stderr'][-400:]}")
+        raise RuntimeError(f"{target} {kind} exited {record.result['rc']}: {record.result['stderr'][-400:]}")
     stamps = [r["at"] for r in record.requests if r["step"]]
     gaps = [(b - a) * 1000.0 for a, b in zip(stamps, stamps[1:], strict=False)]
     if len(gaps) < CALLS:
         raise RuntimeError(f"{target} {kind}: expected {CALLS + 1} model requests, saw {len(stamps)}")
-    return float(statistics.median(gaps[:CALLS]))
+    return gaps[:CALLS]
+
+
+def split_modes(gaps: list[float]) -> float | None:
+    """Where a session kind's gaps part into two modes, or None when they form one.
+
+    Claude Code's shell step is bimodal (gaps of about 30 or about 75 ms in one session, measured),
+    and the share of each mode moves with what a hook costs: a median then jumps between the modes
+    and reads nothing of the hook. Two modes: the two groups of a 1-D two-means split each hold at
+    least a tenth of the gaps and their medians lie further apart than eight times the spread
+    within either (median absolute deviation, at least 0.5 ms): Codex's step, one mode, never
+    splits so (its session-to-session drift is a few ms against a spread of about one)."""
+    if len(gaps) < 10:
+        return None
+    cut = statistics.fmean(gaps)
+    for _ in range(50):
+        low, high = [g for g in gaps if g < cut], [g for g in gaps if g >= cut]
+        if not low or not high:
+            return None
+        moved = (statistics.fmean(low) + statistics.fmean(high)) / 2
+        if moved == cut:
+            break
+        cut = moved
+    if min(len(low), len(high)) < len(gaps) / 10:
+        return None
+    spread = max(_mad(low), _mad(high), 0.5)
+    return cut if statistics.median(high) - statistics.median(low) > 8 * spread else None
+
+
+def _mad(values: list[float]) -> float:
+    middle = statistics.median(values)
+    return float(statistics.median(abs(v - middle) for v in values))
+
+
+#: Gaps a mode needs, in the bare sessions and in the kind, to be read.
+MODE_MIN = 5
+
+
+def added_times(rounds: list[dict[str, list[float]]], kinds: tuple[str, ...]) -> tuple[dict[str, float], dict[str, Any]]:
+    """Each hooked kind's added ms per call over the bare sessions, from ``rounds`` (per round, each
+    kind's gaps), and how it was read.
+
+    One mode (the bare sessions' gaps do not split, :func:`split_modes`): per round the kind's
+    median gap minus the bare session's, the median over the rounds (the sessions of one round ran
+    back to back). Two modes: each kind's gaps are parted where they split, or where the bare ones
+    do when a kind's do not (a hook can move nearly every call into one mode: the Python client's
+    under Claude Code, measured); per mode with at least :data:`MODE_MIN` gaps on both sides, the
+    median of the kind's gaps in it minus the bare sessions' (all rounds pooled), the modes weighed
+    by the fewer of their two counts."""
+    pooled = {k: [g for r in rounds for g in r[k]] for k in kinds}
+    bare_cut = split_modes(pooled["bare"])
+    if bare_cut is None:
+        added = {k: float(statistics.median(statistics.median(r[k]) - statistics.median(r["bare"]) for r in rounds))
+                 for k in kinds if k != "bare"}
+        return added, {"estimator": "median of round differences"}
+    cuts = {k: split_modes(pooled[k]) or bare_cut for k in kinds}
+    cuts["bare"] = bare_cut
+    modes = {k: {"low": [g for g in pooled[k] if g < cuts[k]], "high": [g for g in pooled[k] if g >= cuts[k]]}
+             for k in kinds}
+    added = {}
+    for k in kinds:
+        if k == "bare":
+            continue
+        parts = [(statistics.median(modes[k][m]) - statistics.median(modes["bare"][m]),
+                  min(len(modes[k][m]), len(modes["bare"][m])))
+                 for m in ("low", "high") if min(len(modes[k][m]), len(modes["bare"][m])) >= MODE_MIN]
+        added[k] = sum(d * w for d, w in parts) / sum(w for _, w in parts) if parts else float("nan")
+    how = {"estimator": "two modes", "split_ms": {k: round(c, 1) for k, c in cuts.items()},
+           "modes": {k: {m: [round(statistics.median(v), 2) if v else None, len(v)] for m, v in modes[k].items()}
+                     for k in kinds}}
+    return added, how
+
+
+def ratio(added: float, native: float) -> float | None:
+    """``added`` over the native hook's added time; None when either reads as no cost or less (a
+    hook takes time: a reading of zero or below is the noise's, not the hook's)."""
+    if not added > 0 or not native > 0:
+        return None
+    return added / max(native, 1.0)
+
+
+def ratio_band(rounds: list[dict[str, list[float]]], kinds: tuple[str, ...], kind: str,
+               draws: int = 400) -> tuple[float, float] | None:
+    """The 10th and 90th percentiles of ``kind``'s ratio to the native hook over resamples of the
+    rounds (drawn with replacement): how far the figure moves with the rounds this run happened to
+    get, on a machine whose load moves it by tens of per cent between runs. None when most
+    resamples cannot be read (:func:`ratio`)."""
+    import random
+
+    draw = random.Random(38)
+    ratios = []
+    for _ in range(draws):
+        sample = [draw.choice(rounds) for _ in rounds]
+        added, _ = added_times(sample, kinds)
+        read = ratio(added[kind], added["native"])
+        if read is not None:
+            ratios.append(read)
+    if len(ratios) < draws / 2:
+        return None
+    deciles = statistics.quantiles(ratios, n=10)
+    return deciles[0], deciles[-1]
 
 
 async def bench_port(root: Path, rounds: int | None = None) -> dict[str, Any]:
@@ -155,23 +267,23 @@ async def bench_port(root: Path, rounds: int | None = None) -> dict[str, Any]:
         os.environ["COMPAT_ADAPTER_STATE_HOME"] = home
         try:
             for target in TARGETS:
-                seen: dict[str, list[float]] = {k: [] for k in kinds}
+                seen: list[dict[str, list[float]]] = []
                 for r in range(rounds + 1):
                     order = kinds[r % len(kinds):] + kinds[:r % len(kinds)]
+                    gaps = {}
                     for kind in order:
-                        ms = await anyio.to_thread.run_sync(_session, target, kind, root)
-                        if r:  # the first round warms the CLI's files and caches
-                            seen[kind].append(ms)
-                native = [n - b for n, b in zip(seen["native"], seen["bare"], strict=True)]
-                ported = [p - b for p, b in zip(seen["ported"], seen["bare"], strict=True)]
-                out[f"port_{target}_native_ms"] = float(statistics.median(native))
-                out[f"port_{target}_ported_ms"] = float(statistics.median(ported))
-                out[f"port_{target}_hook_ratio"] = (out[f"port_{target}_ported_ms"] /
-                                                    max(out[f"port_{target}_native_ms"], 1.0))
-                fast = [f - b for f, b in zip(seen["fast"], seen["bare"], strict=True)]
-                out[f"port_{target}_fast_ms"] = float(statistics.median(fast))
-                out[f"port_{target}_fast_ratio"] = (out[f"port_{target}_fast_ms"] /
-                                                    max(out[f"port_{target}_native_ms"], 1.0))
+                        gaps[kind] = await anyio.to_thread.run_sync(_session, target, kind, root)
+                    if r:  # the first round warms the CLI's files and caches
+                        seen.append(gaps)
+                added, how = added_times(seen, kinds)
+                out[f"port_{target}_native_ms"] = added["native"]
+                out[f"port_{target}_ported_ms"] = added["ported"]
+                out[f"port_{target}_hook_ratio"] = ratio(added["ported"], added["native"])
+                out[f"port_{target}_fast_ms"] = added["fast"]
+                out[f"port_{target}_fast_ratio"] = ratio(added["fast"], added["native"])
+                band = ratio_band(seen, kinds, "fast")
+                out[f"port_{target}_fast_ratio_band"] = None if band is None else [round(x, 3) for x in band]
+                out[f"port_{target}_read"] = how
         finally:
             if before is None:
                 os.environ.pop("COMPAT_ADAPTER_STATE_HOME", None)
