@@ -42,11 +42,18 @@ def _named_bare(value: Any, target: str, event: str, wrap: bool) -> Any:
     return value
 
 
-def _run(target: str, run: Path, wrap: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
+def _run(target: str, run: Path, wrap: bool, monkeypatch: pytest.MonkeyPatch,
+         client: Path | None = None) -> tuple[Any, Any]:
     from dataclasses import replace
 
-    # No folder of this PATH holds the client: the clone's machine.
+    # No folder of this PATH holds the client: the clone's machine; with ``client``, a folder
+    # holding it by its name comes first (a machine where port placed it).
     path = [p for p in os.environ["PATH"].split(os.pathsep) if p and not (Path(p) / CLIENT_NAME).exists()]
+    if client is not None:
+        placed = run / "placed"
+        placed.mkdir(parents=True)
+        (placed / CLIENT_NAME).symlink_to(client)
+        path.insert(0, str(placed))
     monkeypatch.setenv("PATH", os.pathsep.join(path))
     case, report = ported_case(guard_case(), target, run, guard_command="./guard.sh")
     files = dict(case.files)
@@ -73,6 +80,22 @@ def test_a_guard_whose_client_is_missing_refuses_under_the_real_target(target: s
     assert out.error is None, out.error
     assert not out.tool_ran and (tmp_path / "proj" / "build" / "keep.txt").exists()
     assert (out.tool_result or "").strip().startswith(WORDS[target] + ABSENT_TEXT), out.tool_result
+
+
+@pytest.mark.parametrize("target", sorted(WORDS))
+def test_a_guard_whose_client_is_there_runs_the_guard_under_the_real_target(target: str, tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same entry on a machine where the client is on PATH: the shell's test passes, the shell
+    becomes the client (``exec``), the client runs the team's guard, and the real target refuses
+    the call with the guard's own reason in its words."""
+    from compat_adapter.port.fastclient import install_build
+
+    out, text = _run(target, tmp_path, True, monkeypatch, client=install_build())
+    assert f"command -v {CLIENT_NAME} " in text and f"; exec {CLIENT_NAME} " in text
+    assert out.error is None, out.error
+    assert not out.tool_ran and (tmp_path / "proj" / "build" / "keep.txt").exists()
+    result = (out.tool_result or "").strip()
+    assert result.startswith(WORDS[target]) and "LANE-DENY-GUARD" in result and ABSENT_TEXT not in result, result
 
 
 def test_gemini_refuses_on_the_shells_exit_127_itself_so_its_entry_is_left_as_it_is(
