@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING
 
 import anyio
 import anyio.lowlevel
+
 from compat_adapter.runtime.outcome import ProcessOutcome
 
 if TYPE_CHECKING:
