@@ -191,7 +191,8 @@ def _mad(values: list[float]) -> float:
 MODE_MIN = 5
 
 
-def added_times(rounds: list[dict[str, list[float]]], kinds: tuple[str, ...]) -> tuple[dict[str, float], dict[str, Any]]:
+def added_times(rounds: list[dict[str, list[float]]],
+                kinds: tuple[str, ...]) -> tuple[dict[str, float], dict[str, Any]]:
     """Each hooked kind's added ms per call over the bare sessions, from ``rounds`` (per round, each
     kind's gaps), and how it was read.
 
