@@ -15,6 +15,7 @@ from __future__ import annotations
 import socket
 
 import anyio
+import anyio.lowlevel
 
 __all__ = ("CallSocket",)
 
@@ -31,10 +32,17 @@ class CallSocket:
         self.buffer = bytearray()
         #: The caller has half-closed its end: nothing more comes.
         self.ended = False
+        #: The last read filled a whole chunk without waiting (more is likely there at once): the
+        #: next one yields first, so that a request of many megabytes does not hold the loop for
+        #: all of its reading. A frame's read, which drains the socket, owes nothing.
+        self.owed = False
 
     async def _more(self) -> None:
         """At least one more byte in :attr:`buffer`; :class:`anyio.EndOfStream` at the caller's
         half-close."""
+        if self.owed:
+            self.owed = False
+            await anyio.lowlevel.checkpoint()
         while True:
             if self.ended:
                 raise anyio.EndOfStream
@@ -49,6 +57,7 @@ class CallSocket:
                 self.ended = True
                 raise anyio.EndOfStream
             self.buffer += data
+            self.owed = len(data) == _CHUNK
             return
 
     async def receive_until(self, delimiter: bytes, max_bytes: int) -> bytes:
