@@ -209,8 +209,7 @@ def added_times(rounds: list[dict[str, list[float]]],
         added = {k: float(statistics.median(statistics.median(r[k]) - statistics.median(r["bare"]) for r in rounds))
                  for k in kinds if k != "bare"}
         return added, {"estimator": "median of round differences"}
-    cuts = {k: split_modes(pooled[k]) or bare_cut for k in kinds}
-    cuts["bare"] = bare_cut
+    cuts = {k: bare_cut if k == "bare" else split_modes(pooled[k]) or bare_cut for k in kinds}
     modes = {k: {"low": [g for g in pooled[k] if g < cuts[k]], "high": [g for g in pooled[k] if g >= cuts[k]]}
              for k in kinds}
     added = {}
