@@ -298,8 +298,10 @@ async def test_the_standing_processes_are_the_server_and_a_spare_never_a_running
     await run_command("true", stdin=None, cwd=tmp_path, env=env, timeout_s=30)
     server = spawner.server_pid()
     assert server is not None
+    # The spare is forked (or kept) once the run has ended; a spare an earlier test left, let go
+    # after its idle time, is standing until it has exited.
     with anyio.fail_after(10):
-        while len(spawner.standing_pids()) != 2:  # the spare is forked once the run has ended
+        while len(spawner.standing_pids()) != 2:
             await anyio.sleep(0.01)
     (spare,) = spawner.standing_pids() - {server}
     assert _server_children() == [spare]

@@ -308,9 +308,11 @@ def standby(server: int, channel: int, name: bytes, cgroup: str | None) -> None:
                 # The server closed the channel with our READY unread (the host left while we
                 # were finishing a run): it is gone, as an empty read says; nothing to report.
                 data, ancillary = b"", []
-            prctl(PR_SET_NAME, name)  # a launcher now, as one the server forks for a run
             if not data:
+                # Still named a spare while it leaves: a spare let go is no launcher, and is
+                # standing (spawner.standing_pids) until it is gone.
                 _leave(cgroup if joined else None)  # the server let us go, or is gone
+            prctl(PR_SET_NAME, name)  # a launcher now, as one the server forks for a run
             fds = received_fds(ancillary)
             _watch(server, KILL_NOW)  # from now on the server's death must end what we start
             _flush()
