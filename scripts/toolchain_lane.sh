@@ -12,7 +12,10 @@
 # * pnpm (vercel/ai's `pnpm fix`) and bun (co-safety's `bun scripts/hooks/….ts`): the DSH lane's
 #   pnpm and the plugin lane's Bun, linked, never a second download (run those lanes first);
 # * go (88labs/go-utils' `go run …/main.go`) and notify-send (a Copilot notification) from Debian,
-#   system-wide, as .ci/run installs every Debian package.
+#   system-wide, as .ci/run installs every Debian package;
+# * musl-gcc (Debian's musl-tools), which port builds its compiled shim client with where a machine
+#   has it (compat_adapter/port/fastclient.py: a static musl program starts ten times faster than a
+#   static glibc one on a VM); tests/test_fastclient.py checks the choice and its fallback.
 # The links live in .cache/toolchain/bin/, which only the corpus figure puts first on PATH.
 # Not here because no registry this project reaches has them (so the figure keeps them as assumed):
 # `sumo` (3rd-Eden/sumo's own CLI: not published under that name on npm, and PyPI's `sumo` is an
@@ -52,6 +55,7 @@ command -v go >/dev/null || missing+=(golang-go)
 command -v notify-send >/dev/null || missing+=(libnotify-bin)
 # The real-config lane observes hook processes from outside (both sides run under strace).
 command -v strace >/dev/null || missing+=(strace)
+command -v musl-gcc >/dev/null || missing+=(musl-tools)
 if [[ ${#missing[@]} -gt 0 ]]; then
   command -v apt-get >/dev/null || { echo "toolchain lane: install ${missing[*]} (Debian packages)" >&2; exit 1; }
   apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null 2>&1 \
@@ -60,5 +64,5 @@ fi
 
 for name in uv pnpm bun; do "$LANE/bin/$name" --version >/dev/null; done
 echo "toolchain lane: uv $("$LANE/bin/uv" --version | cut -d' ' -f2), pnpm $("$LANE/bin/pnpm" --version)," \
-  "bun $("$LANE/bin/bun" --version), $(go version | cut -d' ' -f3), notify-send ready in $LANE" \
+  "bun $("$LANE/bin/bun" --version), $(go version | cut -d' ' -f3), notify-send, musl-gcc ready in $LANE" \
   "($(( $(date +%s) - started )) s)"
