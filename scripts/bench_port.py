@@ -6,9 +6,14 @@ as a native hook of the target, and with the same guard as a Claude PreToolUse h
 target by ``compat-adapter port``, its entry running ``compat-adapter shim`` or the compiled client.
 A session gives the gaps between its consecutive model requests (one tool call with its hooks
 each). The sessions of a round run in an order that turns every round. The guard is Claude's for
-Codex and Codex's for Claude. How a hook's added time is read from the gaps (:func:`added_times`):
+Codex and Codex's for Claude. Where the CLI has a tool call that no hook sees (Codex's
+``update_plan``: the lane's ``inert_call``), each shell call is followed by one, and those gaps are
+the session's own reference. How a hook's added time is read from the gaps (:func:`added_times`):
 
-* one mode (Codex): per round, the hooked session's median gap minus the bare one's; the median
+* one mode with the reference (Codex): per kind, the median of all its measured gaps less the
+  median of all its inert ones, less the same for the bare sessions (a session's gaps move
+  together by a few ms, and its inert ones with them);
+* one mode without it: per round, the hooked session's median gap minus the bare one's; the median
   over the rounds;
 * two modes (Claude Code: its step takes about 30 or about 75 ms, in one session, and a hook moves
   calls from one mode to the other, so a median jumps between the modes): per mode, the median of
@@ -44,7 +49,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-__all__ = ("TARGETS", "added_times", "bench_port", "ratio", "ratio_band", "split_modes")
+__all__ = ("TARGETS", "added_times", "bench_port", "ratio", "ratio_band", "session", "split_modes")
 
 #: Targets whose CLI takes a long run of identical calls (Gemini 0.61.0 stops one as a loop after
 #: a few: measured, 6 model requests of 9), each with the vendor whose guard is ported to it.
@@ -53,8 +58,13 @@ SOURCES = {"codex": "claude", "claude": "codex"}
 SOURCE_FILES = {"claude": ".claude/settings.json", "codex": ".codex/hooks.json"}
 #: Calls per session (``COMPAT_ADAPTER_BENCH_PORT_CALLS``): a target's own step varies by several ms
 #: (Claude Code's: 33 to 103 ms, measured), so more calls give a steadier median.
-CALLS = int(os.environ.get("COMPAT_ADAPTER_BENCH_PORT_CALLS") or 8)
-ROUNDS = 3
+CALLS = int(os.environ.get("COMPAT_ADAPTER_BENCH_PORT_CALLS") or 30)
+#: Rounds (``COMPAT_ADAPTER_BENCH_PORT_ROUNDS``). The native guard's added time moves between runs by
+#: more than the goal's margin (Codex: 3.7 to 4.7 ms), so a ratio needs many rounds: 3 rounds of 8
+#: calls read Codex at 2.31x with a band of 1.08 to 9.25 in the same hour as 16 rounds of 30 calls
+#: read 1.35x with a band of 1.19 to 1.53 (2026-12-06, before the inert reference). About 5 minutes
+#: for both targets.
+ROUNDS = 12
 STEP = "true"
 GUARD = '#!/bin/sh\ninput=$(cat)\ncase "$input" in\n  *"rm -r"*) echo "refused" >&2; exit 2;;\nesac\nexit 0\n'
 
@@ -93,7 +103,10 @@ def _case(target: str, kind: str, root: Path) -> Any:
             plan = replace(plan, entries=guard_absent_client(target, plan.entries)[0])
         write_port(proj, unit_of(target).host, plan)  # type: ignore[arg-type]
         files[plan.file] = (proj / plan.file).read_text()
-    steps = (*((("shell", STEP),) * CALLS), ("text", "done"))
+    # Where the CLI has a call no hook sees, each measured call is followed by one: the session's
+    # own reference (added_times).
+    step = ((("shell", STEP), ("inert", "")) if cli.inert_call is not None else (("shell", STEP),))
+    steps = (*(step * CALLS), ("text", "done"))
     return Case(target, f"bench_port_{kind}", steps=steps, prompt="run the lane steps", installed=True, files=files)
 
 
@@ -134,9 +147,11 @@ def _warm_server(run: Path) -> Any:
     return server
 
 
-def _session(target: str, kind: str, root: Path) -> list[float]:
-    """The gaps (ms) between the session's consecutive model requests: one shell call each."""
+def session(target: str, kind: str, root: Path) -> tuple[list[float], list[float]]:
+    """The gaps (ms) between the session's consecutive model requests: those that held one shell
+    call each, and those that held the CLI's inert call (none where it has none)."""
     from compat_adapter.testing.lane.run import run_vendor
+    from compat_adapter.testing.lane.vendors import cli_for
 
     run = Path(tempfile.mkdtemp(prefix=f"{target}-{kind}-", dir=root))
     warm = kind in ("ported", "fast") and os.environ.get("COMPAT_ADAPTER_BENCH_PORT_WARM", "1") != "0"
@@ -151,9 +166,11 @@ def _session(target: str, kind: str, root: Path) -> list[float]:
         raise RuntimeError(f"{target} {kind} exited {record.result['rc']}: {record.result['stderr'][-400:]}")
     stamps = [r["at"] for r in record.requests if r["step"]]
     gaps = [(b - a) * 1000.0 for a, b in zip(stamps, stamps[1:], strict=False)]
-    if len(gaps) < CALLS:
-        raise RuntimeError(f"{target} {kind}: expected {CALLS + 1} model requests, saw {len(stamps)}")
-    return gaps[:CALLS]
+    paired = cli_for(target).inert_call is not None
+    if len(gaps) < CALLS * (2 if paired else 1):
+        raise RuntimeError(f"{target} {kind}: expected {CALLS * (2 if paired else 1) + 1} model requests, "
+                           f"saw {len(stamps)}")
+    return (gaps[0:2 * CALLS:2], gaps[1:2 * CALLS:2]) if paired else (gaps[:CALLS], [])
 
 
 def split_modes(gaps: list[float]) -> float | None:
@@ -191,12 +208,22 @@ def _mad(values: list[float]) -> float:
 MODE_MIN = 5
 
 
-def added_times(rounds: list[dict[str, list[float]]],
-                kinds: tuple[str, ...]) -> tuple[dict[str, float], dict[str, Any]]:
+def added_times(rounds: list[dict[str, list[float]]], kinds: tuple[str, ...],
+                inert: list[dict[str, list[float]]] | None = None) -> tuple[dict[str, float], dict[str, Any]]:
     """Each hooked kind's added ms per call over the bare sessions, from ``rounds`` (per round, each
-    kind's gaps), and how it was read.
+    kind's gaps) and, where the CLI has a call no hook sees, ``inert`` (per round, each kind's gaps
+    of those calls, made between the measured ones), and how it was read.
 
-    One mode (the bare sessions' gaps do not split, :func:`split_modes`): per round the kind's
+    One mode with inert calls: the session's own reference. A session's gaps move together by a
+    few ms from one session to the next (Codex: its median gap has a spread of 1.5 ms between
+    sessions of the same kind, against 0.3 within one); the inert calls of the same session move
+    with them. Each kind's added time is its median measured gap less its median inert gap, all its
+    rounds pooled, less the same difference of the bare sessions. On 12 rounds of Codex (30 pairs
+    of calls a session, 2026-12-06) the ratio's 10-90 % band over resampled rounds was 0.14 wide
+    this way, against 0.25 pooled without the reference and 0.64 for the median of round
+    differences (below) on the same gaps.
+
+    One mode without them (the bare sessions' gaps do not split, :func:`split_modes`): per round the kind's
     median gap minus the bare session's, the median over the rounds (the sessions of one round ran
     back to back). Two modes: each kind's gaps are parted where they split, or where the bare ones
     do when a kind's do not (a hook can move nearly every call into one mode: the Python client's
@@ -205,6 +232,15 @@ def added_times(rounds: list[dict[str, list[float]]],
     by the fewer of their two counts."""
     pooled = {k: [g for r in rounds for g in r[k]] for k in kinds}
     bare_cut = split_modes(pooled["bare"])
+    if bare_cut is None and inert and all(r[k] for r in inert for k in kinds):
+        quiet = {k: statistics.median([g for r in inert for g in r[k]]) for k in kinds}
+        own = {k: statistics.median(pooled[k]) - quiet[k] for k in kinds}
+        added = {k: float(own[k] - own["bare"]) for k in kinds if k != "bare"}
+        # Each kind's inert median is shown: a hook whose cost reached the inert calls too (they
+        # should cost the same in every kind) would be read as cheaper by as much.
+        return added, {"estimator": "pooled median less the session's inert calls' median",
+                       "inert_ms": {k: round(v, 2) for k, v in quiet.items()},
+                       "measured_less_inert_ms": {k: round(v, 2) for k, v in own.items()}}
     if bare_cut is None:
         added = {k: float(statistics.median(statistics.median(r[k]) - statistics.median(r["bare"]) for r in rounds))
                  for k in kinds if k != "bare"}
@@ -235,7 +271,7 @@ def ratio(added: float, native: float) -> float | None:
 
 
 def ratio_band(rounds: list[dict[str, list[float]]], kinds: tuple[str, ...], kind: str,
-               draws: int = 400) -> tuple[float, float] | None:
+               draws: int = 400, inert: list[dict[str, list[float]]] | None = None) -> tuple[float, float] | None:
     """The 10th and 90th percentiles of ``kind``'s ratio to the native hook over resamples of the
     rounds (drawn with replacement): how far the figure moves with the rounds this run happened to
     get, on a machine whose load moves it by tens of per cent between runs. None when most
@@ -245,8 +281,8 @@ def ratio_band(rounds: list[dict[str, list[float]]], kinds: tuple[str, ...], kin
     draw = random.Random(38)
     ratios = []
     for _ in range(draws):
-        sample = [draw.choice(rounds) for _ in rounds]
-        added, _ = added_times(sample, kinds)
+        picks = [draw.randrange(len(rounds)) for _ in rounds]
+        added, _ = added_times([rounds[i] for i in picks], kinds, [inert[i] for i in picks] if inert else None)
         read = ratio(added[kind], added["native"])
         if read is not None:
             ratios.append(read)
@@ -268,20 +304,22 @@ async def bench_port(root: Path, rounds: int | None = None) -> dict[str, Any]:
         try:
             for target in TARGETS:
                 seen: list[dict[str, list[float]]] = []
+                inert: list[dict[str, list[float]]] = []
                 for r in range(rounds + 1):
                     order = kinds[r % len(kinds):] + kinds[:r % len(kinds)]
-                    gaps = {}
+                    gaps, quiet = {}, {}
                     for kind in order:
-                        gaps[kind] = await anyio.to_thread.run_sync(_session, target, kind, root)
+                        gaps[kind], quiet[kind] = await anyio.to_thread.run_sync(session, target, kind, root)
                     if r:  # the first round warms the CLI's files and caches
                         seen.append(gaps)
-                added, how = added_times(seen, kinds)
+                        inert.append(quiet)
+                added, how = added_times(seen, kinds, inert)
                 out[f"port_{target}_native_ms"] = added["native"]
                 out[f"port_{target}_ported_ms"] = added["ported"]
                 out[f"port_{target}_hook_ratio"] = ratio(added["ported"], added["native"])
                 out[f"port_{target}_fast_ms"] = added["fast"]
                 out[f"port_{target}_fast_ratio"] = ratio(added["fast"], added["native"])
-                band = ratio_band(seen, kinds, "fast")
+                band = ratio_band(seen, kinds, "fast", inert=inert)
                 out[f"port_{target}_fast_ratio_band"] = None if band is None else [round(x, 3) for x in band]
                 out[f"port_{target}_read"] = how
         finally:

@@ -78,3 +78,43 @@ def test_the_band_holds_the_figure_and_widens_with_noisier_rounds() -> None:
 def test_a_hook_read_as_costing_nothing_or_less_gives_no_ratio() -> None:
     assert ratio(6.0, 4.0) == 1.5
     assert ratio(-3.0, 4.0) is None and ratio(6.0, -0.5) is None and ratio(6.0, 0.0) is None
+
+
+def _paired_rounds(rounds: int = 12, calls: int = 30) -> tuple[list[dict[str, list[float]]],
+                                                             list[dict[str, list[float]]]]:
+    """Codex's shape with its inert call between the measured ones: each session's gaps, measured
+    and inert alike, move by the session's own drift (a few ms), the measured ones also by the hook."""
+    draw = random.Random(17)
+    measured, inert = [], []
+    for _ in range(rounds):
+        drift = {k: draw.uniform(-3.0, 3.0) for k in KINDS}
+        measured.append({k: [51.0 + drift[k] + COST[k] + draw.gauss(0, 0.8) for _ in range(calls)] for k in KINDS})
+        inert.append({k: [16.0 + drift[k] + draw.gauss(0, 0.5) for _ in range(calls)] for k in KINDS})
+    return measured, inert
+
+
+def test_the_inert_calls_take_each_session_s_drift_out_of_the_reading() -> None:
+    measured, inert = _paired_rounds()
+    added, how = added_times(measured, KINDS, inert)
+    assert how["estimator"] == "pooled median less the session's inert calls' median"
+    for kind in ("native", "ported", "fast"):
+        assert abs(added[kind] - COST[kind]) < 0.5, (kind, added)
+    # Without them the same gaps are read with the sessions' drift in: further off, and a band
+    # over resampled rounds several times as wide.
+    plain, _ = added_times(measured, KINDS)
+    off = {k: (abs(plain[k] - COST[k]), abs(added[k] - COST[k])) for k in ("native", "fast")}
+    assert max(p for p, _ in off.values()) > max(a for _, a in off.values())
+    low, high = ratio_band(measured, KINDS, "fast", inert=inert)
+    plain_low, plain_high = ratio_band(measured, KINDS, "fast")
+    assert low <= added["fast"] / added["native"] <= high
+    assert (plain_high - plain_low) > 3 * (high - low)
+
+
+def test_a_hook_that_slowed_the_inert_calls_too_would_be_read_as_cheaper_so_the_reading_shows_them() -> None:
+    # The reference is only as good as the inert calls are untouched by the hook: the reading says
+    # each kind's measured-less-inert figure, so a kind whose inert calls grew is seen in the record.
+    measured, inert = _paired_rounds()
+    slowed = [{k: [g + (1.0 if k == "fast" else 0.0) for g in r[k]] for k in KINDS} for r in inert]
+    added, how = added_times(measured, KINDS, slowed)
+    assert abs(added["fast"] - (COST["fast"] - 1.0)) < 0.5
+    assert how["inert_ms"]["fast"] - how["inert_ms"]["bare"] > 0.7

@@ -113,7 +113,11 @@ CLI = CodexCli("codex", "codex", "0.171.0",
                "responses", "exec_command", ".codex/hooks.json", shell_arg="cmd", env_prefixes=("CODEX",),
                # Codex 0.171 `exec` rejects any `rm -f` style command by itself ("rm -f style commands are
                # not permitted. Use a safer approach"), hooks or not; `rm -r` it runs (measured).
-               destructive="rm -r build; echo ran > tool-ran.txt", terminal_ui=True)
+               destructive="rm -r build; echo ran > tool-ran.txt", terminal_ui=True,
+               # The plan tool: outside PreToolUse's coverage (Bash, apply_patch, MCP), and it only
+               # reports the plan (about 16 ms a step, against about 51 for `true` in the shell).
+               inert_call={"name": "update_plan", "arguments": {"plan": [{"step": "lane step",
+                                                                           "status": "in_progress"}]}})
 
 
 @dataclass(frozen=True, slots=True)

@@ -62,7 +62,7 @@ def _free_port() -> int:
 def turns_for(case: Case, proj: Path | None = None) -> list[dict[str, Any]]:
     """The scripted model's turns for ``case``; a call's :data:`PROJECT` becomes ``proj``."""
     cli = cli_for(case.vendor)
-    calls = {"shell": cli.call, "read": cli.read, "write": cli.write}
+    calls = {"shell": cli.call, "read": cli.read, "write": cli.write, "inert": cli.inert}
     extra = dict(case.options.get("call_args") or {})  # what a case adds to every call (Codex: escalation)
 
     def one(kind: str, value: str) -> dict[str, Any]:

@@ -71,6 +71,11 @@ class VendorCli:
     with "File path must be absolute" before any hook runs, and read_file refuses ``.env`` so): the
     call names the file under the run's project (:data:`PROJECT`, filled in when the run's folder is
     known)."""
+    inert_call: Mapping[str, Any] | None = None
+    """A tool call that changes nothing and that no tool hook sees (Codex's ``update_plan``: its
+    PreToolUse covers Bash, apply_patch and MCP tools), for a step that costs the CLI's own time
+    alone: ``scripts/bench_port.py`` alternates it with the measured calls, as each session's own
+    reference."""
     terminal_ui: bool = False
     """The release has an interactive terminal UI that the lane can drive offline (:meth:`interactive`):
     where it draws what a hook tells the person, the ``shown`` facet is read off its screen."""
@@ -135,6 +140,12 @@ class VendorCli:
         name, where, what = self.write_tool
         return {"name": name, "arguments": {where: f"{PROJECT}/{path}" if self.absolute_write else path,
                                             what: EDIT_TEXT}}
+
+    def inert(self, _value: str) -> dict[str, Any]:
+        """The tool call that no hook sees (:attr:`inert_call`)."""
+        if self.inert_call is None:
+            raise ValueError(f"no inert call is set up for {self.vendor}")
+        return {"name": self.inert_call["name"], "arguments": dict(self.inert_call["arguments"])}
 
     def setup(self, run: Path, base: str, prompt: str, env: dict[str, str], *, binary: str, lane: Path,
               options: Mapping[str, Any]) -> list[str]:
