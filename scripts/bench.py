@@ -62,7 +62,8 @@ Figures:
   is the compiled client ``port`` writes by default, ``hook``/``ported`` its Python fallback, each
   with the shim server warm (``COMPAT_ADAPTER_BENCH_PORT_WARM=0``: each session starts its own);
   ``port_<target>_fast_ratio_band`` is how far the ratio moves over the rounds resampled, and
-  ``port_<target>_read`` how the gaps were read (Claude Code's step has two modes, read one by one);
+  ``port_<target>_read`` how the gaps were read (Codex's against each session's own calls that no
+  hook sees; Claude Code's step has two modes, read one by one); 12 rounds of 30 calls by default;
 * ``load_start``, ``load_end`` — the machine's load average when the run began and ended: every
   figure above is a wall time or a ratio of two, on a machine that may be shared.
 """
