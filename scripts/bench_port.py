@@ -217,8 +217,9 @@ def added_times(rounds: list[dict[str, list[float]]], kinds: tuple[str, ...],
     One mode with inert calls: the session's own reference. A session's gaps move together by a
     few ms from one session to the next (Codex: the bare sessions' median gap has a standard
     deviation of 1.5 ms between sessions, where one session's 30 gaps span about 2 ms between their
-    quartiles); the inert calls of the same session move with them. Each kind's added time is its median measured gap less its median inert gap, all its
-    rounds pooled, less the same difference of the bare sessions. On 12 rounds of Codex (30 pairs
+    quartiles); the inert calls of the same session move with them. Each kind's added time is its
+    median measured gap less its median inert gap, all its rounds pooled, less the same difference
+    of the bare sessions. On 12 rounds of Codex (30 pairs
     of calls a session, 2026-12-06) the ratio's 10-90 % band over resampled rounds was 0.14 wide
     this way, against 0.25 pooled without the reference and 0.64 for the median of round
     differences (below) on the same gaps.
